@@ -1,0 +1,104 @@
+// Bulk-samples one epoch and prints a JSON object with the time of every step.
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/graph_source.h"
+#include "cli/sampler_options.h"
+#include "sampling/fingerprint.h"
+#include "util/bandwidth.h"
+#include "util/json.h"
+#include "util/memory.h"
+#include "util/timer.h"
+
+namespace matsamp::cli {
+
+namespace {
+
+struct EpochRun {
+  StepStats steps;
+  double seconds = 0;
+  int64_t minibatches = 0, bulk_size = 0, sampled_edges = 0;
+  uint64_t fingerprint = 0;
+};
+
+EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& train,
+                   EpochOptions options, const char* label) {
+  EpochIterator epoch(sampler, backend, train, options);
+  EpochRun run;
+  run.minibatches = epoch.num_minibatches();
+  run.bulk_size = epoch.bulk_size();
+  Fingerprint fingerprint;
+  BulkSample bulk;
+  ScopedTimer timer(nullptr);
+  int64_t done = 0;
+  while (epoch.next(&bulk, &run.steps)) {
+    run.sampled_edges += bulk.sampled_edges();
+    fingerprint.add(bulk);   // outside the step timers
+    done += bulk.count();
+    std::fprintf(stderr, "matsamp: %s: %lld / %lld minibatches (%.2f s)\n", label,
+                 static_cast<long long>(done), static_cast<long long>(run.minibatches), timer.seconds());
+  }
+  run.seconds = run.steps.total();
+  run.fingerprint = fingerprint.value();
+  return run;
+}
+
+JsonObject describe(const EpochRun& run, double bandwidth) {
+  const double gathered_bytes = run.steps.probability_nonzeros * 8.0;   // column id + value
+  return JsonObject()
+      .add("bulk_size", run.bulk_size)
+      .add("time_s", run.seconds)
+      .add("probability_s", run.steps.probability)
+      .add("sampling_s", run.steps.sampling)
+      .add("extraction_s", run.steps.extraction)
+      .add("minibatches_per_s", run.minibatches / run.seconds)
+      .add("sampled_edges", run.sampled_edges)
+      .add("sampled_edges_per_s", run.sampled_edges / run.seconds)
+      .add("probability_nonzeros", run.steps.probability_nonzeros)
+      .add("probability_floor_s", gathered_bytes / bandwidth)
+      .add("fingerprint", run.fingerprint);
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("bench", "bulk-sample one epoch and print step times as JSON");
+  struct Options {
+    GraphSource source;
+    SamplerOptions sampler;
+    bool compare_per_batch = false;
+  };
+  auto options = std::make_shared<Options>();
+  add_graph_options(*cmd, options->source);
+  add_sampler_options(*cmd, options->sampler);
+  cmd->add_flag("--compare-per-batch", options->compare_per_batch,
+                "also sample the epoch one minibatch at a time (k = 1) and report both");
+  cmd->callback([options] {
+    const Graph g = load_graph(options->source);
+    std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
+    auto backend = make_cpu_backend();
+    const std::vector<vid_t> train =
+        training_vertices(g.num_vertices(), options->sampler.train_fraction, options->sampler.epoch.seed);
+    const double bandwidth = measure_copy_bandwidth();
+    const EpochRun bulk = run_epoch(*sampler, *backend, train, options->sampler.epoch, "bulk");
+
+    JsonObject json;
+    json.add("command", "bench").add("backend", backend->name()).add("graph", options->source.spec);
+    json.add("vertices", g.num_vertices()).add("nonzeros", g.num_edges());
+    describe(options->sampler, json);
+    json.add("minibatches", bulk.minibatches).add("copy_bandwidth_bytes_per_s", bandwidth);
+    json.add("bulk", describe(bulk, bandwidth));
+    if (options->compare_per_batch) {
+      EpochOptions single = options->sampler.epoch;
+      single.bulk_size = 1;
+      const EpochRun per_batch = run_epoch(*sampler, *backend, train, single, "per-batch");
+      json.add("per_batch", describe(per_batch, bandwidth));
+      json.add("bulk_speedup", per_batch.seconds / bulk.seconds);
+      json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
+    }
+    json.add("peak_memory_bytes", peak_resident_bytes());
+    std::printf("%s\n", json.str().c_str());
+  });
+}
+
+}  // namespace matsamp::cli

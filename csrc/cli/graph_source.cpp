@@ -1,0 +1,81 @@
+#include "cli/graph_source.h"
+
+#include <cstdio>
+
+#include "generate/generators.h"
+#include "io/graph_io.h"
+#include "util/timer.h"
+
+namespace matsamp::cli {
+
+namespace {
+
+// "rmat:20:16" -> {"rmat", "20", "16"}.
+std::vector<std::string> split_spec(const std::string& spec) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t colon; (colon = spec.find(':', start)) != std::string::npos; start = colon + 1)
+    parts.push_back(spec.substr(start, colon - start));
+  parts.push_back(spec.substr(start));
+  return parts;
+}
+
+int64_t spec_number(const std::string& spec, const std::string& text) {
+  try {
+    size_t used = 0;
+    const long long value = std::stoll(text, &used);
+    if (used == text.size() && value > 0) return value;
+  } catch (const std::exception&) {
+  }
+  fail("graph spec '", spec, "': '", text, "' is not a positive integer");
+}
+
+}  // namespace
+
+void add_graph_options(CLI::App& command, GraphSource& source) {
+  command.add_option("-g,--graph", source.spec,
+                     "graph file (.mtx, .npz, .msg binary CSR, or edge list) or generator "
+                     "'rmat:SCALE[:EDGE_FACTOR]' / 'planted:N[:CLASSES]'")
+      ->capture_default_str();
+  command.add_option("--labels", source.labels, "vertex label file for an edge list ('vertex label' lines)");
+  command.add_option("--graph-seed", source.seed, "seed of the graph generator")->capture_default_str();
+  command.add_flag("--symmetrize", source.cleanup.symmetrize, "add the reverse of every edge");
+  command.add_flag("--drop-self-loops", source.cleanup.drop_self_loops, "remove self loops");
+  command.add_flag("--largest-component", source.cleanup.largest_component,
+                   "keep only the largest connected component");
+}
+
+Graph load_graph(const GraphSource& source) {
+  ScopedTimer timer(nullptr);
+  const std::vector<std::string> parts = split_spec(source.spec);
+  Graph g;
+  if (parts[0] == "rmat" && parts.size() <= 3 && parts.size() >= 2) {
+    RmatOptions options;
+    options.scale = static_cast<int>(spec_number(source.spec, parts[1]));
+    if (parts.size() == 3) options.edge_factor = static_cast<int>(spec_number(source.spec, parts[2]));
+    options.seed = source.seed;
+    MATSAMP_CHECK(options.scale <= 30, "graph spec '", source.spec, "': scale above 30 is not supported");
+    std::fprintf(stderr, "matsamp: generating R-MAT scale %d, edge factor %d\n", options.scale,
+                 options.edge_factor);
+    g = generate_rmat(options);
+  } else if (parts[0] == "planted" && parts.size() <= 3 && parts.size() >= 2) {
+    PlantedPartitionOptions options;
+    options.vertices = spec_number(source.spec, parts[1]);
+    if (parts.size() == 3) options.classes = static_cast<int>(spec_number(source.spec, parts[2]));
+    options.seed = source.seed;
+    std::fprintf(stderr, "matsamp: generating planted partition, %lld vertices, %d classes\n",
+                 static_cast<long long>(options.vertices), options.classes);
+    g = generate_planted_partition(options);
+  } else {
+    std::fprintf(stderr, "matsamp: reading %s\n", source.spec.c_str());
+    g = read_graph(source.spec);
+    if (!source.labels.empty()) read_vertex_labels(source.labels, g);
+  }
+  g = cleanup(std::move(g), source.cleanup);
+  std::fprintf(stderr, "matsamp: graph ready: %lld vertices, %lld nonzeros (%.2f s)\n",
+               static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()),
+               timer.seconds());
+  return g;
+}
+
+}  // namespace matsamp::cli

@@ -1,0 +1,50 @@
+// Compressed sparse row matrices: int64 row pointers, int32 column ids, float values.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace matsamp {
+
+using vid_t = int64_t;   // vertex ids in public APIs
+using col_t = int32_t;   // column ids inside a CSR (n < 2^31, checked)
+
+struct CsrMatrix {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  std::vector<int64_t> rowptr{0};
+  std::vector<col_t> colidx;
+  std::vector<float> values;
+
+  CsrMatrix() = default;
+  CsrMatrix(int64_t rows_, int64_t cols_) : rows(rows_), cols(cols_), rowptr(rows_ + 1, 0) {}
+
+  int64_t nnz() const { return static_cast<int64_t>(colidx.size()); }
+  int64_t row_begin(int64_t r) const { return rowptr[r]; }
+  int64_t row_end(int64_t r) const { return rowptr[r + 1]; }
+  int64_t row_nnz(int64_t r) const { return rowptr[r + 1] - rowptr[r]; }
+  std::string shape() const;   // "rows x cols (nnz nonzeros)", for error messages
+
+  bool operator==(const CsrMatrix& o) const {
+    return rows == o.rows && cols == o.cols && rowptr == o.rowptr && colidx == o.colidx &&
+           values == o.values;
+  }
+};
+
+// Throws unless n fits a column id.
+void check_column_count(int64_t cols, const char* what);
+
+// Structural checks (monotone row pointers, column ids in range, sorted unique
+// columns per row, finite non-negative values). Throws with `what` as context.
+void validate(const CsrMatrix& m, const std::string& what);
+
+// Builds a CSR from (row, col, value) triples; sorts, and sums duplicates.
+CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids,
+                           std::vector<int64_t> col_ids, std::vector<float> vals);
+
+CsrMatrix transpose(const CsrMatrix& m);
+
+}  // namespace matsamp

@@ -1,0 +1,191 @@
+#include "graph/transform.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+namespace matsamp {
+namespace {
+
+float value_at(const CsrMatrix& m, int64_t e) { return m.values.empty() ? 1.0f : m.values[e]; }
+
+// Builds a CSR row by row in two parallel passes (count, then fill). row(r, emit)
+// must call emit(col, value) for the entries of row r in ascending column order,
+// the same way both times; one generator per transform keeps the passes consistent.
+template <class RowFn>
+CsrMatrix build_by_rows(int64_t rows, int64_t cols, RowFn&& row) {
+  CsrMatrix out(rows, cols);
+#pragma omp parallel for schedule(dynamic, 512)
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t count = 0;
+    row(r, [&count](col_t, float) { ++count; });
+    out.rowptr[r + 1] = count;
+  }
+  std::partial_sum(out.rowptr.begin(), out.rowptr.end(), out.rowptr.begin());
+  out.colidx.resize(out.rowptr.back());
+  out.values.resize(out.rowptr.back());
+#pragma omp parallel for schedule(dynamic, 512)
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t pos = out.rowptr[r];
+    row(r, [&](col_t c, float v) {
+      out.colidx[pos] = c;
+      out.values[pos] = v;
+      ++pos;
+    });
+  }
+  return out;
+}
+
+void require_square(const CsrMatrix& a, const char* what) {
+  MATSAMP_CHECK(a.rows == a.cols, what, ": needs a square matrix, got ", a.shape());
+}
+
+// Union-find root with path halving.
+int64_t find_root(std::vector<int64_t>& parent, int64_t v) {
+  while (parent[v] != v) {
+    parent[v] = parent[parent[v]];
+    v = parent[v];
+  }
+  return v;
+}
+
+}  // namespace
+
+CsrMatrix symmetrize(const CsrMatrix& a) {
+  require_square(a, "symmetrize");
+  const CsrMatrix t = transpose(a);
+  return build_by_rows(a.rows, a.cols, [&](int64_t r, auto&& emit) {
+    int64_t i = a.rowptr[r], j = t.rowptr[r];
+    const int64_t i_end = a.rowptr[r + 1], j_end = t.rowptr[r + 1];
+    while (i < i_end || j < j_end) {
+      if (j == j_end || (i < i_end && a.colidx[i] < t.colidx[j])) {
+        emit(a.colidx[i], value_at(a, i));
+        ++i;
+      } else if (i == i_end || t.colidx[j] < a.colidx[i]) {
+        emit(t.colidx[j], t.values[j]);
+        ++j;
+      } else {
+        emit(a.colidx[i], std::max(value_at(a, i), t.values[j]));
+        ++i;
+        ++j;
+      }
+    }
+  });
+}
+
+CsrMatrix drop_self_loops(const CsrMatrix& a) {
+  return build_by_rows(a.rows, a.cols, [&](int64_t r, auto&& emit) {
+    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e)
+      if (a.colidx[e] != r) emit(a.colidx[e], value_at(a, e));
+  });
+}
+
+std::vector<vid_t> largest_component(const CsrMatrix& a) {
+  require_square(a, "largest_component");
+  const int64_t n = a.rows;
+  std::vector<int64_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
+      const int64_t x = find_root(parent, r), y = find_root(parent, a.colidx[e]);
+      if (x != y) parent[std::max(x, y)] = std::min(x, y);   // edge direction is ignored
+    }
+  std::vector<int64_t> size(n, 0);
+  for (int64_t v = 0; v < n; ++v) ++size[find_root(parent, v)];
+  if (n == 0) return {};
+  // Ties go to the component holding the smallest vertex id (roots are component minima).
+  const int64_t best = std::max_element(size.begin(), size.end()) - size.begin();
+  std::vector<vid_t> vertices;
+  vertices.reserve(size[best]);
+  for (int64_t v = 0; v < n; ++v)
+    if (find_root(parent, v) == best) vertices.push_back(v);
+  return vertices;
+}
+
+Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices) {
+  const int64_t n = g.num_vertices(), k = static_cast<int64_t>(vertices.size());
+  std::vector<int64_t> new_id(n, -1);
+  for (int64_t i = 0; i < k; ++i) {
+    const vid_t v = vertices[i];
+    MATSAMP_CHECK(v >= 0 && v < n, "induced_subgraph: vertex ", v, " out of range [0, ", n, ")");
+    MATSAMP_CHECK(new_id[v] < 0, "induced_subgraph: vertex ", v, " listed twice");
+    new_id[v] = i;
+  }
+  const CsrMatrix& a = g.adj;
+  Graph out;
+  // Kept neighbours get new ids in `vertices` order, so each row is re-sorted.
+  out.adj = build_by_rows(k, k, [&](int64_t r, auto&& emit) {
+    thread_local std::vector<std::pair<col_t, float>> row;
+    row.clear();
+    const vid_t old = vertices[r];
+    for (int64_t e = a.rowptr[old]; e < a.rowptr[old + 1]; ++e)
+      if (new_id[a.colidx[e]] >= 0) row.emplace_back(static_cast<col_t>(new_id[a.colidx[e]]), value_at(a, e));
+    std::sort(row.begin(), row.end());
+    for (const auto& [c, v] : row) emit(c, v);
+  });
+  out.feature_dim = g.feature_dim;
+  if (g.has_features()) {
+    out.features.resize(static_cast<size_t>(k) * g.feature_dim);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < k; ++i)
+      std::copy_n(g.features.begin() + vertices[i] * g.feature_dim, g.feature_dim,
+                  out.features.begin() + i * g.feature_dim);
+  }
+  if (g.has_labels()) {
+    out.labels.resize(k);
+    for (int64_t i = 0; i < k; ++i) out.labels[i] = g.labels[vertices[i]];
+  }
+  return out;
+}
+
+Graph cleanup(Graph g, const CleanupOptions& options) {
+  if (options.symmetrize) g.adj = symmetrize(g.adj);
+  if (options.drop_self_loops) g.adj = drop_self_loops(g.adj);
+  if (options.largest_component) {
+    const std::vector<vid_t> keep = largest_component(g.adj);
+    if (static_cast<int64_t>(keep.size()) != g.num_vertices()) g = induced_subgraph(g, keep);
+  }
+  return g;
+}
+
+CsrMatrix gcn_normalize(const CsrMatrix& a) {
+  require_square(a, "gcn_normalize");
+  const int64_t n = a.rows;
+  std::vector<double> inv_sqrt_degree(n);   // degree of A + I: row sum plus the added 1
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < n; ++r) {
+    double degree = 1.0;
+    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) degree += value_at(a, e);
+    inv_sqrt_degree[r] = 1.0 / std::sqrt(degree);
+  }
+  return build_by_rows(n, n, [&](int64_t r, auto&& emit) {
+    auto scaled = [&](int64_t c, double v) {
+      emit(static_cast<col_t>(c), static_cast<float>(inv_sqrt_degree[r] * v * inv_sqrt_degree[c]));
+    };
+    bool diagonal_done = false;
+    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
+      const col_t c = a.colidx[e];
+      if (!diagonal_done && c >= r) {
+        diagonal_done = true;
+        if (c == r) {   // an existing self loop gets the +1 of the identity
+          scaled(r, value_at(a, e) + 1.0);
+          continue;
+        }
+        scaled(r, 1.0);
+      }
+      scaled(c, value_at(a, e));
+    }
+    if (!diagonal_done) scaled(r, 1.0);
+  });
+}
+
+CsrMatrix square_values(const CsrMatrix& a) {
+  CsrMatrix out = a;
+  if (out.values.empty()) out.values.assign(out.nnz(), 1.0f);
+#pragma omp parallel for schedule(static)
+  for (int64_t e = 0; e < out.nnz(); ++e) out.values[e] *= out.values[e];
+  return out;
+}
+
+}  // namespace matsamp

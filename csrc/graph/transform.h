@@ -1,0 +1,24 @@
+// Whole-graph transformations applied at load time or before sampling.
+#pragma once
+#include "graph/graph.h"
+
+namespace matsamp {
+
+struct CleanupOptions {
+  bool symmetrize = false;
+  bool drop_self_loops = false;
+  bool largest_component = false;
+};
+
+CsrMatrix symmetrize(const CsrMatrix& a);          // pattern of A + A^T, values max(a_ij, a_ji)
+CsrMatrix drop_self_loops(const CsrMatrix& a);
+std::vector<vid_t> largest_component(const CsrMatrix& a);   // ascending vertex ids (weakly connected)
+Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices);  // keeps order
+Graph cleanup(Graph g, const CleanupOptions& options);
+
+// Â = D^-1/2 (A + I) D^-1/2 with D the degrees of A + I (the GCN normalization).
+CsrMatrix gcn_normalize(const CsrMatrix& a);
+// Elementwise square (the LADIES distribution uses Â∘Â).
+CsrMatrix square_values(const CsrMatrix& a);
+
+}  // namespace matsamp

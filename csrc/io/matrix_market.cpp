@@ -1,0 +1,106 @@
+// Matrix Market coordinate files as graphs (https://math.nist.gov/MatrixMarket/formats.html).
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "io/graph_io.h"
+#include "io/text_reader.h"
+
+namespace matsamp {
+namespace {
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return out;
+}
+
+struct MatrixMarketHeader {
+  bool pattern = false;    // no value column; every entry weighs 1
+  bool integer = false;    // values must be integers
+  bool symmetric = false;  // only one triangle stored; mirror off-diagonal entries
+};
+
+MatrixMarketHeader parse_header(TextReader& in) {
+  if (!in.next_line() || in.tokens().empty() || lowercase(in.tokens()[0]) != "%%matrixmarket")
+    in.fail_here("not a Matrix Market file (first line must start with %%MatrixMarket)");
+  const auto& t = in.tokens();
+  if (t.size() != 5)
+    in.fail_here("header needs 4 words after %%MatrixMarket (matrix coordinate <field> <symmetry>)");
+  if (lowercase(t[1]) != "matrix") in.fail_here("unsupported object '", t[1], "' (need matrix)");
+  const std::string format = lowercase(t[2]), field = lowercase(t[3]), symmetry = lowercase(t[4]);
+  if (format == "array") in.fail_here("dense array format is not supported (need coordinate)");
+  if (format != "coordinate") in.fail_here("unknown format '", t[2], "' (need coordinate)");
+  MatrixMarketHeader h;
+  if (field == "pattern") h.pattern = true;
+  else if (field == "integer") h.integer = true;
+  else if (field == "complex") in.fail_here("complex matrices are not graphs");
+  else if (field != "real" && field != "double") in.fail_here("unknown field '", t[3], "'");
+  if (symmetry == "symmetric") h.symmetric = true;
+  else if (symmetry == "hermitian" || symmetry == "skew-symmetric")
+    in.fail_here(symmetry, " matrices are not supported (need general or symmetric)");
+  else if (symmetry != "general") in.fail_here("unknown symmetry '", t[4], "'");
+  return h;
+}
+
+}  // namespace
+
+Graph read_matrix_market(const std::string& path) {
+  TextReader in(path);
+  const MatrixMarketHeader header = parse_header(in);
+
+  if (!in.next_data_line("%")) in.fail_here("file ends before the size line");
+  if (in.tokens().size() != 3) in.fail_here("size line must be 'rows cols entries'");
+  const int64_t rows = in.integer(in.tokens()[0], "row count");
+  const int64_t cols = in.integer(in.tokens()[1], "column count");
+  const int64_t declared = in.integer(in.tokens()[2], "entry count");
+  if (rows < 0 || cols < 0 || declared < 0) in.fail_here("negative size");
+  if (rows != cols) in.fail_here("matrix is ", rows, " x ", cols, "; a graph needs a square matrix");
+  if (rows > std::numeric_limits<col_t>::max())
+    in.fail_here(rows, " vertices do not fit 32-bit column ids");
+
+  const size_t expected_fields = header.pattern ? 2 : 3;
+  const size_t capacity = static_cast<size_t>(declared) * (header.symmetric ? 2 : 1);
+  std::vector<int64_t> row_ids, col_ids;
+  std::vector<float> values;
+  row_ids.reserve(capacity);
+  col_ids.reserve(capacity);
+  if (!header.pattern) values.reserve(capacity);
+
+  int64_t seen = 0;
+  while (in.next_data_line("%")) {
+    if (seen == declared) in.fail_here("more entries than the ", declared, " declared");
+    const auto& t = in.tokens();
+    if (t.size() != expected_fields)
+      in.fail_here("expected ", expected_fields, " fields, found ", t.size());
+    const int64_t i = in.integer(t[0], "row id"), j = in.integer(t[1], "column id");
+    for (int64_t id : {i, j})
+      if (id < 1 || id > rows) in.fail_here("vertex id ", id, " out of range [1, ", rows, "]");
+    float v = 1.0f;
+    if (header.integer) {
+      const int64_t w = in.integer(t[2], "value");
+      if (w < 0) in.fail_here("weight ", w, " is negative");
+      v = static_cast<float>(w);
+    } else if (!header.pattern) {
+      v = in.weight(t[2]);
+    }
+    row_ids.push_back(i - 1);
+    col_ids.push_back(j - 1);
+    if (!header.pattern) values.push_back(v);
+    if (header.symmetric && i != j) {
+      row_ids.push_back(j - 1);
+      col_ids.push_back(i - 1);
+      if (!header.pattern) values.push_back(v);
+    }
+    ++seen;
+  }
+  if (seen < declared)
+    in.fail_here("truncated: ", declared, " entries declared, file ends after ", seen);
+
+  Graph g;
+  g.adj = csr_from_triples(rows, cols, std::move(row_ids), std::move(col_ids), std::move(values));
+  return g;
+}
+
+}  // namespace matsamp

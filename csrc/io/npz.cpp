@@ -1,0 +1,493 @@
+// .npz = a zip archive of .npy members (https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html).
+// The reader walks the central directory (zip64 included, as numpy writes it),
+// inflates deflated members with zlib and checks every member's CRC-32.
+#include "io/npz.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "core/error.h"
+#include "io/mapped_file.h"
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "npz and zip parsing assume a little-endian host");
+
+namespace matsamp {
+namespace {
+
+// ---------------------------------------------------------------- zip reading
+
+// Bounds-checked little-endian reads from the mapped archive.
+struct ZipBytes {
+  const MappedFile& file;
+
+  template <class T>
+  T read(uint64_t offset) const {
+    if (offset > file.size() || file.size() - offset < sizeof(T))
+      fail(file.path(), ": malformed zip archive: record at byte ", offset, " runs past the end");
+    T value;
+    std::memcpy(&value, file.data() + offset, sizeof(T));
+    return value;
+  }
+  void need(uint64_t offset, uint64_t length, const char* what) const {
+    if (offset > file.size() || file.size() - offset < length)
+      fail(file.path(), ": malformed zip archive: ", what, " runs past the end of the file");
+  }
+};
+
+struct ZipEntry {
+  std::string name;
+  uint16_t flags = 0, method = 0;
+  uint32_t crc = 0;
+  uint64_t compressed = 0, uncompressed = 0, local_offset = 0;
+};
+
+constexpr uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50;
+constexpr uint32_t kZip64EndSig = 0x06064b50, kZip64LocatorSig = 0x07064b50;
+
+// Finds the central directory through the end record (and its zip64 version).
+std::pair<uint64_t, uint64_t> central_directory(const ZipBytes& z) {
+  const uint64_t size = z.file.size();
+  if (size < 22) fail(z.file.path(), ": not a zip archive (", size, " bytes)");
+  uint64_t end = size - 22;
+  const uint64_t lowest = size > 22 + 65535 ? size - 22 - 65535 : 0;   // the comment is < 64 KiB
+  while (z.read<uint32_t>(end) != kEndSig) {
+    if (end == lowest) fail(z.file.path(), ": not a zip archive (no end of central directory record)");
+    --end;
+  }
+  uint64_t entries = z.read<uint16_t>(end + 10);
+  uint64_t offset = z.read<uint32_t>(end + 16);
+  if ((entries == 0xFFFF || offset == 0xFFFFFFFF) && end >= 20 &&
+      z.read<uint32_t>(end - 20) == kZip64LocatorSig) {
+    const uint64_t end64 = z.read<uint64_t>(end - 20 + 8);
+    if (z.read<uint32_t>(end64) != kZip64EndSig)
+      fail(z.file.path(), ": malformed zip archive: bad zip64 end record");
+    entries = z.read<uint64_t>(end64 + 32);
+    offset = z.read<uint64_t>(end64 + 48);
+  }
+  return {offset, entries};
+}
+
+std::vector<ZipEntry> list_entries(const ZipBytes& z) {
+  auto [pos, count] = central_directory(z);
+  std::vector<ZipEntry> entries;
+  for (uint64_t k = 0; k < count; ++k) {
+    if (z.read<uint32_t>(pos) != kCentralSig)
+      fail(z.file.path(), ": malformed zip archive: bad central directory entry ", k);
+    ZipEntry e;
+    e.flags = z.read<uint16_t>(pos + 8);
+    e.method = z.read<uint16_t>(pos + 10);
+    e.crc = z.read<uint32_t>(pos + 16);
+    e.compressed = z.read<uint32_t>(pos + 20);
+    e.uncompressed = z.read<uint32_t>(pos + 24);
+    const uint16_t name_len = z.read<uint16_t>(pos + 28), extra_len = z.read<uint16_t>(pos + 30),
+                   comment_len = z.read<uint16_t>(pos + 32);
+    e.local_offset = z.read<uint32_t>(pos + 42);
+    z.need(pos + 46, uint64_t{name_len} + extra_len, "central directory entry");
+    e.name.assign(z.file.data() + pos + 46, name_len);
+    // Zip64 extra field: 64-bit values for exactly the fields saturated above, in this order.
+    for (uint64_t x = pos + 46 + name_len; x + 4 <= pos + 46 + name_len + extra_len;) {
+      const uint16_t id = z.read<uint16_t>(x), len = z.read<uint16_t>(x + 2);
+      if (id == 0x0001) {
+        uint64_t field = x + 4;
+        for (uint64_t* value : {&e.uncompressed, &e.compressed, &e.local_offset})
+          if (*value == 0xFFFFFFFF) {
+            *value = z.read<uint64_t>(field);
+            field += 8;
+          }
+      }
+      x += 4 + uint64_t{len};
+    }
+    entries.push_back(std::move(e));
+    pos += 46 + uint64_t{name_len} + extra_len + comment_len;
+  }
+  return entries;
+}
+
+// The member's uncompressed bytes; throws a message (without the file prefix) on failure.
+std::vector<char> extract(const ZipBytes& z, const ZipEntry& e) {
+  if (e.flags & 1) fail("member is encrypted");
+  if (e.local_offset > z.file.size() || z.file.size() - e.local_offset < 30)
+    fail("truncated: local header runs past the end of the archive");
+  if (z.read<uint32_t>(e.local_offset) != kLocalSig) fail("bad local header");
+  const uint64_t start = e.local_offset + 30 + z.read<uint16_t>(e.local_offset + 26) +
+                         z.read<uint16_t>(e.local_offset + 28);
+  if (start > z.file.size() || z.file.size() - start < e.compressed)
+    fail("truncated: member data runs past the end of the archive");
+  const unsigned char* in = reinterpret_cast<const unsigned char*>(z.file.data() + start);
+  std::vector<char> out(e.uncompressed);
+  if (e.method == 0) {
+    if (e.compressed != e.uncompressed) fail("stored member with different sizes");
+    if (!out.empty()) std::memcpy(out.data(), in, out.size());
+  } else if (e.method == 8) {
+    z_stream s{};
+    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) fail("zlib inflateInit2 failed");
+    s.next_in = const_cast<unsigned char*>(in);
+    s.next_out = reinterpret_cast<unsigned char*>(out.data());
+    uint64_t in_left = e.compressed, out_left = out.size();
+    int rc;
+    do {   // zlib counts in 32-bit chunks; refill both sides before each call
+      if (s.avail_in == 0) {
+        s.avail_in = static_cast<uInt>(std::min<uint64_t>(in_left, 1u << 30));
+        in_left -= s.avail_in;
+      }
+      if (s.avail_out == 0) {
+        s.avail_out = static_cast<uInt>(std::min<uint64_t>(out_left, 1u << 30));
+        out_left -= s.avail_out;
+      }
+      rc = inflate(&s, Z_NO_FLUSH);
+    } while (rc == Z_OK);
+    const uint64_t produced = s.total_out;
+    inflateEnd(&s);
+    if (rc != Z_STREAM_END || produced != out.size())
+      fail("corrupt deflate stream (zlib code ", rc, ", ", produced, " of ", out.size(), " bytes)");
+  } else {
+    fail("compression method ", e.method, " is not supported (stored or deflate only)");
+  }
+  if (crc32_z(0, reinterpret_cast<const Bytef*>(out.data()), out.size()) != e.crc)
+    fail("CRC-32 mismatch (corrupt archive)");
+  return out;
+}
+
+// ---------------------------------------------------------------- .npy headers
+
+// Value of `'key': ...` in the header dict, up to the next top-level ',' or '}'.
+std::string dict_value(const std::string& header, const std::string& key) {
+  const size_t at = header.find("'" + key + "'");
+  if (at == std::string::npos) fail("npy header has no '", key, "'");
+  size_t i = header.find(':', at);
+  if (i == std::string::npos) fail("npy header: no value for '", key, "'");
+  ++i;
+  while (i < header.size() && header[i] == ' ') ++i;
+  int depth = 0;
+  size_t j = i;
+  for (; j < header.size(); ++j) {
+    const char ch = header[j];
+    if (ch == '(' || ch == '[') ++depth;
+    else if (ch == ')' || ch == ']') --depth;
+    else if ((ch == ',' || ch == '}') && depth == 0) break;
+  }
+  std::string value = header.substr(i, j - i);
+  while (!value.empty() && value.back() == ' ') value.pop_back();
+  return value;
+}
+
+// Bytes per element of a descr without byte order, or 0 when unknown (e.g. objects).
+int64_t item_size(const std::string& dtype) {
+  if (dtype.size() < 2) return 0;
+  int64_t digits = 0;
+  for (size_t i = 1; i < dtype.size(); ++i) {
+    if (dtype[i] < '0' || dtype[i] > '9') return 0;
+    digits = digits * 10 + (dtype[i] - '0');
+  }
+  switch (dtype[0]) {
+    case 'U': return 4 * digits;   // UCS-4 characters
+    case 'b': case 'i': case 'u': case 'f': case 'c': case 'S': case 'V': case 'm': case 'M':
+      return digits;
+    default: return 0;
+  }
+}
+
+NpyArray parse_npy(std::vector<char> data) {
+  if (data.size() < 10 || std::memcmp(data.data(), "\x93NUMPY", 6) != 0) fail("not a .npy array");
+  const int major = static_cast<unsigned char>(data[6]);
+  size_t header_len = 0, prefix = 0;
+  if (major == 1) {
+    uint16_t len;
+    std::memcpy(&len, data.data() + 8, 2);
+    header_len = len;
+    prefix = 10;
+  } else if (major == 2 || major == 3) {
+    if (data.size() < 12) fail("truncated .npy header");
+    uint32_t len;
+    std::memcpy(&len, data.data() + 8, 4);
+    header_len = len;
+    prefix = 12;
+  } else {
+    fail(".npy format version ", major, " is not supported");
+  }
+  if (data.size() - prefix < header_len) fail("truncated .npy header");
+  const std::string header(data.data() + prefix, header_len);
+
+  NpyArray a;
+  const std::string descr = dict_value(header, "descr");
+  if (descr.size() < 3 || descr.front() != '\'' || descr.back() != '\'')
+    fail("structured dtype ", descr, " is not supported");
+  a.dtype = descr.substr(1, descr.size() - 2);
+  const char order = a.dtype[0];
+  if (order == '<' || order == '>' || order == '|' || order == '=') a.dtype.erase(0, 1);
+  const int64_t itemsize = item_size(a.dtype);
+  if (order == '>' && itemsize != 1)
+    fail("big-endian dtype ", descr, " is not supported (save little-endian arrays)");
+  if (dict_value(header, "fortran_order") != "False")
+    fail("fortran_order arrays are not supported (save C-ordered arrays)");
+  const std::string shape = dict_value(header, "shape");
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') fail("bad shape ", shape);
+  for (size_t i = 1; i + 1 < shape.size();) {
+    while (i + 1 < shape.size() && (shape[i] == ' ' || shape[i] == ',')) ++i;
+    if (i + 1 >= shape.size()) break;
+    int64_t dim = 0;
+    size_t j = i;
+    for (; j + 1 < shape.size() && shape[j] >= '0' && shape[j] <= '9'; ++j) {
+      if (dim > (std::numeric_limits<int64_t>::max() - 9) / 10) fail("shape ", shape, " overflows");
+      dim = dim * 10 + (shape[j] - '0');
+    }
+    if (j == i) fail("bad shape ", shape);
+    a.shape.push_back(dim);
+    i = j;
+  }
+  data.erase(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(prefix + header_len));
+  a.bytes = std::move(data);
+  if (itemsize > 0) {
+    int64_t count = 1;
+    for (int64_t d : a.shape)
+      if (__builtin_mul_overflow(count, d, &count)) fail("shape ", shape, " overflows");
+    int64_t expected;
+    if (__builtin_mul_overflow(count, itemsize, &expected) ||
+        expected != static_cast<int64_t>(a.bytes.size()))
+      fail("array data has ", a.bytes.size(), " bytes, shape ", shape, " of ", descr, " needs ",
+           count, " x ", itemsize);
+  }
+  return a;
+}
+
+// Calls fn(T{}) with the C++ type of a numeric dtype; false when there is none.
+template <class Fn>
+bool with_numeric_type(const std::string& dtype, Fn&& fn) {
+  if (dtype == "b1" || dtype == "u1") fn(uint8_t{});
+  else if (dtype == "i1") fn(int8_t{});
+  else if (dtype == "i2") fn(int16_t{});
+  else if (dtype == "u2") fn(uint16_t{});
+  else if (dtype == "i4") fn(int32_t{});
+  else if (dtype == "u4") fn(uint32_t{});
+  else if (dtype == "i8") fn(int64_t{});
+  else if (dtype == "u8") fn(uint64_t{});
+  else if (dtype == "f4") fn(float{});
+  else if (dtype == "f8") fn(double{});
+  else return false;
+  return true;
+}
+
+template <class T>
+T element(const NpyArray& a, int64_t i) {
+  T value;
+  std::memcpy(&value, a.bytes.data() + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  return value;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- NpyArray
+
+int64_t NpyArray::size() const {
+  int64_t count = 1;
+  for (int64_t d : shape) count *= d;
+  return count;
+}
+
+std::vector<int64_t> NpyArray::as_int64(const std::string& field) const {
+  std::vector<int64_t> out(size());
+  const bool known = with_numeric_type(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_integral_v<T>) {
+      fail(field, ": dtype ", dtype, " is not an integer type");
+    } else {
+      for (int64_t i = 0; i < size(); ++i) {
+        const T v = element<T>(*this, i);
+        if constexpr (std::is_same_v<T, uint64_t>)
+          if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+            fail(field, ": value ", v, " at index ", i, " does not fit int64");
+        out[i] = static_cast<int64_t>(v);
+      }
+    }
+  });
+  if (!known) fail(field, ": dtype ", dtype, " is not an integer type");
+  return out;
+}
+
+std::vector<float> NpyArray::as_float(const std::string& field) const {
+  std::vector<float> out(size());
+  const bool known = with_numeric_type(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t i = 0; i < size(); ++i) {
+      const T v = element<T>(*this, i);
+      const float f = static_cast<float>(v);
+      // Integers must survive the trip; doubles may round but must not overflow.
+      if constexpr (std::is_integral_v<T>) {
+        if (static_cast<long double>(f) != static_cast<long double>(v))
+          fail(field, ": value ", v, " at index ", i, " is not exactly representable as float");
+      } else if constexpr (std::is_same_v<T, double>) {
+        if (std::isfinite(v) && !std::isfinite(f))
+          fail(field, ": value ", v, " at index ", i, " overflows float");
+      }
+      out[i] = f;
+    }
+  });
+  if (!known) fail(field, ": dtype ", dtype, " is not a numeric type");
+  return out;
+}
+
+// ---------------------------------------------------------------- NpzReader
+
+NpzReader::NpzReader(const std::string& path) : path_(path) {
+  const MappedFile file(path);
+  const ZipBytes z{file};
+  for (const ZipEntry& e : list_entries(z)) {
+    const std::string suffix = ".npy";
+    if (e.name.size() <= suffix.size() ||
+        e.name.compare(e.name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;   // not an array: ignore
+    const std::string name = e.name.substr(0, e.name.size() - suffix.size());
+    // A bad member only fails when someone asks for it: unknown members are ignored.
+    try {
+      arrays_[name] = parse_npy(extract(z, e));
+    } catch (const Error& err) {
+      broken_[name] = err.what();
+    }
+  }
+}
+
+bool NpzReader::contains(const std::string& name) const {
+  return arrays_.count(name) > 0 || broken_.count(name) > 0;
+}
+
+const NpyArray& NpzReader::get(const std::string& name) const {
+  if (auto b = broken_.find(name); b != broken_.end())
+    fail(path_, ": field ", name, ": ", b->second);
+  auto a = arrays_.find(name);
+  if (a == arrays_.end()) fail(path_, ": field ", name, ": not in the archive");
+  return a->second;
+}
+
+// ---------------------------------------------------------------- NpzWriter
+
+namespace {
+
+template <class T>
+std::vector<char> raw_bytes(const std::vector<T>& data) {
+  std::vector<char> bytes(data.size() * sizeof(T));
+  if (!bytes.empty()) std::memcpy(bytes.data(), data.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<int64_t> checked_shape(const std::string& name, size_t count, std::vector<int64_t> shape) {
+  if (shape.empty()) return {static_cast<int64_t>(count)};
+  int64_t product = 1;
+  for (int64_t d : shape) {
+    MATSAMP_CHECK(d >= 0, "npz member ", name, ": negative dimension ", d);
+    product *= d;
+  }
+  MATSAMP_CHECK(product == static_cast<int64_t>(count), "npz member ", name, ": shape holds ",
+                product, " elements, data has ", count);
+  return shape;
+}
+
+// A version 1.0 .npy header padded so the data starts 64-byte aligned, as numpy does.
+std::string npy_header(const std::string& descr, const std::vector<int64_t>& shape) {
+  std::string dims;
+  for (size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() == 1) dims += ",";
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
+  dict += '\n';
+  std::string header = "\x93NUMPY";
+  header += '\x01';
+  header += '\x00';
+  header += static_cast<char>(dict.size() & 0xFF);
+  header += static_cast<char>(dict.size() >> 8);
+  return header + dict;
+}
+
+struct LittleEndianBuffer {
+  std::string bytes;
+  template <class T>
+  void put(T value) {
+    bytes.append(reinterpret_cast<const char*>(&value), sizeof(T));
+  }
+};
+
+}  // namespace
+
+void NpzWriter::add(const std::string& name, const std::vector<int64_t>& data, std::vector<int64_t> shape) {
+  members_.push_back({name, "<i8", checked_shape(name, data.size(), std::move(shape)), raw_bytes(data)});
+}
+void NpzWriter::add(const std::string& name, const std::vector<int32_t>& data, std::vector<int64_t> shape) {
+  members_.push_back({name, "<i4", checked_shape(name, data.size(), std::move(shape)), raw_bytes(data)});
+}
+void NpzWriter::add(const std::string& name, const std::vector<float>& data, std::vector<int64_t> shape) {
+  members_.push_back({name, "<f4", checked_shape(name, data.size(), std::move(shape)), raw_bytes(data)});
+}
+
+void NpzWriter::write(const std::string& path) const {
+  MATSAMP_CHECK(members_.size() < 0xFFFF, path, ": too many npz members (", members_.size(), ")");
+  constexpr uint16_t kDosDate1980 = (0 << 9) | (1 << 5) | 1;   // 1980-01-01, as numpy writes
+  AtomicFileWriter out(path);
+  LittleEndianBuffer central;
+  uint64_t offset = 0;
+  for (const Member& m : members_) {
+    const std::string header = npy_header(m.dtype, m.shape);
+    const std::string file_name = m.name + ".npy";
+    const uint64_t size = header.size() + m.bytes.size();
+    // Plain zip32 records: anything bigger is refused rather than written wrongly.
+    MATSAMP_CHECK(size < 0xFFFFFFFFull && offset < 0xFFFFFFFFull, path, ": member ", m.name,
+                  " is too large for an uncompressed zip32 archive");
+    uLong crc = crc32_z(0, reinterpret_cast<const Bytef*>(header.data()), header.size());
+    crc = crc32_z(crc, reinterpret_cast<const Bytef*>(m.bytes.data()), m.bytes.size());
+
+    LittleEndianBuffer local;
+    local.put<uint32_t>(kLocalSig);
+    local.put<uint16_t>(20);   // version needed: 2.0
+    local.put<uint16_t>(0);    // flags
+    local.put<uint16_t>(0);    // method: stored
+    local.put<uint16_t>(0);    // time
+    local.put<uint16_t>(kDosDate1980);
+    local.put<uint32_t>(static_cast<uint32_t>(crc));
+    local.put<uint32_t>(static_cast<uint32_t>(size));
+    local.put<uint32_t>(static_cast<uint32_t>(size));
+    local.put<uint16_t>(static_cast<uint16_t>(file_name.size()));
+    local.put<uint16_t>(0);    // extra length
+    local.bytes += file_name;
+    out.write(local.bytes.data(), local.bytes.size());
+    out.write(header.data(), header.size());
+    out.write(m.bytes.data(), m.bytes.size());
+
+    central.put<uint32_t>(kCentralSig);
+    central.put<uint16_t>(20);   // version made by
+    central.put<uint16_t>(20);   // version needed
+    central.put<uint16_t>(0);
+    central.put<uint16_t>(0);
+    central.put<uint16_t>(0);
+    central.put<uint16_t>(kDosDate1980);
+    central.put<uint32_t>(static_cast<uint32_t>(crc));
+    central.put<uint32_t>(static_cast<uint32_t>(size));
+    central.put<uint32_t>(static_cast<uint32_t>(size));
+    central.put<uint16_t>(static_cast<uint16_t>(file_name.size()));
+    central.put<uint16_t>(0);    // extra
+    central.put<uint16_t>(0);    // comment
+    central.put<uint16_t>(0);    // disk
+    central.put<uint16_t>(0);    // internal attributes
+    central.put<uint32_t>(0);    // external attributes
+    central.put<uint32_t>(static_cast<uint32_t>(offset));
+    central.bytes += file_name;
+    offset += local.bytes.size() + size;
+  }
+  MATSAMP_CHECK(offset < 0xFFFFFFFFull, path, ": archive too large for zip32");
+  LittleEndianBuffer end;
+  end.put<uint32_t>(kEndSig);
+  end.put<uint16_t>(0);
+  end.put<uint16_t>(0);
+  end.put<uint16_t>(static_cast<uint16_t>(members_.size()));
+  end.put<uint16_t>(static_cast<uint16_t>(members_.size()));
+  end.put<uint32_t>(static_cast<uint32_t>(central.bytes.size()));
+  end.put<uint32_t>(static_cast<uint32_t>(offset));
+  end.put<uint16_t>(0);   // comment length
+  out.write(central.bytes.data(), central.bytes.size());
+  out.write(end.bytes.data(), end.bytes.size());
+  out.commit();
+}
+
+}  // namespace matsamp

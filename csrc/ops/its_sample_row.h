@@ -1,0 +1,74 @@
+// One row of inverse transform sampling; shared by the CPU op and its tests.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/philox.h"
+
+namespace matsamp {
+
+// Integer weight of a value relative to the row maximum: 0 for non-positive
+// values, otherwise in [1, 2^24]. IEEE division and ceil make it exact everywhere.
+inline uint64_t quantized_weight(float value, float row_max) {
+  if (!(value > 0)) return 0;
+  return static_cast<uint64_t>(std::ceil(static_cast<double>(value) / row_max * 16777216.0));
+}
+
+class RowSampler {
+ public:
+  // Picks min(s, #positive) distinct positions of values[0, len); returns how
+  // many. picked() lists them in ascending order.
+  int64_t sample(const float* values, int64_t len, int64_t s, const RandomKey& key) {
+    picked_.clear();
+    float row_max = 0;
+    int64_t positive = 0;
+    for (int64_t i = 0; i < len; ++i) {
+      row_max = std::max(row_max, values[i]);
+      positive += values[i] > 0;
+    }
+    if (positive <= s) {   // everything is taken; no randomness needed
+      for (int64_t i = 0; i < len; ++i)
+        if (values[i] > 0) picked_.push_back(i);
+      return positive;
+    }
+    prefix_.resize(len);
+    taken_.assign(len, 0);
+    build_prefix(values, len, row_max);
+    uint32_t draw = 0;
+    int64_t misses = 0;
+    while (static_cast<int64_t>(picked_.size()) < s) {
+      const uint64_t target = scale_to(random_bits(key, draw++), prefix_[len - 1]);
+      const int64_t i = std::upper_bound(prefix_.begin(), prefix_.end(), target) - prefix_.begin();
+      if (!taken_[i]) {
+        taken_[i] = 1;
+        picked_.push_back(i);
+      } else if (++misses > s) {
+        // Skewed rows repeat often: take the chosen entries out of the prefix
+        // and go on. The distribution of what follows is unchanged.
+        build_prefix(values, len, row_max);
+        misses = 0;
+      }
+    }
+    std::sort(picked_.begin(), picked_.end());
+    return s;
+  }
+
+  const std::vector<int64_t>& picked() const { return picked_; }
+
+ private:
+  void build_prefix(const float* values, int64_t len, float row_max) {
+    uint64_t running = 0;
+    for (int64_t i = 0; i < len; ++i) {
+      running += taken_[i] ? 0 : quantized_weight(values[i], row_max);
+      prefix_[i] = running;
+    }
+  }
+
+  std::vector<uint64_t> prefix_;
+  std::vector<char> taken_;
+  std::vector<int64_t> picked_;
+};
+
+}  // namespace matsamp

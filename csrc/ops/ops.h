@@ -1,0 +1,66 @@
+// The sparse ops every sampler is written in (DESIGN.md, "The ops"), CPU/OpenMP backend.
+// Each op's result is exactly that of the sparse product it stands for; rows of
+// every result have sorted, unique column ids.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/csr.h"
+
+namespace matsamp {
+
+// Rows of a stacked matrix that belong to minibatch g: [offsets[g], offsets[g+1]).
+using Offsets = std::vector<int64_t>;
+
+// C = A·B over (+, ×); symbolic pass (row sizes) then numeric pass.
+CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b);
+
+// R·A where R has one 1 per row, at column rows[i].
+CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows);
+
+// A·C where C has one nonzero per column: C[cols[j], j] = weights[j] (1 when empty).
+CsrMatrix select_cols(const CsrMatrix& a, const std::vector<vid_t>& cols,
+                      const std::vector<float>& weights = {});
+
+// Block-diagonal column extraction diag(A_1 … A_k)·[C_1; …; C_k]: rows of block g
+// (row_offsets) keep the columns listed in cols[col_offsets[g] … col_offsets[g+1]),
+// renumbered to col_offsets[g] + j and scaled by weights[j] (1 when empty).
+CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
+                              const std::vector<vid_t>& cols, const Offsets& col_offsets,
+                              const std::vector<float>& weights = {});
+
+// Divides each row by its sum, after squaring each value when square_first.
+// All-zero rows stay zero.
+void normalize_rows(CsrMatrix& p, bool square_first = false);
+
+// Names the random numbers of its_sample: row r of block g draws from
+// (seed, epoch, layer, first_minibatch + g, r - row_offsets[g], draw).
+struct SampleKeys {
+  uint64_t seed = 0;
+  uint32_t epoch = 0;
+  uint32_t layer = 0;
+  int64_t first_minibatch = 0;
+  Offsets row_offsets;   // k + 1 entries; its back() is the number of rows sampled
+};
+
+// Per row, exactly min(s, #positive entries) distinct entries, each drawn with
+// probability proportional to its value (inverse transform sampling with redraw
+// on repeats). Values of the result are the chosen values of P. When P has a
+// single row and keys name several rows, that row is shared by all of them.
+CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
+
+// The result of compact_columns: the adjacency with per-minibatch local columns
+// (stacked: column col_offsets[g] + j is vertices[col_offsets[g] + j]).
+struct CompactResult {
+  CsrMatrix adj;
+  std::vector<vid_t> vertices;
+  Offsets col_offsets;
+};
+
+// Drops empty columns and renumbers the rest per minibatch: block g's vertex list
+// is leading[leading_offsets[g] …) first (kept even when empty), then the other
+// non-empty columns of its rows in ascending vertex id.
+CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
+                              const std::vector<vid_t>& leading, const Offsets& leading_offsets);
+
+}  // namespace matsamp

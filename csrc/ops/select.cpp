@@ -1,0 +1,101 @@
+// Products with selector matrices, computed directly instead of through spgemm.
+#include <algorithm>
+#include <numeric>
+
+#include "ops/ops.h"
+
+namespace matsamp {
+
+namespace {
+
+void check_offsets(const Offsets& offsets, int64_t total, const char* op, const char* what) {
+  MATSAMP_CHECK(!offsets.empty() && offsets.front() == 0 && offsets.back() == total, op, ": ",
+                what, " must run from 0 to ", total);
+  for (size_t g = 1; g < offsets.size(); ++g)
+    MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": ", what, " decrease at block ", g);
+}
+
+}  // namespace
+
+CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
+  const int64_t m = static_cast<int64_t>(rows.size());
+  CsrMatrix out(m, a.cols);
+  for (int64_t i = 0; i < m; ++i) {
+    MATSAMP_CHECK(rows[i] >= 0 && rows[i] < a.rows, "select_rows: row id ", rows[i],
+                  " out of range for ", a.shape());
+    out.rowptr[i + 1] = out.rowptr[i] + a.row_nnz(rows[i]);
+  }
+  out.colidx.resize(out.rowptr.back());
+  out.values.resize(out.rowptr.back());
+#pragma omp parallel for schedule(dynamic, 512)
+  for (int64_t i = 0; i < m; ++i) {
+    const int64_t src = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
+    std::copy_n(a.colidx.begin() + src, len, out.colidx.begin() + out.rowptr[i]);
+    if (a.values.empty())
+      std::fill_n(out.values.begin() + out.rowptr[i], len, 1.0f);
+    else
+      std::copy_n(a.values.begin() + src, len, out.values.begin() + out.rowptr[i]);
+  }
+  return out;
+}
+
+CsrMatrix select_cols(const CsrMatrix& a, const std::vector<vid_t>& cols,
+                      const std::vector<float>& weights) {
+  const int64_t k = static_cast<int64_t>(cols.size());
+  return select_cols_blocked(a, {0, a.rows}, cols, {0, k}, weights);
+}
+
+CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
+                              const std::vector<vid_t>& cols, const Offsets& col_offsets,
+                              const std::vector<float>& weights) {
+  const char* op = "select_cols";
+  const int64_t total_cols = static_cast<int64_t>(cols.size());
+  check_offsets(row_offsets, a.rows, op, "row offsets");
+  check_offsets(col_offsets, total_cols, op, "column offsets");
+  MATSAMP_CHECK(row_offsets.size() == col_offsets.size(), op, ": ", row_offsets.size() - 1,
+                " row blocks but ", col_offsets.size() - 1, " column blocks");
+  MATSAMP_CHECK(weights.empty() || weights.size() == cols.size(), op, ": ", weights.size(),
+                " weights for ", cols.size(), " columns");
+  check_column_count(total_cols, op);
+  for (vid_t c : cols)
+    MATSAMP_CHECK(c >= 0 && c < a.cols, op, ": column id ", c, " out of range for ", a.shape());
+
+  // Per block, (original column, selector column) pairs sorted for lookup.
+  const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
+  std::vector<std::pair<vid_t, col_t>> selector(cols.size());
+  for (int64_t j = 0; j < total_cols; ++j) selector[j] = {cols[j], static_cast<col_t>(j)};
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t g = 0; g < blocks; ++g)
+    std::sort(selector.begin() + col_offsets[g], selector.begin() + col_offsets[g + 1]);
+
+  CsrMatrix out(a.rows, total_cols);
+  std::vector<std::vector<std::pair<col_t, float>>> rows(a.rows);
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int64_t g = 0; g < blocks; ++g) {
+    const auto first = selector.begin() + col_offsets[g], last = selector.begin() + col_offsets[g + 1];
+    for (int64_t r = row_offsets[g]; r < row_offsets[g + 1]; ++r) {
+      auto& row = rows[r];
+      for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
+        const float v = a.values.empty() ? 1.0f : a.values[e];
+        auto hit = std::lower_bound(first, last, std::pair<vid_t, col_t>{a.colidx[e], 0});
+        for (; hit != last && hit->first == a.colidx[e]; ++hit)
+          row.push_back({hit->second, weights.empty() ? v : v * weights[hit->second]});
+      }
+      std::sort(row.begin(), row.end());
+    }
+  }
+  for (int64_t r = 0; r < a.rows; ++r) out.rowptr[r + 1] = out.rowptr[r] + rows[r].size();
+  out.colidx.resize(out.rowptr.back());
+  out.values.resize(out.rowptr.back());
+#pragma omp parallel for schedule(dynamic, 512)
+  for (int64_t r = 0; r < a.rows; ++r) {
+    int64_t pos = out.rowptr[r];
+    for (const auto& [c, v] : rows[r]) {
+      out.colidx[pos] = c;
+      out.values[pos++] = v;
+    }
+  }
+  return out;
+}
+
+}  // namespace matsamp

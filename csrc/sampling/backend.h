@@ -1,0 +1,30 @@
+// The seam between the samplers and whatever runs their ops: the CPU backend
+// here, the CUDA backend in kernels/, the distributed product in distributed/.
+// Samplers only ever call these.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "ops/ops.h"
+
+namespace matsamp {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) = 0;
+  virtual CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) = 0;
+  virtual CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
+                                        const std::vector<vid_t>& cols, const Offsets& col_offsets,
+                                        const std::vector<float>& weights) = 0;
+  virtual void normalize_rows(CsrMatrix& p, bool square_first) = 0;
+  virtual CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) = 0;
+  virtual CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
+                                        const std::vector<vid_t>& leading,
+                                        const Offsets& leading_offsets) = 0;
+};
+
+std::unique_ptr<Backend> make_cpu_backend();
+
+}  // namespace matsamp

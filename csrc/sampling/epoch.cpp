@@ -1,0 +1,79 @@
+#include "sampling/epoch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/philox.h"
+
+namespace matsamp {
+
+namespace {
+constexpr uint32_t kShuffleTag = 0xFFu;   // a layer value no sampler uses
+}
+
+std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t seed, uint32_t epoch) {
+  const int64_t n = static_cast<int64_t>(vertices.size());
+  std::vector<std::pair<uint64_t, int64_t>> keyed(n);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i)
+    keyed[i] = {random_bits({seed, epoch, kShuffleTag, 0, static_cast<uint64_t>(i)}, 0), i};
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<vid_t> out(n);
+  for (int64_t i = 0; i < n; ++i) out[i] = vertices[keyed[i].second];
+  return out;
+}
+
+int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches,
+                             int64_t budget_bytes) {
+  const int64_t per = std::max<int64_t>(1, sampler.bytes_per_minibatch(batch_size));
+  return std::clamp<int64_t>(budget_bytes / per, 1, std::max<int64_t>(1, minibatches));
+}
+
+EpochIterator::EpochIterator(const Sampler& sampler, Backend& backend,
+                             const std::vector<vid_t>& train_vertices, const EpochOptions& options)
+    : sampler_(sampler), backend_(backend), options_(options) {
+  MATSAMP_CHECK(options.batch_size > 0, "batch size must be positive, got ", options.batch_size);
+  MATSAMP_CHECK(options.bulk_size >= 0, "bulk size must be positive (or 0 for automatic), got ",
+                options.bulk_size);
+  MATSAMP_CHECK(!train_vertices.empty(), "no training vertices to sample from");
+  order_ = shuffle_vertices(train_vertices, options.seed, options.epoch);
+  num_minibatches_ = (static_cast<int64_t>(order_.size()) + options.batch_size - 1) / options.batch_size;
+  bulk_size_ = options.bulk_size > 0
+                   ? std::min(options.bulk_size, num_minibatches_)
+                   : bulk_size_for_budget(sampler, options.batch_size, num_minibatches_,
+                                          options.memory_budget);
+}
+
+bool EpochIterator::next(BulkSample* out, StepStats* times) {
+  if (next_minibatch_ >= num_minibatches_) return false;
+  const int64_t first = next_minibatch_;
+  const int64_t last = std::min(num_minibatches_, first + bulk_size_);
+  const int64_t n = static_cast<int64_t>(order_.size());
+  Offsets offsets{0};
+  for (int64_t g = first; g < last; ++g)
+    offsets.push_back(std::min(n, (g + 1) * options_.batch_size) - first * options_.batch_size);
+  const std::vector<vid_t> seeds(order_.begin() + first * options_.batch_size,
+                                 order_.begin() + first * options_.batch_size + offsets.back());
+  *out = sampler_.sample(seeds, offsets, first, options_.epoch, backend_, times);
+  next_minibatch_ = last;
+  return true;
+}
+
+}  // namespace matsamp
+
+namespace matsamp {
+
+std::vector<vid_t> training_vertices(int64_t n, double fraction, uint64_t seed) {
+  MATSAMP_CHECK(fraction > 0 && fraction <= 1, "training fraction must be in (0, 1], got ", fraction);
+  MATSAMP_CHECK(n > 0, "the graph has no vertices");
+  std::vector<vid_t> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  if (fraction == 1) return all;
+  std::vector<vid_t> chosen = shuffle_vertices(all, seed, 0xFFFFFFFFu);
+  chosen.resize(std::max<int64_t>(1, static_cast<int64_t>(std::ceil(fraction * n))));
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+}  // namespace matsamp

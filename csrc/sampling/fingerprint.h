@@ -1,0 +1,21 @@
+// A hash of sampled minibatches that does not depend on how they were stacked:
+// equal fingerprints mean (with overwhelming probability) equal minibatches.
+#pragma once
+#include <cstdint>
+
+#include "sampling/sample.h"
+
+namespace matsamp {
+
+class Fingerprint {
+ public:
+  void add(const BulkSample& bulk);     // minibatches in order of their ids
+  void add(const Minibatch& mb);
+  uint64_t value() const { return hash_; }
+
+ private:
+  void mix(uint64_t word) { hash_ = (hash_ ^ word) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull; }
+  uint64_t hash_ = 0xCBF29CE484222325ull;
+};
+
+}  // namespace matsamp

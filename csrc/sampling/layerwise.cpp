@@ -1,0 +1,169 @@
+// LADIES and FastGCN as matrix programs:
+//   P = Q·(Â∘Â)            (LADIES: Q has one row per minibatch, 1 at each frontier vertex)
+//   P = 1ᵀ·(Â∘Â)           (FastGCN: one row shared by all minibatches)
+//   C = its_sample(P, s)   (s distinct vertices per minibatch)
+//   A^l = diag(R_g·Â)·[C_g · diag(1/(s·p))], row-normalized.
+#include <algorithm>
+
+#include "graph/transform.h"
+#include "sampling/sampler.h"
+#include "util/timer.h"
+
+namespace matsamp {
+
+namespace {
+
+// The value of row r of p at column v (0 when absent).
+float entry(const CsrMatrix& p, int64_t r, vid_t v) {
+  const auto first = p.colidx.begin() + p.rowptr[r], last = p.colidx.begin() + p.rowptr[r + 1];
+  const auto hit = std::lower_bound(first, last, static_cast<col_t>(v));
+  return hit != last && *hit == v ? p.values[hit - p.colidx.begin()] : 0.0f;
+}
+
+class LayerWiseSampler final : public Sampler {
+ public:
+  LayerWiseSampler(LayerWiseKind kind, const CsrMatrix& adj, std::vector<int64_t> sizes,
+                   uint64_t seed, bool include_frontier)
+      : kind_(kind), sizes_(std::move(sizes)), seed_(seed), include_frontier_(include_frontier) {
+    check_layer_sizes(sizes_, kind_ == LayerWiseKind::ladies ? "LADIES samples per layer"
+                                                             : "FastGCN samples per layer");
+    MATSAMP_CHECK(adj.rows == adj.cols, name(), ": adjacency is not square (", adj.shape(), ")");
+    normalized_ = gcn_normalize(adj);
+    squared_ = square_values(normalized_);
+    if (kind_ == LayerWiseKind::fastgcn) {
+      CsrMatrix ones(1, adj.rows);
+      ones.rowptr[1] = adj.rows;
+      for (int64_t v = 0; v < adj.rows; ++v) ones.colidx.push_back(static_cast<col_t>(v));
+      ones.values.assign(adj.rows, 1.0f);
+      column_norms_ = spgemm(ones, squared_);   // 1ᵀ·(Â∘Â)
+      matsamp::normalize_rows(column_norms_);
+    }
+  }
+
+  std::string name() const override { return kind_ == LayerWiseKind::ladies ? "ladies" : "fastgcn"; }
+  int num_layers() const override { return static_cast<int>(sizes_.size()); }
+
+  BulkSample sample(const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                    int64_t first_minibatch, uint32_t epoch, Backend& backend,
+                    StepStats* times) const override {
+    BulkSample bulk{first_minibatch, seeds, seed_offsets, {}};
+    bulk.layers.reserve(sizes_.size());   // frontier points into the previous layer
+    const int64_t k = bulk.count();
+    Offsets per_minibatch(k + 1);
+    for (int64_t g = 0; g <= k; ++g) per_minibatch[g] = g;
+    const std::vector<vid_t>* frontier = &bulk.seeds;
+    const Offsets* offsets = &bulk.seed_offsets;
+
+    for (int l = 0; l < num_layers(); ++l) {
+      CsrMatrix p;
+      {
+        ScopedTimer t(times ? &times->probability : nullptr);
+        if (kind_ == LayerWiseKind::ladies) {
+          p = backend.spgemm(frontier_indicator(*frontier, *offsets), squared_);
+          backend.normalize_rows(p, false);
+        } else {
+          p = column_norms_;
+        }
+      }
+      if (times) times->probability_nonzeros += p.nnz();
+      CsrMatrix chosen;
+      {
+        ScopedTimer t(times ? &times->sampling : nullptr);
+        chosen = backend.its_sample(p, sizes_[l], {seed_, epoch, static_cast<uint32_t>(l),
+                                                   first_minibatch, per_minibatch});
+      }
+      ScopedTimer t(times ? &times->extraction : nullptr);
+      SampledLayer layer;
+      layer.row_offsets = *offsets;
+      const std::vector<float> weights =
+          column_selector(p, chosen, *frontier, *offsets, sizes_[l], layer);
+      CsrMatrix rows = backend.select_rows(normalized_, *frontier);   // R·Â
+      layer.adj = backend.select_cols_blocked(rows, *offsets, layer.vertices, layer.col_offsets,
+                                              weights);
+      backend.normalize_rows(layer.adj, false);
+      bulk.layers.push_back(std::move(layer));
+      frontier = &bulk.layers.back().vertices;
+      offsets = &bulk.layers.back().col_offsets;
+    }
+    return bulk;
+  }
+
+  int64_t bytes_per_minibatch(int64_t batch_size) const override {
+    const double average_degree = normalized_.rows ? double(normalized_.nnz()) / normalized_.rows : 0;
+    const double n = static_cast<double>(normalized_.rows);
+    double frontier = static_cast<double>(batch_size), bytes = 0;
+    for (int64_t s : sizes_) {
+      const double reach = std::min(n, frontier * average_degree);
+      // P row, R·Â, the extracted layer; all columns + values.
+      bytes += reach * 8 + 2 * frontier * average_degree * 8 + 16 * (s + frontier);
+      frontier = std::min(n, frontier * include_frontier_ + static_cast<double>(s));
+    }
+    return static_cast<int64_t>(bytes);
+  }
+
+ private:
+  // Q: one row per minibatch with a 1 at each of its frontier vertices.
+  CsrMatrix frontier_indicator(const std::vector<vid_t>& frontier, const Offsets& offsets) const {
+    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
+    CsrMatrix q(k, normalized_.rows);
+    q.colidx.reserve(frontier.size());
+    for (int64_t g = 0; g < k; ++g) {
+      std::vector<vid_t> row(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+      for (vid_t v : row) q.colidx.push_back(static_cast<col_t>(v));
+      q.rowptr[g + 1] = static_cast<int64_t>(q.colidx.size());
+    }
+    q.values.assign(q.colidx.size(), 1.0f);
+    return q;
+  }
+
+  // C_g: the frontier (when included) then the other sampled vertices in
+  // ascending id, into layer.vertices / col_offsets. Returns each column's
+  // weight 1/(s·p_g(v)).
+  std::vector<float> column_selector(const CsrMatrix& p, const CsrMatrix& chosen,
+                       const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
+                       SampledLayer& layer) const {
+    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
+    layer.col_offsets.assign(1, 0);
+    layer.vertices.clear();
+    std::vector<float> weights;
+    for (int64_t g = 0; g < k; ++g) {
+      const int64_t prow = p.rows == 1 ? 0 : g;
+      const auto add = [&](vid_t v) {
+        layer.vertices.push_back(v);
+        weights.push_back(1.0f / (static_cast<float>(s) * entry(p, prow, v)));
+      };
+      std::vector<vid_t> lead;
+      if (include_frontier_) {
+        lead.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
+        for (vid_t v : lead) add(v);
+        std::sort(lead.begin(), lead.end());
+      }
+      for (int64_t e = chosen.rowptr[g]; e < chosen.rowptr[g + 1]; ++e)
+        if (!std::binary_search(lead.begin(), lead.end(), static_cast<vid_t>(chosen.colidx[e])))
+          add(chosen.colidx[e]);
+      layer.col_offsets.push_back(static_cast<int64_t>(layer.vertices.size()));
+    }
+    return weights;
+  }
+
+  LayerWiseKind kind_;
+  std::vector<int64_t> sizes_;
+  uint64_t seed_;
+  bool include_frontier_;
+  CsrMatrix normalized_;     // Â
+  CsrMatrix squared_;        // Â∘Â
+  CsrMatrix column_norms_;   // FastGCN's p, normalized (1 x n)
+};
+
+}  // namespace
+
+std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind, const CsrMatrix& adj,
+                                                std::vector<int64_t> samples_per_layer,
+                                                uint64_t seed, bool include_frontier) {
+  return std::make_unique<LayerWiseSampler>(kind, adj, std::move(samples_per_layer), seed,
+                                            include_frontier);
+}
+
+}  // namespace matsamp

@@ -1,0 +1,34 @@
+#include "sampling/sample.h"
+
+namespace matsamp {
+
+int64_t BulkSample::sampled_edges() const {
+  int64_t edges = 0;
+  for (const SampledLayer& layer : layers) edges += layer.adj.nnz();
+  return edges;
+}
+
+Minibatch extract_minibatch(const BulkSample& bulk, int64_t g) {
+  MATSAMP_CHECK(g >= 0 && g < bulk.count(), "extract_minibatch: minibatch ", g, " not in bulk of ",
+                bulk.count());
+  Minibatch mb;
+  mb.id = bulk.first_minibatch + g;
+  mb.seeds.assign(bulk.seeds.begin() + bulk.seed_offsets[g],
+                  bulk.seeds.begin() + bulk.seed_offsets[g + 1]);
+  for (const SampledLayer& layer : bulk.layers) {
+    const int64_t r0 = layer.row_offsets[g], r1 = layer.row_offsets[g + 1];
+    const int64_t c0 = layer.col_offsets[g], c1 = layer.col_offsets[g + 1];
+    MinibatchLayer out;
+    out.vertices.assign(layer.vertices.begin() + c0, layer.vertices.begin() + c1);
+    out.adj = CsrMatrix(r1 - r0, c1 - c0);
+    const int64_t e0 = layer.adj.rowptr[r0], e1 = layer.adj.rowptr[r1];
+    for (int64_t r = r0; r <= r1; ++r) out.adj.rowptr[r - r0] = layer.adj.rowptr[r] - e0;
+    out.adj.colidx.reserve(e1 - e0);
+    for (int64_t e = e0; e < e1; ++e) out.adj.colidx.push_back(static_cast<col_t>(layer.adj.colidx[e] - c0));
+    out.adj.values.assign(layer.adj.values.begin() + e0, layer.adj.values.begin() + e1);
+    mb.layers.push_back(std::move(out));
+  }
+  return mb;
+}
+
+}  // namespace matsamp

@@ -1,0 +1,46 @@
+// What a sampler produces for k stacked minibatches.
+//
+// Layers are kept in sampling order: layers[0] has the batch vertices as rows
+// (fanout s_L), layers.back() reaches furthest out. A model runs them in reverse.
+#pragma once
+#include <vector>
+
+#include "ops/ops.h"
+
+namespace matsamp {
+
+struct SampledLayer {
+  // Block-diagonal stack: rows of minibatch g are [row_offsets[g], row_offsets[g+1]),
+  // its columns [col_offsets[g], col_offsets[g+1]) are the vertices at the same
+  // positions of `vertices`. Rows are the previous layer's vertex list (the
+  // frontier); columns list the frontier first (GraphSAGE, LADIES by default).
+  CsrMatrix adj;
+  Offsets row_offsets;
+  Offsets col_offsets;
+  std::vector<vid_t> vertices;
+};
+
+struct BulkSample {
+  int64_t first_minibatch = 0;   // global id of the first stacked minibatch
+  std::vector<vid_t> seeds;      // batch vertices, stacked
+  Offsets seed_offsets;          // k + 1
+  std::vector<SampledLayer> layers;
+
+  int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
+  int64_t sampled_edges() const;
+};
+
+// One minibatch cut out of a bulk, with local row and column ids.
+struct MinibatchLayer {
+  CsrMatrix adj;                 // |rows| x |vertices|
+  std::vector<vid_t> vertices;   // global ids of the columns
+};
+struct Minibatch {
+  int64_t id = 0;
+  std::vector<vid_t> seeds;
+  std::vector<MinibatchLayer> layers;
+};
+
+Minibatch extract_minibatch(const BulkSample& bulk, int64_t g);   // g in [0, count())
+
+}  // namespace matsamp

@@ -1,0 +1,53 @@
+// Samplers as matrix programs over stacked minibatches (DESIGN.md).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+#include "sampling/backend.h"
+#include "sampling/sample.h"
+
+namespace matsamp {
+
+// Wall time of the three steps of every layer, summed over calls, and the
+// nonzeros of P gathered (what bounds the probability step from below).
+struct StepStats {
+  double probability = 0;   // P = Q·A and its normalization
+  double sampling = 0;      // its_sample
+  double extraction = 0;    // row/column extraction and relabelling
+  int64_t probability_nonzeros = 0;
+  double total() const { return probability + sampling + extraction; }
+};
+
+class Sampler {
+ public:
+  virtual ~Sampler() = default;
+  virtual std::string name() const = 0;
+  virtual int num_layers() const = 0;
+  // Samples the minibatches first_minibatch … first_minibatch + k - 1 of an
+  // epoch, whose batch vertices are `seeds` split by `seed_offsets` (k + 1).
+  virtual BulkSample sample(const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                            int64_t first_minibatch, uint32_t epoch, Backend& backend,
+                            StepStats* times = nullptr) const = 0;
+  // Upper estimate of the bytes one minibatch of batch_size seeds needs while sampled.
+  virtual int64_t bytes_per_minibatch(int64_t batch_size) const = 0;
+};
+
+// GraphSAGE: fanouts[l] distinct neighbours per frontier vertex in layer l
+// (fanouts[0] for the batch layer); values are 1/(sampled count) per row.
+std::unique_ptr<Sampler> make_graphsage_sampler(const CsrMatrix& adj, std::vector<int64_t> fanouts,
+                                                uint64_t seed);
+
+// LADIES (p(v) ∝ Σ_{u in frontier} Â_uv²) and FastGCN (p(v) ∝ ‖Â[:,v]‖²): s[l]
+// vertices per minibatch in layer l; values Â_uv / (s·p(v)), row-normalized.
+// With include_frontier, the frontier is part of the next layer (first in its list).
+enum class LayerWiseKind { ladies, fastgcn };
+std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind, const CsrMatrix& adj,
+                                                std::vector<int64_t> samples_per_layer,
+                                                uint64_t seed, bool include_frontier = true);
+
+// Throws unless every fanout / sample count is positive and there is at least one layer.
+void check_layer_sizes(const std::vector<int64_t>& sizes, const char* what);
+
+}  // namespace matsamp

@@ -1,0 +1,40 @@
+#include "util/memory.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cctype>
+
+#include "core/error.h"
+
+namespace matsamp {
+
+int64_t peak_resident_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;   // Linux reports KiB
+}
+
+int64_t physical_memory_bytes() {
+  return static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+}
+
+int64_t parse_bytes(const std::string& text) {
+  size_t used = 0;
+  double number = 0;
+  try {
+    number = std::stod(text, &used);
+  } catch (const std::exception&) {
+    fail("not a byte count: '", text, "' (examples: 4G, 512M, 1000000)");
+  }
+  const std::string unit = text.substr(used);
+  double scale = 1;
+  if (unit == "K" || unit == "k") scale = 1024.0;
+  else if (unit == "M" || unit == "m") scale = 1024.0 * 1024;
+  else if (unit == "G" || unit == "g") scale = 1024.0 * 1024 * 1024;
+  else if (!unit.empty()) fail("not a byte count: '", text, "' (unknown unit '", unit, "')");
+  MATSAMP_CHECK(number > 0, "byte count must be positive: '", text, "'");
+  return static_cast<int64_t>(number * scale);
+}
+
+}  // namespace matsamp

@@ -1,0 +1,32 @@
+// Locating the real graphs of ../shared/data (MATSAMP_DATA overrides).
+#pragma once
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace matsamp::testing {
+
+inline std::string data_dir() {
+  const char* env = std::getenv("MATSAMP_DATA");
+  return env && *env ? env : MATSAMP_DEFAULT_DATA_DIR;
+}
+
+// Path of a data file; fails the test (never skips) when it is missing.
+inline std::string data_file(const std::string& name) {
+  const std::string path = data_dir() + "/" + name;
+  if (!std::filesystem::exists(path))
+    ADD_FAILURE() << "test data missing: " << path << " (set MATSAMP_DATA to ../shared/data)";
+  return path;
+}
+
+// A fresh scratch directory for one test.
+inline std::string scratch_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("matsamp_test_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+}  // namespace matsamp::testing

@@ -1,0 +1,81 @@
+// The promise of DESIGN.md: the same seed gives the same minibatches whatever
+// the bulk size k and the thread count.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <numeric>
+
+#include "io/graph_io.h"
+#include "sampling/epoch.h"
+#include "sampling/fingerprint.h"
+#include "sampling/sampler.h"
+#include "test_data.h"
+
+namespace matsamp {
+namespace {
+
+std::vector<Minibatch> sample_epoch(const Sampler& sampler, int64_t n, int64_t batch, int64_t k,
+                                    uint64_t seed = 42) {
+  auto backend = make_cpu_backend();
+  std::vector<vid_t> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  EpochIterator epoch(sampler, *backend, all, {batch, k, int64_t{1} << 30, seed, 3});
+  std::vector<Minibatch> out;
+  BulkSample bulk;
+  while (epoch.next(&bulk))
+    for (int64_t g = 0; g < bulk.count(); ++g) out.push_back(extract_minibatch(bulk, g));
+  return out;
+}
+
+void expect_identical(const std::vector<Minibatch>& a, const std::vector<Minibatch>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].id, b[i].id) << what;
+    ASSERT_EQ(a[i].seeds, b[i].seeds) << what << " minibatch " << i;
+    ASSERT_EQ(a[i].layers.size(), b[i].layers.size());
+    for (size_t l = 0; l < a[i].layers.size(); ++l) {
+      ASSERT_EQ(a[i].layers[l].vertices, b[i].layers[l].vertices) << what << " mb " << i << " layer " << l;
+      ASSERT_TRUE(a[i].layers[l].adj == b[i].layers[l].adj) << what << " mb " << i << " layer " << l;
+    }
+  }
+}
+
+void check_sampler(const Sampler& sampler, int64_t n, int64_t batch) {
+  omp_set_num_threads(2);
+  const auto reference = sample_epoch(sampler, n, batch, 1);
+  ASSERT_GT(reference.size(), 2u);
+  expect_identical(reference, sample_epoch(sampler, n, batch, 0), "k = all");
+  expect_identical(reference, sample_epoch(sampler, n, batch, 3), "k = 3");
+  omp_set_num_threads(1);
+  expect_identical(reference, sample_epoch(sampler, n, batch, 0), "1 thread");
+  omp_set_num_threads(2);
+  Fingerprint same, other;
+  for (const Minibatch& mb : reference) same.add(mb);
+  for (const Minibatch& mb : sample_epoch(sampler, n, batch, 0, 43)) other.add(mb);
+  EXPECT_NE(same.value(), other.value()) << "a different seed must give different minibatches";
+}
+
+TEST(Determinism, GraphSageOnCora) {
+  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
+  check_sampler(*make_graphsage_sampler(g.adj, {15, 10, 5}, 42), g.num_vertices(), 512);
+}
+
+TEST(Determinism, LadiesOnCora) {
+  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
+  check_sampler(*make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {256, 256}, 42), g.num_vertices(), 512);
+}
+
+TEST(Determinism, FastGcnOnCora) {
+  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
+  check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {256, 256}, 42), g.num_vertices(), 512);
+}
+
+TEST(Determinism, AllSamplersOnKarate) {
+  const Graph g = read_matrix_market(testing::data_file("karate.mtx"));
+  check_sampler(*make_graphsage_sampler(g.adj, {3, 3}, 42), g.num_vertices(), 5);
+  check_sampler(*make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {4, 4}, 42), g.num_vertices(), 5);
+  check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {4, 4}, 42), g.num_vertices(), 5);
+}
+
+}  // namespace
+}  // namespace matsamp

@@ -1,0 +1,78 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "sampling/epoch.h"
+#include "sampling/sampler.h"
+
+namespace matsamp {
+namespace {
+
+std::vector<vid_t> range(int64_t n) {
+  std::vector<vid_t> v(n);
+  std::iota(v.begin(), v.end(), 0);
+  return v;
+}
+
+TEST(Epoch, ShuffleIsASeededPermutationThatChangesPerEpoch) {
+  const std::vector<vid_t> ids = range(1000);
+  const std::vector<vid_t> a = shuffle_vertices(ids, 5, 0);
+  std::vector<vid_t> sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, ids);
+  EXPECT_NE(a, ids);
+  EXPECT_EQ(a, shuffle_vertices(ids, 5, 0));
+  EXPECT_NE(a, shuffle_vertices(ids, 5, 1));
+  EXPECT_NE(a, shuffle_vertices(ids, 6, 0));
+}
+
+TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
+  CsrMatrix ring(100, 100);
+  for (int64_t v = 0; v < 100; ++v) {
+    ring.colidx.push_back(static_cast<col_t>((v + 1) % 100));
+    ring.rowptr[v + 1] = v + 1;
+  }
+  auto sampler = make_graphsage_sampler(ring, {1}, 1);
+  auto backend = make_cpu_backend();
+  const std::vector<vid_t> train = training_vertices(100, 0.37, 9);
+  EXPECT_EQ(train.size(), 37u);
+  EpochIterator epoch(*sampler, *backend, train, {10, 2, 1 << 20, 1, 0});
+  EXPECT_EQ(epoch.num_minibatches(), 4);
+  EXPECT_EQ(epoch.bulk_size(), 2);
+  std::vector<vid_t> seen;
+  BulkSample bulk;
+  int64_t bulks = 0;
+  while (epoch.next(&bulk)) {
+    ++bulks;
+    seen.insert(seen.end(), bulk.seeds.begin(), bulk.seeds.end());
+    for (int64_t g = 0; g < bulk.count(); ++g)
+      EXPECT_LE(bulk.seed_offsets[g + 1] - bulk.seed_offsets[g], 10);
+  }
+  EXPECT_EQ(bulks, 2);
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, train);
+}
+
+TEST(Epoch, BulkSizeFollowsTheMemoryBudget) {
+  CsrMatrix a(1000, 1000);
+  auto sampler = make_graphsage_sampler(a, {10, 10}, 1);
+  const int64_t per = sampler->bytes_per_minibatch(64);
+  ASSERT_GT(per, 0);
+  EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, per * 7 + 1), 7);
+  EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, 1), 1);
+  EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, per * 1000), 100);
+}
+
+TEST(Epoch, RejectsBadOptions) {
+  CsrMatrix a(10, 10);
+  auto sampler = make_graphsage_sampler(a, {1}, 1);
+  auto backend = make_cpu_backend();
+  EXPECT_THROW(EpochIterator(*sampler, *backend, range(10), {0, 1, 1, 1, 0}), Error);
+  EXPECT_THROW(EpochIterator(*sampler, *backend, {}, {4, 1, 1, 1, 0}), Error);
+  EXPECT_THROW(training_vertices(10, 0.0, 1), Error);
+  EXPECT_THROW(training_vertices(0, 0.5, 1), Error);
+}
+
+}  // namespace
+}  // namespace matsamp

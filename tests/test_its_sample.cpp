@@ -1,0 +1,137 @@
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <map>
+#include <set>
+
+#include "ops/ops.h"
+#include "reference.h"
+#include "statistics.h"
+
+namespace matsamp {
+namespace {
+
+using testing::chi_square;
+using testing::chi_square_critical;
+using testing::random_csr;
+
+SampleKeys keys_for(int64_t rows, uint64_t seed = 5) {
+  SampleKeys keys{seed, 0, 0, 0, {0, rows}};
+  return keys;
+}
+
+// n copies of one row with the given values.
+CsrMatrix repeated_row(const std::vector<float>& values, int64_t n) {
+  CsrMatrix m(n, static_cast<int64_t>(values.size()));
+  for (int64_t r = 0; r < n; ++r) {
+    for (size_t c = 0; c < values.size(); ++c) {
+      m.colidx.push_back(static_cast<col_t>(c));
+      m.values.push_back(values[c]);
+    }
+    m.rowptr[r + 1] = static_cast<int64_t>(m.colidx.size());
+  }
+  return m;
+}
+
+TEST(ItsSample, ExactCountsDistinctEntriesOfTheRow) {
+  const CsrMatrix p = random_csr(300, 80, 0.1, 11, /*zero_rows=*/true);
+  for (int64_t s : {1, 3, 8, 200}) {
+    const CsrMatrix got = its_sample(p, s, keys_for(p.rows));
+    validate(got, "sample");   // sorted, unique, in range
+    for (int64_t r = 0; r < p.rows; ++r) {
+      std::map<col_t, float> row;
+      int64_t positive = 0;
+      for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e) {
+        row[p.colidx[e]] = p.values[e];
+        positive += p.values[e] > 0;
+      }
+      ASSERT_EQ(got.row_nnz(r), std::min(s, positive)) << "row " << r << " s " << s;
+      for (int64_t e = got.rowptr[r]; e < got.rowptr[r + 1]; ++e) {
+        ASSERT_TRUE(row.count(got.colidx[e])) << "sampled a column not in the row";
+        EXPECT_GT(row[got.colidx[e]], 0.0f);
+        EXPECT_EQ(got.values[e], row[got.colidx[e]]);
+      }
+    }
+  }
+}
+
+TEST(ItsSample, EmptyMatrixAndZeroFanout) {
+  EXPECT_EQ(its_sample(CsrMatrix(0, 4), 3, keys_for(0)).rows, 0);
+  const CsrMatrix p = random_csr(4, 4, 0.5, 1);
+  EXPECT_THROW(its_sample(p, 0, keys_for(4)), Error);
+  EXPECT_THROW(its_sample(p, 2, keys_for(5)), Error);
+}
+
+TEST(ItsSample, ProportionalToValuesChiSquare) {
+  const std::vector<float> w{1, 2, 3, 4, 10};
+  const int64_t n = 50000;
+  const CsrMatrix got = its_sample(repeated_row(w, n), 1, keys_for(n));
+  std::vector<double> observed(w.size(), 0), expected;
+  for (col_t c : got.colidx) observed[c] += 1;
+  for (float x : w) expected.push_back(n * x / 20.0);
+  EXPECT_LT(chi_square(observed, expected), chi_square_critical(w.size() - 1));
+}
+
+TEST(ItsSample, DistinctPairsFollowSuccessiveSampling) {
+  // Without replacement, {i, j} is drawn with w_i/W·w_j/(W-w_i) + w_j/W·w_i/(W-w_j).
+  const std::vector<float> w{1, 2, 3, 6};
+  const double total = 12;
+  const int64_t n = 60000;
+  const CsrMatrix got = its_sample(repeated_row(w, n), 2, keys_for(n, 9));
+  std::map<std::pair<int, int>, double> observed;
+  for (int64_t r = 0; r < n; ++r) observed[{got.colidx[got.rowptr[r]], got.colidx[got.rowptr[r] + 1]}] += 1;
+  std::vector<double> obs, expected;
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) {
+      obs.push_back(observed[{i, j}]);
+      expected.push_back(n * (w[i] / total * w[j] / (total - w[i]) + w[j] / total * w[i] / (total - w[j])));
+    }
+  EXPECT_LT(chi_square(obs, expected), chi_square_critical(obs.size() - 1));
+}
+
+TEST(ItsSample, SkewedRowsFinishWithExactCounts) {
+  // One entry holds almost all the mass: redraws alone would take very long.
+  std::vector<float> w(600, 1e-6f);
+  w[17] = 1.0f;
+  const CsrMatrix got = its_sample(repeated_row(w, 4), 500, keys_for(4));
+  for (int64_t r = 0; r < 4; ++r) EXPECT_EQ(got.row_nnz(r), 500);
+}
+
+TEST(ItsSample, SharedRowIsBroadcastWithIndependentDraws) {
+  const std::vector<float> w(50, 1.0f);
+  const CsrMatrix got = its_sample(repeated_row(w, 1), 5, keys_for(3));
+  ASSERT_EQ(got.rows, 3);
+  EXPECT_EQ(got.nnz(), 15);
+  EXPECT_NE(std::vector<col_t>(got.colidx.begin(), got.colidx.begin() + 5),
+            std::vector<col_t>(got.colidx.begin() + 5, got.colidx.begin() + 10));
+}
+
+TEST(ItsSample, KeyedByMinibatchAndRowNotByPosition) {
+  // The rows of minibatch 7 sampled alone equal the same rows sampled in a stack.
+  const CsrMatrix p = random_csr(30, 60, 0.3, 4);
+  SampleKeys stacked{3, 1, 2, 5, {0, 10, 18, 30}};
+  const CsrMatrix all = its_sample(p, 4, stacked);
+  CsrMatrix middle(8, p.cols);
+  for (int64_t r = 10; r < 18; ++r) {
+    for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e) {
+      middle.colidx.push_back(p.colidx[e]);
+      middle.values.push_back(p.values[e]);
+    }
+    middle.rowptr[r - 9] = middle.nnz();
+  }
+  const CsrMatrix alone = its_sample(middle, 4, {3, 1, 2, 6, {0, 8}});
+  EXPECT_EQ(std::vector<col_t>(all.colidx.begin() + all.rowptr[10], all.colidx.begin() + all.rowptr[18]),
+            alone.colidx);
+  omp_set_num_threads(1);
+  const CsrMatrix one_thread = its_sample(p, 4, stacked);
+  omp_set_num_threads(2);
+  EXPECT_EQ(one_thread, all);
+}
+
+TEST(ItsSample, SeedChangesTheSample) {
+  const CsrMatrix p = random_csr(50, 100, 0.3, 4);
+  EXPECT_NE(its_sample(p, 3, keys_for(50, 1)).colidx, its_sample(p, 3, keys_for(50, 2)).colidx);
+}
+
+}  // namespace
+}  // namespace matsamp

@@ -1,0 +1,73 @@
+#include <gtest/gtest.h>
+
+#include "ops/ops.h"
+#include "reference.h"
+
+namespace matsamp {
+namespace {
+
+using testing::dense_product;
+using testing::Dense;
+using testing::expect_matches;
+using testing::random_csr;
+using testing::row_selector;
+using testing::to_dense;
+
+TEST(SelectRows, EqualsProductWithRowSelector) {
+  const CsrMatrix a = random_csr(30, 25, 0.2, 3, true);
+  const std::vector<vid_t> rows{4, 0, 29, 4, 17, 3};
+  expect_matches(select_rows(a, rows), dense_product(row_selector(rows, 30), to_dense(a), 30, 25));
+}
+
+TEST(SelectRows, EmptySelectionAndEmptyMatrix) {
+  EXPECT_EQ(select_rows(random_csr(5, 5, 0.5, 1), {}).rows, 0);
+  const CsrMatrix empty(3, 0);
+  EXPECT_EQ(select_rows(empty, {2, 1}).nnz(), 0);
+}
+
+TEST(SelectRows, RejectsIdOutOfRange) {
+  EXPECT_THROW(select_rows(CsrMatrix(3, 3), {3}), Error);
+  EXPECT_THROW(select_rows(CsrMatrix(3, 3), {-1}), Error);
+}
+
+// C with C[cols[j], j] = w_j.
+Dense column_selector(const std::vector<vid_t>& cols, const std::vector<float>& w, int64_t rows) {
+  Dense c(rows, std::vector<double>(cols.size(), 0.0));
+  for (size_t j = 0; j < cols.size(); ++j) c[cols[j]][j] = w.empty() ? 1.0 : w[j];
+  return c;
+}
+
+TEST(SelectCols, EqualsProductWithWeightedColumnSelector) {
+  const CsrMatrix a = random_csr(20, 30, 0.25, 5, true);
+  const std::vector<vid_t> cols{7, 2, 29, 2, 0, 13};
+  const std::vector<float> w{0.5f, 2.0f, 1.0f, 3.0f, 0.25f, 1.5f};
+  expect_matches(select_cols(a, cols, w),
+                 dense_product(to_dense(a), column_selector(cols, w, 30), 30, 6));
+  expect_matches(select_cols(a, cols), dense_product(to_dense(a), column_selector(cols, {}, 30), 30, 6));
+}
+
+TEST(SelectCols, BlockDiagonalEqualsPerBlockProducts) {
+  const CsrMatrix a = random_csr(24, 40, 0.3, 9, true);
+  const Offsets row_offsets{0, 10, 10, 24};   // the middle block has no rows
+  const std::vector<vid_t> cols{3, 9, 39, 1, 5, 9, 20, 22};
+  const Offsets col_offsets{0, 3, 5, 8};
+  const std::vector<float> w{1, 2, 3, 4, 5, 6, 7, 8};
+  const CsrMatrix got = select_cols_blocked(a, row_offsets, cols, col_offsets, w);
+  // Reference: zero everything outside the diagonal blocks of the full product.
+  Dense want = dense_product(to_dense(a), column_selector(cols, w, 40), 40, 8);
+  for (int64_t g = 0; g < 3; ++g)
+    for (int64_t r = row_offsets[g]; r < row_offsets[g + 1]; ++r)
+      for (int64_t j = 0; j < 8; ++j)
+        if (j < col_offsets[g] || j >= col_offsets[g + 1]) want[r][j] = 0;
+  expect_matches(got, want);
+}
+
+TEST(SelectCols, RejectsBadArguments) {
+  const CsrMatrix a = random_csr(4, 4, 0.5, 1);
+  EXPECT_THROW(select_cols(a, {4}), Error);
+  EXPECT_THROW(select_cols(a, {1, 2}, {1.0f}), Error);
+  EXPECT_THROW(select_cols_blocked(a, {0, 2, 4}, {1}, {0, 1}), Error);
+}
+
+}  // namespace
+}  // namespace matsamp
