@@ -32,6 +32,7 @@ struct CsrMatrix {
     return rows == o.rows && cols == o.cols && rowptr == o.rowptr && colidx == o.colidx &&
            values == o.values;
   }
+  bool operator!=(const CsrMatrix& o) const { return !(*this == o); }
 };
 
 // Throws unless n fits a column id.

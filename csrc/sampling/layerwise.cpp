@@ -22,22 +22,18 @@ float entry(const CsrMatrix& p, int64_t r, vid_t v) {
 
 class LayerWiseSampler final : public Sampler {
  public:
-  LayerWiseSampler(LayerWiseKind kind, const CsrMatrix& adj, std::vector<int64_t> sizes,
-                   uint64_t seed, bool include_frontier)
-      : kind_(kind), sizes_(std::move(sizes)), seed_(seed), include_frontier_(include_frontier) {
+  LayerWiseSampler(LayerWiseKind kind, std::shared_ptr<const LayerWiseMatrices> matrices,
+                   std::vector<int64_t> sizes, uint64_t seed, bool include_frontier)
+      : kind_(kind),
+        sizes_(std::move(sizes)),
+        seed_(seed),
+        include_frontier_(include_frontier),
+        matrices_(std::move(matrices)),
+        normalized_(matrices_->normalized),
+        squared_(matrices_->squared),
+        column_norms_(matrices_->column_norms) {
     check_layer_sizes(sizes_, kind_ == LayerWiseKind::ladies ? "LADIES samples per layer"
                                                              : "FastGCN samples per layer");
-    MATSAMP_CHECK(adj.rows == adj.cols, name(), ": adjacency is not square (", adj.shape(), ")");
-    normalized_ = gcn_normalize(adj);
-    squared_ = square_values(normalized_);
-    if (kind_ == LayerWiseKind::fastgcn) {
-      CsrMatrix ones(1, adj.rows);
-      ones.rowptr[1] = adj.rows;
-      for (int64_t v = 0; v < adj.rows; ++v) ones.colidx.push_back(static_cast<col_t>(v));
-      ones.values.assign(adj.rows, 1.0f);
-      column_norms_ = spgemm(ones, squared_);   // 1ᵀ·(Â∘Â)
-      matsamp::normalize_rows(column_norms_);
-    }
   }
 
   std::string name() const override { return kind_ == LayerWiseKind::ladies ? "ladies" : "fastgcn"; }
@@ -152,18 +148,43 @@ class LayerWiseSampler final : public Sampler {
   std::vector<int64_t> sizes_;
   uint64_t seed_;
   bool include_frontier_;
-  CsrMatrix normalized_;     // Â
-  CsrMatrix squared_;        // Â∘Â
-  CsrMatrix column_norms_;   // FastGCN's p, normalized (1 x n)
+  std::shared_ptr<const LayerWiseMatrices> matrices_;
+  const CsrMatrix& normalized_;
+  const CsrMatrix& squared_;
+  const CsrMatrix& column_norms_;
 };
 
 }  // namespace
 
+std::shared_ptr<const LayerWiseMatrices> prepare_layerwise_matrices(const CsrMatrix& adj) {
+  MATSAMP_CHECK(adj.rows == adj.cols, "layer-wise sampling: adjacency is not square (", adj.shape(), ")");
+  auto m = std::make_shared<LayerWiseMatrices>();
+  m->normalized = gcn_normalize(adj);
+  m->squared = square_values(m->normalized);
+  CsrMatrix ones(1, adj.rows);
+  ones.rowptr[1] = adj.rows;
+  for (int64_t v = 0; v < adj.rows; ++v) ones.colidx.push_back(static_cast<col_t>(v));
+  ones.values.assign(adj.rows, 1.0f);
+  m->column_norms = spgemm(ones, m->squared);
+  normalize_rows(m->column_norms);
+  return m;
+}
+
+std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind,
+                                                std::shared_ptr<const LayerWiseMatrices> matrices,
+                                                std::vector<int64_t> samples_per_layer,
+                                                uint64_t seed, bool include_frontier) {
+  return std::make_unique<LayerWiseSampler>(kind, std::move(matrices), std::move(samples_per_layer),
+                                            seed, include_frontier);
+}
+
 std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind, const CsrMatrix& adj,
                                                 std::vector<int64_t> samples_per_layer,
                                                 uint64_t seed, bool include_frontier) {
-  return std::make_unique<LayerWiseSampler>(kind, adj, std::move(samples_per_layer), seed,
-                                            include_frontier);
+  check_layer_sizes(samples_per_layer, kind == LayerWiseKind::ladies ? "LADIES samples per layer"
+                                                                     : "FastGCN samples per layer");
+  return make_layerwise_sampler(kind, prepare_layerwise_matrices(adj), std::move(samples_per_layer),
+                                seed, include_frontier);
 }
 
 }  // namespace matsamp

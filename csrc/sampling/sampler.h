@@ -36,6 +36,7 @@ class Sampler {
 
 // GraphSAGE: fanouts[l] distinct neighbours per frontier vertex in layer l
 // (fanouts[0] for the batch layer); values are 1/(sampled count) per row.
+// The sampler refers to adj, which must outlive it.
 std::unique_ptr<Sampler> make_graphsage_sampler(const CsrMatrix& adj, std::vector<int64_t> fanouts,
                                                 uint64_t seed);
 
@@ -43,6 +44,21 @@ std::unique_ptr<Sampler> make_graphsage_sampler(const CsrMatrix& adj, std::vecto
 // vertices per minibatch in layer l; values Â_uv / (s·p(v)), row-normalized.
 // With include_frontier, the frontier is part of the next layer (first in its list).
 enum class LayerWiseKind { ladies, fastgcn };
+
+// The graph matrices the layer-wise samplers multiply with. Computed once per
+// graph; a distributed run prepares its own block rows of them.
+struct LayerWiseMatrices {
+  CsrMatrix normalized;     // Â = D^-1/2 (A + I) D^-1/2
+  CsrMatrix squared;        // Â∘Â
+  CsrMatrix column_norms;   // 1ᵀ·(Â∘Â), row-normalized: FastGCN's p (1 x n)
+};
+std::shared_ptr<const LayerWiseMatrices> prepare_layerwise_matrices(const CsrMatrix& adj);
+
+std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind,
+                                                std::shared_ptr<const LayerWiseMatrices> matrices,
+                                                std::vector<int64_t> samples_per_layer,
+                                                uint64_t seed, bool include_frontier = true);
+// The same, preparing the matrices from the adjacency.
 std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind, const CsrMatrix& adj,
                                                 std::vector<int64_t> samples_per_layer,
                                                 uint64_t seed, bool include_frontier = true);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages matsamp builds and tests with (skips what is there).
+set -euo pipefail
+packages=(g++ cmake ninja-build zlib1g-dev libgtest-dev libcli11-dev
+          libopenmpi-dev openmpi-bin libcombblas-dev
+          libtorch-dev python3-torch python3-numpy python3-pytest pybind11-dev python3-pybind11)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"

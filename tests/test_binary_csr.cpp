@@ -1,0 +1,222 @@
+// The .msg binary format: round trips, block-row reads, and corrupt files.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "generate/generators.h"
+#include "io/binary_csr.h"
+#include "io/graph_io.h"
+#include "io_test_helpers.h"
+#include "test_data.h"
+
+namespace matsamp {
+namespace {
+
+using testing::scratch_dir;
+using testing::throws_error_with;
+
+constexpr int64_t kHeaderBytes = 80;
+
+Graph small_labelled_graph() {
+  PlantedPartitionOptions o;
+  o.vertices = 97;   // odd sizes exercise the 8-byte padding of every section
+  o.classes = 3;
+  o.average_degree = 5;
+  o.feature_dim = 3;
+  o.seed = 11;
+  Graph g = generate_planted_partition(o);
+  for (size_t e = 0; e < g.adj.values.size(); ++e) g.adj.values[e] = 0.25f * static_cast<float>(e % 7);
+  return g;
+}
+
+void expect_same_graph(const Graph& got, const Graph& want) {
+  EXPECT_EQ(got.adj, want.adj);
+  EXPECT_EQ(got.feature_dim, want.feature_dim);
+  EXPECT_EQ(got.features, want.features);
+  EXPECT_EQ(got.labels, want.labels);
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void overwrite(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+TEST(BinaryCsr, RoundTripWithFeaturesAndLabels) {
+  const std::string dir = scratch_dir("msg_roundtrip");
+  const Graph g = small_labelled_graph();
+  write_binary_csr(dir + "/g.msg", g);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/g.msg.tmp"));
+  expect_same_graph(read_binary_csr(dir + "/g.msg"), g);
+  expect_same_graph(read_graph(dir + "/g.msg"), g);
+
+  const BinaryCsrInfo info = read_binary_csr_info(dir + "/g.msg");
+  EXPECT_EQ(info.vertices, 97);
+  EXPECT_EQ(info.edges, g.num_edges());
+  EXPECT_EQ(info.feature_dim, 3);
+  EXPECT_TRUE(info.has_values && info.has_features && info.has_labels);
+}
+
+TEST(BinaryCsr, RoundTripOfARealGraphWithoutExtras) {
+  const std::string dir = scratch_dir("msg_karate");
+  const Graph g = read_matrix_market(testing::data_file("karate.mtx"));
+  write_binary_csr(dir + "/karate.msg", g);
+  expect_same_graph(read_binary_csr(dir + "/karate.msg"), g);
+  const BinaryCsrInfo info = read_binary_csr_info(dir + "/karate.msg");
+  EXPECT_FALSE(info.has_features || info.has_labels);
+}
+
+TEST(BinaryCsr, GraphWithoutValuesReadsAsUnitWeights) {
+  const std::string dir = scratch_dir("msg_pattern");
+  Graph g;
+  g.adj = CsrMatrix(3, 3);
+  g.adj.rowptr = {0, 1, 2, 2};
+  g.adj.colidx = {1, 0};
+  write_binary_csr(dir + "/p.msg", g);
+  EXPECT_FALSE(read_binary_csr_info(dir + "/p.msg").has_values);
+  const Graph back = read_binary_csr(dir + "/p.msg");
+  EXPECT_EQ(back.adj.colidx, g.adj.colidx);
+  EXPECT_EQ(back.adj.values, (std::vector<float>{1.0f, 1.0f}));
+}
+
+TEST(BinaryCsr, EmptyGraphRoundTrips) {
+  const std::string dir = scratch_dir("msg_empty");
+  Graph g;
+  write_binary_csr(dir + "/e.msg", g);
+  const Graph back = read_binary_csr(dir + "/e.msg");
+  EXPECT_EQ(back.num_vertices(), 0);
+  EXPECT_EQ(back.num_edges(), 0);
+}
+
+TEST(BinaryCsr, BlockRowsEqualTheRowsOfTheWholeMatrix) {
+  const std::string dir = scratch_dir("msg_blocks");
+  const Graph g = small_labelled_graph();
+  write_binary_csr(dir + "/g.msg", g);
+  const int64_t n = g.num_vertices();
+  for (auto [r0, r1] : std::vector<std::pair<int64_t, int64_t>>{{0, n}, {0, 1}, {13, 50}, {96, 97}, {40, 40}}) {
+    const CsrMatrix block = read_binary_csr_rows(dir + "/g.msg", r0, r1);
+    ASSERT_EQ(block.rows, r1 - r0);
+    EXPECT_EQ(block.cols, n);
+    ASSERT_EQ(block.rowptr.front(), 0);
+    for (int64_t r = r0; r < r1; ++r) {
+      ASSERT_EQ(block.row_nnz(r - r0), g.adj.row_nnz(r)) << "row " << r;
+      for (int64_t k = 0; k < g.adj.row_nnz(r); ++k) {
+        EXPECT_EQ(block.colidx[block.rowptr[r - r0] + k], g.adj.colidx[g.adj.rowptr[r] + k]);
+        EXPECT_EQ(block.values[block.rowptr[r - r0] + k], g.adj.values[g.adj.rowptr[r] + k]);
+      }
+    }
+  }
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr_rows(dir + "/g.msg", 5, 98); },
+                                {dir + "/g.msg: row block [5, 98) outside [0, 97)"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr_rows(dir + "/g.msg", 6, 5); }, {"row block [6, 5)"}));
+}
+
+TEST(BinaryCsr, TruncatedFileReportsExpectedAndActualSize) {
+  const std::string dir = scratch_dir("msg_truncated");
+  const std::string path = dir + "/g.msg";
+  write_binary_csr(path, small_labelled_graph());
+  const std::string bytes = read_all(path);
+  overwrite(path, bytes.substr(0, bytes.size() - 5));
+  const std::string expected = "truncated: expected " + std::to_string(bytes.size()) + " bytes, file has " +
+                               std::to_string(bytes.size() - 5);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": " + expected}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr_rows(path, 0, 1); }, {path + ": " + expected}));
+  overwrite(path, bytes.substr(0, 20));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": truncated: expected at least 80 bytes, file has 20"}));
+  overwrite(path, bytes + "junk");
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": size mismatch"}));
+}
+
+TEST(BinaryCsr, FlippedBytesFailTheSectionChecksum) {
+  const std::string dir = scratch_dir("msg_checksum");
+  const std::string path = dir + "/g.msg";
+  const Graph g = small_labelled_graph();
+  write_binary_csr(path, g);
+  const std::string bytes = read_all(path);
+  const int64_t n = g.num_vertices(), nnz = g.num_edges();
+  auto pad = [](int64_t b) { return (b + 7) / 8 * 8; };
+  const int64_t colidx_at = kHeaderBytes + pad(8 * (n + 1));
+  const int64_t values_at = colidx_at + pad(4 * nnz);
+  const int64_t features_at = values_at + pad(4 * nnz);
+  const int64_t labels_at = features_at + pad(4 * n * g.feature_dim);
+  for (auto [offset, section] : std::vector<std::pair<int64_t, std::string>>{
+           {kHeaderBytes + 8 * 5, "rowptr"},
+           {colidx_at + 4 * (nnz / 2), "colidx"},
+           {values_at + 3, "values"},
+           {features_at + 4 * 7 + 1, "features"},
+           {labels_at + 8 * (n - 1), "labels"}}) {
+    std::string corrupt = bytes;
+    corrupt[offset] = static_cast<char>(corrupt[offset] ^ 0x10);
+    overwrite(path, corrupt);
+    EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": checksum mismatch in section " + section}));
+  }
+}
+
+TEST(BinaryCsr, BadMagicVersionAndHeader) {
+  const std::string dir = scratch_dir("msg_header");
+  const std::string path = dir + "/g.msg";
+  write_binary_csr(path, small_labelled_graph());
+  const std::string bytes = read_all(path);
+
+  std::string bad = bytes;
+  bad[0] = 'X';
+  overwrite(path, bad);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": not a matsamp binary graph"}));
+
+  bad = bytes;
+  bad[8] = 2;   // version
+  overwrite(path, bad);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unsupported format version 2"}));
+
+  bad = bytes;
+  bad[12] = 8;   // unknown flag bit
+  overwrite(path, bad);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unknown flags"}));
+
+  bad = bytes;
+  bad[16 + 7] = static_cast<char>(0x80);   // n negative
+  overwrite(path, bad);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": corrupt header: negative size"}));
+
+  bad = bytes;
+  bad[24 + 6] = 0x7f;   // absurd nnz
+  overwrite(path, bad);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": truncated: expected"}));
+}
+
+TEST(BinaryCsr, WriterRefusesInconsistentGraphs) {
+  const std::string dir = scratch_dir("msg_invalid");
+  Graph g;
+  g.adj = CsrMatrix(2, 2);
+  g.adj.rowptr = {0, 2, 2};
+  g.adj.colidx = {1, 1};   // duplicate column
+  g.adj.values = {1, 1};
+  EXPECT_TRUE(throws_error_with([&] { write_binary_csr(dir + "/g.msg", g); }, {dir + "/g.msg", "sorted and unique"}));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/g.msg"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/g.msg.tmp"));
+}
+
+TEST(BinaryCsr, MissingFileNamesPathAndReason) {
+  EXPECT_TRUE(throws_error_with([] { read_binary_csr("/nonexistent/g.msg"); },
+                                {"cannot open /nonexistent/g.msg: No such file"}));
+}
+
+TEST(ReadGraph, DispatchesByExtension) {
+  const std::string dir = scratch_dir("read_graph");
+  EXPECT_EQ(read_graph(testing::data_file("karate.mtx")).num_edges(), 156);
+  EXPECT_EQ(read_graph(testing::data_file("cora.npz")).num_vertices(), 2708);
+  EXPECT_EQ(read_graph(testing::data_file("email-Eu-core.txt")).num_vertices(), 1005);
+  EXPECT_EQ(read_graph(testing::write_file(dir, "g.MTX", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n"))
+                .num_edges(), 1);
+  EXPECT_EQ(read_graph(testing::write_file(dir, "edges", "0 5\n")).num_vertices(), 6);   // no extension
+  EXPECT_TRUE(throws_error_with([] { read_graph("/nonexistent/dir/graph.npz"); },
+                                {"cannot open /nonexistent/dir/graph.npz: No such file or directory"}));
+  EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {"cannot open " + dir + ": not a regular file"}));
+}
+
+}  // namespace
+}  // namespace matsamp
