@@ -1,6 +1,8 @@
 // .npz archives: cora.npz, numpy-written deflated and odd archives, the writer, and
 // every malformed field.
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -268,6 +270,8 @@ TEST(Npz, GraphRoundTripThroughWriter) {
   EXPECT_EQ(g.labels, (std::vector<int64_t>{1, 0, -1}));
 }
 
+int next_file_number = 0;   // one archive per case
+
 // A valid 3-vertex graph archive with one member replaced (or dropped when `data` is empty).
 template <class T>
 std::string graph_with(const std::string& dir, const std::string& member, const std::vector<T>& data,
@@ -282,7 +286,7 @@ std::string graph_with(const std::string& dir, const std::string& member, const 
   put("adj_indices", std::vector<int32_t>{1, 0});
   put("adj_data", std::vector<float>{1, 1});
   put("labels", std::vector<int64_t>{0, 1, 0});
-  const std::string path = dir + "/" + member + ".npz";
+  const std::string path = dir + "/" + member + std::to_string(next_file_number++) + ".npz";
   out.write(path);
   return path;
 }
@@ -294,7 +298,7 @@ TEST(Npz, MalformedFieldsNameFileAndField) {
     std::vector<std::string> parts;
   };
   const std::vector<Case> cases = {
-      {graph_with(dir, "adj_indices", std::vector<float>{1, 0}), {"adj_indices.npz: field adj_indices: dtype f4 is not an integer type"}},
+      {graph_with(dir, "adj_indices", std::vector<float>{1, 0}), {"field adj_indices: dtype f4 is not an integer type"}},
       {graph_with(dir, "adj_indptr", std::vector<int64_t>{0, 1, 2}), {"field adj_indptr: has 3 entries, expected rows + 1 = 4"}},
       {graph_with(dir, "adj_indptr", std::vector<int64_t>{0, 2, 1, 2}), {"field adj_indptr: decreases at row 1"}},
       {graph_with(dir, "adj_indptr", std::vector<int64_t>{0, 1, 2, 3}), {"field adj_indptr: must run from 0 to the 2 entries"}},
@@ -302,7 +306,7 @@ TEST(Npz, MalformedFieldsNameFileAndField) {
       {graph_with(dir, "adj_indices", std::vector<int32_t>{1, -1}), {"field adj_indices: column -1 at entry 1"}},
       {graph_with(dir, "adj_shape", std::vector<int64_t>{3, 4}), {"field adj_shape: matrix is 3 x 4", "square"}},
       {graph_with(dir, "adj_shape", std::vector<int64_t>{3}), {"field adj_shape: expected two non-negative dimensions"}},
-      {graph_with(dir, "adj_data", std::vector<float>{1, std::nanf("")}), {"field adj_data: value nan at entry 1"}},
+      {graph_with(dir, "adj_data", std::vector<float>{1, std::numeric_limits<float>::quiet_NaN()}), {"field adj_data: value nan at entry 1"}},
       {graph_with(dir, "adj_data", std::vector<float>{-2, 1}), {"field adj_data: value -2 at entry 0", "non-negative"}},
       {graph_with(dir, "adj_data", std::vector<float>{1, 1, 1}), {"field adj_data: has 3 entries, adj_indices has 2"}},
       {graph_with(dir, "adj_indptr", std::vector<int64_t>{}), {"field adj_indptr: not in the archive"}},
@@ -314,8 +318,9 @@ TEST(Npz, MalformedFieldsNameFileAndField) {
     std::vector<std::string> parts = c.parts;
     EXPECT_TRUE(throws_error_with([&] { read_npz_graph(c.path); }, {c.path + ": field ", parts[0]}))
         << c.path;
-    if (parts.size() > 1)
+    if (parts.size() > 1) {
       EXPECT_TRUE(throws_error_with([&] { read_npz_graph(c.path); }, {parts[1]})) << c.path;
+    }
   }
 }
 

@@ -108,6 +108,13 @@ std::vector<ZipEntry> list_entries(const ZipBytes& z) {
   return entries;
 }
 
+// zlib's CRC-32, continued from `crc`. (crc32_z returns 0 for a null buffer, which an
+// empty vector may hand out, so empty input is skipped.)
+uint32_t crc32_of(uint32_t crc, const char* bytes, size_t size) {
+  if (size == 0) return crc;
+  return static_cast<uint32_t>(crc32_z(crc, reinterpret_cast<const Bytef*>(bytes), size));
+}
+
 // The member's uncompressed bytes; throws a message (without the file prefix) on failure.
 std::vector<char> extract(const ZipBytes& z, const ZipEntry& e) {
   if (e.flags & 1) fail("member is encrypted");
@@ -148,7 +155,7 @@ std::vector<char> extract(const ZipBytes& z, const ZipEntry& e) {
   } else {
     fail("compression method ", e.method, " is not supported (stored or deflate only)");
   }
-  if (crc32_z(0, reinterpret_cast<const Bytef*>(out.data()), out.size()) != e.crc)
+  if (crc32_of(0, out.data(), out.size()) != e.crc)
     fail("CRC-32 mismatch (corrupt archive)");
   return out;
 }
@@ -435,8 +442,7 @@ void NpzWriter::write(const std::string& path) const {
     // Plain zip32 records: anything bigger is refused rather than written wrongly.
     MATSAMP_CHECK(size < 0xFFFFFFFFull && offset < 0xFFFFFFFFull, path, ": member ", m.name,
                   " is too large for an uncompressed zip32 archive");
-    uLong crc = crc32_z(0, reinterpret_cast<const Bytef*>(header.data()), header.size());
-    crc = crc32_z(crc, reinterpret_cast<const Bytef*>(m.bytes.data()), m.bytes.size());
+    const uint32_t crc = crc32_of(crc32_of(0, header.data(), header.size()), m.bytes.data(), m.bytes.size());
 
     LittleEndianBuffer local;
     local.put<uint32_t>(kLocalSig);
@@ -445,7 +451,7 @@ void NpzWriter::write(const std::string& path) const {
     local.put<uint16_t>(0);    // method: stored
     local.put<uint16_t>(0);    // time
     local.put<uint16_t>(kDosDate1980);
-    local.put<uint32_t>(static_cast<uint32_t>(crc));
+    local.put<uint32_t>(crc);
     local.put<uint32_t>(static_cast<uint32_t>(size));
     local.put<uint32_t>(static_cast<uint32_t>(size));
     local.put<uint16_t>(static_cast<uint16_t>(file_name.size()));
@@ -462,7 +468,7 @@ void NpzWriter::write(const std::string& path) const {
     central.put<uint16_t>(0);
     central.put<uint16_t>(0);
     central.put<uint16_t>(kDosDate1980);
-    central.put<uint32_t>(static_cast<uint32_t>(crc));
+    central.put<uint32_t>(crc);
     central.put<uint32_t>(static_cast<uint32_t>(size));
     central.put<uint32_t>(static_cast<uint32_t>(size));
     central.put<uint16_t>(static_cast<uint16_t>(file_name.size()));

@@ -13,18 +13,19 @@ bool TextReader::next_line() {
   const char* begin = file_.data() + pos_;
   const size_t left = file_.size() - pos_;
   const char* newline = static_cast<const char*>(std::memchr(begin, '\n', left));
-  size_t length = newline ? static_cast<size_t>(newline - begin) : left;
+  const size_t length = newline ? static_cast<size_t>(newline - begin) : left;
   pos_ += newline ? length + 1 : length;
-  if (length > 0 && begin[length - 1] == '\r') --length;   // CRLF files
   line_ = std::string_view(begin, length);
   ++line_number_;
 
+  // '\r' counts as blank: CRLF files, and SNAP files ending lines in "\r\r\n".
+  auto blank = [](char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f'; };
   tokens_.clear();
   size_t i = 0;
   while (i < line_.size()) {
-    while (i < line_.size() && (line_[i] == ' ' || line_[i] == '\t')) ++i;
+    while (i < line_.size() && blank(line_[i])) ++i;
     const size_t start = i;
-    while (i < line_.size() && line_[i] != ' ' && line_[i] != '\t') ++i;
+    while (i < line_.size() && !blank(line_[i])) ++i;
     if (i > start) tokens_.push_back(line_.substr(start, i - start));
   }
   return true;

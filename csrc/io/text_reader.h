@@ -15,7 +15,7 @@ class TextReader {
  public:
   explicit TextReader(const std::string& path);   // throws "cannot open <path>: ..."
 
-  // Moves to the next line and splits it on spaces and tabs; false at end of file.
+  // Moves to the next line and splits it on blanks (space, tab, CR); false at end of file.
   bool next_line();
   // Like next_line but skips blank lines and lines whose first token starts with
   // one of `comment_chars`.

@@ -1,0 +1,38 @@
+// Runs the matsamp CLI as a user would and captures what it prints.
+#pragma once
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace matsamp::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;   // stdout
+  std::string err;   // stderr
+};
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline CliResult run_cli(const std::string& args, const std::string& scratch) {
+  const std::string out = scratch + "/cli.out", err = scratch + "/cli.err";
+  const std::string command = std::string(MATSAMP_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+}
+
+inline int count_lines(const std::string& text) {
+  int lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
+
+}  // namespace matsamp::testing

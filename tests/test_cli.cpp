@@ -1,0 +1,122 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+#include "cli_runner.h"
+#include "io/graph_io.h"
+#include "io/minibatch_npz.h"
+#include "sampling/epoch.h"
+#include "sampling/sampler.h"
+#include "test_data.h"
+
+namespace matsamp {
+namespace {
+
+using testing::count_lines;
+using testing::data_file;
+using testing::run_cli;
+using testing::scratch_dir;
+
+// A failure is one line on stderr that names the problem, and exit code 1.
+void expect_one_line_error(const testing::CliResult& r, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(count_lines(r.err.substr(r.err.find("matsamp: error"))), 1) << r.err;
+  EXPECT_NE(r.err.find("matsamp: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+TEST(Cli, HelpEverywhere) {
+  const std::string dir = scratch_dir("cli_help");
+  const auto top = run_cli("--help", dir);
+  EXPECT_EQ(top.exit_code, 0);
+  for (const char* command : {"generate", "convert", "info", "sample", "bench"}) {
+    EXPECT_NE(top.out.find(command), std::string::npos) << command;
+    const auto sub = run_cli(std::string(command) + " --help", dir);
+    EXPECT_EQ(sub.exit_code, 0) << command;
+    EXPECT_NE(sub.out.find("--"), std::string::npos) << command;
+  }
+  EXPECT_NE(run_cli("", dir).exit_code, 0) << "a command is required";
+}
+
+TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
+  const std::string dir = scratch_dir("cli_bench");
+  const auto r = run_cli("bench --graph rmat:10 --fanouts 5,3 -b 64 --compare-per-batch", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count_lines(r.out), 1);
+  for (const char* key : {"\"probability_s\":", "\"sampling_s\":", "\"extraction_s\":",
+                          "\"minibatches_per_s\":", "\"sampled_edges_per_s\":", "\"peak_memory_bytes\":",
+                          "\"per_batch\":", "\"fanouts\":[5,3]", "\"minibatches\":16"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+  EXPECT_NE(r.out.find("\"identical_minibatches\":true"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("16 / 16 minibatches"), std::string::npos) << "progress on stderr";
+}
+
+TEST(Cli, SampleWritesEveryMinibatchAsNpz) {
+  const std::string dir = scratch_dir("cli_sample");
+  const std::string karate = data_file("karate.mtx");
+  const auto r = run_cli("sample --graph " + karate + " --fanouts 4,2 -b 8 -k 2 --seed 3 --out " + dir + "/mb", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The same epoch sampled in this process: the files must hold exactly it.
+  const Graph g = read_matrix_market(karate);
+  auto sampler = make_graphsage_sampler(g.adj, {4, 2}, 3);
+  auto backend = make_cpu_backend();
+  EpochIterator epoch(*sampler, *backend, training_vertices(34, 1.0, 3), {8, 0, int64_t{1} << 30, 3, 0});
+  BulkSample bulk;
+  int64_t checked = 0;
+  while (epoch.next(&bulk))
+    for (int64_t i = 0; i < bulk.count(); ++i) {
+      const Minibatch want = extract_minibatch(bulk, i);
+      const Minibatch got = read_minibatch_npz(minibatch_path(dir + "/mb", want.id));
+      EXPECT_EQ(got.seeds, want.seeds);
+      ASSERT_EQ(got.layers.size(), 2u);
+      for (size_t l = 0; l < 2; ++l) {
+        EXPECT_EQ(got.layers[l].vertices, want.layers[l].vertices);
+        EXPECT_TRUE(got.layers[l].adj == want.layers[l].adj);
+      }
+      ++checked;
+    }
+  EXPECT_EQ(checked, 5);
+  EXPECT_FALSE(std::filesystem::exists(minibatch_path(dir + "/mb", 5)));
+}
+
+TEST(Cli, GenerateConvertInfo) {
+  const std::string dir = scratch_dir("cli_generate");
+  ASSERT_EQ(run_cli("generate rmat --scale 9 --edge-factor 8 -o " + dir + "/r.msg", dir).exit_code, 0);
+  const auto info = run_cli("info -g " + dir + "/r.msg", dir);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("\"vertices\":512"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("\"symmetric\":true"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("\"self_loops\":0"), std::string::npos) << info.out;
+
+  ASSERT_EQ(run_cli("generate planted --vertices 300 --classes 3 --features 8 -o " + dir + "/p.msg", dir).exit_code, 0);
+  const auto planted = run_cli("info -g " + dir + "/p.msg", dir);
+  EXPECT_NE(planted.out.find("\"feature_dim\":8"), std::string::npos) << planted.out;
+  EXPECT_NE(planted.out.find("\"classes\":3"), std::string::npos) << planted.out;
+
+  const auto convert = run_cli("convert -g " + data_file("cora.npz") + " -o " + dir + "/cora.msg", dir);
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  const Graph a = read_npz_graph(data_file("cora.npz")), b = read_binary_csr(dir + "/cora.msg");
+  EXPECT_TRUE(a.adj == b.adj);
+  EXPECT_EQ(a.features, b.features);
+  EXPECT_EQ(a.labels, b.labels);
+}
+
+TEST(Cli, BadInputIsOneLineError) {
+  const std::string dir = scratch_dir("cli_errors");
+  expect_one_line_error(run_cli("bench --graph rmat:8 --fanouts 5,0", dir), "layer 1 has 0 samples");
+  expect_one_line_error(run_cli("info --graph " + dir + "/missing.mtx", dir), "missing.mtx");
+  expect_one_line_error(run_cli("bench --graph rmat:x", dir), "rmat:x");
+  expect_one_line_error(run_cli("bench --graph rmat:8 --memory-budget 4Q", dir), "4Q");
+  {
+    std::ofstream empty(dir + "/empty.txt");
+    empty << "# no edges\n";
+  }
+  expect_one_line_error(run_cli("bench --graph " + dir + "/empty.txt", dir), "no vertices");
+  // CLI11 rejects unknown samplers before anything runs.
+  EXPECT_NE(run_cli("bench --sampler nope", dir).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace matsamp
