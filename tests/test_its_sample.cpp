@@ -135,3 +135,67 @@ TEST(ItsSample, SeedChangesTheSample) {
 
 }  // namespace
 }  // namespace matsamp
+
+namespace matsamp {
+namespace {
+
+// A matrix whose rows hold equal values (the first row empty, row lengths up
+// to 40, lengths near s to exercise the rebuild after many repeats).
+CsrMatrix uniform_rows_matrix(int64_t rows, int64_t cols, uint64_t seed) {
+  CsrMatrix m = testing::random_csr(rows, cols, 0.3, seed);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) m.values[e] = 0.5f + (r % 3);
+  return m;
+}
+
+void expect_fast_path_exact(const CsrMatrix& a, bool uniform) {
+  ASSERT_EQ(has_uniform_rows(a), uniform);
+  const std::vector<vid_t> rows{3, 0, 7, 7, 12, 1, 30, 29, 5, 18, 22, 9};
+  const SampleKeys keys{77, 2, 1, 40, {0, 5, 5, 12}};
+  for (int64_t s : {1, 2, 9, 15, 30, 100}) {
+    CsrMatrix p = select_rows(a, rows);
+    normalize_rows(p);
+    const CsrMatrix want = its_sample(p, s, keys);
+    EXPECT_TRUE(sample_rows(a, rows, s, keys, uniform) == want) << "s = " << s;
+    if (uniform) EXPECT_TRUE(sample_rows(a, rows, s, keys, false) == want) << "s = " << s;
+  }
+}
+
+TEST(SampleRows, EqualsComposedOpsOnWeightedRows) {
+  expect_fast_path_exact(testing::random_csr(31, 40, 0.6, 3, /*zero_rows=*/true), false);
+}
+
+TEST(SampleRows, UniformFastPathEqualsComposedOps) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) expect_fast_path_exact(uniform_rows_matrix(31, 40, seed), true);
+  // Rows one longer than s redraw often: the rebuild must be mirrored exactly.
+  CsrMatrix dense(31, 16);
+  for (int64_t r = 0; r < 31; ++r) {
+    for (col_t c = 0; c < 16; ++c) {
+      dense.colidx.push_back(c);
+      dense.values.push_back(1.0f);
+    }
+    dense.rowptr[r + 1] = dense.nnz();
+  }
+  expect_fast_path_exact(dense, true);
+}
+
+TEST(SampleRows, PatternMatrixIsUniform) {
+  CsrMatrix pattern = uniform_rows_matrix(31, 40, 9);
+  const CsrMatrix weighted = pattern;
+  pattern.values.clear();
+  EXPECT_TRUE(has_uniform_rows(pattern));
+  const SampleKeys keys{1, 0, 0, 0, {0, 3}};
+  const CsrMatrix a = sample_rows(pattern, {4, 5, 6}, 4, keys, true);
+  const CsrMatrix b = sample_rows(weighted, {4, 5, 6}, 4, keys, true);
+  EXPECT_EQ(a.colidx, b.colidx);
+}
+
+TEST(SampleRows, RejectsBadArguments) {
+  const CsrMatrix a = uniform_rows_matrix(5, 5, 1);
+  EXPECT_THROW(sample_rows(a, {5}, 2, {1, 0, 0, 0, {0, 1}}, true), Error);
+  EXPECT_THROW(sample_rows(a, {1, 2}, 2, {1, 0, 0, 0, {0, 1}}, true), Error);
+  EXPECT_THROW(sample_rows(a, {1}, 0, {1, 0, 0, 0, {0, 1}}, true), Error);
+}
+
+}  // namespace
+}  // namespace matsamp

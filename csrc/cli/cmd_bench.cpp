@@ -43,8 +43,13 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
   return run;
 }
 
-JsonObject describe(const EpochRun& run, double bandwidth) {
-  const double gathered_bytes = run.steps.probability_nonzeros * 8.0;   // column id + value
+struct MachineRates {
+  double copy_bandwidth = 0;   // bytes/s
+  double gather_rate = 0;      // 4-byte random gathers/s
+};
+
+JsonObject describe(const EpochRun& run, const MachineRates& rates) {
+  const double floor = run.steps.gathers / rates.gather_rate + run.steps.streamed_bytes / rates.copy_bandwidth;
   return JsonObject()
       .add("bulk_size", run.bulk_size)
       .add("time_s", run.seconds)
@@ -54,8 +59,10 @@ JsonObject describe(const EpochRun& run, double bandwidth) {
       .add("minibatches_per_s", run.minibatches / run.seconds)
       .add("sampled_edges", run.sampled_edges)
       .add("sampled_edges_per_s", run.sampled_edges / run.seconds)
-      .add("probability_nonzeros", run.steps.probability_nonzeros)
-      .add("probability_floor_s", gathered_bytes / bandwidth)
+      .add("gathers", run.steps.gathers)
+      .add("streamed_bytes", run.steps.streamed_bytes)
+      .add("floor_s", floor)
+      .add("time_over_floor", run.seconds / floor)
       .add("fingerprint", run.fingerprint);
 }
 
@@ -79,20 +86,22 @@ void add_bench_command(CLI::App& app) {
     auto backend = make_cpu_backend();
     const std::vector<vid_t> train =
         training_vertices(g.num_vertices(), options->sampler.train_fraction, options->sampler.epoch.seed);
-    const double bandwidth = measure_copy_bandwidth();
+    const MachineRates rates{measure_copy_bandwidth(), measure_gather_rate()};
     const EpochRun bulk = run_epoch(*sampler, *backend, train, options->sampler.epoch, "bulk");
 
     JsonObject json;
     json.add("command", "bench").add("backend", backend->name()).add("graph", options->source.spec);
     json.add("vertices", g.num_vertices()).add("nonzeros", g.num_edges());
     describe(options->sampler, json);
-    json.add("minibatches", bulk.minibatches).add("copy_bandwidth_bytes_per_s", bandwidth);
-    json.add("bulk", describe(bulk, bandwidth));
+    json.add("minibatches", bulk.minibatches)
+        .add("copy_bandwidth_bytes_per_s", rates.copy_bandwidth)
+        .add("gathers_per_s", rates.gather_rate);
+    json.add("bulk", describe(bulk, rates));
     if (options->compare_per_batch) {
       EpochOptions single = options->sampler.epoch;
       single.bulk_size = 1;
       const EpochRun per_batch = run_epoch(*sampler, *backend, train, single, "per-batch");
-      json.add("per_batch", describe(per_batch, bandwidth));
+      json.add("per_batch", describe(per_batch, rates));
       json.add("bulk_speedup", per_batch.seconds / bulk.seconds);
       json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
     }

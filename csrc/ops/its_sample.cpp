@@ -12,15 +12,107 @@
 
 namespace matsamp {
 
-CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
-  MATSAMP_CHECK(s > 0, "its_sample: sample count must be positive, got ", s);
+namespace {
+
+void check_keys(const SampleKeys& keys, int64_t s, const char* op) {
+  MATSAMP_CHECK(s > 0, op, ": sample count must be positive, got ", s);
   const Offsets& offsets = keys.row_offsets;
-  MATSAMP_CHECK(offsets.size() >= 2 && offsets.front() == 0, "its_sample: row offsets must start at 0");
+  MATSAMP_CHECK(offsets.size() >= 2 && offsets.front() == 0, op, ": row offsets must start at 0");
+  for (size_t g = 1; g < offsets.size(); ++g)
+    MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": row offsets decrease at block ", g);
+}
+
+// Runs pick(row, key, sampler) -> count for every row of every block, in
+// parallel over blocks, with one RowSampler per thread.
+template <class Pick>
+void for_each_keyed_row(const SampleKeys& keys, Pick pick) {
+  const Offsets& offsets = keys.row_offsets;
+  const int64_t blocks = static_cast<int64_t>(offsets.size()) - 1;
+#pragma omp parallel
+  {
+    RowSampler sampler;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t g = 0; g < blocks; ++g) {
+      RandomKey key{keys.seed, keys.epoch, keys.layer, static_cast<uint64_t>(keys.first_minibatch + g), 0};
+      for (int64_t r = offsets[g]; r < offsets[g + 1]; ++r) {
+        key.row = static_cast<uint64_t>(r - offsets[g]);
+        pick(r, key, sampler);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool has_uniform_rows(const CsrMatrix& a) {
+  if (a.values.empty()) return true;
+  bool uniform = true;
+#pragma omp parallel for reduction(&& : uniform) schedule(static)
+  for (int64_t r = 0; r < a.rows; ++r)
+    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e)
+      uniform = uniform && a.values[e] > 0 && a.values[e] == a.values[a.rowptr[r]];
+  return uniform;
+}
+
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                      const SampleKeys& keys, bool uniform_rows) {
+  check_keys(keys, s, "sample_rows");
+  const int64_t m = keys.row_offsets.back();
+  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == m, "sample_rows: ", rows.size(),
+                " rows selected but the keys name ", m);
+  for (vid_t v : rows)
+    MATSAMP_CHECK(v >= 0 && v < a.rows, "sample_rows: row id ", v, " out of range for ", a.shape());
+  const bool pattern = a.values.empty();
+  auto value = [&](int64_t e) { return pattern ? 1.0f : a.values[e]; };
+
+  CsrMatrix out(m, a.cols);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t positive = 0;
+    if (uniform_rows)
+      positive = a.row_nnz(rows[i]);
+    else
+      for (int64_t e = a.rowptr[rows[i]]; e < a.rowptr[rows[i] + 1]; ++e) positive += value(e) > 0;
+    out.rowptr[i + 1] = std::min(s, positive);
+  }
+  for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
+  out.colidx.resize(out.rowptr.back());
+  out.values.resize(out.rowptr.back());
+
+  for_each_keyed_row(keys, [&](int64_t i, const RandomKey& key, RowSampler& sampler) {
+    const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
+    // normalize_rows' arithmetic: a double sum in row order, then float(v / sum).
+    thread_local std::vector<float> normalized;
+    int64_t chosen;
+    if (uniform_rows) {
+      chosen = sampler.sample_uniform(len, s, key);
+      normalized.assign(1, len ? static_cast<float>(value(begin) / (static_cast<double>(value(begin)) * len)) : 0);
+    } else {
+      double sum = 0;
+      for (int64_t e = begin; e < begin + len; ++e) sum += value(e);
+      normalized.resize(len);
+      for (int64_t j = 0; j < len; ++j)
+        normalized[j] = sum == 0 ? value(begin + j) : static_cast<float>(value(begin + j) / sum);
+      chosen = sampler.sample(normalized.data(), len, s, key);
+    }
+    for (int64_t j = 0; j < chosen; ++j) {
+      const int64_t e = begin + sampler.picked()[j];
+      out.colidx[out.rowptr[i] + j] = a.colidx[e];
+      out.values[out.rowptr[i] + j] = normalized[uniform_rows ? 0 : sampler.picked()[j]];
+    }
+  });
+  return out;
+}
+
+CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
+  check_keys(keys, s, "its_sample");
+  MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
+                ") has no values; normalize it first");
+  const Offsets& offsets = keys.row_offsets;
   const int64_t rows = offsets.back();
   const bool shared_row = p.rows == 1 && rows != 1;
   MATSAMP_CHECK(shared_row || p.rows == rows, "its_sample: P is ", p.shape(), " but the keys name ",
                 rows, " rows");
-  const int64_t blocks = static_cast<int64_t>(offsets.size()) - 1;
 
   // Pass 1: the sample size of every row; pass 2 samples into place.
   CsrMatrix out(rows, p.cols);
@@ -36,27 +128,16 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
 
-#pragma omp parallel
-  {
-    RowSampler sampler;
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t g = 0; g < blocks; ++g) {
-      RandomKey key{keys.seed, keys.epoch, keys.layer,
-                    static_cast<uint64_t>(keys.first_minibatch + g), 0};
-      for (int64_t r = offsets[g]; r < offsets[g + 1]; ++r) {
-        key.row = static_cast<uint64_t>(r - offsets[g]);
-        const int64_t src = source_row(r);
-        const int64_t begin = p.rowptr[src], len = p.rowptr[src + 1] - begin;
-        const int64_t chosen = sampler.sample(p.values.data() + begin, len, s, key);
-        MATSAMP_CHECK(chosen == out.row_nnz(r), "its_sample: internal count mismatch in row ", r);
-        for (int64_t i = 0; i < chosen; ++i) {
-          const int64_t e = begin + sampler.picked()[i];
-          out.colidx[out.rowptr[r] + i] = p.colidx[e];
-          out.values[out.rowptr[r] + i] = p.values[e];
-        }
-      }
+  for_each_keyed_row(keys, [&](int64_t r, const RandomKey& key, RowSampler& sampler) {
+    const int64_t src = source_row(r);
+    const int64_t begin = p.rowptr[src], len = p.rowptr[src + 1] - begin;
+    const int64_t chosen = sampler.sample(p.values.data() + begin, len, s, key);
+    for (int64_t i = 0; i < chosen; ++i) {
+      const int64_t e = begin + sampler.picked()[i];
+      out.colidx[out.rowptr[r] + i] = p.colidx[e];
+      out.values[out.rowptr[r] + i] = p.values[e];
     }
-  }
+  });
   return out;
 }
 

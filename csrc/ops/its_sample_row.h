@@ -55,6 +55,36 @@ class RowSampler {
     return s;
   }
 
+  // The same picks as sample() on a row of len equal positive values, in
+  // O(s log s) instead of O(len): every weight is 2^24, so a draw lands on the
+  // (target >> 24)-th entry not excluded at the last prefix rebuild.
+  int64_t sample_uniform(int64_t len, int64_t s, const RandomKey& key) {
+    picked_.clear();
+    if (len <= s) {
+      for (int64_t i = 0; i < len; ++i) picked_.push_back(i);
+      return len;
+    }
+    excluded_.clear();
+    uint32_t draw = 0;
+    int64_t misses = 0;
+    while (static_cast<int64_t>(picked_.size()) < s) {
+      const uint64_t total = static_cast<uint64_t>(len - static_cast<int64_t>(excluded_.size())) << 24;
+      int64_t i = static_cast<int64_t>(scale_to(random_bits(key, draw++), total) >> 24);
+      for (int64_t e : excluded_) {
+        if (e > i) break;
+        ++i;
+      }
+      const auto at = std::lower_bound(picked_.begin(), picked_.end(), i);
+      if (at == picked_.end() || *at != i) {
+        picked_.insert(at, i);
+      } else if (++misses > s) {   // mirrors the prefix rebuild of sample()
+        excluded_ = picked_;
+        misses = 0;
+      }
+    }
+    return s;
+  }
+
   const std::vector<int64_t>& picked() const { return picked_; }
 
  private:
@@ -69,6 +99,7 @@ class RowSampler {
   std::vector<uint64_t> prefix_;
   std::vector<char> taken_;
   std::vector<int64_t> picked_;
+  std::vector<int64_t> excluded_;   // sorted; sample_uniform only
 };
 
 }  // namespace matsamp

@@ -49,6 +49,16 @@ struct SampleKeys {
 // single row and keys name several rows, that row is shared by all of them.
 CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
 
+// Fast path of its_sample(normalize_rows(select_rows(a, rows)), s, keys) that
+// never forms P; the result is exactly that composition's. With uniform_rows
+// (every row of a holds equal positive values, see has_uniform_rows) a row
+// costs O(s log s) whatever its length.
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                      const SampleKeys& keys, bool uniform_rows);
+
+// True when every row's stored values are equal and positive (unweighted graphs).
+bool has_uniform_rows(const CsrMatrix& a);
+
 // The result of compact_columns: the adjacency with per-minibatch local columns
 // (stacked: column col_offsets[g] + j is vertices[col_offsets[g] + j]).
 struct CompactResult {

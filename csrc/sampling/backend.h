@@ -20,6 +20,8 @@ class Backend {
                                         const std::vector<float>& weights) = 0;
   virtual void normalize_rows(CsrMatrix& p, bool square_first) = 0;
   virtual CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) = 0;
+  virtual CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                                const SampleKeys& keys, bool uniform_rows) = 0;
   virtual CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
                                         const std::vector<vid_t>& leading,
                                         const Offsets& leading_offsets) = 0;

@@ -22,6 +22,10 @@ class CpuBackend final : public Backend {
   CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) override {
     return matsamp::its_sample(p, s, keys);
   }
+  CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                        const SampleKeys& keys, bool uniform_rows) override {
+    return matsamp::sample_rows(a, rows, s, keys, uniform_rows);
+  }
   CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
                                 const std::vector<vid_t>& leading,
                                 const Offsets& leading_offsets) override {

@@ -24,6 +24,11 @@ std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t
   return out;
 }
 
+int64_t minibatch_count(int64_t vertices, int64_t batch_size) {
+  MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
+  return (vertices + batch_size - 1) / batch_size;
+}
+
 int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches,
                              int64_t budget_bytes) {
   const int64_t per = std::max<int64_t>(1, sampler.bytes_per_minibatch(batch_size));
@@ -38,17 +43,23 @@ EpochIterator::EpochIterator(const Sampler& sampler, Backend& backend,
                 options.bulk_size);
   MATSAMP_CHECK(!train_vertices.empty(), "no training vertices to sample from");
   order_ = shuffle_vertices(train_vertices, options.seed, options.epoch);
-  num_minibatches_ = (static_cast<int64_t>(order_.size()) + options.batch_size - 1) / options.batch_size;
+  num_minibatches_ = minibatch_count(static_cast<int64_t>(order_.size()), options.batch_size);
+  next_minibatch_ = options.first_minibatch;
+  end_minibatch_ = options.end_minibatch < 0 ? num_minibatches_ : options.end_minibatch;
+  MATSAMP_CHECK(0 <= next_minibatch_ && next_minibatch_ <= end_minibatch_ &&
+                    end_minibatch_ <= num_minibatches_,
+                "minibatch share [", options.first_minibatch, ", ", options.end_minibatch,
+                ") outside the epoch's ", num_minibatches_, " minibatches");
+  const int64_t share = end_minibatch_ - next_minibatch_;
   bulk_size_ = options.bulk_size > 0
-                   ? std::min(options.bulk_size, num_minibatches_)
-                   : bulk_size_for_budget(sampler, options.batch_size, num_minibatches_,
-                                          options.memory_budget);
+                   ? std::max<int64_t>(1, std::min(options.bulk_size, share))
+                   : bulk_size_for_budget(sampler, options.batch_size, share, options.memory_budget);
 }
 
 bool EpochIterator::next(BulkSample* out, StepStats* times) {
-  if (next_minibatch_ >= num_minibatches_) return false;
+  if (next_minibatch_ >= end_minibatch_) return false;
   const int64_t first = next_minibatch_;
-  const int64_t last = std::min(num_minibatches_, first + bulk_size_);
+  const int64_t last = std::min(end_minibatch_, first + bulk_size_);
   const int64_t n = static_cast<int64_t>(order_.size());
   Offsets offsets{0};
   for (int64_t g = first; g < last; ++g)

@@ -1,5 +1,6 @@
 // GraphSAGE as a matrix program: P = Q·A (Q selects the frontier), ITS picks
-// fanout neighbours per row, compact_columns builds the next frontier.
+// fanout neighbours per row, compact_columns builds the next frontier. The
+// first two run fused (sample_rows), so P is never formed.
 #include <algorithm>
 
 #include "sampling/sampler.h"
@@ -12,7 +13,7 @@ namespace {
 class GraphSageSampler final : public Sampler {
  public:
   GraphSageSampler(const CsrMatrix& adj, std::vector<int64_t> fanouts, uint64_t seed)
-      : adj_(adj), fanouts_(std::move(fanouts)), seed_(seed) {
+      : adj_(adj), fanouts_(std::move(fanouts)), seed_(seed), uniform_rows_(has_uniform_rows(adj)) {
     check_layer_sizes(fanouts_, "GraphSAGE fanouts");
     MATSAMP_CHECK(adj_.rows == adj_.cols, "GraphSAGE: adjacency is not square (", adj_.shape(), ")");
   }
@@ -28,18 +29,18 @@ class GraphSageSampler final : public Sampler {
     const std::vector<vid_t>* frontier = &bulk.seeds;
     const Offsets* offsets = &bulk.seed_offsets;
     for (int l = 0; l < num_layers(); ++l) {
-      CsrMatrix p;
-      {
-        ScopedTimer t(times ? &times->probability : nullptr);
-        p = backend.select_rows(adj_, *frontier);   // Q·A with a one-per-row selector
-        backend.normalize_rows(p, false);
-      }
-      if (times) times->probability_nonzeros += p.nnz();
       CsrMatrix s;
       {
         ScopedTimer t(times ? &times->sampling : nullptr);
-        s = backend.its_sample(p, fanouts_[l], {seed_, epoch, static_cast<uint32_t>(l),
-                                                first_minibatch, *offsets});
+        s = backend.sample_rows(adj_, *frontier, fanouts_[l],
+                                {seed_, epoch, static_cast<uint32_t>(l), first_minibatch, *offsets},
+                                uniform_rows_);
+      }
+      if (times) {
+        // Reading a row's extent, then each sampled column id: random gathers.
+        times->gathers += static_cast<int64_t>(frontier->size()) + s.nnz();
+        if (!uniform_rows_)
+          for (vid_t v : *frontier) times->streamed_bytes += adj_.row_nnz(v) * 8;
       }
       ScopedTimer t(times ? &times->extraction : nullptr);
       std::fill(s.values.begin(), s.values.end(), 1.0f);   // mean aggregation weights
@@ -54,13 +55,12 @@ class GraphSageSampler final : public Sampler {
   }
 
   int64_t bytes_per_minibatch(int64_t batch_size) const override {
-    const double average_degree = adj_.rows ? static_cast<double>(adj_.nnz()) / adj_.rows : 0;
     double rows = static_cast<double>(batch_size), bytes = 0;
     for (int64_t fanout : fanouts_) {
       rows = std::min(rows, static_cast<double>(adj_.rows));
-      // P (column + value), the sample, the relabelled copy and the vertex list;
-      // twice the average degree because sampled vertices tend to be hubs.
-      bytes += rows * (2 * average_degree * 8 + fanout * 24 + 16);
+      // The sample, its relabelled copy, the vertex list and per-row scratch;
+      // P is never formed (weighted rows use a per-thread buffer).
+      bytes += rows * (fanout * 24 + 48);
       rows *= 1 + fanout;
     }
     return static_cast<int64_t>(bytes);
@@ -70,6 +70,7 @@ class GraphSageSampler final : public Sampler {
   const CsrMatrix& adj_;
   std::vector<int64_t> fanouts_;
   uint64_t seed_;
+  bool uniform_rows_;   // unweighted: sampling a row costs O(fanout), not O(degree)
 };
 
 }  // namespace

@@ -61,7 +61,14 @@ class LayerWiseSampler final : public Sampler {
           p = column_norms_;
         }
       }
-      if (times) times->probability_nonzeros += p.nnz();
+      if (times) {
+        // The frontier's rows of Â∘Â (LADIES) and of Â (extraction) are read,
+        // and P written, as column id + value.
+        int64_t frontier_nnz = 0;
+        for (vid_t u : *frontier) frontier_nnz += normalized_.row_nnz(u);
+        times->streamed_bytes += 8 * frontier_nnz * (kind_ == LayerWiseKind::ladies ? 2 : 1);
+        if (kind_ == LayerWiseKind::ladies) times->streamed_bytes += 8 * p.nnz();
+      }
       CsrMatrix chosen;
       {
         ScopedTimer t(times ? &times->sampling : nullptr);

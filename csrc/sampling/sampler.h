@@ -11,12 +11,14 @@
 namespace matsamp {
 
 // Wall time of the three steps of every layer, summed over calls, and the
-// nonzeros of P gathered (what bounds the probability step from below).
+// memory traffic no implementation can avoid (for the floor: gathers at the
+// measured random-gather rate plus streamed bytes at the copy bandwidth).
 struct StepStats {
   double probability = 0;   // P = Q·A and its normalization
   double sampling = 0;      // its_sample
   double extraction = 0;    // row/column extraction and relabelling
-  int64_t probability_nonzeros = 0;
+  int64_t gathers = 0;          // random reads of single elements
+  int64_t streamed_bytes = 0;   // bytes read in contiguous runs
   double total() const { return probability + sampling + extraction; }
 };
 
