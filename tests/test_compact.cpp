@@ -54,6 +54,18 @@ TEST(CompactColumns, RandomMatrixInvariants) {
   EXPECT_EQ(c.adj.nnz(), s.nnz());
 }
 
+TEST(CompactColumns, RejectsRepeatedLeadingVertex) {
+  CsrMatrix s(2, 5);
+  s.rowptr = {0, 1, 2};
+  s.colidx = {1, 2};
+  try {
+    compact_columns(s, {0, 2}, {3, 3}, {0, 2});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("vertex 3 appears twice"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CompactColumns, EmptyInput) {
   const CompactResult c = compact_columns(CsrMatrix(0, 5), {0}, {}, {0});
   EXPECT_EQ(c.adj.rows, 0);

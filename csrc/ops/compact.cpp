@@ -1,9 +1,19 @@
 // Per-minibatch column relabelling: the column extraction of node-wise samplers.
+//
+// Each thread keeps a dense vertex -> local id table (reset after each block),
+// so relabelling costs O(1) per entry; only the new vertices are sorted.
 #include <algorithm>
 
 #include "ops/ops.h"
 
 namespace matsamp {
+
+namespace {
+
+constexpr col_t kUnseen = -1;
+constexpr col_t kNew = -2;
+
+}  // namespace
 
 CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
                               const std::vector<vid_t>& leading, const Offsets& leading_offsets) {
@@ -14,30 +24,44 @@ CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
                     leading_offsets.back() == static_cast<int64_t>(leading.size()),
                 "compact_columns: ", leading_offsets.size() - 1, " leading blocks for ", blocks,
                 " row blocks");
+  for (vid_t v : leading)
+    MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
 
-  // Per block: the vertex list, and a sorted (vertex, local id) map to relabel with.
+  // Pass 1, per block: the vertex list (leading, then new vertices ascending)
+  // and each entry's local column.
   std::vector<std::vector<vid_t>> lists(blocks);
-  std::vector<std::vector<std::pair<vid_t, col_t>>> maps(blocks);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int64_t g = 0; g < blocks; ++g) {
-    std::vector<vid_t>& list = lists[g];
-    auto& map = maps[g];
-    list.assign(leading.begin() + leading_offsets[g], leading.begin() + leading_offsets[g + 1]);
-    for (size_t j = 0; j < list.size(); ++j) map.push_back({list[j], static_cast<col_t>(j)});
-    std::sort(map.begin(), map.end());
-    std::vector<vid_t> others(s.colidx.begin() + s.rowptr[row_offsets[g]],
-                              s.colidx.begin() + s.rowptr[row_offsets[g + 1]]);
-    std::sort(others.begin(), others.end());
-    others.erase(std::unique(others.begin(), others.end()), others.end());
-    const size_t lead = map.size();
-    for (vid_t v : others) {
-      auto hit = std::lower_bound(map.begin(), map.begin() + lead, std::pair<vid_t, col_t>{v, 0});
-      if (hit != map.begin() + lead && hit->first == v) continue;
-      map.push_back({v, static_cast<col_t>(list.size())});
-      list.push_back(v);
+  std::vector<col_t> local(s.nnz());
+  int64_t repeated_leader = -1;   // exceptions must not leave the parallel region
+#pragma omp parallel
+  {
+    std::vector<col_t> table(s.cols, kUnseen);
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t g = 0; g < blocks; ++g) {
+      std::vector<vid_t>& list = lists[g];
+      list.assign(leading.begin() + leading_offsets[g], leading.begin() + leading_offsets[g + 1]);
+      for (size_t j = 0; j < list.size(); ++j) {
+        if (table[list[j]] != kUnseen) {
+#pragma omp critical
+          repeated_leader = list[j];
+        }
+        table[list[j]] = static_cast<col_t>(j);
+      }
+      const size_t lead = list.size();
+      const int64_t e0 = s.rowptr[row_offsets[g]], e1 = s.rowptr[row_offsets[g + 1]];
+      for (int64_t e = e0; e < e1; ++e)
+        if (table[s.colidx[e]] == kUnseen) {
+          table[s.colidx[e]] = kNew;
+          list.push_back(s.colidx[e]);
+        }
+      std::sort(list.begin() + lead, list.end());
+      for (size_t j = lead; j < list.size(); ++j) table[list[j]] = static_cast<col_t>(j);
+      for (int64_t e = e0; e < e1; ++e) local[e] = table[s.colidx[e]];
+      for (vid_t v : list) table[v] = kUnseen;
     }
-    std::inplace_merge(map.begin(), map.begin() + lead, map.end());
   }
+
+  MATSAMP_CHECK(repeated_leader < 0, "compact_columns: vertex ", repeated_leader,
+                " appears twice among the leading vertices of one minibatch");
 
   CompactResult result;
   result.col_offsets.assign(blocks + 1, 0);
@@ -49,23 +73,25 @@ CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
   adj = CsrMatrix(s.rows, result.col_offsets.back());
   adj.rowptr = s.rowptr;
   adj.colidx.resize(s.nnz());
-  adj.values = s.values.empty() ? std::vector<float>(s.nnz(), 1.0f) : s.values;
+  adj.values.resize(s.nnz());
 
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int64_t g = 0; g < blocks; ++g) {
-    std::copy(lists[g].begin(), lists[g].end(), result.vertices.begin() + result.col_offsets[g]);
-    const auto& map = maps[g];
-    for (int64_t r = row_offsets[g]; r < row_offsets[g + 1]; ++r) {
-      // Relabelled columns are no longer sorted: sort the row's (column, value) pairs.
-      std::vector<std::pair<col_t, float>> row;
-      for (int64_t e = s.rowptr[r]; e < s.rowptr[r + 1]; ++e) {
-        auto hit = std::lower_bound(map.begin(), map.end(), std::pair<vid_t, col_t>{s.colidx[e], 0});
-        row.push_back({static_cast<col_t>(result.col_offsets[g] + hit->second), adj.values[e]});
-      }
-      std::sort(row.begin(), row.end());
-      for (size_t i = 0; i < row.size(); ++i) {
-        adj.colidx[s.rowptr[r] + i] = row[i].first;
-        adj.values[s.rowptr[r] + i] = row[i].second;
+  // Pass 2, per block: stacked column ids, each row sorted by its new ids.
+#pragma omp parallel
+  {
+    std::vector<std::pair<col_t, float>> row;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t g = 0; g < blocks; ++g) {
+      std::copy(lists[g].begin(), lists[g].end(), result.vertices.begin() + result.col_offsets[g]);
+      const col_t base = static_cast<col_t>(result.col_offsets[g]);
+      for (int64_t r = row_offsets[g]; r < row_offsets[g + 1]; ++r) {
+        row.clear();
+        for (int64_t e = s.rowptr[r]; e < s.rowptr[r + 1]; ++e)
+          row.push_back({static_cast<col_t>(base + local[e]), s.values.empty() ? 1.0f : s.values[e]});
+        std::sort(row.begin(), row.end());
+        for (size_t i = 0; i < row.size(); ++i) {
+          adj.colidx[s.rowptr[r] + i] = row[i].first;
+          adj.values[s.rowptr[r] + i] = row[i].second;
+        }
       }
     }
   }

@@ -22,22 +22,22 @@ void check_keys(const SampleKeys& keys, int64_t s, const char* op) {
     MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": row offsets decrease at block ", g);
 }
 
-// Runs pick(row, key, sampler) -> count for every row of every block, in
-// parallel over blocks, with one RowSampler per thread.
+// Runs pick(row, key, sampler) for every row, in parallel over rows (each
+// row's key names its block and its position there), one RowSampler per thread.
 template <class Pick>
 void for_each_keyed_row(const SampleKeys& keys, Pick pick) {
   const Offsets& offsets = keys.row_offsets;
-  const int64_t blocks = static_cast<int64_t>(offsets.size()) - 1;
+  const int64_t rows = offsets.back();
 #pragma omp parallel
   {
     RowSampler sampler;
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t g = 0; g < blocks; ++g) {
-      RandomKey key{keys.seed, keys.epoch, keys.layer, static_cast<uint64_t>(keys.first_minibatch + g), 0};
-      for (int64_t r = offsets[g]; r < offsets[g + 1]; ++r) {
-        key.row = static_cast<uint64_t>(r - offsets[g]);
-        pick(r, key, sampler);
-      }
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t g = std::upper_bound(offsets.begin(), offsets.end(), r) - offsets.begin() - 1;
+      const RandomKey key{keys.seed, keys.epoch, keys.layer,
+                          static_cast<uint64_t>(keys.first_minibatch + g),
+                          static_cast<uint64_t>(r - offsets[g])};
+      pick(r, key, sampler);
     }
   }
 }

@@ -68,31 +68,41 @@ CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
   for (int64_t g = 0; g < blocks; ++g)
     std::sort(selector.begin() + col_offsets[g], selector.begin() + col_offsets[g + 1]);
 
-  CsrMatrix out(a.rows, total_cols);
-  std::vector<std::vector<std::pair<col_t, float>>> rows(a.rows);
-#pragma omp parallel for schedule(dynamic, 64)
-  for (int64_t g = 0; g < blocks; ++g) {
+  // Two passes over the rows (count, then fill), in parallel over rows; the
+  // block of a row is found by binary search in row_offsets.
+  auto matches = [&](int64_t r, auto&& emit) {
+    const int64_t g = std::upper_bound(row_offsets.begin(), row_offsets.end(), r) - row_offsets.begin() - 1;
     const auto first = selector.begin() + col_offsets[g], last = selector.begin() + col_offsets[g + 1];
-    for (int64_t r = row_offsets[g]; r < row_offsets[g + 1]; ++r) {
-      auto& row = rows[r];
-      for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
-        const float v = a.values.empty() ? 1.0f : a.values[e];
-        auto hit = std::lower_bound(first, last, std::pair<vid_t, col_t>{a.colidx[e], 0});
-        for (; hit != last && hit->first == a.colidx[e]; ++hit)
-          row.push_back({hit->second, weights.empty() ? v : v * weights[hit->second]});
-      }
-      std::sort(row.begin(), row.end());
+    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
+      auto hit = std::lower_bound(first, last, std::pair<vid_t, col_t>{a.colidx[e], 0});
+      for (; hit != last && hit->first == a.colidx[e]; ++hit) emit(e, hit->second);
     }
+  };
+  CsrMatrix out(a.rows, total_cols);
+#pragma omp parallel for schedule(dynamic, 256)
+  for (int64_t r = 0; r < a.rows; ++r) {
+    int64_t count = 0;
+    matches(r, [&](int64_t, col_t) { ++count; });
+    out.rowptr[r + 1] = count;
   }
-  for (int64_t r = 0; r < a.rows; ++r) out.rowptr[r + 1] = out.rowptr[r] + rows[r].size();
+  for (int64_t r = 0; r < a.rows; ++r) out.rowptr[r + 1] += out.rowptr[r];
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
-#pragma omp parallel for schedule(dynamic, 512)
-  for (int64_t r = 0; r < a.rows; ++r) {
-    int64_t pos = out.rowptr[r];
-    for (const auto& [c, v] : rows[r]) {
-      out.colidx[pos] = c;
-      out.values[pos++] = v;
+#pragma omp parallel
+  {
+    std::vector<std::pair<col_t, float>> row;
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t r = 0; r < a.rows; ++r) {
+      row.clear();
+      matches(r, [&](int64_t e, col_t j) {
+        const float v = a.values.empty() ? 1.0f : a.values[e];
+        row.push_back({j, weights.empty() ? v : v * weights[j]});
+      });
+      std::sort(row.begin(), row.end());
+      for (size_t i = 0; i < row.size(); ++i) {
+        out.colidx[out.rowptr[r] + i] = row[i].first;
+        out.values[out.rowptr[r] + i] = row[i].second;
+      }
     }
   }
   return out;
