@@ -8,9 +8,17 @@ namespace matsamp {
 
 namespace {
 
-// Marks which columns of the current row are touched; reused across rows.
+// Marks which columns of the current row are touched; reused across rows and
+// sized on first use, so threads without rows (small products) pay nothing.
 struct Accumulator {
-  explicit Accumulator(int64_t cols) : mark(cols, -1), sum(cols, 0.0f) {}
+  explicit Accumulator(int64_t cols) : cols(cols) {}
+  void ready() {
+    if (mark.empty() && cols > 0) {
+      mark.assign(cols, -1);
+      sum.assign(cols, 0.0f);
+    }
+  }
+  int64_t cols;
   std::vector<int64_t> mark;   // row that last touched the column
   std::vector<float> sum;
   std::vector<col_t> touched;
@@ -31,6 +39,7 @@ CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
     Accumulator acc(b.cols);
 #pragma omp for schedule(dynamic, 256)
     for (int64_t r = 0; r < a.rows; ++r) {
+      acc.ready();
       int64_t count = 0;
       for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
         const col_t k = a.colidx[e];
@@ -53,6 +62,7 @@ CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
     Accumulator acc(b.cols);
 #pragma omp for schedule(dynamic, 256)
     for (int64_t r = 0; r < a.rows; ++r) {
+      acc.ready();
       acc.touched.clear();
       for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
         const col_t k = a.colidx[e];
