@@ -1,4 +1,4 @@
-// Structural checks shared by the sampler tests.
+// Helpers and structural checks shared by the sampler tests.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -6,12 +6,25 @@
 #include <set>
 
 #include "sampling/sample.h"
+#include "sampling/sampler.h"
 
 namespace matsamp::testing {
 
 inline bool has_entry(const CsrMatrix& a, vid_t u, vid_t v) {
   const auto first = a.colidx.begin() + a.rowptr[u], last = a.colidx.begin() + a.rowptr[u + 1];
   return std::binary_search(first, last, static_cast<col_t>(v));
+}
+
+// k minibatches, each holding the same seeds (independent draws of one batch).
+inline BulkSample sample_repeated(const Sampler& sampler, const std::vector<vid_t>& seeds, int64_t k) {
+  std::vector<vid_t> stacked;
+  Offsets offsets{0};
+  for (int64_t g = 0; g < k; ++g) {
+    stacked.insert(stacked.end(), seeds.begin(), seeds.end());
+    offsets.push_back(static_cast<int64_t>(stacked.size()));
+  }
+  auto backend = make_cpu_backend();
+  return sampler.sample(stacked, offsets, 0, 0, *backend);
 }
 
 // Every layer: rows are the previous layer's vertex list, columns unique per

@@ -17,18 +17,7 @@ namespace {
 using testing::chi_square;
 using testing::chi_square_critical;
 using testing::data_file;
-
-// k minibatches, each holding the same seeds.
-BulkSample sample_repeated(const Sampler& sampler, const std::vector<vid_t>& seeds, int64_t k) {
-  std::vector<vid_t> stacked;
-  Offsets offsets{0};
-  for (int64_t g = 0; g < k; ++g) {
-    stacked.insert(stacked.end(), seeds.begin(), seeds.end());
-    offsets.push_back(static_cast<int64_t>(stacked.size()));
-  }
-  auto backend = make_cpu_backend();
-  return sampler.sample(stacked, offsets, 0, 0, *backend);
-}
+using testing::sample_repeated;
 
 void expect_fanout_counts(const BulkSample& bulk, const CsrMatrix& adj, const std::vector<int64_t>& fanouts) {
   for (size_t l = 0; l < bulk.layers.size(); ++l) {

@@ -17,6 +17,7 @@ namespace matsamp {
 namespace {
 
 using testing::data_file;
+using testing::sample_repeated;
 using testing::Dense;
 
 // Â = D^-1/2 (A + I) D^-1/2, computed densely as an independent reference.
@@ -45,17 +46,6 @@ std::vector<double> layer_distribution(const Dense& hat, const std::vector<vid_t
   const double total = std::accumulate(p.begin(), p.end(), 0.0);
   for (double& x : p) x /= total;
   return p;
-}
-
-BulkSample sample_repeated(const Sampler& sampler, const std::vector<vid_t>& seeds, int64_t k) {
-  std::vector<vid_t> stacked;
-  Offsets offsets{0};
-  for (int64_t g = 0; g < k; ++g) {
-    stacked.insert(stacked.end(), seeds.begin(), seeds.end());
-    offsets.push_back(static_cast<int64_t>(stacked.size()));
-  }
-  auto backend = make_cpu_backend();
-  return sampler.sample(stacked, offsets, 0, 0, *backend);
 }
 
 // With s = 1 and the frontier excluded, layer 0 of each minibatch is one draw of p.

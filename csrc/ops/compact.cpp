@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ops/ops.h"
+#include "ops/sorted_row.h"
 
 namespace matsamp {
 
@@ -78,7 +79,7 @@ CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
   // Pass 2, per block: stacked column ids, each row sorted by its new ids.
 #pragma omp parallel
   {
-    std::vector<std::pair<col_t, float>> row;
+    RowEntries row;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t g = 0; g < blocks; ++g) {
       std::copy(lists[g].begin(), lists[g].end(), result.vertices.begin() + result.col_offsets[g]);
@@ -87,11 +88,7 @@ CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
         row.clear();
         for (int64_t e = s.rowptr[r]; e < s.rowptr[r + 1]; ++e)
           row.push_back({static_cast<col_t>(base + local[e]), s.values.empty() ? 1.0f : s.values[e]});
-        std::sort(row.begin(), row.end());
-        for (size_t i = 0; i < row.size(); ++i) {
-          adj.colidx[s.rowptr[r] + i] = row[i].first;
-          adj.values[s.rowptr[r] + i] = row[i].second;
-        }
+        write_sorted_row(row, adj, r);
       }
     }
   }

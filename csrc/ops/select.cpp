@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "ops/ops.h"
+#include "ops/sorted_row.h"
 
 namespace matsamp {
 
@@ -90,7 +91,7 @@ CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
   out.values.resize(out.rowptr.back());
 #pragma omp parallel
   {
-    std::vector<std::pair<col_t, float>> row;
+    RowEntries row;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t r = 0; r < a.rows; ++r) {
       row.clear();
@@ -98,11 +99,7 @@ CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
         const float v = a.values.empty() ? 1.0f : a.values[e];
         row.push_back({j, weights.empty() ? v : v * weights[j]});
       });
-      std::sort(row.begin(), row.end());
-      for (size_t i = 0; i < row.size(); ++i) {
-        out.colidx[out.rowptr[r] + i] = row[i].first;
-        out.values[out.rowptr[r] + i] = row[i].second;
-      }
+      write_sorted_row(row, out, r);
     }
   }
   return out;
