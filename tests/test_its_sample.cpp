@@ -157,7 +157,9 @@ void expect_fast_path_exact(const CsrMatrix& a, bool uniform) {
     normalize_rows(p);
     const CsrMatrix want = its_sample(p, s, keys);
     EXPECT_TRUE(sample_rows(a, rows, s, keys, uniform) == want) << "s = " << s;
-    if (uniform) EXPECT_TRUE(sample_rows(a, rows, s, keys, false) == want) << "s = " << s;
+    if (uniform) {
+      EXPECT_TRUE(sample_rows(a, rows, s, keys, false) == want) << "s = " << s;
+    }
   }
 }
 
