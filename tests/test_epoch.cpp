@@ -54,13 +54,51 @@ TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
   EXPECT_EQ(seen, train);
 }
 
+TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
+  CsrMatrix ring(100, 100);
+  for (int64_t v = 0; v < 100; ++v) {
+    ring.colidx.push_back(static_cast<col_t>((v + 1) % 100));
+    ring.values.push_back(1.0f);
+    ring.rowptr[v + 1] = v + 1;
+  }
+  auto sampler = make_graphsage_sampler(ring, {1}, 1);
+  auto backend = make_cpu_backend();
+  const std::vector<vid_t> train = range(100);
+  auto sample = [&](int64_t first, int64_t end, int64_t k) {
+    EpochOptions options{7, k, 1 << 20, 3, 1};
+    options.first_minibatch = first;
+    options.end_minibatch = end;
+    EpochIterator epoch(*sampler, *backend, train, options);
+    std::vector<Minibatch> out;
+    BulkSample bulk;
+    while (epoch.next(&bulk))
+      for (int64_t g = 0; g < bulk.count(); ++g) out.push_back(extract_minibatch(bulk, g));
+    return out;
+  };
+  const std::vector<Minibatch> whole = sample(0, -1, 3);
+  ASSERT_EQ(whole.size(), 15u);
+  std::vector<Minibatch> pieces = sample(0, 4, 2);
+  for (const Minibatch& mb : sample(4, 4, 2)) pieces.push_back(mb);   // an empty share
+  for (const Minibatch& mb : sample(4, 15, 5)) pieces.push_back(mb);
+  ASSERT_EQ(pieces.size(), whole.size());
+  for (size_t i = 0; i < whole.size(); ++i) {
+    EXPECT_EQ(pieces[i].id, static_cast<int64_t>(i));
+    EXPECT_EQ(pieces[i].seeds, whole[i].seeds);
+    EXPECT_TRUE(pieces[i].layers[0].adj == whole[i].layers[0].adj);
+    EXPECT_EQ(pieces[i].layers[0].vertices, whole[i].layers[0].vertices);
+  }
+  EXPECT_THROW(sample(5, 4, 1), Error);
+  EXPECT_THROW(sample(0, 16, 1), Error);
+}
+
 TEST(Epoch, BulkSizeFollowsTheMemoryBudget) {
   CsrMatrix a(1000, 1000);
   auto sampler = make_graphsage_sampler(a, {10, 10}, 1);
   const int64_t per = sampler->bytes_per_minibatch(64);
   ASSERT_GT(per, 0);
   EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, per * 7 + 1), 7);
-  EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, 1), 1);
+  EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, per), 1);
+  EXPECT_THROW(bulk_size_for_budget(*sampler, 64, 100, per - 1), Error);
   EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, per * 1000), 100);
 }
 

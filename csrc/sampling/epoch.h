@@ -14,7 +14,8 @@ std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t
 // Minibatches of batch_size in an epoch over `vertices` training vertices (the last may be short).
 int64_t minibatch_count(int64_t vertices, int64_t batch_size);
 
-// The largest k in [1, minibatches] whose estimated memory fits budget_bytes.
+// The largest k in [1, minibatches] whose estimated memory fits budget_bytes;
+// throws when not even one minibatch fits.
 int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches,
                              int64_t budget_bytes);
 
