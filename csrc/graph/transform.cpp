@@ -149,35 +149,48 @@ Graph cleanup(Graph g, const CleanupOptions& options) {
   return g;
 }
 
-CsrMatrix gcn_normalize(const CsrMatrix& a) {
-  require_square(a, "gcn_normalize");
-  const int64_t n = a.rows;
-  std::vector<double> inv_sqrt_degree(n);   // degree of A + I: row sum plus the added 1
+std::vector<double> gcn_inverse_sqrt_degrees(const CsrMatrix& rows) {
+  std::vector<double> inv_sqrt_degree(rows.rows);   // degree of A + I: row sum plus the added 1
 #pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < n; ++r) {
+  for (int64_t r = 0; r < rows.rows; ++r) {
     double degree = 1.0;
-    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) degree += value_at(a, e);
+    for (int64_t e = rows.rowptr[r]; e < rows.rowptr[r + 1]; ++e) degree += value_at(rows, e);
     inv_sqrt_degree[r] = 1.0 / std::sqrt(degree);
   }
-  return build_by_rows(n, n, [&](int64_t r, auto&& emit) {
+  return inv_sqrt_degree;
+}
+
+CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row,
+                             const std::vector<double>& inv_sqrt_degree) {
+  const int64_t n = static_cast<int64_t>(inv_sqrt_degree.size());
+  MATSAMP_CHECK(rows.cols == n && first_row >= 0 && first_row + rows.rows <= n,
+                "gcn_normalize: block of ", rows.shape(), " at row ", first_row, " does not fit ", n,
+                " vertices");
+  return build_by_rows(rows.rows, n, [&](int64_t local, auto&& emit) {
+    const int64_t r = first_row + local;
     auto scaled = [&](int64_t c, double v) {
       emit(static_cast<col_t>(c), static_cast<float>(inv_sqrt_degree[r] * v * inv_sqrt_degree[c]));
     };
     bool diagonal_done = false;
-    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
-      const col_t c = a.colidx[e];
+    for (int64_t e = rows.rowptr[local]; e < rows.rowptr[local + 1]; ++e) {
+      const col_t c = rows.colidx[e];
       if (!diagonal_done && c >= r) {
         diagonal_done = true;
         if (c == r) {   // an existing self loop gets the +1 of the identity
-          scaled(r, value_at(a, e) + 1.0);
+          scaled(r, value_at(rows, e) + 1.0);
           continue;
         }
         scaled(r, 1.0);
       }
-      scaled(c, value_at(a, e));
+      scaled(c, value_at(rows, e));
     }
     if (!diagonal_done) scaled(r, 1.0);
   });
+}
+
+CsrMatrix gcn_normalize(const CsrMatrix& a) {
+  require_square(a, "gcn_normalize");
+  return gcn_normalize_rows(a, 0, gcn_inverse_sqrt_degrees(a));
 }
 
 CsrMatrix square_values(const CsrMatrix& a) {

@@ -18,6 +18,12 @@ Graph cleanup(Graph g, const CleanupOptions& options);
 
 // Â = D^-1/2 (A + I) D^-1/2 with D the degrees of A + I (the GCN normalization).
 CsrMatrix gcn_normalize(const CsrMatrix& a);
+// The same in pieces, for a block row held apart from the rest (distributed/):
+// 1/sqrt(degree of A + I) of each row of `rows`, and Â's rows first_row … of a
+// block `rows` of A given those values for all n vertices.
+std::vector<double> gcn_inverse_sqrt_degrees(const CsrMatrix& rows);
+CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row,
+                             const std::vector<double>& inv_sqrt_degree);
 // Elementwise square (the LADIES distribution uses Â∘Â).
 CsrMatrix square_values(const CsrMatrix& a);
 

@@ -1,0 +1,73 @@
+#include "distributed_csr.h"
+
+#include <algorithm>
+#include <fstream>
+#include <vector>
+
+#include "agreement.h"
+#include "io/binary_csr.h"
+
+namespace matsamp {
+
+namespace {
+
+// Identity of a .msg file: a hash of its header (sizes, flags and per-section checksums).
+uint64_t header_identity(const std::string& path) {
+  constexpr size_t kHeaderBytes = 80;   // see io/binary_csr.h
+  std::ifstream in(path, std::ios::binary);
+  MATSAMP_CHECK(in, path, ": cannot open");
+  char header[kHeaderBytes] = {};
+  in.read(header, kHeaderBytes);
+  MATSAMP_CHECK(in.gcount() == static_cast<std::streamsize>(kHeaderBytes), path, ": truncated header");
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (char byte : header) h = (h ^ static_cast<unsigned char>(byte)) * 0x100000001B3ull;
+  return h;
+}
+
+}  // namespace
+
+CsrMatrix row_slice(const CsrMatrix& m, int64_t r0, int64_t r1) {
+  MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= m.rows, "row_slice: rows [", r0, ", ", r1, ") outside ",
+                m.shape());
+  CsrMatrix out(r1 - r0, m.cols);
+  const int64_t first = m.rowptr[r0], last = m.rowptr[r1];
+  for (int64_t r = r0; r <= r1; ++r) out.rowptr[r - r0] = m.rowptr[r] - first;
+  out.colidx.assign(m.colidx.begin() + first, m.colidx.begin() + last);
+  if (m.values.empty())
+    out.values.assign(last - first, 1.0f);
+  else
+    out.values.assign(m.values.begin() + first, m.values.begin() + last);
+  return out;
+}
+
+DistributedCsr block_row_of(const CsrMatrix& whole, const ProcessGrid& grid) {
+  DistributedCsr d;
+  d.blocks = {whole.rows, grid.process_rows()};
+  d.block = grid.row();
+  d.local = row_slice(whole, d.first_row(), d.blocks.end(d.block));
+  return d;
+}
+
+DistributedCsr read_block_row(const std::string& path, ProcessGrid& grid) {
+  Communicator& world = grid.world();
+  uint64_t identity = 0;
+  BinaryCsrInfo info;
+  agree_on(world, [&] {
+    identity = header_identity(path);
+    info = read_binary_csr_info(path);
+  });
+  const std::vector<int64_t> identities = world.all_gatherv(std::vector<int64_t>{static_cast<int64_t>(identity)});
+  const auto other = std::find_if(identities.begin(), identities.end(),
+                                  [&](int64_t id) { return id != identities[0]; });
+  agree(world, other == identities.end(),
+        detail::concat("ranks were given different graph files: rank 0 and rank ", other - identities.begin(),
+                       " disagree (this rank read ", path, ": ", info.vertices, " vertices, ", info.edges,
+                       " nonzeros)"));
+  DistributedCsr d;
+  d.blocks = {info.vertices, grid.process_rows()};
+  d.block = grid.row();
+  agree_on(world, [&] { d.local = read_binary_csr_rows(path, d.first_row(), d.blocks.end(d.block)); });
+  return d;
+}
+
+}  // namespace matsamp

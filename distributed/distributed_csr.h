@@ -1,0 +1,34 @@
+// A matrix in the 1.5D layout: n rows in process_rows() blocks; block row i (all its
+// columns, global ids) lives on the ranks of process row i.
+#pragma once
+#include <string>
+
+#include "core/csr.h"
+#include "process_grid.h"
+#include "row_blocks.h"
+
+namespace matsamp {
+
+struct DistributedCsr {
+  RowBlocks blocks;
+  int block = 0;        // the block row held here: this rank's process row
+  CsrMatrix local;      // rows [blocks.begin(block), blocks.end(block)) x cols
+
+  int64_t rows() const { return blocks.n; }
+  int64_t cols() const { return local.cols; }
+  int64_t first_row() const { return blocks.begin(block); }
+};
+
+// Rows [r0, r1) of m, as a (r1 - r0) x m.cols matrix.
+CsrMatrix row_slice(const CsrMatrix& m, int64_t r0, int64_t r1);
+
+// This rank's block row of a matrix every rank holds whole (tests, generated graphs).
+DistributedCsr block_row_of(const CsrMatrix& whole, const ProcessGrid& grid);
+
+// Collective: reads only this rank's block row of a matsamp binary CSR (.msg) file.
+// Ranks given different files (compared by their headers, which carry the section
+// checksums), or a file that fails to open on some rank, end every rank with one
+// AgreedError.
+DistributedCsr read_block_row(const std::string& path, ProcessGrid& grid);
+
+}  // namespace matsamp

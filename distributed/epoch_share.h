@@ -1,0 +1,20 @@
+// How an epoch's minibatches divide among workers: contiguous ranges of global ids,
+// so that each worker samples with the unchanged samplers and the Philox keys (per
+// global minibatch id) give every minibatch the same randomness as one process would.
+#pragma once
+#include <cstdint>
+
+#include "process_grid.h"
+#include "sampling/epoch.h"
+
+namespace matsamp {
+
+// Graph replicated: every rank is a worker. Graph partitioned: every process row is
+// one (its c ranks sample the same minibatches together).
+enum class GraphMode { replicated, partitioned };
+
+// This rank's share of the epoch: minibatches [w·M/W, (w+1)·M/W) for worker w of W.
+EpochOptions share_of_epoch(EpochOptions options, int64_t num_train_vertices, const ProcessGrid& grid,
+                            GraphMode mode);
+
+}  // namespace matsamp

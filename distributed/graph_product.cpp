@@ -1,0 +1,196 @@
+#include "graph_product.h"
+
+#include <algorithm>
+
+#include "csr_transfer.h"
+
+namespace matsamp {
+
+namespace {
+
+constexpr int kChainTag = 4101;   // the running sum passed along a process row
+
+// Stacks row blocks with the same column count.
+CsrMatrix stack_rows(const std::vector<CsrMatrix>& parts, int64_t cols) {
+  int64_t rows = 0, nnz = 0;
+  for (const CsrMatrix& part : parts) {
+    rows += part.rows;
+    nnz += part.nnz();
+  }
+  CsrMatrix out(rows, cols);
+  out.colidx.reserve(nnz);
+  out.values.reserve(nnz);
+  int64_t r = 0;
+  for (const CsrMatrix& part : parts) {
+    for (int64_t i = 0; i < part.rows; ++i, ++r) out.rowptr[r + 1] = out.rowptr[r] + part.row_nnz(i);
+    out.colidx.insert(out.colidx.end(), part.colidx.begin(), part.colidx.end());
+    out.values.insert(out.values.end(), part.values.begin(), part.values.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+GraphProduct::GraphProduct(ProcessGrid& grid, Exchange exchange) : grid_(grid), exchange_(exchange) {}
+
+int GraphProduct::add_operand(const DistributedCsr& a) {
+  MATSAMP_CHECK(a.blocks.count == grid_.process_rows() && a.block == grid_.row(),
+                "GraphProduct: operand has ", a.blocks.count, " block rows (block ", a.block, " here) but the grid has ",
+                grid_.process_rows(), " process rows (this is row ", grid_.row(), ")");
+  operands_.push_back(&a);
+  return static_cast<int>(operands_.size()) - 1;
+}
+
+const DistributedCsr& GraphProduct::operand(int64_t id) const {
+  MATSAMP_CHECK(id >= 0 && id < static_cast<int64_t>(operands_.size()), "GraphProduct: unknown operand ", id);
+  return *operands_[id];
+}
+
+std::pair<vid_t, vid_t> GraphProduct::chunk(const RowBlocks& blocks) const {
+  const int per_chunk = grid_.process_rows() / grid_.replication();   // p/c² blocks
+  const int first = grid_.col() * per_chunk;
+  return {blocks.begin(first), blocks.end(first + per_chunk - 1)};
+}
+
+CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
+  const DistributedCsr& a = operand(operand_id);
+  MATSAMP_CHECK(q.cols == a.rows(), "distributed product: Q is ", q.shape(), " but A has ", a.rows(), " rows");
+  const auto [lo, hi] = chunk(a.blocks);
+
+  // The nonzero columns of Q in this rank's chunk: the rows of A it needs.
+  std::vector<char> needed(hi - lo, 0);
+  for (col_t k : q.colidx)
+    if (k >= lo && k < hi) needed[k - lo] = 1;
+  std::vector<vid_t> wanted;
+  for (vid_t v = lo; v < hi; ++v)
+    if (needed[v - lo]) wanted.push_back(v);
+  FetchedRows fetched;
+  exchange_round(&wanted, operand_id, &fetched);
+
+  // Finish the sum along the process row in column order.
+  Communicator& row = grid_.row_comm();
+  const int j = row.rank(), c = row.size();
+  const CsrMatrix running = j == 0 ? CsrMatrix(q.rows, a.cols()) : recv_csr(row, j - 1, kChainTag);
+  CsrMatrix p = continue_product(q, fetched, lo, hi, running);
+  if (j + 1 < c) send_csr(row, p, j + 1, kChainTag);
+  if (c > 1) broadcast_csr(row, p, c - 1);
+  return p;
+}
+
+void GraphProduct::finish() {
+  while (exchange_round(nullptr, -1, nullptr)) {
+  }
+}
+
+bool GraphProduct::exchange_round(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched) {
+  return exchange_ == Exchange::sparsity_aware ? exchange_aware(wanted, operand_id, fetched)
+                                               : exchange_oblivious(wanted, operand_id, fetched);
+}
+
+std::vector<GraphProduct::Header> GraphProduct::exchange_headers(const std::vector<Header>& mine) {
+  static_assert(sizeof(Header) == 3 * sizeof(int64_t), "headers travel as three int64");
+  Communicator& col = grid_.col_comm();
+  std::vector<Header> theirs(col.size());
+  const std::vector<int64_t> three(col.size(), 3);
+  col.all_to_allv(mine.data(), three, theirs.data(), three, DataType::int64);
+  return theirs;
+}
+
+bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched) {
+  Communicator& col = grid_.col_comm();
+  const int ranks = col.size();
+  std::vector<int64_t> request_counts(ranks, 0);
+  if (wanted) {
+    const RowBlocks& blocks = operand(operand_id).blocks;
+    for (vid_t v : *wanted) ++request_counts[blocks.owner(v)];   // column rank q owns block q
+  }
+  std::vector<Header> mine(ranks);
+  for (int q = 0; q < ranks; ++q) mine[q] = {wanted != nullptr, operand_id, request_counts[q]};
+  const std::vector<Header> theirs = exchange_headers(mine);
+  if (std::none_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.active; })) return false;
+
+  // Requests: the ids each rank wants from this one.
+  std::vector<int64_t> ask_counts(ranks);
+  for (int q = 0; q < ranks; ++q) ask_counts[q] = theirs[q].count;
+  std::vector<col_t> ids;
+  if (wanted) ids.assign(wanted->begin(), wanted->end());
+  int64_t asked_total = 0;
+  for (int64_t n : ask_counts) asked_total += n;
+  std::vector<col_t> asked(asked_total);
+  col.all_to_allv(ids.data(), request_counts, asked.data(), ask_counts, DataType::int32);
+
+  // Answers: for each asked id its row length, then the rows' entries.
+  std::vector<int64_t> lengths;
+  std::vector<col_t> colidx;
+  std::vector<float> values;
+  std::vector<int64_t> entry_counts(ranks, 0);
+  int64_t at = 0;
+  for (int q = 0; q < ranks; ++q) {
+    if (ask_counts[q] == 0) continue;
+    const DistributedCsr& a = operand(theirs[q].operand);
+    const vid_t first = a.first_row(), end = a.blocks.end(a.block);
+    for (int64_t i = 0; i < ask_counts[q]; ++i, ++at) {
+      const vid_t v = asked[at];
+      MATSAMP_CHECK(v >= first && v < end, "distributed product: rank ", q, " of the process column asked for row ",
+                    v, ", outside this rank's block [", first, ", ", end, ")");
+      const int64_t b = a.local.rowptr[v - first], e = a.local.rowptr[v - first + 1];
+      lengths.push_back(e - b);
+      colidx.insert(colidx.end(), a.local.colidx.begin() + b, a.local.colidx.begin() + e);
+      values.insert(values.end(), a.local.values.begin() + b, a.local.values.begin() + e);
+      entry_counts[q] += e - b;
+    }
+  }
+  std::vector<int64_t> got_lengths(ids.size());
+  col.all_to_allv(lengths.data(), ask_counts, got_lengths.data(), request_counts, DataType::int64);
+  std::vector<int64_t> got_entry_counts(ranks, 0);
+  at = 0;
+  for (int q = 0; q < ranks; ++q)
+    for (int64_t i = 0; i < request_counts[q]; ++i) got_entry_counts[q] += got_lengths[at++];
+  int64_t got_entries = 0;
+  for (int64_t n : got_entry_counts) got_entries += n;
+
+  CsrMatrix rows(static_cast<int64_t>(ids.size()), wanted ? operand(operand_id).cols() : 0);
+  rows.colidx.resize(got_entries);
+  rows.values.resize(got_entries);
+  col.all_to_allv(colidx.data(), entry_counts, rows.colidx.data(), got_entry_counts, DataType::int32);
+  col.all_to_allv(values.data(), entry_counts, rows.values.data(), got_entry_counts, DataType::float32);
+  if (fetched) {
+    for (size_t i = 0; i < got_lengths.size(); ++i) rows.rowptr[i + 1] = rows.rowptr[i] + got_lengths[i];
+    fetched->ids = *wanted;
+    fetched->rows = std::move(rows);
+  }
+  return true;
+}
+
+bool GraphProduct::exchange_oblivious(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched) {
+  Communicator& col = grid_.col_comm();
+  const std::vector<Header> theirs = exchange_headers(std::vector<Header>(col.size(), {wanted != nullptr, operand_id, 0}));
+  int64_t agreed = -1;
+  for (const Header& h : theirs) {
+    if (!h.active) continue;
+    MATSAMP_CHECK(agreed < 0 || agreed == h.operand, "distributed product: the process column multiplies with "
+                  "different operands (", agreed, " and ", h.operand, ") in one round");
+    agreed = h.operand;
+  }
+  if (agreed < 0) return false;
+
+  // Each block of this column's chunk goes whole from its owner to the column.
+  const DistributedCsr& a = operand(agreed);
+  const int per_chunk = grid_.process_rows() / grid_.replication();
+  const int first_block = grid_.col() * per_chunk;
+  std::vector<CsrMatrix> blocks(per_chunk);
+  for (int i = 0; i < per_chunk; ++i) {
+    const int q = first_block + i;
+    if (col.rank() == q) blocks[i] = a.local;
+    broadcast_csr(col, blocks[i], q);
+  }
+  if (fetched) {
+    const auto [lo, hi] = chunk(a.blocks);
+    fetched->ids.resize(hi - lo);
+    for (vid_t v = lo; v < hi; ++v) fetched->ids[v - lo] = v;
+    fetched->rows = stack_rows(blocks, a.cols());
+  }
+  return true;
+}
+
+}  // namespace matsamp

@@ -1,0 +1,44 @@
+// Shared pieces of the tests run under mpirun.
+#pragma once
+#include <mpi.h>
+
+#include <unistd.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "distributed/mpi_communicator.h"
+#include "distributed/process_grid.h"
+#include "test_data.h"
+
+namespace matsamp::testing {
+
+// MPI_COMM_WORLD as a Communicator, made once (main() has initialized MPI).
+inline Communicator& world() {
+  static std::unique_ptr<Communicator> comm = make_mpi_communicator(MPI_COMM_WORLD);
+  return *comm;
+}
+
+// The replication factors c the grid accepts for this job's p (c² divides p).
+inline std::vector<int> valid_replications() {
+  std::vector<int> out;
+  for (int c = 1; c * c <= world().size(); ++c)
+    if (world().size() % (c * c) == 0) out.push_back(c);
+  return out;
+}
+
+// A fresh scratch directory made by rank 0 and named for this job (concurrent jobs
+// do not share it); every rank gets its path.
+inline std::string shared_scratch_dir(const std::string& name) {
+  std::string dir;
+  if (world().rank() == 0)
+    dir = scratch_dir(name + "_np" + std::to_string(world().size()) + "_" + std::to_string(getpid()));
+  int64_t length = static_cast<int64_t>(dir.size());
+  world().broadcast(&length, 1, DataType::int64, 0);
+  dir.resize(length);
+  world().broadcast(dir.data(), length, DataType::int8, 0);
+  return dir;
+}
+
+}  // namespace matsamp::testing

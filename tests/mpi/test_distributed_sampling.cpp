@@ -1,0 +1,141 @@
+// The promise of DESIGN.md across processes: for one seed, every p and c, graph
+// replicated or partitioned (sparsity-aware or oblivious), gives exactly the
+// minibatches of the single-process EpochIterator. Every rank's minibatches are
+// compared with the reference by per-minibatch fingerprints; in partitioned mode the
+// c ranks of a process row must each produce every minibatch of their row.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "distributed/epoch_share.h"
+#include "distributed/partitioned_sampling.h"
+#include "io/graph_io.h"
+#include "mpi_test_env.h"
+#include "sampling/fingerprint.h"
+
+namespace matsamp {
+namespace {
+
+using testing::world;
+using Exchange = GraphProduct::Exchange;
+
+struct SamplerSpec {
+  std::string name;                // graphsage, ladies, fastgcn
+  std::vector<int64_t> sizes;
+};
+
+EpochOptions epoch_options(int64_t batch) {
+  EpochOptions options;
+  options.batch_size = batch;
+  options.bulk_size = 2;
+  options.seed = 42;
+  options.epoch = 3;
+  return options;
+}
+
+std::unique_ptr<Sampler> whole_graph_sampler(const SamplerSpec& s, const CsrMatrix& adj) {
+  if (s.name == "graphsage") return make_graphsage_sampler(adj, s.sizes, 42);
+  return make_layerwise_sampler(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, adj, s.sizes, 42);
+}
+
+// (global minibatch id, fingerprint) of each minibatch an epoch iterator yields.
+std::vector<std::pair<int64_t, uint64_t>> fingerprints(EpochIterator& epoch) {
+  std::vector<std::pair<int64_t, uint64_t>> out;
+  BulkSample bulk;
+  while (epoch.next(&bulk))
+    for (int64_t g = 0; g < bulk.count(); ++g) {
+      Fingerprint f;
+      f.add(extract_minibatch(bulk, g));
+      out.push_back({bulk.first_minibatch + g, f.value()});
+    }
+  return out;
+}
+
+// Every rank's pairs, on every rank, grouped by minibatch id.
+std::map<int64_t, std::vector<uint64_t>> gather(const std::vector<std::pair<int64_t, uint64_t>>& mine) {
+  std::vector<int64_t> ids, values;
+  for (const auto& [id, f] : mine) {
+    ids.push_back(id);
+    values.push_back(static_cast<int64_t>(f));
+  }
+  const std::vector<int64_t> all_ids = world().all_gatherv(ids), all_values = world().all_gatherv(values);
+  std::map<int64_t, std::vector<uint64_t>> out;
+  for (size_t i = 0; i < all_ids.size(); ++i) out[all_ids[i]].push_back(static_cast<uint64_t>(all_values[i]));
+  return out;
+}
+
+void check_against_reference(const std::string& graph_file, int64_t batch, const SamplerSpec& spec) {
+  const Graph g = read_graph(graph_file);
+  const std::vector<vid_t> train = training_vertices(g.num_vertices(), 0.8, 42);
+  const EpochOptions options = epoch_options(batch);
+  const auto sampler = whole_graph_sampler(spec, g.adj);
+  auto cpu = make_cpu_backend();
+  EpochIterator reference_epoch(*sampler, *cpu, train, options);
+  const auto reference = fingerprints(reference_epoch);
+  ASSERT_GE(reference.size(), 3u);
+
+  for (int c : testing::valid_replications()) {
+    ProcessGrid grid(world(), c);
+    struct Run {
+      std::string what;
+      GraphMode mode;
+      Exchange exchange;
+    };
+    for (const Run& run : {Run{"replicated", GraphMode::replicated, Exchange::sparsity_aware},
+                           Run{"partitioned, sparsity-aware", GraphMode::partitioned, Exchange::sparsity_aware},
+                           Run{"partitioned, oblivious", GraphMode::partitioned, Exchange::oblivious}}) {
+      const EpochOptions share = share_of_epoch(options, static_cast<int64_t>(train.size()), grid, run.mode);
+      std::vector<std::pair<int64_t, uint64_t>> mine;
+      if (run.mode == GraphMode::replicated) {
+        EpochIterator epoch(*sampler, *cpu, train, share);
+        mine = fingerprints(epoch);
+      } else {
+        PartitionedSampling graph(grid, block_row_of(g.adj, grid), run.exchange);
+        const auto partitioned = spec.name == "graphsage"
+                                     ? graph.graphsage(spec.sizes, 42)
+                                     : graph.layerwise(spec.name == "ladies" ? LayerWiseKind::ladies
+                                                                             : LayerWiseKind::fastgcn,
+                                                       spec.sizes, 42);
+        EpochIterator epoch(*partitioned, graph.backend(), train, share);
+        mine = fingerprints(epoch);
+        graph.finish();
+      }
+      const auto all = gather(mine);
+      const size_t copies = run.mode == GraphMode::replicated ? 1 : static_cast<size_t>(c);
+      const std::string where = spec.name + " on " + graph_file + ", p = " + std::to_string(world().size()) +
+                                ", c = " + std::to_string(c) + ", " + run.what;
+      EXPECT_EQ(all.size(), reference.size()) << where;
+      for (const auto& [id, want] : reference) {
+        const auto it = all.find(id);
+        if (it == all.end()) {
+          ADD_FAILURE() << where << ": minibatch " << id << " was not sampled";
+          continue;
+        }
+        EXPECT_EQ(it->second.size(), copies) << where << ": minibatch " << id;
+        for (uint64_t got : it->second) EXPECT_EQ(got, want) << where << ": minibatch " << id << " differs";
+      }
+    }
+  }
+}
+
+TEST(DistributedDeterminism, GraphSageOnCora) {
+  check_against_reference(testing::data_file("cora.npz"), 256, {"graphsage", {10, 5}});
+}
+
+TEST(DistributedDeterminism, LadiesOnCora) {
+  check_against_reference(testing::data_file("cora.npz"), 256, {"ladies", {128, 128}});
+}
+
+TEST(DistributedDeterminism, FastGcnOnCora) {
+  check_against_reference(testing::data_file("cora.npz"), 256, {"fastgcn", {128, 128}});
+}
+
+// Three minibatches: with four workers some sample nothing and only serve.
+TEST(DistributedDeterminism, AllSamplersOnKarateWithIdleWorkers) {
+  check_against_reference(testing::data_file("karate.mtx"), 10, {"graphsage", {3, 3}});
+  check_against_reference(testing::data_file("karate.mtx"), 10, {"ladies", {4, 4}});
+  check_against_reference(testing::data_file("karate.mtx"), 10, {"fastgcn", {4, 4}});
+}
+
+}  // namespace
+}  // namespace matsamp

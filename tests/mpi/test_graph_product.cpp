@@ -1,0 +1,147 @@
+// The 1.5D product P = Q·A equals the local spgemm bit for bit (sparsity-aware and
+// oblivious, every valid c, process rows with different Q and different amounts of
+// work), and so do the backend ops built on it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "distributed/distributed_backend.h"
+#include "mpi_test_env.h"
+#include "ops/ops.h"
+
+namespace matsamp {
+namespace {
+
+using testing::world;
+using Exchange = GraphProduct::Exchange;
+
+// Values spread over many binades, so that summing in another order changes bits.
+CsrMatrix random_matrix(int64_t rows, int64_t cols, double density, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  CsrMatrix m(rows, cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c)
+      if (unit(rng) < density) {
+        m.colidx.push_back(static_cast<col_t>(c));
+        m.values.push_back(static_cast<float>(std::ldexp(0.5 + unit(rng), static_cast<int>(unit(rng) * 40) - 20)));
+      }
+    m.rowptr[r + 1] = m.nnz();
+  }
+  return m;
+}
+
+struct Case {
+  Exchange exchange;
+  int replication;
+};
+
+std::vector<Case> all_cases() {
+  std::vector<Case> out;
+  for (int c : testing::valid_replications())
+    for (Exchange e : {Exchange::sparsity_aware, Exchange::oblivious}) out.push_back({e, c});
+  return out;
+}
+
+std::string describe(const Case& k) {
+  return std::string(k.exchange == Exchange::sparsity_aware ? "aware" : "oblivious") + ", c = " +
+         std::to_string(k.replication);
+}
+
+TEST(GraphProduct, EqualsTheLocalSpgemmBitForBit) {
+  const CsrMatrix a = random_matrix(157, 157, 0.08, 7);
+  for (const Case& k : all_cases()) {
+    ProcessGrid grid(world(), k.replication);
+    const DistributedCsr block = block_row_of(a, grid);
+    GraphProduct product(grid, k.exchange);
+    const int operand = product.add_operand(block);
+    // Process row i multiplies i + 1 times, so rows run out of work at different times.
+    for (int t = 0; t <= grid.row(); ++t) {
+      const CsrMatrix q = random_matrix(9 + t, 157, 0.1, 100 * grid.row() + t);
+      const CsrMatrix p = product.multiply(q, operand);
+      EXPECT_TRUE(p == spgemm(q, a)) << describe(k) << ", process row " << grid.row() << ", product " << t;
+    }
+    product.finish();
+  }
+}
+
+TEST(GraphProduct, TheOrderOfTheSumMatters) {
+  // The test above has teeth: a sum in another order gives other bits on this data.
+  const CsrMatrix a = random_matrix(157, 157, 0.08, 7);
+  const CsrMatrix q = random_matrix(9, 157, 0.1, 0);
+  const CsrMatrix p = spgemm(q, a);
+  CsrMatrix reversed_q = q;   // same product, terms added in reverse row order of A
+  int64_t differing = 0;
+  for (int64_t r = 0; r < q.rows; ++r) {
+    std::vector<double> dummy;
+    std::vector<float> sum(a.cols, 0.0f);
+    for (int64_t e = q.rowptr[r + 1] - 1; e >= q.rowptr[r]; --e)
+      for (int64_t f = a.rowptr[q.colidx[e]]; f < a.rowptr[q.colidx[e] + 1]; ++f)
+        sum[a.colidx[f]] += q.values[e] * a.values[f];
+    for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e) differing += sum[p.colidx[e]] != p.values[e];
+  }
+  EXPECT_GT(differing, 0);
+}
+
+TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
+  const CsrMatrix a = random_matrix(120, 120, 0.1, 11);
+  auto local = make_cpu_backend();
+  for (const Case& k : all_cases()) {
+    ProcessGrid grid(world(), k.replication);
+    const DistributedCsr block = block_row_of(a, grid);
+    GraphProduct product(grid, k.exchange);
+    DistributedBackend backend(product, make_cpu_backend());
+    const CsrMatrix placeholder = placeholder_of(block);
+    backend.bind(placeholder, block);
+
+    std::mt19937_64 rng(5 + grid.row());
+    std::vector<vid_t> rows(23);
+    for (vid_t& v : rows) v = static_cast<vid_t>(rng() % 120);
+    rows[1] = rows[0];   // repeats are fine
+    const Offsets offsets{0, 10, 10, 23};
+    EXPECT_TRUE(backend.select_rows(placeholder, rows) == local->select_rows(a, rows)) << describe(k);
+    const SampleKeys keys{3, 1, 2, 40 + grid.row(), offsets};
+    EXPECT_TRUE(backend.sample_rows(placeholder, rows, 4, keys, false) ==
+                local->sample_rows(a, rows, 4, keys, has_uniform_rows(a)))
+        << describe(k);
+    const CsrMatrix q = random_matrix(3, 120, 0.2, 9 + grid.row());
+    EXPECT_TRUE(backend.spgemm(q, placeholder) == local->spgemm(q, a)) << describe(k);
+    EXPECT_THROW(backend.spgemm(placeholder, q), Error);
+
+    // Column extraction, split across the process row, on a local matrix.
+    const CsrMatrix r = local->select_rows(a, rows);
+    const std::vector<vid_t> cols{5, 7, 9, 11, 3, 2, 1, 119, 60};
+    const Offsets col_offsets{0, 4, 6, 9};
+    std::vector<float> weights(cols.size());
+    std::iota(weights.begin(), weights.end(), 1.0f);
+    EXPECT_TRUE(backend.select_cols_blocked(r, offsets, cols, col_offsets, weights) ==
+                local->select_cols_blocked(r, offsets, cols, col_offsets, weights))
+        << describe(k);
+    product.finish();
+  }
+}
+
+TEST(GraphProduct, SparsityAwareMovesFewerBytesThanOblivious) {
+  const CsrMatrix a = random_matrix(400, 400, 0.05, 3);
+  if (world().size() == 1) GTEST_SKIP() << "one rank moves nothing";
+  std::map<Exchange, int64_t> bytes;
+  for (Exchange e : {Exchange::sparsity_aware, Exchange::oblivious}) {
+    ProcessGrid grid(world(), 1);
+    const DistributedCsr block = block_row_of(a, grid);
+    GraphProduct product(grid, e);
+    const int operand = product.add_operand(block);
+    grid.reset_counters();
+    product.multiply(random_matrix(4, 400, 0.01, grid.row()), operand);
+    product.finish();
+    std::vector<int64_t> sent{grid.bytes_sent()};
+    world().all_reduce_sum(sent);
+    bytes[e] = sent[0];
+  }
+  EXPECT_GT(bytes[Exchange::sparsity_aware], 0);
+  EXPECT_LT(bytes[Exchange::sparsity_aware] * 5, bytes[Exchange::oblivious]);
+}
+
+}  // namespace
+}  // namespace matsamp
