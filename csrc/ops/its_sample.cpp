@@ -8,19 +8,12 @@
 
 #include "core/philox.h"
 #include "ops/its_sample_row.h"
+#include "ops/op_checks.h"
 #include "ops/ops.h"
 
 namespace matsamp {
 
 namespace {
-
-void check_keys(const SampleKeys& keys, int64_t s, const char* op) {
-  MATSAMP_CHECK(s > 0, op, ": sample count must be positive, got ", s);
-  const Offsets& offsets = keys.row_offsets;
-  MATSAMP_CHECK(offsets.size() >= 2 && offsets.front() == 0, op, ": row offsets must start at 0");
-  for (size_t g = 1; g < offsets.size(); ++g)
-    MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": row offsets decrease at block ", g);
-}
 
 // Runs pick(row, key, sampler) for every row, in parallel over rows (each
 // row's key names its block and its position there), one RowSampler per thread.
@@ -56,7 +49,7 @@ bool has_uniform_rows(const CsrMatrix& a) {
 
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                       const SampleKeys& keys, bool uniform_rows) {
-  check_keys(keys, s, "sample_rows");
+  check_sample_keys(keys, s, "sample_rows");
   const int64_t m = keys.row_offsets.back();
   MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == m, "sample_rows: ", rows.size(),
                 " rows selected but the keys name ", m);
@@ -105,7 +98,7 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
 }
 
 CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
-  check_keys(keys, s, "its_sample");
+  check_sample_keys(keys, s, "its_sample");
   MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
                 ") has no values; normalize it first");
   const Offsets& offsets = keys.row_offsets;

@@ -10,10 +10,15 @@
 namespace matsamp {
 
 // Integer weight of a value relative to the row maximum: 0 for non-positive
-// values, otherwise in [1, 2^24]. IEEE division and ceil make it exact everywhere.
-inline uint64_t quantized_weight(float value, float row_max) {
+// values, otherwise in [1, 2^24]. IEEE division and ceil make it exact everywhere;
+// the CUDA backend calls it on the device (MATSAMP_HD) for identical weights.
+MATSAMP_HD uint64_t quantized_weight(float value, float row_max) {
   if (!(value > 0)) return 0;
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint64_t>(::ceil(static_cast<double>(value) / row_max * 16777216.0));
+#else
   return static_cast<uint64_t>(std::ceil(static_cast<double>(value) / row_max * 16777216.0));
+#endif
 }
 
 class RowSampler {

@@ -2,21 +2,11 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ops/op_checks.h"
 #include "ops/ops.h"
 #include "ops/sorted_row.h"
 
 namespace matsamp {
-
-namespace {
-
-void check_offsets(const Offsets& offsets, int64_t total, const char* op, const char* what) {
-  MATSAMP_CHECK(!offsets.empty() && offsets.front() == 0 && offsets.back() == total, op, ": ",
-                what, " must run from 0 to ", total);
-  for (size_t g = 1; g < offsets.size(); ++g)
-    MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": ", what, " decrease at block ", g);
-}
-
-}  // namespace
 
 CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
   const int64_t m = static_cast<int64_t>(rows.size());
@@ -51,8 +41,8 @@ CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
                               const std::vector<float>& weights) {
   const char* op = "select_cols";
   const int64_t total_cols = static_cast<int64_t>(cols.size());
-  check_offsets(row_offsets, a.rows, op, "row offsets");
-  check_offsets(col_offsets, total_cols, op, "column offsets");
+  check_block_offsets(row_offsets, a.rows, op, "row offsets");
+  check_block_offsets(col_offsets, total_cols, op, "column offsets");
   MATSAMP_CHECK(row_offsets.size() == col_offsets.size(), op, ": ", row_offsets.size() - 1,
                 " row blocks but ", col_offsets.size() - 1, " column blocks");
   MATSAMP_CHECK(weights.empty() || weights.size() == cols.size(), op, ": ", weights.size(),
