@@ -3,41 +3,23 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
-#include <numeric>
-
 #include "io/graph_io.h"
 #include "sampling/epoch.h"
 #include "sampling/fingerprint.h"
 #include "sampling/sampler.h"
+
+#include "epoch_compare.h"
 #include "test_data.h"
 
 namespace matsamp {
 namespace {
 
+using testing::expect_identical;
+
 std::vector<Minibatch> sample_epoch(const Sampler& sampler, int64_t n, int64_t batch, int64_t k,
                                     uint64_t seed = 42) {
   auto backend = make_cpu_backend();
-  std::vector<vid_t> all(n);
-  std::iota(all.begin(), all.end(), 0);
-  EpochIterator epoch(sampler, *backend, all, {batch, k, int64_t{1} << 30, seed, 3});
-  std::vector<Minibatch> out;
-  BulkSample bulk;
-  while (epoch.next(&bulk))
-    for (int64_t g = 0; g < bulk.count(); ++g) out.push_back(extract_minibatch(bulk, g));
-  return out;
-}
-
-void expect_identical(const std::vector<Minibatch>& a, const std::vector<Minibatch>& b, const char* what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  for (size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].id, b[i].id) << what;
-    ASSERT_EQ(a[i].seeds, b[i].seeds) << what << " minibatch " << i;
-    ASSERT_EQ(a[i].layers.size(), b[i].layers.size());
-    for (size_t l = 0; l < a[i].layers.size(); ++l) {
-      ASSERT_EQ(a[i].layers[l].vertices, b[i].layers[l].vertices) << what << " mb " << i << " layer " << l;
-      ASSERT_TRUE(a[i].layers[l].adj == b[i].layers[l].adj) << what << " mb " << i << " layer " << l;
-    }
-  }
+  return testing::sample_epoch(sampler, *backend, n, batch, k, seed);
 }
 
 void check_sampler(const Sampler& sampler, int64_t n, int64_t batch) {

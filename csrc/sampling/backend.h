@@ -6,8 +6,11 @@
 #include <string>
 
 #include "ops/ops.h"
+#include "sampling/sample.h"
 
 namespace matsamp {
+
+struct StepStats;   // sampler.h
 
 class Backend {
  public:
@@ -25,6 +28,16 @@ class Backend {
   virtual CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
                                         const std::vector<vid_t>& leading,
                                         const Offsets& leading_offsets) = 0;
+
+  // One node-wise (GraphSAGE) layer: sample_rows of the frontier, mean weights
+  // (1 / sampled count per row), compact_columns with the frontier leading.
+  // The default runs those ops; a backend may keep the intermediates to itself
+  // (the CUDA backend does the layer on the device). Adds the time of the
+  // sampling and of the rest to times->sampling / times->extraction.
+  virtual SampledLayer sample_neighbour_layer(const CsrMatrix& adj, const std::vector<vid_t>& frontier,
+                                              const Offsets& offsets, int64_t fanout,
+                                              const SampleKeys& keys, bool uniform_rows,
+                                              StepStats* times);
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -1,10 +1,10 @@
 // GraphSAGE as a matrix program: P = Q·A (Q selects the frontier), ITS picks
 // fanout neighbours per row, compact_columns builds the next frontier. The
-// first two run fused (sample_rows), so P is never formed.
+// first two run fused (sample_rows), so P is never formed; a whole layer is one
+// backend call, so a GPU backend keeps its intermediates on the device.
 #include <algorithm>
 
 #include "sampling/sampler.h"
-#include "util/timer.h"
 
 namespace matsamp {
 
@@ -29,25 +29,15 @@ class GraphSageSampler final : public Sampler {
     const std::vector<vid_t>* frontier = &bulk.seeds;
     const Offsets* offsets = &bulk.seed_offsets;
     for (int l = 0; l < num_layers(); ++l) {
-      CsrMatrix s;
-      {
-        ScopedTimer t(times ? &times->sampling : nullptr);
-        s = backend.sample_rows(adj_, *frontier, fanouts_[l],
-                                {seed_, epoch, static_cast<uint32_t>(l), first_minibatch, *offsets},
-                                uniform_rows_);
-      }
+      bulk.layers.push_back(backend.sample_neighbour_layer(
+          adj_, *frontier, *offsets, fanouts_[l],
+          {seed_, epoch, static_cast<uint32_t>(l), first_minibatch, *offsets}, uniform_rows_, times));
       if (times) {
         // Reading a row's extent, then each sampled column id: random gathers.
-        times->gathers += static_cast<int64_t>(frontier->size()) + s.nnz();
+        times->gathers += static_cast<int64_t>(frontier->size()) + bulk.layers.back().adj.nnz();
         if (!uniform_rows_)
           for (vid_t v : *frontier) times->streamed_bytes += adj_.row_nnz(v) * 8;
       }
-      ScopedTimer t(times ? &times->extraction : nullptr);
-      std::fill(s.values.begin(), s.values.end(), 1.0f);   // mean aggregation weights
-      backend.normalize_rows(s, false);
-      CompactResult c = backend.compact_columns(s, *offsets, *frontier, *offsets);
-      bulk.layers.push_back({std::move(c.adj), *offsets, std::move(c.col_offsets),
-                             std::move(c.vertices)});
       frontier = &bulk.layers.back().vertices;
       offsets = &bulk.layers.back().col_offsets;
     }
