@@ -1,0 +1,229 @@
+// The CUDA backend: the Backend interface on top of the device ops. Host glue
+// only (no CUDA here): it checks arguments as the CPU ops do, keeps graph
+// matrices resident, moves the rest across, and runs a GraphSAGE layer
+// entirely on the device.
+#include <algorithm>
+
+#include "kernels/cuda_backend.h"
+#include "kernels/device_ops.h"
+#include "kernels/device_rates.h"
+#include "kernels/resident_matrices.h"
+#include "ops/op_checks.h"
+#include "sampling/sampler.h"
+#include "util/timer.h"
+
+namespace matsamp {
+
+namespace {
+
+using gpu::DeviceArray;
+using gpu::DeviceCsr;
+using gpu::DeviceEngine;
+using gpu::DeviceOffsets;
+
+// Graph matrices a sampler multiplies with: adjacency, Â and Â∘Â.
+constexpr size_t kResidentCapacity = 4;
+
+void check_rows(const std::vector<vid_t>& rows, const CsrMatrix& a, const char* op) {
+  for (vid_t v : rows)
+    MATSAMP_CHECK(v >= 0 && v < a.rows, op, ": row id ", v, " out of range for ", a.shape());
+}
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(const CudaOptions& options)
+      : options_(options),
+        engine_(options.device, options.memory_limit_bytes),
+        resident_(engine_, kResidentCapacity),
+        spgemm_budget_(options.spgemm_budget_bytes > 0 ? options.spgemm_budget_bytes : default_budget()) {}
+
+  std::string name() const override { return "cuda"; }
+  CudaCounters counters() const { return engine_.counters(); }
+  DeviceEngine& engine() { return engine_; }
+
+  CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) override {
+    MATSAMP_CHECK(a.cols == b.rows, "spgemm: inner dimensions differ: A is ", a.shape(), ", B is ", b.shape());
+    const DeviceCsr& db = resident_.get(b);
+    const DeviceCsr da = gpu::upload(engine_, a);
+    const DeviceCsr c = options_.spgemm == GpuSpgemm::ordered
+                            ? gpu::spgemm_ordered(engine_, da.view(), db.view(), spgemm_budget_)
+                            : gpu::spgemm_cusparse(engine_, da.view(), db.view(), spgemm_budget_);
+    return gpu::download(engine_, c);
+  }
+
+  CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) override {
+    check_rows(rows, a, "select_rows");
+    const DeviceCsr& da = resident_.get(a);
+    const DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
+    return gpu::download(engine_, gpu::select_rows(engine_, da.view(), drows.data(), drows.size()));
+  }
+
+  CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                                const Offsets& col_offsets, const std::vector<float>& weights) override {
+    const char* op = "select_cols";
+    const int64_t total_cols = static_cast<int64_t>(cols.size());
+    check_block_offsets(row_offsets, a.rows, op, "row offsets");
+    check_block_offsets(col_offsets, total_cols, op, "column offsets");
+    MATSAMP_CHECK(row_offsets.size() == col_offsets.size(), op, ": ", row_offsets.size() - 1, " row blocks but ",
+                  col_offsets.size() - 1, " column blocks");
+    MATSAMP_CHECK(weights.empty() || weights.size() == cols.size(), op, ": ", weights.size(), " weights for ",
+                  cols.size(), " columns");
+    check_column_count(total_cols, op);
+    for (vid_t c : cols) MATSAMP_CHECK(c >= 0 && c < a.cols, op, ": column id ", c, " out of range for ", a.shape());
+    const DeviceCsr da = gpu::upload(engine_, a);
+    const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
+    const DeviceArray<int64_t> dcol_offsets = gpu::to_device(engine_, col_offsets);
+    const DeviceArray<vid_t> dcols = gpu::to_device(engine_, cols);
+    const DeviceArray<float> dweights = gpu::to_device(engine_, weights);
+    const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
+    return gpu::download(
+        engine_, gpu::select_cols_blocked(engine_, da.view(), {drow_offsets.data(), blocks, a.rows}, dcols.data(),
+                                          {dcol_offsets.data(), blocks, total_cols},
+                                          weights.empty() ? nullptr : dweights.data()));
+  }
+
+  void normalize_rows(CsrMatrix& p, bool square_first) override {
+    DeviceCsr dp = gpu::upload(engine_, p);
+    gpu::normalize_rows(engine_, dp, square_first);
+    p.values = gpu::to_host(engine_, dp.values);   // the pattern is unchanged
+  }
+
+  CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) override {
+    check_sample_keys(keys, s, "its_sample");
+    MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
+                  ") has no values; normalize it first");
+    const int64_t rows = keys.row_offsets.back();
+    MATSAMP_CHECK((p.rows == 1 && rows != 1) || p.rows == rows, "its_sample: P is ", p.shape(),
+                  " but the keys name ", rows, " rows");
+    const DeviceCsr dp = gpu::upload(engine_, p);
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
+    return gpu::download(engine_, gpu::its_sample(engine_, dp.view(), s, device_keys(keys, doffsets)));
+  }
+
+  CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                        bool uniform_rows) override {
+    return gpu::download(engine_, sample_on_device(a, rows, s, keys, uniform_rows, nullptr));
+  }
+
+  CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                                const Offsets& leading_offsets) override {
+    check_compact_blocks(s.rows, row_offsets, leading, leading_offsets);
+    for (vid_t v : leading)
+      MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
+    const DeviceCsr ds = gpu::upload(engine_, s);
+    return download(compact_on_device(ds, row_offsets, leading, leading_offsets, nullptr));
+  }
+
+  // The layer stays on the device from the sample to the relabelled adjacency;
+  // only the frontier goes up and the finished layer comes down.
+  SampledLayer sample_neighbour_layer(const CsrMatrix& adj, const std::vector<vid_t>& frontier,
+                                      const Offsets& offsets, int64_t fanout, const SampleKeys& keys,
+                                      bool uniform_rows, StepStats* times) override {
+    // The frontier leads the columns; sample_on_device checks its ids.
+    check_compact_blocks(static_cast<int64_t>(frontier.size()), offsets, frontier, offsets);
+    DeviceArray<vid_t> dfrontier;
+    DeviceCsr s;
+    {
+      ScopedTimer t(times ? &times->sampling : nullptr);
+      s = sample_on_device(adj, frontier, fanout, keys, uniform_rows, &dfrontier);
+      if (times) engine_.synchronize();
+    }
+    ScopedTimer t(times ? &times->extraction : nullptr);
+    gpu::fill_values(engine_, s, 1.0f);   // mean aggregation weights
+    gpu::normalize_rows(engine_, s, false);
+    CompactResult c = download(compact_on_device(s, offsets, frontier, offsets, &dfrontier));
+    return {std::move(c.adj), offsets, std::move(c.col_offsets), std::move(c.vertices)};
+  }
+
+ private:
+  // A quarter of the memory the backend may use.
+  int64_t default_budget() const {
+    int64_t usable = engine_.memory().free_bytes;
+    if (options_.memory_limit_bytes > 0) usable = std::min(usable, options_.memory_limit_bytes);
+    return std::max<int64_t>(1, usable / 4);
+  }
+
+  static gpu::DeviceKeys device_keys(const SampleKeys& keys, const DeviceArray<int64_t>& offsets) {
+    return {keys.seed, keys.epoch, keys.layer, keys.first_minibatch,
+            {offsets.data(), offsets.size() - 1, keys.row_offsets.back()}};
+  }
+
+  // sample_rows on the device; the uploaded rows are kept in *rows_out when given.
+  DeviceCsr sample_on_device(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                             bool uniform_rows, DeviceArray<vid_t>* rows_out) {
+    check_sample_keys(keys, s, "sample_rows");
+    const int64_t m = keys.row_offsets.back();
+    MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == m, "sample_rows: ", rows.size(),
+                  " rows selected but the keys name ", m);
+    check_rows(rows, a, "sample_rows");
+    const DeviceCsr& da = resident_.get(a);
+    DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
+    DeviceCsr out = gpu::sample_rows(engine_, da.view(), drows.data(), s, device_keys(keys, doffsets), uniform_rows);
+    if (rows_out) *rows_out = std::move(drows);
+    return out;
+  }
+
+  static void check_compact_blocks(int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                                   const Offsets& leading_offsets) {
+    MATSAMP_CHECK(!row_offsets.empty() && row_offsets.front() == 0 && row_offsets.back() == rows,
+                  "compact_columns: row offsets must run from 0 to ", rows);
+    MATSAMP_CHECK(leading_offsets.size() == row_offsets.size() &&
+                      leading_offsets.back() == static_cast<int64_t>(leading.size()),
+                  "compact_columns: ", leading_offsets.size() - 1, " leading blocks for ", row_offsets.size() - 1,
+                  " row blocks");
+  }
+
+  // compact_columns on the device; leading already uploaded when given.
+  gpu::DeviceCompact compact_on_device(const DeviceCsr& s, const Offsets& row_offsets,
+                                       const std::vector<vid_t>& leading, const Offsets& leading_offsets,
+                                       const DeviceArray<vid_t>* uploaded_leading) {
+    const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
+    const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading_offsets);
+    DeviceArray<vid_t> dleading = uploaded_leading ? DeviceArray<vid_t>() : gpu::to_device(engine_, leading);
+    const vid_t* lead = uploaded_leading ? uploaded_leading->data() : dleading.data();
+    const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
+    return gpu::compact_columns(engine_, s, {drow_offsets.data(), blocks, s.rows}, lead,
+                                {dleading_offsets.data(), blocks, static_cast<int64_t>(leading.size())});
+  }
+
+  CompactResult download(const gpu::DeviceCompact& c) {
+    CompactResult out;
+    out.adj = gpu::download(engine_, c.adj);
+    out.vertices = gpu::to_host(engine_, c.vertices);
+    out.col_offsets = c.col_offsets;
+    return out;
+  }
+
+  CudaOptions options_;
+  DeviceEngine engine_;
+  gpu::ResidentMatrices resident_;
+  int64_t spgemm_budget_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options) {
+  std::string why;
+  MATSAMP_CHECK(cuda_available(&why), why);
+  return std::make_unique<CudaBackend>(options);
+}
+
+CudaCounters cuda_counters(const Backend& backend) {
+  const auto* cuda = dynamic_cast<const CudaBackend*>(&backend);
+  return cuda ? cuda->counters() : CudaCounters{};
+}
+
+namespace {
+DeviceEngine& engine_of(Backend& backend) {
+  auto* cuda = dynamic_cast<CudaBackend*>(&backend);
+  MATSAMP_CHECK(cuda, "GPU rates need the CUDA backend, not '", backend.name(), "'");
+  return cuda->engine();
+}
+}  // namespace
+
+double gpu_copy_bandwidth(Backend& backend) { return gpu::measure_copy_bandwidth(engine_of(backend)); }
+
+double gpu_gather_rate(Backend& backend) { return gpu::measure_gather_rate(engine_of(backend)); }
+
+}  // namespace matsamp

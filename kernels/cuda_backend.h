@@ -1,0 +1,75 @@
+// The CUDA backend as the rest of the engine sees it: plain C++, no CUDA headers,
+// so the CLI, the tests and the bindings include it whether or not CUDA was built.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+#include "sampling/backend.h"
+
+namespace matsamp {
+
+// How the backend computes general sparse products (LADIES' P = Q·(Â∘Â)).
+enum class GpuSpgemm {
+  ordered,    // sums each entry in the CPU's order: bit-identical to the CPU backend
+  cusparse,   // cuSPARSE generic SpGEMM: faster on big products, may differ in the last bit
+};
+
+struct CudaOptions {
+  int device = 0;
+  GpuSpgemm spgemm = GpuSpgemm::ordered;
+  // Device memory one product may use for its temporaries before its rows are
+  // split into chunks (0: a quarter of the memory free when the backend starts).
+  int64_t spgemm_budget_bytes = 0;
+  // Refuse allocations past this many bytes as if the device were full (0: no
+  // limit beyond the device's). Lets tests and shared GPUs bound the backend.
+  int64_t memory_limit_bytes = 0;
+};
+
+// True when a CUDA device can be used; otherwise *why (when given) says why not.
+bool cuda_available(std::string* why = nullptr);
+
+// Throws Error (whose message is the reason) when cuda_available() is false.
+std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options = {});
+
+// Device memory ran out. The numbers let the caller say what would have fitted.
+class GpuOutOfMemory : public Error {
+ public:
+  GpuOutOfMemory(const std::string& what, int64_t requested, int64_t in_use, int64_t available,
+                 int64_t resident);
+  int64_t requested_bytes;   // the allocation that failed
+  int64_t in_use_bytes;      // held by the backend at that moment (graph included)
+  int64_t available_bytes;   // the most the backend could hold (its pool + free device memory)
+  int64_t resident_bytes;    // of those in use, the graph matrices kept on the device
+};
+
+// The error to show when sampling `bulk_size` minibatches at once ran out of
+// device memory: it names the memory and the largest k that should fit.
+Error explain_out_of_memory(const GpuOutOfMemory& e, int64_t bulk_size);
+
+struct GpuMemory {
+  int64_t free_bytes = 0;
+  int64_t total_bytes = 0;
+};
+
+// What a CUDA backend did so far (all zero for other backends).
+struct CudaCounters {
+  int64_t bytes_to_device = 0;
+  int64_t bytes_to_host = 0;
+  double to_device_seconds = 0;   // host wall time in host -> device copies
+  double to_host_seconds = 0;     // host wall time in device -> host copies (sizes included)
+  int64_t peak_device_bytes = 0;  // high-water mark of the backend's memory pool
+  int64_t resident_bytes = 0;     // graph matrices kept on the device
+  GpuMemory memory;               // of the device, now
+  std::string device_name;
+};
+CudaCounters cuda_counters(const Backend& backend);
+
+// Measured on the backend's GPU, like util/bandwidth.h on the host: device
+// memory bandwidth in bytes/s (read + write of a large copy) and random 4-byte
+// gathers/s from a 256 MiB array. Throw unless backend is a CUDA backend.
+double gpu_copy_bandwidth(Backend& backend);
+double gpu_gather_rate(Backend& backend);
+
+}  // namespace matsamp

@@ -1,0 +1,125 @@
+// One GPU engine: a device, one stream, a stream-ordered memory pool and a
+// cuSPARSE handle. Plain C++ so that host glue needs no nvcc; device_engine.cu
+// holds the CUDA side. Every allocation of the backend goes through allocate()
+// (no cudaMalloc in the sampling loop), every copy through the engine's stream.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/cuda_backend.h"
+
+namespace matsamp::gpu {
+
+class DeviceEngine {
+ public:
+  DeviceEngine(int device, int64_t memory_limit_bytes);
+  ~DeviceEngine();
+  DeviceEngine(const DeviceEngine&) = delete;
+  DeviceEngine& operator=(const DeviceEngine&) = delete;
+
+  // Stream-ordered allocation from the engine's pool; throws GpuOutOfMemory.
+  void* allocate(int64_t bytes);
+  void release(void* pointer) noexcept;
+
+  void copy_to_device(void* device, const void* host, int64_t bytes);
+  void copy_to_host(void* host, const void* device, int64_t bytes);   // returns when done
+  void copy_on_device(void* to, const void* from, int64_t bytes);
+  void fill_zero(void* device, int64_t bytes);
+  void synchronize();
+
+  void* stream() const;          // a cudaStream_t
+  void* sparse_handle() const;   // a cusparseHandle_t
+
+  // Bytes of graph matrices kept resident (reported in out-of-memory errors).
+  void set_resident_bytes(int64_t bytes) { resident_bytes_ = bytes; }
+  int64_t pool_in_use() const;
+  int64_t pool_peak() const;
+  void reset_peak();   // the high-water mark restarts from what is in use
+  GpuMemory memory() const;
+  std::string device_name() const;
+  CudaCounters counters() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int64_t resident_bytes_ = 0;
+  CudaCounters counters_;
+};
+
+// A device array owned through the engine's pool; move-only.
+template <class T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  DeviceArray(DeviceEngine& engine, int64_t size)
+      : engine_(&engine), size_(size),
+        data_(size > 0 ? static_cast<T*>(engine.allocate(size * static_cast<int64_t>(sizeof(T)))) : nullptr) {}
+  ~DeviceArray() { reset(); }
+  DeviceArray(DeviceArray&& other) noexcept { swap(other); }
+  DeviceArray& operator=(DeviceArray&& other) noexcept {
+    if (this != &other) {
+      reset();
+      swap(other);
+    }
+    return *this;
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  int64_t size() const { return size_; }
+  int64_t bytes() const { return size_ * static_cast<int64_t>(sizeof(T)); }
+  void swap(DeviceArray& other) noexcept {
+    std::swap(engine_, other.engine_);
+    std::swap(size_, other.size_);
+    std::swap(data_, other.data_);
+  }
+  void reset() noexcept {
+    if (data_) engine_->release(data_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+ private:
+  DeviceEngine* engine_ = nullptr;
+  int64_t size_ = 0;
+  T* data_ = nullptr;
+};
+
+template <class T>
+DeviceArray<T> to_device(DeviceEngine& engine, const T* host, int64_t size) {
+  DeviceArray<T> out(engine, size);
+  if (size > 0) engine.copy_to_device(out.data(), host, out.bytes());
+  return out;
+}
+
+template <class T>
+DeviceArray<T> to_device(DeviceEngine& engine, const std::vector<T>& host) {
+  return to_device(engine, host.data(), static_cast<int64_t>(host.size()));
+}
+
+template <class T>
+std::vector<T> to_host(DeviceEngine& engine, const T* device, int64_t size) {
+  std::vector<T> out(size);
+  if (size > 0) engine.copy_to_host(out.data(), device, size * static_cast<int64_t>(sizeof(T)));
+  return out;
+}
+
+template <class T>
+std::vector<T> to_host(DeviceEngine& engine, const DeviceArray<T>& device) {
+  return to_host(engine, device.data(), device.size());
+}
+
+// One element read back (a size the next step allocates by).
+template <class T>
+T read_one(DeviceEngine& engine, const T* device) {
+  T value{};
+  engine.copy_to_host(&value, device, sizeof(T));
+  return value;
+}
+
+}  // namespace matsamp::gpu

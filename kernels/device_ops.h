@@ -1,0 +1,71 @@
+// The ops of DESIGN.md on device-resident CSR (implemented in the .cu files of
+// kernels/). Each result equals the CPU op's (csrc/ops/ops.h) bit for bit, unless
+// its comment says otherwise; arguments are checked by the caller (the backend
+// checks them on the host, with the CPU ops' messages).
+#pragma once
+#include <cstdint>
+
+#include "kernels/device_csr.h"
+
+namespace matsamp::gpu {
+
+// Stacked blocks on the device: block g is [offsets[g], offsets[g+1]), k blocks.
+struct DeviceOffsets {
+  const int64_t* offsets = nullptr;   // k + 1
+  int64_t blocks = 0;                 // k
+  int64_t total = 0;                  // offsets[k], known on the host
+};
+
+// The random-number names of a sampling op (SampleKeys with device offsets).
+struct DeviceKeys {
+  uint64_t seed = 0;
+  uint32_t epoch = 0;
+  uint32_t layer = 0;
+  int64_t first_minibatch = 0;
+  DeviceOffsets rows;   // rows.total rows are sampled
+};
+
+// C = A·B summing every entry in the order of A's row, like the CPU's Gustavson
+// loop, so values are bit-identical (expand, stable sort, ordered reduce). Rows
+// are processed in chunks whose temporaries fit budget_bytes.
+DeviceCsr spgemm_ordered(DeviceEngine& engine, const CsrView& a, const CsrView& b, int64_t budget_bytes);
+
+// C = A·B with cuSPARSE's generic SpGEMM: ALG1 when its buffers fit budget_bytes,
+// else the memory-frugal ALG2, then ALG3 with shrinking chunk fractions, and
+// rows split in halves when even that does not fit. Rows come out sorted; values
+// may differ from the CPU in the last bit (cuSPARSE's summation order).
+DeviceCsr spgemm_cusparse(DeviceEngine& engine, const CsrView& a, const CsrView& b, int64_t budget_bytes);
+
+// R·A: the rows `rows[0..m)` of A (values 1 where A has none).
+DeviceCsr select_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t m);
+
+// diag(A_1 … A_k)·[C_1; …; C_k] (see ops.h); weights may be null (all 1).
+DeviceCsr select_cols_blocked(DeviceEngine& engine, const CsrView& a, DeviceOffsets row_blocks, const vid_t* cols,
+                              DeviceOffsets col_blocks, const float* weights);
+
+// Divides each row by its sum (a double summed in row order, like the CPU), after
+// squaring each value when square_first. p must have values.
+void normalize_rows(DeviceEngine& engine, DeviceCsr& p, bool square_first);
+
+// Sets every value of p (allocating values when it has none) to `value`.
+void fill_values(DeviceEngine& engine, DeviceCsr& p, float value);
+
+// its_sample of ops.h: p.rows == rows sampled, or a single row shared by all.
+DeviceCsr its_sample(DeviceEngine& engine, const CsrView& p, int64_t s, const DeviceKeys& keys);
+
+// sample_rows of ops.h (rows[i] of A for keyed row i).
+DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
+                      const DeviceKeys& keys, bool uniform_rows);
+
+struct DeviceCompact {
+  DeviceCsr adj;
+  DeviceArray<vid_t> vertices;
+  std::vector<int64_t> col_offsets;   // host: k + 1
+};
+
+// compact_columns of ops.h. Throws when a vertex repeats among the leading
+// vertices of one block, or the stacked column count overflows col_t.
+DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks,
+                              const vid_t* leading, DeviceOffsets leading_blocks);
+
+}  // namespace matsamp::gpu

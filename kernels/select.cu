@@ -1,0 +1,145 @@
+// Products with selector matrices on the device: a gather of rows (R·A) and the
+// per-block column extraction diag(A_1 … A_k)·[C_1; …; C_k].
+#include "kernels/cuda_check.cuh"
+#include "kernels/device_ops.h"
+#include "kernels/device_primitives.h"
+#include "kernels/warp.cuh"
+
+namespace matsamp::gpu {
+
+namespace {
+
+__global__ void selected_row_lengths(CsrView a, const vid_t* rows, int64_t m, int64_t* lengths) {
+  for (int64_t i = thread_index(); i < m; i += thread_count())
+    lengths[i] = a.rowptr[rows[i] + 1] - a.rowptr[rows[i]];
+}
+
+__global__ void gather_rows(CsrView a, const vid_t* rows, int64_t m, const int64_t* out_rowptr, col_t* out_colidx,
+                            float* out_values) {
+  for (int64_t i = warp_index(); i < m; i += warp_count()) {
+    const int64_t from = a.rowptr[rows[i]], len = a.rowptr[rows[i] + 1] - from, to = out_rowptr[i];
+    for (int64_t j = lane_index(); j < len; j += 32) {
+      out_colidx[to + j] = a.colidx[from + j];
+      out_values[to + j] = a.values ? a.values[from + j] : 1.0f;
+    }
+  }
+}
+
+// Selector entries keyed (block, original column), valued by their stacked column.
+__global__ void selector_keys(const vid_t* cols, int64_t total_cols, DeviceOffsets col_blocks, uint64_t* keys,
+                              int32_t* stacked) {
+  for (int64_t j = thread_index(); j < total_cols; j += thread_count()) {
+    const int64_t g = block_of(col_blocks.offsets, col_blocks.blocks, j);
+    keys[j] = static_cast<uint64_t>(g) << 32 | static_cast<uint64_t>(cols[j]);
+    stacked[j] = static_cast<int32_t>(j);
+  }
+}
+
+// The selector entries [*first, *last) matching entry e of a row in block g.
+__device__ inline void selector_hits(const uint64_t* keys, int64_t n, int64_t g, col_t column, int64_t* first,
+                                     int64_t* last) {
+  const uint64_t key = static_cast<uint64_t>(g) << 32 | static_cast<uint32_t>(column);
+  *first = lower_bound_in(keys, n, key);
+  *last = upper_bound_in(keys, n, key);
+}
+
+__global__ void count_selected(CsrView a, DeviceOffsets row_blocks, const uint64_t* keys, int64_t n,
+                               int64_t* counts) {
+  for (int64_t r = warp_index(); r < a.rows; r += warp_count()) {
+    const int64_t g = block_of(row_blocks.offsets, row_blocks.blocks, r);
+    int64_t count = 0;
+    for (int64_t e = a.rowptr[r] + lane_index(); e < a.rowptr[r + 1]; e += 32) {
+      int64_t first, last;
+      selector_hits(keys, n, g, a.colidx[e], &first, &last);
+      count += last - first;
+    }
+    count = warp_sum(count);
+    if (lane_index() == 0) counts[r] = count;
+  }
+}
+
+__global__ void fill_selected(CsrView a, DeviceOffsets row_blocks, const uint64_t* keys, const int32_t* stacked,
+                              int64_t n, const float* weights, const int64_t* out_rowptr, col_t* out_colidx,
+                              float* out_values) {
+  for (int64_t r = warp_index(); r < a.rows; r += warp_count()) {
+    const int64_t g = block_of(row_blocks.offsets, row_blocks.blocks, r);
+    const int64_t begin = a.rowptr[r], end = a.rowptr[r + 1];
+    int64_t written = out_rowptr[r];
+    for (int64_t base = begin; base < end; base += 32) {   // the same trip count on every lane
+      const int64_t e = base + lane_index();
+      int64_t first = 0, last = 0;
+      if (e < end) selector_hits(keys, n, g, a.colidx[e], &first, &last);
+      const int64_t hits = last - first, through = warp_inclusive_sum(hits);
+      int64_t at = written + through - hits;
+      const float v = e < end && a.values ? a.values[e] : 1.0f;
+      for (int64_t t = first; t < last; ++t, ++at) {
+        out_colidx[at] = stacked[t];
+        out_values[at] = weights ? v * weights[stacked[t]] : v;
+      }
+      written += __shfl_sync(kFullWarp, through, 31);
+    }
+  }
+}
+
+}  // namespace
+
+DeviceCsr select_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t m) {
+  const cudaStream_t stream = stream_of(engine);
+  DeviceCsr out;
+  out.rows = m;
+  out.cols = a.cols;
+  out.rowptr = DeviceArray<int64_t>(engine, m + 1);
+  DeviceArray<int64_t> lengths(engine, m);
+  if (m > 0) {
+    selected_row_lengths<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(a, rows, m, lengths.data());
+    MATSAMP_CUDA_LAUNCHED("selected_row_lengths");
+  }
+  const int64_t nnz = offsets_from_counts(engine, lengths.data(), m, out.rowptr.data());
+  out.colidx = DeviceArray<col_t>(engine, nnz);
+  out.values = DeviceArray<float>(engine, nnz);
+  if (nnz > 0) {
+    gather_rows<<<blocks_for_warps(m), kBlockThreads, 0, stream>>>(a, rows, m, out.rowptr.data(), out.colidx.data(),
+                                                                   out.values.data());
+    MATSAMP_CUDA_LAUNCHED("gather_rows");
+  }
+  return out;
+}
+
+DeviceCsr select_cols_blocked(DeviceEngine& engine, const CsrView& a, DeviceOffsets row_blocks, const vid_t* cols,
+                              DeviceOffsets col_blocks, const float* weights) {
+  const cudaStream_t stream = stream_of(engine);
+  const int64_t total_cols = col_blocks.total;
+  DeviceArray<uint64_t> keys(engine, total_cols);
+  DeviceArray<int32_t> stacked(engine, total_cols);
+  if (total_cols > 0) {
+    selector_keys<<<blocks_for_threads(total_cols), kBlockThreads, 0, stream>>>(cols, total_cols, col_blocks,
+                                                                                keys.data(), stacked.data());
+    MATSAMP_CUDA_LAUNCHED("selector_keys");
+  }
+  // Stable: equal (block, column) pairs keep ascending stacked columns, as on the CPU.
+  sort_pairs(engine, keys, stacked, 32 + bits_for(col_blocks.blocks + 1));
+
+  DeviceCsr out;
+  out.rows = a.rows;
+  out.cols = total_cols;
+  out.rowptr = DeviceArray<int64_t>(engine, a.rows + 1);
+  DeviceArray<int64_t> counts(engine, a.rows);
+  if (a.rows > 0) {
+    count_selected<<<blocks_for_warps(a.rows), kBlockThreads, 0, stream>>>(a, row_blocks, keys.data(), total_cols,
+                                                                           counts.data());
+    MATSAMP_CUDA_LAUNCHED("count_selected");
+  }
+  const int64_t nnz = offsets_from_counts(engine, counts.data(), a.rows, out.rowptr.data());
+  out.colidx = DeviceArray<col_t>(engine, nnz);
+  out.values = DeviceArray<float>(engine, nnz);
+  if (nnz > 0) {
+    fill_selected<<<blocks_for_warps(a.rows), kBlockThreads, 0, stream>>>(a, row_blocks, keys.data(), stacked.data(),
+                                                                          total_cols, weights, out.rowptr.data(),
+                                                                          out.colidx.data(), out.values.data());
+    MATSAMP_CUDA_LAUNCHED("fill_selected");
+  }
+  sort_rows(engine, out.rows, out.rowptr.data(), out.colidx, out.values);
+  return out;
+}
+
+}  // namespace matsamp::gpu

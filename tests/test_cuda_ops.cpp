@@ -1,0 +1,384 @@
+// Every op of the CUDA backend against the CPU op: bit-identical results on
+// random and real matrices (cuSPARSE's product: same pattern, values to 1e-5).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "cuda_test_support.h"
+#include "graph/transform.h"
+#include "io/graph_io.h"
+#include "reference.h"
+#include "test_data.h"
+
+namespace matsamp {
+namespace {
+
+using testing::CudaVersusCpu;
+using testing::data_file;
+using testing::random_csr;
+
+Graph cora() { return read_npz_graph(data_file("cora.npz")); }
+Graph email() { return cleanup(read_edge_list(data_file("email-Eu-core.txt")), {true, true, false}); }
+
+// Q: one row per block with a 1 at each of its (sorted, unique) vertices.
+CsrMatrix indicator(int64_t n, const std::vector<std::vector<vid_t>>& blocks) {
+  std::vector<int64_t> rows, cols;
+  for (size_t g = 0; g < blocks.size(); ++g)
+    for (vid_t v : blocks[g]) {
+      rows.push_back(static_cast<int64_t>(g));
+      cols.push_back(v);
+    }
+  return csr_from_triples(static_cast<int64_t>(blocks.size()), n, rows, cols, {});
+}
+
+std::vector<vid_t> strided(int64_t n, int64_t count, int64_t stride, int64_t first = 0) {
+  std::vector<vid_t> out;
+  for (int64_t i = 0; i < count; ++i) out.push_back((first + i * stride) % n);
+  return out;
+}
+
+// Rows of equal values (some rows empty, lengths up to 40).
+CsrMatrix uniform_rows_matrix(int64_t rows, int64_t cols, uint64_t seed) {
+  CsrMatrix m = random_csr(rows, cols, 0.3, seed);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) m.values[e] = 0.5f + (r % 3);
+  return m;
+}
+
+void expect_same_pattern_close_values(const CsrMatrix& got, const CsrMatrix& want) {
+  ASSERT_EQ(got.rows, want.rows);
+  ASSERT_EQ(got.cols, want.cols);
+  ASSERT_EQ(got.rowptr, want.rowptr);
+  ASSERT_EQ(got.colidx, want.colidx);
+  for (int64_t e = 0; e < want.nnz(); ++e)
+    ASSERT_NEAR(got.values[e], want.values[e], 1e-5 * std::abs(want.values[e])) << "entry " << e;
+}
+
+// ---- spgemm -------------------------------------------------------------------
+
+class CudaSpgemm : public CudaVersusCpu {};
+
+TEST_F(CudaSpgemm, OrderedProductIsBitIdenticalOnRandomMatrices) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const CsrMatrix a = random_csr(37, 23, 0.15, seed, /*zero_rows=*/true);
+    const CsrMatrix b = random_csr(23, 41, 0.2, seed + 100);
+    EXPECT_EQ(cuda->spgemm(a, b), cpu->spgemm(a, b)) << "seed " << seed;
+  }
+}
+
+TEST_F(CudaSpgemm, OrderedProductIsBitIdenticalForLadiesOnRealGraphs) {
+  for (const Graph& g : {cora(), email()}) {
+    const CsrMatrix squared = square_values(gcn_normalize(g.adj));
+    const int64_t n = g.num_vertices();
+    const CsrMatrix q = indicator(n, {strided(n, 64, 7), strided(n, 200, 3, 5), {}, strided(n, 1, 1, 11)});
+    EXPECT_EQ(cuda->spgemm(q, squared), cpu->spgemm(q, squared));
+    EXPECT_EQ(cuda->spgemm(g.adj, g.adj), cpu->spgemm(g.adj, g.adj)) << "A·A, pattern operands";
+  }
+}
+
+TEST_F(CudaSpgemm, EmptyAndMismatchedShapes) {
+  EXPECT_EQ(cuda->spgemm(CsrMatrix(0, 5), CsrMatrix(5, 3)), cpu->spgemm(CsrMatrix(0, 5), CsrMatrix(5, 3)));
+  EXPECT_EQ(cuda->spgemm(CsrMatrix(4, 5), CsrMatrix(5, 6)), cpu->spgemm(CsrMatrix(4, 5), CsrMatrix(5, 6)));
+  try {
+    cuda->spgemm(CsrMatrix(3, 4), CsrMatrix(5, 2));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("inner dimensions differ"), std::string::npos) << e.what();
+  }
+}
+
+// A budget of a few products splits every product into many row chunks.
+class CudaSpgemmInChunks : public CudaVersusCpu {
+  CudaOptions options() const override {
+    CudaOptions o;
+    o.spgemm_budget_bytes = 4096;
+    return o;
+  }
+};
+
+TEST_F(CudaSpgemmInChunks, ChunkedOrderedProductIsBitIdentical) {
+  const Graph g = cora();
+  const CsrMatrix squared = square_values(gcn_normalize(g.adj));
+  const CsrMatrix q = indicator(g.num_vertices(), {strided(g.num_vertices(), 300, 9), strided(g.num_vertices(), 50, 2)});
+  EXPECT_EQ(cuda->spgemm(q, squared), cpu->spgemm(q, squared));
+  const CsrMatrix a = random_csr(120, 80, 0.2, 3, true), b = random_csr(80, 90, 0.2, 4);
+  EXPECT_EQ(cuda->spgemm(a, b), cpu->spgemm(a, b));
+}
+
+class CudaSpgemmCusparse : public CudaVersusCpu {
+ protected:
+  CudaOptions options() const override {
+    CudaOptions o;
+    o.spgemm = GpuSpgemm::cusparse;
+    return o;
+  }
+};
+
+TEST_F(CudaSpgemmCusparse, SamePatternAndCloseValues) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const CsrMatrix a = random_csr(37, 23, 0.15, seed, true), b = random_csr(23, 41, 0.2, seed + 100);
+    expect_same_pattern_close_values(cuda->spgemm(a, b), cpu->spgemm(a, b));
+  }
+  const Graph g = email();
+  const CsrMatrix squared = square_values(gcn_normalize(g.adj));
+  const CsrMatrix q = indicator(g.num_vertices(), {strided(g.num_vertices(), 100, 7), {}, strided(g.num_vertices(), 9, 5)});
+  expect_same_pattern_close_values(cuda->spgemm(q, squared), cpu->spgemm(q, squared));
+  expect_same_pattern_close_values(cuda->spgemm(g.adj, g.adj), cpu->spgemm(g.adj, g.adj));
+}
+
+// So small a budget that ALG1, ALG2 and ALG3 all exceed it: rows are halved.
+class CudaSpgemmCusparseTinyBudget : public CudaSpgemmCusparse {
+  CudaOptions options() const override {
+    CudaOptions o = CudaSpgemmCusparse::options();
+    o.spgemm_budget_bytes = 1024;
+    return o;
+  }
+};
+
+TEST_F(CudaSpgemmCusparseTinyBudget, FallsBackAndSplitsRowsWithTheSameResult) {
+  const Graph g = email();
+  expect_same_pattern_close_values(cuda->spgemm(g.adj, g.adj), cpu->spgemm(g.adj, g.adj));
+}
+
+// ---- selection and normalization -----------------------------------------------
+
+class CudaSelect : public CudaVersusCpu {};
+
+TEST_F(CudaSelect, SelectRowsEqualsCpu) {
+  const CsrMatrix a = random_csr(50, 30, 0.2, 8, true);
+  const std::vector<vid_t> rows{3, 0, 49, 3, 17, 17, 5};
+  EXPECT_EQ(cuda->select_rows(a, rows), cpu->select_rows(a, rows));
+  EXPECT_EQ(cuda->select_rows(a, {}), cpu->select_rows(a, {}));
+  const Graph g = cora();   // a pattern matrix: values become ones
+  const std::vector<vid_t> some = strided(g.num_vertices(), 500, 13);
+  EXPECT_EQ(cuda->select_rows(g.adj, some), cpu->select_rows(g.adj, some));
+  EXPECT_THROW(cuda->select_rows(a, {50}), Error);
+}
+
+TEST_F(CudaSelect, SelectColsBlockedEqualsCpu) {
+  const CsrMatrix a = random_csr(40, 60, 0.3, 12, true);
+  const Offsets row_offsets{0, 10, 10, 25, 40};
+  // Block 2 repeats column 7; block 1 is empty; block 3 takes no column.
+  const std::vector<vid_t> cols{1, 5, 9, 59, 7, 7, 30, 2, 44};
+  const Offsets col_offsets{0, 4, 4, 9, 9};
+  std::vector<float> weights(cols.size());
+  std::iota(weights.begin(), weights.end(), 1.0f);
+  EXPECT_EQ(cuda->select_cols_blocked(a, row_offsets, cols, col_offsets, weights),
+            cpu->select_cols_blocked(a, row_offsets, cols, col_offsets, weights));
+  EXPECT_EQ(cuda->select_cols_blocked(a, row_offsets, cols, col_offsets, {}),
+            cpu->select_cols_blocked(a, row_offsets, cols, col_offsets, {}));
+  EXPECT_THROW(cuda->select_cols_blocked(a, {0, 40}, {60}, {0, 1}, {}), Error);
+  EXPECT_THROW(cuda->select_cols_blocked(a, {0, 39}, {1}, {0, 1}, {}), Error);
+}
+
+TEST_F(CudaSelect, LadiesExtractionOnCoraEqualsCpu) {
+  const Graph g = cora();
+  const CsrMatrix hat = gcn_normalize(g.adj);
+  const std::vector<vid_t> frontier = strided(g.num_vertices(), 300, 11);
+  const Offsets offsets{0, 100, 300};
+  const CsrMatrix rows = cpu->select_rows(hat, frontier);
+  ASSERT_EQ(cuda->select_rows(hat, frontier), rows);
+  const std::vector<vid_t> cols = strided(g.num_vertices(), 400, 5, 1);
+  const std::vector<float> weights(cols.size(), 0.25f);
+  EXPECT_EQ(cuda->select_cols_blocked(rows, offsets, cols, {0, 200, 400}, weights),
+            cpu->select_cols_blocked(rows, offsets, cols, {0, 200, 400}, weights));
+}
+
+TEST_F(CudaSelect, NormalizeRowsEqualsCpuBitForBit) {
+  for (bool square : {false, true}) {
+    CsrMatrix on_gpu = random_csr(80, 50, 0.3, 21, /*zero_rows=*/true), on_cpu = on_gpu;
+    cuda->normalize_rows(on_gpu, square);
+    cpu->normalize_rows(on_cpu, square);
+    EXPECT_EQ(on_gpu, on_cpu) << "square_first " << square;
+  }
+  CsrMatrix pattern = cora().adj, pattern_cpu = pattern;   // no values: ones first
+  cuda->normalize_rows(pattern, false);
+  cpu->normalize_rows(pattern_cpu, false);
+  EXPECT_EQ(pattern, pattern_cpu);
+}
+
+// ---- sampling ------------------------------------------------------------------
+
+class CudaSampling : public CudaVersusCpu {};
+
+SampleKeys keys_for(int64_t rows, uint64_t seed = 5) { return {seed, 0, 0, 0, {0, rows}}; }
+
+CsrMatrix repeated_row(const std::vector<float>& values, int64_t n) {
+  CsrMatrix m(n, static_cast<int64_t>(values.size()));
+  for (int64_t r = 0; r < n; ++r) {
+    for (size_t c = 0; c < values.size(); ++c) {
+      m.colidx.push_back(static_cast<col_t>(c));
+      m.values.push_back(values[c]);
+    }
+    m.rowptr[r + 1] = m.nnz();
+  }
+  return m;
+}
+
+TEST_F(CudaSampling, ItsSampleEqualsCpu) {
+  const CsrMatrix p = random_csr(300, 80, 0.1, 11, /*zero_rows=*/true);
+  for (int64_t s : {1, 3, 8, 200}) EXPECT_EQ(cuda->its_sample(p, s, keys_for(p.rows)), cpu->its_sample(p, s, keys_for(p.rows))) << s;
+  // Stacked blocks (one empty), an offset minibatch id, another epoch and layer.
+  const SampleKeys stacked{3, 1, 2, 5, {0, 100, 100, 180, 300}};
+  EXPECT_EQ(cuda->its_sample(p, 4, stacked), cpu->its_sample(p, 4, stacked));
+  EXPECT_THROW(cuda->its_sample(p, 0, keys_for(p.rows)), Error);
+  EXPECT_THROW(cuda->its_sample(p, 2, keys_for(p.rows + 1)), Error);
+}
+
+TEST_F(CudaSampling, ItsSampleSkewedRowsRebuildLikeTheCpu) {
+  std::vector<float> w(600, 1e-6f);
+  w[17] = 1.0f;
+  w[300] = 0.5f;
+  const CsrMatrix p = repeated_row(w, 6);
+  for (int64_t s : {2, 50, 500}) EXPECT_EQ(cuda->its_sample(p, s, keys_for(6)), cpu->its_sample(p, s, keys_for(6))) << s;
+}
+
+TEST_F(CudaSampling, ItsSampleSharedRowLikeFastGcn) {
+  std::vector<float> w(2000);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 17);   // some zeros
+  CsrMatrix norms = repeated_row(w, 1);
+  cpu->normalize_rows(norms, false);
+  const SampleKeys keys{9, 0, 1, 40, {0, 1, 2, 3, 4, 5, 6, 7}};
+  EXPECT_EQ(cuda->its_sample(norms, 64, keys), cpu->its_sample(norms, 64, keys));
+}
+
+TEST_F(CudaSampling, ItsSampleOnLadiesProbabilitiesOfCora) {
+  const Graph g = cora();
+  const CsrMatrix squared = square_values(gcn_normalize(g.adj));
+  CsrMatrix p = cpu->spgemm(indicator(g.num_vertices(), {strided(g.num_vertices(), 512, 5), strided(g.num_vertices(), 512, 3, 1)}), squared);
+  cpu->normalize_rows(p, false);
+  const SampleKeys keys{42, 2, 0, 7, {0, 1, 2}};
+  for (int64_t s : {64, 512}) EXPECT_EQ(cuda->its_sample(p, s, keys), cpu->its_sample(p, s, keys)) << s;
+}
+
+void expect_sample_rows_equal(Backend& cuda, Backend& cpu, const CsrMatrix& a, bool uniform) {
+  const std::vector<vid_t> rows{3, 0, 7, 7, 12, 1, 30, 29, 5, 18, 22, 9};
+  const SampleKeys keys{77, 2, 1, 40, {0, 5, 5, 12}};
+  for (int64_t s : {1, 2, 9, 15, 30, 100})
+    EXPECT_EQ(cuda.sample_rows(a, rows, s, keys, uniform), cpu.sample_rows(a, rows, s, keys, uniform)) << "s " << s;
+}
+
+TEST_F(CudaSampling, SampleRowsUniformAndWeightedEqualCpu) {
+  for (uint64_t seed = 1; seed <= 3; ++seed) expect_sample_rows_equal(*cuda, *cpu, uniform_rows_matrix(31, 40, seed), true);
+  expect_sample_rows_equal(*cuda, *cpu, random_csr(31, 40, 0.6, 3, /*zero_rows=*/true), false);
+  CsrMatrix dense(31, 16);   // rows one longer than s: many redraws and rebuilds
+  for (int64_t r = 0; r < 31; ++r) {
+    for (col_t c = 0; c < 16; ++c) {
+      dense.colidx.push_back(c);
+      dense.values.push_back(1.0f);
+    }
+    dense.rowptr[r + 1] = dense.nnz();
+  }
+  expect_sample_rows_equal(*cuda, *cpu, dense, true);
+  expect_sample_rows_equal(*cuda, *cpu, dense, false);
+}
+
+TEST_F(CudaSampling, SampleRowsOnRealGraphsEqualCpu) {
+  const Graph c = cora(), e = email();
+  for (const CsrMatrix* adj : {&c.adj, &e.adj}) {
+    const std::vector<vid_t> frontier = strided(adj->rows, 900, 7);
+    const SampleKeys keys{1, 0, 0, 3, {0, 300, 600, 900}};
+    for (int64_t s : {5, 10, 25})
+      EXPECT_EQ(cuda->sample_rows(*adj, frontier, s, keys, true), cpu->sample_rows(*adj, frontier, s, keys, true));
+    CsrMatrix weighted = *adj;   // a weighted copy: the general path
+    weighted.values.resize(weighted.nnz());
+    for (int64_t i = 0; i < weighted.nnz(); ++i) weighted.values[i] = 1.0f + static_cast<float>((i * 7919) % 13);
+    EXPECT_EQ(cuda->sample_rows(weighted, frontier, 10, keys, false), cpu->sample_rows(weighted, frontier, 10, keys, false));
+  }
+}
+
+// ---- compact_columns -----------------------------------------------------------
+
+class CudaCompact : public CudaVersusCpu {};
+
+void expect_compact_equal(const CompactResult& got, const CompactResult& want) {
+  EXPECT_EQ(got.adj, want.adj);
+  EXPECT_EQ(got.vertices, want.vertices);
+  EXPECT_EQ(got.col_offsets, want.col_offsets);
+}
+
+TEST_F(CudaCompact, EqualsCpu) {
+  CsrMatrix s(5, 10);
+  s.rowptr = {0, 2, 3, 5, 5, 7};
+  s.colidx = {3, 8, 1, 1, 9, 0, 8};
+  s.values = {1, 2, 3, 4, 5, 6, 7};
+  const std::vector<vid_t> leading{8, 5, 2, 0, 7};
+  const Offsets offsets{0, 2, 5};
+  expect_compact_equal(cuda->compact_columns(s, offsets, leading, offsets),
+                       cpu->compact_columns(s, offsets, leading, offsets));
+
+  const CsrMatrix r = random_csr(60, 200, 0.05, 17);
+  const Offsets blocks{0, 13, 13, 40, 60};
+  std::vector<vid_t> lead;
+  for (int64_t i = 0; i < 60; ++i) lead.push_back((i * 37) % 200);
+  expect_compact_equal(cuda->compact_columns(r, blocks, lead, blocks), cpu->compact_columns(r, blocks, lead, blocks));
+  expect_compact_equal(cuda->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}), cpu->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}));
+}
+
+TEST_F(CudaCompact, RejectsRepeatedLeadingVertex) {
+  CsrMatrix s(2, 5);
+  s.rowptr = {0, 1, 2};
+  s.colidx = {1, 2};
+  s.values = {1, 1};
+  try {
+    cuda->compact_columns(s, {0, 2}, {3, 3}, {0, 2});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("vertex 3 appears twice"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(CudaCompact, GraphSageLayerEqualsTheComposedCpuOps) {
+  const Graph g = cora();
+  const std::vector<vid_t> frontier = strided(g.num_vertices(), 600, 13);
+  const Offsets offsets{0, 200, 400, 600};
+  const SampleKeys keys{7, 1, 0, 0, offsets};
+  const SampledLayer got = cuda->sample_neighbour_layer(g.adj, frontier, offsets, 10, keys, true, nullptr);
+  const SampledLayer want = cpu->sample_neighbour_layer(g.adj, frontier, offsets, 10, keys, true, nullptr);
+  EXPECT_EQ(got.adj, want.adj);
+  EXPECT_EQ(got.vertices, want.vertices);
+  EXPECT_EQ(got.col_offsets, want.col_offsets);
+  EXPECT_EQ(got.row_offsets, want.row_offsets);
+}
+
+// ---- memory ----------------------------------------------------------------------
+
+class CudaMemory : public CudaVersusCpu {};
+
+TEST_F(CudaMemory, TheGraphIsUploadedOnce) {
+  const Graph g = cora();
+  const std::vector<vid_t> frontier = strided(g.num_vertices(), 100, 3);
+  const SampleKeys keys = keys_for(100);
+  cuda->sample_rows(g.adj, frontier, 5, keys, true);
+  const int64_t after_first = cuda_counters(*cuda).bytes_to_device;
+  cuda->sample_rows(g.adj, frontier, 5, keys, true);
+  const int64_t second = cuda_counters(*cuda).bytes_to_device - after_first;
+  EXPECT_LT(second, g.adj.nnz() * 4) << "the second call must not upload the adjacency again";
+  EXPECT_GE(cuda_counters(*cuda).resident_bytes, g.adj.nnz() * 4);
+}
+
+class CudaSmallMemory : public CudaVersusCpu {
+  CudaOptions options() const override {
+    CudaOptions o;
+    o.memory_limit_bytes = int64_t{1} << 20;
+    return o;
+  }
+};
+
+TEST_F(CudaSmallMemory, RunningOutIsAnErrorWithNumbers) {
+  const Graph g = email();
+  try {
+    cuda->spgemm(g.adj, g.adj);
+    FAIL() << "1 MiB cannot hold A·A of email-Eu-core";
+  } catch (const GpuOutOfMemory& e) {
+    EXPECT_GT(e.requested_bytes, 0);
+    EXPECT_NE(std::string(explain_out_of_memory(e, 8).what()).find("GPU out of memory"), std::string::npos);
+  }
+  // The backend stays usable after the error.
+  const CsrMatrix a = random_csr(10, 10, 0.3, 1), b = random_csr(10, 10, 0.3, 2);
+  EXPECT_EQ(cuda->spgemm(a, b), cpu->spgemm(a, b));
+}
+
+}  // namespace
+}  // namespace matsamp
