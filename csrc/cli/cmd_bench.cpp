@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
+#include "kernels/cuda_backend.h"
 #include "sampling/fingerprint.h"
 #include "util/bandwidth.h"
 #include "util/json.h"
@@ -31,7 +32,7 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
   BulkSample bulk;
   ScopedTimer timer(nullptr);
   int64_t done = 0;
-  while (epoch.next(&bulk, &run.steps)) {
+  while (next_bulk(epoch, &bulk, &run.steps)) {
     run.sampled_edges += bulk.sampled_edges();
     fingerprint.add(bulk);   // outside the step timers
     done += bulk.count();
@@ -66,6 +67,22 @@ JsonObject describe(const EpochRun& run, const MachineRates& rates) {
       .add("fingerprint", run.fingerprint);
 }
 
+// The device side of a CUDA run, as it stood after the bulk run. Step times
+// include the copies to and from the host; their host wall time is given apart.
+JsonObject describe(const CudaCounters& gpu, int64_t bulk_size) {
+  return JsonObject()
+      .add("device_name", gpu.device_name)
+      .add("peak_device_bytes", gpu.peak_device_bytes)
+      .add("resident_graph_bytes", gpu.resident_bytes)
+      .add("gpu_bytes_per_minibatch", (gpu.peak_device_bytes - gpu.resident_bytes) / std::max<int64_t>(1, bulk_size))
+      .add("bytes_to_device", gpu.bytes_to_device)
+      .add("bytes_to_host", gpu.bytes_to_host)
+      .add("to_device_s", gpu.to_device_seconds)
+      .add("to_host_s", gpu.to_host_seconds)
+      .add("free_bytes", gpu.memory.free_bytes)
+      .add("total_bytes", gpu.memory.total_bytes);
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
@@ -83,11 +100,15 @@ void add_bench_command(CLI::App& app) {
   cmd->callback([options] {
     const Graph g = load_graph(options->source);
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
-    auto backend = make_cpu_backend();
+    auto backend = make_backend(options->sampler, g.adj);
     const std::vector<vid_t> train =
         training_vertices(g.num_vertices(), options->sampler.train_fraction, options->sampler.epoch.seed);
-    const MachineRates rates{measure_copy_bandwidth(), measure_gather_rate()};
+    // The floor is taken on the machine that samples: host memory or the GPU's.
+    const MachineRates rates = backend->name() == "cuda"
+                                   ? MachineRates{gpu_copy_bandwidth(*backend), gpu_gather_rate(*backend)}
+                                   : MachineRates{measure_copy_bandwidth(), measure_gather_rate()};
     const EpochRun bulk = run_epoch(*sampler, *backend, train, options->sampler.epoch, "bulk");
+    const CudaCounters gpu = cuda_counters(*backend);   // after the bulk: its peak memory
 
     JsonObject json;
     json.add("command", "bench").add("backend", backend->name()).add("graph", options->source.spec);
@@ -106,6 +127,7 @@ void add_bench_command(CLI::App& app) {
       json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
     }
     json.add("peak_memory_bytes", peak_resident_bytes());
+    if (backend->name() == "cuda") json.add("gpu", describe(gpu, bulk.bulk_size));
     std::printf("%s\n", json.str().c_str());
   });
 }

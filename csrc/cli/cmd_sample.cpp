@@ -23,7 +23,7 @@ void add_sample_command(CLI::App& app) {
   cmd->callback([options] {
     const Graph g = load_graph(options->source);
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
-    auto backend = make_cpu_backend();
+    auto backend = make_backend(options->sampler, g.adj);
     const std::vector<vid_t> train =
         training_vertices(g.num_vertices(), options->sampler.train_fraction, options->sampler.epoch.seed);
     EpochIterator epoch(*sampler, *backend, train, options->sampler.epoch);
@@ -32,7 +32,7 @@ void add_sample_command(CLI::App& app) {
                  static_cast<long long>(epoch.num_minibatches()), static_cast<long long>(epoch.bulk_size()));
     BulkSample bulk;
     int64_t written = 0;
-    while (epoch.next(&bulk)) {
+    while (next_bulk(epoch, &bulk)) {
       for (int64_t g_local = 0; g_local < bulk.count(); ++g_local) {
         const Minibatch mb = extract_minibatch(bulk, g_local);
         write_minibatch_npz(minibatch_path(options->out, mb.id), mb);

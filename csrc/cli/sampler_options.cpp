@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include "kernels/cuda_backend.h"
+#include "kernels/gpu_memory_plan.h"
 #include "util/json.h"
 #include "util/memory.h"
 
@@ -38,6 +40,14 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       ->capture_default_str();
   command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")
       ->check(CLI::NonNegativeNumber);
+  command.add_option("--device", options.device,
+                     "cpu, or cuda (the GPU backend; then k fits --gpu-memory-fraction, not --memory-budget)")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
+  command.add_option("--gpu-memory-fraction", options.gpu_memory_fraction,
+                     "--device cuda: share of the free GPU memory one bulk may use when choosing k")
+      ->check(CLI::Range(0.01, 1.0))
+      ->capture_default_str();
 }
 
 std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& adj) {
@@ -49,6 +59,37 @@ std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& 
   return make_layerwise_sampler(kind, adj, options.samples, options.epoch.seed, !options.exclude_frontier);
 }
 
+namespace {
+
+// Device bytes of the graph matrices the sampler will keep on the GPU.
+int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj) {
+  if (options.sampler == "graphsage") return device_csr_bytes(adj.rows, adj.nnz(), !adj.values.empty());
+  return 2 * device_csr_bytes(adj.rows, adj.nnz() + adj.rows);   // Â and Â∘Â, self-loops added
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj) {
+  if (options.device == "cpu") return make_cpu_backend();
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = make_cuda_backend();
+  } catch (const Error& e) {
+    fail("--device cuda: ", e.what());
+  }
+  options.epoch.memory_budget = gpu_memory_budget(cuda_counters(*backend).memory.free_bytes,
+                                                  resident_graph_bytes(options, adj), options.gpu_memory_fraction);
+  return backend;
+}
+
+bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times) {
+  try {
+    return epoch.next(out, times);
+  } catch (const GpuOutOfMemory& e) {
+    throw explain_out_of_memory(e, epoch.bulk_size());
+  }
+}
+
 void describe(const SamplerOptions& options, JsonObject& json) {
   json.add("sampler", options.sampler);
   json.add(options.sampler == "graphsage" ? "fanouts" : "samples",
@@ -58,6 +99,7 @@ void describe(const SamplerOptions& options, JsonObject& json) {
   json.add("epoch", static_cast<int64_t>(options.epoch.epoch));
   json.add("train_fraction", options.train_fraction);
   json.add("threads", static_cast<int64_t>(omp_get_max_threads()));
+  json.add("device", options.device);
 }
 
 }  // namespace matsamp::cli

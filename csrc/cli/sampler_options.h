@@ -19,12 +19,20 @@ struct SamplerOptions {
   double train_fraction = 1.0;                // training vertices: a seeded fraction of all
   std::string memory_budget = "4G";
   int threads = 0;                            // 0: OpenMP default
+  std::string device = "cpu";                 // cpu | cuda
+  double gpu_memory_fraction = 0.8;           // cuda: share of free GPU memory for one bulk
   EpochOptions epoch;
 };
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options);
 // Applies --threads and the memory budget; builds the sampler.
 std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& adj);
+// The backend of --device. For cuda the bulk budget becomes a share of the free
+// GPU memory beside the graph, and failures read "--device cuda: <reason>".
+std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj);
+// EpochIterator::next, with running out of GPU memory turned into an error
+// that says which bulk size would fit.
+bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times = nullptr);
 // The parameters as JSON fields, for output that records how it was made.
 void describe(const SamplerOptions& options, JsonObject& json);
 
