@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The GPU session's one call (experiments/gpu.md): on the lent GPU machine,
+# configures the GPU build without CombBLAS, libtorch and MPI, builds, runs the
+# GPU tests and the benchmarks of issue 3, and leaves everything in $OUT:
+#   summary.txt   one line per step (exit codes, test counts, fingerprints)
+#   machine.txt   nvidia-smi, compiler and CMake versions
+#   logs.txt      build output, test output, benchmark progress
+#   gpu_tests.json  GoogleTest's report of gpu_tests
+#   bench.jsonl   one line per benchmark: {"run": NAME, "exit": CODE, "result": <matsamp bench JSON>}
+# Usage: scripts/gpu-check.sh [all|build|test|bench]   (default all; a warm
+# machine keeps build-gpu/ between calls, so the steps may run in separate calls)
+# Needs .gpu-deps/ from scripts/gpu-prepare.sh, carried along.
+set -uo pipefail
+step=${1:-all}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${MATSAMP_GPU_BUILD:-$root/build-gpu}
+out=${OUT:-$build/gpu-check-out}   # $OUT: what the device tool brings back
+deps=$root/.gpu-deps
+jobs=${MATSAMP_JOBS:-16}
+mkdir -p "$out"
+summary=$out/summary.txt logs=$out/logs.txt
+note() { echo "gpu-check: $*" | tee -a "$summary"; }
+started=$SECONDS
+
+do_build() {
+  { nvidia-smi; nvcc --version; cmake --version | head -1; g++ --version | head -1; } >"$out/machine.txt" 2>&1
+  # CLI11 and zlib headers may be missing there; .gpu-deps carries them.
+  local cxx_flags="" extra=()
+  [ -e /usr/include/CLI/CLI.hpp ] || cxx_flags="-I$deps/include"
+  if [ ! -e /usr/include/zlib.h ]; then
+    local zlib
+    zlib=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
+    extra+=(-DZLIB_INCLUDE_DIR="$deps/include" -DZLIB_LIBRARY="$zlib")
+  fi
+  echo "== configure and build" >>"$logs"
+  if ! cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DMATSAMP_WITH_COMBBLAS=OFF -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_MPI=OFF \
+        -DMATSAMP_DATA_DIR="$deps/data" ${cxx_flags:+-DCMAKE_CXX_FLAGS="$cxx_flags"} "${extra[@]}" >>"$logs" 2>&1 ||
+     ! cmake --build "$build" -j "$jobs" --target matsamp gpu_tests unit_tests >>"$logs" 2>&1; then
+    note "build FAILED after $((SECONDS - started)) s; the end of logs.txt:"
+    tail -40 "$logs"
+    exit 1
+  fi
+  grep -q "CUDA=ON" "$logs" || note "WARNING: configured without CUDA"
+  note "built in $((SECONDS - started)) s"
+}
+
+do_test() {
+  export MATSAMP_DATA=$deps/data
+  local log=$build/gpu_tests.log
+  "$build/tests/gpu_tests" --gtest_output=json:"$out/gpu_tests.json" >"$log" 2>&1
+  local rc=$?
+  { echo "== gpu_tests"; cat "$log"; } >>"$logs"
+  note "gpu_tests exit $rc: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$log" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \] [A-Za-z].*\)$' "$log" | head -20 | tee -a "$summary"
+  "$build/tests/unit_tests" --gtest_filter='CliDevice*:GpuMemoryPlan*:CudaBackendEntry*:GpuRowSampler*' >"$log" 2>&1
+  rc=$?
+  { echo "== unit_tests (the device parts)"; cat "$log"; } >>"$logs"
+  note "unit_tests (CliDevice, GpuMemoryPlan, CudaBackendEntry, GpuRowSampler) exit $rc:" \
+       "$(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$log" | tr '\n' ' ')"
+}
+
+# bench NAME ARGS...: one matsamp bench run, appended to bench.jsonl.
+bench() {
+  local name=$1 result rc
+  shift
+  echo "== bench $name: $*" >>"$logs"
+  result=$(timeout 400 "$build/csrc/matsamp" bench --graph "$graph" "$@" 2>>"$logs")
+  rc=$?
+  echo "{\"run\":\"$name\",\"exit\":$rc,\"result\":${result:-null}}" >>"$out/bench.jsonl"
+  note "$name: exit $rc, bulk $(echo "$result" | grep -o '"bulk":{"bulk_size":[0-9]*,"time_s":[0-9.e+-]*' | head -1)," \
+       "fingerprint $(echo "$result" | grep -o '"fingerprint":[0-9]*' | head -1 | cut -d: -f2)"
+  [ $rc -eq 0 ] || tail -3 "$logs" | tee -a "$summary"
+}
+
+do_bench() {
+  local spec=${MATSAMP_BENCH_GRAPH:-rmat:21:32}   # another spec only to try the script on a small graph
+  graph=$build/${spec//:/_}.msg
+  if [ ! -e "$graph" ]; then
+    echo "== convert $spec" >>"$logs"
+    "$build/csrc/matsamp" convert --graph "$spec" -o "$graph" >>"$logs" 2>&1 || { note "graph generation FAILED"; exit 1; }
+  fi
+  # n = 2^21: 196 minibatches of 1024 (GraphSAGE), 392 of 512 (LADIES), as in issue 3.
+  local fraction=0.095703125
+  local sage=(--fanouts 15,10,5 -b 1024 --train-fraction $fraction)
+  bench graphsage_cuda_k196 --device cuda "${sage[@]}" -k 196 --compare-per-batch
+  bench graphsage_cuda_auto_k --device cuda "${sage[@]}"
+  bench graphsage_cpu --device cpu "${sage[@]}" -k 196
+  bench ladies1_cuda --device cuda --sampler ladies --samples 512 -b 512 --train-fraction $fraction -k 392
+  bench ladies2_cuda --device cuda --sampler ladies --samples 512,512 -b 512 --train-fraction $fraction -k 392
+  bench ladies2_cpu --device cpu --sampler ladies --samples 512,512 -b 512 --train-fraction $fraction -k 392
+  note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
+}
+
+case $step in
+  all) do_build; do_test; do_bench ;;
+  build) do_build ;;
+  test) do_test ;;
+  bench) do_bench ;;
+  *) echo "usage: $0 [all|build|test|bench]" >&2; exit 2 ;;
+esac
