@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   matsamp::cli::add_info_command(app);
   matsamp::cli::add_sample_command(app);
   matsamp::cli::add_bench_command(app);
+#ifdef MATSAMP_HAVE_TRAIN
+  matsamp::cli::add_train_command(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

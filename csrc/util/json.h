@@ -15,19 +15,18 @@ class JsonObject {
   }
   JsonObject& add(const std::string& key, const char* value) { return add(key, std::string(value)); }
   JsonObject& add(const std::string& key, bool value) { return raw(key, value ? "true" : "false"); }
-  JsonObject& add(const std::string& key, double value) {
-    if (!std::isfinite(value)) return raw(key, "null");
-    std::ostringstream out;
-    out.precision(6);
-    out << value;
-    return raw(key, out.str());
-  }
+  JsonObject& add(const std::string& key, double value) { return raw(key, number(value)); }
   JsonObject& add(const std::string& key, int64_t value) { return raw(key, std::to_string(value)); }
   JsonObject& add(const std::string& key, int value) { return add(key, static_cast<int64_t>(value)); }
   JsonObject& add(const std::string& key, uint64_t value) { return raw(key, std::to_string(value)); }
   JsonObject& add(const std::string& key, const std::vector<int64_t>& values) {
     std::string list = "[";
     for (size_t i = 0; i < values.size(); ++i) list += (i ? "," : "") + std::to_string(values[i]);
+    return raw(key, list + "]");
+  }
+  JsonObject& add(const std::string& key, const std::vector<double>& values) {
+    std::string list = "[";
+    for (size_t i = 0; i < values.size(); ++i) list += (i ? "," : "") + number(values[i]);
     return raw(key, list + "]");
   }
   JsonObject& add(const std::string& key, const JsonObject& value) { return raw(key, value.str()); }
@@ -38,6 +37,13 @@ class JsonObject {
   JsonObject& raw(const std::string& key, const std::string& value) {
     body_ += (body_.empty() ? "" : ",") + quote(key) + ":" + value;
     return *this;
+  }
+  static std::string number(double value) {
+    if (!std::isfinite(value)) return "null";
+    std::ostringstream out;
+    out.precision(6);
+    out << value;
+    return out.str();
   }
   static std::string quote(const std::string& s) {
     std::string out = "\"";

@@ -1,0 +1,82 @@
+#include "train/step_plan.h"
+
+#include <algorithm>
+
+namespace matsamp {
+
+StepPlan::StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk)
+    : num_vertices_(num_training_vertices),
+      batch_size_(batch_size),
+      lanes_(lanes),
+      steps_per_bulk_(steps_per_bulk) {
+  MATSAMP_CHECK(num_training_vertices > 0, "no training vertices");
+  MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
+  MATSAMP_CHECK(lanes > 0, "minibatches per step must be positive, got ", lanes);
+  MATSAMP_CHECK(steps_per_bulk > 0, "steps per bulk must be positive, got ", steps_per_bulk);
+  num_minibatches_ = (num_vertices_ + batch_size_ - 1) / batch_size_;
+}
+
+int64_t StepPlan::num_bulks() const {
+  const int64_t per_bulk = lanes_ * steps_per_bulk_;
+  return (num_minibatches_ + per_bulk - 1) / per_bulk;
+}
+
+StepPlan::Bulk StepPlan::bulk(int64_t index) const {
+  MATSAMP_CHECK(index >= 0 && index < num_bulks(), "bulk ", index, " out of range [0, ", num_bulks(), ")");
+  Bulk b;
+  b.first = index * lanes_ * steps_per_bulk_;
+  b.end = std::min(num_minibatches_, b.first + lanes_ * steps_per_bulk_);
+  // The last bulk may be short: its lanes shrink evenly, the trailing ones most.
+  b.lane_length = (b.end - b.first + lanes_ - 1) / lanes_;
+  return b;
+}
+
+int64_t StepPlan::minibatch(const Bulk& bulk, int64_t lane, int64_t step) const {
+  const int64_t id = bulk.first + lane * bulk.lane_length + step;
+  return step < bulk.lane_length && id < bulk.end ? id : -1;
+}
+
+std::pair<int64_t, int64_t> StepPlan::rank_lanes(int rank, int ranks) const {
+  MATSAMP_CHECK(ranks > 0 && lanes_ % ranks == 0, "minibatches per step (", lanes_,
+                ") must be a multiple of the number of processes (", ranks, ")");
+  const int64_t per_rank = lanes_ / ranks;
+  return {rank * per_rank, (rank + 1) * per_rank};
+}
+
+std::pair<int64_t, int64_t> StepPlan::lane_minibatches(const Bulk& bulk,
+                                                       std::pair<int64_t, int64_t> lanes) const {
+  const int64_t first = std::min(bulk.end, bulk.first + lanes.first * bulk.lane_length);
+  const int64_t end = std::min(bulk.end, bulk.first + lanes.second * bulk.lane_length);
+  return {first, end};
+}
+
+int64_t StepPlan::minibatch_size(int64_t id) const {
+  return std::min(num_vertices_, (id + 1) * batch_size_) - id * batch_size_;
+}
+
+int64_t StepPlan::step_seeds(const Bulk& bulk, int64_t step) const {
+  int64_t seeds = 0;
+  for (int64_t lane = 0; lane < lanes_; ++lane) {
+    const int64_t id = minibatch(bulk, lane, step);
+    if (id >= 0) seeds += minibatch_size(id);
+  }
+  return seeds;
+}
+
+BulkSample sample_minibatches(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& order,
+                              int64_t batch_size, std::pair<int64_t, int64_t> ids, uint32_t epoch,
+                              StepStats* times) {
+  BulkSample empty;
+  empty.first_minibatch = ids.first;
+  empty.seed_offsets = {0};
+  if (ids.first >= ids.second) return empty;
+  const int64_t n = static_cast<int64_t>(order.size());
+  const int64_t begin = ids.first * batch_size;
+  Offsets offsets{0};
+  for (int64_t id = ids.first; id < ids.second; ++id)
+    offsets.push_back(std::min(n, (id + 1) * batch_size) - begin);
+  const std::vector<vid_t> seeds(order.begin() + begin, order.begin() + begin + offsets.back());
+  return sampler.sample(seeds, offsets, ids.first, epoch, backend, times);
+}
+
+}  // namespace matsamp

@@ -1,0 +1,52 @@
+// How the minibatches of an epoch become optimizer steps on p ranks.
+//
+// A step trains on `lanes` minibatches at once (the global batch), and the
+// ranks share the lanes. Minibatches are sampled in bulks of `steps_per_bulk`
+// steps laid out lane-major: lane j of a bulk is a run of consecutive minibatch
+// ids, and step t takes the t-th minibatch of every lane. The layout depends on
+// neither p nor the rank, so p = 1 and p = 2 train on the same minibatches per
+// step, and each rank's lanes form one contiguous id range it samples in one call.
+#pragma once
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "sampling/sampler.h"
+
+namespace matsamp {
+
+class StepPlan {
+ public:
+  StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk);
+
+  struct Bulk {
+    int64_t first = 0;         // first minibatch id
+    int64_t end = 0;           // one past the last
+    int64_t lane_length = 0;   // minibatches per lane, the number of steps of this bulk
+  };
+
+  int64_t num_minibatches() const { return num_minibatches_; }
+  int64_t num_bulks() const;
+  int64_t lanes() const { return lanes_; }
+  Bulk bulk(int64_t index) const;
+  // The minibatch of `lane` at `step` of the bulk, or -1 when that lane has run out.
+  int64_t minibatch(const Bulk& bulk, int64_t lane, int64_t step) const;
+  // The lanes [first, second) of `rank` out of `ranks` (which must divide lanes()).
+  std::pair<int64_t, int64_t> rank_lanes(int rank, int ranks) const;
+  // The minibatch ids [first, second) that the given lanes cover in the bulk.
+  std::pair<int64_t, int64_t> lane_minibatches(const Bulk& bulk, std::pair<int64_t, int64_t> lanes) const;
+  int64_t minibatch_size(int64_t id) const;
+  // Seeds of one step over all lanes: what a step's mean loss divides by.
+  int64_t step_seeds(const Bulk& bulk, int64_t step) const;
+
+ private:
+  int64_t num_vertices_, batch_size_, lanes_, steps_per_bulk_, num_minibatches_;
+};
+
+// Samples minibatches [ids.first, ids.second) of an epoch whose seed order is
+// `order` (shuffle_vertices of the training vertices). Empty when the range is.
+BulkSample sample_minibatches(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& order,
+                              int64_t batch_size, std::pair<int64_t, int64_t> ids, uint32_t epoch,
+                              StepStats* times = nullptr);
+
+}  // namespace matsamp

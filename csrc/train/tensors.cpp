@@ -1,0 +1,67 @@
+#include "train/tensors.h"
+
+#include "ops/ops.h"
+
+namespace matsamp {
+
+torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device) {
+  const int64_t nnz = m.nnz();
+  torch::Tensor indices = torch::empty({2, nnz}, torch::kLong);
+  int64_t* rows = indices.data_ptr<int64_t>();
+  int64_t* cols = rows + nnz;
+  for (int64_t r = 0; r < m.rows; ++r)
+    for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) {
+      rows[e] = r;
+      cols[e] = m.colidx[e];
+    }
+  torch::Tensor values = torch::from_blob(const_cast<float*>(m.values.data()), {nnz}, torch::kFloat).clone();
+  // CSR rows are sorted with unique columns, so the COO tensor is coalesced as built.
+  torch::Tensor t = torch::sparse_coo_tensor(indices, values, {m.rows, m.cols},
+                                             torch::TensorOptions().dtype(torch::kFloat));
+  return t._coalesced_(true).to(device);
+}
+
+torch::Tensor index_tensor(const std::vector<vid_t>& ids, const torch::Device& device) {
+  return torch::from_blob(const_cast<vid_t*>(ids.data()), {static_cast<int64_t>(ids.size())}, torch::kLong)
+      .clone()
+      .to(device);
+}
+
+namespace {
+
+CsrMatrix dense_to_csr(const std::vector<float>& dense, int64_t rows, int64_t cols) {
+  CsrMatrix m(rows, cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      const float v = dense[r * cols + c];
+      if (v == 0) continue;
+      m.colidx.push_back(static_cast<col_t>(c));
+      m.values.push_back(v);
+    }
+    m.rowptr[r + 1] = m.nnz();
+  }
+  return m;
+}
+
+}  // namespace
+
+FeatureTable::FeatureTable(const Graph& g, const torch::Device& device, double max_sparse_density)
+    : device_(device) {
+  const int64_t n = g.num_vertices(), f = g.feature_dim;
+  int64_t nonzeros = 0;
+  for (float v : g.features) nonzeros += v != 0;
+  if (n > 0 && static_cast<double>(nonzeros) <= max_sparse_density * static_cast<double>(n * f)) {
+    check_column_count(f, "feature dimension");
+    sparse_rows_ = dense_to_csr(g.features, n, f);
+    all_ = to_sparse_tensor(sparse_rows_, device);
+  } else {
+    all_ = torch::from_blob(const_cast<float*>(g.features.data()), {n, f}, torch::kFloat).clone().to(device);
+  }
+}
+
+torch::Tensor FeatureTable::rows(const std::vector<vid_t>& ids) const {
+  if (is_sparse()) return to_sparse_tensor(select_rows(sparse_rows_, ids), device_);
+  return all_.index_select(0, index_tensor(ids, device_));
+}
+
+}  // namespace matsamp

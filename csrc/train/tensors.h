@@ -1,0 +1,34 @@
+// Engine data as torch tensors: sparse layer matrices, id lists, feature rows.
+#pragma once
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "core/csr.h"
+#include "graph/graph.h"
+
+namespace matsamp {
+
+// A CSR matrix as a coalesced sparse COO tensor on `device`.
+torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device);
+
+// Vertex ids as an int64 tensor on `device`.
+torch::Tensor index_tensor(const std::vector<vid_t>& ids, const torch::Device& device);
+
+// The vertex features on a device. Features with few nonzeros (bag-of-words:
+// ~1% on Cora) are kept sparse, so a minibatch's rows are a sparse tensor and
+// the first layer multiplies sparsely instead of through n x f dense rows.
+class FeatureTable {
+ public:
+  FeatureTable(const Graph& g, const torch::Device& device, double max_sparse_density = 0.1);
+  bool is_sparse() const { return sparse_rows_.rows > 0; }
+  torch::Tensor rows(const std::vector<vid_t>& ids) const;   // in the order of ids
+  const torch::Tensor& all() const { return all_; }
+
+ private:
+  torch::Device device_;
+  CsrMatrix sparse_rows_;   // host copy when sparse
+  torch::Tensor all_;       // every row, on the device
+};
+
+}  // namespace matsamp

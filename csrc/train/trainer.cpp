@@ -1,0 +1,543 @@
+#include "train/trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <future>
+#include <limits>
+
+#include "core/philox.h"
+#include "sampling/epoch.h"
+#include "train/models.h"
+#include "train/step_plan.h"
+#include "train/tensors.h"
+#include "util/timer.h"
+
+namespace matsamp {
+
+namespace {
+
+// Purpose tags in random keys (sampler layers use small numbers).
+constexpr uint32_t kDropoutTag = 0xD0u;
+// Sampled evaluation draws with epoch | this, apart from every training epoch.
+constexpr uint32_t kEvaluationEpochBit = 0x80000000u;
+
+torch::Device parse_device(const std::string& name) {
+  std::unique_ptr<torch::Device> device;
+  try {
+    device = std::make_unique<torch::Device>(name);
+  } catch (const std::exception&) {
+    fail("unknown device '", name, "' (expected cpu or cuda[:N])");
+  }
+  MATSAMP_CHECK(device->is_cpu() || device->is_cuda(), "device '", name, "' is not supported (use cpu or cuda)");
+  MATSAMP_CHECK(device->is_cpu() || torch::cuda::is_available(), "device '", name,
+                "': this build of torch has no CUDA support or sees no GPU");
+  return *device;
+}
+
+// The minibatch's layers in propagation order (furthest layer first).
+std::vector<Block> minibatch_blocks(const Minibatch& mb, const torch::Device& device, bool needs_frontier_first) {
+  std::vector<Block> blocks;
+  const std::vector<vid_t>* rows = &mb.seeds;
+  for (const MinibatchLayer& layer : mb.layers) {
+    // GraphSAGE takes h_dst = h_src[:n_dst]; a sampler that drops the frontier would make that silently wrong.
+    MATSAMP_CHECK(!needs_frontier_first ||
+                      (layer.vertices.size() >= rows->size() &&
+                       std::equal(rows->begin(), rows->end(), layer.vertices.begin())),
+                  "the sage model needs the frontier first among each layer's columns; "
+                  "the sampler does not keep it (drop --exclude-frontier)");
+    blocks.push_back({to_sparse_tensor(layer.adj, device), layer.adj.rows});
+    rows = &layer.vertices;
+  }
+  std::reverse(blocks.begin(), blocks.end());
+  return blocks;
+}
+
+torch::Tensor summed_cross_entropy(const torch::Tensor& logits, const torch::Tensor& targets) {
+  return torch::nn::functional::cross_entropy(
+      logits, targets, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
+}
+
+double accuracy(const torch::Tensor& logits, const torch::Tensor& labels, const torch::Tensor& ids) {
+  if (ids.numel() == 0) return 0;
+  const torch::Tensor predicted = logits.index_select(0, ids).argmax(1);
+  return predicted.eq(labels.index_select(0, ids)).sum().item<double>() / static_cast<double>(ids.numel());
+}
+
+// All parameters as one flat CPU tensor (undefined gradients count as zeros).
+torch::Tensor flatten(const std::vector<torch::Tensor>& tensors) {
+  std::vector<torch::Tensor> parts;
+  for (const torch::Tensor& t : tensors) parts.push_back(t.reshape(-1));
+  return torch::cat(parts).to(torch::kCPU).contiguous();
+}
+
+std::vector<torch::Tensor> gradients_of(const std::vector<torch::Tensor>& parameters) {
+  std::vector<torch::Tensor> grads;
+  for (const torch::Tensor& p : parameters) grads.push_back(p.grad().defined() ? p.grad() : torch::zeros_like(p));
+  return grads;
+}
+
+// Sums the gradients over all ranks. The loss is already divided by the global
+// seed count of the step, so the sum is the gradient of the global mean loss.
+void all_reduce_gradients(const std::vector<torch::Tensor>& parameters, Communicator& comm) {
+  torch::Tensor flat = flatten(gradients_of(parameters));
+  comm.all_reduce_sum(flat.data_ptr<float>(), flat.numel(), DataType::float32);
+  int64_t offset = 0;
+  for (const torch::Tensor& p : parameters) {
+    torch::Tensor g = flat.narrow(0, offset, p.numel()).view_as(p).to(p.device());
+    if (p.grad().defined())
+      p.mutable_grad().copy_(g);
+    else
+      p.mutable_grad() = g.clone();
+    offset += p.numel();
+  }
+}
+
+// Makes every rank start from rank 0's parameters.
+void broadcast_parameters(const std::vector<torch::Tensor>& parameters, Communicator& comm) {
+  torch::NoGradGuard no_grad;
+  torch::Tensor flat = flatten(parameters);
+  comm.broadcast(flat.data_ptr<float>(), flat.numel(), DataType::float32, 0);
+  int64_t offset = 0;
+  for (torch::Tensor p : parameters) {
+    p.copy_(flat.narrow(0, offset, p.numel()).view_as(p));
+    offset += p.numel();
+  }
+}
+
+std::vector<vid_t> sorted_union(const DataSplit& split) {
+  std::vector<vid_t> all = split.train;
+  all.insert(all.end(), split.validation.begin(), split.validation.end());
+  all.insert(all.end(), split.test.begin(), split.test.end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
+}
+
+struct SampledBulk {
+  BulkSample bulk;
+  double seconds = 0;
+};
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+EvaluationMode parse_evaluation_mode(const std::string& name) {
+  if (name == "full") return EvaluationMode::full;
+  if (name == "sampled") return EvaluationMode::sampled;
+  fail("unknown evaluation mode '", name, "' (expected full or sampled)");
+}
+
+struct Trainer::State {
+  const TrainingData& data;
+  const Sampler& sampler;
+  Backend& backend;
+  Communicator& comm;
+  TrainOptions options;
+  torch::Device device;
+  ModelShape shape;
+  int64_t rank_bulk_size = 1;          // minibatches this rank samples per call (set with plan)
+  StepPlan plan;
+  std::pair<int64_t, int64_t> lanes;   // this rank's
+  FeatureTable features;
+
+  std::shared_ptr<GnnModel> model;
+  std::unique_ptr<torch::optim::Adam> optimizer;
+  torch::Tensor labels, train_ids, validation_ids, test_ids;
+  std::vector<Block> full_blocks;           // full-neighbourhood evaluation
+  std::vector<vid_t> evaluation_vertices;   // sampled evaluation
+
+  // Progress, all of it in checkpoints.
+  int64_t epoch = 0;
+  int64_t best_epoch = -1;
+  double best_validation_accuracy = -1;
+  double best_validation_loss = std::numeric_limits<double>::infinity();
+  double test_accuracy_at_best = 0;
+  int64_t epochs_since_best = 0;
+  bool stopped_early = false;
+  std::vector<torch::Tensor> best_parameters;
+
+  State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_, Communicator& comm_,
+        const TrainOptions& options_);
+  static ModelShape model_shape(const TrainingData& data, const Sampler& sampler, const TrainOptions& options);
+  static StepPlan step_plan(const TrainingData& data, const Sampler& sampler, const TrainOptions& options,
+                            int ranks, int64_t* rank_bulk_size);
+
+  double train_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step, uint32_t epoch,
+                    EpochTimes& times);
+  torch::Tensor evaluation_logits(uint32_t epoch);
+  void evaluate(EpochMetrics& m);
+  void update_best(EpochMetrics& m);
+};
+
+Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_,
+                      Communicator& comm_, const TrainOptions& options_)
+    : data(data_),
+      sampler(sampler_),
+      backend(backend_),
+      comm(comm_),
+      options(options_),
+      device(parse_device(options_.device)),
+      shape(model_shape(data_, sampler_, options_)),
+      plan(step_plan(data_, sampler_, options_, comm_.size(), &rank_bulk_size)),
+      lanes(plan.rank_lanes(comm_.rank(), comm_.size())),
+      features(data_.graph, device) {
+  MATSAMP_CHECK(options.learning_rate > 0, "learning rate must be positive, got ", options.learning_rate);
+  MATSAMP_CHECK(options.weight_decay >= 0, "weight decay must be non-negative, got ", options.weight_decay);
+  MATSAMP_CHECK(options.epochs >= 0 && options.patience >= 0, "epochs and patience must be non-negative");
+  // Not the OpenMP count: on small graphs extra torch threads mostly wait for each other.
+  if (options.threads > 0) torch::set_num_threads(options.threads);
+
+  const Graph& g = data.graph;
+  labels = torch::from_blob(const_cast<int64_t*>(g.labels.data()), {g.num_vertices()}, torch::kLong)
+               .clone()
+               .to(device);
+  train_ids = index_tensor(data.split.train, device);
+  validation_ids = index_tensor(data.split.validation, device);
+  test_ids = index_tensor(data.split.test, device);
+  if (options.evaluation == EvaluationMode::full) {
+    const torch::Tensor full = to_sparse_tensor(
+        full_neighbourhood_matrix(g.adj, shape.kind == ModelKind::sage ? Aggregation::mean : Aggregation::gcn),
+        device);
+    full_blocks.assign(shape.num_layers, Block{full, g.num_vertices()});
+  } else {
+    evaluation_vertices = sorted_union(data.split);
+  }
+
+  torch::manual_seed(options.seed);
+  model = make_model(shape);
+  model->to(device);
+  broadcast_parameters(model->parameters(), comm);
+  optimizer = std::make_unique<torch::optim::Adam>(
+      model->parameters(),
+      torch::optim::AdamOptions(options.learning_rate).weight_decay(options.weight_decay));
+}
+
+ModelShape Trainer::State::model_shape(const TrainingData& data, const Sampler& sampler,
+                                       const TrainOptions& options) {
+  ModelShape shape;
+  shape.kind = parse_model_kind(options.model);
+  shape.input_dim = data.graph.feature_dim;
+  shape.hidden_dim = options.hidden;
+  shape.num_classes = data.num_classes;
+  shape.num_layers = sampler.num_layers();
+  shape.dropout = options.dropout;
+  return shape;
+}
+
+StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& sampler,
+                                   const TrainOptions& options, int ranks, int64_t* rank_bulk_size) {
+  const int64_t lanes = options.minibatches_per_step > 0 ? options.minibatches_per_step : ranks;
+  MATSAMP_CHECK(lanes % ranks == 0, "minibatches per step (", lanes, ") must be a multiple of the ",
+                ranks, " processes");
+  MATSAMP_CHECK(options.batch_size > 0, "batch size must be positive, got ", options.batch_size);
+  const int64_t lanes_per_rank = lanes / ranks;
+  const int64_t train = static_cast<int64_t>(data.split.train.size());
+  const int64_t minibatches = (train + options.batch_size - 1) / options.batch_size;
+  // Given steps per bulk keep the lane layout, and so each step's minibatches, independent of p.
+  const int64_t steps_per_bulk =
+      options.bulk_steps > 0
+          ? options.bulk_steps
+          : std::max<int64_t>(1, bulk_size_for_budget(sampler, options.batch_size, (minibatches + ranks - 1) / ranks,
+                                                      options.memory_budget) /
+                                     lanes_per_rank);
+  *rank_bulk_size = steps_per_bulk * lanes_per_rank;
+  return StepPlan(train, options.batch_size, lanes, steps_per_bulk);
+}
+
+double Trainer::State::train_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step,
+                                  uint32_t epoch_key, EpochTimes& times) {
+  optimizer->zero_grad();
+  const double step_seeds = static_cast<double>(plan.step_seeds(bulk, step));
+  double loss_sum = 0;
+  for (int64_t lane = lanes.first; lane < lanes.second; ++lane) {
+    const int64_t id = plan.minibatch(bulk, lane, step);
+    if (id < 0) continue;   // this lane ran out in the last bulk; the rank still joins the reduction
+    Minibatch mb;
+    std::vector<Block> blocks;
+    {
+      ScopedTimer t(&times.block_conversion);
+      mb = extract_minibatch(sample, id - sample.first_minibatch);
+      blocks = minibatch_blocks(mb, device, shape.kind == ModelKind::sage);
+    }
+    torch::Tensor x, y;
+    {
+      ScopedTimer t(&times.feature_fetch);
+      x = features.rows(mb.layers.back().vertices);
+      y = labels.index_select(0, index_tensor(mb.seeds, device));
+    }
+    ScopedTimer t(&times.propagation);
+    // Dropout masks follow the minibatch, not the rank or the order of work.
+    torch::manual_seed(random_bits({options.seed, epoch_key, kDropoutTag, static_cast<uint64_t>(id), 0}, 0));
+    const torch::Tensor loss = summed_cross_entropy(model->forward(blocks, x), y) / step_seeds;
+    loss.backward();
+    loss_sum += loss.item<double>() * step_seeds;
+  }
+  {
+    ScopedTimer t(&times.gradient_reduction);
+    all_reduce_gradients(model->parameters(), comm);
+  }
+  ScopedTimer t(&times.optimizer);
+  optimizer->step();
+  return loss_sum;
+}
+
+torch::Tensor Trainer::State::evaluation_logits(uint32_t epoch_key) {
+  if (options.evaluation == EvaluationMode::full) return model->forward(full_blocks, features.all());
+  torch::Tensor logits =
+      torch::zeros({data.graph.num_vertices(), shape.num_classes}, torch::TensorOptions().device(device));
+  const int64_t b = options.batch_size;
+  const int64_t minibatches = (static_cast<int64_t>(evaluation_vertices.size()) + b - 1) / b;
+  for (int64_t first = 0; first < minibatches; first += rank_bulk_size) {
+    const BulkSample sample =
+        sample_minibatches(sampler, backend, evaluation_vertices, b,
+                           {first, std::min(minibatches, first + rank_bulk_size)}, epoch_key | kEvaluationEpochBit);
+    for (int64_t g = 0; g < sample.count(); ++g) {
+      const Minibatch mb = extract_minibatch(sample, g);
+      const torch::Tensor x = features.rows(mb.layers.back().vertices);
+      logits.index_copy_(0, index_tensor(mb.seeds, device),
+                         model->forward(minibatch_blocks(mb, device, shape.kind == ModelKind::sage), x));
+    }
+  }
+  return logits;
+}
+
+void Trainer::State::evaluate(EpochMetrics& m) {
+  ScopedTimer t(&m.times.evaluation);
+  torch::NoGradGuard no_grad;
+  model->eval();
+  const torch::Tensor logits = evaluation_logits(static_cast<uint32_t>(m.epoch));
+  model->train();
+  std::vector<double> scores{
+      accuracy(logits, labels, train_ids), accuracy(logits, labels, validation_ids),
+      validation_ids.numel() ? summed_cross_entropy(logits.index_select(0, validation_ids),
+                                                    labels.index_select(0, validation_ids))
+                                       .item<double>() /
+                                   validation_ids.numel()
+                             : 0.0,
+      accuracy(logits, labels, test_ids)};
+  // Rank 0's scores decide early stopping everywhere, whatever the rounding of the reductions.
+  comm.broadcast(scores.data(), static_cast<int64_t>(scores.size()), DataType::float64, 0);
+  m.train_accuracy = scores[0];
+  m.validation_accuracy = scores[1];
+  m.validation_loss = scores[2];
+  m.test_accuracy = scores[3];
+}
+
+void Trainer::State::update_best(EpochMetrics& m) {
+  m.improved = m.validation_accuracy > best_validation_accuracy ||
+               (m.validation_accuracy == best_validation_accuracy && m.validation_loss < best_validation_loss);
+  if (m.improved) {
+    best_epoch = m.epoch;
+    best_validation_accuracy = m.validation_accuracy;
+    best_validation_loss = m.validation_loss;
+    test_accuracy_at_best = m.test_accuracy;
+    epochs_since_best = 0;
+    best_parameters.clear();
+    for (const torch::Tensor& p : model->parameters()) best_parameters.push_back(p.detach().clone());
+  } else {
+    ++epochs_since_best;
+  }
+  stopped_early = options.patience > 0 && epochs_since_best >= options.patience;
+}
+
+Trainer::Trainer(const TrainingData& data, const Sampler& sampler, Backend& backend, Communicator& comm,
+                 const TrainOptions& options)
+    : state_(std::make_unique<State>(data, sampler, backend, comm, options)) {}
+
+Trainer::~Trainer() = default;
+
+int64_t Trainer::next_epoch() const { return state_->epoch; }
+
+bool Trainer::finished() const { return state_->stopped_early || state_->epoch >= state_->options.epochs; }
+
+EpochMetrics Trainer::train_epoch() {
+  State& s = *state_;
+  MATSAMP_CHECK(!finished(), "training has finished (epoch ", s.epoch, ")");
+  EpochMetrics m;
+  m.epoch = s.epoch;
+  ScopedTimer epoch_timer(&m.times.total);
+  const uint32_t epoch_key = static_cast<uint32_t>(s.epoch);
+  const std::vector<vid_t> order = shuffle_vertices(s.data.split.train, s.options.seed, epoch_key);
+  const auto sample_bulk = [&s, &order, epoch_key](int64_t index) {
+    SampledBulk out;
+    ScopedTimer t(&out.seconds);
+    out.bulk = sample_minibatches(s.sampler, s.backend, order, s.options.batch_size,
+                                  s.plan.lane_minibatches(s.plan.bulk(index), s.lanes), epoch_key);
+    return out;
+  };
+  // Deferred when not prefetching: then the wait is the sampling itself.
+  const auto launch = s.options.prefetch ? std::launch::async : std::launch::deferred;
+  std::future<SampledBulk> pending = std::async(launch, sample_bulk, 0);
+  double loss_sum = 0;
+  s.model->train();
+  for (int64_t b = 0; b < s.plan.num_bulks(); ++b) {
+    SampledBulk current;
+    {
+      ScopedTimer t(&m.times.sampling_wait);
+      current = pending.get();
+    }
+    m.times.sampling += current.seconds;
+    if (b + 1 < s.plan.num_bulks()) pending = std::async(launch, sample_bulk, b + 1);
+    const StepPlan::Bulk bulk = s.plan.bulk(b);
+    for (int64_t step = 0; step < bulk.lane_length; ++step, ++m.steps)
+      loss_sum += s.train_step(current.bulk, bulk, step, epoch_key, m.times);
+  }
+  std::vector<double> total_loss{loss_sum};
+  s.comm.all_reduce_sum(total_loss);
+  m.loss = total_loss[0] / static_cast<double>(s.data.split.train.size());
+  s.evaluate(m);
+  s.update_best(m);
+  ++s.epoch;
+  return m;
+}
+
+TrainSummary Trainer::summary() const {
+  const State& s = *state_;
+  TrainSummary out;
+  out.epochs_run = s.epoch;
+  out.best_epoch = s.best_epoch;
+  out.best_validation_accuracy = std::max(0.0, s.best_validation_accuracy);
+  out.test_accuracy = s.test_accuracy_at_best;
+  out.stopped_early = s.stopped_early;
+  return out;
+}
+
+void Trainer::save_checkpoint(const std::string& path) const {
+  const State& s = *state_;
+  torch::serialize::OutputArchive archive, model, optimizer, best;
+  s.model->save(model);
+  s.optimizer->save(optimizer);
+  for (size_t i = 0; i < s.best_parameters.size(); ++i) best.write(std::to_string(i), s.best_parameters[i]);
+  archive.write("model", model);
+  archive.write("optimizer", optimizer);
+  archive.write("best_model", best);
+  archive.write("identity", torch::tensor(std::vector<int64_t>{
+                                static_cast<int64_t>(s.options.seed), static_cast<int64_t>(s.shape.kind),
+                                s.shape.input_dim, s.shape.hidden_dim, s.shape.num_classes, s.shape.num_layers}));
+  archive.write("progress", torch::tensor(std::vector<int64_t>{s.epoch, s.best_epoch, s.epochs_since_best,
+                                                               s.stopped_early ? 1 : 0}));
+  archive.write("scores", torch::tensor(std::vector<double>{s.best_validation_accuracy, s.best_validation_loss,
+                                                            s.test_accuracy_at_best}));
+  // Written aside and renamed, so a crash never leaves half a checkpoint.
+  const std::string partial = path + ".partial";
+  try {
+    archive.save_to(partial);
+  } catch (const c10::Error& e) {
+    fail("cannot write checkpoint '", path, "': ", first_line(e.what_without_backtrace()));
+  }
+  std::filesystem::rename(partial, path);
+}
+
+void Trainer::load_checkpoint(const std::string& path) {
+  State& s = *state_;
+  torch::serialize::InputArchive archive, model, optimizer, best;
+  torch::Tensor identity, progress, scores;
+  try {
+    archive.load_from(path, s.device);
+    archive.read("identity", identity);
+    archive.read("progress", progress);
+    archive.read("scores", scores);
+    archive.read("model", model);
+    archive.read("optimizer", optimizer);
+    archive.read("best_model", best);
+  } catch (const c10::Error& e) {
+    fail("cannot read checkpoint '", path, "': ", first_line(e.what_without_backtrace()));
+  }
+  const std::vector<int64_t> expected{static_cast<int64_t>(s.options.seed), static_cast<int64_t>(s.shape.kind),
+                                      s.shape.input_dim, s.shape.hidden_dim, s.shape.num_classes,
+                                      s.shape.num_layers};
+  identity = identity.to(torch::kCPU);
+  MATSAMP_CHECK(identity.numel() == 6 &&
+                    std::equal(expected.begin(), expected.end(), identity.data_ptr<int64_t>()),
+                "checkpoint '", path, "' belongs to another run (seed, model, input, hidden, classes or layers differ)");
+  s.model->load(model);
+  s.optimizer->load(optimizer);
+  s.best_parameters.clear();
+  for (size_t i = 0; i < s.model->parameters().size(); ++i) {
+    torch::Tensor p;
+    if (!best.try_read(std::to_string(i), p)) break;
+    s.best_parameters.push_back(p.to(s.device));
+  }
+  progress = progress.to(torch::kCPU);
+  scores = scores.to(torch::kCPU);
+  s.epoch = progress[0].item<int64_t>();
+  s.best_epoch = progress[1].item<int64_t>();
+  s.epochs_since_best = progress[2].item<int64_t>();
+  s.stopped_early = progress[3].item<int64_t>() != 0;
+  s.best_validation_accuracy = scores[0].item<double>();
+  s.best_validation_loss = scores[1].item<double>();
+  s.test_accuracy_at_best = scores[2].item<double>();
+}
+
+TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::string& checkpoint_path) {
+  const bool leader = state_->comm.rank() == 0;
+  while (!finished()) {
+    const EpochMetrics m = train_epoch();
+    if (leader && !checkpoint_path.empty()) save_checkpoint(checkpoint_path);
+    const JsonObject line = describe_epoch(m, state_->comm);
+    if (!leader) continue;
+    if (metrics) {
+      std::fprintf(metrics, "%s\n", line.str().c_str());
+      std::fflush(metrics);
+    }
+    if (progress)
+      std::fprintf(progress,
+                   "matsamp: epoch %lld/%lld: loss %.4f, accuracy train %.3f validation %.3f test %.3f%s "
+                   "(%.2f s, sampling %.2f s)\n",
+                   static_cast<long long>(m.epoch + 1), static_cast<long long>(state_->options.epochs), m.loss,
+                   m.train_accuracy, m.validation_accuracy, m.test_accuracy, m.improved ? " *" : "",
+                   m.times.total, m.times.sampling);
+  }
+  const TrainSummary result = summary();
+  if (leader && metrics) {
+    std::fprintf(metrics, "%s\n", describe_summary(result).str().c_str());
+    std::fflush(metrics);
+  }
+  return result;
+}
+
+JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
+  const std::vector<std::pair<const char*, double>> parts{
+      {"sampling", m.times.sampling},
+      {"sampling_wait", m.times.sampling_wait},
+      {"block_conversion", m.times.block_conversion},
+      {"feature_fetch", m.times.feature_fetch},
+      {"propagation", m.times.propagation},
+      {"gradient_reduction", m.times.gradient_reduction},
+      {"optimizer", m.times.optimizer},
+      {"evaluation", m.times.evaluation},
+      {"epoch", m.times.total}};
+  std::vector<double> mine;
+  for (const auto& part : parts) mine.push_back(part.second);
+  const std::vector<double> all = comm.all_gatherv(mine);   // rank-major
+  JsonObject times;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::vector<double> per_rank;
+    for (size_t r = 0; r < all.size() / parts.size(); ++r) per_rank.push_back(all[r * parts.size() + i]);
+    times.add(parts[i].first, per_rank);
+  }
+  return JsonObject()
+      .add("epoch", m.epoch)
+      .add("steps", m.steps)
+      .add("loss", m.loss)
+      .add("train_accuracy", m.train_accuracy)
+      .add("validation_accuracy", m.validation_accuracy)
+      .add("validation_loss", m.validation_loss)
+      .add("test_accuracy", m.test_accuracy)
+      .add("improved", m.improved)
+      .add("time_s", times);
+}
+
+JsonObject describe_summary(const TrainSummary& s) {
+  return JsonObject()
+      .add("summary", true)
+      .add("epochs_run", s.epochs_run)
+      .add("best_epoch", s.best_epoch)
+      .add("best_validation_accuracy", s.best_validation_accuracy)
+      .add("test_accuracy", s.test_accuracy)
+      .add("stopped_early", s.stopped_early);
+}
+
+}  // namespace matsamp

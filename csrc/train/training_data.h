@@ -1,0 +1,38 @@
+// A graph made ready for node classification: checked, features normalized,
+// vertices split. The graph is expected to be cleaned already (symmetric, and
+// the largest component when the split should follow Shchur et al.).
+#pragma once
+#include <string>
+
+#include "graph/graph.h"
+#include "train/split.h"
+
+namespace matsamp {
+
+struct TrainingDataOptions {
+  bool normalize_features = true;   // bag-of-words features train better as frequencies
+  PerClassSplitOptions split;
+};
+
+struct TrainingData {
+  Graph graph;
+  DataSplit split;
+  int64_t num_classes = 0;
+};
+
+// Throws a one-line error when the graph cannot be trained on (no features, no
+// labels, counts that disagree with n, too few vertices of a class).
+TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options);
+
+// Divides each feature row by its sum of absolute values (zero rows stay zero).
+void normalize_feature_rows(Graph& graph);
+
+// How a model aggregates neighbours, and the full-neighbourhood matrix that
+// evaluation multiplies with in place of the sampled ones.
+enum class Aggregation {
+  mean,   // GraphSAGE: D^-1 A (the expectation of the sampled 1/count rows)
+  gcn,    // GCN: Â = D^-1/2 (A+I) D^-1/2, row-normalized like LADIES/FastGCN layers
+};
+CsrMatrix full_neighbourhood_matrix(const CsrMatrix& adj, Aggregation aggregation);
+
+}  // namespace matsamp

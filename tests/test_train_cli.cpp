@@ -1,0 +1,63 @@
+// `matsamp train` as a user runs it: JSON lines on stdout, checkpoints that
+// resume, and one-line errors for input it cannot train on.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli_runner.h"
+#include "generate/generators.h"
+#include "io/graph_io.h"
+#include "test_data.h"
+
+namespace matsamp {
+namespace {
+
+TEST(TrainCli, PrintsOneJsonLinePerEpochAndASummary) {
+  const std::string dir = testing::scratch_dir("train_cli");
+  const testing::CliResult r = testing::run_cli(
+      "train -g planted:300:3 --fanouts 5,5 -b 16 --epochs 4 --train-per-class 10 --validation-per-class 10 "
+      "--hidden 16 --checkpoint " + dir + "/ckpt.pt",
+      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::count_lines(r.out), 5) << r.out;
+  EXPECT_NE(r.out.find("\"epoch\":3"), std::string::npos);
+  EXPECT_NE(r.out.find("\"gradient_reduction\":["), std::string::npos);
+  EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
+  EXPECT_NE(r.err.find("epoch 4/4"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/ckpt.pt"));
+
+  const testing::CliResult resumed = testing::run_cli(
+      "train -g planted:300:3 --fanouts 5,5 -b 16 --epochs 6 --train-per-class 10 --validation-per-class 10 "
+      "--hidden 16 --resume " + dir + "/ckpt.pt",
+      dir);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(testing::count_lines(resumed.out), 3) << resumed.out;   // epochs 4 and 5, then the summary
+  EXPECT_NE(resumed.out.find("\"epoch\":4"), std::string::npos);
+}
+
+TEST(TrainCli, BadInputIsAOneLineError) {
+  const std::string dir = testing::scratch_dir("train_cli_errors");
+  Graph unlabelled = generate_planted_partition({});
+  unlabelled.labels.clear();
+  write_binary_csr(dir + "/unlabelled.msg", unlabelled);
+  const testing::CliResult no_labels = testing::run_cli("train -g " + dir + "/unlabelled.msg", dir);
+  EXPECT_EQ(no_labels.exit_code, 1);
+  EXPECT_NE(no_labels.err.find("error: training needs vertex labels"), std::string::npos) << no_labels.err;
+
+  const testing::CliResult too_few =
+      testing::run_cli("train -g planted:100:5 --train-per-class 20 --validation-per-class 30", dir);
+  EXPECT_EQ(too_few.exit_code, 1);
+  EXPECT_NE(too_few.err.find("the split needs 50"), std::string::npos) << too_few.err;
+  EXPECT_EQ(testing::count_lines(too_few.err.substr(too_few.err.find("error:"))), 1);
+
+  const testing::CliResult cuda = testing::run_cli("train -g planted:300:3 --device cuda --epochs 1", dir);
+  if (!std::getenv("MATSAMP_EXPECT_CUDA")) {
+    EXPECT_EQ(cuda.exit_code, 1);
+    EXPECT_NE(cuda.err.find("error: --device cuda"), std::string::npos) << cuda.err;
+    EXPECT_EQ(testing::count_lines(cuda.err.substr(cuda.err.find("error:"))), 1) << cuda.err;
+  }
+}
+
+}  // namespace
+}  // namespace matsamp

@@ -1,0 +1,201 @@
+// The torch-free parts of the trainer: the per-class split, input checks, the
+// step plan that maps minibatches to steps and ranks, evaluation matrices.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include "generate/generators.h"
+#include "train/step_plan.h"
+#include "train/training_data.h"
+
+namespace matsamp {
+namespace {
+
+std::vector<int64_t> labels_with_class_sizes(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> labels;
+  for (size_t c = 0; c < sizes.size(); ++c) labels.insert(labels.end(), sizes[c], static_cast<int64_t>(c));
+  std::reverse(labels.begin(), labels.end());   // not sorted by class
+  labels.push_back(-1);                          // unlabelled vertices belong to no set
+  labels.push_back(-1);
+  return labels;
+}
+
+template <class Fn>
+std::string error_of(Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(TrainSplit, TakesTheRequestedCountsPerClassAndTheRestIsTest) {
+  const std::vector<int64_t> labels = labels_with_class_sizes({60, 55, 80});
+  const DataSplit split = split_per_class(labels, {20, 30, 7});
+  std::vector<int64_t> train_per_class(3), validation_per_class(3);
+  for (vid_t v : split.train) ++train_per_class[labels[v]];
+  for (vid_t v : split.validation) ++validation_per_class[labels[v]];
+  EXPECT_EQ(train_per_class, (std::vector<int64_t>{20, 20, 20}));
+  EXPECT_EQ(validation_per_class, (std::vector<int64_t>{30, 30, 30}));
+  EXPECT_EQ(split.test.size(), 195u - 150u);
+
+  std::vector<vid_t> all = split.train;
+  all.insert(all.end(), split.validation.begin(), split.validation.end());
+  all.insert(all.end(), split.test.begin(), split.test.end());
+  std::sort(all.begin(), all.end());
+  std::vector<vid_t> labelled(195);
+  std::iota(labelled.begin(), labelled.end(), 0);
+  EXPECT_EQ(all, labelled);   // disjoint, and the unlabelled vertices 195, 196 are nowhere
+  EXPECT_TRUE(std::is_sorted(split.train.begin(), split.train.end()));
+}
+
+TEST(TrainSplit, IsSeeded) {
+  const std::vector<int64_t> labels = labels_with_class_sizes({100, 100});
+  EXPECT_EQ(split_per_class(labels, {20, 30, 1}).train, split_per_class(labels, {20, 30, 1}).train);
+  EXPECT_NE(split_per_class(labels, {20, 30, 1}).train, split_per_class(labels, {20, 30, 2}).train);
+}
+
+TEST(TrainSplit, AClassWithTooFewVerticesIsAClearError) {
+  const std::vector<int64_t> labels = labels_with_class_sizes({60, 49, 80});
+  const std::string message = error_of([&] { split_per_class(labels, {20, 30, 1}); });
+  EXPECT_NE(message.find("class 1 has 49 labelled vertices"), std::string::npos) << message;
+  EXPECT_NE(message.find("needs 50"), std::string::npos) << message;
+}
+
+Graph small_planted_graph() {
+  PlantedPartitionOptions options;
+  options.vertices = 120;
+  options.classes = 3;
+  options.feature_dim = 8;
+  return generate_planted_partition(options);
+}
+
+TEST(TrainData, RejectsGraphsItCannotTrainOn) {
+  Graph wrong_labels = small_planted_graph();
+  wrong_labels.labels.pop_back();
+  EXPECT_NE(error_of([&] { prepare_training_data(wrong_labels, {}); }).find("119 labels for 120 vertices"),
+            std::string::npos);
+
+  Graph no_features = small_planted_graph();
+  no_features.features.clear();
+  no_features.feature_dim = 0;
+  EXPECT_NE(error_of([&] { prepare_training_data(no_features, {}); }).find("needs vertex features"),
+            std::string::npos);
+
+  Graph no_labels = small_planted_graph();
+  no_labels.labels.clear();
+  EXPECT_NE(error_of([&] { prepare_training_data(no_labels, {}); }).find("needs vertex labels"),
+            std::string::npos);
+
+  TrainingDataOptions greedy;
+  greedy.split = {30, 20, 1};   // 50 of each class of about 40
+  EXPECT_NE(error_of([&] { prepare_training_data(small_planted_graph(), greedy); }).find("the split needs 50"),
+            std::string::npos);
+}
+
+TEST(TrainData, NormalizesFeatureRowsToUnitSum) {
+  Graph g = small_planted_graph();
+  g.features.assign(g.features.size(), 0.0f);
+  for (int64_t j = 0; j < g.feature_dim; ++j) g.features[j] = static_cast<float>(j);   // row 0: 0..7
+  TrainingDataOptions options;
+  options.split = {5, 5, 1};
+  const TrainingData data = prepare_training_data(g, options);
+  EXPECT_FLOAT_EQ(data.graph.features[7], 7.0f / 28.0f);
+  EXPECT_EQ(data.graph.features[g.feature_dim], 0.0f);   // zero rows stay zero
+  EXPECT_EQ(data.num_classes, 3);
+}
+
+TEST(TrainData, FullNeighbourhoodMatricesHaveUnitRowSums) {
+  const Graph g = small_planted_graph();
+  for (Aggregation aggregation : {Aggregation::mean, Aggregation::gcn}) {
+    const CsrMatrix m = full_neighbourhood_matrix(g.adj, aggregation);
+    for (int64_t r = 0; r < m.rows; ++r) {
+      if (aggregation == Aggregation::mean && g.adj.row_nnz(r) == 0) continue;
+      double sum = 0;
+      for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) sum += m.values[e];
+      ASSERT_NEAR(sum, 1.0, 1e-5) << "row " << r;
+    }
+  }
+  // GCN aggregation includes the vertex itself, mean aggregation does not.
+  const CsrMatrix gcn = full_neighbourhood_matrix(g.adj, Aggregation::gcn);
+  EXPECT_EQ(gcn.nnz(), g.adj.nnz() + g.num_vertices());
+}
+
+TEST(TrainStepPlan, CoversEveryMinibatchOnceAndCountsStepSeeds) {
+  for (int64_t lanes : {1, 2, 3}) {
+    for (int64_t steps_per_bulk : {1, 2, 5}) {
+      const StepPlan plan(103, 10, lanes, steps_per_bulk);   // 11 minibatches, the last of 3 seeds
+      ASSERT_EQ(plan.num_minibatches(), 11);
+      std::vector<int64_t> seen;
+      int64_t seeds = 0;
+      for (int64_t b = 0; b < plan.num_bulks(); ++b) {
+        const StepPlan::Bulk bulk = plan.bulk(b);
+        for (int64_t t = 0; t < bulk.lane_length; ++t) {
+          int64_t step_seeds = 0;
+          for (int64_t lane = 0; lane < lanes; ++lane) {
+            const int64_t id = plan.minibatch(bulk, lane, t);
+            if (id < 0) continue;
+            seen.push_back(id);
+            step_seeds += plan.minibatch_size(id);
+          }
+          EXPECT_EQ(plan.step_seeds(bulk, t), step_seeds);
+          seeds += step_seeds;
+        }
+      }
+      std::sort(seen.begin(), seen.end());
+      std::vector<int64_t> all(11);
+      std::iota(all.begin(), all.end(), 0);
+      EXPECT_EQ(seen, all) << "lanes " << lanes << ", steps per bulk " << steps_per_bulk;
+      EXPECT_EQ(seeds, 103);
+    }
+  }
+}
+
+TEST(TrainStepPlan, EachRankSamplesOneContiguousRangeHoldingItsLanes) {
+  const StepPlan plan(1000, 7, 4, 3);
+  for (int ranks : {1, 2, 4}) {
+    for (int64_t b = 0; b < plan.num_bulks(); ++b) {
+      const StepPlan::Bulk bulk = plan.bulk(b);
+      int64_t covered = bulk.first;
+      for (int rank = 0; rank < ranks; ++rank) {
+        const auto lanes = plan.rank_lanes(rank, ranks);
+        const auto ids = plan.lane_minibatches(bulk, lanes);
+        EXPECT_EQ(ids.first, covered);   // the ranks' ranges tile the bulk in order
+        covered = ids.second;
+        for (int64_t lane = lanes.first; lane < lanes.second; ++lane)
+          for (int64_t t = 0; t < bulk.lane_length; ++t) {
+            const int64_t id = plan.minibatch(bulk, lane, t);
+            if (id >= 0) {
+              EXPECT_TRUE(id >= ids.first && id < ids.second);
+            }
+          }
+      }
+      EXPECT_EQ(covered, bulk.end);
+    }
+  }
+  EXPECT_THROW(plan.rank_lanes(0, 3), Error);   // 3 processes cannot share 4 lanes
+}
+
+TEST(TrainStepPlan, SampledMinibatchesFollowTheEpochOrder) {
+  CsrMatrix ring(50, 50);
+  for (int64_t v = 0; v < 50; ++v) {
+    ring.colidx.push_back(static_cast<col_t>((v + 1) % 50));
+    ring.rowptr[v + 1] = v + 1;
+  }
+  auto sampler = make_graphsage_sampler(ring, {1}, 3);
+  auto backend = make_cpu_backend();
+  std::vector<vid_t> order(23);
+  std::iota(order.begin(), order.end(), 10);
+  const BulkSample bulk = sample_minibatches(*sampler, *backend, order, 5, {2, 5}, 0);
+  EXPECT_EQ(bulk.first_minibatch, 2);
+  EXPECT_EQ(bulk.seed_offsets, (Offsets{0, 5, 10, 13}));
+  EXPECT_EQ(bulk.seeds.front(), 20);
+  EXPECT_EQ(bulk.seeds.back(), 32);
+  EXPECT_EQ(sample_minibatches(*sampler, *backend, order, 5, {3, 3}, 0).count(), 0);
+}
+
+}  // namespace
+}  // namespace matsamp
