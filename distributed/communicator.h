@@ -85,6 +85,13 @@ class Communicator {
   std::map<std::string, CommCounters> counters_;
 };
 
+// Bytes this rank has sent through comm, over all operations since the last reset.
+inline int64_t bytes_sent(const Communicator& comm) {
+  int64_t bytes = 0;
+  for (const auto& [op, c] : comm.counters()) bytes += c.bytes;
+  return bytes;
+}
+
 // A communicator of one rank (no MPI): every collective is a copy.
 std::unique_ptr<Communicator> make_self_communicator();
 

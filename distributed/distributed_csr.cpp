@@ -11,6 +11,12 @@ namespace matsamp {
 
 namespace {
 
+uint64_t fnv1a(uint64_t h, const void* data, size_t bytes) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  return h;
+}
+
 // Identity of a .msg file: a hash of its header (sizes, flags and per-section checksums).
 uint64_t header_identity(const std::string& path) {
   constexpr size_t kHeaderBytes = 80;   // see io/binary_csr.h
@@ -19,12 +25,29 @@ uint64_t header_identity(const std::string& path) {
   char header[kHeaderBytes] = {};
   in.read(header, kHeaderBytes);
   MATSAMP_CHECK(in.gcount() == static_cast<std::streamsize>(kHeaderBytes), path, ": truncated header");
-  uint64_t h = 0xCBF29CE484222325ull;
-  for (char byte : header) h = (h ^ static_cast<unsigned char>(byte)) * 0x100000001B3ull;
-  return h;
+  return fnv1a(0xCBF29CE484222325ull, header, kHeaderBytes);
+}
+
+// Ends every rank unless all identities equal rank 0's.
+void agree_on_identity(Communicator& comm, uint64_t identity, const std::string& what) {
+  const std::vector<int64_t> all = comm.all_gatherv(std::vector<int64_t>{static_cast<int64_t>(identity)});
+  const auto other = std::find_if(all.begin(), all.end(), [&](int64_t id) { return id != all[0]; });
+  agree(comm, other == all.end(),
+        detail::concat("ranks were given different graph files: rank ", other - all.begin(),
+                       " does not have the graph of rank 0 (", what, ")"));
 }
 
 }  // namespace
+
+void check_same_on_every_rank(Communicator& comm, const CsrMatrix& m, const std::string& what) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  const int64_t shape[2] = {m.rows, m.cols};
+  h = fnv1a(h, shape, sizeof shape);
+  h = fnv1a(h, m.rowptr.data(), m.rowptr.size() * sizeof(int64_t));
+  h = fnv1a(h, m.colidx.data(), m.colidx.size() * sizeof(col_t));
+  h = fnv1a(h, m.values.data(), m.values.size() * sizeof(float));
+  agree_on_identity(comm, h, detail::concat(what, ": ", m.shape()));
+}
 
 CsrMatrix row_slice(const CsrMatrix& m, int64_t r0, int64_t r1) {
   MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= m.rows, "row_slice: rows [", r0, ", ", r1, ") outside ",
@@ -56,13 +79,8 @@ DistributedCsr read_block_row(const std::string& path, ProcessGrid& grid) {
     identity = header_identity(path);
     info = read_binary_csr_info(path);
   });
-  const std::vector<int64_t> identities = world.all_gatherv(std::vector<int64_t>{static_cast<int64_t>(identity)});
-  const auto other = std::find_if(identities.begin(), identities.end(),
-                                  [&](int64_t id) { return id != identities[0]; });
-  agree(world, other == identities.end(),
-        detail::concat("ranks were given different graph files: rank 0 and rank ", other - identities.begin(),
-                       " disagree (this rank read ", path, ": ", info.vertices, " vertices, ", info.edges,
-                       " nonzeros)"));
+  agree_on_identity(world, identity,
+                    detail::concat(path, ": ", info.vertices, " vertices, ", info.edges, " nonzeros"));
   DistributedCsr d;
   d.blocks = {info.vertices, grid.process_rows()};
   d.block = grid.row();

@@ -25,6 +25,10 @@ CsrMatrix row_slice(const CsrMatrix& m, int64_t r0, int64_t r1);
 // This rank's block row of a matrix every rank holds whole (tests, generated graphs).
 DistributedCsr block_row_of(const CsrMatrix& whole, const ProcessGrid& grid);
 
+// Collective: ends every rank with one AgreedError unless every rank holds the same
+// matrix (compared by shape and a hash of its arrays). `what` names it in the message.
+void check_same_on_every_rank(Communicator& comm, const CsrMatrix& m, const std::string& what);
+
 // Collective: reads only this rank's block row of a matsamp binary CSR (.msg) file.
 // Ranks given different files (compared by their headers, which carry the section
 // checksums), or a file that fails to open on some rank, end every rank with one

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "csr_transfer.h"
+#include "util/timer.h"
 
 namespace matsamp {
 
@@ -65,26 +66,45 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
   for (vid_t v = lo; v < hi; ++v)
     if (needed[v - lo]) wanted.push_back(v);
   FetchedRows fetched;
-  exchange_round(&wanted, operand_id, &fetched);
+  ProductCall record;
+  {
+    ScopedTimer timer(&record.exchange_s);
+    exchange_round(&wanted, operand_id, &fetched, &record);
+  }
 
   // Finish the sum along the process row in column order.
   Communicator& row = grid_.row_comm();
   const int j = row.rank(), c = row.size();
-  const CsrMatrix running = j == 0 ? CsrMatrix(q.rows, a.cols()) : recv_csr(row, j - 1, kChainTag);
-  CsrMatrix p = continue_product(q, fetched, lo, hi, running);
-  if (j + 1 < c) send_csr(row, p, j + 1, kChainTag);
-  if (c > 1) broadcast_csr(row, p, c - 1);
+  const int64_t row_bytes_before = bytes_sent(row);
+  CsrMatrix running(q.rows, a.cols()), p;
+  {
+    ScopedTimer timer(&record.reduce_s);
+    if (j > 0) running = recv_csr(row, j - 1, kChainTag);
+  }
+  {
+    ScopedTimer timer(&record.compute_s);
+    p = continue_product(q, fetched, lo, hi, running);
+  }
+  {
+    ScopedTimer timer(&record.reduce_s);
+    if (j + 1 < c) send_csr(row, p, j + 1, kChainTag);
+    if (c > 1) broadcast_csr(row, p, c - 1);
+  }
+  record.reduce_bytes = bytes_sent(row) - row_bytes_before;
+  record.result_nonzeros = p.nnz();
+  calls_.push_back(record);
   return p;
 }
 
 void GraphProduct::finish() {
-  while (exchange_round(nullptr, -1, nullptr)) {
+  while (exchange_round(nullptr, -1, nullptr, nullptr)) {
   }
 }
 
-bool GraphProduct::exchange_round(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched) {
-  return exchange_ == Exchange::sparsity_aware ? exchange_aware(wanted, operand_id, fetched)
-                                               : exchange_oblivious(wanted, operand_id, fetched);
+bool GraphProduct::exchange_round(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched,
+                                  ProductCall* record) {
+  return exchange_ == Exchange::sparsity_aware ? exchange_aware(wanted, operand_id, fetched, record)
+                                               : exchange_oblivious(wanted, operand_id, fetched, record);
 }
 
 std::vector<GraphProduct::Header> GraphProduct::exchange_headers(const std::vector<Header>& mine) {
@@ -96,7 +116,8 @@ std::vector<GraphProduct::Header> GraphProduct::exchange_headers(const std::vect
   return theirs;
 }
 
-bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched) {
+bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched,
+                                  ProductCall* record) {
   Communicator& col = grid_.col_comm();
   const int ranks = col.size();
   std::vector<int64_t> request_counts(ranks, 0);
@@ -154,6 +175,14 @@ bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_
   rows.values.resize(got_entries);
   col.all_to_allv(colidx.data(), entry_counts, rows.colidx.data(), got_entry_counts, DataType::int32);
   col.all_to_allv(values.data(), entry_counts, rows.values.data(), got_entry_counts, DataType::float32);
+  if (record)
+    for (int q = 0; q < ranks; ++q)
+      if (q != col.rank()) {
+        record->request_bytes += 4 * request_counts[q];
+        record->response_bytes += 8 * (request_counts[q] + got_entry_counts[q]);
+        record->remote_rows += request_counts[q];
+        record->remote_entries += got_entry_counts[q];
+      }
   if (fetched) {
     for (size_t i = 0; i < got_lengths.size(); ++i) rows.rowptr[i + 1] = rows.rowptr[i] + got_lengths[i];
     fetched->ids = *wanted;
@@ -162,7 +191,8 @@ bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_
   return true;
 }
 
-bool GraphProduct::exchange_oblivious(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched) {
+bool GraphProduct::exchange_oblivious(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched,
+                                      ProductCall* record) {
   Communicator& col = grid_.col_comm();
   const std::vector<Header> theirs = exchange_headers(std::vector<Header>(col.size(), {wanted != nullptr, operand_id, 0}));
   int64_t agreed = -1;
@@ -183,6 +213,11 @@ bool GraphProduct::exchange_oblivious(const std::vector<vid_t>* wanted, int oper
     const int q = first_block + i;
     if (col.rank() == q) blocks[i] = a.local;
     broadcast_csr(col, blocks[i], q);
+    if (record && col.rank() != q) {   // shape, row pointers, then column + value per entry
+      record->response_bytes += 24 + 8 * (blocks[i].rows + 1) + 8 * blocks[i].nnz();
+      record->remote_rows += blocks[i].rows;
+      record->remote_entries += blocks[i].nnz();
+    }
   }
   if (fetched) {
     const auto [lo, hi] = chunk(a.blocks);

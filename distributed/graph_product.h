@@ -15,10 +15,23 @@
 #include <vector>
 
 #include "distributed_csr.h"
+#include "communicator.h"
 #include "partial_product.h"
 #include "process_grid.h"
 
 namespace matsamp {
+
+// What one multiply() moved, seen from the rank that asked (remote rows only), and
+// its time. Summed over the ranks of a grid these are the wire bytes of the product.
+struct ProductCall {
+  int64_t request_bytes = 0;    // ids sent to owners (4 bytes each)
+  int64_t response_bytes = 0;   // rows received: 8 per row (length), 8 per entry (column + value)
+  int64_t remote_rows = 0;
+  int64_t remote_entries = 0;
+  int64_t reduce_bytes = 0;     // sent along the process row by this rank (running sums, final P)
+  int64_t result_nonzeros = 0;
+  double exchange_s = 0, compute_s = 0, reduce_s = 0;
+};
 
 class GraphProduct {
  public:
@@ -39,6 +52,9 @@ class GraphProduct {
   void finish();
 
   Exchange exchange() const { return exchange_; }
+  // One record per multiply() since the last clear_calls().
+  const std::vector<ProductCall>& calls() const { return calls_; }
+  void clear_calls() { calls_.clear(); }
   ProcessGrid& grid() { return grid_; }
 
  private:
@@ -53,14 +69,17 @@ class GraphProduct {
   const DistributedCsr& operand(int64_t id) const;
   // One exchange round of the process column. `wanted` (sorted ids in this rank's chunk)
   // is null on a rank that is done. Returns false when every rank of the column is done.
-  bool exchange_round(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched);
-  bool exchange_aware(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched);
-  bool exchange_oblivious(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched);
+  // A rank that is done passes null for all three.
+  bool exchange_round(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched, ProductCall* record);
+  bool exchange_aware(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched, ProductCall* record);
+  bool exchange_oblivious(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched,
+                          ProductCall* record);
   std::vector<Header> exchange_headers(const std::vector<Header>& mine);
 
   ProcessGrid& grid_;
   Exchange exchange_;
   std::vector<const DistributedCsr*> operands_;
+  std::vector<ProductCall> calls_;
 };
 
 }  // namespace matsamp

@@ -25,6 +25,9 @@ class PartitionedSampling {
   Backend& backend() { return backend_; }
   int64_t vertices() const { return adj_.rows(); }
   const DistributedCsr& adjacency() const { return adj_; }
+  // Null until layerwise() has prepared them.
+  const DistributedLayerWise* layerwise_matrices() const { return layerwise_ ? &*layerwise_ : nullptr; }
+  GraphProduct& product() { return product_; }
 
   std::unique_ptr<Sampler> graphsage(std::vector<int64_t> fanouts, uint64_t seed);
   // Collective on first use: prepares Â, Â∘Â and the column norms distributed.

@@ -43,9 +43,7 @@ std::map<std::string, CommCounters> ProcessGrid::counters() const {
 }
 
 int64_t ProcessGrid::bytes_sent() const {
-  int64_t bytes = 0;
-  for (const auto& [op, c] : counters()) bytes += c.bytes;
-  return bytes;
+  return matsamp::bytes_sent(world_) + matsamp::bytes_sent(*row_) + matsamp::bytes_sent(*col_);
 }
 
 void ProcessGrid::reset_counters() {

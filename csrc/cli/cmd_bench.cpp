@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/distributed_bench.h"
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
 #include "kernels/cuda_backend.h"
@@ -91,13 +92,17 @@ void add_bench_command(CLI::App& app) {
     GraphSource source;
     SamplerOptions sampler;
     bool compare_per_batch = false;
+    DistributedBenchOptions distributed;
   };
   auto options = std::make_shared<Options>();
   add_graph_options(*cmd, options->source);
   add_sampler_options(*cmd, options->sampler);
   cmd->add_flag("--compare-per-batch", options->compare_per_batch,
                 "also sample the epoch one minibatch at a time (k = 1) and report both");
+  add_distributed_bench_options(*cmd, options->distributed);
   cmd->callback([options] {
+    if (distributed_bench_requested(options->distributed))
+      return run_distributed_bench(options->source, options->sampler, options->distributed);
     const Graph g = load_graph(options->source);
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
     auto backend = make_backend(options->sampler, g.adj);

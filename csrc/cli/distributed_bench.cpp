@@ -1,0 +1,328 @@
+#include "cli/distributed_bench.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/error.h"
+
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+#include <omp.h>
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+#include "distributed/agreement.h"
+#include "distributed/epoch_share.h"
+#include "distributed/mpi_communicator.h"
+#include "distributed/partitioned_sampling.h"
+#include "sampling/fingerprint.h"
+#include "util/json.h"
+#include "util/memory.h"
+#include "util/timer.h"
+#endif
+
+namespace matsamp::cli {
+
+namespace {
+
+// Ranks in the job as the launcher tells them (mpirun, MPICH/Hydra, srun); 1 otherwise.
+int launched_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"})
+    if (const char* value = std::getenv(name)) return std::max(1, std::atoi(value));
+  return 1;
+}
+
+}  // namespace
+
+void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& options) {
+  bench.add_option("--distributed", options.mode,
+                   "sample with every rank of an MPI job (mpirun, srun): the graph 'replicated' on every "
+                   "rank, or 'partitioned' into 1.5D block rows (replicated when the job has several ranks)")
+      ->check(CLI::IsMember({"replicated", "partitioned"}));
+  bench.add_option("--replication", options.replication,
+                   "--distributed: replication factor c of the (p/c) x c grid; c*c must divide p")
+      ->capture_default_str();
+  bench.add_flag("--oblivious", options.oblivious,
+                 "--distributed partitioned: broadcast whole block rows (sparsity-oblivious) instead of "
+                 "fetching the rows needed");
+}
+
+bool distributed_bench_requested(DistributedBenchOptions& options) {
+  if (options.mode.empty() && launched_ranks() > 1) options.mode = "replicated";
+  return !options.mode.empty();
+}
+
+#ifndef MATSAMP_HAVE_DISTRIBUTED
+
+void run_distributed_bench(const GraphSource&, SamplerOptions&, const DistributedBenchOptions&) {
+  fail("--distributed: this matsamp was built without MPI (configure with -DMATSAMP_WITH_MPI=ON)");
+}
+
+#else
+
+namespace {
+
+// What one rank measured over its share of the epoch.
+struct RankStats {
+  StepStats steps;
+  double sampling_s = 0;                             // wall time of its bulks
+  double exchange_s = 0, compute_s = 0, reduce_s = 0;   // inside the distributed product
+  int64_t bulks = 0, minibatches = 0, seeds = 0, sampled_edges = 0, bytes_sent = 0, peak_memory = 0;
+  int64_t first_fetch_bytes = 0, first_reduce_bytes = 0;   // the first product of each bulk
+  uint64_t fingerprint_sum = 0;                             // of its minibatches' fingerprints
+
+  std::vector<double> times() const {
+    return {sampling_s, steps.probability, steps.sampling, steps.extraction, exchange_s, compute_s, reduce_s};
+  }
+  std::vector<int64_t> counts() const {
+    return {bulks, minibatches, seeds, sampled_edges, bytes_sent, peak_memory, first_fetch_bytes, first_reduce_bytes,
+            static_cast<int64_t>(fingerprint_sum)};
+  }
+};
+
+// Every rank's stats as columns: column(i)[r] is field i of rank r.
+struct GatheredStats {
+  std::vector<double> times;
+  std::vector<int64_t> counts;
+  int ranks = 0;
+  std::vector<double> time(int field) const { return column(times, field, 7); }
+  std::vector<int64_t> count(int field) const { return column(counts, field, 9); }
+  template <class T>
+  std::vector<T> column(const std::vector<T>& all, int field, int fields) const {
+    std::vector<T> out(ranks);
+    for (int r = 0; r < ranks; ++r) out[r] = all[r * fields + field];
+    return out;
+  }
+};
+
+template <class T>
+T sum(const std::vector<T>& v) {
+  return std::accumulate(v.begin(), v.end(), T{});
+}
+
+bool is_binary_csr(const std::string& path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".msg") == 0;
+}
+
+// The whole graph on every rank, the same everywhere.
+Graph load_whole(Communicator& world, const GraphSource& source) {
+  Graph g;
+  agree_on(world, [&] { g = load_graph(source); });
+  check_same_on_every_rank(world, g.adj, source.spec);
+  return g;
+}
+
+// This rank's block row: read alone from a .msg file, otherwise cut from the whole graph.
+DistributedCsr load_block_row(ProcessGrid& grid, const GraphSource& source) {
+  const CleanupOptions& c = source.cleanup;
+  if (is_binary_csr(source.spec) && !c.symmetrize && !c.drop_self_loops && !c.largest_component)
+    return read_block_row(source.spec, grid);
+  if (grid.rank() == 0)
+    std::fprintf(stderr, "matsamp: every rank loads all of %s, then keeps its block row (only a .msg file "
+                         "without cleanup options is read by block rows)\n", source.spec.c_str());
+  return block_row_of(load_whole(grid.world(), source).adj, grid);
+}
+
+struct FirstProductModel {
+  double seeds_per_bulk = 0;       // ū: first-layer rows of Q per process row and bulk
+  double average_row_nonzeros = 0; // d0 of the operand of the first product
+  double fetch_bytes = 0, reduce_bytes = 0, design_bytes = 0;
+  bool reduce_is_upper_bound = false;
+};
+
+// Bytes per step (all ranks) of the first product of a bulk; experiments/distributed.md derives it.
+FirstProductModel model_first_product(int p, int c, bool oblivious, bool one_row_per_seed, double seeds_per_bulk,
+                                      double minibatches_per_bulk, double n, double operand_nnz) {
+  FirstProductModel m;
+  const double rows_of_grid = static_cast<double>(p) / c, u = seeds_per_bulk, d = operand_nnz / n;
+  m.seeds_per_bulk = u;
+  m.average_row_nonzeros = d;
+  // Sparsity-aware: each seed's row is fetched once per process row unless its own block holds it:
+  // a 4-byte id out, an 8-byte length and 8 bytes (column + value) per entry back.
+  m.fetch_bytes = oblivious ? (rows_of_grid - 1) * (8 * operand_nnz + 8 * n + 32 * rows_of_grid)
+                            : rows_of_grid * u * (1 - 1 / rows_of_grid) * (12 + 8 * d);
+  // The row chain: c - 1 running sums (the j-th holds (j+1)/c of P's entries) and c - 1 copies of P,
+  // each with a 24-byte shape and 8-byte row pointers.
+  const double q_rows = one_row_per_seed ? u : minibatches_per_bulk;
+  m.reduce_bytes = rows_of_grid * (c - 1) * (64 + 16 * q_rows + 12 * u * d);
+  m.reduce_is_upper_bound = !one_row_per_seed;   // LADIES: P has at most ū·d0 entries
+  m.design_bytes = p * u * d * (1.0 / c + static_cast<double>(c) / p) * 8;   // DESIGN.md's k·b·d·(1/c + c/p)
+  return m;
+}
+
+JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& options,
+               const DistributedBenchOptions& d) {
+  ProcessGrid grid(world, d.replication);
+  const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;
+  agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
+  agree_on(world, [&] {   // as make_sampler does, for the partitioned samplers built below
+    if (options.threads > 0) omp_set_num_threads(options.threads);
+    options.epoch.memory_budget = parse_bytes(options.memory_budget);
+  });
+  const bool graphsage = options.sampler == "graphsage";
+  const LayerWiseKind kind = options.sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
+
+  // The graph, the sampler and the backend of this mode.
+  std::optional<Graph> whole;
+  std::optional<PartitionedSampling> partitioned;
+  std::unique_ptr<Backend> local_backend;
+  std::unique_ptr<Sampler> sampler;
+  int64_t n = 0, nonzeros = 0, operand_nonzeros = 0;
+  if (mode == GraphMode::replicated) {
+    whole = load_whole(world, source);
+    agree_on(world, [&] {
+      sampler = make_sampler(options, whole->adj);
+      local_backend = make_backend(options, whole->adj);
+    });
+    n = whole->num_vertices();
+    nonzeros = whole->num_edges();
+  } else {
+    DistributedCsr adj = load_block_row(grid, source);
+    agree_on(world, [&] { local_backend = make_backend(options, adj.local); });
+    const auto exchange = d.oblivious ? GraphProduct::Exchange::oblivious : GraphProduct::Exchange::sparsity_aware;
+    partitioned.emplace(grid, std::move(adj), exchange, std::move(local_backend));
+    agree_on(world, [&] {
+      sampler = graphsage ? partitioned->graphsage(options.fanouts, options.epoch.seed)
+                          : partitioned->layerwise(kind, options.samples, options.epoch.seed, !options.exclude_frontier);
+    });
+    n = partitioned->vertices();
+    const DistributedLayerWise* lw = partitioned->layerwise_matrices();
+    std::vector<int64_t> nnz{partitioned->adjacency().local.nnz(), lw ? lw->normalized.local.nnz() : 0};
+    grid.col_comm().all_reduce_sum(nnz);   // a process column holds every block row once
+    nonzeros = nnz[0];
+    operand_nonzeros = graphsage ? nnz[0] : nnz[1];
+  }
+  Backend& backend = partitioned ? partitioned->backend() : *local_backend;
+  GraphProduct* product = partitioned ? &partitioned->product() : nullptr;
+
+  // This rank's share of the epoch, timed bulk by bulk.
+  const std::vector<vid_t> train = training_vertices(n, options.train_fraction, options.epoch.seed);
+  const EpochOptions share = share_of_epoch(options.epoch, static_cast<int64_t>(train.size()), grid, mode);
+  world.barrier();
+  grid.reset_counters();
+  if (product) product->clear_calls();
+  ScopedTimer epoch_timer(nullptr);
+  RankStats stats;
+  std::optional<EpochIterator> epoch;
+  agree_on(world, [&] { epoch.emplace(*sampler, backend, train, share); });   // bad options fail everywhere
+  // A minibatch is sampled by the c ranks of its process row: count it once.
+  const bool counts_fingerprints = mode == GraphMode::replicated || grid.col() == 0;
+  BulkSample bulk;
+  for (;;) {
+    double seconds = 0;
+    bool more;
+    {
+      ScopedTimer timer(&seconds);
+      more = next_bulk(*epoch, &bulk, &stats.steps);
+    }
+    if (!more) break;
+    stats.sampling_s += seconds;
+    ++stats.bulks;
+    stats.minibatches += bulk.count();
+    stats.seeds += static_cast<int64_t>(bulk.seeds.size());
+    stats.sampled_edges += bulk.sampled_edges();
+    for (int64_t g = 0; g < bulk.count() && counts_fingerprints; ++g) {
+      Fingerprint f;
+      f.add(extract_minibatch(bulk, g));
+      stats.fingerprint_sum += f.value();
+    }
+    if (!product) continue;
+    const std::vector<ProductCall>& calls = product->calls();
+    if (!calls.empty()) {
+      stats.first_fetch_bytes += calls[0].request_bytes + calls[0].response_bytes;
+      stats.first_reduce_bytes += calls[0].reduce_bytes;
+    }
+    for (const ProductCall& call : calls) {
+      stats.exchange_s += call.exchange_s;
+      stats.compute_s += call.compute_s;
+      stats.reduce_s += call.reduce_s;
+    }
+    product->clear_calls();
+  }
+  if (partitioned) partitioned->finish();   // serve the column until every rank is done
+  world.barrier();
+  const double epoch_s = epoch_timer.seconds();
+  stats.bytes_sent = grid.bytes_sent();
+  stats.peak_memory = peak_resident_bytes();
+
+  GatheredStats all;
+  all.ranks = world.size();
+  all.times = world.all_gatherv(stats.times());
+  all.counts = world.all_gatherv(stats.counts());
+
+  // Per step: one bulk of every worker (a process row, or a rank when replicated).
+  const int p = world.size(), c = grid.replication();
+  const int64_t copies = mode == GraphMode::partitioned ? c : 1;   // ranks sampling each minibatch
+  const int workers = p / static_cast<int>(copies);
+  const std::vector<int64_t> bulks = all.count(0), bytes = all.count(4);
+  const double worker_bulks = static_cast<double>(sum(bulks)) / copies;
+  const double steps = worker_bulks / workers;   // average bulks per worker
+  const int64_t max_bulks = *std::max_element(bulks.begin(), bulks.end());
+  std::vector<double> rank_time = all.time(0), rank_time_per_bulk(p);
+  for (int r = 0; r < p; ++r) rank_time_per_bulk[r] = bulks[r] ? rank_time[r] / bulks[r] : 0;
+  uint64_t fingerprint_sum = 0;   // equal for every p, c and mode when the minibatches are
+  for (int64_t f : all.count(8)) fingerprint_sum += static_cast<uint64_t>(f);
+
+  JsonObject json;
+  json.add("command", "bench").add("distributed", d.mode);
+  json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
+  json.add("transport", world.transport()).add("processes", p).add("replication", c);
+  json.add("process_rows", grid.process_rows()).add("backend", backend.name()).add("graph", source.spec);
+  json.add("vertices", n).add("nonzeros", nonzeros);
+  describe(options, json);
+  json.add("minibatches", sum(all.count(1)) / copies).add("bulk_size", epoch->bulk_size()).add("steps", max_bulks);
+  json.add("epoch_s", epoch_s).add("time_per_step_s", epoch_s / std::max<int64_t>(1, max_bulks));
+  json.add("rank_time_s", rank_time).add("rank_steps", bulks).add("rank_time_per_step_s", rank_time_per_bulk);
+  json.add("rank_probability_s", all.time(1)).add("rank_sampling_s", all.time(2)).add("rank_extraction_s", all.time(3));
+  json.add("rank_exchange_s", all.time(4)).add("rank_compute_s", all.time(5)).add("rank_reduce_s", all.time(6));
+  json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));
+  if (mode == GraphMode::partitioned) {
+    const FirstProductModel model =
+        model_first_product(p, c, d.oblivious, options.sampler != "ladies", sum(all.count(2)) / copies / worker_bulks,
+                            sum(all.count(1)) / copies / worker_bulks, static_cast<double>(n),
+                            static_cast<double>(operand_nonzeros));
+    json.add("first_product",
+             JsonObject()
+                 .add("seeds_per_step_and_row", model.seeds_per_bulk)
+                 .add("operand_average_row_nonzeros", model.average_row_nonzeros)
+                 .add("measured_fetch_bytes_per_step", sum(all.count(6)) / steps)
+                 .add("model_fetch_bytes_per_step", model.fetch_bytes)
+                 .add("measured_reduce_bytes_per_step", sum(all.count(7)) / steps)
+                 .add("model_reduce_bytes_per_step", model.reduce_bytes)
+                 .add("model_reduce_is_upper_bound", model.reduce_is_upper_bound)
+                 .add("design_formula_bytes_per_step", model.design_bytes));
+  }
+  json.add("sampled_edges", sum(all.count(3)) / copies);
+  json.add("minibatch_fingerprint_sum", fingerprint_sum);
+  json.add("rank_peak_memory_bytes", all.count(5));
+  return json;
+}
+
+}  // namespace
+
+void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler,
+                           const DistributedBenchOptions& options) {
+  int rank = 0;
+  std::string agreed_error;
+  {
+    MpiSession session;
+    auto world = make_mpi_communicator(MPI_COMM_WORLD);
+    rank = world->rank();
+    try {
+      const JsonObject json = run(*world, source, sampler, options);
+      if (rank == 0) std::printf("%s\n", json.str().c_str());
+    } catch (const AgreedError& e) {
+      agreed_error = e.what();   // every rank has it: end without MPI_Abort, rank 0 reports
+    } catch (const std::exception& e) {
+      world->abort(e.what());    // this rank alone: end the job rather than leave the others waiting
+    }
+  }
+  if (agreed_error.empty()) return;
+  if (rank == 0) fail(agreed_error);
+  std::exit(EXIT_FAILURE);
+}
+
+#endif
+
+}  // namespace matsamp::cli

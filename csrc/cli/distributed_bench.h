@@ -1,0 +1,26 @@
+// `matsamp bench` under mpirun or srun: one epoch sampled by every rank of the job,
+// graph replicated or partitioned (1.5D), timed per rank and step, with the bytes moved
+// beside the model of experiments/distributed.md. Rank 0 prints the JSON.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "cli/graph_source.h"
+#include "cli/sampler_options.h"
+
+namespace matsamp::cli {
+
+struct DistributedBenchOptions {
+  std::string mode;        // "" (not distributed), replicated, partitioned
+  int replication = 1;     // c: the grid is (p/c) x c
+  bool oblivious = false;  // partitioned: broadcast whole block rows instead of the rows needed
+};
+
+void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& options);
+// True with --distributed, or when the job has several ranks (then replicated is the default).
+bool distributed_bench_requested(DistributedBenchOptions& options);
+// Collective over the job; throws (on rank 0 only) an error every rank agreed on.
+void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler,
+                           const DistributedBenchOptions& options);
+
+}  // namespace matsamp::cli

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `matsamp bench --distributed` under mpirun: rank 0 alone prints one JSON line, every
+# mode samples the same minibatches as one process, and a bad configuration (c*c not
+# dividing p, ranks given different graph files) ends every rank with one message.
+# Usage: cli_distributed_bench.sh MATSAMP MPIEXEC NP
+set -euo pipefail
+matsamp=$1 mpiexec=$2 np=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+launch() { "$mpiexec" --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=1 "$@"; }
+bench=(bench -b 64 -k 2 --fanouts 5,3 --seed 7)
+fingerprint() { grep -o '"minibatch_fingerprint_sum":[0-9]*' "$1" | cut -d: -f2; }
+
+"$matsamp" generate rmat --scale 10 -o "$dir/a.msg" > /dev/null
+"$matsamp" generate rmat --scale 10 --seed 2 -o "$dir/b.msg" > /dev/null
+
+launch -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed replicated > "$dir/one" 2> "$dir/err" ||
+  fail "one process: $(cat "$dir/err")"
+want=$(fingerprint "$dir/one")
+[ -n "$want" ] || fail "no fingerprint in $(cat "$dir/one")"
+for mode in "replicated" "partitioned" "partitioned --oblivious"; do
+  # shellcheck disable=SC2086
+  launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed $mode > "$dir/out" 2> "$dir/err" ||
+    fail "$mode: $(cat "$dir/err")"
+  [ "$(wc -l < "$dir/out")" -eq 1 ] || fail "$mode: expected one JSON line, got: $(cat "$dir/out")"
+  [ "$(fingerprint "$dir/out")" = "$want" ] || fail "$mode: minibatches differ from one process"
+done
+
+# Bad configurations: non-zero exit, the message once (from rank 0), no hang.
+expect_one_error() {   # pattern, then the launch arguments
+  local pattern=$1
+  shift
+  if timeout 120 "$mpiexec" --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=1 "$@" > "$dir/out" 2> "$dir/err"; then
+    fail "accepted: $*"
+  fi
+  [ "$(grep -c "$pattern" "$dir/err")" -eq 1 ] || fail "expected '$pattern' once in: $(cat "$dir/err")"
+}
+expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
+  --distributed partitioned --replication 3
+if [ "$np" -ge 2 ]; then
+  expect_one_error "different graph files" \
+    -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed partitioned : \
+    -np $((np - 1)) "$matsamp" "${bench[@]}" -g "$dir/b.msg" --distributed partitioned
+fi
+echo "PASS"
