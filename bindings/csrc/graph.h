@@ -1,0 +1,52 @@
+// The graph object Python holds (torch.classes.matsamp.Graph): the adjacency in
+// the engine's CSR, converted once, and the matrices the samplers derive from it,
+// prepared once. Every sampling op takes one, so no call converts the graph again.
+#pragma once
+#include <ATen/ATen.h>
+#include <torch/custom_class.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "graph/graph.h"
+#include "sampling/sampler.h"
+
+namespace matsamp::bindings {
+
+class GraphHolder : public torch::CustomClassHolder {
+ public:
+  // From CSR tensors: rowptr int64 [n + 1], col int32 or int64 [nnz], value
+  // float32 [nnz] or empty (all ones). Copies once; ValueError on a bad CSR.
+  GraphHolder(const at::Tensor& rowptr, const at::Tensor& col, const at::Tensor& value);
+  explicit GraphHolder(Graph graph);   // features and labels become tensors, not copied
+
+  // Through the C++ readers (read_graph picks by extension), then the same
+  // cleanup steps as the CLI's --symmetrize, --drop-self-loops, --largest-component.
+  static c10::intrusive_ptr<GraphHolder> load(const std::string& path, const std::string& labels_path,
+                                              bool symmetrize, bool drop_self_loops,
+                                              bool largest_component);
+
+  const CsrMatrix& adjacency() const { return adj_; }
+  const at::Tensor& features() const { return features_; }   // float32 [n, f], or [0]
+  const at::Tensor& labels() const { return labels_; }       // int64 [n], or [0]
+  // Where the graph lives: the CPU, until the bindings get CUDA kernels (csrc/cuda/).
+  c10::Device device() const { return c10::Device(c10::kCPU); }
+  // Â, Â∘Â and FastGCN's column norms, prepared on the first layer-wise call.
+  std::shared_ptr<const LayerWiseMatrices> layerwise_matrices() const;
+
+ private:
+  CsrMatrix adj_;
+  at::Tensor features_;
+  at::Tensor labels_;
+  mutable std::mutex layerwise_mutex_;
+  mutable std::shared_ptr<const LayerWiseMatrices> layerwise_;
+};
+
+// Registers the class as torch.classes.matsamp.Graph, once. Every file whose
+// registrations name the class calls it first: schemas that mention the class
+// need it registered, and static initializers of different files run in no
+// fixed order.
+void register_graph_class();
+
+}  // namespace matsamp::bindings

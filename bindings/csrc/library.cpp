@@ -1,0 +1,48 @@
+// The schemas of torch.ops.matsamp.* (their CPU kernels are in cpu/, CUDA ones
+// go in cuda/) and the device-independent epoch helper.
+#include <torch/library.h>
+
+#include "convert.h"
+#include "graph.h"
+#include "sampling/epoch.h"
+
+namespace matsamp::bindings {
+
+namespace {
+
+// The vertices in the order of epoch `epoch` for `seed` (EpochIterator's shuffle).
+at::Tensor shuffle_vertices_op(const at::Tensor& vertices, int64_t seed, int64_t epoch) {
+  constexpr const char* op = "matsamp.shuffle_vertices";
+  std::vector<vid_t> ids = to_int64_vector(vertices, op, "vertices");
+  return vector_to_tensor(shuffle_vertices(ids, to_seed(seed, op), to_epoch(epoch, op)));
+}
+
+// The per-layer results of a bulk sampling op, each a list over layers in
+// sampling order (index 0 has the batch vertices as rows). Per layer: the
+// stacked CSR (rowptr int64, col int32 with stacked column ids, value float32),
+// row_offsets and col_offsets (k + 1 each: minibatch g owns rows and columns
+// [offsets[g], offsets[g + 1])) and vertices (int64, the global id of each column).
+#define MATSAMP_SAMPLE_RETURNS                                                          \
+  " -> (Tensor[] rowptr, Tensor[] col, Tensor[] value, Tensor[] row_offsets, "          \
+  "Tensor[] col_offsets, Tensor[] vertices)"
+#define MATSAMP_BULK_ARGS                                                                \
+  "__torch__.torch.classes.matsamp.Graph graph, Tensor seeds, Tensor seed_offsets, "   \
+  "int[] sizes, int first_minibatch, int epoch, int seed"
+
+}  // namespace
+
+TORCH_LIBRARY(matsamp, m) {
+  register_graph_class();   // the schemas below name it
+
+  // Bulk sampling of k minibatches: seeds stacked, seed_offsets (k + 1) cut them
+  // into minibatches first_minibatch … first_minibatch + k - 1 of epoch `epoch`.
+  // sizes: GraphSAGE fanouts / LADIES and FastGCN vertices per layer, batch layer first.
+  m.def("graphsage_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
+  m.def("ladies_sample(" MATSAMP_BULK_ARGS ", bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
+  m.def("fastgcn_sample(" MATSAMP_BULK_ARGS ", bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
+  // features[index] along dim 0, with a ValueError naming an index out of range.
+  m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
+  m.def("shuffle_vertices(Tensor vertices, int seed, int epoch) -> Tensor", &shuffle_vertices_op);
+}
+
+}  // namespace matsamp::bindings
