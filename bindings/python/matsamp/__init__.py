@@ -1,0 +1,21 @@
+"""matsamp: bulk GNN minibatch sampling as sparse linear algebra, from PyTorch.
+
+    import matsamp
+    graph = matsamp.Graph.load("cora.npz", symmetrize=True)
+    for mb in matsamp.BulkSampler(graph, batch_size=64, sizes=[10, 5], seed=1):
+        x = graph.features[mb.n_id]
+        ...
+
+The ops themselves are torch ops (torch.ops.matsamp.graphsage_sample, ...),
+with documented wrappers in matsamp.ops.
+"""
+import torch  # noqa: F401  (loads libtorch before the extension registers into it)
+
+from . import _C  # noqa: F401  (registers torch.ops.matsamp and torch.classes.matsamp)
+from . import ops
+from .graph import Graph
+from .loader import Adj, BulkSampler, MiniBatch
+
+built_with_cuda = _C.built_with_cuda
+
+__all__ = ["Adj", "BulkSampler", "Graph", "MiniBatch", "ops", "built_with_cuda"]

@@ -1,0 +1,193 @@
+"""matsamp.BulkSampler: an epoch of sampled minibatches, k sampled per call."""
+import math
+from collections import namedtuple
+
+import torch
+
+from . import _device, ops
+
+
+class Adj(namedtuple("Adj", ["edge_index", "weight", "size"])):
+    """The sampled adjacency of one layer of one minibatch, in PyG's orientation.
+
+    edge_index: int64 ``[2, E]``; row 0 indexes the source vertices (this
+        layer's inputs), row 1 the targets (its outputs). Edges are sorted by
+        target, then source.
+    weight: float32 ``[E]``: GraphSAGE 1/(neighbours sampled for the target),
+        so a weighted sum is the mean; LADIES / FastGCN the row-normalized
+        importance weights.
+    size: ``(num_src, num_dst)``. When sources start with the targets
+        (GraphSAGE, and LADIES / FastGCN with include_frontier) the targets'
+        own rows are ``x[:num_dst]``.
+    """
+    __slots__ = ()
+
+    def to_sparse(self):
+        """The layer as a sparse COO tensor ``[num_dst, num_src]``: ``adj.to_sparse() @ x``
+        aggregates (a weighted mean for GraphSAGE)."""
+        num_src, num_dst = self.size
+        return torch.sparse_coo_tensor(self.edge_index.flip(0), self.weight, (num_dst, num_src))
+
+
+class MiniBatch(namedtuple("MiniBatch", ["n_id", "batch_size", "adjs", "layer_ids", "id"])):
+    """One sampled minibatch, shaped for a PyG-style loop::
+
+        for mb in sampler:
+            x = features[mb.n_id]
+            for layer, (edge_index, weight, size) in zip(model.layers, mb.adjs):
+                x = layer(x, edge_index, weight, size)   # x[:size[1]] are the targets
+            loss = F.cross_entropy(x, labels[mb.layer_ids[-1]])   # x has batch_size rows
+
+    n_id: int64 global ids of the input vertices (the furthest layer).
+    batch_size: number of batch (seed) vertices.
+    adjs: one :class:`Adj` per layer in the order a model consumes them:
+        adjs[i] maps layer_ids[i] (sources) to layer_ids[i + 1] (targets).
+    layer_ids: int64 global ids per layer, input first; layer_ids[0] is n_id
+        and layer_ids[-1] the batch vertices.
+    id: global minibatch id within the epoch (part of the random key).
+    """
+    __slots__ = ()
+
+
+class BulkSampler:
+    """An iterable over the minibatches of an epoch, sampled k (``bulk_size``) at a time.
+
+    The epoch follows the C++ EpochIterator and ``matsamp sample``: the input
+    nodes are shuffled with a Philox key of (seed, epoch), cut into minibatches
+    of ``batch_size`` numbered 0, 1, ..., and the minibatches of one call are
+    sampled together. Same graph, nodes, sizes, seed and epoch give the same
+    minibatches as the CLI, bit for bit, whatever ``bulk_size``.
+
+    Each ``iter()`` runs one epoch and then advances ``epoch`` by one (set it
+    with :meth:`set_epoch`).
+
+    Args:
+        graph: a :class:`matsamp.Graph`.
+        batch_size: batch vertices per minibatch (the last one may be smaller).
+        input_nodes: int64 vertex ids or a bool mask over the vertices; None for all.
+        sampler: "graphsage" (default), "ladies" or "fastgcn".
+        sizes: per layer, batch layer first: GraphSAGE neighbours per vertex, or
+            LADIES / FastGCN vertices per minibatch; -1 takes all.
+        include_frontier: LADIES / FastGCN: each layer keeps the previous layer's
+            vertices first (needed for ``x[:size[1]]``).
+        bulk_size: minibatches sampled per call (k).
+        shuffle: False keeps ``input_nodes`` in their order.
+        seed: sampling seed (with epoch and minibatch id, the random key).
+        epoch: the epoch of the first iteration.
+        device: where yielded tensors go (default: the graph's device);
+            sampling runs where the graph is.
+    """
+
+    def __init__(self, graph, batch_size, input_nodes=None, *, sampler="graphsage", sizes=(15, 10),
+                 include_frontier=True, bulk_size=8, shuffle=True, seed=1, epoch=0, device=None):
+        if sampler not in ops.SAMPLERS:
+            raise ValueError(f"sampler must be one of {', '.join(ops.SAMPLERS)}; got {sampler!r}")
+        self.graph = graph
+        self.sampler = sampler
+        self.sizes = _layer_sizes(sizes, graph.num_nodes)
+        self.batch_size = _positive_int(batch_size, "batch_size")
+        self.bulk_size = _positive_int(bulk_size, "bulk_size")
+        self.nodes = _input_nodes(input_nodes, graph)
+        self.include_frontier = bool(include_frontier)
+        self.shuffle = bool(shuffle)
+        self.seed = _non_negative_int(seed, "seed")
+        self.epoch = _non_negative_int(epoch, "epoch")
+        self.device = graph.device if device is None else _device.output_device(device)
+
+    def __len__(self):
+        return math.ceil(self.nodes.numel() / self.batch_size)
+
+    def set_epoch(self, epoch):
+        """The epoch the next iteration samples."""
+        self.epoch = _non_negative_int(epoch, "epoch")
+
+    def __iter__(self):
+        epoch, self.epoch = self.epoch, self.epoch + 1
+        return self._epoch(epoch)
+
+    def _epoch(self, epoch):
+        order = ops.shuffle_nodes(self.nodes, self.seed, epoch) if self.shuffle else self.nodes
+        n, b = order.numel(), self.batch_size
+        for first in range(0, len(self), self.bulk_size):
+            last = min(len(self), first + self.bulk_size)
+            ends = [min(n, (g + 1) * b) - first * b for g in range(first, last)]
+            seeds = order[first * b:first * b + ends[-1]].to(self.graph.device)
+            offsets = torch.tensor([0] + ends, dtype=torch.int64)
+            layers = ops.sample_bulk(self.graph, self.sampler, seeds, offsets, self.sizes,
+                                     first_minibatch=first, epoch=epoch, seed=self.seed,
+                                     include_frontier=self.include_frontier)
+            yield from _split_bulk(layers, seeds, [0] + ends, first, self.device)
+
+
+def _split_bulk(layers, seeds, seed_offsets, first_minibatch, device):
+    """The MiniBatches of a bulk: each cut out of the stacked layers by its offsets."""
+    bounds = [(layer.row_offsets.tolist(), layer.col_offsets.tolist()) for layer in layers]
+    layers = [ops.SampledLayer(*(t.to(device) for t in layer)) for layer in layers]
+    seeds = seeds.to(device)
+    for g in range(len(seed_offsets) - 1):
+        adjs, layer_ids = [], [seeds[seed_offsets[g]:seed_offsets[g + 1]]]
+        for layer, (rows, cols) in zip(layers, bounds):
+            adjs.append(_cut_layer(layer, rows[g], rows[g + 1], cols[g], cols[g + 1]))
+            layer_ids.append(layer.vertices[cols[g]:cols[g + 1]])
+        adjs.reverse()
+        layer_ids.reverse()
+        yield MiniBatch(layer_ids[0], seed_offsets[g + 1] - seed_offsets[g], adjs, layer_ids,
+                        first_minibatch + g)
+
+
+def _cut_layer(layer, r0, r1, c0, c1):
+    """Rows [r0, r1) and columns [c0, c1) of a stacked layer as a local Adj."""
+    rowptr = layer.rowptr[r0:r1 + 1]
+    e0, e1 = int(rowptr[0]), int(rowptr[-1])
+    targets = torch.repeat_interleave(torch.arange(r1 - r0, device=rowptr.device), rowptr.diff())
+    sources = layer.col[e0:e1].to(torch.int64) - c0
+    return Adj(torch.stack([sources, targets]), layer.value[e0:e1], (c1 - c0, r1 - r0))
+
+
+def _positive_int(value, name):
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def _non_negative_int(value, name):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def _layer_sizes(sizes, num_nodes):
+    """Per-layer sizes as the ops take them: -1 becomes num_nodes (more than any row holds)."""
+    sizes = list(sizes)
+    if not sizes:
+        raise ValueError("sizes must list at least one layer")
+    for layer, size in enumerate(sizes):
+        if isinstance(size, bool) or not isinstance(size, int) or not (size > 0 or size == -1):
+            raise ValueError(f"sizes[{layer}] = {size!r}: every layer needs a positive size "
+                             "(or -1 for all)")
+    return [num_nodes if size == -1 else size for size in sizes]
+
+
+def _input_nodes(nodes, graph):
+    """The input nodes as int64 ids on the CPU, checked to be vertices of the graph."""
+    n = graph.num_nodes
+    if nodes is None:
+        return torch.arange(n, dtype=torch.int64)
+    if not isinstance(nodes, torch.Tensor):
+        raise TypeError(f"input_nodes must be a tensor of vertex ids or a bool mask, got "
+                        f"{type(nodes).__name__}")
+    nodes = nodes.cpu()
+    if nodes.dtype == torch.bool:
+        if nodes.shape != (n,):
+            raise ValueError(f"input_nodes: a bool mask needs shape [{n}], got {tuple(nodes.shape)}")
+        nodes = nodes.nonzero().flatten()
+    if nodes.dtype != torch.int64 or nodes.dim() != 1:
+        raise TypeError(f"input_nodes must be a 1-D int64 tensor or a bool mask, got "
+                        f"{nodes.dtype} of shape {tuple(nodes.shape)}")
+    if nodes.numel() == 0:
+        raise ValueError("input_nodes is empty")
+    bad = (nodes < 0) | (nodes >= n)
+    if bool(bad.any()):
+        i = int(bad.nonzero()[0])
+        raise ValueError(f"input_nodes[{i}] = {int(nodes[i])} is out of range [0, {n})")
+    return nodes.contiguous()

@@ -1,0 +1,59 @@
+"""Python entry points of the torch ops (torch.ops.matsamp.*), with device checks and docs."""
+from collections import namedtuple
+
+import torch
+
+from . import _device
+
+SAMPLERS = ("graphsage", "ladies", "fastgcn")
+
+SampledLayer = namedtuple("SampledLayer",
+                          ["rowptr", "col", "value", "row_offsets", "col_offsets", "vertices"])
+SampledLayer.__doc__ = """One layer of k stacked minibatches, as the ops return it.
+
+rowptr (int64), col (int32), value (float32): the block-diagonal CSR of all k
+minibatches; col holds stacked column ids. Minibatch g owns rows
+[row_offsets[g], row_offsets[g+1]) and columns [col_offsets[g], col_offsets[g+1]);
+column j is vertex vertices[j]. Rows are the previous layer's vertices (the
+seeds for layer 0), columns list those first (GraphSAGE; LADIES and FastGCN
+with include_frontier), then the newly sampled vertices in ascending id.
+"""
+
+
+def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0, epoch=0, seed=1,
+                include_frontier=True):
+    """Samples k minibatches at once: ``torch.ops.matsamp.{sampler}_sample``.
+
+    Args:
+        graph: a :class:`matsamp.Graph`.
+        sampler: "graphsage", "ladies" or "fastgcn".
+        seeds: int64 batch vertices of all k minibatches, stacked.
+        seed_offsets: int64 ``[k + 1]``; minibatch g is seeds[seed_offsets[g]:seed_offsets[g+1]].
+        sizes: per layer, batch layer first: GraphSAGE neighbours per vertex, or
+            LADIES / FastGCN vertices per minibatch.
+        first_minibatch: global id of the first minibatch (part of every random key).
+        epoch, seed: the rest of the random key. Same arguments, same result, whatever k.
+        include_frontier: LADIES / FastGCN: each layer's vertices start with the previous layer's.
+
+    Returns:
+        A list of :class:`SampledLayer`, in sampling order (index 0 has the seeds as rows).
+    """
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
+    _device.check_same_device(seeds, graph, "seeds")
+    args = (graph.handle, seeds, seed_offsets, list(sizes), first_minibatch, epoch, seed)
+    if sampler == "graphsage":
+        out = torch.ops.matsamp.graphsage_sample(*args)
+    else:
+        out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args, include_frontier)
+    return [SampledLayer(*fields) for fields in zip(*out)]
+
+
+def shuffle_nodes(nodes, seed, epoch):
+    """``nodes`` in the order of epoch ``epoch`` (the C++ EpochIterator's shuffle)."""
+    return torch.ops.matsamp.shuffle_vertices(nodes, seed, epoch)
+
+
+def gather_rows(features, index):
+    """``features[index]`` along dim 0, with a ValueError that names an index out of range."""
+    return torch.ops.matsamp.gather_rows(features, index)
