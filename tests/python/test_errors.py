@@ -1,0 +1,106 @@
+"""Bad arguments give clear, one-line Python exceptions, never crashes or wrong results."""
+import pytest
+import torch
+
+import matsamp
+
+SEEDS = torch.tensor([0, 1, 2, 3])
+OFFSETS = torch.tensor([0, 2, 4])
+
+
+def raises(exception, match, fn):
+    with pytest.raises(exception, match=match) as info:
+        fn()
+    message = str(info.value)
+    assert "\n" not in message and "Exception raised from" not in message, message
+
+
+def test_wrong_dtypes(cora):
+    raises(TypeError, "seeds must have dtype int64, got int32",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", SEEDS.int(), OFFSETS, [2]))
+    raises(TypeError, "seed_offsets must have dtype int64, got float32",
+           lambda: matsamp.ops.sample_bulk(cora, "ladies", SEEDS, OFFSETS.float(), [2]))
+    raises(TypeError, "value must have dtype float32, got float64",
+           lambda: matsamp.Graph.from_csr(torch.tensor([0, 1]), torch.tensor([0]),
+                                          torch.tensor([1.0], dtype=torch.float64)))
+    raises(TypeError, "col must have dtype int64 or int32, got float32",
+           lambda: matsamp.Graph.from_csr(torch.tensor([0, 1]), torch.tensor([0.0])))
+    raises(TypeError, "index must have dtype int64",
+           lambda: matsamp.ops.gather_rows(cora.features, torch.tensor([0], dtype=torch.int32)))
+    raises(TypeError, "input_nodes must be a 1-D int64 tensor",
+           lambda: matsamp.BulkSampler(cora, 8, torch.tensor([0.5])))
+
+
+def test_ids_out_of_range(cora):
+    raises(ValueError, r"seeds\[3\] = 2708 is out of range \[0, 2708\)",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", torch.tensor([0, 1, 2, 2708]),
+                                           OFFSETS, [2]))
+    raises(ValueError, r"seeds\[0\] = -1 is out of range",
+           lambda: matsamp.ops.sample_bulk(cora, "fastgcn", torch.tensor([-1, 1, 2, 3]),
+                                           OFFSETS, [2]))
+    raises(ValueError, r"index\[1\] = 9999 is out of range",
+           lambda: matsamp.ops.gather_rows(cora.features, torch.tensor([0, 9999])))
+    raises(ValueError, r"input_nodes\[1\] = 5000 is out of range",
+           lambda: matsamp.BulkSampler(cora, 8, torch.tensor([1, 5000])))
+    raises(ValueError, r"col\[0\] = 3 is out of range \[0, 2\)",
+           lambda: matsamp.Graph.from_csr(torch.tensor([0, 1, 1]), torch.tensor([3])))
+    # A 64-bit id that would wrap to a valid 32-bit one is still an error.
+    raises(ValueError, "out of range",
+           lambda: matsamp.Graph.from_csr(torch.tensor([0, 1, 1]), torch.tensor([2**32 + 1])))
+
+
+def test_bad_layer_sizes(cora):
+    raises(ValueError, "at least one layer",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", SEEDS, OFFSETS, []))
+    raises(ValueError, "layer 1 has 0 samples",
+           lambda: matsamp.ops.sample_bulk(cora, "ladies", SEEDS, OFFSETS, [4, 0]))
+    raises(ValueError, "at least one layer", lambda: matsamp.BulkSampler(cora, 8, sizes=[]))
+    raises(ValueError, r"sizes\[0\] = 0", lambda: matsamp.BulkSampler(cora, 8, sizes=[0, 5]))
+    raises(ValueError, r"sizes\[1\] = -3", lambda: matsamp.BulkSampler(cora, 8, sizes=[5, -3]))
+
+
+def test_other_bad_arguments(cora):
+    raises(ValueError, "sampler must be one of",
+           lambda: matsamp.BulkSampler(cora, 8, sampler="saint"))
+    raises(ValueError, "batch_size must be a positive integer",
+           lambda: matsamp.BulkSampler(cora, 0))
+    raises(ValueError, "seed_offsets must hold k \\+ 1 >= 2 entries",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", SEEDS, torch.tensor([0, 3]), [2]))
+    raises(ValueError, "seed_offsets decrease",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", SEEDS, torch.tensor([0, 3, 1, 4]), [2]))
+    raises(ValueError, "seed must be non-negative",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", SEEDS, OFFSETS, [2], seed=-1))
+    raises(ValueError, "column ids not sorted and unique in row 0",
+           lambda: matsamp.Graph.from_csr(torch.tensor([0, 2, 2]), torch.tensor([1, 0])))
+    raises(ValueError, "features must be a tensor of shape",
+           lambda: matsamp.Graph.from_csr(torch.tensor([0, 0]), torch.tensor([], dtype=torch.int64),
+                                          features=torch.zeros(3, 2)))
+
+
+def test_unreadable_file(tmp_path):
+    raises(RuntimeError, "missing.npz", lambda: matsamp.Graph.load(tmp_path / "missing.npz"))
+    broken = tmp_path / "broken.mtx"
+    broken.write_text("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 7\n")
+    raises(RuntimeError, "broken.mtx", lambda: matsamp.Graph.load(broken))
+
+
+@pytest.mark.skipif(matsamp.built_with_cuda, reason="this build has a CUDA backend")
+def test_cuda_graph_without_cuda_build(cora_path):
+    raises(RuntimeError, "matsamp was built without CUDA",
+           lambda: matsamp.Graph.load(cora_path, device="cuda"))
+    raises(RuntimeError, "matsamp was built without CUDA",
+           lambda: matsamp.Graph.from_csr(torch.tensor([0, 0]), torch.tensor([], dtype=torch.int64),
+                                          device="cuda:0"))
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="torch has CUDA here")
+def test_cuda_output_device_without_cuda(cora):
+    raises(RuntimeError, "device cuda requested, but this torch .* has no usable CUDA",
+           lambda: matsamp.BulkSampler(cora, 8, device="cuda"))
+
+
+def test_tensor_on_another_device_than_the_graph(cora):
+    # A meta tensor stands in for a CUDA one, which this torch may not have.
+    seeds = torch.empty(4, dtype=torch.int64, device="meta")
+    raises(ValueError, "seeds: META tensor given to a CPU graph",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", seeds, OFFSETS, [2]))

@@ -1,0 +1,67 @@
+"""The torch ops directly: stacked results, independence of the bulk size, gather."""
+import torch
+
+import matsamp
+
+
+def test_bulk_equals_one_minibatch_at_a_time(cora):
+    """Sampling k minibatches together gives each exactly as sampling it alone."""
+    seeds = torch.randperm(cora.num_nodes, generator=torch.Generator().manual_seed(0))[:150]
+    offsets = [0, 64, 128, 150]
+    for sampler in ["graphsage", "ladies", "fastgcn"]:
+        sizes = [5, 5] if sampler == "graphsage" else [40, 40]
+        bulk = matsamp.ops.sample_bulk(cora, sampler, seeds, torch.tensor(offsets), sizes,
+                                       first_minibatch=10, epoch=1, seed=3)
+        for g in range(3):
+            alone = matsamp.ops.sample_bulk(cora, sampler, seeds[offsets[g]:offsets[g + 1]],
+                                            torch.tensor([0, offsets[g + 1] - offsets[g]]), sizes,
+                                            first_minibatch=10 + g, epoch=1, seed=3)
+            for stacked, single in zip(bulk, alone):
+                r0, r1 = stacked.row_offsets[g:g + 2].tolist()
+                c0, c1 = stacked.col_offsets[g:g + 2].tolist()
+                e0, e1 = stacked.rowptr[r0].item(), stacked.rowptr[r1].item()
+                assert torch.equal(stacked.rowptr[r0:r1 + 1] - e0, single.rowptr)
+                assert torch.equal(stacked.col[e0:e1] - c0, single.col)
+                assert torch.equal(stacked.value[e0:e1], single.value)
+                assert torch.equal(stacked.vertices[c0:c1], single.vertices)
+
+
+def test_result_layout(cora):
+    seeds = torch.tensor([0, 1, 2, 3, 4, 5], dtype=torch.int64)
+    layers = matsamp.ops.sample_bulk(cora, "graphsage", seeds, torch.tensor([0, 2, 6]), [3, 2])
+    assert len(layers) == 2
+    first = layers[0]
+    assert first.rowptr.dtype == torch.int64 and first.col.dtype == torch.int32
+    assert first.value.dtype == torch.float32 and first.vertices.dtype == torch.int64
+    assert first.row_offsets.tolist() == [0, 2, 6]
+    assert torch.equal(first.vertices[:2], seeds[:2])          # frontier first, per minibatch
+    c0 = first.col_offsets[1].item()
+    assert torch.equal(first.vertices[c0:c0 + 4], seeds[2:])
+    assert torch.equal(layers[1].row_offsets, first.col_offsets)
+
+
+def test_different_seed_or_epoch_changes_the_sample(cora):
+    seeds = torch.arange(0, 600, 3)
+    offsets = torch.tensor([0, seeds.numel()])
+
+    def vertices(**key):
+        return matsamp.ops.sample_bulk(cora, "graphsage", seeds, offsets, [5], **key)[0].vertices
+
+    assert torch.equal(vertices(seed=1, epoch=0), vertices(seed=1, epoch=0))
+    assert not torch.equal(vertices(seed=1, epoch=0), vertices(seed=2, epoch=0))
+    assert not torch.equal(vertices(seed=1, epoch=0), vertices(seed=1, epoch=1))
+
+
+def test_gather_rows(cora):
+    index = torch.tensor([5, 0, 5, 2707])
+    assert torch.equal(matsamp.ops.gather_rows(cora.features, index), cora.features[index])
+    empty = matsamp.ops.gather_rows(cora.features, torch.empty(0, dtype=torch.int64))
+    assert empty.shape == (0, cora.features.size(1))
+
+
+def test_shuffle_is_a_seeded_permutation():
+    nodes = torch.arange(100, 200)
+    a = matsamp.ops.shuffle_nodes(nodes, 1, 0)
+    assert torch.equal(a.sort().values, nodes) and not torch.equal(a, nodes)
+    assert torch.equal(a, matsamp.ops.shuffle_nodes(nodes, 1, 0))
+    assert not torch.equal(a, matsamp.ops.shuffle_nodes(nodes, 1, 1))
