@@ -1,0 +1,46 @@
+"""Builds matsamp._C with the project's CMake (the only build description) for pip."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+
+class CMakeBuild(build_ext):
+    """Configures the repository, builds the extension target, copies the module in place.
+
+    Extra CMake arguments come from the CMAKE_ARGS environment variable
+    (e.g. CMAKE_ARGS="-DCMAKE_PREFIX_PATH=/path/to/libtorch").
+    """
+
+    def build_extension(self, ext):
+        build_dir = pathlib.Path(self.build_temp).resolve() / "cmake"
+        configure = ["cmake", "-S", str(REPO), "-B", str(build_dir),
+                     "-DCMAKE_BUILD_TYPE=Release", "-DMATSAMP_BUILD_TESTS=OFF",
+                     f"-DPython3_EXECUTABLE={sys.executable}"]
+        if shutil.which("ninja"):
+            configure += ["-G", "Ninja"]
+        configure += os.environ.get("CMAKE_ARGS", "").split()
+        subprocess.run(configure, check=True)
+        jobs = str(self.parallel or os.cpu_count() or 1)
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", "matsamp_python", "-j", jobs],
+                       check=True)
+        built = list((build_dir / "python" / "matsamp").glob("_C*.so"))
+        if len(built) != 1:
+            raise RuntimeError(f"expected one matsamp/_C*.so in {build_dir / 'python'}, got {built}")
+        target = pathlib.Path(self.get_ext_fullpath(ext.name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(built[0], target)
+
+
+setup(
+    packages=["matsamp"],
+    package_dir={"": "python"},
+    ext_modules=[Extension("matsamp._C", sources=[])],
+    cmdclass={"build_ext": CMakeBuild},
+)
