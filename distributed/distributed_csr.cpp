@@ -63,6 +63,24 @@ CsrMatrix row_slice(const CsrMatrix& m, int64_t r0, int64_t r1) {
   return out;
 }
 
+CsrMatrix stack_rows(const std::vector<CsrMatrix>& parts, int64_t cols) {
+  int64_t rows = 0, nnz = 0;
+  for (const CsrMatrix& part : parts) {
+    rows += part.rows;
+    nnz += part.nnz();
+  }
+  CsrMatrix out(rows, cols);
+  out.colidx.reserve(nnz);
+  out.values.reserve(nnz);
+  int64_t r = 0;
+  for (const CsrMatrix& part : parts) {
+    for (int64_t i = 0; i < part.rows; ++i, ++r) out.rowptr[r + 1] = out.rowptr[r] + part.row_nnz(i);
+    out.colidx.insert(out.colidx.end(), part.colidx.begin(), part.colidx.end());
+    out.values.insert(out.values.end(), part.values.begin(), part.values.end());
+  }
+  return out;
+}
+
 DistributedCsr block_row_of(const CsrMatrix& whole, const ProcessGrid& grid) {
   DistributedCsr d;
   d.blocks = {whole.rows, grid.process_rows()};

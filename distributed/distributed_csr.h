@@ -2,6 +2,7 @@
 // columns, global ids) lives on the ranks of process row i.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "core/csr.h"
 #include "process_grid.h"
@@ -21,6 +22,8 @@ struct DistributedCsr {
 
 // Rows [r0, r1) of m, as a (r1 - r0) x m.cols matrix.
 CsrMatrix row_slice(const CsrMatrix& m, int64_t r0, int64_t r1);
+// The parts (each with `cols` columns) one below the other.
+CsrMatrix stack_rows(const std::vector<CsrMatrix>& parts, int64_t cols);
 
 // This rank's block row of a matrix every rank holds whole (tests, generated graphs).
 DistributedCsr block_row_of(const CsrMatrix& whole, const ProcessGrid& grid);

@@ -1,6 +1,8 @@
 #include "graph_product.h"
 
 #include <algorithm>
+#include <numeric>
+#include <utility>
 
 #include "csr_transfer.h"
 #include "util/timer.h"
@@ -10,25 +12,6 @@ namespace matsamp {
 namespace {
 
 constexpr int kChainTag = 4101;   // the running sum passed along a process row
-
-// Stacks row blocks with the same column count.
-CsrMatrix stack_rows(const std::vector<CsrMatrix>& parts, int64_t cols) {
-  int64_t rows = 0, nnz = 0;
-  for (const CsrMatrix& part : parts) {
-    rows += part.rows;
-    nnz += part.nnz();
-  }
-  CsrMatrix out(rows, cols);
-  out.colidx.reserve(nnz);
-  out.values.reserve(nnz);
-  int64_t r = 0;
-  for (const CsrMatrix& part : parts) {
-    for (int64_t i = 0; i < part.rows; ++i, ++r) out.rowptr[r + 1] = out.rowptr[r] + part.row_nnz(i);
-    out.colidx.insert(out.colidx.end(), part.colidx.begin(), part.colidx.end());
-    out.values.insert(out.values.end(), part.values.begin(), part.values.end());
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -116,14 +99,53 @@ std::vector<GraphProduct::Header> GraphProduct::exchange_headers(const std::vect
   return theirs;
 }
 
+namespace {
+
+// Rows `ids` of this rank's block of `a`, appended: their lengths, column ids and values.
+struct RowsOut {
+  std::vector<int64_t> lengths;
+  std::vector<col_t> colidx;
+  std::vector<float> values;
+};
+int64_t append_rows(const DistributedCsr& a, const col_t* ids, int64_t count, int asker, RowsOut& out) {
+  const vid_t first = a.first_row(), end = a.blocks.end(a.block);
+  int64_t entries = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    MATSAMP_CHECK(ids[i] >= first && ids[i] < end, "distributed product: rank ", asker,
+                  " of the process column asked for row ", ids[i], ", outside this rank's block [", first, ", ", end,
+                  ")");
+    entries += a.local.row_nnz(ids[i] - first);
+  }
+  out.colidx.reserve(out.colidx.size() + entries);
+  out.values.reserve(out.values.size() + entries);
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t b = a.local.rowptr[ids[i] - first], e = a.local.rowptr[ids[i] - first + 1];
+    out.lengths.push_back(e - b);
+    out.colidx.insert(out.colidx.end(), a.local.colidx.begin() + b, a.local.colidx.begin() + e);
+    out.values.insert(out.values.end(), a.local.values.begin() + b, a.local.values.begin() + e);
+  }
+  return entries;
+}
+
+}  // namespace
+
 bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched,
                                   ProductCall* record) {
   Communicator& col = grid_.col_comm();
-  const int ranks = col.size();
+  const int ranks = col.size(), me = col.rank();
+  // Ids per owner (column rank q owns block q). This rank's own rows are not sent to
+  // itself but copied; they sit at [own_first, own_first + own_count) of *wanted.
   std::vector<int64_t> request_counts(ranks, 0);
+  int64_t own_first = 0, own_count = 0;
+  std::vector<col_t> ids;
   if (wanted) {
     const RowBlocks& blocks = operand(operand_id).blocks;
-    for (vid_t v : *wanted) ++request_counts[blocks.owner(v)];   // column rank q owns block q
+    for (vid_t v : *wanted) ++request_counts[blocks.owner(v)];
+    for (int q = 0; q < me; ++q) own_first += request_counts[q];
+    own_count = std::exchange(request_counts[me], 0);
+    for (size_t i = 0; i < wanted->size(); ++i)
+      if (static_cast<int64_t>(i) < own_first || static_cast<int64_t>(i) >= own_first + own_count)
+        ids.push_back(static_cast<col_t>((*wanted)[i]));
   }
   std::vector<Header> mine(ranks);
   for (int q = 0; q < ranks; ++q) mine[q] = {wanted != nullptr, operand_id, request_counts[q]};
@@ -133,61 +155,58 @@ bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_
   // Requests: the ids each rank wants from this one.
   std::vector<int64_t> ask_counts(ranks);
   for (int q = 0; q < ranks; ++q) ask_counts[q] = theirs[q].count;
-  std::vector<col_t> ids;
-  if (wanted) ids.assign(wanted->begin(), wanted->end());
-  int64_t asked_total = 0;
-  for (int64_t n : ask_counts) asked_total += n;
-  std::vector<col_t> asked(asked_total);
+  std::vector<col_t> asked(std::accumulate(ask_counts.begin(), ask_counts.end(), int64_t{0}));
   col.all_to_allv(ids.data(), request_counts, asked.data(), ask_counts, DataType::int32);
 
   // Answers: for each asked id its row length, then the rows' entries.
-  std::vector<int64_t> lengths;
-  std::vector<col_t> colidx;
-  std::vector<float> values;
+  RowsOut out;
   std::vector<int64_t> entry_counts(ranks, 0);
   int64_t at = 0;
-  for (int q = 0; q < ranks; ++q) {
-    if (ask_counts[q] == 0) continue;
-    const DistributedCsr& a = operand(theirs[q].operand);
-    const vid_t first = a.first_row(), end = a.blocks.end(a.block);
-    for (int64_t i = 0; i < ask_counts[q]; ++i, ++at) {
-      const vid_t v = asked[at];
-      MATSAMP_CHECK(v >= first && v < end, "distributed product: rank ", q, " of the process column asked for row ",
-                    v, ", outside this rank's block [", first, ", ", end, ")");
-      const int64_t b = a.local.rowptr[v - first], e = a.local.rowptr[v - first + 1];
-      lengths.push_back(e - b);
-      colidx.insert(colidx.end(), a.local.colidx.begin() + b, a.local.colidx.begin() + e);
-      values.insert(values.end(), a.local.values.begin() + b, a.local.values.begin() + e);
-      entry_counts[q] += e - b;
-    }
-  }
+  for (int q = 0; q < ranks; at += ask_counts[q++])
+    if (ask_counts[q] > 0)
+      entry_counts[q] = append_rows(operand(theirs[q].operand), asked.data() + at, ask_counts[q], q, out);
   std::vector<int64_t> got_lengths(ids.size());
-  col.all_to_allv(lengths.data(), ask_counts, got_lengths.data(), request_counts, DataType::int64);
+  col.all_to_allv(out.lengths.data(), ask_counts, got_lengths.data(), request_counts, DataType::int64);
   std::vector<int64_t> got_entry_counts(ranks, 0);
   at = 0;
   for (int q = 0; q < ranks; ++q)
     for (int64_t i = 0; i < request_counts[q]; ++i) got_entry_counts[q] += got_lengths[at++];
-  int64_t got_entries = 0;
-  for (int64_t n : got_entry_counts) got_entries += n;
-
-  CsrMatrix rows(static_cast<int64_t>(ids.size()), wanted ? operand(operand_id).cols() : 0);
-  rows.colidx.resize(got_entries);
-  rows.values.resize(got_entries);
-  col.all_to_allv(colidx.data(), entry_counts, rows.colidx.data(), got_entry_counts, DataType::int32);
-  col.all_to_allv(values.data(), entry_counts, rows.values.data(), got_entry_counts, DataType::float32);
+  const int64_t got_entries = std::accumulate(got_entry_counts.begin(), got_entry_counts.end(), int64_t{0});
+  std::vector<col_t> got_colidx(got_entries);
+  std::vector<float> got_values(got_entries);
+  col.all_to_allv(out.colidx.data(), entry_counts, got_colidx.data(), got_entry_counts, DataType::int32);
+  col.all_to_allv(out.values.data(), entry_counts, got_values.data(), got_entry_counts, DataType::float32);
   if (record)
-    for (int q = 0; q < ranks; ++q)
-      if (q != col.rank()) {
-        record->request_bytes += 4 * request_counts[q];
-        record->response_bytes += 8 * (request_counts[q] + got_entry_counts[q]);
-        record->remote_rows += request_counts[q];
-        record->remote_entries += got_entry_counts[q];
-      }
-  if (fetched) {
-    for (size_t i = 0; i < got_lengths.size(); ++i) rows.rowptr[i + 1] = rows.rowptr[i] + got_lengths[i];
-    fetched->ids = *wanted;
-    fetched->rows = std::move(rows);
+    for (int q = 0; q < ranks; ++q) {
+      record->request_bytes += 4 * request_counts[q];
+      record->response_bytes += 8 * (request_counts[q] + got_entry_counts[q]);
+      record->remote_rows += request_counts[q];
+      record->remote_entries += got_entry_counts[q];
+    }
+  if (!fetched) return true;
+
+  // The rows in the order of *wanted: those of lower blocks, this rank's own, the rest.
+  RowsOut own;
+  std::vector<col_t> own_ids(wanted->begin() + own_first, wanted->begin() + own_first + own_count);
+  append_rows(operand(operand_id), own_ids.data(), own_count, me, own);
+  const int64_t lower_entries = std::accumulate(got_entry_counts.begin(), got_entry_counts.begin() + me, int64_t{0});
+  CsrMatrix& rows = fetched->rows;
+  rows = CsrMatrix(static_cast<int64_t>(wanted->size()), operand(operand_id).cols());
+  for (int64_t i = 0; i < rows.rows; ++i) {
+    const int64_t length = i < own_first ? got_lengths[i]
+                           : i < own_first + own_count ? own.lengths[i - own_first]
+                                                       : got_lengths[i - own_count];
+    rows.rowptr[i + 1] = rows.rowptr[i] + length;
   }
+  auto splice = [&](const auto& received, const auto& local, auto& into) {
+    into.reserve(rows.rowptr.back());
+    into.assign(received.begin(), received.begin() + lower_entries);
+    into.insert(into.end(), local.begin(), local.end());
+    into.insert(into.end(), received.begin() + lower_entries, received.end());
+  };
+  splice(got_colidx, own.colidx, rows.colidx);
+  splice(got_values, own.values, rows.values);
+  fetched->ids = *wanted;
   return true;
 }
 

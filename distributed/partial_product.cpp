@@ -1,6 +1,7 @@
 #include "partial_product.h"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 namespace matsamp {
@@ -43,12 +44,34 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
     }
   };
 
+  // A row with no running sum and a single term (selectors: GraphSAGE, row extraction) is
+  // that row of A times the entry of Q: spgemm's first-touch assignments, already sorted.
+  auto single_term = [&](int64_t r) -> int64_t {   // the fetched row, or -1
+    if (running.row_nnz(r) != 0) return -1;
+    const auto first = std::lower_bound(q.colidx.begin() + q.rowptr[r], q.colidx.begin() + q.rowptr[r + 1],
+                                        static_cast<col_t>(lo));
+    const auto last = q.colidx.begin() + q.rowptr[r + 1];
+    if (first == last || *first >= hi || (first + 1 != last && first[1] < hi)) return -1;
+    const int64_t k = slot[*first - lo];
+    MATSAMP_CHECK(k >= 0, "continue_product: row ", *first, " of A was not fetched");
+    return k;
+  };
+
   CsrMatrix c(q.rows, cols);
+  std::vector<int64_t> single(q.rows);
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < q.rows; ++r) single[r] = single_term(r);
 #pragma omp parallel
   {
-    Accumulator acc(cols);
+    std::unique_ptr<Accumulator> acc_owner;   // O(cols): made only when a row needs it
 #pragma omp for schedule(dynamic, 256)
     for (int64_t r = 0; r < q.rows; ++r) {
+      if (single[r] >= 0) {
+        c.rowptr[r + 1] = b.row_nnz(single[r]);
+        continue;
+      }
+      if (!acc_owner) acc_owner = std::make_unique<Accumulator>(cols);
+      Accumulator& acc = *acc_owner;
       int64_t count = 0;
       auto touch = [&](col_t j) {
         if (acc.mark[j] != r) {
@@ -67,9 +90,22 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
 
 #pragma omp parallel
   {
-    Accumulator acc(cols);
+    std::unique_ptr<Accumulator> acc_owner;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t r = 0; r < q.rows; ++r) {
+      if (single[r] >= 0) {
+        const int64_t e = std::lower_bound(q.colidx.begin() + q.rowptr[r], q.colidx.begin() + q.rowptr[r + 1],
+                                           static_cast<col_t>(lo)) - q.colidx.begin();
+        const float av = qval ? qval[e] : 1.0f;
+        int64_t out = c.rowptr[r];
+        for (int64_t f = b.rowptr[single[r]]; f < b.rowptr[single[r] + 1]; ++f, ++out) {
+          c.colidx[out] = b.colidx[f];
+          c.values[out] = av * b.values[f];
+        }
+        continue;
+      }
+      if (!acc_owner) acc_owner = std::make_unique<Accumulator>(cols);
+      Accumulator& acc = *acc_owner;
       acc.touched.clear();
       auto add = [&](col_t j, float value) {
         if (acc.mark[j] != r) {   // first term: spgemm assigns, it does not add to 0

@@ -199,13 +199,13 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   // This rank's share of the epoch, timed bulk by bulk.
   const std::vector<vid_t> train = training_vertices(n, options.train_fraction, options.epoch.seed);
   const EpochOptions share = share_of_epoch(options.epoch, static_cast<int64_t>(train.size()), grid, mode);
+  std::optional<EpochIterator> epoch;
+  agree_on(world, [&] { epoch.emplace(*sampler, backend, train, share); });   // bad options fail everywhere
   world.barrier();
   grid.reset_counters();
   if (product) product->clear_calls();
   ScopedTimer epoch_timer(nullptr);
   RankStats stats;
-  std::optional<EpochIterator> epoch;
-  agree_on(world, [&] { epoch.emplace(*sampler, backend, train, share); });   // bad options fail everywhere
   // A minibatch is sampled by the c ranks of its process row: count it once.
   const bool counts_fingerprints = mode == GraphMode::replicated || grid.col() == 0;
   BulkSample bulk;

@@ -1,0 +1,38 @@
+// Feature rows for minibatches from X (n x f) in the 1.5D layout (DESIGN.md, "Features"):
+// block row i of X lives on the c ranks of process row i, so a process column holds
+// all of X once. fetch() is one all-to-allv inside the process column: ids bucketed by
+// owning block row -> counts -> ids -> feature rows back -> scattered into the order
+// asked for. Its bytes go to the grid's counters (column communicator, "all_to_allv").
+#pragma once
+#include <vector>
+
+#include "process_grid.h"
+#include "row_blocks.h"
+
+namespace matsamp {
+
+class FeatureFetcher {
+ public:
+  // block: rows [begin, end) of this rank's block row of X, row-major (rows x feature_dim),
+  // with the blocks of RowBlocks{n, grid.process_rows()}.
+  FeatureFetcher(ProcessGrid& grid, int64_t n, int64_t feature_dim, std::vector<float> block);
+
+  // Collective over the process column: each of its ranks calls fetch() as often as the
+  // others (with no ids when it has nothing to fetch). Returns ids.size() x feature_dim
+  // floats, row i being X[ids[i]]. Repeated ids are fetched once.
+  std::vector<float> fetch(const std::vector<vid_t>& ids);
+
+  int64_t feature_dim() const { return feature_dim_; }
+  const RowBlocks& blocks() const { return blocks_; }
+
+ private:
+  ProcessGrid& grid_;
+  RowBlocks blocks_;
+  int64_t feature_dim_;
+  std::vector<float> block_;
+};
+
+// This rank's block row of a whole row-major X (n x feature_dim), for FeatureFetcher.
+std::vector<float> feature_block_of(const std::vector<float>& features, int64_t feature_dim, const ProcessGrid& grid);
+
+}  // namespace matsamp
