@@ -109,7 +109,7 @@ TEST(Cli, BadInputIsOneLineError) {
   expect_one_line_error(run_cli("info --graph " + dir + "/missing.mtx", dir), "missing.mtx");
   expect_one_line_error(run_cli("bench --graph rmat:x", dir), "rmat:x");
   expect_one_line_error(run_cli("bench --graph rmat:8 --memory-budget 4Q", dir), "4Q");
-  expect_one_line_error(run_cli("bench --graph rmat:8 --memory-budget 1K", dir), "raise --memory-budget");
+  expect_one_line_error(run_cli("bench --graph rmat:8 --memory-budget 1K", dir), "raise the memory budget");
   {
     std::ofstream empty(dir + "/empty.txt");
     empty << "# no edges\n";

@@ -181,6 +181,20 @@ TEST(SampleRows, UniformFastPathEqualsComposedOps) {
   expect_fast_path_exact(dense, true);
 }
 
+TEST(SampleRows, WeightsThatUnderflowWhenNormalizedAreNeverPicked) {
+  // 1e-30 / 3e30 is below the smallest float: the normalized row has one positive entry.
+  CsrMatrix a(1, 3);
+  a.rowptr = {0, 3};
+  a.colidx = {0, 1, 2};
+  a.values = {1e-30f, 3e30f, 1e-30f};
+  const SampleKeys keys{1, 0, 0, 0, {0, 1}};
+  CsrMatrix p = select_rows(a, {0});
+  normalize_rows(p);
+  const CsrMatrix want = its_sample(p, 2, keys);
+  ASSERT_EQ(want.nnz(), 1);
+  EXPECT_TRUE(sample_rows(a, {0}, 2, keys, false) == want);
+}
+
 TEST(SampleRows, PatternMatrixIsUniform) {
   CsrMatrix pattern = uniform_rows_matrix(31, 40, 9);
   const CsrMatrix weighted = pattern;

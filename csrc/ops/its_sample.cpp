@@ -58,15 +58,29 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
   const bool pattern = a.values.empty();
   auto value = [&](int64_t e) { return pattern ? 1.0f : a.values[e]; };
 
-  CsrMatrix out(m, a.cols);
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int64_t i = 0; i < m; ++i) {
+  // Row i of normalize_rows(select_rows(a, rows)), with normalize_rows'
+  // arithmetic (a double sum in row order, then float(v / sum)); returns how
+  // many of its values are positive (tiny weights may underflow to 0).
+  auto normalized_row = [&](int64_t i, std::vector<float>& out_values) {
+    const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
+    double sum = 0;
+    for (int64_t e = begin; e < begin + len; ++e) sum += value(e);
+    out_values.resize(len);
     int64_t positive = 0;
-    if (uniform_rows)
-      positive = a.row_nnz(rows[i]);
-    else
-      for (int64_t e = a.rowptr[rows[i]]; e < a.rowptr[rows[i] + 1]; ++e) positive += value(e) > 0;
-    out.rowptr[i + 1] = std::min(s, positive);
+    for (int64_t j = 0; j < len; ++j) {
+      out_values[j] = sum == 0 ? value(begin + j) : static_cast<float>(value(begin + j) / sum);
+      positive += out_values[j] > 0;
+    }
+    return positive;
+  };
+
+  CsrMatrix out(m, a.cols);
+#pragma omp parallel
+  {
+    std::vector<float> scratch;
+#pragma omp for schedule(dynamic, 1024)
+    for (int64_t i = 0; i < m; ++i)
+      out.rowptr[i + 1] = std::min(s, uniform_rows ? a.row_nnz(rows[i]) : normalized_row(i, scratch));
   }
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
   out.colidx.resize(out.rowptr.back());
@@ -74,18 +88,14 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
 
   for_each_keyed_row(keys, [&](int64_t i, const RandomKey& key, RowSampler& sampler) {
     const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
-    // normalize_rows' arithmetic: a double sum in row order, then float(v / sum).
     thread_local std::vector<float> normalized;
     int64_t chosen;
     if (uniform_rows) {
       chosen = sampler.sample_uniform(len, s, key);
+      // Equal values v sum to len·v exactly, so each normalizes to float(v / (len·v)).
       normalized.assign(1, len ? static_cast<float>(value(begin) / (static_cast<double>(value(begin)) * len)) : 0);
     } else {
-      double sum = 0;
-      for (int64_t e = begin; e < begin + len; ++e) sum += value(e);
-      normalized.resize(len);
-      for (int64_t j = 0; j < len; ++j)
-        normalized[j] = sum == 0 ? value(begin + j) : static_cast<float>(value(begin + j) / sum);
+      normalized_row(i, normalized);
       chosen = sampler.sample(normalized.data(), len, s, key);
     }
     for (int64_t j = 0; j < chosen; ++j) {

@@ -33,7 +33,7 @@ int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t
                              int64_t budget_bytes) {
   const int64_t per = std::max<int64_t>(1, sampler.bytes_per_minibatch(batch_size));
   MATSAMP_CHECK(budget_bytes >= per, "memory budget of ", budget_bytes, " bytes is below the ~", per,
-                " bytes one minibatch of ", batch_size, " needs; raise --memory-budget or lower the batch size");
+                " bytes one minibatch of ", batch_size, " needs; raise the memory budget or lower the batch size");
   return std::min<int64_t>(budget_bytes / per, std::max<int64_t>(1, minibatches));
 }
 
