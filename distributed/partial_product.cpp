@@ -20,62 +20,61 @@ struct Accumulator {
 
 CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t lo, vid_t hi,
                            const CsrMatrix& running) {
-  const int64_t cols = fetched.rows.cols;
+  const CsrMatrix& b = fetched.rows;
+  const int64_t cols = b.cols;
   MATSAMP_CHECK(running.rows == q.rows && running.cols == cols, "continue_product: running sum is ",
                 running.shape(), " but Q is ", q.shape(), " and A has ", cols, " columns");
-  MATSAMP_CHECK(static_cast<int64_t>(fetched.ids.size()) == fetched.rows.rows,
-                "continue_product: ", fetched.ids.size(), " ids for ", fetched.rows.shape());
+  MATSAMP_CHECK(static_cast<int64_t>(fetched.ids.size()) == b.rows, "continue_product: ", fetched.ids.size(),
+                " ids for ", b.shape());
   // Where each vertex of [lo, hi) sits among the fetched rows.
   std::vector<int64_t> slot(hi - lo, -1);
   for (size_t i = 0; i < fetched.ids.size(); ++i) slot[fetched.ids[i] - lo] = static_cast<int64_t>(i);
   const float* qval = q.values.empty() ? nullptr : q.values.data();
-  const CsrMatrix& b = fetched.rows;
 
+  // Per row of Q: its entries [term_begin, term_end) with columns in [lo, hi), and where
+  // the row comes from. Rows that need no addition are copied (selectors: GraphSAGE, row
+  // extraction): with no running sum and a single term, that row of A times the entry of Q
+  // (spgemm's first-touch assignments, already sorted); with no term here, the running sum.
+  constexpr int64_t kAccumulate = -1, kKeepRunning = -2;
+  std::vector<int64_t> term_begin(q.rows), term_end(q.rows), source(q.rows);
+  int64_t missing = 0;   // terms whose row of A was not fetched (checked outside the parallel loop)
+#pragma omp parallel for schedule(static) reduction(+ : missing)
+  for (int64_t r = 0; r < q.rows; ++r) {
+    const auto row_begin = q.colidx.begin() + q.rowptr[r], row_end = q.colidx.begin() + q.rowptr[r + 1];
+    const auto first = std::lower_bound(row_begin, row_end, static_cast<col_t>(lo));
+    term_begin[r] = first - q.colidx.begin();
+    term_end[r] = std::lower_bound(first, row_end, static_cast<col_t>(hi)) - q.colidx.begin();
+    for (int64_t e = term_begin[r]; e < term_end[r]; ++e) missing += slot[q.colidx[e] - lo] < 0;
+    const int64_t terms = term_end[r] - term_begin[r];
+    source[r] = terms == 0                               ? kKeepRunning
+                : terms > 1 || running.row_nnz(r) != 0 ? kAccumulate
+                                                       : slot[q.colidx[term_begin[r]] - lo];
+  }
+  MATSAMP_CHECK(missing == 0, "continue_product: ", missing, " terms of Q need rows of A that were not fetched");
+  auto scale_of = [&](int64_t e) { return qval ? qval[e] : 1.0f; };
   // Calls term(column, product) for each term of row r in spgemm's order.
   auto for_each_term = [&](int64_t r, auto&& term) {
-    const auto first = std::lower_bound(q.colidx.begin() + q.rowptr[r], q.colidx.begin() + q.rowptr[r + 1],
-                                        static_cast<col_t>(lo));
-    for (auto it = first; it != q.colidx.begin() + q.rowptr[r + 1] && *it < hi; ++it) {
-      const int64_t e = it - q.colidx.begin();
-      const int64_t k = slot[*it - lo];
-      MATSAMP_CHECK(k >= 0, "continue_product: row ", *it, " of A was not fetched");
-      const float av = qval ? qval[e] : 1.0f;
-      for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f) term(b.colidx[f], av * b.values[f]);
+    for (int64_t e = term_begin[r]; e < term_end[r]; ++e) {
+      const int64_t k = slot[q.colidx[e] - lo];
+      for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f) term(b.colidx[f], scale_of(e) * b.values[f]);
     }
   };
 
-  // A row with no running sum and a single term (selectors: GraphSAGE, row extraction) is
-  // that row of A times the entry of Q: spgemm's first-touch assignments, already sorted.
-  auto single_term = [&](int64_t r) -> int64_t {   // the fetched row, or -1
-    if (running.row_nnz(r) != 0) return -1;
-    const auto first = std::lower_bound(q.colidx.begin() + q.rowptr[r], q.colidx.begin() + q.rowptr[r + 1],
-                                        static_cast<col_t>(lo));
-    const auto last = q.colidx.begin() + q.rowptr[r + 1];
-    if (first == last || *first >= hi || (first + 1 != last && first[1] < hi)) return -1;
-    const int64_t k = slot[*first - lo];
-    MATSAMP_CHECK(k >= 0, "continue_product: row ", *first, " of A was not fetched");
-    return k;
-  };
-
   CsrMatrix c(q.rows, cols);
-  std::vector<int64_t> single(q.rows);
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < q.rows; ++r) single[r] = single_term(r);
 #pragma omp parallel
   {
-    std::unique_ptr<Accumulator> acc_owner;   // O(cols): made only when a row needs it
+    std::unique_ptr<Accumulator> acc;   // O(cols): made only when a row needs it
 #pragma omp for schedule(dynamic, 256)
     for (int64_t r = 0; r < q.rows; ++r) {
-      if (single[r] >= 0) {
-        c.rowptr[r + 1] = b.row_nnz(single[r]);
+      if (source[r] != kAccumulate) {
+        c.rowptr[r + 1] = source[r] == kKeepRunning ? running.row_nnz(r) : b.row_nnz(source[r]);
         continue;
       }
-      if (!acc_owner) acc_owner = std::make_unique<Accumulator>(cols);
-      Accumulator& acc = *acc_owner;
+      if (!acc) acc = std::make_unique<Accumulator>(cols);
       int64_t count = 0;
       auto touch = [&](col_t j) {
-        if (acc.mark[j] != r) {
-          acc.mark[j] = r;
+        if (acc->mark[j] != r) {
+          acc->mark[j] = r;
           ++count;
         }
       };
@@ -90,39 +89,41 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
 
 #pragma omp parallel
   {
-    std::unique_ptr<Accumulator> acc_owner;
+    std::unique_ptr<Accumulator> acc;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t r = 0; r < q.rows; ++r) {
-      if (single[r] >= 0) {
-        const int64_t e = std::lower_bound(q.colidx.begin() + q.rowptr[r], q.colidx.begin() + q.rowptr[r + 1],
-                                           static_cast<col_t>(lo)) - q.colidx.begin();
-        const float av = qval ? qval[e] : 1.0f;
-        int64_t out = c.rowptr[r];
-        for (int64_t f = b.rowptr[single[r]]; f < b.rowptr[single[r] + 1]; ++f, ++out) {
+      int64_t out = c.rowptr[r];
+      if (source[r] == kKeepRunning) {
+        std::copy(running.colidx.begin() + running.rowptr[r], running.colidx.begin() + running.rowptr[r + 1],
+                  c.colidx.begin() + out);
+        std::copy(running.values.begin() + running.rowptr[r], running.values.begin() + running.rowptr[r + 1],
+                  c.values.begin() + out);
+        continue;
+      }
+      if (source[r] >= 0) {
+        for (int64_t f = b.rowptr[source[r]]; f < b.rowptr[source[r] + 1]; ++f, ++out) {
           c.colidx[out] = b.colidx[f];
-          c.values[out] = av * b.values[f];
+          c.values[out] = scale_of(term_begin[r]) * b.values[f];
         }
         continue;
       }
-      if (!acc_owner) acc_owner = std::make_unique<Accumulator>(cols);
-      Accumulator& acc = *acc_owner;
-      acc.touched.clear();
+      if (!acc) acc = std::make_unique<Accumulator>(cols);
+      acc->touched.clear();
       auto add = [&](col_t j, float value) {
-        if (acc.mark[j] != r) {   // first term: spgemm assigns, it does not add to 0
-          acc.mark[j] = r;
-          acc.sum[j] = value;
-          acc.touched.push_back(j);
+        if (acc->mark[j] != r) {   // first term: spgemm assigns, it does not add to 0
+          acc->mark[j] = r;
+          acc->sum[j] = value;
+          acc->touched.push_back(j);
         } else {
-          acc.sum[j] += value;
+          acc->sum[j] += value;
         }
       };
       for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) add(running.colidx[e], running.values[e]);
       for_each_term(r, add);
-      std::sort(acc.touched.begin(), acc.touched.end());
-      int64_t out = c.rowptr[r];
-      for (col_t j : acc.touched) {
+      std::sort(acc->touched.begin(), acc->touched.end());
+      for (col_t j : acc->touched) {
         c.colidx[out] = j;
-        c.values[out++] = acc.sum[j];
+        c.values[out++] = acc->sum[j];
       }
     }
   }

@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build zlib1g-dev libgtest-dev libcli11-dev
           libopenmpi-dev openmpi-bin libcombblas-dev
-          libtorch-dev python3-torch python3-numpy python3-pytest pybind11-dev python3-pybind11)
+          libtorch-dev python3-torch python3-numpy python3-pytest pybind11-dev python3-pybind11
+          python3-matplotlib)   # experiments/plot_distributed.py
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
