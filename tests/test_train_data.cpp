@@ -7,6 +7,7 @@
 #include <set>
 
 #include "generate/generators.h"
+#include "train/metrics.h"
 #include "train/step_plan.h"
 #include "train/training_data.h"
 
@@ -195,6 +196,30 @@ TEST(TrainStepPlan, SampledMinibatchesFollowTheEpochOrder) {
   EXPECT_EQ(bulk.seeds.front(), 20);
   EXPECT_EQ(bulk.seeds.back(), 32);
   EXPECT_EQ(sample_minibatches(*sampler, *backend, order, 5, {3, 3}, 0).count(), 0);
+}
+
+TEST(TrainProgress, BestIsHighestValidationAccuracyThenLowestLossAndPatienceStops) {
+  TrainingProgress progress;
+  const auto epoch = [&](int64_t e, double accuracy, double loss, double test) {
+    EpochMetrics m;
+    m.epoch = e;
+    m.validation_accuracy = accuracy;
+    m.validation_loss = loss;
+    m.test_accuracy = test;
+    progress.record(m, 2);
+    return m.improved;
+  };
+  EXPECT_TRUE(epoch(0, 0.5, 1.0, 0.40));
+  EXPECT_TRUE(epoch(1, 0.6, 1.2, 0.45));    // higher accuracy wins over a higher loss
+  EXPECT_TRUE(epoch(2, 0.6, 1.1, 0.50));    // a tie goes to the lower loss
+  EXPECT_FALSE(epoch(3, 0.6, 1.1, 0.90));   // the test score never decides
+  EXPECT_FALSE(progress.stopped_early);
+  EXPECT_FALSE(epoch(4, 0.55, 0.9, 0.90));
+  EXPECT_TRUE(progress.stopped_early);      // patience 2 used up
+  const TrainSummary summary = summarize(progress);
+  EXPECT_EQ(summary.best_epoch, 2);
+  EXPECT_EQ(summary.epochs_run, 5);
+  EXPECT_DOUBLE_EQ(summary.test_accuracy, 0.50);
 }
 
 }  // namespace

@@ -32,10 +32,12 @@ TrainingData planted_training_data() {
 struct MpiCase {
   std::string sampler;
   int64_t minibatches_per_step;
+  int64_t bulk_steps;   // 0: from the memory budget
 };
 
 void PrintTo(const MpiCase& c, std::ostream* out) {
-  *out << c.sampler << ", " << c.minibatches_per_step << " minibatches per step";
+  *out << c.sampler << ", " << c.minibatches_per_step << " minibatches per step, " << c.bulk_steps
+       << " steps per bulk";
 }
 
 class TrainMpi : public ::testing::TestWithParam<MpiCase> {};
@@ -57,7 +59,8 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   options.learning_rate = 0.02;
   options.epochs = 6;
   options.batch_size = 5;   // 36 training vertices: 8 minibatches, the last one short
-  options.bulk_steps = 2;
+  options.bulk_steps = GetParam().bulk_steps;
+  options.memory_budget = 3 * sampler->bytes_per_minibatch(options.batch_size);   // 3 of 8 minibatches fit
   options.minibatches_per_step = lanes;
   options.seed = 9;
   options.threads = 1;
@@ -78,10 +81,11 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpi,
-                         ::testing::Values(MpiCase{"graphsage", 2}, MpiCase{"graphsage", 4},
-                                           MpiCase{"ladies", 2}),
+                         ::testing::Values(MpiCase{"graphsage", 2, 2}, MpiCase{"graphsage", 4, 2},
+                                           MpiCase{"graphsage", 2, 0}, MpiCase{"ladies", 2, 2}),
                          [](const auto& info) {
-                           return info.param.sampler + "_" + std::to_string(info.param.minibatches_per_step);
+                           return info.param.sampler + "_" + std::to_string(info.param.minibatches_per_step) +
+                                  "_" + std::to_string(info.param.bulk_steps);
                          });
 
 }  // namespace

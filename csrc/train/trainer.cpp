@@ -1,13 +1,11 @@
 #include "train/trainer.h"
 
 #include <algorithm>
-#include <cmath>
-#include <filesystem>
 #include <future>
-#include <limits>
 
 #include "core/philox.h"
 #include "sampling/epoch.h"
+#include "train/checkpoint.h"
 #include "train/models.h"
 #include "train/step_plan.h"
 #include "train/tensors.h"
@@ -119,8 +117,6 @@ struct SampledBulk {
   double seconds = 0;
 };
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
 }  // namespace
 
 EvaluationMode parse_evaluation_mode(const std::string& name) {
@@ -148,14 +144,7 @@ struct Trainer::State {
   std::vector<Block> full_blocks;           // full-neighbourhood evaluation
   std::vector<vid_t> evaluation_vertices;   // sampled evaluation
 
-  // Progress, all of it in checkpoints.
-  int64_t epoch = 0;
-  int64_t best_epoch = -1;
-  double best_validation_accuracy = -1;
-  double best_validation_loss = std::numeric_limits<double>::infinity();
-  double test_accuracy_at_best = 0;
-  int64_t epochs_since_best = 0;
-  bool stopped_early = false;
+  TrainingProgress progress;                 // with the next two, what checkpoints hold
   std::vector<torch::Tensor> best_parameters;
 
   State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_, Communicator& comm_,
@@ -168,7 +157,7 @@ struct Trainer::State {
                     EpochTimes& times);
   torch::Tensor evaluation_logits(uint32_t epoch);
   void evaluate(EpochMetrics& m);
-  void update_best(EpochMetrics& m);
+  std::vector<int64_t> identity() const;
 };
 
 Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_,
@@ -235,13 +224,13 @@ StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& samp
   const int64_t lanes_per_rank = lanes / ranks;
   const int64_t train = static_cast<int64_t>(data.split.train.size());
   const int64_t minibatches = (train + options.batch_size - 1) / options.batch_size;
-  // Given steps per bulk keep the lane layout, and so each step's minibatches, independent of p.
+  // Steps per bulk set the lane layout, so they must not depend on p: the
+  // budget is applied as if one process sampled every lane (p > 1 uses less).
   const int64_t steps_per_bulk =
       options.bulk_steps > 0
           ? options.bulk_steps
-          : std::max<int64_t>(1, bulk_size_for_budget(sampler, options.batch_size, (minibatches + ranks - 1) / ranks,
-                                                      options.memory_budget) /
-                                     lanes_per_rank);
+          : std::max<int64_t>(
+                1, bulk_size_for_budget(sampler, options.batch_size, minibatches, options.memory_budget) / lanes);
   *rank_bulk_size = steps_per_bulk * lanes_per_rank;
   return StepPlan(train, options.batch_size, lanes, steps_per_bulk);
 }
@@ -325,21 +314,9 @@ void Trainer::State::evaluate(EpochMetrics& m) {
   m.test_accuracy = scores[3];
 }
 
-void Trainer::State::update_best(EpochMetrics& m) {
-  m.improved = m.validation_accuracy > best_validation_accuracy ||
-               (m.validation_accuracy == best_validation_accuracy && m.validation_loss < best_validation_loss);
-  if (m.improved) {
-    best_epoch = m.epoch;
-    best_validation_accuracy = m.validation_accuracy;
-    best_validation_loss = m.validation_loss;
-    test_accuracy_at_best = m.test_accuracy;
-    epochs_since_best = 0;
-    best_parameters.clear();
-    for (const torch::Tensor& p : model->parameters()) best_parameters.push_back(p.detach().clone());
-  } else {
-    ++epochs_since_best;
-  }
-  stopped_early = options.patience > 0 && epochs_since_best >= options.patience;
+std::vector<int64_t> Trainer::State::identity() const {
+  return {static_cast<int64_t>(options.seed), static_cast<int64_t>(shape.kind), shape.input_dim, shape.hidden_dim,
+          shape.num_classes, shape.num_layers};
 }
 
 Trainer::Trainer(const TrainingData& data, const Sampler& sampler, Backend& backend, Communicator& comm,
@@ -348,17 +325,19 @@ Trainer::Trainer(const TrainingData& data, const Sampler& sampler, Backend& back
 
 Trainer::~Trainer() = default;
 
-int64_t Trainer::next_epoch() const { return state_->epoch; }
+int64_t Trainer::next_epoch() const { return state_->progress.next_epoch; }
 
-bool Trainer::finished() const { return state_->stopped_early || state_->epoch >= state_->options.epochs; }
+bool Trainer::finished() const {
+  return state_->progress.stopped_early || state_->progress.next_epoch >= state_->options.epochs;
+}
 
 EpochMetrics Trainer::train_epoch() {
   State& s = *state_;
-  MATSAMP_CHECK(!finished(), "training has finished (epoch ", s.epoch, ")");
+  MATSAMP_CHECK(!finished(), "training has finished (epoch ", s.progress.next_epoch, ")");
   EpochMetrics m;
-  m.epoch = s.epoch;
+  m.epoch = s.progress.next_epoch;
   ScopedTimer epoch_timer(&m.times.total);
-  const uint32_t epoch_key = static_cast<uint32_t>(s.epoch);
+  const uint32_t epoch_key = static_cast<uint32_t>(m.epoch);
   const std::vector<vid_t> order = shuffle_vertices(s.data.split.train, s.options.seed, epoch_key);
   const auto sample_bulk = [&s, &order, epoch_key](int64_t index) {
     SampledBulk out;
@@ -388,87 +367,24 @@ EpochMetrics Trainer::train_epoch() {
   s.comm.all_reduce_sum(total_loss);
   m.loss = total_loss[0] / static_cast<double>(s.data.split.train.size());
   s.evaluate(m);
-  s.update_best(m);
-  ++s.epoch;
+  s.progress.record(m, s.options.patience);
+  if (m.improved) {
+    s.best_parameters.clear();
+    for (const torch::Tensor& p : s.model->parameters()) s.best_parameters.push_back(p.detach().clone());
+  }
   return m;
 }
 
-TrainSummary Trainer::summary() const {
-  const State& s = *state_;
-  TrainSummary out;
-  out.epochs_run = s.epoch;
-  out.best_epoch = s.best_epoch;
-  out.best_validation_accuracy = std::max(0.0, s.best_validation_accuracy);
-  out.test_accuracy = s.test_accuracy_at_best;
-  out.stopped_early = s.stopped_early;
-  return out;
-}
+TrainSummary Trainer::summary() const { return summarize(state_->progress); }
 
 void Trainer::save_checkpoint(const std::string& path) const {
   const State& s = *state_;
-  torch::serialize::OutputArchive archive, model, optimizer, best;
-  s.model->save(model);
-  s.optimizer->save(optimizer);
-  for (size_t i = 0; i < s.best_parameters.size(); ++i) best.write(std::to_string(i), s.best_parameters[i]);
-  archive.write("model", model);
-  archive.write("optimizer", optimizer);
-  archive.write("best_model", best);
-  archive.write("identity", torch::tensor(std::vector<int64_t>{
-                                static_cast<int64_t>(s.options.seed), static_cast<int64_t>(s.shape.kind),
-                                s.shape.input_dim, s.shape.hidden_dim, s.shape.num_classes, s.shape.num_layers}));
-  archive.write("progress", torch::tensor(std::vector<int64_t>{s.epoch, s.best_epoch, s.epochs_since_best,
-                                                               s.stopped_early ? 1 : 0}));
-  archive.write("scores", torch::tensor(std::vector<double>{s.best_validation_accuracy, s.best_validation_loss,
-                                                            s.test_accuracy_at_best}));
-  // Written aside and renamed, so a crash never leaves half a checkpoint.
-  const std::string partial = path + ".partial";
-  try {
-    archive.save_to(partial);
-  } catch (const c10::Error& e) {
-    fail("cannot write checkpoint '", path, "': ", first_line(e.what_without_backtrace()));
-  }
-  std::filesystem::rename(partial, path);
+  matsamp::save_checkpoint(path, s.identity(), *s.model, *s.optimizer, s.best_parameters, s.progress);
 }
 
 void Trainer::load_checkpoint(const std::string& path) {
   State& s = *state_;
-  torch::serialize::InputArchive archive, model, optimizer, best;
-  torch::Tensor identity, progress, scores;
-  try {
-    archive.load_from(path, s.device);
-    archive.read("identity", identity);
-    archive.read("progress", progress);
-    archive.read("scores", scores);
-    archive.read("model", model);
-    archive.read("optimizer", optimizer);
-    archive.read("best_model", best);
-  } catch (const c10::Error& e) {
-    fail("cannot read checkpoint '", path, "': ", first_line(e.what_without_backtrace()));
-  }
-  const std::vector<int64_t> expected{static_cast<int64_t>(s.options.seed), static_cast<int64_t>(s.shape.kind),
-                                      s.shape.input_dim, s.shape.hidden_dim, s.shape.num_classes,
-                                      s.shape.num_layers};
-  identity = identity.to(torch::kCPU);
-  MATSAMP_CHECK(identity.numel() == 6 &&
-                    std::equal(expected.begin(), expected.end(), identity.data_ptr<int64_t>()),
-                "checkpoint '", path, "' belongs to another run (seed, model, input, hidden, classes or layers differ)");
-  s.model->load(model);
-  s.optimizer->load(optimizer);
-  s.best_parameters.clear();
-  for (size_t i = 0; i < s.model->parameters().size(); ++i) {
-    torch::Tensor p;
-    if (!best.try_read(std::to_string(i), p)) break;
-    s.best_parameters.push_back(p.to(s.device));
-  }
-  progress = progress.to(torch::kCPU);
-  scores = scores.to(torch::kCPU);
-  s.epoch = progress[0].item<int64_t>();
-  s.best_epoch = progress[1].item<int64_t>();
-  s.epochs_since_best = progress[2].item<int64_t>();
-  s.stopped_early = progress[3].item<int64_t>() != 0;
-  s.best_validation_accuracy = scores[0].item<double>();
-  s.best_validation_loss = scores[1].item<double>();
-  s.test_accuracy_at_best = scores[2].item<double>();
+  matsamp::load_checkpoint(path, s.identity(), s.device, *s.model, *s.optimizer, s.best_parameters, s.progress);
 }
 
 TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::string& checkpoint_path) {
@@ -482,13 +398,7 @@ TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::st
       std::fprintf(metrics, "%s\n", line.str().c_str());
       std::fflush(metrics);
     }
-    if (progress)
-      std::fprintf(progress,
-                   "matsamp: epoch %lld/%lld: loss %.4f, accuracy train %.3f validation %.3f test %.3f%s "
-                   "(%.2f s, sampling %.2f s)\n",
-                   static_cast<long long>(m.epoch + 1), static_cast<long long>(state_->options.epochs), m.loss,
-                   m.train_accuracy, m.validation_accuracy, m.test_accuracy, m.improved ? " *" : "",
-                   m.times.total, m.times.sampling);
+    if (progress) std::fprintf(progress, "matsamp: %s\n", progress_line(m, state_->options.epochs).c_str());
   }
   const TrainSummary result = summary();
   if (leader && metrics) {
@@ -496,48 +406,6 @@ TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::st
     std::fflush(metrics);
   }
   return result;
-}
-
-JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
-  const std::vector<std::pair<const char*, double>> parts{
-      {"sampling", m.times.sampling},
-      {"sampling_wait", m.times.sampling_wait},
-      {"block_conversion", m.times.block_conversion},
-      {"feature_fetch", m.times.feature_fetch},
-      {"propagation", m.times.propagation},
-      {"gradient_reduction", m.times.gradient_reduction},
-      {"optimizer", m.times.optimizer},
-      {"evaluation", m.times.evaluation},
-      {"epoch", m.times.total}};
-  std::vector<double> mine;
-  for (const auto& part : parts) mine.push_back(part.second);
-  const std::vector<double> all = comm.all_gatherv(mine);   // rank-major
-  JsonObject times;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    std::vector<double> per_rank;
-    for (size_t r = 0; r < all.size() / parts.size(); ++r) per_rank.push_back(all[r * parts.size() + i]);
-    times.add(parts[i].first, per_rank);
-  }
-  return JsonObject()
-      .add("epoch", m.epoch)
-      .add("steps", m.steps)
-      .add("loss", m.loss)
-      .add("train_accuracy", m.train_accuracy)
-      .add("validation_accuracy", m.validation_accuracy)
-      .add("validation_loss", m.validation_loss)
-      .add("test_accuracy", m.test_accuracy)
-      .add("improved", m.improved)
-      .add("time_s", times);
-}
-
-JsonObject describe_summary(const TrainSummary& s) {
-  return JsonObject()
-      .add("summary", true)
-      .add("epochs_run", s.epochs_run)
-      .add("best_epoch", s.best_epoch)
-      .add("best_validation_accuracy", s.best_validation_accuracy)
-      .add("test_accuracy", s.test_accuracy)
-      .add("stopped_early", s.stopped_early);
 }
 
 }  // namespace matsamp

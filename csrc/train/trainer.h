@@ -11,8 +11,8 @@
 
 #include "distributed/communicator.h"
 #include "sampling/sampler.h"
+#include "train/metrics.h"
 #include "train/training_data.h"
-#include "util/json.h"
 
 namespace matsamp {
 
@@ -32,8 +32,8 @@ struct TrainOptions {
   int64_t patience = 0;                // stop after this many epochs without a better validation score; 0: never
   int64_t batch_size = 64;
   int64_t bulk_steps = 0;              // steps sampled at once (a rank samples its minibatches of
-                                       // that many steps in one call); 0: from memory_budget.
-                                       // Steps hold the same minibatches for any p when given.
+                                       // that many steps in one call); 0: from memory_budget
+                                       // (either way independent of p, so steps are too)
   int64_t memory_budget = int64_t{1} << 30;
   int64_t minibatches_per_step = 0;    // the global batch in minibatches (a multiple of p); 0: p
   uint64_t seed = 1;                   // initialization, shuffles, dropout
@@ -41,39 +41,6 @@ struct TrainOptions {
   EvaluationMode evaluation = EvaluationMode::full;
   bool prefetch = true;                // sample the next bulk while training on this one
   int threads = 0;                     // torch intra-op threads; 0: torch's default
-};
-
-// Seconds this rank spent per part of an epoch.
-struct EpochTimes {
-  double sampling = 0;            // in the sampler (overlaps training when prefetching)
-  double sampling_wait = 0;       // training waiting for a sampled bulk
-  double block_conversion = 0;    // minibatch matrices to sparse tensors
-  double feature_fetch = 0;       // feature rows of the input vertices
-  double propagation = 0;         // forward and backward
-  double gradient_reduction = 0;  // flatten, all-reduce over ranks, unflatten
-  double optimizer = 0;           // Adam step
-  double evaluation = 0;
-  double total = 0;
-};
-
-struct EpochMetrics {
-  int64_t epoch = 0;
-  int64_t steps = 0;
-  double loss = 0;                // mean over the epoch's training seeds, all ranks
-  double train_accuracy = 0;      // evaluated like validation and test
-  double validation_accuracy = 0;
-  double validation_loss = 0;
-  double test_accuracy = 0;
-  bool improved = false;          // a new best validation score
-  EpochTimes times;
-};
-
-struct TrainSummary {
-  int64_t epochs_run = 0;
-  int64_t best_epoch = -1;
-  double best_validation_accuracy = 0;
-  double test_accuracy = 0;       // at the best validation epoch
-  bool stopped_early = false;
 };
 
 class Trainer {
@@ -106,9 +73,5 @@ class Trainer {
   struct State;
   std::unique_ptr<State> state_;
 };
-
-// The epoch line: metrics, and each time as a list over ranks (collective).
-JsonObject describe_epoch(const EpochMetrics& metrics, Communicator& comm);
-JsonObject describe_summary(const TrainSummary& summary);
 
 }  // namespace matsamp

@@ -21,12 +21,18 @@ class JsonObject {
   JsonObject& add(const std::string& key, uint64_t value) { return raw(key, std::to_string(value)); }
   JsonObject& add(const std::string& key, const std::vector<int64_t>& values) {
     std::string list = "[";
-    for (size_t i = 0; i < values.size(); ++i) list += (i ? "," : "") + std::to_string(values[i]);
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i) list += ',';
+      list += std::to_string(values[i]);
+    }
     return raw(key, list + "]");
   }
   JsonObject& add(const std::string& key, const std::vector<double>& values) {
     std::string list = "[";
-    for (size_t i = 0; i < values.size(); ++i) list += (i ? "," : "") + number(values[i]);
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i) list += ',';
+      list += number(values[i]);
+    }
     return raw(key, list + "]");
   }
   JsonObject& add(const std::string& key, const JsonObject& value) { return raw(key, value.str()); }
@@ -35,7 +41,11 @@ class JsonObject {
 
  private:
   JsonObject& raw(const std::string& key, const std::string& value) {
-    body_ += (body_.empty() ? "" : ",") + quote(key) + ":" + value;
+    // Appended piece by piece: "literal" + string&& trips g++ 12's -Wrestrict under C++20.
+    if (!body_.empty()) body_ += ',';
+    body_ += quote(key);
+    body_ += ':';
+    body_ += value;
     return *this;
   }
   static std::string number(double value) {
