@@ -79,7 +79,7 @@ def plot_model(runs, path):
         first = run.get("first_product")
         if not first or run["processes"] == 1:
             continue
-        for kind, marker in (("fetch", "o"), ("reduce", "x")):
+        for kind, marker in (("fetch", "o"), ("reduce", "^")):
             model, measured = first[f"model_{kind}_bytes_per_step"], first[f"measured_{kind}_bytes_per_step"]
             if model <= 0 and measured <= 0:
                 continue
@@ -94,7 +94,7 @@ def plot_model(runs, path):
         ax.set_yscale("log")
     ax.set_xlabel("model bytes per step")
     ax.set_ylabel("measured bytes per step")
-    ax.set_title("first product: o fetch, x reduce\nblue aware, red oblivious; hollow: model is an upper bound",
+    ax.set_title("first product: o fetch, ^ reduce\nblue aware, red oblivious; hollow: model is an upper bound",
                  fontsize=9)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
@@ -138,7 +138,7 @@ def main():
     runs = read_lines(args.results)
     plot_against_p(runs, lambda r: r["time_per_step_s"], "seconds per step (max over ranks)",
                    "time per step", os.path.join(out, "distributed_time.png"))
-    plot_against_p(runs, lambda r: max(r["bytes_per_step"], 1), "bytes per step (all ranks)",
+    plot_against_p(runs, lambda r: max(r["bytes_per_step"], 1), "bytes per step (all ranks; none shown as 1)",
                    "bytes moved per step", os.path.join(out, "distributed_bytes.png"), log=True)
     plot_model(runs, os.path.join(out, "distributed_model.png"))
     if args.combblas:
