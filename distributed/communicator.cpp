@@ -20,6 +20,62 @@ size_t size_of(DataType type) {
   fail("size_of: unknown data type ", static_cast<int>(type));
 }
 
+void Communicator::count_all_reduce(int64_t n, DataType type) {
+  const int64_t p = size();
+  count("all_reduce_sum", 2 * n * static_cast<int64_t>(size_of(type)) * (p - 1) / p, 2 * (p - 1));
+}
+
+void Communicator::count_all_to_allv(const std::vector<int64_t>& send_counts, DataType type) {
+  int64_t bytes = 0, messages = 0;
+  for (int peer = 0; peer < size(); ++peer)
+    if (peer != rank() && send_counts[peer] > 0) {
+      bytes += send_counts[peer] * static_cast<int64_t>(size_of(type));
+      ++messages;
+    }
+  count("all_to_allv", bytes, messages);
+}
+
+void Communicator::count_all_gatherv(int64_t n, DataType type) {
+  count("all_gatherv", n * static_cast<int64_t>(size_of(type)) * (size() - 1), n > 0 ? size() - 1 : 0);
+}
+
+void Communicator::count_broadcast(int64_t n, DataType type, int root) {
+  const bool sender = rank() == root && size() > 1;
+  count("broadcast", sender ? n * static_cast<int64_t>(size_of(type)) * (size() - 1) : 0, sender ? size() - 1 : 0);
+}
+
+void Communicator::count_send(int64_t n, DataType type, int64_t messages) {
+  count("send", n * static_cast<int64_t>(size_of(type)), messages);
+}
+
+void Communicator::check_count(int64_t n, const char* what) const {
+  MATSAMP_CHECK(n >= 0, what, ": negative count ", n);
+}
+
+void Communicator::check_peer(int peer, const char* what) const {
+  MATSAMP_CHECK(peer >= 0 && peer < size(), what, " ", peer, " outside [0, ", size(), ")");
+}
+
+void Communicator::check_counts(const std::vector<int64_t>& counts, const char* what) const {
+  MATSAMP_CHECK(static_cast<int>(counts.size()) == size(), what, " counts: ", counts.size(), " entries for ",
+                size(), " ranks");
+  for (int64_t c : counts) check_count(c, what);
+}
+
+void Communicator::check_own_part(int64_t n, const std::vector<int64_t>& recv_counts) const {
+  check_counts(recv_counts, "all_gatherv receive");
+  MATSAMP_CHECK(recv_counts[rank()] == n, "all_gatherv: rank ", rank(), " sends ", n,
+                " elements but the receive counts say ", recv_counts[rank()]);
+}
+
+void Communicator::check_exchange(const std::vector<int64_t>& send_counts,
+                                  const std::vector<int64_t>& recv_counts) const {
+  check_counts(send_counts, "all_to_allv send");
+  check_counts(recv_counts, "all_to_allv receive");
+  MATSAMP_CHECK(send_counts[rank()] == recv_counts[rank()], "all_to_allv: rank ", rank(), " sends itself ",
+                send_counts[rank()], " elements but expects ", recv_counts[rank()]);
+}
+
 namespace {
 
 class SelfCommunicator final : public Communicator {
@@ -28,38 +84,36 @@ class SelfCommunicator final : public Communicator {
   int size() const override { return 1; }
   std::string transport() const override { return "self"; }
 
-  void all_reduce_sum(void*, int64_t n, DataType) override {
+  void all_reduce_sum(void*, int64_t n, DataType type) override {
     check_count(n, "all_reduce_sum");
-    count("all_reduce_sum", 0, 0);
+    count_all_reduce(n, type);
   }
   void all_to_allv(const void* send, const std::vector<int64_t>& send_counts, void* recv,
                    const std::vector<int64_t>& recv_counts, DataType type) override {
-    MATSAMP_CHECK(send_counts.size() == 1 && recv_counts.size() == 1 && send_counts[0] == recv_counts[0],
-                  "all_to_allv on one rank: send and receive counts must be one equal number");
+    check_exchange(send_counts, recv_counts);
     copy(send, recv, send_counts[0], type);
-    count("all_to_allv", 0, 0);
+    count_all_to_allv(send_counts, type);
   }
   void all_gatherv(const void* send, int64_t n, void* recv, const std::vector<int64_t>& recv_counts,
                    DataType type) override {
-    MATSAMP_CHECK(recv_counts.size() == 1 && recv_counts[0] == n,
-                  "all_gatherv on one rank: the receive count must equal the send count");
+    check_own_part(n, recv_counts);
     copy(send, recv, n, type);
-    count("all_gatherv", 0, 0);
+    count_all_gatherv(n, type);
   }
-  void broadcast(void*, int64_t n, DataType, int root) override {
+  void broadcast(void*, int64_t n, DataType type, int root) override {
     check_count(n, "broadcast");
-    MATSAMP_CHECK(root == 0, "broadcast on one rank: root ", root, " does not exist");
-    count("broadcast", 0, 0);
+    check_peer(root, "broadcast root");
+    count_broadcast(n, type, root);
   }
   void send(const void* data, int64_t n, DataType type, int peer, int tag) override {
-    MATSAMP_CHECK(peer == 0, "send on one rank: peer ", peer, " does not exist");
+    check_peer(peer, "send peer");
     check_count(n, "send");
     const char* bytes = static_cast<const char*>(data);
     mailbox_[tag].emplace_back(bytes, bytes + n * size_of(type));
-    count("send", 0, 0);
+    count_send(0, type, 0);   // to itself: nothing crosses a wire
   }
   void recv(void* data, int64_t n, DataType type, int peer, int tag) override {
-    MATSAMP_CHECK(peer == 0, "recv on one rank: peer ", peer, " does not exist");
+    check_peer(peer, "recv peer");
     auto& queue = mailbox_[tag];
     MATSAMP_CHECK(!queue.empty(), "recv on one rank: no message with tag ", tag, " was sent");
     const std::vector<char>& message = queue.front();
@@ -77,11 +131,8 @@ class SelfCommunicator final : public Communicator {
   }
 
  private:
-  static void check_count(int64_t n, const char* op) {
-    MATSAMP_CHECK(n >= 0, op, ": negative count ", n);
-  }
   static void copy(const void* from, void* to, int64_t n, DataType type) {
-    check_count(n, "copy");
+    MATSAMP_CHECK(n >= 0, "copy: negative count ", n);
     if (n > 0 && from != to) std::memmove(to, from, n * size_of(type));
   }
   std::map<int, std::deque<std::vector<char>>> mailbox_;

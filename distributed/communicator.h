@@ -80,6 +80,23 @@ class Communicator {
     c.messages += messages;
     c.calls += 1;
   }
+  // The counters of each operation, one convention for every transport: the bytes this
+  // rank sends to other ranks as if each transfer went directly (a broadcast counts at
+  // its root once per receiver), whatever tree or ring the library picks; an all-reduce
+  // counts the 2 (p - 1)/p of its data of the bandwidth-optimal algorithm.
+  void count_all_reduce(int64_t n, DataType type);
+  void count_all_to_allv(const std::vector<int64_t>& send_counts, DataType type);
+  void count_all_gatherv(int64_t n, DataType type);
+  void count_broadcast(int64_t n, DataType type, int root);
+  void count_send(int64_t n, DataType type, int64_t messages);
+
+  // Argument checks shared by the transports; each throws matsamp::Error naming `what`.
+  void check_count(int64_t n, const char* what) const;
+  void check_peer(int peer, const char* what) const;
+  void check_counts(const std::vector<int64_t>& counts, const char* what) const;   // one per rank
+  void check_own_part(int64_t n, const std::vector<int64_t>& recv_counts) const;   // all_gatherv
+  void check_exchange(const std::vector<int64_t>& send_counts,                      // all_to_allv
+                      const std::vector<int64_t>& recv_counts) const;
 
  private:
   std::map<std::string, CommCounters> counters_;

@@ -84,15 +84,12 @@ class MpiCommunicator final : public Communicator {
                               comm_),
                 "MPI_Allreduce");
     }
-    // Bandwidth-optimal volume (reduce-scatter + all-gather): 2 (p-1)/p of the data.
-    count("all_reduce_sum", 2 * n * static_cast<int64_t>(size_of(type)) * (size_ - 1) / size_,
-          2 * (size_ - 1));
+    count_all_reduce(n, type);
   }
 
   void all_to_allv(const void* send, const std::vector<int64_t>& send_counts, void* recv,
                    const std::vector<int64_t>& recv_counts, DataType type) override {
-    check_counts(send_counts, "all_to_allv send");
-    check_counts(recv_counts, "all_to_allv receive");
+    check_exchange(send_counts, recv_counts);
     std::vector<int> sc, sd, rc, rd;
     // Each rank sees only its own counts, so the ranks decide the path together.
     int fits = as_int_layout(send_counts, sc, sd) && as_int_layout(recv_counts, rc, rd);
@@ -107,20 +104,12 @@ class MpiCommunicator final : public Communicator {
         parts[peer] = static_cast<const char*>(send) + displacement(send_counts, peer) * size_of(type);
       exchange_in_chunks(parts, send_counts, recv, recv_counts, type);
     }
-    int64_t bytes = 0, messages = 0;
-    for (int peer = 0; peer < size_; ++peer)
-      if (peer != rank_ && send_counts[peer] > 0) {
-        bytes += send_counts[peer] * static_cast<int64_t>(size_of(type));
-        ++messages;
-      }
-    count("all_to_allv", bytes, messages);
+    count_all_to_allv(send_counts, type);
   }
 
   void all_gatherv(const void* send, int64_t n, void* recv, const std::vector<int64_t>& recv_counts,
                    DataType type) override {
-    check_counts(recv_counts, "all_gatherv receive");
-    MATSAMP_CHECK(recv_counts[rank_] == n, "all_gatherv: rank ", rank_, " sends ", n,
-                  " elements but the receive counts say ", recv_counts[rank_]);
+    check_own_part(n, recv_counts);
     std::vector<int> rc, rd;
     if (as_int_layout(recv_counts, rc, rd)) {   // the same counts everywhere: the same path
       check_mpi(MPI_Allgatherv(send, static_cast<int>(n), mpi_type(type), recv, rc.data(), rd.data(),
@@ -131,7 +120,7 @@ class MpiCommunicator final : public Communicator {
       exchange_in_chunks(std::vector<const void*>(size_, send), std::vector<int64_t>(size_, n), recv,
                          recv_counts, type);
     }
-    count("all_gatherv", n * static_cast<int64_t>(size_of(type)) * (size_ - 1), n > 0 ? size_ - 1 : 0);
+    count_all_gatherv(n, type);
   }
 
   void broadcast(void* data, int64_t n, DataType type, int root) override {
@@ -142,9 +131,7 @@ class MpiCommunicator final : public Communicator {
       const int chunk = static_cast<int>(std::min(limit_, n - at));
       check_mpi(MPI_Bcast(bytes + at * size_of(type), chunk, mpi_type(type), root, comm_), "MPI_Bcast");
     }
-    const bool sender = rank_ == root && size_ > 1;
-    count("broadcast", sender ? n * static_cast<int64_t>(size_of(type)) * (size_ - 1) : 0,
-          sender ? size_ - 1 : 0);
+    count_broadcast(n, type, root);
   }
 
   void send(const void* data, int64_t n, DataType type, int peer, int tag) override {
@@ -156,7 +143,7 @@ class MpiCommunicator final : public Communicator {
       const int chunk = static_cast<int>(std::min(limit_, n - at));
       check_mpi(MPI_Send(bytes + at * size_of(type), chunk, mpi_type(type), peer, tag, comm_), "MPI_Send");
     }
-    count("send", n * static_cast<int64_t>(size_of(type)), chunks);
+    count_send(n, type, chunks);
   }
 
   void recv(void* data, int64_t n, DataType type, int peer, int tag) override {
@@ -191,15 +178,6 @@ class MpiCommunicator final : public Communicator {
   }
 
  private:
-  static void check_count(int64_t n, const char* op) { MATSAMP_CHECK(n >= 0, op, ": negative count ", n); }
-  void check_peer(int peer, const char* what) const {
-    MATSAMP_CHECK(peer >= 0 && peer < size_, what, " ", peer, " outside [0, ", size_, ")");
-  }
-  void check_counts(const std::vector<int64_t>& counts, const char* what) const {
-    MATSAMP_CHECK(static_cast<int>(counts.size()) == size_, what, " counts: ", counts.size(),
-                  " entries for ", size_, " ranks");
-    for (int64_t c : counts) check_count(c, what);
-  }
   static int world_rank() {
     int rank = -1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -231,8 +209,6 @@ class MpiCommunicator final : public Communicator {
   // for peer q starts at send_parts[q].
   void exchange_in_chunks(const std::vector<const void*>& send_parts, const std::vector<int64_t>& send_counts,
                           void* recv, const std::vector<int64_t>& recv_counts, DataType type) {
-    MATSAMP_CHECK(send_counts[rank_] == recv_counts[rank_], "all_to_allv: rank ", rank_, " sends itself ",
-                  send_counts[rank_], " elements but expects ", recv_counts[rank_]);
     const size_t item = size_of(type);
     const MPI_Datatype t = mpi_type(type);
     std::vector<char*> recv_parts(size_);

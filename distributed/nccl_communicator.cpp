@@ -57,31 +57,25 @@ class NcclCommunicator final : public Communicator {
     check_nccl(ncclAllReduce(data, data, static_cast<size_t>(n), nccl_type(type), ncclSum, comm_, stream_),
                "ncclAllReduce");
     finish("all_reduce_sum");
-    count("all_reduce_sum", 2 * n * static_cast<int64_t>(size_of(type)) * (size_ - 1) / size_, 2 * (size_ - 1));
+    count_all_reduce(n, type);
   }
 
   void all_to_allv(const void* send, const std::vector<int64_t>& send_counts, void* recv,
                    const std::vector<int64_t>& recv_counts, DataType type) override {
-    check_counts(send_counts, "all_to_allv send");
-    check_counts(recv_counts, "all_to_allv receive");
+    check_exchange(send_counts, recv_counts);
     const size_t item = size_of(type);
-    int64_t bytes = 0, messages = 0, send_at = 0, recv_at = 0;
+    int64_t send_at = 0, recv_at = 0;
     check_nccl(ncclGroupStart(), "ncclGroupStart");
     for (int peer = 0; peer < size_; ++peer) {
       const char* from = static_cast<const char*>(send) + send_at * item;
       char* to = static_cast<char*>(recv) + recv_at * item;
       if (peer == rank_) {
-        MATSAMP_CHECK(send_counts[peer] == recv_counts[peer], "all_to_allv: rank ", rank_, " sends itself ",
-                      send_counts[peer], " elements but expects ", recv_counts[peer]);
         if (send_counts[peer] > 0)
           check_cuda(cudaMemcpyAsync(to, from, send_counts[peer] * item, cudaMemcpyDeviceToDevice, stream_),
                      "cudaMemcpyAsync");
       } else {
-        if (send_counts[peer] > 0) {
+        if (send_counts[peer] > 0)
           check_nccl(ncclSend(from, send_counts[peer], nccl_type(type), peer, comm_, stream_), "ncclSend");
-          bytes += send_counts[peer] * static_cast<int64_t>(item);
-          ++messages;
-        }
         if (recv_counts[peer] > 0)
           check_nccl(ncclRecv(to, recv_counts[peer], nccl_type(type), peer, comm_, stream_), "ncclRecv");
       }
@@ -90,14 +84,12 @@ class NcclCommunicator final : public Communicator {
     }
     check_nccl(ncclGroupEnd(), "ncclGroupEnd");
     finish("all_to_allv");
-    count("all_to_allv", bytes, messages);
+    count_all_to_allv(send_counts, type);
   }
 
   void all_gatherv(const void* send, int64_t n, void* recv, const std::vector<int64_t>& recv_counts,
                    DataType type) override {
-    check_counts(recv_counts, "all_gatherv receive");
-    MATSAMP_CHECK(recv_counts[rank_] == n, "all_gatherv: rank ", rank_, " sends ", n,
-                  " elements but the receive counts say ", recv_counts[rank_]);
+    check_own_part(n, recv_counts);
     // One broadcast per root, grouped: the parts land in rank order.
     int64_t at = 0;
     check_nccl(ncclGroupStart(), "ncclGroupStart");
@@ -110,7 +102,7 @@ class NcclCommunicator final : public Communicator {
     }
     check_nccl(ncclGroupEnd(), "ncclGroupEnd");
     finish("all_gatherv");
-    count("all_gatherv", n * static_cast<int64_t>(size_of(type)) * (size_ - 1), n > 0 ? size_ - 1 : 0);
+    count_all_gatherv(n, type);
   }
 
   void broadcast(void* data, int64_t n, DataType type, int root) override {
@@ -119,8 +111,7 @@ class NcclCommunicator final : public Communicator {
     check_nccl(ncclBroadcast(data, data, static_cast<size_t>(n), nccl_type(type), root, comm_, stream_),
                "ncclBroadcast");
     finish("broadcast");
-    const bool sender = rank_ == root && size_ > 1;
-    count("broadcast", sender ? n * static_cast<int64_t>(size_of(type)) * (size_ - 1) : 0, sender ? size_ - 1 : 0);
+    count_broadcast(n, type, root);
   }
 
   void send(const void* data, int64_t n, DataType type, int peer, int) override {
@@ -128,7 +119,7 @@ class NcclCommunicator final : public Communicator {
     check_peer(peer, "send peer");
     check_nccl(ncclSend(data, static_cast<size_t>(n), nccl_type(type), peer, comm_, stream_), "ncclSend");
     finish("send");
-    count("send", n * static_cast<int64_t>(size_of(type)), 1);
+    count_send(n, type, 1);
   }
 
   void recv(void* data, int64_t n, DataType type, int peer, int) override {
@@ -158,15 +149,6 @@ class NcclCommunicator final : public Communicator {
   }
 
  private:
-  static void check_count(int64_t n, const char* op) { MATSAMP_CHECK(n >= 0, op, ": negative count ", n); }
-  void check_peer(int peer, const char* what) const {
-    MATSAMP_CHECK(peer >= 0 && peer < size_, what, " ", peer, " outside [0, ", size_, ")");
-  }
-  void check_counts(const std::vector<int64_t>& counts, const char* what) const {
-    MATSAMP_CHECK(static_cast<int>(counts.size()) == size_, what, " counts: ", counts.size(), " entries for ",
-                  size_, " ranks");
-    for (int64_t c : counts) check_count(c, what);
-  }
   // The interface is blocking: wait for the stream, then surface asynchronous NCCL errors.
   void finish(const char* op) {
     const cudaError_t done = cudaStreamSynchronize(stream_);

@@ -81,15 +81,17 @@ struct RankStats {
   }
 };
 
-// Every rank's stats as columns: column(i)[r] is field i of rank r.
+// Every rank's stats (RankStats::times() and counts() of each rank, in rank order):
+// time(i)[r] and count(i)[r] are field i of rank r.
 struct GatheredStats {
   std::vector<double> times;
   std::vector<int64_t> counts;
   int ranks = 0;
-  std::vector<double> time(int field) const { return column(times, field, 7); }
-  std::vector<int64_t> count(int field) const { return column(counts, field, 9); }
+  std::vector<double> time(int field) const { return column(times, field); }
+  std::vector<int64_t> count(int field) const { return column(counts, field); }
   template <class T>
-  std::vector<T> column(const std::vector<T>& all, int field, int fields) const {
+  std::vector<T> column(const std::vector<T>& all, int field) const {
+    const size_t fields = all.size() / ranks;
     std::vector<T> out(ranks);
     for (int r = 0; r < ranks; ++r) out[r] = all[r * fields + field];
     return out;
