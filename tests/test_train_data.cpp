@@ -7,6 +7,7 @@
 #include <set>
 
 #include "generate/generators.h"
+#include "train/background_worker.h"
 #include "train/metrics.h"
 #include "train/step_plan.h"
 #include "train/training_data.h"
@@ -196,6 +197,29 @@ TEST(TrainStepPlan, SampledMinibatchesFollowTheEpochOrder) {
   EXPECT_EQ(bulk.seeds.front(), 20);
   EXPECT_EQ(bulk.seeds.back(), 32);
   EXPECT_EQ(sample_minibatches(*sampler, *backend, order, 5, {3, 3}, 0).count(), 0);
+}
+
+TEST(TrainBackgroundWorker, RunsTasksInOrderOnOneThreadAndPassesErrorsOn) {
+  std::vector<int> done;
+  std::future<std::thread::id> first, second;
+  std::future<int> failing;
+  {
+    BackgroundWorker worker;
+    first = worker.submit([&] {
+      done.push_back(1);
+      return std::this_thread::get_id();
+    });
+    failing = worker.submit([]() -> int { fail("sampling failed"); });
+    second = worker.submit([&] {
+      done.push_back(2);
+      return std::this_thread::get_id();
+    });
+  }   // the destructor runs what is queued
+  EXPECT_EQ(done, (std::vector<int>{1, 2}));
+  const std::thread::id worker_thread = first.get();
+  EXPECT_EQ(second.get(), worker_thread);
+  EXPECT_NE(worker_thread, std::this_thread::get_id());
+  EXPECT_THROW(failing.get(), Error);
 }
 
 TEST(TrainProgress, BestIsHighestValidationAccuracyThenLowestLossAndPatienceStops) {

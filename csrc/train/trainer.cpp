@@ -1,10 +1,12 @@
 #include "train/trainer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 
 #include "core/philox.h"
 #include "sampling/epoch.h"
+#include "train/background_worker.h"
 #include "train/checkpoint.h"
 #include "train/models.h"
 #include "train/step_plan.h"
@@ -117,6 +119,16 @@ struct SampledBulk {
   double seconds = 0;
 };
 
+// Waits for a prefetch still running when an exception leaves the epoch
+// (a deferred one never started and is left alone).
+struct FinishBeforeLeaving {
+  std::future<SampledBulk>& pending;
+  ~FinishBeforeLeaving() {
+    if (pending.valid() && pending.wait_for(std::chrono::seconds(0)) != std::future_status::deferred)
+      pending.wait();
+  }
+};
+
 }  // namespace
 
 EvaluationMode parse_evaluation_mode(const std::string& name) {
@@ -143,6 +155,7 @@ struct Trainer::State {
   torch::Tensor labels, train_ids, validation_ids, test_ids;
   std::vector<Block> full_blocks;           // full-neighbourhood evaluation
   std::vector<vid_t> evaluation_vertices;   // sampled evaluation
+  std::unique_ptr<BackgroundWorker> prefetcher;   // null without prefetching
 
   TrainingProgress progress;                 // with the next two, what checkpoints hold
   std::vector<torch::Tensor> best_parameters;
@@ -193,6 +206,8 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
   } else {
     evaluation_vertices = sorted_union(data.split);
   }
+
+  if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
 
   torch::manual_seed(options.seed);
   model = make_model(shape);
@@ -347,8 +362,12 @@ EpochMetrics Trainer::train_epoch() {
     return out;
   };
   // Deferred when not prefetching: then the wait is the sampling itself.
-  const auto launch = s.options.prefetch ? std::launch::async : std::launch::deferred;
-  std::future<SampledBulk> pending = std::async(launch, sample_bulk, 0);
+  const auto start = [&s, &sample_bulk](int64_t index) {
+    return s.prefetcher ? s.prefetcher->submit([&sample_bulk, index] { return sample_bulk(index); })
+                        : std::async(std::launch::deferred, sample_bulk, index);
+  };
+  std::future<SampledBulk> pending = start(0);
+  const FinishBeforeLeaving finish{pending};   // the task refers to `order`
   double loss_sum = 0;
   s.model->train();
   for (int64_t b = 0; b < s.plan.num_bulks(); ++b) {
@@ -358,7 +377,7 @@ EpochMetrics Trainer::train_epoch() {
       current = pending.get();
     }
     m.times.sampling += current.seconds;
-    if (b + 1 < s.plan.num_bulks()) pending = std::async(launch, sample_bulk, b + 1);
+    if (b + 1 < s.plan.num_bulks()) pending = start(b + 1);
     const StepPlan::Bulk bulk = s.plan.bulk(b);
     for (int64_t step = 0; step < bulk.lane_length; ++step, ++m.steps)
       loss_sum += s.train_step(current.bulk, bulk, step, epoch_key, m.times);
