@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <string>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 namespace matsamp::testing {
@@ -21,9 +23,11 @@ inline std::string data_file(const std::string& name) {
   return path;
 }
 
-// A fresh scratch directory for one test.
+// A fresh scratch directory for one test; the process id keeps concurrent
+// runs of the suite (two build trees, ctest -j) apart.
 inline std::string scratch_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("matsamp_test_" + name);
+  auto dir = std::filesystem::temp_directory_path() /
+             ("matsamp_test_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
