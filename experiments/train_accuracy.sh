@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Test accuracy of `matsamp train` on Cora over 10 random splits (Shchur et al.:
+# largest connected component, 20 training and 30 validation vertices per
+# class, the rest test), for GraphSAGE with sampled neighbourhoods and for
+# LADIES-GCN. Split i uses --split-seed i and --seed i+1. The test accuracy of
+# a run is that of its best validation epoch (early stopping on validation only).
+#
+#   experiments/train_accuracy.sh [extra matsamp train options for both models]
+#
+# Environment: MATSAMP (the binary, default build/csrc/matsamp), CORA (the
+# graph, default ../shared/data/cora.npz), SPLITS (default 10), LOG_DIR (the
+# JSON lines of every run, default /tmp/matsamp_train_accuracy).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+matsamp=${MATSAMP:-$root/build/csrc/matsamp}
+cora=${CORA:-$root/../shared/data/cora.npz}
+splits=${SPLITS:-10}
+log_dir=${LOG_DIR:-/tmp/matsamp_train_accuracy}
+mkdir -p "$log_dir"
+
+common=(--graph "$cora" --epochs 300 --patience 50 --hidden 64 --dropout 0.5 --lr 0.01
+        --weight-decay 5e-4 --batch-size 32 --torch-threads 1)
+declare -A models=(
+  [graphsage]="--sampler graphsage --fanouts 10,10"
+  [ladies]="--sampler ladies --samples 256,256"
+)
+
+for name in graphsage ladies; do
+  accuracies=()
+  for ((i = 0; i < splits; i++)); do
+    log="$log_dir/${name}_split$i.jsonl"
+    # shellcheck disable=SC2086  # the model options are words
+    "$matsamp" train "${common[@]}" ${models[$name]} --split-seed "$i" --seed $((i + 1)) "$@" \
+      >"$log" 2>"$log_dir/${name}_split$i.err"
+    accuracy=$(grep '"summary":true' "$log" | sed 's/.*"test_accuracy":\([0-9.e-]*\).*/\1/')
+    epochs=$(grep -c '"epoch":' "$log")
+    echo "$name split $i: test accuracy $accuracy ($epochs epochs)"
+    accuracies+=("$accuracy")
+  done
+  printf '%s\n' "${accuracies[@]}" | awk -v name="$name" '
+    { sum += $1; squares += $1 * $1; n++ }
+    END { mean = sum / n; std = n > 1 ? sqrt((squares - n * mean * mean) / (n - 1)) : 0;
+          printf "%s: mean test accuracy %.2f%% +- %.2f%% over %d splits\n", name, 100 * mean, 100 * std, n }'
+  # Mean seconds per epoch of each part, over all epochs of all splits (one rank).
+  for ((i = 0; i < splits; i++)); do cat "$log_dir/${name}_split$i.jsonl"; done | python3 -c '
+import json, sys
+epochs = [json.loads(line) for line in sys.stdin if "\"time_s\"" in line]
+parts = epochs[0]["time_s"].keys()
+print("  seconds per epoch: " + ", ".join(
+    "%s %.4f" % (p, sum(e["time_s"][p][0] for e in epochs) / len(epochs)) for p in parts))'
+done
