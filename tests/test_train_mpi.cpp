@@ -33,11 +33,12 @@ struct MpiCase {
   std::string sampler;
   int64_t minibatches_per_step;
   int64_t bulk_steps;   // 0: from the memory budget
+  int feature_replication = 0;
 };
 
 void PrintTo(const MpiCase& c, std::ostream* out) {
   *out << c.sampler << ", " << c.minibatches_per_step << " minibatches per step, " << c.bulk_steps
-       << " steps per bulk";
+       << " steps per bulk, feature replication " << c.feature_replication;
 }
 
 class TrainMpi : public ::testing::TestWithParam<MpiCase> {};
@@ -60,6 +61,7 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   options.epochs = 6;
   options.batch_size = 5;   // 36 training vertices: 8 minibatches, the last one short
   options.bulk_steps = GetParam().bulk_steps;
+  options.feature_replication = GetParam().feature_replication;   // rows fetched from their owners
   options.memory_budget = 3 * sampler->bytes_per_minibatch(options.batch_size);   // 3 of 8 minibatches fit
   options.minibatches_per_step = lanes;
   options.seed = 9;
@@ -82,10 +84,12 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
 
 INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpi,
                          ::testing::Values(MpiCase{"graphsage", 2, 2}, MpiCase{"graphsage", 4, 2},
-                                           MpiCase{"graphsage", 2, 0}, MpiCase{"ladies", 2, 2}),
+                                           MpiCase{"graphsage", 2, 0}, MpiCase{"ladies", 2, 2},
+                                           MpiCase{"graphsage", 2, 2, 1}, MpiCase{"ladies", 2, 2, 1}),
                          [](const auto& info) {
                            return info.param.sampler + "_" + std::to_string(info.param.minibatches_per_step) +
-                                  "_" + std::to_string(info.param.bulk_steps);
+                                  "_" + std::to_string(info.param.bulk_steps) + "_c" +
+                                  std::to_string(info.param.feature_replication);
                          });
 
 }  // namespace

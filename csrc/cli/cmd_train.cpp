@@ -59,6 +59,11 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "torch threads for propagation (0: torch's default; --threads sets the sampler's)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd.add_option("--feature-replication", o.train.feature_replication,
+                 "0: every process uses its own copy of the features; c: features in the 1.5D layout with "
+                 "replication c, rows fetched for each minibatch (MPI builds)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd.add_option("--checkpoint", o.checkpoint, "write model, optimizer and progress here after every epoch");
   cmd.add_option("--resume", o.resume, "continue from this checkpoint");
 }

@@ -46,7 +46,7 @@ CsrMatrix dense_to_csr(const std::vector<float>& dense, int64_t rows, int64_t co
 }  // namespace
 
 FeatureTable::FeatureTable(const Graph& g, const torch::Device& device, double max_sparse_density)
-    : device_(device) {
+    : device_(device), feature_dim_(g.feature_dim) {
   const int64_t n = g.num_vertices(), f = g.feature_dim;
   int64_t nonzeros = 0;
   for (float v : g.features) nonzeros += v != 0;
@@ -57,6 +57,13 @@ FeatureTable::FeatureTable(const Graph& g, const torch::Device& device, double m
   } else {
     all_ = torch::from_blob(const_cast<float*>(g.features.data()), {n, f}, torch::kFloat).clone().to(device);
   }
+}
+
+torch::Tensor FeatureTable::from_rows(const std::vector<float>& rows, int64_t count) const {
+  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim_, rows.size(), " feature values for ",
+                count, " rows of ", feature_dim_);
+  if (is_sparse()) return to_sparse_tensor(dense_to_csr(rows, count, feature_dim_), device_);
+  return torch::from_blob(const_cast<float*>(rows.data()), {count, feature_dim_}, torch::kFloat).clone().to(device_);
 }
 
 torch::Tensor FeatureTable::rows(const std::vector<vid_t>& ids) const {

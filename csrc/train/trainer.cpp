@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <numeric>
 
 #include "core/philox.h"
 #include "sampling/epoch.h"
@@ -12,6 +13,9 @@
 #include "train/step_plan.h"
 #include "train/tensors.h"
 #include "util/timer.h"
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+#include "distributed/feature_fetcher.h"
+#endif
 
 namespace matsamp {
 
@@ -156,6 +160,11 @@ struct Trainer::State {
   std::vector<Block> full_blocks;           // full-neighbourhood evaluation
   std::vector<vid_t> evaluation_vertices;   // sampled evaluation
   std::unique_ptr<BackgroundWorker> prefetcher;   // null without prefetching
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  std::unique_ptr<ProcessGrid> grid;         // with the fetcher: features in the 1.5D layout
+  std::unique_ptr<FeatureFetcher> fetcher;
+  torch::Tensor gathered_features;           // all rows, for full evaluation
+#endif
 
   TrainingProgress progress;                 // with the next two, what checkpoints hold
   std::vector<torch::Tensor> best_parameters;
@@ -171,6 +180,9 @@ struct Trainer::State {
   torch::Tensor evaluation_logits(uint32_t epoch);
   void evaluate(EpochMetrics& m);
   std::vector<int64_t> identity() const;
+  void partition_features();
+  torch::Tensor input_rows(const std::vector<vid_t>& ids);   // collective with partitioned features
+  torch::Tensor all_inputs();
 };
 
 Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_,
@@ -208,6 +220,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
   }
 
   if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
+  if (options.feature_replication > 0) partition_features();
 
   torch::manual_seed(options.seed);
   model = make_model(shape);
@@ -257,7 +270,11 @@ double Trainer::State::train_step(const BulkSample& sample, const StepPlan::Bulk
   double loss_sum = 0;
   for (int64_t lane = lanes.first; lane < lanes.second; ++lane) {
     const int64_t id = plan.minibatch(bulk, lane, step);
-    if (id < 0) continue;   // this lane ran out in the last bulk; the rank still joins the reduction
+    if (id < 0) {   // this lane ran out in the last bulk; the rank still joins the collectives
+      ScopedTimer t(&times.feature_fetch);
+      input_rows({});
+      continue;
+    }
     Minibatch mb;
     std::vector<Block> blocks;
     {
@@ -268,7 +285,7 @@ double Trainer::State::train_step(const BulkSample& sample, const StepPlan::Bulk
     torch::Tensor x, y;
     {
       ScopedTimer t(&times.feature_fetch);
-      x = features.rows(mb.layers.back().vertices);
+      x = input_rows(mb.layers.back().vertices);
       y = labels.index_select(0, index_tensor(mb.seeds, device));
     }
     ScopedTimer t(&times.propagation);
@@ -288,7 +305,7 @@ double Trainer::State::train_step(const BulkSample& sample, const StepPlan::Bulk
 }
 
 torch::Tensor Trainer::State::evaluation_logits(uint32_t epoch_key) {
-  if (options.evaluation == EvaluationMode::full) return model->forward(full_blocks, features.all());
+  if (options.evaluation == EvaluationMode::full) return model->forward(full_blocks, all_inputs());
   torch::Tensor logits =
       torch::zeros({data.graph.num_vertices(), shape.num_classes}, torch::TensorOptions().device(device));
   const int64_t b = options.batch_size;
@@ -299,7 +316,7 @@ torch::Tensor Trainer::State::evaluation_logits(uint32_t epoch_key) {
                            {first, std::min(minibatches, first + rank_bulk_size)}, epoch_key | kEvaluationEpochBit);
     for (int64_t g = 0; g < sample.count(); ++g) {
       const Minibatch mb = extract_minibatch(sample, g);
-      const torch::Tensor x = features.rows(mb.layers.back().vertices);
+      const torch::Tensor x = input_rows(mb.layers.back().vertices);
       logits.index_copy_(0, index_tensor(mb.seeds, device),
                          model->forward(minibatch_blocks(mb, device, shape.kind == ModelKind::sage), x));
     }
@@ -334,6 +351,38 @@ std::vector<int64_t> Trainer::State::identity() const {
           shape.num_classes, shape.num_layers};
 }
 
+void Trainer::State::partition_features() {
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  const Graph& g = data.graph;
+  grid = std::make_unique<ProcessGrid>(comm, options.feature_replication);
+  fetcher = std::make_unique<FeatureFetcher>(*grid, g.num_vertices(), g.feature_dim,
+                                             feature_block_of(g.features, g.feature_dim, *grid));
+#else
+  fail("feature replication ", options.feature_replication, " needs distributed/, which builds with MPI only");
+#endif
+}
+
+torch::Tensor Trainer::State::input_rows(const std::vector<vid_t>& ids) {
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  if (fetcher) return features.from_rows(fetcher->fetch(ids), static_cast<int64_t>(ids.size()));
+#endif
+  return features.rows(ids);
+}
+
+// Full evaluation multiplies every row, so partitioned features are gathered
+// whole for it, once (every rank evaluates the same graph; features never change).
+torch::Tensor Trainer::State::all_inputs() {
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  if (fetcher && !gathered_features.defined()) {
+    std::vector<vid_t> all(data.graph.num_vertices());
+    std::iota(all.begin(), all.end(), 0);
+    gathered_features = input_rows(all);
+  }
+  if (fetcher) return gathered_features;
+#endif
+  return features.all();
+}
+
 Trainer::Trainer(const TrainingData& data, const Sampler& sampler, Backend& backend, Communicator& comm,
                  const TrainOptions& options)
     : state_(std::make_unique<State>(data, sampler, backend, comm, options)) {}
@@ -366,6 +415,9 @@ EpochMetrics Trainer::train_epoch() {
     return s.prefetcher ? s.prefetcher->submit([&sample_bulk, index] { return sample_bulk(index); })
                         : std::async(std::launch::deferred, sample_bulk, index);
   };
+  // The first bulk overlaps nothing, so its wait runs from its submission:
+  // the worker may well run first, with this thread descheduled.
+  ScopedTimer since_submission(nullptr);
   std::future<SampledBulk> pending = start(0);
   const FinishBeforeLeaving finish{pending};   // the task refers to `order`
   double loss_sum = 0;
@@ -373,9 +425,10 @@ EpochMetrics Trainer::train_epoch() {
   for (int64_t b = 0; b < s.plan.num_bulks(); ++b) {
     SampledBulk current;
     {
-      ScopedTimer t(&m.times.sampling_wait);
+      ScopedTimer t(b > 0 ? &m.times.sampling_wait : nullptr);
       current = pending.get();
     }
+    if (b == 0) m.times.sampling_wait += since_submission.seconds();
     m.times.sampling += current.seconds;
     if (b + 1 < s.plan.num_bulks()) pending = start(b + 1);
     const StepPlan::Bulk bulk = s.plan.bulk(b);

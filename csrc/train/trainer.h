@@ -41,6 +41,9 @@ struct TrainOptions {
   EvaluationMode evaluation = EvaluationMode::full;
   bool prefetch = true;                // sample the next bulk while training on this one
   int threads = 0;                     // torch intra-op threads; 0: torch's default
+  int feature_replication = 0;         // 0: every rank reads its own copy of the features;
+                                       // c >= 1: the 1.5D layout with replication c, rows
+                                       // fetched per minibatch (distributed/, MPI builds)
 };
 
 class Trainer {
