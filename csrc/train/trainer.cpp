@@ -68,13 +68,14 @@ double accuracy(const torch::Tensor& logits, const torch::Tensor& labels, const 
   return predicted.eq(labels.index_select(0, ids)).sum().item<double>() / static_cast<double>(ids.numel());
 }
 
-// All parameters as one flat CPU tensor (undefined gradients count as zeros).
+// The tensors as one flat CPU tensor, for one collective instead of one per tensor.
 torch::Tensor flatten(const std::vector<torch::Tensor>& tensors) {
   std::vector<torch::Tensor> parts;
   for (const torch::Tensor& t : tensors) parts.push_back(t.reshape(-1));
   return torch::cat(parts).to(torch::kCPU).contiguous();
 }
 
+// Undefined gradients (a rank without a minibatch in a step) count as zeros.
 std::vector<torch::Tensor> gradients_of(const std::vector<torch::Tensor>& parameters) {
   std::vector<torch::Tensor> grads;
   for (const torch::Tensor& p : parameters) grads.push_back(p.grad().defined() ? p.grad() : torch::zeros_like(p));
