@@ -106,7 +106,10 @@ def main():
     parser.add_argument("--epochs", type=int, default=50)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--fanouts", default="10,10", help="neighbours per layer, batch layer first")
-    parser.add_argument("--bulk-size", type=int, default=8, help="minibatches sampled per call")
+    parser.add_argument("--bulk-size", type=int, default=0,
+                        help="minibatches sampled per call (0: the most that fit --memory-budget)")
+    parser.add_argument("--memory-budget", type=int, default=matsamp.loader.DEFAULT_MEMORY_BUDGET,
+                        help="bytes one bulk may use when choosing the bulk size (default 4 GiB)")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--dropout", type=float, default=0.5)
     parser.add_argument("--lr", type=float, default=0.01)
@@ -127,7 +130,8 @@ def main():
     model = GraphSage(features.size(1), args.hidden, graph.num_classes, args.dropout)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     loader = matsamp.BulkSampler(graph, args.batch_size, train, sizes=fanouts,
-                                 bulk_size=args.bulk_size, seed=args.seed)
+                                 bulk_size=args.bulk_size or None,
+                                 memory_budget=args.memory_budget, seed=args.seed)
     best_val, best_epoch, best_state = -1.0, -1, None
     for epoch in range(args.epochs):
         model.train()
@@ -149,8 +153,8 @@ def main():
 
     result = {"graph": str(args.data), "vertices": graph.num_nodes, "train": train.numel(),
               "val": val.numel(), "test": test.numel(), "epochs": args.epochs,
-              "fanouts": fanouts, "best_epoch": best_epoch, "val_accuracy": round(best_val, 4),
-              "test_accuracy": round(test_accuracy, 4),
+              "fanouts": fanouts, "bulk_size": loader.bulk_size, "best_epoch": best_epoch,
+              "val_accuracy": round(best_val, 4), "test_accuracy": round(test_accuracy, 4),
               "seconds": round(time.time() - start, 2)}
     print(json.dumps(result))
 

@@ -103,4 +103,14 @@ std::shared_ptr<const LayerWiseMatrices> GraphHolder::layerwise_matrices() const
   return layerwise_;
 }
 
+std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
+                                                   std::vector<int64_t> sizes, uint64_t seed,
+                                                   bool include_frontier) const {
+  if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed);
+  MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
+                "sampler must be one of graphsage, ladies, fastgcn; got '", sampler, "'");
+  const LayerWiseKind kind = sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
+  return make_layerwise_sampler(kind, layerwise_matrices(), std::move(sizes), seed, include_frontier);
+}
+
 }  // namespace matsamp::bindings

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "graph/graph.h"
 #include "sampling/sampler.h"
@@ -34,6 +35,13 @@ class GraphHolder : public torch::CustomClassHolder {
   c10::Device device() const { return c10::Device(c10::kCPU); }
   // Â, Â∘Â and FastGCN's column norms, prepared on the first layer-wise call.
   std::shared_ptr<const LayerWiseMatrices> layerwise_matrices() const;
+  // The engine's sampler over this graph, built the one way every op that
+  // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts)
+  // or "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
+  // ops take it). Cheap: it refers to the graph's (prepared) matrices, so the
+  // graph must outlive it. A matsamp::Error for an unknown name or bad sizes.
+  std::unique_ptr<Sampler> make_sampler(const std::string& sampler, std::vector<int64_t> sizes,
+                                        uint64_t seed, bool include_frontier) const;
 
  private:
   CsrMatrix adj_;

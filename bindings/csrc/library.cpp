@@ -1,6 +1,10 @@
 // The schemas of torch.ops.matsamp.* (their CPU kernels are in cpu/, CUDA ones
-// go in cuda/) and the device-independent epoch helper.
+// go in cuda/) and the device-independent epoch helpers (shuffle, bulk sizing).
 #include <torch/library.h>
+
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "convert.h"
 #include "graph.h"
@@ -15,6 +19,24 @@ at::Tensor shuffle_vertices_op(const at::Tensor& vertices, int64_t seed, int64_t
   constexpr const char* op = "matsamp.shuffle_vertices";
   std::vector<vid_t> ids = to_int64_vector(vertices, op, "vertices");
   return vector_to_tensor(shuffle_vertices(ids, to_seed(seed, op), to_epoch(epoch, op)));
+}
+
+// The bulk size k the C++ EpochIterator picks when none is given: the largest
+// in [1, minibatches] whose estimated memory fits budget_bytes, for the sampler
+// the sampling op of that name builds over this graph (the seed does not enter
+// the estimate). ValueError when not even one minibatch fits.
+int64_t bulk_size_for_budget_op(const c10::intrusive_ptr<GraphHolder>& graph, const std::string& sampler,
+                                std::vector<int64_t> sizes, bool include_frontier, int64_t batch_size,
+                                int64_t minibatches, int64_t budget_bytes) {
+  constexpr const char* op = "matsamp.bulk_size_for_budget";
+  TORCH_CHECK_VALUE(batch_size > 0, op, ": batch_size must be positive, got ", batch_size);
+  TORCH_CHECK_VALUE(minibatches > 0, op, ": minibatches must be positive, got ", minibatches);
+  TORCH_CHECK_VALUE(budget_bytes > 0, op, ": budget_bytes must be positive, got ", budget_bytes);
+  return translate_errors([&] {
+    const std::unique_ptr<Sampler> built =
+        graph->make_sampler(sampler, std::move(sizes), /*seed=*/0, include_frontier);
+    return bulk_size_for_budget(*built, batch_size, minibatches, budget_bytes);
+  });
 }
 
 // The per-layer results of a bulk sampling op, each a list over layers in
@@ -43,6 +65,10 @@ TORCH_LIBRARY(matsamp, m) {
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
   m.def("shuffle_vertices(Tensor vertices, int seed, int epoch) -> Tensor", &shuffle_vertices_op);
+  // The bulk size for a memory budget in bytes (EpochIterator's k when bulk_size is 0).
+  m.def("bulk_size_for_budget(__torch__.torch.classes.matsamp.Graph graph, str sampler, int[] sizes, "
+        "bool include_frontier, int batch_size, int minibatches, int budget_bytes) -> int",
+        &bulk_size_for_budget_op);
 }
 
 }  // namespace matsamp::bindings

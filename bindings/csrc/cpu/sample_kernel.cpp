@@ -27,12 +27,12 @@ SampleTensors to_tensors(BulkSample&& bulk) {
   return out;
 }
 
-// Checks what every sampler takes, then samples. make_sampler builds the
-// sampler for this call (cheap: it refers to the graph's prepared matrices).
-template <class MakeSampler>
-SampleTensors sample_bulk(const char* op, const GraphHolder& graph, const at::Tensor& seeds,
-                          const at::Tensor& seed_offsets, int64_t first_minibatch, int64_t epoch,
-                          MakeSampler&& make_sampler) {
+// Checks what every sampler takes, then builds the sampler (GraphHolder::make_sampler,
+// cheap: it refers to the graph's prepared matrices) and samples.
+SampleTensors sample_bulk(const char* op, const char* sampler_name, const GraphHolder& graph,
+                          const at::Tensor& seeds, const at::Tensor& seed_offsets,
+                          std::vector<int64_t> sizes, int64_t first_minibatch, int64_t epoch,
+                          int64_t seed, bool include_frontier) {
   TORCH_CHECK_VALUE(graph.device().is_cpu(), op, ": CPU tensor given to a CUDA graph (the graph is on ",
                     graph.device(), ")");
   const std::vector<vid_t> seed_ids = to_vertex_ids(seeds, graph.adjacency().rows, op, "seeds");
@@ -46,9 +46,11 @@ SampleTensors sample_bulk(const char* op, const GraphHolder& graph, const at::Te
     TORCH_CHECK_VALUE(offsets[g - 1] <= offsets[g], op, ": seed_offsets decrease at ", g);
   TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ",
                     first_minibatch);
+  const uint64_t key = to_seed(seed, op);
   const uint32_t epoch_key = to_epoch(epoch, op);
   return translate_errors([&] {
-    const std::unique_ptr<Sampler> sampler = make_sampler();
+    const std::unique_ptr<Sampler> sampler =
+        graph.make_sampler(sampler_name, std::move(sizes), key, include_frontier);
     const std::unique_ptr<Backend> backend = make_cpu_backend();
     return to_tensors(sampler->sample(seed_ids, offsets, first_minibatch, epoch_key, *backend));
   });
@@ -57,10 +59,8 @@ SampleTensors sample_bulk(const char* op, const GraphHolder& graph, const at::Te
 SampleTensors graphsage_sample_cpu(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
                                    const at::Tensor& seed_offsets, std::vector<int64_t> fanouts,
                                    int64_t first_minibatch, int64_t epoch, int64_t seed) {
-  constexpr const char* op = "matsamp.graphsage_sample";
-  const uint64_t key = to_seed(seed, op);
-  return sample_bulk(op, *graph, seeds, seed_offsets, first_minibatch, epoch,
-                     [&] { return make_graphsage_sampler(graph->adjacency(), fanouts, key); });
+  return sample_bulk("matsamp.graphsage_sample", "graphsage", *graph, seeds, seed_offsets,
+                     std::move(fanouts), first_minibatch, epoch, seed, /*include_frontier=*/true);
 }
 
 template <LayerWiseKind kind>
@@ -68,11 +68,10 @@ SampleTensors layerwise_sample_cpu(c10::intrusive_ptr<GraphHolder> graph, const 
                                    const at::Tensor& seed_offsets, std::vector<int64_t> samples,
                                    int64_t first_minibatch, int64_t epoch, int64_t seed,
                                    bool include_frontier) {
-  const char* op = kind == LayerWiseKind::ladies ? "matsamp.ladies_sample" : "matsamp.fastgcn_sample";
-  const uint64_t key = to_seed(seed, op);
-  return sample_bulk(op, *graph, seeds, seed_offsets, first_minibatch, epoch, [&] {
-    return make_layerwise_sampler(kind, graph->layerwise_matrices(), samples, key, include_frontier);
-  });
+  const bool ladies = kind == LayerWiseKind::ladies;
+  return sample_bulk(ladies ? "matsamp.ladies_sample" : "matsamp.fastgcn_sample",
+                     ladies ? "ladies" : "fastgcn", *graph, seeds, seed_offsets, std::move(samples),
+                     first_minibatch, epoch, seed, include_frontier);
 }
 
 }  // namespace

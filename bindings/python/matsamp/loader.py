@@ -6,6 +6,11 @@ import torch
 
 from . import _device, ops
 
+#: The default ``memory_budget`` of :class:`BulkSampler`, in bytes: 4 GiB, the
+#: C++ EpochOptions default (``matsamp sample --memory-budget 4G``).
+DEFAULT_MEMORY_BUDGET = 4 << 30
+_INT64_MAX = (1 << 63) - 1   # what the op takes; a larger budget limits nothing more
+
 
 class Adj(namedtuple("Adj", ["edge_index", "weight", "size"])):
     """The sampled adjacency of one layer of one minibatch, in PyG's orientation.
@@ -58,6 +63,12 @@ class BulkSampler:
     sampled together. Same graph, nodes, sizes, seed and epoch give the same
     minibatches as the CLI, bit for bit, whatever ``bulk_size``.
 
+    By default k is chosen as the C++ does: the largest k (at most the number
+    of minibatches) whose estimated sampling memory fits ``memory_budget``
+    (:func:`matsamp.ops.bulk_size_for_budget`); ``bulk_size`` sets it instead.
+    The chosen k is the attribute ``bulk_size``; it changes only how many
+    minibatches are sampled per call, never which.
+
     Each ``iter()`` runs one epoch and then advances ``epoch`` by one (set it
     with :meth:`set_epoch`).
 
@@ -70,25 +81,48 @@ class BulkSampler:
             LADIES / FastGCN vertices per minibatch; -1 takes all.
         include_frontier: LADIES / FastGCN: each layer keeps the previous layer's
             vertices first (needed for ``x[:size[1]]``).
-        bulk_size: minibatches sampled per call (k).
+        bulk_size: minibatches sampled per call (k); None (the default): the
+            largest k that fits ``memory_budget``. Either way at most the number
+            of minibatches, ``len(self)``.
+        memory_budget: bytes one bulk may use when ``bulk_size`` is None, an int
+            (default :data:`DEFAULT_MEMORY_BUDGET`, 4 GiB, as ``matsamp sample``).
+            The estimate is the C++ one for these sizes; a GraphSAGE size of -1
+            counts as the graph's largest degree.
         shuffle: False keeps ``input_nodes`` in their order.
         seed: sampling seed (with epoch and minibatch id, the random key).
         epoch: the epoch of the first iteration.
         device: where yielded tensors go (default: the graph's device);
             sampling runs where the graph is.
+
+    Attributes:
+        bulk_size: k, the minibatches sampled per call (chosen or given).
+        memory_budget: the budget in bytes k was or would have been chosen for.
+
+    Raises:
+        ValueError: a bad argument, named in the message: among them a
+            ``memory_budget`` that is not a positive int, or one below what a
+            single minibatch needs (the message gives that size).
     """
 
     def __init__(self, graph, batch_size, input_nodes=None, *, sampler="graphsage", sizes=(15, 10),
-                 include_frontier=True, bulk_size=8, shuffle=True, seed=1, epoch=0, device=None):
+                 include_frontier=True, bulk_size=None, memory_budget=DEFAULT_MEMORY_BUDGET,
+                 shuffle=True, seed=1, epoch=0, device=None):
         if sampler not in ops.SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(ops.SAMPLERS)}; got {sampler!r}")
         self.graph = graph
         self.sampler = sampler
+        sizes = list(sizes)
         self.sizes = _layer_sizes(sizes, graph.num_nodes)
         self.batch_size = _positive_int(batch_size, "batch_size")
-        self.bulk_size = _positive_int(bulk_size, "bulk_size")
         self.nodes = _input_nodes(input_nodes, graph)
         self.include_frontier = bool(include_frontier)
+        self.memory_budget = _positive_int(memory_budget, "memory_budget", " (bytes)")
+        if bulk_size is None:
+            self.bulk_size = ops.bulk_size_for_budget(
+                graph, sampler, _estimate_sizes(sampler, sizes, self.sizes, graph), self.batch_size,
+                len(self), min(self.memory_budget, _INT64_MAX), include_frontier=self.include_frontier)
+        else:
+            self.bulk_size = min(_positive_int(bulk_size, "bulk_size"), len(self))
         self.shuffle = bool(shuffle)
         self.seed = _non_negative_int(seed, "seed")
         self.epoch = _non_negative_int(epoch, "epoch")
@@ -144,9 +178,9 @@ def _cut_layer(layer, r0, r1, c0, c1):
     return Adj(torch.stack([sources, targets]), layer.value[e0:e1], (c1 - c0, r1 - r0))
 
 
-def _positive_int(value, name):
+def _positive_int(value, name, unit=""):
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        raise ValueError(f"{name} must be a positive integer{unit}, got {value!r}")
     return value
 
 
@@ -166,6 +200,17 @@ def _layer_sizes(sizes, num_nodes):
             raise ValueError(f"sizes[{layer}] = {size!r}: every layer needs a positive size "
                              "(or -1 for all)")
     return [num_nodes if size == -1 else size for size in sizes]
+
+
+def _estimate_sizes(sampler, given, sizes, graph):
+    """The sizes the bulk size is estimated for: ``sizes``, except that a GraphSAGE
+    layer of -1 (all neighbours) counts as the largest degree, which samples the same
+    as num_nodes does but needs far less memory than the estimate for num_nodes."""
+    if sampler != "graphsage" or -1 not in given:
+        return sizes
+    rowptr = graph.csr()[0]
+    max_degree = max(1, int(rowptr.diff().max())) if rowptr.numel() > 1 else 1
+    return [max_degree if g == -1 else s for g, s in zip(given, sizes)]
 
 
 def _input_nodes(nodes, graph):

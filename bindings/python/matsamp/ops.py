@@ -49,6 +49,37 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 
+def bulk_size_for_budget(graph, sampler, sizes, batch_size, minibatches, budget_bytes, *,
+                         include_frontier=True):
+    """The bulk size k that fits ``budget_bytes``: ``torch.ops.matsamp.bulk_size_for_budget``.
+
+    The largest k in [1, minibatches] whose estimated sampling memory fits the
+    budget, for the sampler :func:`sample_bulk` builds with these arguments:
+    the k the C++ EpochIterator (and ``matsamp sample --bulk-size 0
+    --memory-budget ...``) picks. The estimate depends on the graph's size,
+    the sampler, sizes, include_frontier and batch_size, not on the seeds.
+
+    Args:
+        graph: a :class:`matsamp.Graph`.
+        sampler: "graphsage", "ladies" or "fastgcn".
+        sizes: per layer, batch layer first, as for :func:`sample_bulk`.
+        batch_size: batch vertices per minibatch.
+        minibatches: minibatches in the epoch (k is at most this).
+        budget_bytes: memory for one bulk, in bytes (positive).
+        include_frontier: LADIES / FastGCN, as for :func:`sample_bulk`.
+
+    Raises:
+        ValueError: not even one minibatch fits the budget (the message gives
+            the bytes one needs), or a non-positive batch_size, minibatches or
+            budget_bytes, an unknown sampler, bad sizes.
+    """
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
+    return torch.ops.matsamp.bulk_size_for_budget(graph.handle, sampler, list(sizes),
+                                                  bool(include_frontier), batch_size, minibatches,
+                                                  budget_bytes)
+
+
 def shuffle_nodes(nodes, seed, epoch):
     """``nodes`` in the order of epoch ``epoch`` (the C++ EpochIterator's shuffle)."""
     return torch.ops.matsamp.shuffle_vertices(nodes, seed, epoch)
