@@ -64,7 +64,8 @@ CsrMatrix DistributedBackend::sample_rows(const CsrMatrix& a, const std::vector<
                                           const SampleKeys& keys, bool uniform_rows) {
   const Bound* b = bound(a);
   if (!b) return local_->sample_rows(a, rows, s, keys, uniform_rows);
-  // Fetch the rows, then sample them in place: row i of P is row rows[i] of A.
+  if (row_sampling_ == RowSampling::at_owner) return product_.sample_rows(rows, s, keys, b->operand, b->uniform_rows);
+  // Fetch the rows whole, then sample them here: row i of P is row rows[i] of A.
   const CsrMatrix p = distributed_select_rows(*b, a.rows, rows);
   std::vector<vid_t> identity(rows.size());
   std::iota(identity.begin(), identity.end(), 0);

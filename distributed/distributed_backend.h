@@ -17,7 +17,13 @@ CsrMatrix placeholder_of(const DistributedCsr& a);
 
 class DistributedBackend final : public Backend {
  public:
+  // Where sample_rows of a distributed matrix samples: at each row's owner, which
+  // sends back only the picks (GraphProduct::sample_rows), or here, after fetching
+  // the rows whole through the product. Both give the same rows, bit for bit.
+  enum class RowSampling { at_owner, fetched_rows };
+
   DistributedBackend(GraphProduct& product, std::unique_ptr<Backend> local);
+  void set_row_sampling(RowSampling where) { row_sampling_ = where; }
 
   // Products with `placeholder` (by address) use the distributed matrix `a`.
   // Collective over the grid (the matrix's row uniformity is agreed on).
@@ -47,6 +53,7 @@ class DistributedBackend final : public Backend {
   GraphProduct& product_;
   std::unique_ptr<Backend> local_;
   std::map<const CsrMatrix*, Bound> bound_;
+  RowSampling row_sampling_ = RowSampling::at_owner;
 };
 
 }  // namespace matsamp

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "csr_transfer.h"
+#include "ops/op_checks.h"
 #include "util/timer.h"
 
 namespace matsamp {
@@ -12,6 +13,60 @@ namespace matsamp {
 namespace {
 
 constexpr int kChainTag = 4101;   // the running sum passed along a process row
+
+// The keys base + (words[2i], words[2i + 1]) as (minibatch, row), i < count.
+std::vector<RandomKey> keys_of(const RandomKey& base, const int64_t* words, size_t count) {
+  std::vector<RandomKey> keys(count, base);
+  for (size_t i = 0; i < count; ++i) {
+    keys[i].minibatch = static_cast<uint64_t>(words[2 * i]);
+    keys[i].row = static_cast<uint64_t>(words[2 * i + 1]);
+  }
+  return keys;
+}
+
+// Rows of a matrix, appended: their lengths, column ids and values.
+struct RowsOut {
+  std::vector<int64_t> lengths;
+  std::vector<col_t> colidx;
+  std::vector<float> values;
+
+  void append(const CsrMatrix& m, const std::vector<vid_t>& rows) {
+    for (vid_t r : rows) {
+      const int64_t b = m.rowptr[r], e = m.rowptr[r + 1];
+      lengths.push_back(e - b);
+      colidx.insert(colidx.end(), m.colidx.begin() + b, m.colidx.begin() + e);
+      values.insert(values.end(), m.values.begin() + b, m.values.begin() + e);
+    }
+  }
+};
+
+// The answer to rank `asker`'s request for rows ids[0, count) of this rank's block of
+// `a`: the rows whole, or sampled as the header says with the keys (minibatch, row)
+// of key_words. Returns the entries appended.
+int64_t answer(const DistributedCsr& a, const col_t* ids, int64_t count, const int64_t* key_words,
+               const GraphProduct::Header& h, int asker, RowsOut& out) {
+  const vid_t first = a.first_row(), end = a.blocks.end(a.block);
+  std::vector<vid_t> local(count);
+  for (int64_t i = 0; i < count; ++i) {
+    MATSAMP_CHECK(ids[i] >= first && ids[i] < end, "distributed product: rank ", asker,
+                  " of the process column asked for row ", ids[i], ", outside this rank's block [", first, ", ", end,
+                  ")");
+    local[i] = ids[i] - first;
+  }
+  const int64_t entries_before = static_cast<int64_t>(out.colidx.size());
+  if (h.fanout == 0) {
+    out.append(a.local, local);
+  } else {
+    const RandomKey base{static_cast<uint64_t>(h.seed), static_cast<uint32_t>(h.epoch),
+                         static_cast<uint32_t>(h.layer)};
+    const CsrMatrix sampled =
+        sample_rows(a.local, local, h.fanout, keys_of(base, key_words, count), h.uniform_rows != 0);
+    std::vector<vid_t> all(count);
+    std::iota(all.begin(), all.end(), 0);
+    out.append(sampled, all);
+  }
+  return static_cast<int64_t>(out.colidx.size()) - entries_before;
+}
 
 }  // namespace
 
@@ -45,14 +100,14 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
   std::vector<char> needed(hi - lo, 0);
   for (col_t k : q.colidx)
     if (k >= lo && k < hi) needed[k - lo] = 1;
-  std::vector<vid_t> wanted;
+  RowRequest request;
   for (vid_t v = lo; v < hi; ++v)
-    if (needed[v - lo]) wanted.push_back(v);
+    if (needed[v - lo]) request.ids.push_back(v);
   FetchedRows fetched;
   ProductCall record;
   {
     ScopedTimer timer(&record.exchange_s);
-    exchange_round(&wanted, operand_id, &fetched, &record);
+    exchange_round(&request, operand_id, &fetched, &record);
   }
 
   // Finish the sum along the process row in column order.
@@ -79,92 +134,163 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
   return p;
 }
 
+CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                                    int operand_id, bool uniform_rows) {
+  const DistributedCsr& a = operand(operand_id);
+  check_sample_keys(keys, s, "distributed sample_rows");
+  const int64_t m = static_cast<int64_t>(rows.size());
+  MATSAMP_CHECK(m == keys.row_offsets.back(), "distributed sample_rows: ", m, " rows selected but the keys name ",
+                keys.row_offsets.back());
+  for (vid_t v : rows)
+    MATSAMP_CHECK(v >= 0 && v < a.rows(), "distributed sample_rows: row id ", v, " out of range for ", a.rows(),
+                  " rows");
+  const auto [lo, hi] = chunk(a.blocks);
+
+  // This rank's rows: those in its chunk, asked for by vertex id (so grouped by owner).
+  std::vector<int64_t> positions;
+  for (int64_t r = 0; r < m; ++r)
+    if (rows[r] >= lo && rows[r] < hi) positions.push_back(r);
+  std::vector<int64_t> by_vertex(positions.size());
+  std::iota(by_vertex.begin(), by_vertex.end(), 0);
+  std::stable_sort(by_vertex.begin(), by_vertex.end(),
+                   [&](int64_t x, int64_t y) { return rows[positions[x]] < rows[positions[y]]; });
+  RowRequest request;
+  request.fanout = s;
+  request.uniform_rows = uniform_rows;
+  request.key_base = {keys.seed, keys.epoch, keys.layer};
+  for (int64_t i : by_vertex) {
+    request.ids.push_back(rows[positions[i]]);
+    const RandomKey key = row_key(keys, positions[i]);
+    request.key_words.push_back(static_cast<int64_t>(key.minibatch));
+    request.key_words.push_back(static_cast<int64_t>(key.row));
+  }
+  FetchedRows fetched;
+  ProductCall record;
+  {
+    ScopedTimer timer(&record.exchange_s);
+    exchange_round(&request, operand_id, &fetched, &record);
+  }
+  CsrMatrix piece;   // this chunk's sampled rows, in frontier order
+  {
+    ScopedTimer timer(&record.compute_s);
+    if (exchange_ == Exchange::oblivious) {   // the chunk's rows came whole: sample them here
+      std::vector<vid_t> local(request.ids.size());
+      for (size_t i = 0; i < local.size(); ++i) local[i] = request.ids[i] - lo;
+      fetched.rows = matsamp::sample_rows(fetched.rows, local, s,
+                                          keys_of(request.key_base, request.key_words.data(), local.size()),
+                                          uniform_rows);
+    }
+    std::vector<vid_t> back(by_vertex.size());   // sampled row of each position, in frontier order
+    for (size_t i = 0; i < by_vertex.size(); ++i) back[by_vertex[i]] = static_cast<vid_t>(i);
+    piece = select_rows(fetched.rows, back);
+  }
+
+  // The process row puts its chunks together: row r comes from the chunk holding rows[r].
+  Communicator& row = grid_.row_comm();
+  const int64_t row_bytes_before = bytes_sent(row);
+  CsrMatrix p;
+  {
+    ScopedTimer timer(&record.reduce_s);
+    if (row.size() == 1) {
+      p = std::move(piece);
+    } else {
+      const CsrMatrix chunks = all_gather_rows(row, piece);
+      const int per_chunk = grid_.process_rows() / grid_.replication();
+      std::vector<int64_t> next(row.size() + 1, 0);   // first row of each chunk's piece, then its cursor
+      for (vid_t v : rows) ++next[a.blocks.owner(v) / per_chunk + 1];
+      std::partial_sum(next.begin(), next.end(), next.begin());
+      std::vector<vid_t> order(m);
+      for (int64_t r = 0; r < m; ++r) order[r] = static_cast<vid_t>(next[a.blocks.owner(rows[r]) / per_chunk]++);
+      p = select_rows(chunks, order);
+    }
+  }
+  record.reduce_bytes = bytes_sent(row) - row_bytes_before;
+  record.result_nonzeros = p.nnz();
+  calls_.push_back(record);
+  return p;
+}
+
 void GraphProduct::finish() {
   while (exchange_round(nullptr, -1, nullptr, nullptr)) {
   }
 }
 
-bool GraphProduct::exchange_round(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched,
+bool GraphProduct::exchange_round(const RowRequest* request, int operand_id, FetchedRows* fetched,
                                   ProductCall* record) {
-  return exchange_ == Exchange::sparsity_aware ? exchange_aware(wanted, operand_id, fetched, record)
-                                               : exchange_oblivious(wanted, operand_id, fetched, record);
+  return exchange_ == Exchange::sparsity_aware ? exchange_aware(request, operand_id, fetched, record)
+                                               : exchange_oblivious(request, operand_id, fetched, record);
 }
 
 std::vector<GraphProduct::Header> GraphProduct::exchange_headers(const std::vector<Header>& mine) {
-  static_assert(sizeof(Header) == 3 * sizeof(int64_t), "headers travel as three int64");
+  constexpr int64_t words = sizeof(Header) / sizeof(int64_t);
+  static_assert(sizeof(Header) == words * sizeof(int64_t), "headers travel as int64 words");
   Communicator& col = grid_.col_comm();
   std::vector<Header> theirs(col.size());
-  const std::vector<int64_t> three(col.size(), 3);
-  col.all_to_allv(mine.data(), three, theirs.data(), three, DataType::int64);
+  const std::vector<int64_t> counts(col.size(), words);
+  col.all_to_allv(mine.data(), counts, theirs.data(), counts, DataType::int64);
   return theirs;
 }
 
-namespace {
-
-// Rows `ids` of this rank's block of `a`, appended: their lengths, column ids and values.
-struct RowsOut {
-  std::vector<int64_t> lengths;
-  std::vector<col_t> colidx;
-  std::vector<float> values;
-};
-int64_t append_rows(const DistributedCsr& a, const col_t* ids, int64_t count, int asker, RowsOut& out) {
-  const vid_t first = a.first_row(), end = a.blocks.end(a.block);
-  int64_t entries = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    MATSAMP_CHECK(ids[i] >= first && ids[i] < end, "distributed product: rank ", asker,
-                  " of the process column asked for row ", ids[i], ", outside this rank's block [", first, ", ", end,
-                  ")");
-    entries += a.local.row_nnz(ids[i] - first);
-  }
-  out.colidx.reserve(out.colidx.size() + entries);
-  out.values.reserve(out.values.size() + entries);
-  for (int64_t i = 0; i < count; ++i) {
-    const int64_t b = a.local.rowptr[ids[i] - first], e = a.local.rowptr[ids[i] - first + 1];
-    out.lengths.push_back(e - b);
-    out.colidx.insert(out.colidx.end(), a.local.colidx.begin() + b, a.local.colidx.begin() + e);
-    out.values.insert(out.values.end(), a.local.values.begin() + b, a.local.values.begin() + e);
-  }
-  return entries;
-}
-
-}  // namespace
-
-bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched,
+bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, FetchedRows* fetched,
                                   ProductCall* record) {
   Communicator& col = grid_.col_comm();
   const int ranks = col.size(), me = col.rank();
-  // Ids per owner (column rank q owns block q). This rank's own rows are not sent to
-  // itself but copied; they sit at [own_first, own_first + own_count) of *wanted.
-  std::vector<int64_t> request_counts(ranks, 0);
+  // Ids per owner (column rank q owns block q), and with a fanout each id's key
+  // (minibatch, row). This rank's own rows are not sent to itself but answered here;
+  // they sit at [own_first, own_first + own_count) of request->ids.
+  std::vector<int64_t> request_counts(ranks, 0), key_counts(ranks, 0);
   int64_t own_first = 0, own_count = 0;
   std::vector<col_t> ids;
-  if (wanted) {
+  std::vector<int64_t> key_words, own_key_words;
+  const bool sampling = request && request->fanout > 0;
+  if (request) {
     const RowBlocks& blocks = operand(operand_id).blocks;
-    for (vid_t v : *wanted) ++request_counts[blocks.owner(v)];
+    for (vid_t v : request->ids) ++request_counts[blocks.owner(v)];
     for (int q = 0; q < me; ++q) own_first += request_counts[q];
     own_count = std::exchange(request_counts[me], 0);
-    for (size_t i = 0; i < wanted->size(); ++i)
-      if (static_cast<int64_t>(i) < own_first || static_cast<int64_t>(i) >= own_first + own_count)
-        ids.push_back(static_cast<col_t>((*wanted)[i]));
+    for (size_t i = 0; i < request->ids.size(); ++i) {
+      const bool own = static_cast<int64_t>(i) >= own_first && static_cast<int64_t>(i) < own_first + own_count;
+      if (!own) ids.push_back(static_cast<col_t>(request->ids[i]));
+      if (sampling)
+        for (int w = 0; w < 2; ++w) (own ? own_key_words : key_words).push_back(request->key_words[2 * i + w]);
+    }
+    if (sampling)
+      for (int q = 0; q < ranks; ++q) key_counts[q] = 2 * request_counts[q];
   }
-  std::vector<Header> mine(ranks);
-  for (int q = 0; q < ranks; ++q) mine[q] = {wanted != nullptr, operand_id, request_counts[q]};
+  Header header{request != nullptr, operand_id};
+  if (sampling) {
+    header.fanout = request->fanout;
+    header.uniform_rows = request->uniform_rows;
+    header.seed = static_cast<int64_t>(request->key_base.seed);
+    header.epoch = request->key_base.epoch;
+    header.layer = request->key_base.layer;
+  }
+  std::vector<Header> mine(ranks, header);
+  for (int q = 0; q < ranks; ++q) mine[q].count = request_counts[q];
   const std::vector<Header> theirs = exchange_headers(mine);
   if (std::none_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.active; })) return false;
 
-  // Requests: the ids each rank wants from this one.
-  std::vector<int64_t> ask_counts(ranks);
-  for (int q = 0; q < ranks; ++q) ask_counts[q] = theirs[q].count;
+  // Requests: the ids each rank wants from this one, and the keys of sampled ones
+  // (every rank sees every rank's fanout, so all agree whether keys travel).
+  std::vector<int64_t> ask_counts(ranks), ask_key_counts(ranks);
+  for (int q = 0; q < ranks; ++q) {
+    ask_counts[q] = theirs[q].count;
+    ask_key_counts[q] = theirs[q].fanout > 0 ? 2 * theirs[q].count : 0;
+  }
   std::vector<col_t> asked(std::accumulate(ask_counts.begin(), ask_counts.end(), int64_t{0}));
   col.all_to_allv(ids.data(), request_counts, asked.data(), ask_counts, DataType::int32);
+  std::vector<int64_t> asked_keys(std::accumulate(ask_key_counts.begin(), ask_key_counts.end(), int64_t{0}));
+  if (std::any_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.fanout > 0; }))
+    col.all_to_allv(key_words.data(), key_counts, asked_keys.data(), ask_key_counts, DataType::int64);
 
   // Answers: for each asked id its row length, then the rows' entries.
   RowsOut out;
   std::vector<int64_t> entry_counts(ranks, 0);
-  int64_t at = 0;
-  for (int q = 0; q < ranks; at += ask_counts[q++])
+  int64_t at = 0, key_at = 0;
+  for (int q = 0; q < ranks; at += ask_counts[q], key_at += ask_key_counts[q], ++q)
     if (ask_counts[q] > 0)
-      entry_counts[q] = append_rows(operand(theirs[q].operand), asked.data() + at, ask_counts[q], q, out);
+      entry_counts[q] = answer(operand(theirs[q].operand), asked.data() + at, ask_counts[q], asked_keys.data() + key_at,
+                               theirs[q], q, out);
   std::vector<int64_t> got_lengths(ids.size());
   col.all_to_allv(out.lengths.data(), ask_counts, got_lengths.data(), request_counts, DataType::int64);
   std::vector<int64_t> got_entry_counts(ranks, 0);
@@ -178,20 +304,20 @@ bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_
   col.all_to_allv(out.values.data(), entry_counts, got_values.data(), got_entry_counts, DataType::float32);
   if (record)
     for (int q = 0; q < ranks; ++q) {
-      record->request_bytes += 4 * request_counts[q];
+      record->request_bytes += 4 * request_counts[q] + 8 * key_counts[q];
       record->response_bytes += 8 * (request_counts[q] + got_entry_counts[q]);
       record->remote_rows += request_counts[q];
       record->remote_entries += got_entry_counts[q];
     }
   if (!fetched) return true;
 
-  // The rows in the order of *wanted: those of lower blocks, this rank's own, the rest.
+  // The rows in the order of request->ids: those of lower blocks, this rank's own, the rest.
   RowsOut own;
-  std::vector<col_t> own_ids(wanted->begin() + own_first, wanted->begin() + own_first + own_count);
-  append_rows(operand(operand_id), own_ids.data(), own_count, me, own);
+  std::vector<col_t> own_ids(request->ids.begin() + own_first, request->ids.begin() + own_first + own_count);
+  answer(operand(operand_id), own_ids.data(), own_count, own_key_words.data(), theirs[me], me, own);
   const int64_t lower_entries = std::accumulate(got_entry_counts.begin(), got_entry_counts.begin() + me, int64_t{0});
   CsrMatrix& rows = fetched->rows;
-  rows = CsrMatrix(static_cast<int64_t>(wanted->size()), operand(operand_id).cols());
+  rows = CsrMatrix(static_cast<int64_t>(request->ids.size()), operand(operand_id).cols());
   for (int64_t i = 0; i < rows.rows; ++i) {
     const int64_t length = i < own_first ? got_lengths[i]
                            : i < own_first + own_count ? own.lengths[i - own_first]
@@ -206,14 +332,14 @@ bool GraphProduct::exchange_aware(const std::vector<vid_t>* wanted, int operand_
   };
   splice(got_colidx, own.colidx, rows.colidx);
   splice(got_values, own.values, rows.values);
-  fetched->ids = *wanted;
+  fetched->ids = request->ids;
   return true;
 }
 
-bool GraphProduct::exchange_oblivious(const std::vector<vid_t>* wanted, int operand_id, FetchedRows* fetched,
+bool GraphProduct::exchange_oblivious(const RowRequest* request, int operand_id, FetchedRows* fetched,
                                       ProductCall* record) {
   Communicator& col = grid_.col_comm();
-  const std::vector<Header> theirs = exchange_headers(std::vector<Header>(col.size(), {wanted != nullptr, operand_id, 0}));
+  const std::vector<Header> theirs = exchange_headers(std::vector<Header>(col.size(), {request != nullptr, operand_id, 0}));
   int64_t agreed = -1;
   for (const Header& h : theirs) {
     if (!h.active) continue;

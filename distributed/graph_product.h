@@ -7,6 +7,9 @@
 // then finish the sum in column order (see partial_product.h), so P is bit-identical
 // to the single-process spgemm.
 //
+// Sampling rows of A (GraphSAGE) needs no product: sample_rows has each row sampled
+// by its owner, which sends back its s picks instead of the whole row.
+//
 // Every rank of a process column takes part in every exchange round, whether or not
 // it has minibatches left: a rank that is done calls finish(), which keeps serving
 // the column until every rank of it has called finish().
@@ -16,6 +19,7 @@
 
 #include "distributed_csr.h"
 #include "communicator.h"
+#include "ops/ops.h"
 #include "partial_product.h"
 #include "process_grid.h"
 
@@ -48,6 +52,13 @@ class GraphProduct {
   // Collective over the process grid: P = Q·A for this process row's Q (every rank of
   // a process row passes the same Q, rows with ascending column ids).
   CsrMatrix multiply(const CsrMatrix& q, int operand);
+  // Collective over the process grid: sample_rows(A, rows, s, keys, uniform_rows) of
+  // ops.h, bit for bit (every rank of a process row passes the same arguments).
+  // Sparsity-aware: each row's owner samples it with the row's key and returns only
+  // the picks; oblivious: the chunk's blocks come whole and are sampled here. The
+  // process row then gathers the rows of its c chunks.
+  CsrMatrix sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
+                        bool uniform_rows);
   // Collective over the process column: serve requests until every rank is done.
   void finish();
 
@@ -57,23 +68,37 @@ class GraphProduct {
   void clear_calls() { calls_.clear(); }
   ProcessGrid& grid() { return grid_; }
 
- private:
+  // What a rank tells each rank of its process column at the start of a round.
   struct Header {
     int64_t active = 0;
     int64_t operand = -1;
-    int64_t count = 0;   // ids requested from the receiving rank
+    int64_t count = 0;    // ids requested from the receiving rank
+    int64_t fanout = 0;   // 0: whole rows; else sampled rows, keyed by the common part below
+    int64_t uniform_rows = 0;
+    int64_t seed = 0, epoch = 0, layer = 0;
+  };
+
+ private:
+  // What one rank asks of its process column in a round: whole rows (fanout 0), or
+  // rows sampled by their owners, ids[i] under the key key_base + key_words[2i, 2i + 2).
+  struct RowRequest {
+    std::vector<vid_t> ids;   // grouped by owner, in column-rank order
+    int64_t fanout = 0;
+    bool uniform_rows = false;
+    RandomKey key_base;              // seed, epoch and layer of every key
+    std::vector<int64_t> key_words;  // (minibatch, row) of each id's key
   };
 
   // The vertex range [begin, end) of this rank's chunk of column blocks.
   std::pair<vid_t, vid_t> chunk(const RowBlocks& blocks) const;
   const DistributedCsr& operand(int64_t id) const;
-  // One exchange round of the process column. `wanted` (sorted ids in this rank's chunk)
-  // is null on a rank that is done. Returns false when every rank of the column is done.
-  // A rank that is done passes null for all three.
-  bool exchange_round(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched, ProductCall* record);
-  bool exchange_aware(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched, ProductCall* record);
-  bool exchange_oblivious(const std::vector<vid_t>* wanted, int operand, FetchedRows* fetched,
-                          ProductCall* record);
+  // One exchange round of the process column. `request` (ids in this rank's chunk) is
+  // null on a rank that is done, which passes null for all four. Returns false when
+  // every rank of the column is done. The oblivious exchange brings the chunk's rows
+  // whole, whatever the request's fanout.
+  bool exchange_round(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
+  bool exchange_aware(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
+  bool exchange_oblivious(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   std::vector<Header> exchange_headers(const std::vector<Header>& mine);
 
   ProcessGrid& grid_;

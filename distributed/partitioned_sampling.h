@@ -22,7 +22,7 @@ class PartitionedSampling {
   PartitionedSampling(const PartitionedSampling&) = delete;   // samplers hold our addresses
   PartitionedSampling& operator=(const PartitionedSampling&) = delete;
 
-  Backend& backend() { return backend_; }
+  DistributedBackend& backend() { return backend_; }
   int64_t vertices() const { return adj_.rows(); }
   const DistributedCsr& adjacency() const { return adj_; }
   // Null until layerwise() has prepared them.

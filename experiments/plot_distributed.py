@@ -29,6 +29,8 @@ def variant(run):
     if run["distributed"] == "replicated":
         return "replicated"
     exchange = "aware" if run["exchange"] == "sparsity_aware" else "oblivious"
+    if run.get("row_sampling") == "fetched_rows":
+        exchange += " (rows fetched)"
     return f"partitioned {exchange}, c={run['replication']}"
 
 
@@ -45,7 +47,7 @@ def by_sampler_and_variant(runs):
 def style(name):
     if name == "replicated":
         return dict(color="black", marker="o", linestyle="-")
-    color = "tab:blue" if "aware" in name else "tab:red"
+    color = "tab:green" if "rows fetched" in name else "tab:blue" if "aware" in name else "tab:red"
     return dict(color=color, marker="s" if "c=1" in name else "^", linestyle="-" if "c=1" in name else "--")
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Distributed bench sweep of experiments/distributed.md: p = 1, 2, 4, 8, every c with c*c | p,
-# graph replicated / partitioned sparsity-aware / partitioned oblivious, GraphSAGE and LADIES,
+# graph replicated / partitioned sparsity-aware / partitioned oblivious, GraphSAGE and LADIES
+# (GraphSAGE also partitioned with --fetch-rows: rows fetched whole and sampled by the asker),
 # one JSON line each, appended to $OUT (default experiments/results/distributed_cpu.jsonl).
 # Usage: experiments/run_distributed.sh [BUILD_DIR] [SCALE]
 set -euo pipefail
@@ -18,7 +19,9 @@ for p in 1 2 4 8; do
   for c in 1 2; do
     [ $((p % (c * c))) -eq 0 ] || continue
     for sampler in "${samplers[@]}"; do
-      for mode in "replicated" "partitioned" "partitioned --oblivious"; do
+      modes=("replicated" "partitioned" "partitioned --oblivious")
+      [[ $sampler == *graphsage* ]] && modes+=("partitioned --fetch-rows")
+      for mode in "${modes[@]}"; do
         echo "p=$p c=$c $sampler $mode" >&2
         # shellcheck disable=SC2086
         mpirun --allow-run-as-root --oversubscribe -np "$p" -x OMP_NUM_THREADS=1 \

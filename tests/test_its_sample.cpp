@@ -157,6 +157,14 @@ void expect_fast_path_exact(const CsrMatrix& a, bool uniform) {
     normalize_rows(p);
     const CsrMatrix want = its_sample(p, s, keys);
     EXPECT_TRUE(sample_rows(a, rows, s, keys, uniform) == want) << "s = " << s;
+    // With each row's key given, in another order: the rows sampled for another process.
+    std::vector<vid_t> reversed(rows.rbegin(), rows.rend());
+    std::vector<RandomKey> row_keys;
+    for (int64_t i = static_cast<int64_t>(rows.size()) - 1; i >= 0; --i) row_keys.push_back(row_key(keys, i));
+    const CsrMatrix by_key = sample_rows(a, reversed, s, row_keys, uniform);
+    std::vector<vid_t> back(rows.size());
+    for (size_t i = 0; i < back.size(); ++i) back[i] = static_cast<vid_t>(back.size() - 1 - i);
+    EXPECT_TRUE(select_rows(by_key, back) == want) << "s = " << s << ", keys given";
     if (uniform) {
       EXPECT_TRUE(sample_rows(a, rows, s, keys, false) == want) << "s = " << s;
     }
@@ -211,6 +219,8 @@ TEST(SampleRows, RejectsBadArguments) {
   EXPECT_THROW(sample_rows(a, {5}, 2, {1, 0, 0, 0, {0, 1}}, true), Error);
   EXPECT_THROW(sample_rows(a, {1, 2}, 2, {1, 0, 0, 0, {0, 1}}, true), Error);
   EXPECT_THROW(sample_rows(a, {1}, 0, {1, 0, 0, 0, {0, 1}}, true), Error);
+  EXPECT_THROW(sample_rows(a, {1, 2}, 2, std::vector<RandomKey>(1), true), Error);
+  EXPECT_THROW(sample_rows(a, {1}, 0, std::vector<RandomKey>(1), true), Error);
 }
 
 }  // namespace

@@ -46,6 +46,9 @@ void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& opt
   bench.add_flag("--oblivious", options.oblivious,
                  "--distributed partitioned: broadcast whole block rows (sparsity-oblivious) instead of "
                  "fetching the rows needed");
+  bench.add_flag("--fetch-rows", options.fetch_rows,
+                 "--distributed partitioned, GraphSAGE: fetch each frontier row whole and sample it here, "
+                 "instead of having its owner sample it and send back only the picks");
 }
 
 bool distributed_bench_requested(DistributedBenchOptions& options) {
@@ -129,26 +132,48 @@ DistributedCsr load_block_row(ProcessGrid& grid, const GraphSource& source) {
 struct FirstProductModel {
   double seeds_per_bulk = 0;       // ū: first-layer rows of Q per process row and bulk
   double average_row_nonzeros = 0; // d0 of the operand of the first product
+  double average_sampled_row = 0;  // m: E[min(s, row length)] over the operand's rows (GraphSAGE)
   double fetch_bytes = 0, reduce_bytes = 0, design_bytes = 0;
   bool reduce_is_upper_bound = false;
 };
 
+// How the first product of a bulk moves rows.
+struct FirstProductShape {
+  int p = 1, c = 1;
+  bool oblivious = false;
+  bool sampled_rows = false;       // GraphSAGE sampled by the rows' owners (or here after a broadcast)
+  bool one_row_per_seed = true;    // false for LADIES (one row of Q per minibatch)
+};
+
 // Bytes per step (all ranks) of the first product of a bulk; experiments/distributed.md derives it.
-FirstProductModel model_first_product(int p, int c, bool oblivious, bool one_row_per_seed, double seeds_per_bulk,
-                                      double minibatches_per_bulk, double n, double operand_nnz) {
+FirstProductModel model_first_product(const FirstProductShape& shape, double seeds_per_bulk,
+                                      double minibatches_per_bulk, double n, double operand_nnz,
+                                      double sampled_row_entries) {
   FirstProductModel m;
+  const int p = shape.p, c = shape.c;
   const double rows_of_grid = static_cast<double>(p) / c, u = seeds_per_bulk, d = operand_nnz / n;
+  const double ms = sampled_row_entries / n;
   m.seeds_per_bulk = u;
   m.average_row_nonzeros = d;
-  // Sparsity-aware: each seed's row is fetched once per process row unless its own block holds it:
-  // a 4-byte id out, an 8-byte length and 8 bytes (column + value) per entry back.
-  m.fetch_bytes = oblivious ? (rows_of_grid - 1) * (8 * operand_nnz + 8 * n + 32 * rows_of_grid)
-                            : rows_of_grid * u * (1 - 1 / rows_of_grid) * (12 + 8 * d);
-  // The row chain: c - 1 running sums (the j-th holds (j+1)/c of P's entries) and c - 1 copies of P,
-  // each with a 24-byte shape and 8-byte row pointers.
-  const double q_rows = one_row_per_seed ? u : minibatches_per_bulk;
-  m.reduce_bytes = rows_of_grid * (c - 1) * (64 + 16 * q_rows + 12 * u * d);
-  m.reduce_is_upper_bound = !one_row_per_seed;   // LADIES: P has at most ū·d0 entries
+  m.average_sampled_row = ms;
+  // Sparsity-aware: each seed's row is asked for once per process row unless its own block holds it:
+  // a 4-byte id out (with the 16-byte key when its owner samples it), an 8-byte length and 8 bytes
+  // (column + value) per entry back, the whole row or the min(s, length) picks.
+  const double remote_rows = rows_of_grid * u * (1 - 1 / rows_of_grid);
+  m.fetch_bytes = shape.oblivious      ? (rows_of_grid - 1) * (8 * operand_nnz + 8 * n + 32 * rows_of_grid)
+                  : shape.sampled_rows ? remote_rows * (28 + 8 * ms)
+                                       : remote_rows * (12 + 8 * d);
+  if (shape.sampled_rows) {
+    // The process row gathers its c chunks' sampled rows: each piece to c - 1 ranks, with 8 bytes
+    // of counts for each of the three arrays.
+    m.reduce_bytes = rows_of_grid * (c - 1) * (8 * u * (1 + ms) + 24 * c);
+  } else {
+    // The row chain: c - 1 running sums (the j-th holds (j+1)/c of P's entries) and c - 1 copies of P,
+    // each with a 24-byte shape and 8-byte row pointers.
+    const double q_rows = shape.one_row_per_seed ? u : minibatches_per_bulk;
+    m.reduce_bytes = rows_of_grid * (c - 1) * (64 + 16 * q_rows + 12 * u * d);
+    m.reduce_is_upper_bound = !shape.one_row_per_seed;   // LADIES: P has at most ū·d0 entries
+  }
   m.design_bytes = p * u * d * (1.0 / c + static_cast<double>(c) / p) * 8;   // DESIGN.md's k·b·d·(1/c + c/p)
   return m;
 }
@@ -158,6 +183,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   ProcessGrid grid(world, d.replication);
   const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
+  agree(world, (mode == GraphMode::partitioned && options.sampler == "graphsage") || !d.fetch_rows,
+        "--fetch-rows applies to GraphSAGE with --distributed partitioned");
   agree_on(world, [&] {   // as make_sampler does, for the partitioned samplers built below
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);
@@ -170,7 +197,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   std::optional<PartitionedSampling> partitioned;
   std::unique_ptr<Backend> local_backend;
   std::unique_ptr<Sampler> sampler;
-  int64_t n = 0, nonzeros = 0, operand_nonzeros = 0;
+  int64_t n = 0, nonzeros = 0, operand_nonzeros = 0, sampled_row_entries = 0;
   if (mode == GraphMode::replicated) {
     whole = load_whole(world, source);
     agree_on(world, [&] {
@@ -184,16 +211,20 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     agree_on(world, [&] { local_backend = make_backend(options, adj.local); });
     const auto exchange = d.oblivious ? GraphProduct::Exchange::oblivious : GraphProduct::Exchange::sparsity_aware;
     partitioned.emplace(grid, std::move(adj), exchange, std::move(local_backend));
+    if (d.fetch_rows) partitioned->backend().set_row_sampling(DistributedBackend::RowSampling::fetched_rows);
     agree_on(world, [&] {
       sampler = graphsage ? partitioned->graphsage(options.fanouts, options.epoch.seed)
                           : partitioned->layerwise(kind, options.samples, options.epoch.seed, !options.exclude_frontier);
     });
     n = partitioned->vertices();
     const DistributedLayerWise* lw = partitioned->layerwise_matrices();
-    std::vector<int64_t> nnz{partitioned->adjacency().local.nnz(), lw ? lw->normalized.local.nnz() : 0};
+    const CsrMatrix& local = partitioned->adjacency().local;
+    std::vector<int64_t> nnz{local.nnz(), lw ? lw->normalized.local.nnz() : 0, 0};
+    for (int64_t r = 0; r < local.rows && graphsage; ++r) nnz[2] += std::min(options.fanouts[0], local.row_nnz(r));
     grid.col_comm().all_reduce_sum(nnz);   // a process column holds every block row once
     nonzeros = nnz[0];
     operand_nonzeros = graphsage ? nnz[0] : nnz[1];
+    sampled_row_entries = nnz[2];
   }
   Backend& backend = partitioned ? partitioned->backend() : *local_backend;
   GraphProduct* product = partitioned ? &partitioned->product() : nullptr;
@@ -269,6 +300,9 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   JsonObject json;
   json.add("command", "bench").add("distributed", d.mode);
   json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
+  const bool sampled_rows = mode == GraphMode::partitioned && graphsage && !d.fetch_rows;
+  json.add("row_sampling", sampled_rows ? (d.oblivious ? "here_after_broadcast" : "at_owner")
+                           : mode == GraphMode::partitioned && graphsage ? "fetched_rows" : "none");
   json.add("transport", world.transport()).add("processes", p).add("replication", c);
   json.add("process_rows", grid.process_rows()).add("backend", backend.name()).add("graph", source.spec);
   json.add("vertices", n).add("nonzeros", nonzeros);
@@ -280,14 +314,15 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   json.add("rank_exchange_s", all.time(4)).add("rank_compute_s", all.time(5)).add("rank_reduce_s", all.time(6));
   json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));
   if (mode == GraphMode::partitioned) {
-    const FirstProductModel model =
-        model_first_product(p, c, d.oblivious, options.sampler != "ladies", sum(all.count(2)) / copies / worker_bulks,
-                            sum(all.count(1)) / copies / worker_bulks, static_cast<double>(n),
-                            static_cast<double>(operand_nonzeros));
+    const FirstProductModel model = model_first_product(
+        {p, c, d.oblivious, sampled_rows, options.sampler != "ladies"}, sum(all.count(2)) / copies / worker_bulks,
+        sum(all.count(1)) / copies / worker_bulks, static_cast<double>(n), static_cast<double>(operand_nonzeros),
+        static_cast<double>(sampled_row_entries));
     json.add("first_product",
              JsonObject()
                  .add("seeds_per_step_and_row", model.seeds_per_bulk)
                  .add("operand_average_row_nonzeros", model.average_row_nonzeros)
+                 .add("operand_average_sampled_row", model.average_sampled_row)
                  .add("measured_fetch_bytes_per_step", sum(all.count(6)) / steps)
                  .add("model_fetch_bytes_per_step", model.fetch_bytes)
                  .add("measured_reduce_bytes_per_step", sum(all.count(7)) / steps)

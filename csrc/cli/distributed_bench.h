@@ -14,6 +14,7 @@ struct DistributedBenchOptions {
   std::string mode;        // "" (not distributed), replicated, partitioned
   int replication = 1;     // c: the grid is (p/c) x c
   bool oblivious = false;  // partitioned: broadcast whole block rows instead of the rows needed
+  bool fetch_rows = false; // partitioned GraphSAGE: fetch frontier rows whole, sample them here
 };
 
 void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& options);

@@ -15,27 +15,31 @@ namespace matsamp {
 
 namespace {
 
-// Runs pick(row, key, sampler) for every row, in parallel over rows (each
-// row's key names its block and its position there), one RowSampler per thread.
-template <class Pick>
-void for_each_keyed_row(const SampleKeys& keys, Pick pick) {
-  const Offsets& offsets = keys.row_offsets;
-  const int64_t rows = offsets.back();
+// Runs pick(row, key_of(row), sampler) for every row, in parallel over rows,
+// one RowSampler per thread.
+template <class KeyOf, class Pick>
+void for_each_keyed_row(int64_t rows, KeyOf key_of, Pick pick) {
 #pragma omp parallel
   {
     RowSampler sampler;
 #pragma omp for schedule(dynamic, 256)
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t g = std::upper_bound(offsets.begin(), offsets.end(), r) - offsets.begin() - 1;
-      const RandomKey key{keys.seed, keys.epoch, keys.layer,
-                          static_cast<uint64_t>(keys.first_minibatch + g),
-                          static_cast<uint64_t>(r - offsets[g])};
-      pick(r, key, sampler);
-    }
+    for (int64_t r = 0; r < rows; ++r) pick(r, key_of(r), sampler);
   }
 }
 
+template <class Pick>
+void for_each_keyed_row(const SampleKeys& keys, Pick pick) {
+  for_each_keyed_row(keys.row_offsets.back(), [&](int64_t r) { return row_key(keys, r); }, pick);
+}
+
 }  // namespace
+
+RandomKey row_key(const SampleKeys& keys, int64_t r) {
+  const Offsets& offsets = keys.row_offsets;
+  const int64_t g = std::upper_bound(offsets.begin(), offsets.end(), r) - offsets.begin() - 1;
+  return {keys.seed, keys.epoch, keys.layer, static_cast<uint64_t>(keys.first_minibatch + g),
+          static_cast<uint64_t>(r - offsets[g])};
+}
 
 bool has_uniform_rows(const CsrMatrix& a) {
   if (a.values.empty()) return true;
@@ -47,12 +51,13 @@ bool has_uniform_rows(const CsrMatrix& a) {
   return uniform;
 }
 
-CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                      const SampleKeys& keys, bool uniform_rows) {
-  check_sample_keys(keys, s, "sample_rows");
-  const int64_t m = keys.row_offsets.back();
-  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == m, "sample_rows: ", rows.size(),
-                " rows selected but the keys name ", m);
+namespace {
+
+// sample_rows with row i drawn under key_of(i); the callers check s and the keys.
+template <class KeyOf>
+CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
+                            bool uniform_rows) {
+  const int64_t m = static_cast<int64_t>(rows.size());
   for (vid_t v : rows)
     MATSAMP_CHECK(v >= 0 && v < a.rows, "sample_rows: row id ", v, " out of range for ", a.shape());
   const bool pattern = a.values.empty();
@@ -86,7 +91,7 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
 
-  for_each_keyed_row(keys, [&](int64_t i, const RandomKey& key, RowSampler& sampler) {
+  for_each_keyed_row(m, key_of, [&](int64_t i, const RandomKey& key, RowSampler& sampler) {
     const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
     thread_local std::vector<float> normalized;
     int64_t chosen;
@@ -105,6 +110,24 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
     }
   });
   return out;
+}
+
+}  // namespace
+
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                      const SampleKeys& keys, bool uniform_rows) {
+  check_sample_keys(keys, s, "sample_rows");
+  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == keys.row_offsets.back(), "sample_rows: ", rows.size(),
+                " rows selected but the keys name ", keys.row_offsets.back());
+  return sample_rows_keyed(a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows);
+}
+
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                      const std::vector<RandomKey>& keys, bool uniform_rows) {
+  MATSAMP_CHECK(s > 0, "sample_rows: sample count must be positive, got ", s);
+  MATSAMP_CHECK(rows.size() == keys.size(), "sample_rows: ", rows.size(), " rows selected but ", keys.size(),
+                " keys given");
+  return sample_rows_keyed(a, rows, s, [&](int64_t r) { return keys[r]; }, uniform_rows);
 }
 
 CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/csr.h"
+#include "core/philox.h"
 
 namespace matsamp {
 
@@ -55,6 +56,16 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
 // costs O(s log s) whatever its length.
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                       const SampleKeys& keys, bool uniform_rows);
+
+// The same with the key of each row given (keys[i] for rows[i]): how the owner of
+// distributed rows samples them for another process, bit-identical to the form
+// above when keys[i] = row_key(keys, i).
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                      const std::vector<RandomKey>& keys, bool uniform_rows);
+
+// The random key of row r of a keyed call: its block's global minibatch id and
+// its position in the block.
+RandomKey row_key(const SampleKeys& keys, int64_t r);
 
 // True when every row's stored values are equal and positive (unweighted graphs).
 bool has_uniform_rows(const CsrMatrix& a);

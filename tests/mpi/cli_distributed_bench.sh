@@ -19,7 +19,7 @@ launch -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed replicated >
   fail "one process: $(cat "$dir/err")"
 want=$(fingerprint "$dir/one")
 [ -n "$want" ] || fail "no fingerprint in $(cat "$dir/one")"
-for mode in "replicated" "partitioned" "partitioned --oblivious"; do
+for mode in "replicated" "partitioned" "partitioned --fetch-rows" "partitioned --oblivious"; do
   # shellcheck disable=SC2086
   launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed $mode > "$dir/out" 2> "$dir/err" ||
     fail "$mode: $(cat "$dir/err")"
@@ -36,6 +36,8 @@ expect_one_error() {   # pattern, then the launch arguments
   fi
   [ "$(grep -c "$pattern" "$dir/err")" -eq 1 ] || fail "expected '$pattern' once in: $(cat "$dir/err")"
 }
+expect_one_error "fetch-rows applies to GraphSAGE" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
+  --distributed replicated --fetch-rows
 expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed partitioned --replication 3
 if [ "$np" -ge 2 ]; then

@@ -76,13 +76,17 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
 
   for (int c : testing::valid_replications()) {
     ProcessGrid grid(world(), c);
+    using RowSampling = DistributedBackend::RowSampling;
     struct Run {
       std::string what;
       GraphMode mode;
       Exchange exchange;
+      RowSampling rows = RowSampling::at_owner;
     };
     for (const Run& run : {Run{"replicated", GraphMode::replicated, Exchange::sparsity_aware},
                            Run{"partitioned, sparsity-aware", GraphMode::partitioned, Exchange::sparsity_aware},
+                           Run{"partitioned, sparsity-aware, rows fetched whole", GraphMode::partitioned,
+                               Exchange::sparsity_aware, RowSampling::fetched_rows},
                            Run{"partitioned, oblivious", GraphMode::partitioned, Exchange::oblivious}}) {
       const EpochOptions share = share_of_epoch(options, static_cast<int64_t>(train.size()), grid, run.mode);
       std::vector<std::pair<int64_t, uint64_t>> mine;
@@ -91,6 +95,7 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
         mine = fingerprints(epoch);
       } else {
         PartitionedSampling graph(grid, block_row_of(g.adj, grid), run.exchange);
+        graph.backend().set_row_sampling(run.rows);
         const auto partitioned = spec.name == "graphsage"
                                      ? graph.graphsage(spec.sizes, 42)
                                      : graph.layerwise(spec.name == "ladies" ? LayerWiseKind::ladies

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -103,9 +104,13 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
     const Offsets offsets{0, 10, 10, 23};
     EXPECT_TRUE(backend.select_rows(placeholder, rows) == local->select_rows(a, rows)) << describe(k);
     const SampleKeys keys{3, 1, 2, 40 + grid.row(), offsets};
-    EXPECT_TRUE(backend.sample_rows(placeholder, rows, 4, keys, false) ==
-                local->sample_rows(a, rows, 4, keys, has_uniform_rows(a)))
-        << describe(k);
+    for (auto where : {DistributedBackend::RowSampling::at_owner, DistributedBackend::RowSampling::fetched_rows}) {
+      backend.set_row_sampling(where);
+      EXPECT_TRUE(backend.sample_rows(placeholder, rows, 4, keys, false) ==
+                  local->sample_rows(a, rows, 4, keys, has_uniform_rows(a)))
+          << describe(k) << (where == DistributedBackend::RowSampling::at_owner ? ", at owner" : ", fetched rows");
+    }
+    EXPECT_THROW(backend.sample_rows(placeholder, {0, 120}, 4, {3, 1, 2, 0, {0, 2}}, false), Error);
     const CsrMatrix q = random_matrix(3, 120, 0.2, 9 + grid.row());
     EXPECT_TRUE(backend.spgemm(q, placeholder) == local->spgemm(q, a)) << describe(k);
     EXPECT_THROW(backend.spgemm(placeholder, q), Error);
@@ -141,6 +146,33 @@ TEST(GraphProduct, SparsityAwareMovesFewerBytesThanOblivious) {
   }
   EXPECT_GT(bytes[Exchange::sparsity_aware], 0);
   EXPECT_LT(bytes[Exchange::sparsity_aware] * 5, bytes[Exchange::oblivious]);
+}
+
+// Rows of 20 entries on average, 3 picks each: sampling at the owners sends back
+// (8 + 3·8) bytes a row instead of (8 + 20·8), whatever the 16 bytes of its key.
+TEST(GraphProduct, SamplingAtTheOwnersMovesFewerBytesThanFetchingRows) {
+  const CsrMatrix a = random_matrix(400, 400, 0.05, 3);
+  if (world().size() == 1) GTEST_SKIP() << "one rank moves nothing";
+  std::map<DistributedBackend::RowSampling, int64_t> bytes;
+  for (auto where : {DistributedBackend::RowSampling::at_owner, DistributedBackend::RowSampling::fetched_rows}) {
+    ProcessGrid grid(world(), 1);
+    const DistributedCsr block = block_row_of(a, grid);
+    GraphProduct product(grid, Exchange::sparsity_aware);
+    DistributedBackend backend(product, make_cpu_backend());
+    const CsrMatrix placeholder = placeholder_of(block);
+    backend.bind(placeholder, block);
+    backend.set_row_sampling(where);
+    std::vector<vid_t> rows(100);
+    for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<vid_t>((i * 37 + grid.row()) % 400);
+    grid.reset_counters();
+    backend.sample_rows(placeholder, rows, 3, {1, 0, 0, 0, {0, 100}}, false);
+    product.finish();
+    std::vector<int64_t> sent{grid.bytes_sent()};
+    world().all_reduce_sum(sent);
+    bytes[where] = sent[0];
+  }
+  EXPECT_GT(bytes[DistributedBackend::RowSampling::at_owner], 0);
+  EXPECT_LT(bytes[DistributedBackend::RowSampling::at_owner] * 2, bytes[DistributedBackend::RowSampling::fetched_rows]);
 }
 
 }  // namespace
