@@ -11,17 +11,23 @@
 
 namespace matsamp::testing {
 
-// Every minibatch of epoch `epoch` over vertices 0 … n-1, sampled k at a time.
-inline std::vector<Minibatch> sample_epoch(const Sampler& sampler, Backend& backend, int64_t n, int64_t batch,
-                                           int64_t k, uint64_t seed = 42, uint32_t epoch_number = 3) {
-  std::vector<vid_t> all(n);
-  std::iota(all.begin(), all.end(), 0);
-  EpochIterator epoch(sampler, backend, all, {batch, k, int64_t{1} << 30, seed, epoch_number});
+// Every minibatch an EpochIterator over `vertices` with `options` yields, in order.
+inline std::vector<Minibatch> collect_minibatches(const Sampler& sampler, Backend& backend,
+                                                  const std::vector<vid_t>& vertices, const EpochOptions& options) {
+  EpochIterator epoch(sampler, backend, vertices, options);
   std::vector<Minibatch> out;
   BulkSample bulk;
   while (epoch.next(&bulk))
     for (int64_t g = 0; g < bulk.count(); ++g) out.push_back(extract_minibatch(bulk, g));
   return out;
+}
+
+// Every minibatch of epoch `epoch` over vertices 0 … n-1, sampled k at a time.
+inline std::vector<Minibatch> sample_epoch(const Sampler& sampler, Backend& backend, int64_t n, int64_t batch,
+                                           int64_t k, uint64_t seed = 42, uint32_t epoch_number = 3) {
+  std::vector<vid_t> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  return collect_minibatches(sampler, backend, all, {batch, k, int64_t{1} << 30, seed, epoch_number});
 }
 
 inline void expect_identical(const std::vector<Minibatch>& a, const std::vector<Minibatch>& b, const char* what) {

@@ -1,8 +1,9 @@
-// Helpers for the reader tests: small files in a scratch directory, and checks on
-// the one-line matsamp::Error a reader throws.
+// Helpers for the reader tests: small files in a scratch directory, reading and
+// overwriting them whole, and checks on the one-line matsamp::Error a reader throws.
 #pragma once
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,17 @@ inline std::string write_file(const std::string& dir, const std::string& name, c
   const std::string path = dir + "/" + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
+}
+
+// The whole file as bytes.
+inline std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Replaces the file's contents with `bytes`.
+inline void overwrite(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
 // Success when fn throws a matsamp::Error whose message is one line containing every part.

@@ -1,4 +1,4 @@
-// Naive dense references and random inputs for the op tests.
+// Naive dense references and small or random inputs for the op and sampler tests.
 #pragma once
 #include <cmath>
 #include <random>
@@ -54,6 +54,30 @@ inline CsrMatrix random_csr(int64_t rows, int64_t cols, double density, uint64_t
     m.rowptr[r + 1] = static_cast<int64_t>(m.colidx.size());
   }
   return m;
+}
+
+// n copies of one row with the given values.
+inline CsrMatrix repeated_row(const std::vector<float>& values, int64_t n) {
+  CsrMatrix m(n, static_cast<int64_t>(values.size()));
+  for (int64_t r = 0; r < n; ++r) {
+    for (size_t c = 0; c < values.size(); ++c) {
+      m.colidx.push_back(static_cast<col_t>(c));
+      m.values.push_back(values[c]);
+    }
+    m.rowptr[r + 1] = static_cast<int64_t>(m.colidx.size());
+  }
+  return m;
+}
+
+// The directed ring on n vertices: vertex v's one edge goes to (v + 1) mod n.
+// A pattern matrix (no stored values).
+inline CsrMatrix ring_graph(int64_t n) {
+  CsrMatrix ring(n, n);
+  for (int64_t v = 0; v < n; ++v) {
+    ring.colidx.push_back(static_cast<col_t>((v + 1) % n));
+    ring.rowptr[v + 1] = v + 1;
+  }
+  return ring;
 }
 
 // Every row has sorted unique in-range columns and the values match the dense

@@ -13,6 +13,8 @@
 namespace matsamp {
 namespace {
 
+using testing::overwrite;
+using testing::read_all;
 using testing::scratch_dir;
 using testing::throws_error_with;
 
@@ -35,15 +37,6 @@ void expect_same_graph(const Graph& got, const Graph& want) {
   EXPECT_EQ(got.feature_dim, want.feature_dim);
   EXPECT_EQ(got.features, want.features);
   EXPECT_EQ(got.labels, want.labels);
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void overwrite(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
 TEST(BinaryCsr, RoundTripWithFeaturesAndLabels) {

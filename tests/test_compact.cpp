@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "compact_cases.h"
 #include "ops/ops.h"
 #include "reference.h"
 
@@ -9,14 +10,9 @@ namespace matsamp {
 namespace {
 
 TEST(CompactColumns, LeadingFirstThenAscendingPerMinibatch) {
-  // Two minibatches over 10 vertices; rows 0-1 belong to block 0, rows 2-4 to block 1.
-  CsrMatrix s(5, 10);
-  s.rowptr = {0, 2, 3, 5, 5, 7};
-  s.colidx = {3, 8, 1, 1, 9, 0, 8};
-  s.values = {1, 2, 3, 4, 5, 6, 7};
-  const std::vector<vid_t> leading{8, 5, 2, 0, 7};
-  const Offsets offsets{0, 2, 5};
-  const CompactResult c = compact_columns(s, offsets, leading, offsets);
+  const testing::CompactCase two = testing::compact_two_minibatches();
+  const CsrMatrix& s = two.s;
+  const CompactResult c = compact_columns(s, two.offsets, two.leading, two.offsets);
   EXPECT_EQ(c.col_offsets, (Offsets{0, 4, 10}));
   EXPECT_EQ(c.vertices, (std::vector<vid_t>{8, 5, 1, 3, 2, 0, 7, 1, 8, 9}));
   // Every entry maps back to its original vertex, with its value.
@@ -34,10 +30,10 @@ TEST(CompactColumns, LeadingFirstThenAscendingPerMinibatch) {
 }
 
 TEST(CompactColumns, RandomMatrixInvariants) {
-  const CsrMatrix s = testing::random_csr(60, 200, 0.05, 17);
-  const Offsets offsets{0, 13, 13, 40, 60};
-  std::vector<vid_t> leading;
-  for (int64_t r = 0; r < 60; ++r) leading.push_back((r * 37) % 200);
+  const testing::CompactCase random = testing::compact_random();
+  const CsrMatrix& s = random.s;
+  const Offsets& offsets = random.offsets;
+  const std::vector<vid_t>& leading = random.leading;
   const CompactResult c = compact_columns(s, offsets, leading, offsets);
   validate(c.adj, "compacted");
   for (int64_t g = 0; g < 4; ++g) {
@@ -55,15 +51,8 @@ TEST(CompactColumns, RandomMatrixInvariants) {
 }
 
 TEST(CompactColumns, RejectsRepeatedLeadingVertex) {
-  CsrMatrix s(2, 5);
-  s.rowptr = {0, 1, 2};
-  s.colidx = {1, 2};
-  try {
-    compact_columns(s, {0, 2}, {3, 3}, {0, 2});
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("vertex 3 appears twice"), std::string::npos) << e.what();
-  }
+  const testing::CompactCase c = testing::compact_repeated_leader();
+  testing::expect_repeated_leader_error([&] { compact_columns(c.s, c.offsets, c.leading, c.offsets); });
 }
 
 TEST(CompactColumns, EmptyInput) {

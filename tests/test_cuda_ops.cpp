@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "compact_cases.h"
 #include "cuda_test_support.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
@@ -17,6 +18,7 @@ namespace {
 using testing::CudaVersusCpu;
 using testing::data_file;
 using testing::random_csr;
+using testing::repeated_row;
 
 Graph cora() { return read_npz_graph(data_file("cora.npz")); }
 Graph email() { return cleanup(read_edge_list(data_file("email-Eu-core.txt")), {true, true, false}); }
@@ -204,18 +206,6 @@ class CudaSampling : public CudaVersusCpu {};
 
 SampleKeys keys_for(int64_t rows, uint64_t seed = 5) { return {seed, 0, 0, 0, {0, rows}}; }
 
-CsrMatrix repeated_row(const std::vector<float>& values, int64_t n) {
-  CsrMatrix m(n, static_cast<int64_t>(values.size()));
-  for (int64_t r = 0; r < n; ++r) {
-    for (size_t c = 0; c < values.size(); ++c) {
-      m.colidx.push_back(static_cast<col_t>(c));
-      m.values.push_back(values[c]);
-    }
-    m.rowptr[r + 1] = m.nnz();
-  }
-  return m;
-}
-
 TEST_F(CudaSampling, ItsSampleEqualsCpu) {
   const CsrMatrix p = random_csr(300, 80, 0.1, 11, /*zero_rows=*/true);
   for (int64_t s : {1, 3, 8, 200}) EXPECT_EQ(cuda->its_sample(p, s, keys_for(p.rows)), cpu->its_sample(p, s, keys_for(p.rows))) << s;
@@ -262,14 +252,8 @@ void expect_sample_rows_equal(Backend& cuda, Backend& cpu, const CsrMatrix& a, b
 TEST_F(CudaSampling, SampleRowsUniformAndWeightedEqualCpu) {
   for (uint64_t seed = 1; seed <= 3; ++seed) expect_sample_rows_equal(*cuda, *cpu, uniform_rows_matrix(31, 40, seed), true);
   expect_sample_rows_equal(*cuda, *cpu, random_csr(31, 40, 0.6, 3, /*zero_rows=*/true), false);
-  CsrMatrix dense(31, 16);   // rows one longer than s: many redraws and rebuilds
-  for (int64_t r = 0; r < 31; ++r) {
-    for (col_t c = 0; c < 16; ++c) {
-      dense.colidx.push_back(c);
-      dense.values.push_back(1.0f);
-    }
-    dense.rowptr[r + 1] = dense.nnz();
-  }
+  // Rows one longer than s: many redraws and rebuilds.
+  const CsrMatrix dense = repeated_row(std::vector<float>(16, 1.0f), 31);
   expect_sample_rows_equal(*cuda, *cpu, dense, true);
   expect_sample_rows_equal(*cuda, *cpu, dense, false);
 }
@@ -299,34 +283,16 @@ void expect_compact_equal(const CompactResult& got, const CompactResult& want) {
 }
 
 TEST_F(CudaCompact, EqualsCpu) {
-  CsrMatrix s(5, 10);
-  s.rowptr = {0, 2, 3, 5, 5, 7};
-  s.colidx = {3, 8, 1, 1, 9, 0, 8};
-  s.values = {1, 2, 3, 4, 5, 6, 7};
-  const std::vector<vid_t> leading{8, 5, 2, 0, 7};
-  const Offsets offsets{0, 2, 5};
-  expect_compact_equal(cuda->compact_columns(s, offsets, leading, offsets),
-                       cpu->compact_columns(s, offsets, leading, offsets));
-
-  const CsrMatrix r = random_csr(60, 200, 0.05, 17);
-  const Offsets blocks{0, 13, 13, 40, 60};
-  std::vector<vid_t> lead;
-  for (int64_t i = 0; i < 60; ++i) lead.push_back((i * 37) % 200);
-  expect_compact_equal(cuda->compact_columns(r, blocks, lead, blocks), cpu->compact_columns(r, blocks, lead, blocks));
+  for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()})
+    expect_compact_equal(cuda->compact_columns(c.s, c.offsets, c.leading, c.offsets),
+                         cpu->compact_columns(c.s, c.offsets, c.leading, c.offsets));
   expect_compact_equal(cuda->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}), cpu->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}));
 }
 
 TEST_F(CudaCompact, RejectsRepeatedLeadingVertex) {
-  CsrMatrix s(2, 5);
-  s.rowptr = {0, 1, 2};
-  s.colidx = {1, 2};
-  s.values = {1, 1};
-  try {
-    cuda->compact_columns(s, {0, 2}, {3, 3}, {0, 2});
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("vertex 3 appears twice"), std::string::npos) << e.what();
-  }
+  testing::CompactCase c = testing::compact_repeated_leader();
+  c.s.values = {1, 1};
+  testing::expect_repeated_leader_error([&] { cuda->compact_columns(c.s, c.offsets, c.leading, c.offsets); });
 }
 
 TEST_F(CudaCompact, GraphSageLayerEqualsTheComposedCpuOps) {

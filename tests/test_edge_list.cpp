@@ -1,6 +1,9 @@
 // SNAP edge lists and vertex label files: the real email-Eu-core graph, the accepted
 // syntax, and every malformed input.
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -15,6 +18,20 @@ namespace {
 using testing::scratch_dir;
 using testing::throws_error_with;
 using testing::write_file;
+
+using LineCases = std::vector<std::pair<std::string, std::string>>;   // a bad line, a part of its error
+
+// Each case's line written as line 3 of file `stem`<i>.txt after `first_two_lines`:
+// read(path) must throw an error naming the path, line 3 and the case's problem.
+template <class Read>
+void expect_each_line_rejected(const std::string& dir, const std::string& stem, const std::string& first_two_lines,
+                               const LineCases& cases, Read&& read) {
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string path =
+        write_file(dir, stem + std::to_string(i) + ".txt", first_two_lines + cases[i].first + "\n");
+    EXPECT_TRUE(throws_error_with([&] { read(path); }, {path + ":3: ", cases[i].second})) << "line: " << cases[i].first;
+  }
+}
 
 TEST(EdgeList, EmailEuCoreAsDirectedGraph) {
   const Graph g = read_edge_list(testing::data_file("email-Eu-core.txt"));
@@ -73,7 +90,7 @@ TEST(EdgeList, MissingFileNamesPathAndReason) {
 // Each malformed line, as the only data line after a good one: the error names line 3.
 TEST(EdgeList, MalformedLinesNameFileAndLine) {
   const std::string dir = scratch_dir("el_bad");
-  const std::vector<std::pair<std::string, std::string>> cases = {
+  const LineCases cases = {
       {"0 x", "vertex id 'x' is not an integer"},
       {"0 1.5", "vertex id '1.5' is not an integer"},
       {"-3 1", "vertex id -3 is negative"},
@@ -86,11 +103,7 @@ TEST(EdgeList, MalformedLinesNameFileAndLine) {
       {"0", "found 1 fields"},
       {"0 1 2 3", "found 4 fields"},
   };
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const std::string path = write_file(dir, "bad" + std::to_string(i) + ".txt", "# c\n0 1\n" + cases[i].first + "\n");
-    EXPECT_TRUE(throws_error_with([&] { read_edge_list(path); }, {path + ":3: ", cases[i].second}))
-        << "line: " << cases[i].first;
-  }
+  expect_each_line_rejected(dir, "bad", "# c\n0 1\n", cases, [](const std::string& path) { read_edge_list(path); });
 }
 
 TEST(EdgeList, LabelsLeaveUnlistedVerticesAtMinusOne) {
@@ -103,7 +116,7 @@ TEST(EdgeList, LabelsLeaveUnlistedVerticesAtMinusOne) {
 TEST(EdgeList, MalformedLabelLinesNameFileAndLine) {
   const std::string dir = scratch_dir("el_bad_labels");
   Graph g = read_edge_list(write_file(dir, "g.txt", "0 1\n1 4\n"));   // n = 5
-  const std::vector<std::pair<std::string, std::string>> cases = {
+  const LineCases cases = {
       {"5 1", "vertex id 5 out of range [0, 5)"},
       {"-1 1", "vertex id -1 out of range [0, 5)"},
       {"2 red", "label 'red' is not an integer"},
@@ -111,11 +124,8 @@ TEST(EdgeList, MalformedLabelLinesNameFileAndLine) {
       {"0 3", "vertex 0 is listed twice"},
       {"2", "expected 'vertex label', found 1 fields"},
   };
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const std::string path = write_file(dir, "labels" + std::to_string(i) + ".txt", "0 1\n\n" + cases[i].first + "\n");
-    EXPECT_TRUE(throws_error_with([&] { read_vertex_labels(path, g); }, {path + ":3: ", cases[i].second}))
-        << "line: " << cases[i].first;
-  }
+  expect_each_line_rejected(dir, "labels", "0 1\n\n", cases,
+                            [&](const std::string& path) { read_vertex_labels(path, g); });
 }
 
 }  // namespace

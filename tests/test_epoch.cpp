@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "epoch_compare.h"
+#include "reference.h"
 #include "sampling/epoch.h"
 #include "sampling/sampler.h"
 
@@ -28,11 +30,7 @@ TEST(Epoch, ShuffleIsASeededPermutationThatChangesPerEpoch) {
 }
 
 TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
-  CsrMatrix ring(100, 100);
-  for (int64_t v = 0; v < 100; ++v) {
-    ring.colidx.push_back(static_cast<col_t>((v + 1) % 100));
-    ring.rowptr[v + 1] = v + 1;
-  }
+  const CsrMatrix ring = testing::ring_graph(100);
   auto sampler = make_graphsage_sampler(ring, {1}, 1);
   auto backend = make_cpu_backend();
   const std::vector<vid_t> train = training_vertices(100, 0.37, 9);
@@ -55,12 +53,8 @@ TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
 }
 
 TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
-  CsrMatrix ring(100, 100);
-  for (int64_t v = 0; v < 100; ++v) {
-    ring.colidx.push_back(static_cast<col_t>((v + 1) % 100));
-    ring.values.push_back(1.0f);
-    ring.rowptr[v + 1] = v + 1;
-  }
+  CsrMatrix ring = testing::ring_graph(100);
+  ring.values.assign(100, 1.0f);   // stored unit weights
   auto sampler = make_graphsage_sampler(ring, {1}, 1);
   auto backend = make_cpu_backend();
   const std::vector<vid_t> train = range(100);
@@ -68,12 +62,7 @@ TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
     EpochOptions options{7, k, 1 << 20, 3, 1};
     options.first_minibatch = first;
     options.end_minibatch = end;
-    EpochIterator epoch(*sampler, *backend, train, options);
-    std::vector<Minibatch> out;
-    BulkSample bulk;
-    while (epoch.next(&bulk))
-      for (int64_t g = 0; g < bulk.count(); ++g) out.push_back(extract_minibatch(bulk, g));
-    return out;
+    return testing::collect_minibatches(*sampler, *backend, train, options);
   };
   const std::vector<Minibatch> whole = sample(0, -1, 3);
   ASSERT_EQ(whole.size(), 15u);

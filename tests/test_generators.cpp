@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -25,6 +27,29 @@ auto with_threads(int threads, Fn&& fn) {
 
 bool same_graph(const Graph& x, const Graph& y) {
   return x.adj == y.adj && x.features == y.features && x.labels == y.labels;
+}
+
+// generate(seed) gives the same graph with 1 and 2 threads and again with the
+// default threads, and another graph with seed + 1.
+template <class Generate>
+void expect_deterministic_across_threads_and_seeds(Generate&& generate, uint64_t seed) {
+  const Graph one = with_threads(1, [&] { return generate(seed); });
+  const Graph two = with_threads(2, [&] { return generate(seed); });
+  EXPECT_TRUE(same_graph(one, two));
+  EXPECT_TRUE(same_graph(one, generate(seed)));
+  EXPECT_FALSE(same_graph(one, generate(seed + 1)));
+}
+
+// Each change of the valid options `base` makes generate throw.
+template <class Options, class Generate>
+void expect_each_rejected(const Options& base, Generate&& generate,
+                          const std::vector<std::function<void(Options&)>>& changes) {
+  int index = 0;
+  for (const auto& change : changes) {
+    Options o = base;
+    change(o);
+    EXPECT_THROW(generate(o), Error) << "change " << index++;
+  }
 }
 
 void expect_simple_undirected(const CsrMatrix& a) {
@@ -60,20 +85,12 @@ TEST(Generator, RmatIsASimpleSkewedUndirectedGraph) {
 }
 
 TEST(Generator, RmatIsDeterministicAcrossThreadsAndSeeds) {
-  const Graph one = with_threads(1, [] { return generate_rmat(small_rmat(5)); });
-  const Graph two = with_threads(2, [] { return generate_rmat(small_rmat(5)); });
-  EXPECT_TRUE(same_graph(one, two));
-  EXPECT_TRUE(same_graph(one, generate_rmat(small_rmat(5))));
-  EXPECT_FALSE(same_graph(one, generate_rmat(small_rmat(6))));
+  expect_deterministic_across_threads_and_seeds([](uint64_t seed) { return generate_rmat(small_rmat(seed)); }, 5);
 }
 
 TEST(Generator, RmatRejectsBadOptions) {
-  RmatOptions o = small_rmat(1);
-  o.scale = 31;
-  EXPECT_THROW(generate_rmat(o), Error);
-  o = small_rmat(1);
-  o.a = 0.9;
-  EXPECT_THROW(generate_rmat(o), Error);
+  expect_each_rejected(small_rmat(1), generate_rmat,
+                       {[](RmatOptions& o) { o.scale = 31; }, [](RmatOptions& o) { o.a = 0.9; }});
 }
 
 PlantedPartitionOptions planted(uint64_t seed, double homophily = 0.8) {
@@ -135,22 +152,15 @@ TEST(Generator, PlantedPartitionFeaturesCenterOnSeparatedClassMeans) {
 }
 
 TEST(Generator, PlantedPartitionIsDeterministicAcrossThreadsAndSeeds) {
-  const Graph one = with_threads(1, [] { return generate_planted_partition(planted(9)); });
-  const Graph two = with_threads(2, [] { return generate_planted_partition(planted(9)); });
-  EXPECT_TRUE(same_graph(one, two));
-  EXPECT_FALSE(same_graph(one, generate_planted_partition(planted(10))));
+  expect_deterministic_across_threads_and_seeds(
+      [](uint64_t seed) { return generate_planted_partition(planted(seed)); }, 9);
 }
 
 TEST(Generator, PlantedPartitionRejectsBadOptions) {
-  PlantedPartitionOptions o = planted(1);
-  o.classes = 0;
-  EXPECT_THROW(generate_planted_partition(o), Error);
-  o = planted(1);
-  o.homophily = 1.5;
-  EXPECT_THROW(generate_planted_partition(o), Error);
-  o = planted(1);
-  o.average_degree = 5000;
-  EXPECT_THROW(generate_planted_partition(o), Error);
+  expect_each_rejected(planted(1), generate_planted_partition,
+                       {[](PlantedPartitionOptions& o) { o.classes = 0; },
+                        [](PlantedPartitionOptions& o) { o.homophily = 1.5; },
+                        [](PlantedPartitionOptions& o) { o.average_degree = 5000; }});
 }
 
 }  // namespace

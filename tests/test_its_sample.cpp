@@ -14,23 +14,11 @@ namespace {
 using testing::chi_square;
 using testing::chi_square_critical;
 using testing::random_csr;
+using testing::repeated_row;
 
 SampleKeys keys_for(int64_t rows, uint64_t seed = 5) {
   SampleKeys keys{seed, 0, 0, 0, {0, rows}};
   return keys;
-}
-
-// n copies of one row with the given values.
-CsrMatrix repeated_row(const std::vector<float>& values, int64_t n) {
-  CsrMatrix m(n, static_cast<int64_t>(values.size()));
-  for (int64_t r = 0; r < n; ++r) {
-    for (size_t c = 0; c < values.size(); ++c) {
-      m.colidx.push_back(static_cast<col_t>(c));
-      m.values.push_back(values[c]);
-    }
-    m.rowptr[r + 1] = static_cast<int64_t>(m.colidx.size());
-  }
-  return m;
 }
 
 TEST(ItsSample, ExactCountsDistinctEntriesOfTheRow) {

@@ -140,15 +140,6 @@ std::string write_bytes(const std::string& dir, const std::string& name, const u
   return path;
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void overwrite(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
 TEST(Npz, CoraMatchesNumpy) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
   validate(g.adj, "cora");
@@ -327,21 +318,21 @@ TEST(Npz, MalformedFieldsNameFileAndField) {
 TEST(Npz, CorruptMemberFailsTheCrcCheck) {
   const std::string dir = scratch_dir("npz_crc");
   const std::string path = graph_with(dir, "labels", std::vector<int64_t>{0, 1, 0});
-  std::string bytes = read_all(path);
+  std::string bytes = testing::read_all(path);
   const size_t at = bytes.find("labels.npy") + std::strlen("labels.npy") + 128 + 8;   // second label
   ASSERT_EQ(bytes[at], 1);
   bytes[at] = 5;
-  overwrite(path, bytes);
+  testing::overwrite(path, bytes);
   EXPECT_TRUE(throws_error_with([&] { read_npz_graph(path); }, {path + ": field labels: ", "CRC-32 mismatch"}));
 }
 
 TEST(Npz, TruncatedArchiveIsRejected) {
   const std::string dir = scratch_dir("npz_truncated");
   const std::string path = graph_with(dir, "labels", std::vector<int64_t>{0, 1, 0});
-  const std::string bytes = read_all(path);
-  overwrite(path, bytes.substr(0, bytes.size() / 2));
+  const std::string bytes = testing::read_all(path);
+  testing::overwrite(path, bytes.substr(0, bytes.size() / 2));
   EXPECT_TRUE(throws_error_with([&] { read_npz_graph(path); }, {path + ": not a zip archive"}));
-  overwrite(path, "");
+  testing::overwrite(path, "");
   EXPECT_TRUE(throws_error_with([&] { read_npz_graph(path); }, {path + ": not a zip archive (0 bytes)"}));
 }
 

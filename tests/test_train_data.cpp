@@ -7,6 +7,7 @@
 #include <set>
 
 #include "generate/generators.h"
+#include "reference.h"
 #include "train/background_worker.h"
 #include "train/metrics.h"
 #include "train/step_plan.h"
@@ -182,11 +183,7 @@ TEST(TrainStepPlan, EachRankSamplesOneContiguousRangeHoldingItsLanes) {
 }
 
 TEST(TrainStepPlan, SampledMinibatchesFollowTheEpochOrder) {
-  CsrMatrix ring(50, 50);
-  for (int64_t v = 0; v < 50; ++v) {
-    ring.colidx.push_back(static_cast<col_t>((v + 1) % 50));
-    ring.rowptr[v + 1] = v + 1;
-  }
+  const CsrMatrix ring = testing::ring_graph(50);
   auto sampler = make_graphsage_sampler(ring, {1}, 3);
   auto backend = make_cpu_backend();
   std::vector<vid_t> order(23);

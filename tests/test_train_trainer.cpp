@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include "generate/generators.h"
 #include "graph/transform.h"
@@ -46,6 +47,25 @@ TrainOptions small_options(const std::string& model) {
   return options;
 }
 
+// The planted training data, a sampler over it, the CPU backend and the
+// one-process communicator: what every trainer of a test is built on.
+struct TrainSetup {
+  explicit TrainSetup(const std::string& sampler_name = "graphsage")
+      : data(planted_training_data()),
+        sampler(sampler_for(sampler_name, data, 11)),
+        backend(make_cpu_backend()),
+        comm(make_self_communicator()) {}
+
+  std::unique_ptr<Trainer> trainer(const TrainOptions& options) const {
+    return std::make_unique<Trainer>(data, *sampler, *backend, *comm, options);
+  }
+
+  const TrainingData data;
+  const std::unique_ptr<Sampler> sampler;
+  const std::unique_ptr<Backend> backend;
+  const std::unique_ptr<Communicator> comm;
+};
+
 struct TrainCase {
   std::string sampler, model;
 };
@@ -55,43 +75,37 @@ void PrintTo(const TrainCase& c, std::ostream* out) { *out << c.sampler << " sam
 class TrainerOnPlantedGraph : public ::testing::TestWithParam<TrainCase> {};
 
 TEST_P(TrainerOnPlantedGraph, ReachesFullTrainingAccuracy) {
-  const TrainingData data = planted_training_data();
-  auto sampler = sampler_for(GetParam().sampler, data, 11);
-  auto backend = make_cpu_backend();
-  auto comm = make_self_communicator();
-  Trainer trainer(data, *sampler, *backend, *comm, small_options(GetParam().model));
-  EpochMetrics first = trainer.train_epoch(), last;
-  while (!trainer.finished()) last = trainer.train_epoch();
+  const TrainSetup setup(GetParam().sampler);
+  const auto trainer = setup.trainer(small_options(GetParam().model));
+  EpochMetrics first = trainer->train_epoch(), last;
+  while (!trainer->finished()) last = trainer->train_epoch();
   EXPECT_EQ(last.train_accuracy, 1.0);
   EXPECT_LT(last.loss, 0.5 * first.loss);
   EXPECT_EQ(last.steps, 5);   // 40 training vertices in minibatches of 8
-  EXPECT_GT(trainer.summary().best_validation_accuracy, 0.5);   // 4 classes: chance is 0.25
+  EXPECT_GT(trainer->summary().best_validation_accuracy, 0.5);   // 4 classes: chance is 0.25
 }
 
 TEST_P(TrainerOnPlantedGraph, ResumesFromACheckpointWithTheSameNextEpoch) {
-  const TrainingData data = planted_training_data();
-  auto sampler = sampler_for(GetParam().sampler, data, 11);
-  auto backend = make_cpu_backend();
-  auto comm = make_self_communicator();
+  const TrainSetup setup(GetParam().sampler);
   const std::string path = testing::scratch_dir("train_checkpoint") + "/model.pt";
 
-  Trainer original(data, *sampler, *backend, *comm, small_options(GetParam().model));
-  for (int e = 0; e < 3; ++e) original.train_epoch();
-  original.save_checkpoint(path);
-  const EpochMetrics expected = original.train_epoch();
+  const auto original = setup.trainer(small_options(GetParam().model));
+  for (int e = 0; e < 3; ++e) original->train_epoch();
+  original->save_checkpoint(path);
+  const EpochMetrics expected = original->train_epoch();
 
-  Trainer resumed(data, *sampler, *backend, *comm, small_options(GetParam().model));
-  resumed.load_checkpoint(path);
-  EXPECT_EQ(resumed.next_epoch(), 3);
-  const EpochMetrics got = resumed.train_epoch();
+  const auto resumed = setup.trainer(small_options(GetParam().model));
+  resumed->load_checkpoint(path);
+  EXPECT_EQ(resumed->next_epoch(), 3);
+  const EpochMetrics got = resumed->train_epoch();
   EXPECT_EQ(got.epoch, 3);
   EXPECT_DOUBLE_EQ(got.loss, expected.loss);
   EXPECT_DOUBLE_EQ(got.validation_loss, expected.validation_loss);
-  EXPECT_EQ(resumed.summary().best_epoch, original.summary().best_epoch);
+  EXPECT_EQ(resumed->summary().best_epoch, original->summary().best_epoch);
 
   // A fresh trainer differs: the checkpoint did carry the state.
-  Trainer fresh(data, *sampler, *backend, *comm, small_options(GetParam().model));
-  EXPECT_NE(fresh.train_epoch().loss, expected.loss);
+  const auto fresh = setup.trainer(small_options(GetParam().model));
+  EXPECT_NE(fresh->train_epoch().loss, expected.loss);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, TrainerOnPlantedGraph,
@@ -100,71 +114,58 @@ INSTANTIATE_TEST_SUITE_P(Models, TrainerOnPlantedGraph,
                          [](const auto& info) { return info.param.sampler + "_" + info.param.model; });
 
 TEST(Trainer, PrefetchChangesNothingButTiming) {
-  const TrainingData data = planted_training_data();
-  auto sampler = sampler_for("graphsage", data, 11);
-  auto backend = make_cpu_backend();
-  auto comm = make_self_communicator();
+  const TrainSetup setup;
   TrainOptions options = small_options("sage");
   options.bulk_steps = 1;
-  Trainer prefetching(data, *sampler, *backend, *comm, options);
+  const auto prefetching = setup.trainer(options);
   options.prefetch = false;
-  Trainer inline_sampling(data, *sampler, *backend, *comm, options);
-  for (int e = 0; e < 3; ++e) EXPECT_DOUBLE_EQ(prefetching.train_epoch().loss, inline_sampling.train_epoch().loss);
+  const auto inline_sampling = setup.trainer(options);
+  for (int e = 0; e < 3; ++e) EXPECT_DOUBLE_EQ(prefetching->train_epoch().loss, inline_sampling->train_epoch().loss);
 }
 
 TEST(Trainer, SampledEvaluationScoresTheSameVertices) {
-  const TrainingData data = planted_training_data();
-  auto sampler = sampler_for("graphsage", data, 11);
-  auto backend = make_cpu_backend();
-  auto comm = make_self_communicator();
+  const TrainSetup setup;
   TrainOptions options = small_options("sage");
   options.evaluation = EvaluationMode::sampled;
   options.epochs = 40;
-  Trainer trainer(data, *sampler, *backend, *comm, options);
+  const auto trainer = setup.trainer(options);
   EpochMetrics last;
-  while (!trainer.finished()) last = trainer.train_epoch();
+  while (!trainer->finished()) last = trainer->train_epoch();
   EXPECT_GT(last.train_accuracy, 0.9);
   EXPECT_GT(last.validation_accuracy, 0.5);
 }
 
 TEST(Trainer, EarlyStoppingEndsAfterPatienceEpochsWithoutImprovement) {
-  const TrainingData data = planted_training_data();
-  auto sampler = sampler_for("graphsage", data, 11);
-  auto backend = make_cpu_backend();
-  auto comm = make_self_communicator();
+  const TrainSetup setup;
   TrainOptions options = small_options("sage");
   options.epochs = 500;
   options.patience = 5;
-  Trainer trainer(data, *sampler, *backend, *comm, options);
-  const TrainSummary summary = trainer.run(nullptr, nullptr);
+  const TrainSummary summary = setup.trainer(options)->run(nullptr, nullptr);
   EXPECT_TRUE(summary.stopped_early);
   EXPECT_EQ(summary.epochs_run, summary.best_epoch + 1 + 5);
 }
 
 TEST(Trainer, RejectsCheckpointsOfAnotherModelAndBadOptions) {
-  const TrainingData data = planted_training_data();
-  auto sampler = sampler_for("graphsage", data, 11);
-  auto backend = make_cpu_backend();
-  auto comm = make_self_communicator();
+  const TrainSetup setup;
   const std::string dir = testing::scratch_dir("train_bad_checkpoint");
-  Trainer small(data, *sampler, *backend, *comm, small_options("sage"));
-  small.save_checkpoint(dir + "/small.pt");
+  const auto small = setup.trainer(small_options("sage"));
+  small->save_checkpoint(dir + "/small.pt");
   TrainOptions wider = small_options("sage");
   wider.hidden = 48;
-  Trainer other(data, *sampler, *backend, *comm, wider);
-  EXPECT_THROW(other.load_checkpoint(dir + "/small.pt"), Error);
-  EXPECT_THROW(other.load_checkpoint(dir + "/missing.pt"), Error);
+  const auto other = setup.trainer(wider);
+  EXPECT_THROW(other->load_checkpoint(dir + "/small.pt"), Error);
+  EXPECT_THROW(other->load_checkpoint(dir + "/missing.pt"), Error);
 
   TrainOptions bad = small_options("sage");
   bad.device = "cuda";   // this torch has no GPU: a clear error, not a crash
   if (!std::getenv("MATSAMP_EXPECT_CUDA")) {
-    EXPECT_THROW(Trainer(data, *sampler, *backend, *comm, bad), Error);
+    EXPECT_THROW(setup.trainer(bad), Error);
   }
   bad = small_options("mlp");
-  EXPECT_THROW(Trainer(data, *sampler, *backend, *comm, bad), Error);
+  EXPECT_THROW(setup.trainer(bad), Error);
   bad = small_options("sage");
   bad.learning_rate = 0;
-  EXPECT_THROW(Trainer(data, *sampler, *backend, *comm, bad), Error);
+  EXPECT_THROW(setup.trainer(bad), Error);
 }
 
 }  // namespace
