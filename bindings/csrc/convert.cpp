@@ -17,11 +17,15 @@ std::string dtype_name(at::ScalarType dtype) {
 }
 }  // namespace
 
-void check_vector(const at::Tensor& t, at::ScalarType dtype, const char* op, const char* name) {
+void check_vector_shape(const at::Tensor& t, at::ScalarType dtype, const char* op, const char* name) {
   TORCH_CHECK_VALUE(t.defined(), op, ": ", name, " is missing");
   TORCH_CHECK_TYPE(t.scalar_type() == dtype, op, ": ", name, " must have dtype ", dtype_name(dtype),
                    ", got ", dtype_name(t.scalar_type()));
   TORCH_CHECK_VALUE(t.dim() == 1, op, ": ", name, " must be 1-D, got shape ", t.sizes());
+}
+
+void check_vector(const at::Tensor& t, at::ScalarType dtype, const char* op, const char* name) {
+  check_vector_shape(t, dtype, op, name);
   TORCH_CHECK_VALUE(t.device().is_cpu(), op, ": ", name, " is on ", t.device(),
                     ", but this kernel runs on the CPU");
 }

@@ -35,7 +35,9 @@ at::Tensor vector_view(const std::vector<T>& values, Owner keep_alive) {
       [keep_alive](void*) {}, at::TensorOptions().dtype(c10::CppTypeToScalarType<T>::value));
 }
 
-// A Python TypeError / ValueError unless `t` is a 1-D CPU tensor of `dtype`.
+// A Python TypeError / ValueError unless `t` is a 1-D tensor of `dtype` (on any device).
+void check_vector_shape(const at::Tensor& t, at::ScalarType dtype, const char* op, const char* name);
+// The same, and on the CPU.
 void check_vector(const at::Tensor& t, at::ScalarType dtype, const char* op, const char* name);
 
 // The elements of a 1-D CPU tensor (int32 or int64) as int64, copied.

@@ -1,7 +1,10 @@
 #include "graph.h"
 
+#include <limits>
+
 #include "convert.h"
 #include "graph/transform.h"
+#include "kernels/cuda_backend.h"
 #include "io/graph_io.h"
 #include "sampling/epoch.h"
 
@@ -44,6 +47,7 @@ void define_graph_class() {
       .def("num_vertices", [](const GraphPtr& g) { return g->adjacency().rows; })
       .def("num_edges", [](const GraphPtr& g) { return g->adjacency().nnz(); })
       .def("device", [](const GraphPtr& g) { return g->device().str(); })
+      .def("place_on_cuda", [](const GraphPtr& g, int64_t index) { g->place_on_cuda(index); })
       // Views of the graph's own arrays; they keep the graph alive.
       .def("rowptr", [](const GraphPtr& g) { return vector_view(g->adjacency().rowptr, g); })
       .def("col", [](const GraphPtr& g) { return vector_view(g->adjacency().colidx, g); })
@@ -90,6 +94,22 @@ c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path,
     TORCH_CHECK(false, e.what());   // a file problem, not an argument: RuntimeError
   }
   return c10::make_intrusive<GraphHolder>(std::move(g));
+}
+
+void GraphHolder::place_on_cuda(int64_t index) {
+  TORCH_CHECK_VALUE(index >= 0 && index <= std::numeric_limits<int>::max(), kOp,
+                    ": CUDA device index must be non-negative, got ", index);
+  CudaOptions options;
+  options.device = static_cast<int>(index);
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = make_cuda_backend(options);
+  } catch (const Error& e) {
+    TORCH_CHECK(false, kOp, ": cannot place the graph on cuda:", index, ": ", e.what());
+  }
+  std::lock_guard<std::mutex> lock(backend_mutex_);
+  cuda_backend_ = std::move(backend);
+  device_ = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(index));
 }
 
 void register_graph_class() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "sampling/backend.h"
 #include "sampling/sampler.h"
 
 namespace matsamp::bindings {
@@ -31,8 +32,21 @@ class GraphHolder : public torch::CustomClassHolder {
   const CsrMatrix& adjacency() const { return adj_; }
   const at::Tensor& features() const { return features_; }   // float32 [n, f], or [0]
   const at::Tensor& labels() const { return labels_; }       // int64 [n], or [0]
-  // Where the graph lives: the CPU, until the bindings get CUDA kernels (csrc/cuda/).
-  c10::Device device() const { return c10::Device(c10::kCPU); }
+  // Where the graph lives and its samplers run: the CPU, or the CUDA device of
+  // place_on_cuda().
+  c10::Device device() const { return device_; }
+  // Moves the graph's sampling to CUDA device `index`: the CUDA backend uploads
+  // the adjacency (and the layer-wise matrices) on first use and keeps them there.
+  // RuntimeError with the backend's reason when the device cannot be used.
+  void place_on_cuda(int64_t index);
+  // Runs fn(backend) on the graph's device: a fresh CPU backend, or the graph's
+  // CUDA backend, one call at a time (it owns one stream and its caches).
+  template <class Fn>
+  auto with_backend(Fn&& fn) const -> decltype(fn(std::declval<Backend&>())) {
+    if (!cuda_backend_) return fn(*make_cpu_backend());
+    std::lock_guard<std::mutex> lock(backend_mutex_);
+    return fn(*cuda_backend_);
+  }
   // Â, Â∘Â and FastGCN's column norms, prepared on the first layer-wise call.
   std::shared_ptr<const LayerWiseMatrices> layerwise_matrices() const;
   // The engine's sampler over this graph, built the one way every op that
@@ -47,6 +61,9 @@ class GraphHolder : public torch::CustomClassHolder {
   CsrMatrix adj_;
   at::Tensor features_;
   at::Tensor labels_;
+  c10::Device device_{c10::kCPU};
+  std::unique_ptr<Backend> cuda_backend_;
+  mutable std::mutex backend_mutex_;
   mutable std::mutex layerwise_mutex_;
   mutable std::shared_ptr<const LayerWiseMatrices> layerwise_;
 };

@@ -1,5 +1,6 @@
-// The schemas of torch.ops.matsamp.* (their CPU kernels are in cpu/, CUDA ones
-// go in cuda/) and the device-independent epoch helpers (shuffle, bulk sizing).
+// The schemas of torch.ops.matsamp.* (their CPU and CUDA kernels are in
+// sample_kernels.cpp and gather_kernels.cpp) and the device-independent epoch
+// helpers (shuffle, bulk sizing).
 #include <torch/library.h>
 
 #include <memory>

@@ -1,7 +1,7 @@
 // The Python module matsamp._C. Importing it loads this library, whose static
 // initializers register the torch ops and the Graph class (library.cpp, cpu/);
 // the module itself only reports how it was built: built_with_cuda says whether
-// the ops have CUDA kernels (none yet). No torch headers here.
+// the ops have CUDA kernels (graphs can be placed on a GPU). No torch headers here.
 #include <pybind11/pybind11.h>
 
 PYBIND11_MODULE(_C, m) {

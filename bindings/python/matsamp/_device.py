@@ -5,15 +5,21 @@ from . import _C
 
 
 def graph_device(device):
-    """The device a graph may be placed on: the CPU, until the bindings get CUDA kernels."""
+    """The device a graph may be placed on: the CPU, or a CUDA device when matsamp and
+    torch both have CUDA (an index is filled in: "cuda" is the current device)."""
     device = torch.device(device)
     if device.type == "cpu":
         return device
-    if device.type == "cuda" and not _C.built_with_cuda:
+    if device.type != "cuda":
+        raise RuntimeError(f"matsamp graphs cannot be placed on {device}")
+    if not _C.built_with_cuda:
         raise RuntimeError(f"matsamp was built without CUDA in its Python bindings: a graph cannot "
                            f"be placed on {device}; use device='cpu' (BulkSampler(device=...) can "
                            "still move the minibatches)")
-    raise RuntimeError(f"matsamp graphs cannot be placed on {device}")
+    if not torch.cuda.is_available():
+        raise RuntimeError(f"a graph on {device} needs CUDA, but this torch ({torch.__version__}) "
+                           "has no usable CUDA")
+    return torch.device("cuda", torch.cuda.current_device() if device.index is None else device.index)
 
 
 def output_device(device):

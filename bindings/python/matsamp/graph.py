@@ -21,7 +21,9 @@ class Graph:
     Attributes:
         features: float tensor ``[num_nodes, f]`` or None.
         labels: int64 tensor ``[num_nodes]`` (-1 = unlabelled) or None.
-        device: where the graph lives (the CPU; there is no CUDA backend yet).
+        device: where the graph lives and its samplers run: the CPU, or a CUDA
+            device (the engine's CUDA backend keeps the adjacency there after the
+            first sampling call; features and labels are moved there too).
     """
 
     def __init__(self, handle, features=None, labels=None, device="cpu"):
@@ -38,8 +40,10 @@ class Graph:
                 raise ValueError(f"labels must be an int64 tensor of shape [{n}], got "
                                  f"{getattr(labels, 'dtype', type(labels).__name__)} "
                                  f"{tuple(getattr(labels, 'shape', ()))}")
-        self.features = features
-        self.labels = labels
+        if self.device.type == "cuda":
+            handle.place_on_cuda(self.device.index)
+        self.features = None if features is None else features.to(self.device)
+        self.labels = None if labels is None else labels.to(self.device)
 
     @classmethod
     def load(cls, path, *, labels_path=None, symmetrize=False, drop_self_loops=False,
@@ -52,10 +56,11 @@ class Graph:
             labels_path: optional "vertex label" file (for edge lists).
             symmetrize, drop_self_loops, largest_component: the CLI's cleanup
                 options of the same names, applied in that order.
-            device: must be "cpu" (matsamp has no CUDA backend yet).
+            device: "cpu", or "cuda" / "cuda:N" to sample on that GPU.
 
         Raises:
-            RuntimeError: the file cannot be read; the message names file and line or field.
+            RuntimeError: the file cannot be read (the message names file and line or
+                field), or the device cannot be used (the message says why).
         """
         _device.graph_device(device)
         handle = torch.classes.matsamp.Graph.load(
@@ -75,7 +80,8 @@ class Graph:
             value: float32 ``[nnz]`` edge weights (non-negative), or None for all ones.
             features: optional float tensor ``[n, f]`` (kept, not copied).
             labels: optional int64 ``[n]``.
-            device: must be "cpu".
+            device: "cpu", or "cuda" / "cuda:N" to sample on that GPU (the CSR tensors
+                may be on any device; they are copied to the engine once).
 
         Raises:
             TypeError: a tensor has the wrong dtype.
@@ -83,7 +89,8 @@ class Graph:
         """
         _device.graph_device(device)
         value = torch.empty(0, dtype=torch.float32) if value is None else value
-        handle = torch.classes.matsamp.Graph(rowptr, col, value)
+        handle = torch.classes.matsamp.Graph(*(t.cpu() if isinstance(t, torch.Tensor) else t
+                                               for t in (rowptr, col, value)))
         return cls(handle, features, labels, device)
 
     @property
@@ -100,7 +107,8 @@ class Graph:
         return 0 if self.labels is None else int(self.labels.max()) + 1
 
     def csr(self):
-        """(rowptr int64, col int32, value float32): views of the engine's arrays; do not modify."""
+        """(rowptr int64, col int32, value float32): views of the engine's host arrays
+        (on the CPU whatever the graph's device); do not modify."""
         return self.handle.rowptr(), self.handle.col(), self.handle.value()
 
     def training_nodes(self, fraction, seed=1):

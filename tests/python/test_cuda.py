@@ -1,0 +1,110 @@
+"""Graphs on a GPU: the ops' CUDA kernels sample exactly what the CPU graph samples.
+
+The tests marked needs_gpu run where matsamp was built with CUDA and torch has a
+usable GPU (the GPU machine); elsewhere they are skipped, and the errors a CUDA
+request gets there are tested instead.
+"""
+import pytest
+import torch
+
+import matsamp
+
+HAS_GPU = matsamp.built_with_cuda and torch.cuda.is_available()
+needs_gpu = pytest.mark.skipif(not HAS_GPU, reason="needs matsamp built with CUDA and torch with a GPU")
+SIZES = {"graphsage": [10, 5], "ladies": [128, 128], "fastgcn": [128, 128]}
+
+
+def raises(exception, match, fn):
+    with pytest.raises(exception, match=match) as info:
+        fn()
+    assert "\n" not in str(info.value), str(info.value)
+
+
+@pytest.fixture(scope="module")
+def gpu_cora(cora_path):
+    return matsamp.Graph.load(cora_path, symmetrize=True, device="cuda")
+
+
+@needs_gpu
+def test_graph_and_its_tensors_are_on_the_gpu(gpu_cora, cora):
+    assert gpu_cora.device.type == "cuda" and gpu_cora.device.index is not None
+    assert gpu_cora.handle.device().startswith("cuda")
+    assert gpu_cora.features.device == gpu_cora.device and gpu_cora.labels.device == gpu_cora.device
+    assert torch.equal(gpu_cora.features.cpu(), cora.features)
+    assert gpu_cora.num_edges == cora.num_edges
+
+
+@needs_gpu
+@pytest.mark.parametrize("sampler", sorted(SIZES))
+def test_cuda_kernels_equal_the_cpu_ones(gpu_cora, cora, sampler):
+    """Unweighted graph, same seed: bit-identical layers, returned on the graph's GPU."""
+    seeds = torch.randperm(cora.num_nodes, generator=torch.Generator().manual_seed(1))[:300]
+    offsets = torch.tensor([0, 100, 180, 300])
+    key = dict(first_minibatch=4, epoch=2, seed=9)
+    on_cpu = matsamp.ops.sample_bulk(cora, sampler, seeds, offsets, SIZES[sampler], **key)
+    on_gpu = matsamp.ops.sample_bulk(gpu_cora, sampler, seeds.to(gpu_cora.device), offsets,
+                                     SIZES[sampler], **key)
+    assert len(on_gpu) == len(on_cpu)
+    for gpu_layer, cpu_layer in zip(on_gpu, on_cpu):
+        for name, got, want in zip(gpu_layer._fields, gpu_layer, cpu_layer):
+            assert got.device == gpu_cora.device, name
+            assert torch.equal(got.cpu(), want), f"{sampler}: {name} differs"
+
+
+@needs_gpu
+def test_loader_on_the_gpu_yields_the_cpu_minibatches(gpu_cora, cora):
+    def minibatches(graph):
+        return list(matsamp.BulkSampler(graph, 256, sizes=[5, 5], bulk_size=3, seed=4))
+
+    for got, want in zip(minibatches(gpu_cora), minibatches(cora), strict=True):
+        assert got.n_id.device == gpu_cora.device
+        assert torch.equal(got.n_id.cpu(), want.n_id)
+        for a, b in zip(got.adjs, want.adjs):
+            assert torch.equal(a.edge_index.cpu(), b.edge_index)
+
+
+@needs_gpu
+def test_gather_rows_on_the_gpu(gpu_cora):
+    index = torch.tensor([7, 0, 7, 2707], device=gpu_cora.device)
+    got = matsamp.ops.gather_rows(gpu_cora.features, index)
+    assert got.device == gpu_cora.device
+    assert torch.equal(got, gpu_cora.features[index])
+    raises(ValueError, r"index\[1\] = 2708 is out of range \[0, 2708\)",
+           lambda: matsamp.ops.gather_rows(gpu_cora.features,
+                                           torch.tensor([0, 2708], device=gpu_cora.device)))
+    raises(ValueError, "features are on cuda.* but index is on cpu",
+           lambda: matsamp.ops.gather_rows(gpu_cora.features, torch.tensor([0])))
+
+
+@needs_gpu
+def test_tensors_on_the_wrong_device_are_clear_errors(gpu_cora, cora):
+    offsets = torch.tensor([0, 2])
+    raises(ValueError, "seeds: CPU tensor given to a CUDA graph",
+           lambda: matsamp.ops.sample_bulk(gpu_cora, "graphsage", torch.tensor([0, 1]), offsets, [2]))
+    raises(ValueError, "seeds: CUDA tensor given to a CPU graph",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", torch.tensor([0, 1], device="cuda"),
+                                           offsets, [2]))
+    # The kernels check too, for callers of torch.ops.matsamp directly.
+    raises(ValueError, "seeds are on cpu but the graph is on cuda",
+           lambda: torch.ops.matsamp.graphsage_sample(gpu_cora.handle, torch.tensor([0, 1]),
+                                                      offsets.to("cuda"), [2], 0, 0, 1))
+    raises(ValueError, r"seeds\[1\] = 2708 is out of range",
+           lambda: matsamp.ops.sample_bulk(gpu_cora, "graphsage",
+                                           torch.tensor([0, 2708], device=gpu_cora.device), offsets, [2]))
+
+
+@pytest.mark.skipif(not matsamp.built_with_cuda or torch.cuda.is_available(),
+                    reason="for a CUDA build with a torch that has no usable CUDA")
+def test_cuda_graph_with_a_torch_without_cuda(cora_path):
+    raises(RuntimeError, r"a graph on cuda needs CUDA, but this torch .* has no usable CUDA",
+           lambda: matsamp.Graph.load(cora_path, device="cuda"))
+
+
+@pytest.mark.skipif(HAS_GPU, reason="a GPU is usable here")
+def test_placing_the_engine_graph_on_a_missing_gpu_fails_and_keeps_it_on_the_cpu():
+    graph = matsamp.Graph.from_csr(torch.tensor([0, 1, 2]), torch.tensor([1, 0]))
+    expected = "cannot place the graph on cuda:0" if matsamp.built_with_cuda else "built without CUDA"
+    raises(RuntimeError, expected, lambda: graph.handle.place_on_cuda(0))
+    assert graph.handle.device() == "cpu"
+    layers = matsamp.ops.sample_bulk(graph, "graphsage", torch.tensor([0, 1]), torch.tensor([0, 2]), [1])
+    assert layers[0].col.tolist() == [1, 0]
