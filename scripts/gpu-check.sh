@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # The GPU session's one call (experiments/gpu.md): on the lent GPU machine,
 # configures the GPU build without CombBLAS, libtorch and MPI, builds, runs the
-# GPU tests and the benchmarks of issue 3, and leaves everything in $OUT:
+# GPU tests and the benchmarks of issue 3, then (step torch) a second build
+# against the machine's torch (2.11, CUDA) with the trainer and the Python
+# extension and their tests (issues 5, 6), and leaves everything in $OUT:
 #   summary.txt   one line per step (exit codes, test counts, fingerprints)
 #   machine.txt   nvidia-smi, compiler and CMake versions
 #   logs.txt      build output, test output, benchmark progress
 #   gpu_tests.json  GoogleTest's report of gpu_tests
 #   bench.jsonl   one line per benchmark: {"run": NAME, "exit": CODE, "result": <matsamp bench JSON>}
-# Usage: scripts/gpu-check.sh [all|build|test|bench]   (default all; a warm
+#   pytest.txt, train_tests.json   the torch step's test reports
+#   accuracy.txt  (step accuracy) Cora test accuracy over 10 splits, trained with --device cuda
+# Usage: scripts/gpu-check.sh [all|build|test|bench|torch|accuracy]   (default all = the
+# first four; accuracy takes longest and runs only when asked; a warm
 # machine keeps build-gpu/ between calls, so the steps may run in separate calls)
 # Needs .gpu-deps/ from scripts/gpu-prepare.sh, carried along.
 set -uo pipefail
@@ -22,27 +27,65 @@ summary=$out/summary.txt logs=$out/logs.txt
 note() { echo "gpu-check: $*" | tee -a "$summary"; }
 started=$SECONDS
 
-do_build() {
-  { nvidia-smi; nvcc --version; cmake --version | head -1; g++ --version | head -1; } >"$out/machine.txt" 2>&1
-  # CLI11 and zlib headers may be missing there; .gpu-deps carries them.
-  local cxx_flags="" extra=()
+# configure_and_build DIR "TARGETS" CMAKE_ARGS...: the GPU machine's configuration
+# (CLI11 and zlib headers may be missing there; .gpu-deps carries them).
+configure_and_build() {
+  local dir=$1 targets=$2 cxx_flags="" extra=()
+  shift 2
   [ -e /usr/include/CLI/CLI.hpp ] || cxx_flags="-I$deps/include"
   if [ ! -e /usr/include/zlib.h ]; then
     local zlib
     zlib=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
     extra+=(-DZLIB_INCLUDE_DIR="$deps/include" -DZLIB_LIBRARY="$zlib")
   fi
-  echo "== configure and build" >>"$logs"
-  if ! cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DMATSAMP_WITH_COMBBLAS=OFF -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_MPI=OFF \
-        -DMATSAMP_DATA_DIR="$deps/data" ${cxx_flags:+-DCMAKE_CXX_FLAGS="$cxx_flags"} "${extra[@]}" >>"$logs" 2>&1 ||
-     ! cmake --build "$build" -j "$jobs" --target matsamp gpu_tests unit_tests >>"$logs" 2>&1; then
-    note "build FAILED after $((SECONDS - started)) s; the end of logs.txt:"
+  echo "== configure and build $dir" >>"$logs"
+  # shellcheck disable=SC2086  # targets are words
+  if ! cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DMATSAMP_WITH_COMBBLAS=OFF -DMATSAMP_WITH_MPI=OFF -DMATSAMP_DATA_DIR="$deps/data" \
+        ${cxx_flags:+-DCMAKE_CXX_FLAGS="$cxx_flags"} "${extra[@]}" "$@" >>"$logs" 2>&1 ||
+     ! cmake --build "$dir" -j "$jobs" --target $targets >>"$logs" 2>&1; then
+    note "build of $dir FAILED after $((SECONDS - started)) s; the end of logs.txt:"
     tail -40 "$logs"
     exit 1
   fi
   grep -q "CUDA=ON" "$logs" || note "WARNING: configured without CUDA"
-  note "built in $((SECONDS - started)) s"
+  note "built $dir in $((SECONDS - started)) s"
+}
+
+do_build() {
+  { nvidia-smi; nvcc --version; cmake --version | head -1; g++ --version | head -1; } >"$out/machine.txt" 2>&1
+  configure_and_build "$build" "matsamp gpu_tests unit_tests" -DMATSAMP_WITH_TORCH=OFF
+}
+
+# Issues 5 and 6: the trainer and the Python extension against this machine's torch.
+do_torch() {
+  local tb=$build-torch prefix python
+  python=$(command -v python3)
+  prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "torch step: no torch"; return; }
+  note "torch $("$python" -c 'import torch; print(torch.__version__, torch.version.cuda)')"
+  configure_and_build "$tb" "matsamp train_tests matsamp_python" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DPython3_EXECUTABLE="$python"
+  grep -q "torch=ON" "$logs" || note "WARNING: configured without torch"
+  export MATSAMP_DATA=$deps/data MATSAMP_CLI=$tb/csrc/matsamp
+  "$tb/tests/train_tests" --gtest_output=json:"$out/train_tests.json" >"$tb/train_tests.log" 2>&1
+  local rc=$?
+  { echo "== train_tests"; cat "$tb/train_tests.log"; } >>"$logs"
+  note "train_tests exit $rc: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$tb/train_tests.log" | tr '\n' ' ')"
+  if "$python" -c 'import pytest' 2>/dev/null; then
+    PYTHONPATH=$tb/python "$python" -m pytest "$root/tests/python" -q -rs -p no:cacheprovider >"$out/pytest.txt" 2>&1
+    note "pytest exit $?: $(tail -1 "$out/pytest.txt")"
+  else
+    note "pytest is not installed: tests/python not run"
+  fi
+}
+
+# Issue 5 on the GPU: Cora over 10 splits, models and sampling on the GPU.
+do_accuracy() {
+  local tb=$build-torch
+  [ -x "$tb/csrc/matsamp" ] || { note "accuracy: run the torch step first"; return; }
+  MATSAMP=$tb/csrc/matsamp CORA=$deps/data/cora.npz LOG_DIR=$out/accuracy \
+    timeout 550 "$root/experiments/train_accuracy.sh" --device cuda >"$out/accuracy.txt" 2>&1
+  note "accuracy exit $?: $(grep 'mean test accuracy' "$out/accuracy.txt" | tr '\n' ' ')"
 }
 
 do_test() {
@@ -93,9 +136,11 @@ do_bench() {
 }
 
 case $step in
-  all) do_build; do_test; do_bench ;;
+  all) do_build; do_test; do_bench; do_torch ;;
   build) do_build ;;
   test) do_test ;;
   bench) do_bench ;;
-  *) echo "usage: $0 [all|build|test|bench]" >&2; exit 2 ;;
+  torch) do_torch ;;
+  accuracy) do_accuracy ;;
+  *) echo "usage: $0 [all|build|test|bench|torch|accuracy]" >&2; exit 2 ;;
 esac

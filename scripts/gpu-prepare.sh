@@ -10,6 +10,7 @@ mkdir -p "$deps/data" "$deps/include"
 cp "$data"/cora.npz "$data"/email-Eu-core.txt "$data"/karate.mtx "$deps/data/"
 cp -r /usr/include/CLI "$deps/include/"
 cp /usr/include/zlib.h /usr/include/zconf.h "$deps/include/"
-exclude=$(git -C "$root" rev-parse --git-path info/exclude)
+exclude=$(git -C "$root" rev-parse --path-format=absolute --git-path info/exclude)
+mkdir -p "$(dirname "$exclude")"
 grep -qx '/.gpu-deps/' "$exclude" 2>/dev/null || echo '/.gpu-deps/' >>"$exclude"
 du -sh "$deps"
