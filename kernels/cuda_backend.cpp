@@ -19,6 +19,7 @@ namespace {
 using gpu::DeviceArray;
 using gpu::DeviceCsr;
 using gpu::DeviceEngine;
+using gpu::DeviceScope;
 using gpu::DeviceOffsets;
 
 // Graph matrices a sampler multiplies with: adjacency, Â and Â∘Â.
@@ -37,11 +38,17 @@ class CudaBackend final : public Backend {
         resident_(engine_, kResidentCapacity),
         spgemm_budget_(options.spgemm_budget_bytes > 0 ? options.spgemm_budget_bytes : default_budget()) {}
 
+  ~CudaBackend() override {
+    const DeviceScope scope(engine_);   // the resident arrays go back to this device's pool
+    resident_.clear();
+  }
+
   std::string name() const override { return "cuda"; }
   CudaCounters counters() const { return engine_.counters(); }
   DeviceEngine& engine() { return engine_; }
 
   CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) override {
+    const DeviceScope scope(engine_);
     MATSAMP_CHECK(a.cols == b.rows, "spgemm: inner dimensions differ: A is ", a.shape(), ", B is ", b.shape());
     const DeviceCsr& db = resident_.get(b);
     const DeviceCsr da = gpu::upload(engine_, a);
@@ -52,6 +59,7 @@ class CudaBackend final : public Backend {
   }
 
   CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) override {
+    const DeviceScope scope(engine_);
     check_rows(rows, a, "select_rows");
     const DeviceCsr& da = resident_.get(a);
     const DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
@@ -60,6 +68,7 @@ class CudaBackend final : public Backend {
 
   CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                                 const Offsets& col_offsets, const std::vector<float>& weights) override {
+    const DeviceScope scope(engine_);
     const char* op = "select_cols";
     const int64_t total_cols = static_cast<int64_t>(cols.size());
     check_block_offsets(row_offsets, a.rows, op, "row offsets");
@@ -83,12 +92,14 @@ class CudaBackend final : public Backend {
   }
 
   void normalize_rows(CsrMatrix& p, bool square_first) override {
+    const DeviceScope scope(engine_);
     DeviceCsr dp = gpu::upload(engine_, p);
     gpu::normalize_rows(engine_, dp, square_first);
     p.values = gpu::to_host(engine_, dp.values);   // the pattern is unchanged
   }
 
   CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) override {
+    const DeviceScope scope(engine_);
     check_sample_keys(keys, s, "its_sample");
     MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
                   ") has no values; normalize it first");
@@ -102,11 +113,13 @@ class CudaBackend final : public Backend {
 
   CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                         bool uniform_rows) override {
+    const DeviceScope scope(engine_);
     return gpu::download(engine_, sample_on_device(a, rows, s, keys, uniform_rows, nullptr));
   }
 
   CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                 const Offsets& leading_offsets) override {
+    const DeviceScope scope(engine_);
     check_compact_blocks(s.rows, row_offsets, leading, leading_offsets);
     for (vid_t v : leading)
       MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
@@ -119,6 +132,7 @@ class CudaBackend final : public Backend {
   SampledLayer sample_neighbour_layer(const CsrMatrix& adj, const std::vector<vid_t>& frontier,
                                       const Offsets& offsets, int64_t fanout, const SampleKeys& keys,
                                       bool uniform_rows, StepStats* times) override {
+    const DeviceScope scope(engine_);
     // The frontier leads the columns; sample_on_device checks its ids.
     check_compact_blocks(static_cast<int64_t>(frontier.size()), offsets, frontier, offsets);
     DeviceArray<vid_t> dfrontier;

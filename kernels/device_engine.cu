@@ -49,7 +49,7 @@ DeviceEngine::DeviceEngine(int device, int64_t memory_limit_bytes) : impl_(std::
   MATSAMP_CHECK(device >= 0 && device < count, "CUDA device ", device, " does not exist (", count, " found)");
   impl_->device = device;
   impl_->memory_limit = memory_limit_bytes;
-  MATSAMP_CUDA_CHECK(cudaSetDevice(device));
+  const DeviceScope scope(*this);
   MATSAMP_CUDA_CHECK(cudaStreamCreateWithFlags(&impl_->stream, cudaStreamNonBlocking));
   // An own pool that keeps what it got (release threshold: never), so after the
   // first bulk, allocations are served without going to the driver.
@@ -66,10 +66,25 @@ DeviceEngine::DeviceEngine(int device, int64_t memory_limit_bytes) : impl_(std::
 
 DeviceEngine::~DeviceEngine() {
   // Errors here cannot be reported; the process is leaving or the engine is unusable.
+  const DeviceScope scope(*this);
   if (impl_->stream) cudaStreamSynchronize(impl_->stream);
   if (impl_->sparse) cusparseDestroy(impl_->sparse);
   if (impl_->pool) cudaMemPoolDestroy(impl_->pool);
   if (impl_->stream) cudaStreamDestroy(impl_->stream);
+}
+
+// Never throws (it also guards destructors): a device that cannot be made current
+// shows as an error of the next CUDA call, which is checked.
+DeviceScope::DeviceScope(const DeviceEngine& engine) : device_(engine.impl_->device) {
+  if (cudaGetDevice(&previous_) != cudaSuccess) {
+    cudaGetLastError();
+    previous_ = -1;
+  }
+  if (previous_ != device_ && cudaSetDevice(device_) != cudaSuccess) cudaGetLastError();
+}
+
+DeviceScope::~DeviceScope() {
+  if (previous_ >= 0 && previous_ != device_ && cudaSetDevice(previous_) != cudaSuccess) cudaGetLastError();
 }
 
 void* DeviceEngine::allocate(int64_t bytes) {
@@ -154,6 +169,7 @@ void DeviceEngine::reset_peak() {
 }
 
 GpuMemory DeviceEngine::memory() const {
+  const DeviceScope scope(*this);   // cudaMemGetInfo reports the current device
   size_t free = 0, total = 0;
   MATSAMP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   return {static_cast<int64_t>(free), static_cast<int64_t>(total)};

@@ -47,6 +47,23 @@ class DeviceEngine {
   std::unique_ptr<Impl> impl_;
   int64_t resident_bytes_ = 0;
   CudaCounters counters_;
+  friend class DeviceScope;
+};
+
+// Makes the engine's device the calling thread's current one while alive, then
+// restores the previous: kernel launches go to the current device, and the
+// backend may be called from any thread (a prefetcher, a DataLoader worker) and
+// must not move its caller (torch) to another device.
+class DeviceScope {
+ public:
+  explicit DeviceScope(const DeviceEngine& engine);
+  ~DeviceScope();
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int previous_ = -1;
+  int device_ = -1;
 };
 
 // A device array owned through the engine's pool; move-only.

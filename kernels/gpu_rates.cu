@@ -28,8 +28,14 @@ double best_seconds(DeviceEngine& engine, Work work) {
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  engine.reset_peak();   // the probes' buffers are not the sampler's memory
   return best_ms / 1e3;
+}
+
+// The probes' buffers are not the sampler's memory: once they are freed, the
+// pool's high-water mark restarts from what is left in use.
+void forget_probe_memory(DeviceEngine& engine) {
+  engine.synchronize();
+  engine.reset_peak();
 }
 
 __device__ inline uint32_t mix(uint64_t x) {
@@ -48,23 +54,34 @@ __global__ void gather(const uint32_t* table, uint32_t mask, int64_t gathers, ui
 }  // namespace
 
 double measure_copy_bandwidth(DeviceEngine& engine) {
+  const DeviceScope scope(engine);
   const int64_t bytes = int64_t{512} << 20;
-  DeviceArray<char> from(engine, bytes), to(engine, bytes);
-  engine.fill_zero(from.data(), bytes);
-  return 2.0 * bytes / best_seconds(engine, [&] { engine.copy_on_device(to.data(), from.data(), bytes); });
+  double seconds;
+  {
+    DeviceArray<char> from(engine, bytes), to(engine, bytes);
+    engine.fill_zero(from.data(), bytes);
+    seconds = best_seconds(engine, [&] { engine.copy_on_device(to.data(), from.data(), bytes); });
+  }
+  forget_probe_memory(engine);
+  return 2.0 * bytes / seconds;
 }
 
 double measure_gather_rate(DeviceEngine& engine) {
+  const DeviceScope scope(engine);
   const int64_t entries = int64_t{64} << 20, gathers = int64_t{1} << 28;   // a 256 MiB table
-  DeviceArray<uint32_t> table(engine, entries);
-  engine.fill_zero(table.data(), table.bytes());
-  const unsigned blocks = blocks_for_threads(gathers);
-  DeviceArray<uint32_t> sink(engine, static_cast<int64_t>(blocks) * kBlockThreads);
-  const double seconds = best_seconds(engine, [&] {
-    gather<<<blocks, kBlockThreads, 0, stream_of(engine)>>>(table.data(), static_cast<uint32_t>(entries - 1), gathers,
-                                                            sink.data());
-    MATSAMP_CUDA_LAUNCHED("gather");
-  });
+  double seconds;
+  {
+    DeviceArray<uint32_t> table(engine, entries);
+    engine.fill_zero(table.data(), table.bytes());
+    const unsigned blocks = blocks_for_threads(gathers);
+    DeviceArray<uint32_t> sink(engine, static_cast<int64_t>(blocks) * kBlockThreads);
+    seconds = best_seconds(engine, [&] {
+      gather<<<blocks, kBlockThreads, 0, stream_of(engine)>>>(table.data(), static_cast<uint32_t>(entries - 1),
+                                                              gathers, sink.data());
+      MATSAMP_CUDA_LAUNCHED("gather");
+    });
+  }
+  forget_probe_memory(engine);
   return gathers / seconds;
 }
 

@@ -18,6 +18,7 @@ class ResidentMatrices {
   // used beyond capacity). Valid until the next get().
   const DeviceCsr& get(const CsrMatrix& m);
   int64_t bytes() const;
+  void clear() { entries_.clear(); }
 
  private:
   struct Signature {

@@ -125,11 +125,12 @@ class CusparseProduct {
     DeviceCsr c;
     c.rows = rows;
     c.cols = b_.cols;
-    if (entries == 0 || b_.nnz == 0) {
-      c.rowptr = DeviceArray<int64_t>(engine_, rows + 1);
+    c.rowptr = DeviceArray<int64_t>(engine_, rows + 1);
+    auto no_products = [&] {
       engine_.fill_zero(c.rowptr.data(), c.rowptr.bytes());
-      return c;
-    }
+      return std::move(c);
+    };
+    if (entries == 0 || b_.nnz == 0) return no_products();
     cusparseHandle_t handle = static_cast<cusparseHandle_t>(engine_.sparse_handle());
     DeviceArray<int32_t> a_rowptr = narrow(engine_, a_.rowptr + r0, rows, e0);
     DeviceArray<float> a_ones = a_.values ? DeviceArray<float>() : ones(engine_, entries);
@@ -145,41 +146,58 @@ class CusparseProduct {
                                              CUDA_R_32F));
     const float alpha = 1.0f, beta = 0.0f;
     const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    // ALG1 may run out of resources on big products (a documented limit of the
+    // algorithm): like a budget overrun, that means the next, more frugal plan.
+    auto fits = [&](cusparseStatus_t status, const char* call) {
+      if (!over_budget_ok &&
+          (status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES || status == CUSPARSE_STATUS_ALLOC_FAILED))
+        return false;
+      check_cusparse(status, call, __FILE__, __LINE__);
+      return true;
+    };
     SpgemmDescr spgemm;
     size_t size1 = 0, size2 = 0, size3 = 0;
-    MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta,
-                                                         mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr, &size1,
-                                                         nullptr));
+    if (!fits(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                            CUDA_R_32F, plan.alg, spgemm.descr, &size1, nullptr),
+              "cusparseSpGEMM_workEstimation (size)"))
+      return std::nullopt;
     DeviceArray<char> buffer1(engine_, static_cast<int64_t>(size1));
-    MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta,
-                                                         mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr, &size1,
-                                                         buffer1.data()));
+    if (!fits(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                            CUDA_R_32F, plan.alg, spgemm.descr, &size1, buffer1.data()),
+              "cusparseSpGEMM_workEstimation"))
+      return std::nullopt;
     if (plan.alg == CUSPARSE_SPGEMM_ALG1) {
-      MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta,
-                                                    mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr, &size2,
-                                                    nullptr));
+      if (!fits(cusparseSpGEMM_compute(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                       CUDA_R_32F, plan.alg, spgemm.descr, &size2, nullptr),
+                "cusparseSpGEMM_compute (size)"))
+        return std::nullopt;
     } else {
-      MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr,
-                                                           &beta, mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr,
-                                                           plan.chunk_fraction, &size3, nullptr, nullptr));
+      if (!fits(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                              CUDA_R_32F, plan.alg, spgemm.descr, plan.chunk_fraction, &size3,
+                                              nullptr, nullptr),
+                "cusparseSpGEMM_estimateMemory (size)"))
+        return std::nullopt;
       DeviceArray<char> buffer3(engine_, static_cast<int64_t>(size3));
-      MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr,
-                                                           &beta, mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr,
-                                                           plan.chunk_fraction, &size3, buffer3.data(), &size2));
+      if (!fits(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                              CUDA_R_32F, plan.alg, spgemm.descr, plan.chunk_fraction, &size3,
+                                              buffer3.data(), &size2),
+                "cusparseSpGEMM_estimateMemory"))
+        return std::nullopt;
     }
     if (!over_budget_ok && static_cast<int64_t>(size1 + size2) > budget_) return std::nullopt;
     DeviceArray<char> buffer2(engine_, static_cast<int64_t>(size2));
-    MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta,
-                                                  mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr, &size2,
-                                                  buffer2.data()));
+    if (!fits(cusparseSpGEMM_compute(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                     CUDA_R_32F, plan.alg, spgemm.descr, &size2, buffer2.data()),
+              "cusparseSpGEMM_compute"))
+      return std::nullopt;
     int64_t c_rows = 0, c_cols = 0, c_nnz = 0;
     MATSAMP_CUSPARSE_CHECK(cusparseSpMatGetSize(mat_c.descr, &c_rows, &c_cols, &c_nnz));
+    if (c_nnz == 0) return no_products();   // nothing for cuSPARSE to copy
     c.colidx = DeviceArray<col_t>(engine_, c_nnz);
     c.values = DeviceArray<float>(engine_, c_nnz);
     MATSAMP_CUSPARSE_CHECK(cusparseCsrSetPointers(mat_c.descr, c_rowptr.data(), c.colidx.data(), c.values.data()));
     MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_copy(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta,
                                                mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr));
-    c.rowptr = DeviceArray<int64_t>(engine_, rows + 1);
     widen_row_pointers<<<blocks_for_threads(rows + 1), kBlockThreads, 0, stream_of(engine_)>>>(
         c_rowptr.data(), rows, c.rowptr.data());
     MATSAMP_CUDA_LAUNCHED("widen_row_pointers");
