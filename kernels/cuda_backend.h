@@ -29,6 +29,8 @@ struct CudaOptions {
 
 // True when a CUDA device can be used; otherwise *why (when given) says why not.
 bool cuda_available(std::string* why = nullptr);
+// The CUDA devices this process sees (0 when none can be used).
+int cuda_device_count();
 
 // Throws Error (whose message is the reason) when cuda_available() is false.
 std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options = {});

@@ -14,6 +14,8 @@ bool cuda_available(std::string* why) {
   return false;
 }
 
+int cuda_device_count() { return 0; }
+
 std::unique_ptr<Backend> make_cuda_backend(const CudaOptions&) { fail(kNotBuilt); }
 
 CudaCounters cuda_counters(const Backend&) { return {}; }

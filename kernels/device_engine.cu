@@ -23,6 +23,15 @@ bool cuda_available(std::string* why) {
   return true;
 }
 
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
 }  // namespace matsamp
 
 namespace matsamp::gpu {

@@ -7,6 +7,7 @@
 #include "train/trainer.h"
 #include "util/memory.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
+#include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
 #endif
 
@@ -78,9 +79,13 @@ void run_training(TrainCommandOptions& o) {
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
   MpiSession mpi;
   auto comm = make_mpi_communicator(MPI_COMM_WORLD);
+  const int rank_on_node = local_rank();
 #else
   auto comm = make_self_communicator();
+  const int rank_on_node = 0;
 #endif
+  // --device: where sampling and propagation run; each rank on the GPU of its local rank.
+  o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
   const bool leader = comm->rank() == 0;
   const TrainingData data = prepare_training_data(load_graph(o.source), o.data);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, data.graph.adj);
@@ -89,7 +94,6 @@ void run_training(TrainCommandOptions& o) {
   o.train.bulk_steps = o.sampler.epoch.bulk_size;   // one minibatch per rank and step by default
   o.train.memory_budget = o.sampler.epoch.memory_budget;
   o.train.seed = o.sampler.epoch.seed;
-  o.train.device = o.sampler.device;   // --device: where sampling and propagation run
   if (leader)
     std::fprintf(stderr, "matsamp: training %s on %lld vertices: %zu train, %zu validation, %zu test, %lld classes\n",
                  o.train.model.c_str(), static_cast<long long>(data.graph.num_vertices()), data.split.train.size(),

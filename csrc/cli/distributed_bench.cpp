@@ -14,6 +14,7 @@
 
 #include "distributed/agreement.h"
 #include "distributed/epoch_share.h"
+#include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
 #include "distributed/partitioned_sampling.h"
 #include "sampling/fingerprint.h"
@@ -74,13 +75,14 @@ struct RankStats {
   int64_t bulks = 0, minibatches = 0, seeds = 0, sampled_edges = 0, bytes_sent = 0, peak_memory = 0;
   int64_t first_fetch_bytes = 0, first_reduce_bytes = 0;   // the first product of each bulk
   uint64_t fingerprint_sum = 0;                             // of its minibatches' fingerprints
+  int64_t gpu = -1;                                         // --device cuda: the GPU it sampled on
 
   std::vector<double> times() const {
     return {sampling_s, steps.probability, steps.sampling, steps.extraction, exchange_s, compute_s, reduce_s};
   }
   std::vector<int64_t> counts() const {
     return {bulks, minibatches, seeds, sampled_edges, bytes_sent, peak_memory, first_fetch_bytes, first_reduce_bytes,
-            static_cast<int64_t>(fingerprint_sum)};
+            static_cast<int64_t>(fingerprint_sum), gpu};
   }
 };
 
@@ -181,6 +183,7 @@ FirstProductModel model_first_product(const FirstProductShape& shape, double see
 JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& options,
                const DistributedBenchOptions& d) {
   ProcessGrid grid(world, d.replication);
+  pick_rank_gpu(options, local_rank());   // --device cuda: the GPU of this rank's local rank
   const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
   agree(world, (mode == GraphMode::partitioned && options.sampler == "graphsage") || !d.fetch_rows,
@@ -239,6 +242,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   if (product) product->clear_calls();
   ScopedTimer epoch_timer(nullptr);
   RankStats stats;
+  if (options.device == "cuda") stats.gpu = options.cuda_device;
   // A minibatch is sampled by the c ranks of its process row: count it once.
   const bool counts_fingerprints = mode == GraphMode::replicated || grid.col() == 0;
   BulkSample bulk;
@@ -312,6 +316,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   json.add("rank_time_s", rank_time).add("rank_steps", bulks).add("rank_time_per_step_s", rank_time_per_bulk);
   json.add("rank_probability_s", all.time(1)).add("rank_sampling_s", all.time(2)).add("rank_extraction_s", all.time(3));
   json.add("rank_exchange_s", all.time(4)).add("rank_compute_s", all.time(5)).add("rank_reduce_s", all.time(6));
+  if (options.device == "cuda") json.add("rank_gpu", all.count(9));
   json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));
   if (mode == GraphMode::partitioned) {
     const FirstProductModel model = model_first_product(

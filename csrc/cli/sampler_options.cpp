@@ -2,6 +2,9 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <string>
+
 #include "kernels/cuda_backend.h"
 #include "kernels/gpu_memory_plan.h"
 #include "util/json.h"
@@ -73,13 +76,21 @@ std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& 
   if (options.device == "cpu") return make_cpu_backend();
   std::unique_ptr<Backend> backend;
   try {
-    backend = make_cuda_backend();
+    CudaOptions cuda;
+    cuda.device = options.cuda_device;
+    backend = make_cuda_backend(cuda);
   } catch (const Error& e) {
     fail("--device cuda: ", e.what());
   }
   options.epoch.memory_budget = gpu_memory_budget(cuda_counters(*backend).memory.free_bytes,
                                                   resident_graph_bytes(options, adj), options.gpu_memory_fraction);
   return backend;
+}
+
+std::string pick_rank_gpu(SamplerOptions& options, int local_rank) {
+  if (options.device != "cuda") return options.device;
+  options.cuda_device = local_rank % std::max(1, cuda_device_count());
+  return "cuda:" + std::to_string(options.cuda_device);
 }
 
 bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times) {

@@ -20,6 +20,7 @@ struct SamplerOptions {
   std::string memory_budget = "4G";
   int threads = 0;                            // 0: OpenMP default
   std::string device = "cpu";                 // cpu | cuda
+  int cuda_device = 0;                        // cuda: which GPU (in MPI jobs: the rank's, see below)
   double gpu_memory_fraction = 0.8;           // cuda: share of free GPU memory for one bulk
   EpochOptions epoch;
 };
@@ -30,6 +31,11 @@ std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& 
 // The backend of --device. For cuda the bulk budget becomes a share of the free
 // GPU memory beside the graph, and failures read "--device cuda: <reason>".
 std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj);
+// In a job of several ranks per node: --device cuda means the GPU of this rank's
+// local rank (modulo the GPUs it sees), so that `mpirun -np 4` on a 4-GPU node
+// spreads over the GPUs; with fewer GPUs than ranks, ranks share them. Returns the
+// torch device name of the choice ("cuda:N", or "cpu").
+std::string pick_rank_gpu(SamplerOptions& options, int local_rank);
 // EpochIterator::next, with running out of GPU memory turned into an error
 // that says which bulk size would fit.
 bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times = nullptr);

@@ -18,6 +18,7 @@ fingerprint() { grep -o '"minibatch_fingerprint_sum":[0-9]*' "$1" | cut -d: -f2;
 launch -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed replicated > "$dir/one" 2> "$dir/err" ||
   fail "one process: $(cat "$dir/err")"
 want=$(fingerprint "$dir/one")
+want_fingerprint=$want
 [ -n "$want" ] || fail "no fingerprint in $(cat "$dir/one")"
 for mode in "replicated" "partitioned" "partitioned --fetch-rows" "partitioned --oblivious"; do
   # shellcheck disable=SC2086
@@ -26,6 +27,18 @@ for mode in "replicated" "partitioned" "partitioned --fetch-rows" "partitioned -
   [ "$(wc -l < "$dir/out")" -eq 1 ] || fail "$mode: expected one JSON line, got: $(cat "$dir/out")"
   [ "$(fingerprint "$dir/out")" = "$want" ] || fail "$mode: minibatches differ from one process"
 done
+
+# --device cuda: each rank samples on the GPU of its local rank, modulo the GPUs it sees
+# (one node here); without a GPU, every rank stops with one message.
+if launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed replicated --device cuda \
+     > "$dir/out" 2> "$dir/err"; then
+  gpus=$(nvidia-smi -L | wc -l)
+  want="\"rank_gpu\":[$(for ((r = 0; r < np; r++)); do echo $((r % gpus)); done | paste -sd,)]"
+  grep -qF "$want" "$dir/out" || fail "--device cuda: expected $want in $(cat "$dir/out")"
+  [ "$(fingerprint "$dir/out")" = "$want_fingerprint" ] || fail "--device cuda: minibatches differ from one process"
+else
+  [ "$(grep -c -- "--device cuda" "$dir/err")" -eq 1 ] || fail "--device cuda without a GPU: $(cat "$dir/err")"
+fi
 
 # Bad configurations: non-zero exit, the message once (from rank 0), no hang.
 expect_one_error() {   # pattern, then the launch arguments
