@@ -11,8 +11,9 @@
 #   bench.jsonl   one line per benchmark: {"run": NAME, "exit": CODE, "result": <matsamp bench JSON>}
 #   pytest.txt, train_tests.json   the torch step's test reports
 #   accuracy.txt  (step accuracy) Cora test accuracy over 10 splits, trained with --device cuda
-# Usage: scripts/gpu-check.sh [all|build|test|bench|torch|accuracy]   (default all = the
-# first four; accuracy takes longest and runs only when asked; a warm
+#   mpi_bench.jsonl (step mpi) several ranks sharing the GPU, graph replicated and partitioned
+# Usage: scripts/gpu-check.sh [all|build|test|bench|torch|mpi|accuracy]   (default all = the
+# first five; accuracy takes longest and runs only when asked; a warm
 # machine keeps build-gpu/ between calls, so the steps may run in separate calls)
 # Needs .gpu-deps/ from scripts/gpu-prepare.sh, carried along.
 set -uo pipefail
@@ -79,6 +80,38 @@ do_torch() {
   fi
 }
 
+# Issue 4 on the GPU machine: the MPI tests, NCCL on its one GPU, and several ranks
+# sharing that GPU through the MPI transport (each must give one process's minibatches).
+do_mpi() {
+  local mb=$build-mpi nccl_include
+  nccl_include=$(python3 -c 'import os, nvidia.nccl; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' \
+                 2>/dev/null)
+  configure_and_build "$mb" "matsamp mpi_tests" -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_MPI=ON \
+    ${nccl_include:+-DNCCL_INCLUDE_DIR="$nccl_include"}
+  grep -q "NCCL=ON" "$logs" || note "WARNING: configured without NCCL"
+  local launch=(mpirun --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=4 -x MATSAMP_DATA="$deps/data")
+  for np in 1 2 4; do
+    "${launch[@]}" -np $np "$mb/tests/mpi/mpi_tests" --gtest_color=no >"$mb/mpi_tests.log" 2>&1
+    local rc=$?
+    { echo "== mpi_tests np=$np"; cat "$mb/mpi_tests.log"; } >>"$logs"
+    note "mpi_tests np=$np exit $rc: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$mb/mpi_tests.log" |
+                                       sort -u | tr '\n' ' ')"
+  done
+  local graph=$mb/rmat20.msg
+  [ -e "$graph" ] || "$mb/csrc/matsamp" generate rmat --scale 20 -o "$graph" >>"$logs" 2>&1
+  for np in 1 2 4; do
+    for mode in replicated partitioned; do
+      local result
+      result=$(timeout 300 "${launch[@]}" -np $np "$mb/csrc/matsamp" bench -g "$graph" --device cuda \
+               --distributed $mode --fanouts 15,10,5 -b 1024 --train-fraction 0.1 2>>"$logs")
+      echo "${result:-null}" >>"$out/mpi_bench.jsonl"
+      note "bench np=$np $mode cuda: $(echo "$result" | grep -o '"epoch_s":[0-9.e+-]*\|"rank_gpu":[^]]*]\|"minibatch_fingerprint_sum":[0-9]*' |
+                                         tr '\n' ' ')"
+      [ -n "$result" ] || grep "matsamp: error" "$logs" | tail -1 | tee -a "$summary"
+    done
+  done
+}
+
 # Issue 5 on the GPU: Cora over 10 splits, models and sampling on the GPU.
 do_accuracy() {
   local tb=$build-torch
@@ -136,11 +169,12 @@ do_bench() {
 }
 
 case $step in
-  all) do_build; do_test; do_bench; do_torch ;;
+  all) do_build; do_test; do_bench; do_torch; do_mpi ;;
   build) do_build ;;
   test) do_test ;;
   bench) do_bench ;;
   torch) do_torch ;;
+  mpi) do_mpi ;;
   accuracy) do_accuracy ;;
-  *) echo "usage: $0 [all|build|test|bench|torch|accuracy]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|build|test|bench|torch|mpi|accuracy]" >&2; exit 2 ;;
 esac
