@@ -25,15 +25,16 @@
 
 namespace matsamp {
 
-// What one multiply() moved, seen from the rank that asked (remote rows only), and
-// its time. Summed over the ranks of a grid these are the wire bytes of the product.
+// What one multiply() or sample_rows() moved, seen from the rank that asked (remote
+// rows only), and its time. Summed over the ranks of a grid these are the wire bytes.
 struct ProductCall {
-  int64_t request_bytes = 0;    // ids sent to owners (4 bytes each)
+  int64_t request_bytes = 0;    // ids sent to owners (4 bytes each; 16 more per sampled row's key)
   int64_t response_bytes = 0;   // rows received: 8 per row (length), 8 per entry (column + value)
   int64_t remote_rows = 0;
   int64_t remote_entries = 0;
-  int64_t reduce_bytes = 0;     // sent along the process row by this rank (running sums, final P)
+  int64_t reduce_bytes = 0;     // sent along the process row (running sums and P, or sampled chunks)
   int64_t result_nonzeros = 0;
+  // sample_rows: exchange_s includes the owners' sampling, reduce_s the gather of the chunks.
   double exchange_s = 0, compute_s = 0, reduce_s = 0;
 };
 
@@ -63,7 +64,7 @@ class GraphProduct {
   void finish();
 
   Exchange exchange() const { return exchange_; }
-  // One record per multiply() since the last clear_calls().
+  // One record per multiply() and sample_rows() since the last clear_calls().
   const std::vector<ProductCall>& calls() const { return calls_; }
   void clear_calls() { calls_.clear(); }
   ProcessGrid& grid() { return grid_; }
