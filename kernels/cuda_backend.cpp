@@ -223,6 +223,10 @@ std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options) {
   return std::make_unique<CudaBackend>(options);
 }
 
+void release_cached_gpu_memory(Backend& backend) {
+  if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) cuda->engine().release_cached_memory();
+}
+
 CudaCounters cuda_counters(const Backend& backend) {
   const auto* cuda = dynamic_cast<const CudaBackend*>(&backend);
   return cuda ? cuda->counters() : CudaCounters{};

@@ -68,6 +68,11 @@ struct CudaCounters {
 };
 CudaCounters cuda_counters(const Backend& backend);
 
+// Gives the memory the CUDA backend's pool keeps between calls back to the driver,
+// so that another allocator on the same GPU (torch's, when training or in Python)
+// can use it; the next call grows the pool again. No-op for other backends.
+void release_cached_gpu_memory(Backend& backend);
+
 // Measured on the backend's GPU, like util/bandwidth.h on the host: device
 // memory bandwidth in bytes/s (read + write of a large copy) and random 4-byte
 // gathers/s from a 256 MiB array. Throw unless backend is a CUDA backend.

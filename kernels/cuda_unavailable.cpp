@@ -20,6 +20,8 @@ std::unique_ptr<Backend> make_cuda_backend(const CudaOptions&) { fail(kNotBuilt)
 
 CudaCounters cuda_counters(const Backend&) { return {}; }
 
+void release_cached_gpu_memory(Backend&) {}
+
 double gpu_copy_bandwidth(Backend&) { fail(kNotBuilt); }
 
 double gpu_gather_rate(Backend&) { fail(kNotBuilt); }

@@ -156,6 +156,12 @@ void DeviceEngine::fill_zero(void* device, int64_t bytes) {
 
 void DeviceEngine::synchronize() { MATSAMP_CUDA_CHECK(cudaStreamSynchronize(impl_->stream)); }
 
+void DeviceEngine::release_cached_memory() {
+  const DeviceScope scope(*this);
+  synchronize();
+  MATSAMP_CUDA_CHECK(cudaMemPoolTrimTo(impl_->pool, 0));
+}
+
 void* DeviceEngine::stream() const { return impl_->stream; }
 
 void* DeviceEngine::sparse_handle() const { return impl_->sparse; }

@@ -29,6 +29,8 @@ class DeviceEngine {
   void copy_on_device(void* to, const void* from, int64_t bytes);
   void fill_zero(void* device, int64_t bytes);
   void synchronize();
+  // Waits for the stream, then returns the pool's unused memory to the driver.
+  void release_cached_memory();
 
   void* stream() const;          // a cudaStream_t
   void* sparse_handle() const;   // a cusparseHandle_t

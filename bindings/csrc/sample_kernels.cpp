@@ -62,8 +62,11 @@ SampleTensors sample_bulk(const char* op, const char* sampler_name, const GraphH
         graph.make_sampler(sampler_name, std::move(sizes), key, include_frontier);
     BulkSample bulk;
     try {
-      bulk = graph.with_backend(
-          [&](Backend& backend) { return sampler->sample(seed_ids, offsets, first_minibatch, epoch_key, backend); });
+      bulk = graph.with_backend([&](Backend& backend) {
+        BulkSample sampled = sampler->sample(seed_ids, offsets, first_minibatch, epoch_key, backend);
+        release_cached_gpu_memory(backend);   // torch's allocator shares the GPU
+        return sampled;
+      });
     } catch (const GpuOutOfMemory& e) {   // not a bad argument: RuntimeError, with the k that fits
       TORCH_CHECK(false, op, ": ", explain_out_of_memory(e, k).what());
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/cuda_backend.h"
+
 namespace matsamp {
 
 StepPlan::StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk)
@@ -76,7 +78,9 @@ BulkSample sample_minibatches(const Sampler& sampler, Backend& backend, const st
   for (int64_t id = ids.first; id < ids.second; ++id)
     offsets.push_back(std::min(n, (id + 1) * batch_size) - begin);
   const std::vector<vid_t> seeds(order.begin() + begin, order.begin() + begin + offsets.back());
-  return sampler.sample(seeds, offsets, ids.first, epoch, backend, times);
+  BulkSample bulk = sampler.sample(seeds, offsets, ids.first, epoch, backend, times);
+  release_cached_gpu_memory(backend);   // torch trains on the same GPU: leave it the memory
+  return bulk;
 }
 
 }  // namespace matsamp
