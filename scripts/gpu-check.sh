@@ -12,12 +12,12 @@
 #   pytest.txt, train_tests.json   the torch step's test reports
 #   accuracy.txt  (step accuracy) Cora test accuracy over 10 splits, trained with --device cuda
 #   mpi_bench.jsonl (step mpi) several ranks sharing the GPU, graph replicated and partitioned
-# Usage: scripts/gpu-check.sh [all|build|test|bench|torch|mpi|accuracy]   (default all = the
-# first five; accuracy takes longest and runs only when asked; a warm
+# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy, in the
+# order given; default all (= the first five, more than one 10-minute call: split them, e.g.
+# "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; a warm
 # machine keeps build-gpu/ between calls, so the steps may run in separate calls)
 # Needs .gpu-deps/ from scripts/gpu-prepare.sh, carried along.
 set -uo pipefail
-step=${1:-all}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MATSAMP_GPU_BUILD:-$root/build-gpu}
 out=${OUT:-$build/gpu-check-out}   # $OUT: what the device tool brings back
@@ -121,7 +121,11 @@ do_accuracy() {
   note "accuracy exit $?: $(grep 'mean test accuracy' "$out/accuracy.txt" | tr '\n' ' ')"
 }
 
+# A machine released between calls (idle too long) comes back bare: build first.
+need_build() { [ -x "$build/tests/gpu_tests" ] && [ -x "$build/csrc/matsamp" ] || do_build; }
+
 do_test() {
+  need_build
   export MATSAMP_DATA=$deps/data
   local log=$build/gpu_tests.log
   "$build/tests/gpu_tests" --gtest_output=json:"$out/gpu_tests.json" >"$log" 2>&1
@@ -150,6 +154,7 @@ bench() {
 }
 
 do_bench() {
+  need_build
   local spec=${MATSAMP_BENCH_GRAPH:-rmat:21:32}   # another spec only to try the script on a small graph
   graph=$build/${spec//:/_}.msg
   if [ ! -e "$graph" ]; then
@@ -168,13 +173,14 @@ do_bench() {
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
-case $step in
-  all) do_build; do_test; do_bench; do_torch; do_mpi ;;
-  build) do_build ;;
-  test) do_test ;;
-  bench) do_bench ;;
-  torch) do_torch ;;
-  mpi) do_mpi ;;
-  accuracy) do_accuracy ;;
-  *) echo "usage: $0 [all|build|test|bench|torch|mpi|accuracy]" >&2; exit 2 ;;
-esac
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy"
+steps=("${@:-all}")
+for step in "${steps[@]}"; do   # checked before anything runs
+  case $step in all | build | test | bench | torch | mpi | accuracy) ;; *) echo "$usage" >&2; exit 2 ;; esac
+done
+for step in "${steps[@]}"; do
+  case $step in
+    all) do_build; do_test; do_bench; do_torch; do_mpi ;;
+    *) "do_$step" ;;
+  esac
+done
