@@ -56,6 +56,15 @@ inline CsrMatrix random_csr(int64_t rows, int64_t cols, double density, uint64_t
   return m;
 }
 
+// A random matrix whose rows hold equal values (0.5, 1.5 or 2.5 by row; some rows
+// empty, lengths up to 40, some near a fanout, so sampling must rebuild after repeats).
+inline CsrMatrix uniform_rows_matrix(int64_t rows, int64_t cols, uint64_t seed) {
+  CsrMatrix m = random_csr(rows, cols, 0.3, seed);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) m.values[e] = 0.5f + (r % 3);
+  return m;
+}
+
 // n copies of one row with the given values.
 inline CsrMatrix repeated_row(const std::vector<float>& values, int64_t n) {
   CsrMatrix m(n, static_cast<int64_t>(values.size()));

@@ -18,6 +18,7 @@ namespace {
 using testing::CudaVersusCpu;
 using testing::data_file;
 using testing::random_csr;
+using testing::uniform_rows_matrix;
 using testing::repeated_row;
 
 Graph cora() { return read_npz_graph(data_file("cora.npz")); }
@@ -38,14 +39,6 @@ std::vector<vid_t> strided(int64_t n, int64_t count, int64_t stride, int64_t fir
   std::vector<vid_t> out;
   for (int64_t i = 0; i < count; ++i) out.push_back((first + i * stride) % n);
   return out;
-}
-
-// Rows of equal values (some rows empty, lengths up to 40).
-CsrMatrix uniform_rows_matrix(int64_t rows, int64_t cols, uint64_t seed) {
-  CsrMatrix m = random_csr(rows, cols, 0.3, seed);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) m.values[e] = 0.5f + (r % 3);
-  return m;
 }
 
 void expect_same_pattern_close_values(const CsrMatrix& got, const CsrMatrix& want) {

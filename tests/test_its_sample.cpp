@@ -15,6 +15,7 @@ using testing::chi_square;
 using testing::chi_square_critical;
 using testing::random_csr;
 using testing::repeated_row;
+using testing::uniform_rows_matrix;
 
 SampleKeys keys_for(int64_t rows, uint64_t seed = 5) {
   SampleKeys keys{seed, 0, 0, 0, {0, rows}};
@@ -119,21 +120,6 @@ TEST(ItsSample, KeyedByMinibatchAndRowNotByPosition) {
 TEST(ItsSample, SeedChangesTheSample) {
   const CsrMatrix p = random_csr(50, 100, 0.3, 4);
   EXPECT_NE(its_sample(p, 3, keys_for(50, 1)).colidx, its_sample(p, 3, keys_for(50, 2)).colidx);
-}
-
-}  // namespace
-}  // namespace matsamp
-
-namespace matsamp {
-namespace {
-
-// A matrix whose rows hold equal values (the first row empty, row lengths up
-// to 40, lengths near s to exercise the rebuild after many repeats).
-CsrMatrix uniform_rows_matrix(int64_t rows, int64_t cols, uint64_t seed) {
-  CsrMatrix m = testing::random_csr(rows, cols, 0.3, seed);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) m.values[e] = 0.5f + (r % 3);
-  return m;
 }
 
 void expect_fast_path_exact(const CsrMatrix& a, bool uniform) {
