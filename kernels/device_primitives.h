@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/device_csr.h"
 #include "kernels/device_engine.h"
 
 namespace matsamp::gpu {
@@ -11,6 +12,10 @@ namespace matsamp::gpu {
 void counts_to_offsets(DeviceEngine& engine, const int64_t* counts, int64_t n, int64_t* offsets);
 // The same, returning the total, read back (a size the caller allocates by).
 int64_t offsets_from_counts(DeviceEngine& engine, const int64_t* counts, int64_t n, int64_t* offsets);
+
+// A rows x cols matrix whose row r holds counts[r] entries: row pointers set (one
+// size read back), column ids and values allocated for the caller to fill.
+DeviceCsr csr_from_row_counts(DeviceEngine& engine, int64_t rows, int64_t cols, const int64_t* counts);
 
 // In-place inclusive prefix sum.
 void inclusive_sum(DeviceEngine& engine, int64_t* data, int64_t n);

@@ -91,6 +91,17 @@ int64_t offsets_from_counts(DeviceEngine& engine, const int64_t* counts, int64_t
   return n > 0 ? read_one(engine, offsets + n) : 0;
 }
 
+DeviceCsr csr_from_row_counts(DeviceEngine& engine, int64_t rows, int64_t cols, const int64_t* counts) {
+  DeviceCsr out;
+  out.rows = rows;
+  out.cols = cols;
+  out.rowptr = DeviceArray<int64_t>(engine, rows + 1);
+  const int64_t nnz = offsets_from_counts(engine, counts, rows, out.rowptr.data());
+  out.colidx = DeviceArray<col_t>(engine, nnz);
+  out.values = DeviceArray<float>(engine, nnz);
+  return out;
+}
+
 void sort_pairs(DeviceEngine& engine, DeviceArray<uint64_t>& keys, DeviceArray<float>& values, int end_bit) {
   stable_sort_pairs(engine, keys, values, end_bit);
 }

@@ -157,19 +157,13 @@ __global__ void draw_samples(Rows rows, int64_t m, int64_t s, DeviceKeys keys, c
 template <class Rows>
 DeviceCsr draw_all(DeviceEngine& engine, const Rows& rows, int64_t m, int64_t cols, int64_t s, const DeviceKeys& keys) {
   const cudaStream_t stream = stream_of(engine);
-  DeviceCsr out;
-  out.rows = m;
-  out.cols = cols;
-  out.rowptr = DeviceArray<int64_t>(engine, m + 1);
   DeviceArray<int64_t> counts(engine, m);
   if (m > 0) {
     sample_counts<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(rows, m, s, counts.data());
     MATSAMP_CUDA_LAUNCHED("sample_counts");
   }
-  const int64_t nnz = offsets_from_counts(engine, counts.data(), m, out.rowptr.data());
-  out.colidx = DeviceArray<col_t>(engine, nnz);
-  out.values = DeviceArray<float>(engine, nnz);
-  if (nnz > 0) {
+  DeviceCsr out = csr_from_row_counts(engine, m, cols, counts.data());
+  if (out.nnz() > 0) {
     draw_samples<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(rows, m, s, keys, out.rowptr.data(),
                                                                       out.colidx.data(), out.values.data());
     MATSAMP_CUDA_LAUNCHED("draw_samples");

@@ -85,19 +85,13 @@ __global__ void fill_selected(CsrView a, DeviceOffsets row_blocks, const uint64_
 
 DeviceCsr select_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t m) {
   const cudaStream_t stream = stream_of(engine);
-  DeviceCsr out;
-  out.rows = m;
-  out.cols = a.cols;
-  out.rowptr = DeviceArray<int64_t>(engine, m + 1);
   DeviceArray<int64_t> lengths(engine, m);
   if (m > 0) {
     selected_row_lengths<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(a, rows, m, lengths.data());
     MATSAMP_CUDA_LAUNCHED("selected_row_lengths");
   }
-  const int64_t nnz = offsets_from_counts(engine, lengths.data(), m, out.rowptr.data());
-  out.colidx = DeviceArray<col_t>(engine, nnz);
-  out.values = DeviceArray<float>(engine, nnz);
-  if (nnz > 0) {
+  DeviceCsr out = csr_from_row_counts(engine, m, a.cols, lengths.data());
+  if (out.nnz() > 0) {
     gather_rows<<<blocks_for_warps(m), kBlockThreads, 0, stream>>>(a, rows, m, out.rowptr.data(), out.colidx.data(),
                                                                    out.values.data());
     MATSAMP_CUDA_LAUNCHED("gather_rows");
@@ -119,20 +113,14 @@ DeviceCsr select_cols_blocked(DeviceEngine& engine, const CsrView& a, DeviceOffs
   // Stable: equal (block, column) pairs keep ascending stacked columns, as on the CPU.
   sort_pairs(engine, keys, stacked, 32 + bits_for(col_blocks.blocks + 1));
 
-  DeviceCsr out;
-  out.rows = a.rows;
-  out.cols = total_cols;
-  out.rowptr = DeviceArray<int64_t>(engine, a.rows + 1);
   DeviceArray<int64_t> counts(engine, a.rows);
   if (a.rows > 0) {
     count_selected<<<blocks_for_warps(a.rows), kBlockThreads, 0, stream>>>(a, row_blocks, keys.data(), total_cols,
                                                                            counts.data());
     MATSAMP_CUDA_LAUNCHED("count_selected");
   }
-  const int64_t nnz = offsets_from_counts(engine, counts.data(), a.rows, out.rowptr.data());
-  out.colidx = DeviceArray<col_t>(engine, nnz);
-  out.values = DeviceArray<float>(engine, nnz);
-  if (nnz > 0) {
+  DeviceCsr out = csr_from_row_counts(engine, a.rows, total_cols, counts.data());
+  if (out.nnz() > 0) {
     fill_selected<<<blocks_for_warps(a.rows), kBlockThreads, 0, stream>>>(a, row_blocks, keys.data(), stacked.data(),
                                                                           total_cols, weights, out.rowptr.data(),
                                                                           out.colidx.data(), out.values.data());
