@@ -86,7 +86,7 @@ const DistributedCsr& GraphProduct::operand(int64_t id) const {
 }
 
 std::pair<vid_t, vid_t> GraphProduct::chunk(const RowBlocks& blocks) const {
-  const int per_chunk = grid_.process_rows() / grid_.replication();   // p/c² blocks
+  const int per_chunk = blocks_per_chunk();
   const int first = grid_.col() * per_chunk;
   return {blocks.begin(first), blocks.end(first + per_chunk - 1)};
 }
@@ -195,12 +195,13 @@ CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, c
       p = std::move(piece);
     } else {
       const CsrMatrix chunks = all_gather_rows(row, piece);
-      const int per_chunk = grid_.process_rows() / grid_.replication();
+      std::vector<int> chunk_of(m);
+      for (int64_t r = 0; r < m; ++r) chunk_of[r] = a.blocks.owner(rows[r]) / blocks_per_chunk();
       std::vector<int64_t> next(row.size() + 1, 0);   // first row of each chunk's piece, then its cursor
-      for (vid_t v : rows) ++next[a.blocks.owner(v) / per_chunk + 1];
+      for (int c : chunk_of) ++next[c + 1];
       std::partial_sum(next.begin(), next.end(), next.begin());
       std::vector<vid_t> order(m);
-      for (int64_t r = 0; r < m; ++r) order[r] = static_cast<vid_t>(next[a.blocks.owner(rows[r]) / per_chunk]++);
+      for (int64_t r = 0; r < m; ++r) order[r] = static_cast<vid_t>(next[chunk_of[r]]++);
       p = select_rows(chunks, order);
     }
   }
@@ -351,7 +352,7 @@ bool GraphProduct::exchange_oblivious(const RowRequest* request, int operand_id,
 
   // Each block of this column's chunk goes whole from its owner to the column.
   const DistributedCsr& a = operand(agreed);
-  const int per_chunk = grid_.process_rows() / grid_.replication();
+  const int per_chunk = blocks_per_chunk();
   const int first_block = grid_.col() * per_chunk;
   std::vector<CsrMatrix> blocks(per_chunk);
   for (int i = 0; i < per_chunk; ++i) {

@@ -90,6 +90,8 @@ class GraphProduct {
     std::vector<int64_t> key_words;  // (minibatch, row) of each id's key
   };
 
+  // Column blocks per chunk: p/c² of the p/c block rows.
+  int blocks_per_chunk() const { return grid_.process_rows() / grid_.replication(); }
   // The vertex range [begin, end) of this rank's chunk of column blocks.
   std::pair<vid_t, vid_t> chunk(const RowBlocks& blocks) const;
   const DistributedCsr& operand(int64_t id) const;
