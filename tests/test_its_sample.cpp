@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "error_checks.h"
 #include "ops/ops.h"
 #include "reference.h"
 #include "statistics.h"
@@ -193,8 +194,11 @@ TEST(SampleRows, RejectsBadArguments) {
   EXPECT_THROW(sample_rows(a, {5}, 2, {1, 0, 0, 0, {0, 1}}, true), Error);
   EXPECT_THROW(sample_rows(a, {1, 2}, 2, {1, 0, 0, 0, {0, 1}}, true), Error);
   EXPECT_THROW(sample_rows(a, {1}, 0, {1, 0, 0, 0, {0, 1}}, true), Error);
-  EXPECT_THROW(sample_rows(a, {1, 2}, 2, std::vector<RandomKey>(1), true), Error);
-  EXPECT_THROW(sample_rows(a, {1}, 0, std::vector<RandomKey>(1), true), Error);
+  testing::expect_error([&] { sample_rows(a, {1, 2}, 2, std::vector<RandomKey>(1), true); },
+                        "2 rows selected but 1 keys given");
+  testing::expect_error([&] { sample_rows(a, {1}, 0, std::vector<RandomKey>(1), true); },
+                        "sample count must be positive, got 0");
+  testing::expect_error([&] { sample_rows(a, {5}, 2, std::vector<RandomKey>(1), true); }, "row id 5 out of range");
 }
 
 }  // namespace

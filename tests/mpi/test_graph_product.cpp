@@ -9,6 +9,7 @@
 #include <random>
 
 #include "distributed/distributed_backend.h"
+#include "error_checks.h"
 #include "mpi_test_env.h"
 #include "ops/ops.h"
 
@@ -110,7 +111,10 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
                   local->sample_rows(a, rows, 4, keys, has_uniform_rows(a)))
           << describe(k) << (where == DistributedBackend::RowSampling::at_owner ? ", at owner" : ", fetched rows");
     }
-    EXPECT_THROW(backend.sample_rows(placeholder, {0, 120}, 4, {3, 1, 2, 0, {0, 2}}, false), Error);
+    testing::expect_error([&] { backend.sample_rows(placeholder, {0, 120}, 4, {3, 1, 2, 0, {0, 2}}, false); },
+                          "row id 120 out of range for 120 rows");
+    testing::expect_error([&] { backend.sample_rows(placeholder, {0, 1}, 4, {3, 1, 2, 0, {0, 3}}, false); },
+                          "2 rows selected but the keys name 3");
     const CsrMatrix q = random_matrix(3, 120, 0.2, 9 + grid.row());
     EXPECT_TRUE(backend.spgemm(q, placeholder) == local->spgemm(q, a)) << describe(k);
     EXPECT_THROW(backend.spgemm(placeholder, q), Error);

@@ -105,6 +105,8 @@ def test_placing_the_engine_graph_on_a_missing_gpu_fails_and_keeps_it_on_the_cpu
     graph = matsamp.Graph.from_csr(torch.tensor([0, 1, 2]), torch.tensor([1, 0]))
     expected = "cannot place the graph on cuda:0" if matsamp.built_with_cuda else "built without CUDA"
     raises(RuntimeError, expected, lambda: graph.handle.place_on_cuda(0))
+    raises(ValueError, "CUDA device index must be non-negative, got -1",
+           lambda: graph.handle.place_on_cuda(-1))
     assert graph.handle.device() == "cpu"
     layers = matsamp.ops.sample_bulk(graph, "graphsage", torch.tensor([0, 1]), torch.tensor([0, 2]), [1])
     assert layers[0].col.tolist() == [1, 0]
