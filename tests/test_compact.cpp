@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "compact_cases.h"
@@ -48,6 +50,50 @@ TEST(CompactColumns, RandomMatrixInvariants) {
       }
   }
   EXPECT_EQ(c.adj.nnz(), s.nnz());
+}
+
+// compact_columns spelled out with ordered containers.
+CompactResult naive_compact(const CsrMatrix& s, const Offsets& offsets, const std::vector<vid_t>& leading) {
+  CompactResult out{CsrMatrix(s.rows, 0), {}, {0}};
+  out.adj.rowptr = s.rowptr;
+  for (size_t g = 0; g + 1 < offsets.size(); ++g) {
+    std::map<vid_t, col_t> local;
+    std::vector<vid_t> list(leading.begin() + offsets[g], leading.begin() + offsets[g + 1]);
+    std::set<vid_t> fresh;
+    for (int64_t e = s.rowptr[offsets[g]]; e < s.rowptr[offsets[g + 1]]; ++e)
+      if (std::find(list.begin(), list.end(), s.colidx[e]) == list.end()) fresh.insert(s.colidx[e]);
+    list.insert(list.end(), fresh.begin(), fresh.end());
+    for (size_t j = 0; j < list.size(); ++j) local[list[j]] = static_cast<col_t>(out.col_offsets.back() + j);
+    for (int64_t r = offsets[g]; r < offsets[g + 1]; ++r) {
+      std::vector<std::pair<col_t, float>> row;
+      for (int64_t e = s.rowptr[r]; e < s.rowptr[r + 1]; ++e) row.push_back({local[s.colidx[e]], s.values[e]});
+      std::sort(row.begin(), row.end());
+      for (const auto& [c, v] : row) {
+        out.adj.colidx.push_back(c);
+        out.adj.values.push_back(v);
+      }
+    }
+    out.vertices.insert(out.vertices.end(), list.begin(), list.end());
+    out.col_offsets.push_back(static_cast<int64_t>(out.vertices.size()));
+  }
+  out.adj.cols = out.col_offsets.back();
+  return out;
+}
+
+// New vertices are put in order by a sort when few of the graph's vertices are
+// touched, and off a bitmap when many are: both regimes, against the naive op.
+TEST(CompactColumns, MatchesNaiveCompactWhenFewOrManyVerticesAreTouched) {
+  for (const auto& [rows, cols, density] : {std::tuple{40, 100000, 0.00005}, std::tuple{300, 500, 0.2}}) {
+    const CsrMatrix s = testing::random_csr(rows, cols, density, 5);
+    const Offsets offsets{0, rows / 4, rows / 4, rows};   // one empty block
+    std::vector<vid_t> leading;
+    for (int64_t r = 0; r < rows; ++r) leading.push_back((r * 7919) % cols);
+    const CompactResult got = compact_columns(s, offsets, leading, offsets);
+    const CompactResult want = naive_compact(s, offsets, leading);
+    EXPECT_EQ(got.vertices, want.vertices) << cols << " columns";
+    EXPECT_EQ(got.col_offsets, want.col_offsets);
+    EXPECT_TRUE(got.adj == want.adj) << cols << " columns";
+  }
 }
 
 TEST(CompactColumns, RejectsRepeatedLeadingVertex) {

@@ -61,8 +61,10 @@ class RowSampler {
   }
 
   // The same picks as sample() on a row of len equal positive values, in
-  // O(s log s) instead of O(len): every weight is 2^24, so a draw lands on the
-  // (target >> 24)-th entry not excluded at the last prefix rebuild.
+  // O(s) instead of O(len): every weight is 2^24, so a draw lands on the
+  // (target >> 24)-th entry not excluded at the last prefix rebuild. Picks are
+  // marked in a bitmap that outlives the row (only the picked bits are cleared),
+  // which keeps the repeat test free of branchy searches.
   int64_t sample_uniform(int64_t len, int64_t s, const RandomKey& key) {
     picked_.clear();
     if (len <= s) {
@@ -70,6 +72,8 @@ class RowSampler {
       return len;
     }
     excluded_.clear();
+    const int64_t words = (len + 63) / 64;
+    if (static_cast<int64_t>(marks_.size()) < words) marks_.resize(words, 0);
     uint32_t draw = 0;
     int64_t misses = 0;
     while (static_cast<int64_t>(picked_.size()) < s) {
@@ -79,13 +83,26 @@ class RowSampler {
         if (e > i) break;
         ++i;
       }
-      const auto at = std::lower_bound(picked_.begin(), picked_.end(), i);
-      if (at == picked_.end() || *at != i) {
-        picked_.insert(at, i);
+      uint64_t& word = marks_[i >> 6];
+      const uint64_t bit = uint64_t{1} << (i & 63);
+      if (!(word & bit)) {
+        word |= bit;
+        picked_.push_back(i);
       } else if (++misses > s) {   // mirrors the prefix rebuild of sample()
         excluded_ = picked_;
+        std::sort(excluded_.begin(), excluded_.end());
         misses = 0;
       }
+    }
+    if (words <= 4 * s) {   // short row: read the picks off the bitmap, in order
+      int64_t n = 0;
+      for (int64_t q = 0; q < words; ++q) {
+        for (uint64_t w = marks_[q]; w != 0; w &= w - 1) picked_[n++] = q * 64 + __builtin_ctzll(w);
+        marks_[q] = 0;
+      }
+    } else {
+      for (int64_t i : picked_) marks_[i >> 6] = 0;
+      std::sort(picked_.begin(), picked_.end());
     }
     return s;
   }
@@ -105,6 +122,7 @@ class RowSampler {
   std::vector<char> taken_;
   std::vector<int64_t> picked_;
   std::vector<int64_t> excluded_;   // sorted; sample_uniform only
+  std::vector<uint64_t> marks_;     // picked entries; all zero between rows
 };
 
 }  // namespace matsamp
