@@ -1,6 +1,7 @@
 #include "distributed_backend.h"
 
 #include <numeric>
+#include <utility>
 
 #include "csr_transfer.h"
 
@@ -110,10 +111,9 @@ CsrMatrix DistributedBackend::its_sample(const CsrMatrix& p, int64_t s, const Sa
   return local_->its_sample(p, s, keys);
 }
 
-CompactResult DistributedBackend::compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
-                                                  const std::vector<vid_t>& leading,
-                                                  const Offsets& leading_offsets) {
-  return local_->compact_columns(s, row_offsets, leading, leading_offsets);
+CompactResult DistributedBackend::compact_columns(CsrMatrix s, const Offsets& row_offsets,
+                                                  const std::vector<vid_t>& leading, const Offsets& leading_offsets) {
+  return local_->compact_columns(std::move(s), row_offsets, leading, leading_offsets);
 }
 
 }  // namespace matsamp

@@ -38,7 +38,7 @@ class DistributedBackend final : public Backend {
   CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) override;
   CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                         bool uniform_rows) override;
-  CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+  CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                 const Offsets& leading_offsets) override;
 
  private:

@@ -117,7 +117,7 @@ class CudaBackend final : public Backend {
     return gpu::download(engine_, sample_on_device(a, rows, s, keys, uniform_rows, nullptr));
   }
 
-  CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+  CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                 const Offsets& leading_offsets) override {
     const DeviceScope scope(engine_);
     check_compact_blocks(s.rows, row_offsets, leading, leading_offsets);

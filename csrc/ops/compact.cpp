@@ -36,8 +36,8 @@ void order_new_vertices(std::vector<vid_t>& list, size_t lead, std::vector<uint6
 
 }  // namespace
 
-CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
-                              const std::vector<vid_t>& leading, const Offsets& leading_offsets) {
+CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                              const Offsets& leading_offsets) {
   const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
   MATSAMP_CHECK(blocks >= 0 && row_offsets.front() == 0 && row_offsets.back() == s.rows,
                 "compact_columns: row offsets must run from 0 to ", s.rows);
@@ -48,10 +48,9 @@ CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
   for (vid_t v : leading)
     MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
 
-  // Pass 1, per block: the vertex list (leading, then new vertices ascending)
-  // and each entry's local column.
+  // Pass 1, per block: the vertex list (leading, then new vertices ascending);
+  // each entry's column id becomes its local column, in place.
   std::vector<std::vector<vid_t>> lists(blocks);
-  std::vector<col_t> local(s.nnz());
   int64_t repeated_leader = -1;   // exceptions must not leave the parallel region
 #pragma omp parallel
   {
@@ -78,7 +77,7 @@ CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
         }
       order_new_vertices(list, lead, new_marks);
       for (size_t j = lead; j < list.size(); ++j) table[list[j]] = static_cast<col_t>(j);
-      for (int64_t e = e0; e < e1; ++e) local[e] = table[s.colidx[e]];
+      for (int64_t e = e0; e < e1; ++e) s.colidx[e] = table[s.colidx[e]];
       for (vid_t v : list) table[v] = kUnseen;
     }
   }
@@ -93,10 +92,9 @@ CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
   check_column_count(result.col_offsets.back(), "compact_columns");
   result.vertices.resize(result.col_offsets.back());
   CsrMatrix& adj = result.adj;
-  adj = CsrMatrix(s.rows, result.col_offsets.back());
-  adj.rowptr = s.rowptr;
-  adj.colidx.resize(s.nnz());
-  adj.values.resize(s.nnz());
+  adj = std::move(s);
+  adj.cols = result.col_offsets.back();
+  if (adj.values.empty()) adj.values.assign(adj.colidx.size(), 1.0f);
 
   // Pass 2, per block: stacked column ids, each row sorted by its new ids.
 #pragma omp parallel
@@ -108,8 +106,8 @@ CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
       const col_t base = static_cast<col_t>(result.col_offsets[g]);
       for (int64_t r = row_offsets[g]; r < row_offsets[g + 1]; ++r) {
         row.clear();
-        for (int64_t e = s.rowptr[r]; e < s.rowptr[r + 1]; ++e)
-          row.push_back({static_cast<col_t>(base + local[e]), s.values.empty() ? 1.0f : s.values[e]});
+        for (int64_t e = adj.rowptr[r]; e < adj.rowptr[r + 1]; ++e)
+          row.push_back({static_cast<col_t>(base + adj.colidx[e]), adj.values[e]});
         write_sorted_row(row, adj, r);
       }
     }

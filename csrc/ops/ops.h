@@ -81,7 +81,9 @@ struct CompactResult {
 // Drops empty columns and renumbers the rest per minibatch: block g's vertex list
 // is leading[leading_offsets[g] …) first (kept even when empty), then the other
 // non-empty columns of its rows in ascending vertex id.
-CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
-                              const std::vector<vid_t>& leading, const Offsets& leading_offsets);
+// S is taken by value and relabelled in place: move it in when it is not needed
+// afterwards (the sampled layers are large).
+CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                              const Offsets& leading_offsets);
 
 }  // namespace matsamp

@@ -1,6 +1,7 @@
 #include "sampling/backend.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "sampling/sampler.h"
 #include "util/timer.h"
@@ -18,7 +19,7 @@ SampledLayer Backend::sample_neighbour_layer(const CsrMatrix& adj, const std::ve
   ScopedTimer t(times ? &times->extraction : nullptr);
   std::fill(s.values.begin(), s.values.end(), 1.0f);   // mean aggregation weights
   normalize_rows(s, false);
-  CompactResult c = compact_columns(s, offsets, frontier, offsets);
+  CompactResult c = compact_columns(std::move(s), offsets, frontier, offsets);
   return {std::move(c.adj), offsets, std::move(c.col_offsets), std::move(c.vertices)};
 }
 

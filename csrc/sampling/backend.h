@@ -25,8 +25,8 @@ class Backend {
   virtual CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) = 0;
   virtual CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                                 const SampleKeys& keys, bool uniform_rows) = 0;
-  virtual CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
-                                        const std::vector<vid_t>& leading,
+  // S is consumed: the CPU backend relabels it in place.
+  virtual CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                         const Offsets& leading_offsets) = 0;
 
   // One node-wise (GraphSAGE) layer: sample_rows of the frontier, mean weights

@@ -1,5 +1,7 @@
 #include "sampling/backend.h"
 
+#include <utility>
+
 namespace matsamp {
 
 namespace {
@@ -26,10 +28,9 @@ class CpuBackend final : public Backend {
                         const SampleKeys& keys, bool uniform_rows) override {
     return matsamp::sample_rows(a, rows, s, keys, uniform_rows);
   }
-  CompactResult compact_columns(const CsrMatrix& s, const Offsets& row_offsets,
-                                const std::vector<vid_t>& leading,
+  CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                 const Offsets& leading_offsets) override {
-    return matsamp::compact_columns(s, row_offsets, leading, leading_offsets);
+    return matsamp::compact_columns(std::move(s), row_offsets, leading, leading_offsets);
   }
 };
 
