@@ -1,22 +1,12 @@
 #include "partial_product.h"
 
 #include <algorithm>
-#include <memory>
 #include <numeric>
 
+#include "ops/sparse_accumulator.h"
+#include "util/parallel.h"
+
 namespace matsamp {
-
-namespace {
-
-// Dense per-thread accumulator over the output columns, reused across rows (as in spgemm).
-struct Accumulator {
-  explicit Accumulator(int64_t cols) : mark(cols, -1), sum(cols, 0.0f) {}
-  std::vector<int64_t> mark;   // row that last touched the column
-  std::vector<float> sum;
-  std::vector<col_t> touched;
-};
-
-}  // namespace
 
 CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t lo, vid_t hi,
                            const CsrMatrix& running) {
@@ -63,24 +53,18 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
   CsrMatrix c(q.rows, cols);
 #pragma omp parallel
   {
-    std::unique_ptr<Accumulator> acc;   // O(cols): made only when a row needs it
-#pragma omp for schedule(dynamic, 256)
+    SparseAccumulator acc(cols);   // O(cols): made only when a row needs it
+#pragma omp for schedule(dynamic, row_chunk(q.rows, 256))
     for (int64_t r = 0; r < q.rows; ++r) {
       if (source[r] != kAccumulate) {
         c.rowptr[r + 1] = source[r] == kKeepRunning ? running.row_nnz(r) : b.row_nnz(source[r]);
         continue;
       }
-      if (!acc) acc = std::make_unique<Accumulator>(cols);
-      int64_t count = 0;
-      auto touch = [&](col_t j) {
-        if (acc->mark[j] != r) {
-          acc->mark[j] = r;
-          ++count;
-        }
-      };
-      for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) touch(running.colidx[e]);
-      for_each_term(r, [&](col_t j, float) { touch(j); });
-      c.rowptr[r + 1] = count;
+      acc.start_row();
+      for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) acc.touch(running.colidx[e]);
+      for_each_term(r, [&](col_t j, float) { acc.touch(j); });
+      c.rowptr[r + 1] = acc.touched();
+      acc.forget();
     }
   }
   std::partial_sum(c.rowptr.begin(), c.rowptr.end(), c.rowptr.begin());
@@ -89,8 +73,8 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
 
 #pragma omp parallel
   {
-    std::unique_ptr<Accumulator> acc;
-#pragma omp for schedule(dynamic, 256)
+    SparseAccumulator acc(cols);
+#pragma omp for schedule(dynamic, row_chunk(q.rows, 256))
     for (int64_t r = 0; r < q.rows; ++r) {
       int64_t out = c.rowptr[r];
       if (source[r] == kKeepRunning) {
@@ -107,24 +91,14 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
         }
         continue;
       }
-      if (!acc) acc = std::make_unique<Accumulator>(cols);
-      acc->touched.clear();
-      auto add = [&](col_t j, float value) {
-        if (acc->mark[j] != r) {   // first term: spgemm assigns, it does not add to 0
-          acc->mark[j] = r;
-          acc->sum[j] = value;
-          acc->touched.push_back(j);
-        } else {
-          acc->sum[j] += value;
-        }
-      };
-      for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) add(running.colidx[e], running.values[e]);
-      for_each_term(r, add);
-      std::sort(acc->touched.begin(), acc->touched.end());
-      for (col_t j : acc->touched) {
+      // Summed in spgemm's order (first term assigned), so equal to the CPU op.
+      acc.start_row();
+      for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) acc.add(running.colidx[e], running.values[e]);
+      for_each_term(r, [&](col_t j, float value) { acc.add(j, value); });
+      acc.drain([&](col_t j, float sum) {
         c.colidx[out] = j;
-        c.values[out++] = acc->sum[j];
-      }
+        c.values[out++] = sum;
+      });
     }
   }
   return c;

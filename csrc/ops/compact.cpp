@@ -5,10 +5,10 @@
 // sorting them, or, when they are many, by reading them off a bitmap over all
 // vertices (one pass over n/64 words instead of an O(m log m) sort).
 #include <algorithm>
-#include <cmath>
 
 #include "ops/ops.h"
 #include "ops/sorted_row.h"
+#include "ops/sparse_accumulator.h"
 
 namespace matsamp {
 
@@ -16,23 +16,6 @@ namespace {
 
 constexpr col_t kUnseen = -1;
 constexpr col_t kNew = -2;
-
-// Puts list[lead, end) in ascending order; `marks` has exactly their bits set
-// on entry and none on return.
-void order_new_vertices(std::vector<vid_t>& list, size_t lead, std::vector<uint64_t>& marks) {
-  const double count = static_cast<double>(list.size() - lead);
-  if (count * std::log2(count + 2) < static_cast<double>(marks.size())) {
-    std::sort(list.begin() + lead, list.end());
-    for (size_t j = lead; j < list.size(); ++j) marks[list[j] >> 6] = 0;
-    return;
-  }
-  list.resize(lead);
-  for (size_t q = 0; q < marks.size(); ++q) {
-    for (uint64_t w = marks[q]; w != 0; w &= w - 1)
-      list.push_back(static_cast<vid_t>(q * 64 + __builtin_ctzll(w)));
-    marks[q] = 0;
-  }
-}
 
 }  // namespace
 
@@ -75,7 +58,7 @@ CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std
           list.push_back(s.colidx[e]);
           new_marks[s.colidx[e] >> 6] |= uint64_t{1} << (s.colidx[e] & 63);
         }
-      order_new_vertices(list, lead, new_marks);
+      sort_marked(list, lead, new_marks);
       for (size_t j = lead; j < list.size(); ++j) table[list[j]] = static_cast<col_t>(j);
       for (int64_t e = e0; e < e1; ++e) s.colidx[e] = table[s.colidx[e]];
       for (vid_t v : list) table[v] = kUnseen;

@@ -10,6 +10,7 @@
 #include "ops/its_sample_row.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -22,7 +23,7 @@ void for_each_keyed_row(int64_t rows, KeyOf key_of, Pick pick) {
 #pragma omp parallel
   {
     RowSampler sampler;
-#pragma omp for schedule(dynamic, 256)
+#pragma omp for schedule(dynamic, row_chunk(rows, 256))
     for (int64_t r = 0; r < rows; ++r) pick(r, key_of(r), sampler);
   }
 }
@@ -106,7 +107,7 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
 #pragma omp parallel
   {
     std::vector<float> scratch;
-#pragma omp for schedule(dynamic, 1024)
+#pragma omp for schedule(dynamic, row_chunk(m, 1024))
     for (int64_t i = 0; i < m; ++i) {
       prefetch_extent(a, rows, i);
       out.rowptr[i + 1] = std::min(s, uniform_rows ? a.row_nnz(rows[i]) : normalized_row(i, scratch));
@@ -124,7 +125,7 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
   {
     RowSampler sampler;
     std::vector<float> normalized;
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, row_chunk(groups, 16))
     for (int64_t group = 0; group < groups; ++group) {
       const int64_t first = group * kRowGroup, last = std::min(m, first + kRowGroup);
       for (int64_t i = first; i < last; ++i) {
@@ -185,7 +186,7 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
   // Pass 1: the sample size of every row; pass 2 samples into place.
   CsrMatrix out(rows, p.cols);
   auto source_row = [&](int64_t r) { return shared_row ? 0 : r; };
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, row_chunk(rows, 1024))
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t src = source_row(r);
     int64_t positive = 0;

@@ -1,10 +1,11 @@
 #include "ops/ops.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
 void normalize_rows(CsrMatrix& p, bool square_first) {
   if (p.values.empty()) p.values.assign(p.colidx.size(), 1.0f);
-#pragma omp parallel for schedule(dynamic, 512)
+#pragma omp parallel for schedule(dynamic, row_chunk(p.rows, 512))
   for (int64_t r = 0; r < p.rows; ++r) {
     double sum = 0;   // sequential per row, so the result does not depend on threads
     for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e) {

@@ -5,6 +5,7 @@
 #include "ops/op_checks.h"
 #include "ops/ops.h"
 #include "ops/sorted_row.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -18,7 +19,7 @@ CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
   }
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
-#pragma omp parallel for schedule(dynamic, 512)
+#pragma omp parallel for schedule(dynamic, row_chunk(m, 512))
   for (int64_t i = 0; i < m; ++i) {
     const int64_t src = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
     std::copy_n(a.colidx.begin() + src, len, out.colidx.begin() + out.rowptr[i]);
@@ -70,7 +71,7 @@ CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
     }
   };
   CsrMatrix out(a.rows, total_cols);
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, row_chunk(a.rows, 256))
   for (int64_t r = 0; r < a.rows; ++r) {
     int64_t count = 0;
     matches(r, [&](int64_t, col_t) { ++count; });
@@ -82,7 +83,7 @@ CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
 #pragma omp parallel
   {
     RowEntries row;
-#pragma omp for schedule(dynamic, 256)
+#pragma omp for schedule(dynamic, row_chunk(a.rows, 256))
     for (int64_t r = 0; r < a.rows; ++r) {
       row.clear();
       matches(r, [&](int64_t e, col_t j) {

@@ -3,28 +3,10 @@
 #include <numeric>
 
 #include "ops/ops.h"
+#include "ops/sparse_accumulator.h"
+#include "util/parallel.h"
 
 namespace matsamp {
-
-namespace {
-
-// Marks which columns of the current row are touched; reused across rows and
-// sized on first use, so threads without rows (small products) pay nothing.
-struct Accumulator {
-  explicit Accumulator(int64_t cols) : cols(cols) {}
-  void ready() {
-    if (mark.empty() && cols > 0) {
-      mark.assign(cols, -1);
-      sum.assign(cols, 0.0f);
-    }
-  }
-  int64_t cols;
-  std::vector<int64_t> mark;   // row that last touched the column
-  std::vector<float> sum;
-  std::vector<col_t> touched;
-};
-
-}  // namespace
 
 CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
   MATSAMP_CHECK(a.cols == b.rows, "spgemm: inner dimensions differ: A is ", a.shape(), ", B is ",
@@ -36,20 +18,16 @@ CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
   // Symbolic pass: the number of distinct columns of each row of C.
 #pragma omp parallel
   {
-    Accumulator acc(b.cols);
-#pragma omp for schedule(dynamic, 256)
+    SparseAccumulator acc(b.cols);
+#pragma omp for schedule(dynamic, row_chunk(a.rows, 256))
     for (int64_t r = 0; r < a.rows; ++r) {
-      acc.ready();
-      int64_t count = 0;
+      acc.start_row();
       for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
         const col_t k = a.colidx[e];
-        for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f)
-          if (acc.mark[b.colidx[f]] != r) {
-            acc.mark[b.colidx[f]] = r;
-            ++count;
-          }
+        for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f) acc.touch(b.colidx[f]);
       }
-      c.rowptr[r + 1] = count;
+      c.rowptr[r + 1] = acc.touched();
+      acc.forget();
     }
   }
   std::partial_sum(c.rowptr.begin(), c.rowptr.end(), c.rowptr.begin());
@@ -59,32 +37,20 @@ CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
   // Numeric pass: accumulate each row in the order of A's row, then emit sorted.
 #pragma omp parallel
   {
-    Accumulator acc(b.cols);
-#pragma omp for schedule(dynamic, 256)
+    SparseAccumulator acc(b.cols);
+#pragma omp for schedule(dynamic, row_chunk(a.rows, 256))
     for (int64_t r = 0; r < a.rows; ++r) {
-      acc.ready();
-      acc.touched.clear();
+      acc.start_row();
       for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
         const col_t k = a.colidx[e];
         const float av = aval ? aval[e] : 1.0f;
-        for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f) {
-          const col_t j = b.colidx[f];
-          const float product = av * (bval ? bval[f] : 1.0f);
-          if (acc.mark[j] != r) {
-            acc.mark[j] = r;
-            acc.sum[j] = product;
-            acc.touched.push_back(j);
-          } else {
-            acc.sum[j] += product;
-          }
-        }
+        for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f) acc.add(b.colidx[f], av * (bval ? bval[f] : 1.0f));
       }
-      std::sort(acc.touched.begin(), acc.touched.end());
       int64_t out = c.rowptr[r];
-      for (col_t j : acc.touched) {
+      acc.drain([&](col_t j, float sum) {
         c.colidx[out] = j;
-        c.values[out++] = acc.sum[j];
-      }
+        c.values[out++] = sum;
+      });
     }
   }
   return c;
