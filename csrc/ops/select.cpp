@@ -61,32 +61,55 @@ CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
     std::sort(selector.begin() + col_offsets[g], selector.begin() + col_offsets[g + 1]);
 
   // Two passes over the rows (count, then fill), in parallel over rows; the
-  // block of a row is found by binary search in row_offsets.
-  auto matches = [&](int64_t r, auto&& emit) {
+  // block of a row is found by binary search in row_offsets. Most entries of a
+  // row miss the selector (few sampled vertices per minibatch), so each thread
+  // keeps a bitmap of its current block's columns and searches only on a hit.
+  struct BlockFilter {
+    int64_t block = -1;
+    std::vector<uint64_t> columns;
+  };
+  auto enter = [&](BlockFilter& f, int64_t g) {
+    if (f.block == g) return;
+    if (f.columns.empty()) f.columns.assign((a.cols + 63) / 64, 0);
+    if (f.block >= 0)
+      for (int64_t j = col_offsets[f.block]; j < col_offsets[f.block + 1]; ++j) f.columns[selector[j].first >> 6] = 0;
+    for (int64_t j = col_offsets[g]; j < col_offsets[g + 1]; ++j)
+      f.columns[selector[j].first >> 6] |= uint64_t{1} << (selector[j].first & 63);
+    f.block = g;
+  };
+  auto matches = [&](int64_t r, BlockFilter& f, auto&& emit) {
     const int64_t g = std::upper_bound(row_offsets.begin(), row_offsets.end(), r) - row_offsets.begin() - 1;
+    enter(f, g);
     const auto first = selector.begin() + col_offsets[g], last = selector.begin() + col_offsets[g + 1];
     for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
-      auto hit = std::lower_bound(first, last, std::pair<vid_t, col_t>{a.colidx[e], 0});
-      for (; hit != last && hit->first == a.colidx[e]; ++hit) emit(e, hit->second);
+      const col_t c = a.colidx[e];
+      if (!(f.columns[c >> 6] >> (c & 63) & 1)) continue;
+      auto hit = std::lower_bound(first, last, std::pair<vid_t, col_t>{c, 0});
+      for (; hit != last && hit->first == c; ++hit) emit(e, hit->second);
     }
   };
   CsrMatrix out(a.rows, total_cols);
-#pragma omp parallel for schedule(dynamic, row_chunk(a.rows, 256))
-  for (int64_t r = 0; r < a.rows; ++r) {
-    int64_t count = 0;
-    matches(r, [&](int64_t, col_t) { ++count; });
-    out.rowptr[r + 1] = count;
+#pragma omp parallel
+  {
+    BlockFilter filter;
+#pragma omp for schedule(dynamic, row_chunk(a.rows, 256))
+    for (int64_t r = 0; r < a.rows; ++r) {
+      int64_t count = 0;
+      matches(r, filter, [&](int64_t, col_t) { ++count; });
+      out.rowptr[r + 1] = count;
+    }
   }
   for (int64_t r = 0; r < a.rows; ++r) out.rowptr[r + 1] += out.rowptr[r];
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
 #pragma omp parallel
   {
+    BlockFilter filter;
     RowEntries row;
 #pragma omp for schedule(dynamic, row_chunk(a.rows, 256))
     for (int64_t r = 0; r < a.rows; ++r) {
       row.clear();
-      matches(r, [&](int64_t e, col_t j) {
+      matches(r, filter, [&](int64_t e, col_t j) {
         const float v = a.values.empty() ? 1.0f : a.values[e];
         row.push_back({j, weights.empty() ? v : v * weights[j]});
       });
