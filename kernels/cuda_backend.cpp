@@ -114,7 +114,9 @@ class CudaBackend final : public Backend {
   CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                         bool uniform_rows) override {
     const DeviceScope scope(engine_);
-    return gpu::download(engine_, sample_on_device(a, rows, s, keys, uniform_rows, nullptr));
+    check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
+    check_rows(rows, a, "sample_rows");
+    return gpu::download(engine_, sample_on_device(a, gpu::to_device(engine_, rows), s, keys, uniform_rows));
   }
 
   CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
@@ -124,7 +126,7 @@ class CudaBackend final : public Backend {
     for (vid_t v : leading)
       MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
     const DeviceCsr ds = gpu::upload(engine_, s);
-    return download(compact_on_device(ds, row_offsets, leading, leading_offsets, nullptr));
+    return download(compact_on_device(ds, row_offsets, gpu::to_device(engine_, leading), leading_offsets));
   }
 
   // The layer stays on the device from the sample to the relabelled adjacency;
@@ -133,20 +135,30 @@ class CudaBackend final : public Backend {
                                       const Offsets& offsets, int64_t fanout, const SampleKeys& keys,
                                       bool uniform_rows, StepStats* times) override {
     const DeviceScope scope(engine_);
-    // The frontier leads the columns; sample_on_device checks its ids.
+    // The frontier leads the columns.
     check_compact_blocks(static_cast<int64_t>(frontier.size()), offsets, frontier, offsets);
-    DeviceArray<vid_t> dfrontier;
-    DeviceCsr s;
-    {
-      ScopedTimer t(times ? &times->sampling : nullptr);
-      s = sample_on_device(adj, frontier, fanout, keys, uniform_rows, &dfrontier);
-      if (times) engine_.synchronize();
+    check_sample_rows(static_cast<int64_t>(frontier.size()), fanout, keys);
+    check_rows(frontier, adj, "sample_rows");
+    return layer_on_device(adj, gpu::to_device(engine_, frontier), offsets, fanout, keys, uniform_rows, times);
+  }
+
+  // Every layer on the device: each layer's vertex list stays there as the next
+  // frontier, so only the seeds go up (and are checked on the host).
+  void sample_neighbour_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
+                               uint32_t epoch, bool uniform_rows, BulkSample& bulk, StepStats* times) override {
+    const DeviceScope scope(engine_);
+    MATSAMP_CHECK(adj.rows == adj.cols, "GraphSAGE: adjacency is not square (", adj.shape(), ")");
+    check_compact_blocks(static_cast<int64_t>(bulk.seeds.size()), bulk.seed_offsets, bulk.seeds, bulk.seed_offsets);
+    check_rows(bulk.seeds, adj, "sample_rows");
+    DeviceArray<vid_t> frontier = gpu::to_device(engine_, bulk.seeds);
+    bulk.layers.reserve(bulk.layers.size() + fanouts.size());   // offsets points into the previous layer
+    const Offsets* offsets = &bulk.seed_offsets;
+    for (size_t l = 0; l < fanouts.size(); ++l) {
+      const SampleKeys keys{seed, epoch, static_cast<uint32_t>(l), bulk.first_minibatch, *offsets};
+      check_sample_rows(frontier.size(), fanouts[l], keys);
+      bulk.layers.push_back(layer_on_device(adj, frontier, *offsets, fanouts[l], keys, uniform_rows, times, &frontier));
+      offsets = &bulk.layers.back().col_offsets;
     }
-    ScopedTimer t(times ? &times->extraction : nullptr);
-    gpu::fill_values(engine_, s, 1.0f);   // mean aggregation weights
-    gpu::normalize_rows(engine_, s, false);
-    CompactResult c = download(compact_on_device(s, offsets, frontier, offsets, &dfrontier));
-    return {std::move(c.adj), offsets, std::move(c.col_offsets), std::move(c.vertices)};
   }
 
  private:
@@ -162,20 +174,41 @@ class CudaBackend final : public Backend {
             {offsets.data(), offsets.size() - 1, keys.row_offsets.back()}};
   }
 
-  // sample_rows on the device; the uploaded rows are kept in *rows_out when given.
-  DeviceCsr sample_on_device(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                             bool uniform_rows, DeviceArray<vid_t>* rows_out) {
+  // The CPU op's checks of sample_rows' count and keys, in its order.
+  static void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys) {
     check_sample_keys(keys, s, "sample_rows");
     const int64_t m = keys.row_offsets.back();
-    MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == m, "sample_rows: ", rows.size(),
-                  " rows selected but the keys name ", m);
-    check_rows(rows, a, "sample_rows");
+    MATSAMP_CHECK(rows == m, "sample_rows: ", rows, " rows selected but the keys name ", m);
+  }
+
+  // sample_rows on the device of rows already there (checked by the caller).
+  DeviceCsr sample_on_device(const CsrMatrix& a, const DeviceArray<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                             bool uniform_rows) {
     const DeviceCsr& da = resident_.get(a);
-    DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
-    DeviceCsr out = gpu::sample_rows(engine_, da.view(), drows.data(), s, device_keys(keys, doffsets), uniform_rows);
-    if (rows_out) *rows_out = std::move(drows);
-    return out;
+    return gpu::sample_rows(engine_, da.view(), rows.data(), s, device_keys(keys, doffsets), uniform_rows);
+  }
+
+  // One GraphSAGE layer with its rows (the frontier, checked) on the device: sample,
+  // mean weights, relabel with the frontier leading, download. The layer's
+  // vertex list stays on the device in *next_frontier when given.
+  SampledLayer layer_on_device(const CsrMatrix& adj, const DeviceArray<vid_t>& frontier, const Offsets& offsets,
+                               int64_t fanout, const SampleKeys& keys, bool uniform_rows, StepStats* times,
+                               DeviceArray<vid_t>* next_frontier = nullptr) {
+    DeviceCsr s;
+    {
+      ScopedTimer t(times ? &times->sampling : nullptr);
+      s = sample_on_device(adj, frontier, fanout, keys, uniform_rows);
+      if (times) engine_.synchronize();
+    }
+    ScopedTimer t(times ? &times->extraction : nullptr);
+    gpu::fill_values(engine_, s, 1.0f);   // mean aggregation weights
+    gpu::normalize_rows(engine_, s, false);
+    gpu::DeviceCompact c = compact_on_device(s, offsets, frontier, offsets);
+    SampledLayer layer{gpu::download(engine_, c.adj), offsets, std::move(c.col_offsets),
+                       gpu::to_host(engine_, c.vertices)};
+    if (next_frontier) *next_frontier = std::move(c.vertices);
+    return layer;
   }
 
   static void check_compact_blocks(int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& leading,
@@ -188,17 +221,14 @@ class CudaBackend final : public Backend {
                   " row blocks");
   }
 
-  // compact_columns on the device; leading already uploaded when given.
+  // compact_columns on the device, the leading vertices already there.
   gpu::DeviceCompact compact_on_device(const DeviceCsr& s, const Offsets& row_offsets,
-                                       const std::vector<vid_t>& leading, const Offsets& leading_offsets,
-                                       const DeviceArray<vid_t>* uploaded_leading) {
+                                       const DeviceArray<vid_t>& leading, const Offsets& leading_offsets) {
     const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
     const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading_offsets);
-    DeviceArray<vid_t> dleading = uploaded_leading ? DeviceArray<vid_t>() : gpu::to_device(engine_, leading);
-    const vid_t* lead = uploaded_leading ? uploaded_leading->data() : dleading.data();
     const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
-    return gpu::compact_columns(engine_, s, {drow_offsets.data(), blocks, s.rows}, lead,
-                                {dleading_offsets.data(), blocks, static_cast<int64_t>(leading.size())});
+    return gpu::compact_columns(engine_, s, {drow_offsets.data(), blocks, s.rows}, leading.data(),
+                                {dleading_offsets.data(), blocks, leading.size()});
   }
 
   CompactResult download(const gpu::DeviceCompact& c) {

@@ -23,4 +23,18 @@ SampledLayer Backend::sample_neighbour_layer(const CsrMatrix& adj, const std::ve
   return {std::move(c.adj), offsets, std::move(c.col_offsets), std::move(c.vertices)};
 }
 
+void Backend::sample_neighbour_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
+                                      uint32_t epoch, bool uniform_rows, BulkSample& bulk, StepStats* times) {
+  bulk.layers.reserve(bulk.layers.size() + fanouts.size());   // frontier points into the previous layer
+  const std::vector<vid_t>* frontier = &bulk.seeds;
+  const Offsets* offsets = &bulk.seed_offsets;
+  for (size_t l = 0; l < fanouts.size(); ++l) {
+    bulk.layers.push_back(sample_neighbour_layer(
+        adj, *frontier, *offsets, fanouts[l],
+        {seed, epoch, static_cast<uint32_t>(l), bulk.first_minibatch, *offsets}, uniform_rows, times));
+    frontier = &bulk.layers.back().vertices;
+    offsets = &bulk.layers.back().col_offsets;
+  }
+}
+
 }  // namespace matsamp

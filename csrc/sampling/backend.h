@@ -38,6 +38,14 @@ class Backend {
                                               const Offsets& offsets, int64_t fanout,
                                               const SampleKeys& keys, bool uniform_rows,
                                               StepStats* times);
+
+  // Every layer of a node-wise sampler, appended to bulk.layers: layer l is
+  // sample_neighbour_layer of the previous layer's vertices (the seeds for the
+  // first) with fanouts[l] and keys {seed, epoch, l, bulk.first_minibatch}.
+  // The default calls sample_neighbour_layer per layer; the CUDA backend keeps
+  // each layer's vertex list on the device as the next frontier.
+  virtual void sample_neighbour_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
+                                       uint32_t epoch, bool uniform_rows, BulkSample& bulk, StepStats* times);
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

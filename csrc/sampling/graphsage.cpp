@@ -1,6 +1,6 @@
 // GraphSAGE as a matrix program: P = Q·A (Q selects the frontier), ITS picks
 // fanout neighbours per row, compact_columns builds the next frontier. The
-// first two run fused (sample_rows), so P is never formed; a whole layer is one
+// first two run fused (sample_rows), so P is never formed; all layers are one
 // backend call, so a GPU backend keeps its intermediates on the device.
 #include <algorithm>
 
@@ -25,21 +25,15 @@ class GraphSageSampler final : public Sampler {
                     int64_t first_minibatch, uint32_t epoch, Backend& backend,
                     StepStats* times) const override {
     BulkSample bulk{first_minibatch, seeds, seed_offsets, {}};
-    bulk.layers.reserve(fanouts_.size());   // frontier points into the previous layer
-    const std::vector<vid_t>* frontier = &bulk.seeds;
-    const Offsets* offsets = &bulk.seed_offsets;
-    for (int l = 0; l < num_layers(); ++l) {
-      bulk.layers.push_back(backend.sample_neighbour_layer(
-          adj_, *frontier, *offsets, fanouts_[l],
-          {seed_, epoch, static_cast<uint32_t>(l), first_minibatch, *offsets}, uniform_rows_, times));
-      if (times) {
-        // Reading a row's extent, then each sampled column id: random gathers.
-        times->gathers += static_cast<int64_t>(frontier->size()) + bulk.layers.back().adj.nnz();
+    backend.sample_neighbour_layers(adj_, fanouts_, seed_, epoch, uniform_rows_, bulk, times);
+    if (times) {
+      // Reading a row's extent, then each sampled column id: random gathers.
+      for (int l = 0; l < num_layers(); ++l) {
+        const std::vector<vid_t>& frontier = l == 0 ? bulk.seeds : bulk.layers[l - 1].vertices;
+        times->gathers += static_cast<int64_t>(frontier.size()) + bulk.layers[l].adj.nnz();
         if (!uniform_rows_)
-          for (vid_t v : *frontier) times->streamed_bytes += adj_.row_nnz(v) * 8;
+          for (vid_t v : frontier) times->streamed_bytes += adj_.row_nnz(v) * 8;
       }
-      frontier = &bulk.layers.back().vertices;
-      offsets = &bulk.layers.back().col_offsets;
     }
     return bulk;
   }
