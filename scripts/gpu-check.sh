@@ -149,6 +149,7 @@ bench() {
   rc=$?
   echo "{\"run\":\"$name\",\"exit\":$rc,\"result\":${result:-null}}" >>"$out/bench.jsonl"
   note "$name: exit $rc, bulk $(echo "$result" | grep -o '"bulk":{"bulk_size":[0-9]*,"time_s":[0-9.e+-]*' | head -1)," \
+       "$(echo "$result" | grep -o '"bulk_time_without_copies_s":[0-9.e+-]*' | head -1)," \
        "fingerprint $(echo "$result" | grep -o '"fingerprint":[0-9]*' | head -1 | cut -d: -f2)"
   [ $rc -eq 0 ] || tail -3 "$logs" | tee -a "$summary"
 }

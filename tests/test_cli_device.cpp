@@ -22,6 +22,7 @@ TEST(CliDevice, CudaRunsOrSaysWhyNotInOneLine) {
       EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
       if (command == "bench") {
         EXPECT_NE(r.out.find("\"backend\":\"cuda\""), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("\"bulk_time_without_copies_s\":"), std::string::npos) << r.out;
       }
       continue;
     }
