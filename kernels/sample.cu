@@ -1,12 +1,12 @@
 // its_sample and sample_rows on the device. A warp per row builds the row's
 // prefix of quantized weights (weighted rows only), then a thread per sampled
-// row draws with row_sampling.h, writing its picks straight into its slots
+// row draws with ops/prefix_sampling.h, writing its picks straight into its slots
 // of the result (the result's value slots hold the exclusion list meanwhile).
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.h"
 #include "kernels/device_primitives.h"
-#include "kernels/row_sampling.h"
 #include "kernels/warp.cuh"
+#include "ops/prefix_sampling.h"
 
 namespace matsamp::gpu {
 

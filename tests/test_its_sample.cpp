@@ -96,6 +96,38 @@ TEST(ItsSample, SharedRowIsBroadcastWithIndependentDraws) {
             std::vector<col_t>(got.colidx.begin() + 5, got.colidx.begin() + 10));
 }
 
+// A row shared by all keyed rows is sampled from one read-only prefix; each
+// keyed row must still pick what sampling that row alone under its key picks
+// (FastGCN's bulk against its per-batch runs), for skewed rows that force
+// rebuilds, zeros, and rows with no more positive entries than s.
+TEST(ItsSample, SharedRowPicksWhatEachRowAlonePicks) {
+  std::vector<float> skewed(300, 0.01f);
+  skewed[7] = 50.0f;
+  skewed[123] = 20.0f;
+  for (int j = 0; j < 300; j += 3) skewed[j] = 0.0f;
+  std::vector<float> few(40, 0.0f);
+  few[3] = few[30] = 1.0f;
+  for (const std::vector<float>& values : {skewed, few, std::vector<float>(64, 2.0f)})
+    for (int64_t s : {1, 5, 60}) {
+      const CsrMatrix p = repeated_row(values, 1);
+      const int64_t rows = 12;
+      SampleKeys keys{9, 2, 1, 40, {}};
+      for (int64_t r = 0; r <= rows; ++r) keys.row_offsets.push_back(r);   // one row per minibatch
+      const CsrMatrix together = its_sample(p, s, keys);
+      ASSERT_EQ(together.rows, rows);
+      for (int64_t r = 0; r < rows; ++r) {
+        const CsrMatrix alone = its_sample(p, s, {9, 2, 1, 40 + r, {0, 1}});
+        const std::vector<col_t> want(alone.colidx.begin(), alone.colidx.end());
+        const std::vector<col_t> got(together.colidx.begin() + together.rowptr[r],
+                                     together.colidx.begin() + together.rowptr[r + 1]);
+        EXPECT_EQ(got, want) << "row " << r << " s " << s << " of " << values.size();
+        EXPECT_EQ(std::vector<float>(together.values.begin() + together.rowptr[r],
+                                     together.values.begin() + together.rowptr[r + 1]),
+                  alone.values);
+      }
+    }
+}
+
 TEST(ItsSample, KeyedByMinibatchAndRowNotByPosition) {
   // The rows of minibatch 7 sampled alone equal the same rows sampled in a stack.
   const CsrMatrix p = random_csr(30, 60, 0.3, 4);

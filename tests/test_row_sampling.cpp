@@ -1,11 +1,12 @@
-// The CUDA backend's per-row sampler (kernels/row_sampling.h) runs on the host
-// too: here it must pick exactly what RowSampler picks, rebuilds included.
+// The per-row sampler over a read-only prefix (ops/prefix_sampling.h), which the
+// CUDA backend runs per row and the CPU for FastGCN's shared row, must pick
+// exactly what RowSampler picks, rebuilds included.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "kernels/row_sampling.h"
 #include "ops/its_sample_row.h"
+#include "ops/prefix_sampling.h"
 
 namespace matsamp {
 namespace {
@@ -29,12 +30,12 @@ std::vector<int64_t> gpu_picks(const std::vector<float>& values, int64_t s, cons
   for (size_t j = 0; j < values.size(); ++j) prefix[j] = running += quantized_weight(values[j], row_max);
   std::vector<int32_t> picked(s);
   std::vector<float> scratch(s);
-  gpu::sample_row(gpu::StoredPrefix{prefix.data()}, static_cast<int64_t>(values.size()), s, key, picked.data(),
+  sample_row(StoredPrefix{prefix.data()}, static_cast<int64_t>(values.size()), s, key, picked.data(),
                   scratch.data());
   return {picked.begin(), picked.end()};
 }
 
-TEST(GpuRowSampler, PicksWhatRowSamplerPicks) {
+TEST(PrefixSampler, PicksWhatRowSamplerPicks) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   RowSampler cpu;
@@ -59,7 +60,7 @@ TEST(GpuRowSampler, PicksWhatRowSamplerPicks) {
   EXPECT_EQ(checked, 400);
 }
 
-TEST(GpuRowSampler, UniformPrefixPicksWhatSampleUniformPicks) {
+TEST(PrefixSampler, UniformPrefixPicksWhatSampleUniformPicks) {
   RowSampler cpu;
   for (int64_t len : {2, 3, 16, 17, 40, 1000})
     for (int64_t s : {1, 2, 5, 15, 16, 39}) {
@@ -69,7 +70,7 @@ TEST(GpuRowSampler, UniformPrefixPicksWhatSampleUniformPicks) {
         cpu.sample_uniform(len, s, key);
         std::vector<int32_t> picked(s);
         std::vector<float> scratch(s);
-        gpu::sample_row(gpu::UniformPrefix{}, len, s, key, picked.data(), scratch.data());
+        sample_row(UniformPrefix{}, len, s, key, picked.data(), scratch.data());
         ASSERT_EQ(std::vector<int64_t>(picked.begin(), picked.end()), cpu.picked())
             << "len " << len << " s " << s << " seed " << seed;
       }

@@ -8,6 +8,7 @@
 
 #include "core/philox.h"
 #include "ops/its_sample_row.h"
+#include "ops/prefix_sampling.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
 #include "util/parallel.h"
@@ -173,6 +174,56 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
   return sample_rows_keyed(a, rows, s, [&](int64_t r) { return keys[r]; }, uniform_rows);
 }
 
+namespace {
+
+// its_sample of one row of P for every keyed row (FastGCN: one distribution for
+// all minibatches). The row's prefix is built once and only read: the draws
+// follow prefix_sampling.h, which picks what RowSampler would for each row,
+// without RowSampler's O(len) work per row.
+CsrMatrix its_sample_shared_row(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
+  const int64_t rows = keys.row_offsets.back();
+  const int64_t begin = p.rowptr[0], len = p.rowptr[1] - begin;
+  const float* values = p.values.data() + begin;
+  float row_max = 0;
+  int64_t positive = 0;
+  for (int64_t j = 0; j < len; ++j) {
+    row_max = std::max(row_max, values[j]);
+    positive += values[j] > 0;
+  }
+  const int64_t chosen = std::min(s, positive);
+  CsrMatrix out(rows, p.cols);
+  for (int64_t r = 0; r < rows; ++r) out.rowptr[r + 1] = (r + 1) * chosen;
+  out.colidx.resize(out.rowptr.back());
+  out.values.resize(out.rowptr.back());
+  auto write = [&](int64_t r, int64_t i, int64_t position) {
+    out.colidx[r * chosen + i] = p.colidx[begin + position];
+    out.values[r * chosen + i] = values[position];
+  };
+
+  if (positive <= s) {   // every row takes every positive entry
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0, i = 0; j < len; ++j)
+        if (values[j] > 0) write(r, i++, j);
+    return out;
+  }
+  std::vector<uint64_t> prefix(len);
+  uint64_t running = 0;
+  for (int64_t j = 0; j < len; ++j) prefix[j] = running += quantized_weight(values[j], row_max);
+#pragma omp parallel
+  {
+    std::vector<int32_t> picked(s);
+    std::vector<float> exclusions(s);
+#pragma omp for schedule(dynamic, row_chunk(rows, 64))
+    for (int64_t r = 0; r < rows; ++r) {
+      sample_row(StoredPrefix{prefix.data()}, len, s, row_key(keys, r), picked.data(), exclusions.data());
+      for (int64_t i = 0; i < s; ++i) write(r, i, picked[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
   check_sample_keys(keys, s, "its_sample");
   MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
@@ -183,14 +234,14 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
   MATSAMP_CHECK(shared_row || p.rows == rows, "its_sample: P is ", p.shape(), " but the keys name ",
                 rows, " rows");
 
+  if (shared_row) return its_sample_shared_row(p, s, keys);
+
   // Pass 1: the sample size of every row; pass 2 samples into place.
   CsrMatrix out(rows, p.cols);
-  auto source_row = [&](int64_t r) { return shared_row ? 0 : r; };
 #pragma omp parallel for schedule(dynamic, row_chunk(rows, 1024))
   for (int64_t r = 0; r < rows; ++r) {
-    const int64_t src = source_row(r);
     int64_t positive = 0;
-    for (int64_t e = p.rowptr[src]; e < p.rowptr[src + 1]; ++e) positive += p.values[e] > 0;
+    for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e) positive += p.values[e] > 0;
     out.rowptr[r + 1] = std::min(s, positive);
   }
   for (int64_t r = 0; r < rows; ++r) out.rowptr[r + 1] += out.rowptr[r];
@@ -198,8 +249,7 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
   out.values.resize(out.rowptr.back());
 
   for_each_keyed_row(keys, [&](int64_t r, const RandomKey& key, RowSampler& sampler) {
-    const int64_t src = source_row(r);
-    const int64_t begin = p.rowptr[src], len = p.rowptr[src + 1] - begin;
+    const int64_t begin = p.rowptr[r], len = p.rowptr[r + 1] - begin;
     const int64_t chosen = sampler.sample(p.values.data() + begin, len, s, key);
     for (int64_t i = 0; i < chosen; ++i) {
       const int64_t e = begin + sampler.picked()[i];

@@ -1,8 +1,9 @@
-// RowSampler (csrc/ops/its_sample_row.h) for one row in one thread, host and
-// device: the same keys, quantized integer weights, upper_bound, redraws on
-// repeats and prefix rebuild after more than s misses, hence the same picks.
-// The CUDA backend runs it per row on the device; a CPU unit test checks it
-// against RowSampler.
+// RowSampler (its_sample_row.h) for one row in one thread, host and device,
+// over a read-only prefix: the same keys, quantized integer weights,
+// upper_bound, redraws on repeats and prefix rebuild after more than s misses,
+// hence the same picks. The CUDA backend runs it per row on the device; the CPU
+// runs it for a row shared by many (FastGCN), whose prefix is built once; a
+// unit test checks it against RowSampler.
 //
 // The rebuild is not a rewrite of the prefix: the entries picked so far become
 // an exclusion list, and a draw searches the prefix with their weights taken
@@ -15,7 +16,7 @@
 #include "core/philox.h"
 #include "ops/its_sample_row.h"
 
-namespace matsamp::gpu {
+namespace matsamp {
 
 // Inclusive prefix of a row's quantized weights, stored.
 struct StoredPrefix {
@@ -120,4 +121,4 @@ MATSAMP_HD void sample_row(const Prefix& p, int64_t len, int64_t s, const Random
   }
 }
 
-}  // namespace matsamp::gpu
+}  // namespace matsamp
