@@ -150,10 +150,10 @@ DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOf
   }
   DeviceArray<int64_t> col_offsets(engine, k + 1);
   const int64_t total_cols = offsets_from_counts(engine, columns.data(), k, col_offsets.data());
-  check_column_count(total_cols, "compact_columns");
   const unsigned long long repeat = read_one(engine, repeated.data());
   MATSAMP_CHECK(repeat == kNoRepeat, "compact_columns: vertex ", repeat,
                 " appears twice among the leading vertices of one minibatch");
+  check_column_count(total_cols, "compact_columns");   // after the repeat check, as on the CPU
 
   DeviceCompact result;
   result.vertices = DeviceArray<vid_t>(engine, total_cols);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "kernels/cuda_backend.h"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.h"
 #include "kernels/device_primitives.h"
@@ -85,6 +86,7 @@ class CusparseProduct {
     constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
     MATSAMP_CHECK(b.nnz <= kMax && b.rows < kMax, "spgemm (cuSPARSE): B (", b.rows, " x ", b.cols, ", ", b.nnz,
                   " nonzeros) needs 32-bit indices");
+    if (b.nnz == 0) return;   // every product is empty; cuSPARSE is never called
     b32_.rowptr = narrow(engine, b.rowptr, b.rows, 0);
     if (!b.values) b32_.ones = ones(engine, b.nnz);
     MATSAMP_CUSPARSE_CHECK(cusparseCreateCsr(&b32_.mat.descr, b.rows, b.cols, b.nnz, b32_.rowptr.data(),
@@ -150,10 +152,23 @@ class CusparseProduct {
     // algorithm): like a budget overrun, that means the next, more frugal plan.
     auto fits = [&](cusparseStatus_t status, const char* call) {
       if (!over_budget_ok &&
-          (status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES || status == CUSPARSE_STATUS_ALLOC_FAILED))
+          (status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES || status == CUSPARSE_STATUS_ALLOC_FAILED)) {
+        cudaGetLastError();   // cuSPARSE's own failed cudaMalloc must not fail a later launch check
         return false;
+      }
       check_cusparse(status, call, __FILE__, __LINE__);
       return true;
+    };
+    // A work buffer; none (next plan) when the buffers held at once would pass
+    // the budget or the device has no room for it.
+    auto buffer = [&](size_t bytes, size_t held) -> std::optional<DeviceArray<char>> {
+      if (!over_budget_ok && static_cast<int64_t>(bytes + held) > budget_) return std::nullopt;
+      try {
+        return DeviceArray<char>(engine_, static_cast<int64_t>(bytes));
+      } catch (const GpuOutOfMemory&) {
+        if (over_budget_ok) throw;
+        return std::nullopt;
+      }
     };
     SpgemmDescr spgemm;
     size_t size1 = 0, size2 = 0, size3 = 0;
@@ -161,9 +176,10 @@ class CusparseProduct {
                                             CUDA_R_32F, plan.alg, spgemm.descr, &size1, nullptr),
               "cusparseSpGEMM_workEstimation (size)"))
       return std::nullopt;
-    DeviceArray<char> buffer1(engine_, static_cast<int64_t>(size1));
-    if (!fits(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
-                                            CUDA_R_32F, plan.alg, spgemm.descr, &size1, buffer1.data()),
+    std::optional<DeviceArray<char>> buffer1 = buffer(size1, 0);
+    if (!buffer1 ||
+        !fits(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                            CUDA_R_32F, plan.alg, spgemm.descr, &size1, buffer1->data()),
               "cusparseSpGEMM_workEstimation"))
       return std::nullopt;
     if (plan.alg == CUSPARSE_SPGEMM_ALG1) {
@@ -177,17 +193,18 @@ class CusparseProduct {
                                               nullptr, nullptr),
                 "cusparseSpGEMM_estimateMemory (size)"))
         return std::nullopt;
-      DeviceArray<char> buffer3(engine_, static_cast<int64_t>(size3));
-      if (!fits(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+      std::optional<DeviceArray<char>> buffer3 = buffer(size3, size1);
+      if (!buffer3 ||
+          !fits(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
                                               CUDA_R_32F, plan.alg, spgemm.descr, plan.chunk_fraction, &size3,
-                                              buffer3.data(), &size2),
+                                              buffer3->data(), &size2),
                 "cusparseSpGEMM_estimateMemory"))
         return std::nullopt;
     }
-    if (!over_budget_ok && static_cast<int64_t>(size1 + size2) > budget_) return std::nullopt;
-    DeviceArray<char> buffer2(engine_, static_cast<int64_t>(size2));
-    if (!fits(cusparseSpGEMM_compute(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
-                                     CUDA_R_32F, plan.alg, spgemm.descr, &size2, buffer2.data()),
+    std::optional<DeviceArray<char>> buffer2 = buffer(size2, size1);
+    if (!buffer2 ||
+        !fits(cusparseSpGEMM_compute(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                     CUDA_R_32F, plan.alg, spgemm.descr, &size2, buffer2->data()),
               "cusparseSpGEMM_compute"))
       return std::nullopt;
     int64_t c_rows = 0, c_cols = 0, c_nnz = 0;
