@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -51,6 +52,26 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
   EXPECT_NE(r.out.find("\"identical_minibatches\":true"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("16 / 16 minibatches"), std::string::npos) << "progress on stderr";
+}
+
+TEST(Cli, BenchRepeatReportsTheMedianRunAndEveryTime) {
+  const std::string dir = scratch_dir("cli_bench_repeat");
+  const auto r = run_cli("bench --graph rmat:8 --fanouts 3,2 -b 32 --repeat 3 --compare-per-batch", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Both modes list three times (three numbers, two commas) and equal minibatches in every run.
+  for (const char* mode : {"\"bulk\":", "\"per_batch\":"}) {
+    const size_t at = r.out.find(mode);
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const size_t times = r.out.find("\"repeat_times_s\":[", at);
+    ASSERT_NE(times, std::string::npos) << r.out;
+    const std::string list = r.out.substr(times, r.out.find(']', times) - times);
+    EXPECT_EQ(std::count(list.begin(), list.end(), ','), 2) << list;
+    const size_t identical = r.out.find("\"repeats_identical\":", times);
+    ASSERT_NE(identical, std::string::npos) << r.out;
+    EXPECT_EQ(r.out.compare(identical, 24, "\"repeats_identical\":true"), 0) << r.out;
+  }
+  EXPECT_NE(r.err.find("bulk 3/3"), std::string::npos) << "progress names the repeat";
+  EXPECT_NE(run_cli("bench --graph rmat:8 --repeat 0", dir).exit_code, 0);
 }
 
 TEST(Cli, SampleWritesEveryMinibatchAsNpz) {

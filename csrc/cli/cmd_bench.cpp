@@ -1,5 +1,8 @@
 // Bulk-samples one epoch and prints a JSON object with the time of every step.
+#include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/distributed_bench.h"
@@ -21,6 +24,9 @@ struct EpochRun {
   double seconds = 0;
   int64_t minibatches = 0, bulk_size = 0, sampled_edges = 0;
   uint64_t fingerprint = 0;
+  double copy_seconds = 0;              // host <-> GPU copies within the steps (CUDA backend)
+  std::vector<double> repeat_seconds;   // every run's time when the epoch was repeated
+  bool repeats_identical = true;        // ... and whether they all gave the same minibatches
 };
 
 EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& train,
@@ -31,6 +37,7 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
   run.bulk_size = epoch.bulk_size();
   Fingerprint fingerprint;
   BulkSample bulk;
+  const CudaCounters copies_before = cuda_counters(backend);
   ScopedTimer timer(nullptr);
   int64_t done = 0;
   while (next_bulk(epoch, &bulk, &run.steps)) {
@@ -42,7 +49,31 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
   }
   run.seconds = run.steps.total();
   run.fingerprint = fingerprint.value();
+  const CudaCounters copies_after = cuda_counters(backend);
+  run.copy_seconds = copies_after.to_device_seconds - copies_before.to_device_seconds +
+                     copies_after.to_host_seconds - copies_before.to_host_seconds;
   return run;
+}
+
+// The epoch sampled `repeat` times: the run with the median time, with all times.
+EpochRun run_epoch_repeated(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& train,
+                            const EpochOptions& options, const std::string& label, int repeat) {
+  std::vector<EpochRun> runs;
+  for (int i = 0; i < repeat; ++i) {
+    const std::string name = repeat == 1 ? label : label + " " + std::to_string(i + 1) + "/" + std::to_string(repeat);
+    runs.push_back(run_epoch(sampler, backend, train, options, name.c_str()));
+  }
+  std::vector<double> seconds;
+  bool identical = true;
+  for (const EpochRun& run : runs) {
+    seconds.push_back(run.seconds);
+    identical = identical && run.fingerprint == runs.front().fingerprint;
+  }
+  std::sort(runs.begin(), runs.end(), [](const EpochRun& a, const EpochRun& b) { return a.seconds < b.seconds; });
+  EpochRun median = runs[(runs.size() - 1) / 2];
+  if (repeat > 1) median.repeat_seconds = seconds;
+  median.repeats_identical = identical;
+  return median;
 }
 
 struct MachineRates {
@@ -52,7 +83,8 @@ struct MachineRates {
 
 JsonObject describe(const EpochRun& run, const MachineRates& rates) {
   const double floor = run.steps.gathers / rates.gather_rate + run.steps.streamed_bytes / rates.copy_bandwidth;
-  return JsonObject()
+  JsonObject json;
+  json
       .add("bulk_size", run.bulk_size)
       .add("time_s", run.seconds)
       .add("probability_s", run.steps.probability)
@@ -66,15 +98,16 @@ JsonObject describe(const EpochRun& run, const MachineRates& rates) {
       .add("floor_s", floor)
       .add("time_over_floor", run.seconds / floor)
       .add("fingerprint", run.fingerprint);
+  if (!run.repeat_seconds.empty())
+    json.add("repeat_times_s", run.repeat_seconds).add("repeats_identical", run.repeats_identical);
+  return json;
 }
 
 // The device side of a CUDA run, as it stood after the bulk run. Step times
 // include the copies to and from the host (the graph's upload on first use, the
 // results' download); their host wall time during the bulk run is given apart,
 // and the bulk's time without them, the figure a device-resident consumer sees.
-JsonObject describe(const CudaCounters& gpu, const CudaCounters& before_bulk, const EpochRun& bulk) {
-  const double copies = gpu.to_device_seconds - before_bulk.to_device_seconds + gpu.to_host_seconds -
-                        before_bulk.to_host_seconds;
+JsonObject describe(const CudaCounters& gpu, const EpochRun& bulk) {
   const int64_t bulk_size = bulk.bulk_size;
   return JsonObject()
       .add("device_name", gpu.device_name)
@@ -85,8 +118,8 @@ JsonObject describe(const CudaCounters& gpu, const CudaCounters& before_bulk, co
       .add("bytes_to_host", gpu.bytes_to_host)
       .add("to_device_s", gpu.to_device_seconds)
       .add("to_host_s", gpu.to_host_seconds)
-      .add("bulk_copies_s", copies)
-      .add("bulk_time_without_copies_s", bulk.seconds - copies)
+      .add("bulk_copies_s", bulk.copy_seconds)
+      .add("bulk_time_without_copies_s", bulk.seconds - bulk.copy_seconds)
       .add("free_bytes", gpu.memory.free_bytes)
       .add("total_bytes", gpu.memory.total_bytes);
 }
@@ -99,6 +132,7 @@ void add_bench_command(CLI::App& app) {
     GraphSource source;
     SamplerOptions sampler;
     bool compare_per_batch = false;
+    int repeat = 1;
     DistributedBenchOptions distributed;
   };
   auto options = std::make_shared<Options>();
@@ -106,6 +140,10 @@ void add_bench_command(CLI::App& app) {
   add_sampler_options(*cmd, options->sampler);
   cmd->add_flag("--compare-per-batch", options->compare_per_batch,
                 "also sample the epoch one minibatch at a time (k = 1) and report both");
+  cmd->add_option("--repeat", options->repeat,
+                  "sample the epoch N times (each mode) and report the run with the median time; all times "
+                  "go to repeat_times_s")
+      ->check(CLI::Range(1, 1000));
   add_distributed_bench_options(*cmd, options->distributed);
   cmd->callback([options] {
     if (distributed_bench_requested(options->distributed))
@@ -119,8 +157,7 @@ void add_bench_command(CLI::App& app) {
     const MachineRates rates = backend->name() == "cuda"
                                    ? MachineRates{gpu_copy_bandwidth(*backend), gpu_gather_rate(*backend)}
                                    : MachineRates{measure_copy_bandwidth(), measure_gather_rate()};
-    const CudaCounters before_bulk = cuda_counters(*backend);
-    const EpochRun bulk = run_epoch(*sampler, *backend, train, options->sampler.epoch, "bulk");
+    const EpochRun bulk = run_epoch_repeated(*sampler, *backend, train, options->sampler.epoch, "bulk", options->repeat);
     const CudaCounters gpu = cuda_counters(*backend);   // after the bulk: its peak memory
 
     JsonObject json;
@@ -134,13 +171,13 @@ void add_bench_command(CLI::App& app) {
     if (options->compare_per_batch) {
       EpochOptions single = options->sampler.epoch;
       single.bulk_size = 1;
-      const EpochRun per_batch = run_epoch(*sampler, *backend, train, single, "per-batch");
+      const EpochRun per_batch = run_epoch_repeated(*sampler, *backend, train, single, "per-batch", options->repeat);
       json.add("per_batch", describe(per_batch, rates));
       json.add("bulk_speedup", per_batch.seconds / bulk.seconds);
       json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
     }
     json.add("peak_memory_bytes", peak_resident_bytes());
-    if (backend->name() == "cuda") json.add("gpu", describe(gpu, before_bulk, bulk));
+    if (backend->name() == "cuda") json.add("gpu", describe(gpu, bulk));
     std::printf("%s\n", json.str().c_str());
   });
 }
