@@ -17,21 +17,17 @@ namespace matsamp {
 
 namespace {
 
-// Runs pick(row, key_of(row), sampler) for every row, in parallel over rows,
+// Runs pick(row, its key, sampler) for every keyed row, in parallel over rows,
 // one RowSampler per thread.
-template <class KeyOf, class Pick>
-void for_each_keyed_row(int64_t rows, KeyOf key_of, Pick pick) {
+template <class Pick>
+void for_each_keyed_row(const SampleKeys& keys, Pick pick) {
+  const int64_t rows = keys.row_offsets.back();
 #pragma omp parallel
   {
     RowSampler sampler;
 #pragma omp for schedule(dynamic, row_chunk(rows, 256))
-    for (int64_t r = 0; r < rows; ++r) pick(r, key_of(r), sampler);
+    for (int64_t r = 0; r < rows; ++r) pick(r, row_key(keys, r), sampler);
   }
-}
-
-template <class Pick>
-void for_each_keyed_row(const SampleKeys& keys, Pick pick) {
-  for_each_keyed_row(keys.row_offsets.back(), [&](int64_t r) { return row_key(keys, r); }, pick);
 }
 
 // The normalized value of each entry of a row of len equal values v > 0:
