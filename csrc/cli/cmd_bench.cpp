@@ -108,12 +108,11 @@ JsonObject describe(const EpochRun& run, const MachineRates& rates) {
 // results' download); their host wall time during the bulk run is given apart,
 // and the bulk's time without them, the figure a device-resident consumer sees.
 JsonObject describe(const CudaCounters& gpu, const EpochRun& bulk) {
-  const int64_t bulk_size = bulk.bulk_size;
   return JsonObject()
       .add("device_name", gpu.device_name)
       .add("peak_device_bytes", gpu.peak_device_bytes)
       .add("resident_graph_bytes", gpu.resident_bytes)
-      .add("gpu_bytes_per_minibatch", (gpu.peak_device_bytes - gpu.resident_bytes) / std::max<int64_t>(1, bulk_size))
+      .add("gpu_bytes_per_minibatch", (gpu.peak_device_bytes - gpu.resident_bytes) / std::max<int64_t>(1, bulk.bulk_size))
       .add("bytes_to_device", gpu.bytes_to_device)
       .add("bytes_to_host", gpu.bytes_to_host)
       .add("to_device_s", gpu.to_device_seconds)

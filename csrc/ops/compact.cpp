@@ -8,7 +8,7 @@
 
 #include "ops/ops.h"
 #include "ops/sorted_row.h"
-#include "ops/sparse_accumulator.h"
+#include "ops/sort_marked.h"
 
 namespace matsamp {
 
@@ -58,7 +58,7 @@ CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std
           list.push_back(s.colidx[e]);
           new_marks[s.colidx[e] >> 6] |= uint64_t{1} << (s.colidx[e] & 63);
         }
-      sort_marked(list, lead, new_marks);
+      sort_marked(list, lead, new_marks.data(), new_marks.size());
       for (size_t j = lead; j < list.size(); ++j) table[list[j]] = static_cast<col_t>(j);
       for (int64_t e = e0; e < e1; ++e) s.colidx[e] = table[s.colidx[e]];
       for (vid_t v : list) table[v] = kUnseen;

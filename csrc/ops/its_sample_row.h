@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/philox.h"
+#include "ops/sort_marked.h"
 
 namespace matsamp {
 
@@ -63,8 +64,8 @@ class RowSampler {
   // The same picks as sample() on a row of len equal positive values, in
   // O(s) instead of O(len): every weight is 2^24, so a draw lands on the
   // (target >> 24)-th entry not excluded at the last prefix rebuild. Picks are
-  // marked in a bitmap that outlives the row (only the picked bits are cleared),
-  // which keeps the repeat test free of branchy searches.
+  // marked in a bitmap that outlives the row (sort_marked, which orders them,
+  // clears only this row's words), so the repeat test needs no branchy search.
   int64_t sample_uniform(int64_t len, int64_t s, const RandomKey& key) {
     picked_.clear();
     if (len <= s) {
@@ -94,16 +95,7 @@ class RowSampler {
         misses = 0;
       }
     }
-    if (words <= 4 * s) {   // short row: read the picks off the bitmap, in order
-      int64_t n = 0;
-      for (int64_t q = 0; q < words; ++q) {
-        for (uint64_t w = marks_[q]; w != 0; w &= w - 1) picked_[n++] = q * 64 + __builtin_ctzll(w);
-        marks_[q] = 0;
-      }
-    } else {
-      for (int64_t i : picked_) marks_[i >> 6] = 0;
-      std::sort(picked_.begin(), picked_.end());
-    }
+    sort_marked(picked_, 0, marks_.data(), static_cast<size_t>(words));
     return s;
   }
 

@@ -29,27 +29,19 @@ struct UniformPrefix {
   MATSAMP_HD uint64_t at(int64_t i) const { return static_cast<uint64_t>(i + 1) << 24; }
 };
 
-// The exclusion list lives in float slots (the result's values, unused while
-// drawing): positions are stored as bit patterns.
-MATSAMP_HD float position_as_float(int32_t position) {
-#if defined(__CUDA_ARCH__)
-  return __int_as_float(position);
-#else
-  float f;
-  std::memcpy(&f, &position, sizeof f);
-  return f;
-#endif
+// The bits of `from` read as a To of the same size, on host and device.
+template <class To, class From>
+MATSAMP_HD To bit_cast(From from) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast: sizes differ");
+  To to;
+  memcpy(&to, &from, sizeof to);
+  return to;
 }
 
-MATSAMP_HD int32_t float_as_position(float f) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_int(f);
-#else
-  int32_t position;
-  std::memcpy(&position, &f, sizeof position);
-  return position;
-#endif
-}
+// The exclusion list lives in float slots (the result's values, unused while
+// drawing): positions are stored as bit patterns.
+MATSAMP_HD float position_as_float(int32_t position) { return bit_cast<float>(position); }
+MATSAMP_HD int32_t float_as_position(float f) { return bit_cast<int32_t>(f); }
 
 template <class Prefix>
 MATSAMP_HD uint64_t weight_at(const Prefix& p, int64_t i) {

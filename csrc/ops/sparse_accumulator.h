@@ -1,32 +1,13 @@
 // Gustavson's dense accumulator for one sparse row at a time, with the touched
-// columns marked in a bitmap, and the bitmap trick that puts them in order.
+// columns marked in a bitmap, which also puts them in order (sort_marked.h).
 #pragma once
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "core/csr.h"
+#include "ops/sort_marked.h"
 
 namespace matsamp {
-
-// Puts items[first, end) in ascending order, where `marks` has exactly their
-// bits set, and clears the marks. Few items are sorted; many are read off the
-// bitmap in one pass over its words, which is cheaper once m log m exceeds them.
-template <class T>
-void sort_marked(std::vector<T>& items, size_t first, std::vector<uint64_t>& marks) {
-  const double count = static_cast<double>(items.size() - first);
-  if (count * std::log2(count + 2) < static_cast<double>(marks.size())) {
-    std::sort(items.begin() + first, items.end());
-    for (size_t i = first; i < items.size(); ++i) marks[items[i] >> 6] = 0;
-    return;
-  }
-  items.resize(first);
-  for (size_t q = 0; q < marks.size(); ++q) {
-    for (uint64_t w = marks[q]; w != 0; w &= w - 1) items.push_back(static_cast<T>(q * 64 + __builtin_ctzll(w)));
-    marks[q] = 0;
-  }
-}
 
 class SparseAccumulator {
  public:
@@ -68,7 +49,7 @@ class SparseAccumulator {
   // Ends a numeric row: emit(column, sum) in ascending column order.
   template <class Emit>
   void drain(Emit emit) {
-    sort_marked(touched_, 0, marks_);
+    sort_marked(touched_, 0, marks_.data(), marks_.size());
     for (col_t j : touched_) emit(j, sums_[j]);
     touched_.clear();
   }
