@@ -1,10 +1,9 @@
 #include "partial_product.h"
 
 #include <algorithm>
-#include <numeric>
 
+#include "ops/build_rows.h"
 #include "ops/sparse_accumulator.h"
-#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -50,58 +49,22 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
     }
   };
 
-  CsrMatrix c(q.rows, cols);
-#pragma omp parallel
-  {
-    SparseAccumulator acc(cols);   // O(cols): made only when a row needs it
-#pragma omp for schedule(dynamic, row_chunk(q.rows, 256))
-    for (int64_t r = 0; r < q.rows; ++r) {
-      if (source[r] != kAccumulate) {
-        c.rowptr[r + 1] = source[r] == kKeepRunning ? running.row_nnz(r) : b.row_nnz(source[r]);
-        continue;
-      }
-      acc.start_row();
-      for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) acc.touch(running.colidx[e]);
-      for_each_term(r, [&](col_t j, float) { acc.touch(j); });
-      c.rowptr[r + 1] = acc.touched();
-      acc.forget();
-    }
-  }
-  std::partial_sum(c.rowptr.begin(), c.rowptr.end(), c.rowptr.begin());
-  c.colidx.resize(c.rowptr.back());
-  c.values.resize(c.rowptr.back());
-
-#pragma omp parallel
-  {
-    SparseAccumulator acc(cols);
-#pragma omp for schedule(dynamic, row_chunk(q.rows, 256))
-    for (int64_t r = 0; r < q.rows; ++r) {
-      int64_t out = c.rowptr[r];
+  return build_rows_once(q.rows, cols, 256, [&] {
+    return [&, acc = SparseAccumulator(cols)](int64_t r, auto&& emit) mutable {
       if (source[r] == kKeepRunning) {
-        std::copy(running.colidx.begin() + running.rowptr[r], running.colidx.begin() + running.rowptr[r + 1],
-                  c.colidx.begin() + out);
-        std::copy(running.values.begin() + running.rowptr[r], running.values.begin() + running.rowptr[r + 1],
-                  c.values.begin() + out);
-        continue;
+        for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) emit(running.colidx[e], running.values[e]);
+      } else if (source[r] >= 0) {
+        for (int64_t f = b.rowptr[source[r]]; f < b.rowptr[source[r] + 1]; ++f)
+          emit(b.colidx[f], scale_of(term_begin[r]) * b.values[f]);
+      } else {
+        // Summed in spgemm's order (first term assigned), so equal to the CPU op.
+        acc.start_row();
+        for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) acc.add(running.colidx[e], running.values[e]);
+        for_each_term(r, [&](col_t j, float value) { acc.add(j, value); });
+        acc.drain(emit);
       }
-      if (source[r] >= 0) {
-        for (int64_t f = b.rowptr[source[r]]; f < b.rowptr[source[r] + 1]; ++f, ++out) {
-          c.colidx[out] = b.colidx[f];
-          c.values[out] = scale_of(term_begin[r]) * b.values[f];
-        }
-        continue;
-      }
-      // Summed in spgemm's order (first term assigned), so equal to the CPU op.
-      acc.start_row();
-      for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) acc.add(running.colidx[e], running.values[e]);
-      for_each_term(r, [&](col_t j, float value) { acc.add(j, value); });
-      acc.drain([&](col_t j, float sum) {
-        c.colidx[out] = j;
-        c.values[out++] = sum;
-      });
-    }
-  }
-  return c;
+    };
+  });
 }
 
 }  // namespace matsamp

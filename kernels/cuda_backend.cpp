@@ -69,26 +69,22 @@ class CudaBackend final : public Backend {
   CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                                 const Offsets& col_offsets, const std::vector<float>& weights) override {
     const DeviceScope scope(engine_);
-    const char* op = "select_cols";
-    const int64_t total_cols = static_cast<int64_t>(cols.size());
-    check_block_offsets(row_offsets, a.rows, op, "row offsets");
-    check_block_offsets(col_offsets, total_cols, op, "column offsets");
-    MATSAMP_CHECK(row_offsets.size() == col_offsets.size(), op, ": ", row_offsets.size() - 1, " row blocks but ",
-                  col_offsets.size() - 1, " column blocks");
-    MATSAMP_CHECK(weights.empty() || weights.size() == cols.size(), op, ": ", weights.size(), " weights for ",
-                  cols.size(), " columns");
-    check_column_count(total_cols, op);
-    for (vid_t c : cols) MATSAMP_CHECK(c >= 0 && c < a.cols, op, ": column id ", c, " out of range for ", a.shape());
+    check_select_cols(a, a.rows, row_offsets, cols, col_offsets, weights);
     const DeviceCsr da = gpu::upload(engine_, a);
-    const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
-    const DeviceArray<int64_t> dcol_offsets = gpu::to_device(engine_, col_offsets);
-    const DeviceArray<vid_t> dcols = gpu::to_device(engine_, cols);
-    const DeviceArray<float> dweights = gpu::to_device(engine_, weights);
-    const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
-    return gpu::download(
-        engine_, gpu::select_cols_blocked(engine_, da.view(), {drow_offsets.data(), blocks, a.rows}, dcols.data(),
-                                          {dcol_offsets.data(), blocks, total_cols},
-                                          weights.empty() ? nullptr : dweights.data()));
+    return gpu::download(engine_, select_cols_on_device(da, row_offsets, cols, col_offsets, weights));
+  }
+
+  // R·Â stays on the device between the two selections.
+  CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
+                                     const std::vector<vid_t>& cols, const Offsets& col_offsets,
+                                     const std::vector<float>& weights) override {
+    const DeviceScope scope(engine_);
+    check_rows(rows, a, "select_rows");
+    check_select_cols(a, static_cast<int64_t>(rows.size()), row_offsets, cols, col_offsets, weights);
+    const DeviceCsr& da = resident_.get(a);
+    const DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
+    const DeviceCsr selected = gpu::select_rows(engine_, da.view(), drows.data(), drows.size());
+    return gpu::download(engine_, select_cols_on_device(selected, row_offsets, cols, col_offsets, weights));
   }
 
   void normalize_rows(CsrMatrix& p, bool square_first) override {
@@ -209,6 +205,20 @@ class CudaBackend final : public Backend {
                        gpu::to_host(engine_, c.vertices)};
     if (next_frontier) *next_frontier = std::move(c.vertices);
     return layer;
+  }
+
+  // select_cols_blocked on the device of a matrix already there (arguments checked).
+  DeviceCsr select_cols_on_device(const DeviceCsr& a, const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                                  const Offsets& col_offsets, const std::vector<float>& weights) {
+    const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
+    const DeviceArray<int64_t> dcol_offsets = gpu::to_device(engine_, col_offsets);
+    const DeviceArray<vid_t> dcols = gpu::to_device(engine_, cols);
+    const DeviceArray<float> dweights = gpu::to_device(engine_, weights);
+    const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
+    const int64_t total_cols = static_cast<int64_t>(cols.size());
+    return gpu::select_cols_blocked(engine_, a.view(), {drow_offsets.data(), blocks, a.rows}, dcols.data(),
+                                    {dcol_offsets.data(), blocks, total_cols},
+                                    weights.empty() ? nullptr : dweights.data());
   }
 
   static void check_compact_blocks(int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& leading,

@@ -174,6 +174,10 @@ TEST_F(CudaSelect, LadiesExtractionOnCoraEqualsCpu) {
   const std::vector<float> weights(cols.size(), 0.25f);
   EXPECT_EQ(cuda->select_cols_blocked(rows, offsets, cols, {0, 200, 400}, weights),
             cpu->select_cols_blocked(rows, offsets, cols, {0, 200, 400}, weights));
+  // The fused extraction the layer-wise samplers call (R·Â kept on the device).
+  EXPECT_EQ(cuda->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights),
+            cpu->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights));
+  EXPECT_THROW(cuda->select_rows_cols_blocked(hat, {-1}, {0, 1}, cols, {0, 400}, weights), Error);
 }
 
 TEST_F(CudaSelect, NormalizeRowsEqualsCpuBitForBit) {

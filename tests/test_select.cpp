@@ -62,6 +62,46 @@ TEST(SelectCols, BlockDiagonalEqualsPerBlockProducts) {
   expect_matches(got, want);
 }
 
+TEST(SelectRowsCols, EqualsSelectRowsThenBlockedColumns) {
+  const CsrMatrix a = random_csr(300, 300, 0.05, 17, true);
+  // Repeated and out-of-order rows (more than the prefetch distance), an empty block,
+  // a repeated column within a block.
+  std::vector<vid_t> rows;
+  for (int i = 0; i < 60; ++i) rows.push_back(static_cast<vid_t>((i * 37) % 300));
+  rows.push_back(rows[3]);
+  const Offsets row_offsets{0, 25, 25, 61};
+  const std::vector<vid_t> cols{12, 299, 0, 12, 150, 7, 77, 208, 3};
+  const Offsets col_offsets{0, 4, 6, 9};
+  std::vector<float> w(cols.size());
+  for (size_t j = 0; j < w.size(); ++j) w[j] = 0.5f + static_cast<float>(j);
+  for (const auto& weights : {w, std::vector<float>{}}) {
+    const CsrMatrix want = select_cols_blocked(select_rows(a, rows), row_offsets, cols, col_offsets, weights);
+    ASSERT_GT(want.nnz(), 0);
+    EXPECT_EQ(select_rows_cols_blocked(a, rows, row_offsets, cols, col_offsets, weights), want);
+  }
+  // A pattern matrix: every kept entry is its weight.
+  CsrMatrix pattern = a;
+  pattern.values.clear();
+  EXPECT_EQ(select_rows_cols_blocked(pattern, rows, row_offsets, cols, col_offsets, w),
+            select_cols_blocked(select_rows(pattern, rows), row_offsets, cols, col_offsets, w));
+}
+
+TEST(SelectRowsCols, RejectsBadArgumentsLikeTheTwoOps) {
+  const CsrMatrix a = random_csr(4, 4, 0.5, 1);
+  const auto message = [&](const std::vector<vid_t>& rows, const Offsets& row_offsets,
+                           const std::vector<vid_t>& cols) {
+    try {
+      select_rows_cols_blocked(a, rows, row_offsets, cols, {0, static_cast<int64_t>(cols.size())});
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({4}, {0, 1}, {0}), "select_rows: row id 4 out of range for " + a.shape());
+  EXPECT_EQ(message({1, 2}, {0, 1}, {0}), "select_cols: row offsets must run from 0 to 2");
+  EXPECT_EQ(message({1}, {0, 1}, {9}), "select_cols: column id 9 out of range for " + a.shape());
+}
+
 TEST(SelectCols, RejectsBadArguments) {
   const CsrMatrix a = random_csr(4, 4, 0.5, 1);
   EXPECT_THROW(select_cols(a, {4}), Error);

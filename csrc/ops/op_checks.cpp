@@ -17,4 +17,19 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
     MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": ", what, " decrease at block ", g);
 }
 
+void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                       const Offsets& col_offsets, const std::vector<float>& weights) {
+  const char* op = "select_cols";
+  const int64_t total_cols = static_cast<int64_t>(cols.size());
+  check_block_offsets(row_offsets, rows, op, "row offsets");
+  check_block_offsets(col_offsets, total_cols, op, "column offsets");
+  MATSAMP_CHECK(row_offsets.size() == col_offsets.size(), op, ": ", row_offsets.size() - 1, " row blocks but ",
+                col_offsets.size() - 1, " column blocks");
+  MATSAMP_CHECK(weights.empty() || weights.size() == cols.size(), op, ": ", weights.size(), " weights for ",
+                cols.size(), " columns");
+  check_column_count(total_cols, op);
+  for (vid_t c : cols)
+    MATSAMP_CHECK(c >= 0 && c < a.cols, op, ": column id ", c, " out of range for ", a.shape());
+}
+
 }  // namespace matsamp

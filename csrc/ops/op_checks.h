@@ -13,4 +13,9 @@ void check_sample_keys(const SampleKeys& keys, int64_t s, const char* op);
 // Offsets run from 0 to total and never decrease; `what` names them in errors.
 void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, const char* what);
 
+// select_cols_blocked's checks, selecting from a matrix of `rows` rows and a's
+// columns (a itself, or rows of a); column ids are named against a's shape.
+void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                       const Offsets& col_offsets, const std::vector<float>& weights);
+
 }  // namespace matsamp

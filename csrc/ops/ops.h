@@ -13,7 +13,7 @@ namespace matsamp {
 // Rows of a stacked matrix that belong to minibatch g: [offsets[g], offsets[g+1]).
 using Offsets = std::vector<int64_t>;
 
-// C = A·B over (+, ×); symbolic pass (row sizes) then numeric pass.
+// C = A·B over (+, ×), each entry summed in the order of A's row.
 CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b);
 
 // R·A where R has one 1 per row, at column rows[i].
@@ -29,6 +29,12 @@ CsrMatrix select_cols(const CsrMatrix& a, const std::vector<vid_t>& cols,
 CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
                               const std::vector<vid_t>& cols, const Offsets& col_offsets,
                               const std::vector<float>& weights = {});
+
+// select_cols_blocked(select_rows(a, rows), …) without forming R·A: a layer-wise
+// sampler's extraction, where most of each selected row misses the sample.
+CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
+                                   const std::vector<vid_t>& cols, const Offsets& col_offsets,
+                                   const std::vector<float>& weights = {});
 
 // Divides each row by its sum, after squaring each value when square_first.
 // All-zero rows stay zero.

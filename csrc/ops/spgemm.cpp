@@ -1,59 +1,49 @@
-// Gustavson's row-by-row SpGEMM with a dense accumulator per thread.
-#include <algorithm>
-#include <numeric>
-
+// Gustavson's row-by-row SpGEMM with a dense accumulator per thread, in one pass
+// (the accumulation is the cost, so it is not repeated to count each row first).
+#include "ops/build_rows.h"
 #include "ops/ops.h"
 #include "ops/sparse_accumulator.h"
-#include "util/parallel.h"
 
 namespace matsamp {
+
+namespace {
+
+// Prefetch distances, in entries of A's row (rows of B are fetched at random:
+// B's row pointer first, then the row) and in terms (the accumulator's entry).
+constexpr int64_t kRowPointerLookahead = 16;
+constexpr int64_t kRowLookahead = 4;
+constexpr int64_t kScatterLookahead = 16;
+
+}  // namespace
 
 CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
   MATSAMP_CHECK(a.cols == b.rows, "spgemm: inner dimensions differ: A is ", a.shape(), ", B is ",
                 b.shape());
-  CsrMatrix c(a.rows, b.cols);
   const float* bval = b.values.empty() ? nullptr : b.values.data();
   const float* aval = a.values.empty() ? nullptr : a.values.data();
-
-  // Symbolic pass: the number of distinct columns of each row of C.
-#pragma omp parallel
-  {
-    SparseAccumulator acc(b.cols);
-#pragma omp for schedule(dynamic, row_chunk(a.rows, 256))
-    for (int64_t r = 0; r < a.rows; ++r) {
+  // Each row is accumulated in the order of A's row, then emitted sorted.
+  return build_rows_once(a.rows, b.cols, 256, [&] {
+    return [&, acc = SparseAccumulator(b.cols)](int64_t r, auto&& emit) mutable {
       acc.start_row();
-      for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
-        const col_t k = a.colidx[e];
-        for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f) acc.touch(b.colidx[f]);
-      }
-      c.rowptr[r + 1] = acc.touched();
-      acc.forget();
-    }
-  }
-  std::partial_sum(c.rowptr.begin(), c.rowptr.end(), c.rowptr.begin());
-  c.colidx.resize(c.rowptr.back());
-  c.values.resize(c.rowptr.back());
-
-  // Numeric pass: accumulate each row in the order of A's row, then emit sorted.
-#pragma omp parallel
-  {
-    SparseAccumulator acc(b.cols);
-#pragma omp for schedule(dynamic, row_chunk(a.rows, 256))
-    for (int64_t r = 0; r < a.rows; ++r) {
-      acc.start_row();
-      for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
+      const int64_t a_end = a.rowptr[r + 1];
+      for (int64_t e = a.rowptr[r]; e < a_end; ++e) {
+        if (e + kRowPointerLookahead < a_end) __builtin_prefetch(b.rowptr.data() + a.colidx[e + kRowPointerLookahead]);
+        if (e + kRowLookahead < a_end) {
+          const int64_t ahead = b.rowptr[a.colidx[e + kRowLookahead]];
+          __builtin_prefetch(b.colidx.data() + ahead);
+          if (bval) __builtin_prefetch(bval + ahead);
+        }
         const col_t k = a.colidx[e];
         const float av = aval ? aval[e] : 1.0f;
-        for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f) acc.add(b.colidx[f], av * (bval ? bval[f] : 1.0f));
+        const int64_t b_end = b.rowptr[k + 1];
+        for (int64_t f = b.rowptr[k]; f < b_end; ++f) {
+          if (f + kScatterLookahead < b_end) acc.prefetch(b.colidx[f + kScatterLookahead]);
+          acc.add(b.colidx[f], av * (bval ? bval[f] : 1.0f));
+        }
       }
-      int64_t out = c.rowptr[r];
-      acc.drain([&](col_t j, float sum) {
-        c.colidx[out] = j;
-        c.values[out++] = sum;
-      });
-    }
-  }
-  return c;
+      acc.drain(emit);
+    };
+  });
 }
 
 }  // namespace matsamp

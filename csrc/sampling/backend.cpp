@@ -8,6 +8,12 @@
 
 namespace matsamp {
 
+CsrMatrix Backend::select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows,
+                                            const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                                            const Offsets& col_offsets, const std::vector<float>& weights) {
+  return select_cols_blocked(select_rows(a, rows), row_offsets, cols, col_offsets, weights);
+}
+
 SampledLayer Backend::sample_neighbour_layer(const CsrMatrix& adj, const std::vector<vid_t>& frontier,
                                              const Offsets& offsets, int64_t fanout, const SampleKeys& keys,
                                              bool uniform_rows, StepStats* times) {

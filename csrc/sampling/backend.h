@@ -21,6 +21,12 @@ class Backend {
   virtual CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
                                         const std::vector<vid_t>& cols, const Offsets& col_offsets,
                                         const std::vector<float>& weights) = 0;
+  // select_cols_blocked(select_rows(a, rows), …): a layer-wise sampler's
+  // extraction diag(R_g·Â)·C_g. The default composes the two ops; the CPU
+  // backend never forms R·A, the CUDA backend keeps it on the device.
+  virtual CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows,
+                                             const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                                             const Offsets& col_offsets, const std::vector<float>& weights);
   virtual void normalize_rows(CsrMatrix& p, bool square_first) = 0;
   virtual CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) = 0;
   virtual CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,

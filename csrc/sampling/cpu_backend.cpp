@@ -18,6 +18,11 @@ class CpuBackend final : public Backend {
                                 const std::vector<float>& weights) override {
     return matsamp::select_cols_blocked(a, row_offsets, cols, col_offsets, weights);
   }
+  CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows,
+                                     const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                                     const Offsets& col_offsets, const std::vector<float>& weights) override {
+    return matsamp::select_rows_cols_blocked(a, rows, row_offsets, cols, col_offsets, weights);
+  }
   void normalize_rows(CsrMatrix& p, bool square_first) override {
     matsamp::normalize_rows(p, square_first);
   }

@@ -80,9 +80,8 @@ class LayerWiseSampler final : public Sampler {
       layer.row_offsets = *offsets;
       const std::vector<float> weights =
           column_selector(p, chosen, *frontier, *offsets, sizes_[l], layer);
-      CsrMatrix rows = backend.select_rows(normalized_, *frontier);   // R·Â
-      layer.adj = backend.select_cols_blocked(rows, *offsets, layer.vertices, layer.col_offsets,
-                                              weights);
+      layer.adj = backend.select_rows_cols_blocked(normalized_, *frontier, *offsets, layer.vertices,
+                                                   layer.col_offsets, weights);
       backend.normalize_rows(layer.adj, false);
       bulk.layers.push_back(std::move(layer));
       frontier = &bulk.layers.back().vertices;
@@ -123,29 +122,48 @@ class LayerWiseSampler final : public Sampler {
 
   // C_g: the frontier (when included) then the other sampled vertices in
   // ascending id, into layer.vertices / col_offsets. Returns each column's
-  // weight 1/(s·p_g(v)).
+  // weight 1/(s·p_g(v)); a chosen vertex carries p_g(v) as its value, a
+  // frontier vertex looks it up. Blocks are independent: built in parallel.
   std::vector<float> column_selector(const CsrMatrix& p, const CsrMatrix& chosen,
                        const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
                        SampledLayer& layer) const {
     const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
+    // FastGCN's shared row has an entry per vertex: one dense table instead of a
+    // binary search over n entries per frontier vertex.
+    std::vector<float> shared_row;
+    if (include_frontier_ && p.rows == 1 && k > 1) {
+      shared_row.assign(p.cols, 0.0f);
+      for (int64_t e = 0; e < p.nnz(); ++e) shared_row[p.colidx[e]] = p.values[e];
+    }
+    const auto weight = [&](float probability) { return 1.0f / (static_cast<float>(s) * probability); };
+    std::vector<std::vector<vid_t>> block_vertices(k);
+    std::vector<std::vector<float>> block_weights(k);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t g = 0; g < k; ++g) {
+      std::vector<vid_t>& vertices = block_vertices[g];
+      std::vector<float>& weights = block_weights[g];
+      std::vector<vid_t> lead;
+      if (include_frontier_) {
+        const int64_t prow = p.rows == 1 ? 0 : g;
+        lead.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
+        for (vid_t v : lead) {
+          vertices.push_back(v);
+          weights.push_back(weight(shared_row.empty() ? entry(p, prow, v) : shared_row[v]));
+        }
+        std::sort(lead.begin(), lead.end());
+      }
+      for (int64_t e = chosen.rowptr[g]; e < chosen.rowptr[g + 1]; ++e)
+        if (!std::binary_search(lead.begin(), lead.end(), static_cast<vid_t>(chosen.colidx[e]))) {
+          vertices.push_back(chosen.colidx[e]);
+          weights.push_back(weight(chosen.values[e]));
+        }
+    }
     layer.col_offsets.assign(1, 0);
     layer.vertices.clear();
     std::vector<float> weights;
     for (int64_t g = 0; g < k; ++g) {
-      const int64_t prow = p.rows == 1 ? 0 : g;
-      const auto add = [&](vid_t v) {
-        layer.vertices.push_back(v);
-        weights.push_back(1.0f / (static_cast<float>(s) * entry(p, prow, v)));
-      };
-      std::vector<vid_t> lead;
-      if (include_frontier_) {
-        lead.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
-        for (vid_t v : lead) add(v);
-        std::sort(lead.begin(), lead.end());
-      }
-      for (int64_t e = chosen.rowptr[g]; e < chosen.rowptr[g + 1]; ++e)
-        if (!std::binary_search(lead.begin(), lead.end(), static_cast<vid_t>(chosen.colidx[e])))
-          add(chosen.colidx[e]);
+      layer.vertices.insert(layer.vertices.end(), block_vertices[g].begin(), block_vertices[g].end());
+      weights.insert(weights.end(), block_weights[g].begin(), block_weights[g].end());
       layer.col_offsets.push_back(static_cast<int64_t>(layer.vertices.size()));
     }
     return weights;
