@@ -10,6 +10,7 @@
 #   gpu_tests.json  GoogleTest's report of gpu_tests
 #   bench.jsonl   one line per benchmark: {"run": NAME, "exit": CODE, "result": <matsamp bench JSON>}
 #   pytest.txt, train_tests.json   the torch step's test reports
+#   torch_baseline.json  (step torch) plain-torch per-minibatch GraphSAGE sampling vs. the matsamp op
 #   accuracy.txt  (step accuracy) Cora test accuracy over 10 splits, trained with --device cuda
 #   mpi_bench.jsonl (step mpi) several ranks sharing the GPU, graph replicated and partitioned
 # Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy, in the
@@ -78,6 +79,12 @@ do_torch() {
   else
     note "pytest is not installed: tests/python not run"
   fi
+  # The plain-torch per-minibatch GraphSAGE sampler against the matsamp op, on the GPU.
+  local graph=$build/rmat_21_32.msg
+  [ -e "$graph" ] || "$tb/csrc/matsamp" convert --graph rmat:21:32 -o "$graph" >>"$logs" 2>&1
+  PYTHONPATH=$tb/python timeout 400 "$python" "$root/experiments/torch_baseline.py" --graph "$graph" \
+    --device cuda --fanouts 15,10,5 -b 1024 --train-fraction 0.095703125 >"$out/torch_baseline.json" 2>>"$logs"
+  note "torch_baseline exit $?: $(grep -o '"time_s": [0-9.e+-]*' "$out/torch_baseline.json" | tr '\n' ' ')"
 }
 
 # Issue 4 on the GPU machine: the MPI tests, NCCL on its one GPU, and several ranks

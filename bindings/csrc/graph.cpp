@@ -70,11 +70,12 @@ GraphHolder::GraphHolder(const at::Tensor& rowptr, const at::Tensor& col, const 
   adj_.colidx = to_column_ids(col, n);
   adj_.values = to_values(value, adj_.nnz());
   translate_errors([&] { validate(adj_, kOp); });
+  uniform_rows_ = has_uniform_rows(adj_);
   features_ = at::empty({0}, at::kFloat);
   labels_ = at::empty({0}, at::kLong);
 }
 
-GraphHolder::GraphHolder(Graph graph) : adj_(std::move(graph.adj)) {
+GraphHolder::GraphHolder(Graph graph) : adj_(std::move(graph.adj)), uniform_rows_(has_uniform_rows(adj_)) {
   const int64_t n = adj_.rows;
   features_ = graph.has_features()
                   ? vector_to_tensor(std::move(graph.features)).view({n, graph.feature_dim})
@@ -126,7 +127,7 @@ std::shared_ptr<const LayerWiseMatrices> GraphHolder::layerwise_matrices() const
 std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
                                                    std::vector<int64_t> sizes, uint64_t seed,
                                                    bool include_frontier) const {
-  if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed);
+  if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed, uniform_rows_);
   MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
                 "sampler must be one of graphsage, ladies, fastgcn; got '", sampler, "'");
   const LayerWiseKind kind = sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;

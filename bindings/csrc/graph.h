@@ -52,13 +52,14 @@ class GraphHolder : public torch::CustomClassHolder {
   // The engine's sampler over this graph, built the one way every op that
   // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts)
   // or "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
-  // ops take it). Cheap: it refers to the graph's (prepared) matrices, so the
-  // graph must outlive it. A matsamp::Error for an unknown name or bad sizes.
+  // ops take it). Cheap (no pass over the graph): it refers to the graph's
+  // prepared matrices, so the graph must outlive it. A matsamp::Error for an unknown name or bad sizes.
   std::unique_ptr<Sampler> make_sampler(const std::string& sampler, std::vector<int64_t> sizes,
                                         uint64_t seed, bool include_frontier) const;
 
  private:
   CsrMatrix adj_;
+  bool uniform_rows_ = false;   // has_uniform_rows(adj_), read once instead of per sampling call
   at::Tensor features_;
   at::Tensor labels_;
   c10::Device device_{c10::kCPU};

@@ -12,8 +12,8 @@ namespace {
 
 class GraphSageSampler final : public Sampler {
  public:
-  GraphSageSampler(const CsrMatrix& adj, std::vector<int64_t> fanouts, uint64_t seed)
-      : adj_(adj), fanouts_(std::move(fanouts)), seed_(seed), uniform_rows_(has_uniform_rows(adj)) {
+  GraphSageSampler(const CsrMatrix& adj, std::vector<int64_t> fanouts, uint64_t seed, bool uniform_rows)
+      : adj_(adj), fanouts_(std::move(fanouts)), seed_(seed), uniform_rows_(uniform_rows) {
     check_layer_sizes(fanouts_, "GraphSAGE fanouts");
     MATSAMP_CHECK(adj_.rows == adj_.cols, "GraphSAGE: adjacency is not square (", adj_.shape(), ")");
   }
@@ -60,8 +60,9 @@ class GraphSageSampler final : public Sampler {
 }  // namespace
 
 std::unique_ptr<Sampler> make_graphsage_sampler(const CsrMatrix& adj, std::vector<int64_t> fanouts,
-                                                uint64_t seed) {
-  return std::make_unique<GraphSageSampler>(adj, std::move(fanouts), seed);
+                                                uint64_t seed, std::optional<bool> uniform_rows) {
+  return std::make_unique<GraphSageSampler>(adj, std::move(fanouts), seed,
+                                            uniform_rows ? *uniform_rows : has_uniform_rows(adj));
 }
 
 }  // namespace matsamp

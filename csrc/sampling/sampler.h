@@ -1,6 +1,7 @@
 // Samplers as matrix programs over stacked minibatches (DESIGN.md).
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,11 @@ class Sampler {
 
 // GraphSAGE: fanouts[l] distinct neighbours per frontier vertex in layer l
 // (fanouts[0] for the batch layer); values are 1/(sampled count) per row.
-// The sampler refers to adj, which must outlive it.
+// The sampler refers to adj, which must outlive it. uniform_rows, when given,
+// is has_uniform_rows(adj), which otherwise reads all of adj (a caller that
+// builds samplers often, as the Python ops do per call, computes it once).
 std::unique_ptr<Sampler> make_graphsage_sampler(const CsrMatrix& adj, std::vector<int64_t> fanouts,
-                                                uint64_t seed);
+                                                uint64_t seed, std::optional<bool> uniform_rows = std::nullopt);
 
 // LADIES (p(v) ∝ Σ_{u in frontier} Â_uv²) and FastGCN (p(v) ∝ ‖Â[:,v]‖²): s[l]
 // vertices per minibatch in layer l; values Â_uv / (s·p(v)), row-normalized.

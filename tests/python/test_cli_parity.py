@@ -48,11 +48,8 @@ def as_npz_layout(mb):
     return fields
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_loader_matches_cli(case, cli, data_dir, tmp_path):
-    name, symmetrize, batch, sampler, sizes, include_frontier = CASES[case]
-    graph_path = data_dir / name
-    files = run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, tmp_path)
+def expect_loader_matches_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir):
+    files = run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir)
     graph = matsamp.Graph.load(graph_path, symmetrize=symmetrize)
     loader = matsamp.BulkSampler(graph, batch, graph.training_nodes(FRACTION, SEED), sampler=sampler,
                                  sizes=sizes, include_frontier=include_frontier, bulk_size=5,
@@ -67,6 +64,27 @@ def test_loader_matches_cli(case, cli, data_dir, tmp_path):
             reference = expected[field]
             assert value.dtype == reference.dtype, f"{path.name}: {field} dtype"
             assert np.array_equal(value, reference), f"{path.name}: {field} differs"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_loader_matches_cli(case, cli, data_dir, tmp_path):
+    name, symmetrize, batch, sampler, sizes, include_frontier = CASES[case]
+    expect_loader_matches_cli(cli, data_dir / name, symmetrize, batch, sampler, sizes, include_frontier, tmp_path)
+
+
+def test_weighted_graph_matches_cli(cli, tmp_path):
+    """Edge weights make GraphSAGE draw in proportion to them (not the unweighted fast
+    path): the Python graph must know its rows are weighted exactly as the CLI does."""
+    rng = np.random.default_rng(3)
+    n, edges = 300, 3000
+    pairs = {(int(u), int(v)) for u, v in rng.integers(0, n, size=(edges, 2)) if u != v}
+    lines = [f"{u + 1} {v + 1} {rng.uniform(0.1, 5.0):.4f}" for u, v in sorted(pairs)]
+    path = tmp_path / "weighted.mtx"
+    path.write_text("%%MatrixMarket matrix coordinate real general\n"
+                    f"{n} {n} {len(lines)}\n" + "\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    expect_loader_matches_cli(cli, path, True, 16, "graphsage", [4, 3], True, out)
 
 
 def test_graph_from_csr_samples_as_loaded_graph(cora):
