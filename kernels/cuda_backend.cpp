@@ -51,11 +51,7 @@ class CudaBackend final : public Backend {
     const DeviceScope scope(engine_);
     MATSAMP_CHECK(a.cols == b.rows, "spgemm: inner dimensions differ: A is ", a.shape(), ", B is ", b.shape());
     const DeviceCsr& db = resident_.get(b);
-    const DeviceCsr da = gpu::upload(engine_, a);
-    const DeviceCsr c = options_.spgemm == GpuSpgemm::ordered
-                            ? gpu::spgemm_ordered(engine_, da.view(), db.view(), spgemm_budget_)
-                            : gpu::spgemm_cusparse(engine_, da.view(), db.view(), spgemm_budget_);
-    return gpu::download(engine_, c);
+    return gpu::download(engine_, multiply(gpu::upload(engine_, a), db));
   }
 
   CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) override {
@@ -96,15 +92,51 @@ class CudaBackend final : public Backend {
 
   CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) override {
     const DeviceScope scope(engine_);
-    check_sample_keys(keys, s, "its_sample");
-    MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
-                  ") has no values; normalize it first");
-    const int64_t rows = keys.row_offsets.back();
-    MATSAMP_CHECK((p.rows == 1 && rows != 1) || p.rows == rows, "its_sample: P is ", p.shape(),
-                  " but the keys name ", rows, " rows");
+    check_its_sample(p, s, keys);
     const DeviceCsr dp = gpu::upload(engine_, p);
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
     return gpu::download(engine_, gpu::its_sample(engine_, dp.view(), s, device_keys(keys, doffsets)));
+  }
+
+  // P stays on the device from the product to the draw and the lookups: only Q
+  // goes up, and the chosen columns and the frontier's probabilities come down.
+  ColumnDraw draw_columns(const CsrMatrix* q, const CsrMatrix& b, int64_t s, const SampleKeys& keys,
+                          const std::vector<vid_t>* frontier, const Offsets& offsets, StepStats* times) override {
+    const DeviceScope scope(engine_);
+    if (q) MATSAMP_CHECK(q->cols == b.rows, "spgemm: inner dimensions differ: A is ", q->shape(), ", B is ", b.shape());
+    else check_its_sample(b, s, keys);
+    const DeviceCsr& db = resident_.get(b);
+    DeviceCsr product;
+    {
+      ScopedTimer t(times ? &times->probability : nullptr);
+      if (q) {
+        product = multiply(gpu::upload(engine_, *q), db);
+        gpu::normalize_rows(engine_, product, false);
+      }
+      if (times) engine_.synchronize();
+    }
+    const DeviceCsr& p = q ? product : db;
+    if (q) {
+      check_sample_keys(keys, s, "its_sample");
+      check_its_sample_rows(p.rows, p.cols, p.nnz(), keys);
+    }
+    ColumnDraw draw;
+    draw.probability_nnz = p.nnz();
+    {
+      ScopedTimer t(times ? &times->sampling : nullptr);
+      const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
+      draw.chosen = gpu::download(engine_, gpu::its_sample(engine_, p.view(), s, device_keys(keys, doffsets)));
+    }
+    if (frontier) {
+      ScopedTimer t(times ? &times->extraction : nullptr);
+      check_frontier_blocks(p.rows, p.cols, *frontier, offsets);
+      const DeviceArray<vid_t> dfrontier = gpu::to_device(engine_, *frontier);
+      const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, offsets);
+      const int64_t blocks = static_cast<int64_t>(offsets.size()) - 1;
+      draw.frontier_probability = gpu::to_host(
+          engine_, gpu::entries_at(engine_, p.view(), {doffsets.data(), blocks, dfrontier.size()}, dfrontier.data()));
+    }
+    return draw;
   }
 
   CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
@@ -168,6 +200,25 @@ class CudaBackend final : public Backend {
   static gpu::DeviceKeys device_keys(const SampleKeys& keys, const DeviceArray<int64_t>& offsets) {
     return {keys.seed, keys.epoch, keys.layer, keys.first_minibatch,
             {offsets.data(), offsets.size() - 1, keys.row_offsets.back()}};
+  }
+
+  // C = A·B on the device by the configured method.
+  DeviceCsr multiply(const DeviceCsr& a, const DeviceCsr& b) {
+    return options_.spgemm == GpuSpgemm::ordered ? gpu::spgemm_ordered(engine_, a.view(), b.view(), spgemm_budget_)
+                                                 : gpu::spgemm_cusparse(engine_, a.view(), b.view(), spgemm_budget_);
+  }
+
+  // The CPU op's checks of its_sample, in its order.
+  static void check_its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
+    check_sample_keys(keys, s, "its_sample");
+    MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
+                  ") has no values; normalize it first");
+    check_its_sample_rows(p.rows, p.cols, p.nnz(), keys);
+  }
+  static void check_its_sample_rows(int64_t rows, int64_t cols, int64_t nnz, const SampleKeys& keys) {
+    const int64_t keyed = keys.row_offsets.back();
+    MATSAMP_CHECK((rows == 1 && keyed != 1) || rows == keyed, "its_sample: P is ", rows, " x ", cols, " (", nnz,
+                  " nonzeros) but the keys name ", keyed, " rows");
   }
 
   // The CPU op's checks of sample_rows' count and keys, in its order.

@@ -43,6 +43,10 @@ DeviceCsr select_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows,
 DeviceCsr select_cols_blocked(DeviceEngine& engine, const CsrView& a, DeviceOffsets row_blocks, const vid_t* cols,
                               DeviceOffsets col_blocks, const float* weights);
 
+// P's entry (0 when absent) at column cols[i] of row g for each i of block g
+// (row 0 when P is one shared row): the probabilities of a layer-wise frontier.
+DeviceArray<float> entries_at(DeviceEngine& engine, const CsrView& p, DeviceOffsets blocks, const vid_t* cols);
+
 // Divides each row by its sum (a double summed in row order, like the CPU), after
 // squaring each value when square_first. p must have values.
 void normalize_rows(DeviceEngine& engine, DeviceCsr& p, bool square_first);

@@ -1,5 +1,5 @@
-// Products with selector matrices on the device: a gather of rows (R·A) and the
-// per-block column extraction diag(A_1 … A_k)·[C_1; …; C_k].
+// Products with selector matrices on the device: a gather of rows (R·A), the
+// per-block column extraction diag(A_1 … A_k)·[C_1; …; C_k], and single entries.
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.h"
 #include "kernels/device_primitives.h"
@@ -81,7 +81,29 @@ __global__ void fill_selected(CsrView a, DeviceOffsets row_blocks, const uint64_
   }
 }
 
+// out[i] = P[r, cols[i]] (0 when absent), r the block of i in `blocks` (row 0
+// when P is one shared row); rows of P are sorted.
+__global__ void lookup_entries(CsrView p, DeviceOffsets blocks, const vid_t* cols, float* out) {
+  for (int64_t i = thread_index(); i < blocks.total; i += thread_count()) {
+    const int64_t r = p.rows == 1 ? 0 : block_of(blocks.offsets, blocks.blocks, i);
+    const int64_t begin = p.rowptr[r], len = p.rowptr[r + 1] - begin;
+    const col_t c = static_cast<col_t>(cols[i]);
+    const int64_t at = lower_bound_in(p.colidx + begin, len, c);
+    out[i] = at < len && p.colidx[begin + at] == c ? p.values[begin + at] : 0.0f;
+  }
+}
+
 }  // namespace
+
+DeviceArray<float> entries_at(DeviceEngine& engine, const CsrView& p, DeviceOffsets blocks, const vid_t* cols) {
+  DeviceArray<float> out(engine, blocks.total);
+  if (blocks.total > 0) {
+    lookup_entries<<<blocks_for_threads(blocks.total), kBlockThreads, 0, stream_of(engine)>>>(p, blocks, cols,
+                                                                                              out.data());
+    MATSAMP_CUDA_LAUNCHED("lookup_entries");
+  }
+  return out;
+}
 
 DeviceCsr select_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t m) {
   const cudaStream_t stream = stream_of(engine);

@@ -11,6 +11,7 @@
 #include "graph/transform.h"
 #include "io/graph_io.h"
 #include "reference.h"
+#include "sampling/sampler.h"
 #include "test_data.h"
 
 namespace matsamp {
@@ -233,6 +234,33 @@ TEST_F(CudaSampling, ItsSampleOnLadiesProbabilitiesOfCora) {
   cpu->normalize_rows(p, false);
   const SampleKeys keys{42, 2, 0, 7, {0, 1, 2}};
   for (int64_t s : {64, 512}) EXPECT_EQ(cuda->its_sample(p, s, keys), cpu->its_sample(p, s, keys)) << s;
+}
+
+// The layer-wise draw with P kept on the device: LADIES (P = Q·(Â∘Â)) and
+// FastGCN (one shared row), the chosen columns and the frontier's probabilities.
+TEST_F(CudaSampling, DrawColumnsEqualsCpu) {
+  const Graph g = cora();
+  const auto m = prepare_layerwise_matrices(g.adj);
+  const int64_t n = g.num_vertices();
+  const std::vector<vid_t> first = strided(n, 512, 5), second = strided(n, 300, 3, 1);
+  std::vector<vid_t> frontier = first;
+  frontier.insert(frontier.end(), second.begin(), second.end());
+  const Offsets offsets{0, 512, 812};
+  const CsrMatrix q = indicator(n, {first, second});
+  const SampleKeys keys{42, 2, 0, 7, {0, 1, 2}};
+  for (int64_t s : {64, 512}) {
+    for (const CsrMatrix* pq : {&q, static_cast<const CsrMatrix*>(nullptr)}) {
+      const CsrMatrix& b = pq ? m->squared : m->column_norms;
+      const ColumnDraw on_gpu = cuda->draw_columns(pq, b, s, keys, &frontier, offsets, nullptr);
+      const ColumnDraw on_cpu = cpu->draw_columns(pq, b, s, keys, &frontier, offsets, nullptr);
+      const char* what = pq ? "LADIES" : "FastGCN";
+      EXPECT_EQ(on_gpu.chosen, on_cpu.chosen) << what << " s " << s;
+      EXPECT_EQ(on_gpu.frontier_probability, on_cpu.frontier_probability) << what << " s " << s;
+      EXPECT_EQ(on_gpu.probability_nnz, on_cpu.probability_nnz) << what;
+    }
+  }
+  const std::vector<vid_t> bad{0, n};
+  EXPECT_THROW(cuda->draw_columns(nullptr, m->column_norms, 8, keys, &bad, {0, 1, 2}, nullptr), Error);
 }
 
 void expect_sample_rows_equal(Backend& cuda, Backend& cpu, const CsrMatrix& a, bool uniform) {

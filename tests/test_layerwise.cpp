@@ -4,6 +4,7 @@
 #include <numeric>
 #include <set>
 
+#include "error_checks.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
 #include "reference.h"
@@ -161,6 +162,79 @@ TEST(Ladies, SampledSetHasMinOfSAndSupportVertices) {
                       layer.vertices.begin() + layer.col_offsets[mb + 1]);
     }
   }
+}
+
+// ---- Backend::draw_columns, the layer-wise draw --------------------------------
+
+// P's entry at (r, v), 0 when absent: the reference for the frontier lookups.
+float entry_of(const CsrMatrix& p, int64_t r, vid_t v) {
+  for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e)
+    if (p.colidx[e] == v) return p.values[e];
+  return 0.0f;
+}
+
+TEST(DrawColumns, LadiesDrawEqualsTheOpsAndLooksUpTheFrontier) {
+  const Graph g = read_npz_graph(data_file("cora.npz"));
+  const auto m = prepare_layerwise_matrices(symmetrize(g.adj));
+  // Three minibatches' frontiers (one repeats a vertex), Q with one row per minibatch.
+  const std::vector<vid_t> frontier{5, 17, 300, 2000, 17, 9, 1200, 2707, 44};
+  const Offsets offsets{0, 3, 5, 9};
+  CsrMatrix q(3, g.num_vertices());
+  for (int64_t b = 0; b < 3; ++b) {
+    std::set<vid_t> row(frontier.begin() + offsets[b], frontier.begin() + offsets[b + 1]);
+    for (vid_t v : row) q.colidx.push_back(static_cast<col_t>(v));
+    q.rowptr[b + 1] = static_cast<int64_t>(q.colidx.size());
+  }
+  q.values.assign(q.colidx.size(), 1.0f);
+  const SampleKeys keys{3, 1, 0, 7, {0, 1, 2, 3}};
+  auto backend = make_cpu_backend();
+  StepStats times;
+  const ColumnDraw draw = backend->draw_columns(&q, m->squared, 20, keys, &frontier, offsets, &times);
+  CsrMatrix p = spgemm(q, m->squared);
+  normalize_rows(p);
+  EXPECT_EQ(draw.chosen, its_sample(p, 20, keys));
+  EXPECT_EQ(draw.probability_nnz, p.nnz());
+  ASSERT_EQ(draw.frontier_probability.size(), frontier.size());
+  for (int64_t b = 0; b < 3; ++b)
+    for (int64_t i = offsets[b]; i < offsets[b + 1]; ++i) {
+      EXPECT_EQ(draw.frontier_probability[i], entry_of(p, b, frontier[i])) << "frontier entry " << i;
+      EXPECT_GT(draw.frontier_probability[i], 0.0f);   // Â has self loops: a frontier vertex reaches itself
+    }
+  EXPECT_GT(times.probability + times.sampling + times.extraction, 0.0);
+  EXPECT_TRUE(backend->draw_columns(&q, m->squared, 20, keys, nullptr, offsets, nullptr).frontier_probability.empty());
+}
+
+TEST(DrawColumns, SharedRowLookupsInBothRegimes) {
+  const Graph g = read_npz_graph(data_file("cora.npz"));
+  const auto m = prepare_layerwise_matrices(symmetrize(g.adj));
+  const CsrMatrix& p = m->column_norms;
+  auto backend = make_cpu_backend();
+  // Few lookups (binary search) and many (a dense copy of the row): same values.
+  for (int64_t per_block : {2, 200}) {
+    std::vector<vid_t> frontier;
+    Offsets offsets{0};
+    for (int64_t b = 0; b < 4; ++b) {
+      for (int64_t i = 0; i < per_block; ++i) frontier.push_back(static_cast<vid_t>((b * 911 + i * 13) % p.cols));
+      offsets.push_back(static_cast<int64_t>(frontier.size()));
+    }
+    const SampleKeys keys{3, 0, 1, 0, {0, 1, 2, 3, 4}};
+    const ColumnDraw draw = backend->draw_columns(nullptr, p, 16, keys, &frontier, offsets, nullptr);
+    EXPECT_EQ(draw.chosen, its_sample(p, 16, keys));
+    for (size_t i = 0; i < frontier.size(); ++i)
+      ASSERT_EQ(draw.frontier_probability[i], entry_of(p, 0, frontier[i])) << per_block << " per block, entry " << i;
+  }
+}
+
+TEST(DrawColumns, RejectsABadFrontier) {
+  const CsrMatrix p = testing::random_csr(1, 50, 0.5, 4);
+  auto backend = make_cpu_backend();
+  const SampleKeys keys{1, 0, 0, 0, {0, 1, 2}};
+  const std::vector<vid_t> out_of_range{3, 50};
+  testing::expect_error([&] { backend->draw_columns(nullptr, p, 2, keys, &out_of_range, {0, 1, 2}, nullptr); },
+                        "draw_columns: frontier vertex 50 out of range for 50 columns");
+  const std::vector<vid_t> frontier{3, 4};
+  testing::expect_error([&] { backend->draw_columns(nullptr, p, 2, keys, &frontier, {0, 3}, nullptr); },
+                        "draw_columns: frontier offsets must run from 0 to 2");
 }
 
 TEST(Ladies, RejectsZeroSamples) {

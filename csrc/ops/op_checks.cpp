@@ -32,4 +32,13 @@ void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offs
     MATSAMP_CHECK(c >= 0 && c < a.cols, op, ": column id ", c, " out of range for ", a.shape());
 }
 
+void check_frontier_blocks(int64_t p_rows, int64_t p_cols, const std::vector<vid_t>& frontier, const Offsets& offsets) {
+  for (vid_t v : frontier)
+    MATSAMP_CHECK(v >= 0 && v < p_cols, "draw_columns: frontier vertex ", v, " out of range for ", p_cols, " columns");
+  check_block_offsets(offsets, static_cast<int64_t>(frontier.size()), "draw_columns", "frontier offsets");
+  const int64_t blocks = static_cast<int64_t>(offsets.size()) - 1;
+  MATSAMP_CHECK(p_rows == 1 || p_rows == blocks, "draw_columns: ", blocks, " frontier blocks for ", p_rows,
+                " rows of P");
+}
+
 }  // namespace matsamp

@@ -18,4 +18,8 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
 void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                        const Offsets& col_offsets, const std::vector<float>& weights);
 
+// Backend::draw_columns' frontier: ids in [0, p_cols), offsets from 0 to its
+// size, one block per row of P (p_rows), or any number when P is one shared row.
+void check_frontier_blocks(int64_t p_rows, int64_t p_cols, const std::vector<vid_t>& frontier, const Offsets& offsets);
+
 }  // namespace matsamp

@@ -3,10 +3,67 @@
 #include <algorithm>
 #include <utility>
 
+#include "ops/op_checks.h"
 #include "sampling/sampler.h"
 #include "util/timer.h"
 
 namespace matsamp {
+
+namespace {
+
+// p_g(frontier[i]) for i in block g of offsets (row 0 when P is one shared row).
+std::vector<float> probabilities_at(const CsrMatrix& p, const std::vector<vid_t>& frontier, const Offsets& offsets) {
+  const int64_t m = static_cast<int64_t>(frontier.size()), k = static_cast<int64_t>(offsets.size()) - 1;
+  std::vector<float> out(m);
+  // Many lookups in one shared row (FastGCN's n entries): one dense copy of the
+  // row instead of a binary search over it per vertex.
+  std::vector<float> dense;
+  if (p.rows == 1 && m * 64 > p.nnz()) {
+    dense.assign(p.cols, 0.0f);
+    for (int64_t e = 0; e < p.nnz(); ++e) dense[p.colidx[e]] = p.values[e];
+  }
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t g = 0; g < k; ++g) {
+    const int64_t r = p.rows == 1 ? 0 : g;
+    const auto first = p.colidx.begin() + p.rowptr[r], last = p.colidx.begin() + p.rowptr[r + 1];
+    for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i) {
+      if (!dense.empty()) {
+        out[i] = dense[frontier[i]];
+        continue;
+      }
+      const auto hit = std::lower_bound(first, last, static_cast<col_t>(frontier[i]));
+      out[i] = hit != last && *hit == frontier[i] ? p.values[hit - p.colidx.begin()] : 0.0f;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ColumnDraw Backend::draw_columns(const CsrMatrix* q, const CsrMatrix& b, int64_t s, const SampleKeys& keys,
+                                 const std::vector<vid_t>* frontier, const Offsets& offsets, StepStats* times) {
+  CsrMatrix product;
+  {
+    ScopedTimer t(times ? &times->probability : nullptr);
+    if (q) {
+      product = spgemm(*q, b);
+      normalize_rows(product, false);
+    }
+  }
+  const CsrMatrix& p = q ? product : b;
+  ColumnDraw draw;
+  draw.probability_nnz = p.nnz();
+  {
+    ScopedTimer t(times ? &times->sampling : nullptr);
+    draw.chosen = its_sample(p, s, keys);
+  }
+  ScopedTimer t(times ? &times->extraction : nullptr);
+  if (frontier) {
+    check_frontier_blocks(p.rows, p.cols, *frontier, offsets);
+    draw.frontier_probability = probabilities_at(p, *frontier, offsets);
+  }
+  return draw;
+}
 
 CsrMatrix Backend::select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows,
                                             const Offsets& row_offsets, const std::vector<vid_t>& cols,

@@ -12,6 +12,13 @@ namespace matsamp {
 
 struct StepStats;   // sampler.h
 
+// A layer-wise layer's draw (Backend::draw_columns).
+struct ColumnDraw {
+  CsrMatrix chosen;                         // its_sample(P, s, keys): each value is its p_g(v)
+  std::vector<float> frontier_probability;  // p_g(v) of each frontier vertex (when asked)
+  int64_t probability_nnz = 0;              // entries of P
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -44,6 +51,16 @@ class Backend {
                                               const Offsets& offsets, int64_t fanout,
                                               const SampleKeys& keys, bool uniform_rows,
                                               StepStats* times);
+
+  // One layer-wise (LADIES, FastGCN) draw: P = normalize_rows(Q·B) when q is given,
+  // else P = B, one row shared by every minibatch; chosen = its_sample(P, s, keys);
+  // and, when `frontier` is given, p_g(v) for each of its vertices v, minibatch g
+  // owning the frontier block g of `offsets`. The default runs spgemm,
+  // normalize_rows and its_sample and looks P up on the host; the CUDA backend
+  // keeps P on the device. Adds to times->probability, sampling and extraction (the
+  // lookups, which weight the extracted columns).
+  virtual ColumnDraw draw_columns(const CsrMatrix* q, const CsrMatrix& b, int64_t s, const SampleKeys& keys,
+                                  const std::vector<vid_t>* frontier, const Offsets& offsets, StepStats* times);
 
   // Every layer of a node-wise sampler, appended to bulk.layers: layer l is
   // sample_neighbour_layer of the previous layer's vertices (the seeds for the

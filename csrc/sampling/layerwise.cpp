@@ -13,13 +13,6 @@ namespace matsamp {
 
 namespace {
 
-// The value of row r of p at column v (0 when absent).
-float entry(const CsrMatrix& p, int64_t r, vid_t v) {
-  const auto first = p.colidx.begin() + p.rowptr[r], last = p.colidx.begin() + p.rowptr[r + 1];
-  const auto hit = std::lower_bound(first, last, static_cast<col_t>(v));
-  return hit != last && *hit == v ? p.values[hit - p.colidx.begin()] : 0.0f;
-}
-
 class LayerWiseSampler final : public Sampler {
  public:
   LayerWiseSampler(LayerWiseKind kind, std::shared_ptr<const LayerWiseMatrices> matrices,
@@ -50,36 +43,29 @@ class LayerWiseSampler final : public Sampler {
     const std::vector<vid_t>* frontier = &bulk.seeds;
     const Offsets* offsets = &bulk.seed_offsets;
 
+    const bool ladies = kind_ == LayerWiseKind::ladies;
     for (int l = 0; l < num_layers(); ++l) {
-      CsrMatrix p;
-      {
+      CsrMatrix q;
+      if (ladies) {
         ScopedTimer t(times ? &times->probability : nullptr);
-        if (kind_ == LayerWiseKind::ladies) {
-          p = backend.spgemm(frontier_indicator(*frontier, *offsets), squared_);
-          backend.normalize_rows(p, false);
-        } else {
-          p = column_norms_;
-        }
+        q = frontier_indicator(*frontier, *offsets);
       }
+      const ColumnDraw draw = backend.draw_columns(
+          ladies ? &q : nullptr, ladies ? squared_ : column_norms_, sizes_[l],
+          {seed_, epoch, static_cast<uint32_t>(l), first_minibatch, per_minibatch},
+          include_frontier_ ? frontier : nullptr, *offsets, times);
       if (times) {
         // The frontier's rows of Â∘Â (LADIES) and of Â (extraction) are read,
         // and P written, as column id + value.
         int64_t frontier_nnz = 0;
         for (vid_t u : *frontier) frontier_nnz += normalized_.row_nnz(u);
-        times->streamed_bytes += 8 * frontier_nnz * (kind_ == LayerWiseKind::ladies ? 2 : 1);
-        if (kind_ == LayerWiseKind::ladies) times->streamed_bytes += 8 * p.nnz();
-      }
-      CsrMatrix chosen;
-      {
-        ScopedTimer t(times ? &times->sampling : nullptr);
-        chosen = backend.its_sample(p, sizes_[l], {seed_, epoch, static_cast<uint32_t>(l),
-                                                   first_minibatch, per_minibatch});
+        times->streamed_bytes += 8 * frontier_nnz * (ladies ? 2 : 1);
+        if (ladies) times->streamed_bytes += 8 * draw.probability_nnz;
       }
       ScopedTimer t(times ? &times->extraction : nullptr);
       SampledLayer layer;
       layer.row_offsets = *offsets;
-      const std::vector<float> weights =
-          column_selector(p, chosen, *frontier, *offsets, sizes_[l], layer);
+      const std::vector<float> weights = column_selector(draw, *frontier, *offsets, sizes_[l], layer);
       layer.adj = backend.select_rows_cols_blocked(normalized_, *frontier, *offsets, layer.vertices,
                                                    layer.col_offsets, weights);
       backend.normalize_rows(layer.adj, false);
@@ -122,19 +108,11 @@ class LayerWiseSampler final : public Sampler {
 
   // C_g: the frontier (when included) then the other sampled vertices in
   // ascending id, into layer.vertices / col_offsets. Returns each column's
-  // weight 1/(s·p_g(v)); a chosen vertex carries p_g(v) as its value, a
-  // frontier vertex looks it up. Blocks are independent: built in parallel.
-  std::vector<float> column_selector(const CsrMatrix& p, const CsrMatrix& chosen,
-                       const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
-                       SampledLayer& layer) const {
+  // weight 1/(s·p_g(v)). Blocks are independent: built in parallel.
+  std::vector<float> column_selector(const ColumnDraw& draw, const std::vector<vid_t>& frontier,
+                                     const Offsets& offsets, int64_t s, SampledLayer& layer) const {
     const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-    // FastGCN's shared row has an entry per vertex: one dense table instead of a
-    // binary search over n entries per frontier vertex.
-    std::vector<float> shared_row;
-    if (include_frontier_ && p.rows == 1 && k > 1) {
-      shared_row.assign(p.cols, 0.0f);
-      for (int64_t e = 0; e < p.nnz(); ++e) shared_row[p.colidx[e]] = p.values[e];
-    }
+    const CsrMatrix& chosen = draw.chosen;
     const auto weight = [&](float probability) { return 1.0f / (static_cast<float>(s) * probability); };
     std::vector<std::vector<vid_t>> block_vertices(k);
     std::vector<std::vector<float>> block_weights(k);
@@ -144,12 +122,11 @@ class LayerWiseSampler final : public Sampler {
       std::vector<float>& weights = block_weights[g];
       std::vector<vid_t> lead;
       if (include_frontier_) {
-        const int64_t prow = p.rows == 1 ? 0 : g;
-        lead.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
-        for (vid_t v : lead) {
-          vertices.push_back(v);
-          weights.push_back(weight(shared_row.empty() ? entry(p, prow, v) : shared_row[v]));
+        for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i) {
+          vertices.push_back(frontier[i]);
+          weights.push_back(weight(draw.frontier_probability[i]));
         }
+        lead.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
         std::sort(lead.begin(), lead.end());
       }
       for (int64_t e = chosen.rowptr[g]; e < chosen.rowptr[g + 1]; ++e)
