@@ -82,7 +82,7 @@ class LayerWiseSampler final : public Sampler {
     double frontier = static_cast<double>(batch_size), bytes = 0;
     for (int64_t s : sizes_) {
       const double reach = std::min(n, frontier * average_degree);
-      // P row, R·Â, the extracted layer; all columns + values.
+      // P row, R·Â (formed on the GPU only), the extracted layer; columns + values.
       bytes += reach * 8 + 2 * frontier * average_degree * 8 + 16 * (s + frontier);
       frontier = std::min(n, frontier * include_frontier_ + static_cast<double>(s));
     }
