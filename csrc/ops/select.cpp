@@ -5,6 +5,7 @@
 #include "ops/build_rows.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
+#include "ops/prefetch.h"
 #include "ops/sorted_row.h"
 #include "util/parallel.h"
 
@@ -15,17 +16,6 @@ namespace {
 void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows) {
   for (vid_t v : rows)
     MATSAMP_CHECK(v >= 0 && v < a.rows, "select_rows: row id ", v, " out of range for ", a.shape());
-}
-
-// Rows picked by id are read at random: their row pointers and first entries
-// are fetched ahead, or each row waits on two misses in turn.
-// (always_inline: GCC drops prefetches in helpers it proves side-effect free.)
-constexpr int64_t kRowPointerLookahead = 16;
-constexpr int64_t kRowLookahead = 4;
-
-[[gnu::always_inline]] inline void prefetch_rows_ahead(const CsrMatrix& a, const vid_t* rows, int64_t m, int64_t i) {
-  if (i + kRowPointerLookahead < m) __builtin_prefetch(a.rowptr.data() + rows[i + kRowPointerLookahead]);
-  if (i + kRowLookahead < m) __builtin_prefetch(a.colidx.data() + a.rowptr[rows[i + kRowLookahead]]);
 }
 
 // select_cols_blocked of the matrix whose row i is row source[i] of A (row i

@@ -2,16 +2,15 @@
 // (the accumulation is the cost, so it is not repeated to count each row first).
 #include "ops/build_rows.h"
 #include "ops/ops.h"
+#include "ops/prefetch.h"
 #include "ops/sparse_accumulator.h"
 
 namespace matsamp {
 
 namespace {
 
-// Prefetch distances, in entries of A's row (rows of B are fetched at random:
-// B's row pointer first, then the row) and in terms (the accumulator's entry).
-constexpr int64_t kRowPointerLookahead = 16;
-constexpr int64_t kRowLookahead = 4;
+// How many terms ahead the accumulator's entries are prefetched (rows of B, read
+// at random, are prefetched by prefetch_rows_ahead).
 constexpr int64_t kScatterLookahead = 16;
 
 }  // namespace
@@ -25,14 +24,9 @@ CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
   return build_rows_once(a.rows, b.cols, 256, [&] {
     return [&, acc = SparseAccumulator(b.cols)](int64_t r, auto&& emit) mutable {
       acc.start_row();
-      const int64_t a_end = a.rowptr[r + 1];
-      for (int64_t e = a.rowptr[r]; e < a_end; ++e) {
-        if (e + kRowPointerLookahead < a_end) __builtin_prefetch(b.rowptr.data() + a.colidx[e + kRowPointerLookahead]);
-        if (e + kRowLookahead < a_end) {
-          const int64_t ahead = b.rowptr[a.colidx[e + kRowLookahead]];
-          __builtin_prefetch(b.colidx.data() + ahead);
-          if (bval) __builtin_prefetch(bval + ahead);
-        }
+      const int64_t a_begin = a.rowptr[r], a_len = a.row_nnz(r);
+      for (int64_t e = a_begin; e < a_begin + a_len; ++e) {
+        prefetch_rows_ahead(b, a.colidx.data() + a_begin, a_len, e - a_begin);
         const col_t k = a.colidx[e];
         const float av = aval ? aval[e] : 1.0f;
         const int64_t b_end = b.rowptr[k + 1];
