@@ -3,6 +3,7 @@
 // exactly what RowSampler picks, rebuilds included.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "ops/its_sample_row.h"
@@ -33,6 +34,31 @@ std::vector<int64_t> gpu_picks(const std::vector<float>& values, int64_t s, cons
   sample_row(StoredPrefix{prefix.data()}, static_cast<int64_t>(values.size()), s, key, picked.data(),
                   scratch.data());
   return {picked.begin(), picked.end()};
+}
+
+// The weights every prefix is built from: ceil(value / row_max · 2^24), exactly.
+TEST(QuantizedWeight, IsTheExactCeiling) {
+  const auto reference = [](float value, float row_max) -> uint64_t {
+    return value > 0 ? static_cast<uint64_t>(std::ceil(static_cast<double>(value) / row_max * 16777216.0)) : 0;
+  };
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-60, 60);
+  for (int i = 0; i < 200000; ++i) {
+    const float row_max = std::ldexp(0.5f + unit(rng), exponent(rng));
+    const float value = row_max * unit(rng);
+    ASSERT_EQ(quantized_weight(value, row_max), reference(value, row_max)) << value << " / " << row_max;
+  }
+  // Exact multiples of 2^-24 of the maximum, tiny values, the maximum itself, non-positives.
+  for (float row_max : {1.0f, 3.0f, 1e-30f, 7e30f}) {
+    for (float fraction : {1.0f, 0.5f, 0.25f, 0x1p-24f, 0x1p-25f, 1e-20f, 0.3f})
+      EXPECT_EQ(quantized_weight(row_max * fraction, row_max), reference(row_max * fraction, row_max))
+          << fraction << " of " << row_max;
+    EXPECT_EQ(quantized_weight(row_max, row_max), uint64_t{1} << 24);
+  }
+  EXPECT_EQ(quantized_weight(0.0f, 1.0f), 0u);
+  EXPECT_EQ(quantized_weight(-2.0f, 1.0f), 0u);
+  EXPECT_EQ(quantized_weight(std::nanf(""), 1.0f), 0u);
 }
 
 TEST(PrefixSampler, PicksWhatRowSamplerPicks) {

@@ -11,15 +11,16 @@
 namespace matsamp {
 
 // Integer weight of a value relative to the row maximum: 0 for non-positive
-// values, otherwise in [1, 2^24]. IEEE division and ceil make it exact everywhere;
-// the CUDA backend calls it on the device (MATSAMP_HD) for identical weights.
+// values, otherwise ceil(value / row_max · 2^24), in [1, 2^24]. IEEE division and
+// an exact ceiling make it the same everywhere; the CUDA backend calls it on the
+// device (MATSAMP_HD) for identical weights. The ceiling is a truncation plus
+// one for a fraction: std::ceil is a libm call on baseline x86-64, and this is
+// the inner loop of every prefix built.
 MATSAMP_HD uint64_t quantized_weight(float value, float row_max) {
   if (!(value > 0)) return 0;
-#if defined(__CUDA_ARCH__)
-  return static_cast<uint64_t>(::ceil(static_cast<double>(value) / row_max * 16777216.0));
-#else
-  return static_cast<uint64_t>(std::ceil(static_cast<double>(value) / row_max * 16777216.0));
-#endif
+  const double scaled = static_cast<double>(value) / row_max * 16777216.0;   // in (0, 2^24]
+  const int64_t whole = static_cast<int64_t>(scaled);
+  return static_cast<uint64_t>(whole + (static_cast<double>(whole) < scaled));
 }
 
 class RowSampler {
