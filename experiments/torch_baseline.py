@@ -158,9 +158,10 @@ def main():
               "torch": torch.__version__, "threads": torch.get_num_threads(), "fanouts": fanouts,
               "batch_size": b, "minibatches": len(ends), "bulk_size": bulk, "repeat": args.repeat}
     for name, run in runs.items():
-        median, times, edges = timed(run, device, args.repeat, name)
-        edges = max(edges)
+        median, times, results = timed(run, device, args.repeat, name)
+        edges = max(results)
         report[name] = {"time_s": median, "times_s": times, "sampled_edges": edges,
+                        "same_edges_every_run": len(results) == 1,
                         "sampled_edges_per_s": edges / median, "minibatches_per_s": len(ends) / median}
     report["matsamp_bulk_speedup_over_torch"] = report["torch_per_batch"]["time_s"] / report["matsamp_bulk"]["time_s"]
     report["matsamp_bulk_speedup_over_per_batch"] = (report["matsamp_per_batch"]["time_s"]

@@ -47,6 +47,7 @@ def test_script_prints_the_comparison(cora_path):
     assert report["minibatches"] == 6   # 1354 seeds in batches of 256
     for name in ("torch_per_batch", "matsamp_bulk", "matsamp_per_batch"):
         assert report[name]["time_s"] > 0 and report[name]["sampled_edges"] > 0, name
+        assert report[name]["same_edges_every_run"], name
     # Bulk or not, matsamp samples the same minibatches.
     assert report["matsamp_bulk"]["sampled_edges"] == report["matsamp_per_batch"]["sampled_edges"]
     assert "run 1/1" in run.stderr
