@@ -103,11 +103,16 @@ def timed(run, device, repeat, label):
     return statistics.median(times), times, results
 
 
-def positive(text):
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
+def integer_at_least(lowest):
+    def parse(text):
+        value = int(text)
+        if value < lowest:
+            raise argparse.ArgumentTypeError(f"must be at least {lowest}, got {value}")
+        return value
+    return parse
+
+
+positive = integer_at_least(1)
 
 
 def main():
@@ -119,11 +124,11 @@ def main():
     parser.add_argument("-b", "--batch-size", type=positive, default=1024)
     parser.add_argument("--train-fraction", type=float, default=0.1,
                         help="the seeded fraction of vertices an epoch covers (default 0.1)")
-    parser.add_argument("-k", "--bulk-size", type=int, default=0,
+    parser.add_argument("-k", "--bulk-size", type=integer_at_least(0), default=0,
                         help="minibatches per matsamp call in bulk mode (0: all of them)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=positive, default=3)
-    parser.add_argument("--threads", type=int, default=0, help="torch and OpenMP threads (0: torch's default)")
+    parser.add_argument("--threads", type=integer_at_least(0), default=0, help="torch and OpenMP threads (0: torch's default)")
     args = parser.parse_args()
     try:
         fanouts = [int(f) for f in args.fanouts.split(",")]
