@@ -52,6 +52,12 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
   EXPECT_NE(r.out.find("\"identical_minibatches\":true"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("16 / 16 minibatches"), std::string::npos) << "progress on stderr";
+  // At most one progress line a second, and the last: not one per minibatch.
+  size_t per_batch_lines = 0;
+  for (size_t at = r.err.find("per-batch: "); at != std::string::npos; at = r.err.find("per-batch: ", at + 1))
+    ++per_batch_lines;
+  EXPECT_GE(per_batch_lines, 1u) << r.err;
+  EXPECT_LT(per_batch_lines, 16u) << r.err;
 }
 
 TEST(Cli, BenchRepeatReportsTheMedianRunAndEveryTime) {
@@ -70,7 +76,7 @@ TEST(Cli, BenchRepeatReportsTheMedianRunAndEveryTime) {
     ASSERT_NE(identical, std::string::npos) << r.out;
     EXPECT_EQ(r.out.compare(identical, 24, "\"repeats_identical\":true"), 0) << r.out;
   }
-  EXPECT_NE(r.err.find("bulk 3/3"), std::string::npos) << "progress names the repeat";
+  EXPECT_NE(r.err.find("bulk, run 3 of 3"), std::string::npos) << "progress names the repeat";
   const auto zero = run_cli("bench --graph rmat:8 --repeat 0", dir);   // CLI11's range check
   EXPECT_NE(zero.exit_code, 0);
   EXPECT_NE(zero.err.find("--repeat: Value 0 not in range 1 to 1000"), std::string::npos) << zero.err;

@@ -40,12 +40,16 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
   const CudaCounters copies_before = cuda_counters(backend);
   ScopedTimer timer(nullptr);
   int64_t done = 0;
+  double reported = 0;   // progress at most once a second, and at the end
   while (next_bulk(epoch, &bulk, &run.steps)) {
     run.sampled_edges += bulk.sampled_edges();
     fingerprint.add(bulk);   // outside the step timers
     done += bulk.count();
-    std::fprintf(stderr, "matsamp: %s: %lld / %lld minibatches (%.2f s)\n", label,
-                 static_cast<long long>(done), static_cast<long long>(run.minibatches), timer.seconds());
+    if (done == run.minibatches || timer.seconds() - reported >= 1.0) {
+      reported = timer.seconds();
+      std::fprintf(stderr, "matsamp: %s: %lld / %lld minibatches (%.2f s)\n", label,
+                   static_cast<long long>(done), static_cast<long long>(run.minibatches), reported);
+    }
   }
   run.seconds = run.steps.total();
   run.fingerprint = fingerprint.value();
@@ -60,7 +64,8 @@ EpochRun run_epoch_repeated(const Sampler& sampler, Backend& backend, const std:
                             const EpochOptions& options, const std::string& label, int repeat) {
   std::vector<EpochRun> runs;
   for (int i = 0; i < repeat; ++i) {
-    const std::string name = repeat == 1 ? label : label + " " + std::to_string(i + 1) + "/" + std::to_string(repeat);
+    const std::string name =
+        repeat == 1 ? label : label + ", run " + std::to_string(i + 1) + " of " + std::to_string(repeat);
     runs.push_back(run_epoch(sampler, backend, train, options, name.c_str()));
   }
   std::vector<double> seconds;
