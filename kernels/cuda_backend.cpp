@@ -22,7 +22,7 @@ using gpu::DeviceEngine;
 using gpu::DeviceScope;
 using gpu::DeviceOffsets;
 
-// Graph matrices a sampler multiplies with: adjacency, Â and Â∘Â.
+// Graph matrices a sampler reads: adjacency, Â, Â∘Â and FastGCN's column norms.
 constexpr size_t kResidentCapacity = 4;
 
 void check_rows(const std::vector<vid_t>& rows, const CsrMatrix& a, const char* op) {
@@ -105,18 +105,19 @@ class CudaBackend final : public Backend {
     const DeviceScope scope(engine_);
     if (q) MATSAMP_CHECK(q->cols == b.rows, "spgemm: inner dimensions differ: A is ", q->shape(), ", B is ", b.shape());
     else check_its_sample(b, s, keys);
-    const DeviceCsr& db = resident_.get(b);
+    const DeviceCsr* db = nullptr;
     DeviceCsr product;
     {
-      ScopedTimer t(times ? &times->probability : nullptr);
+      ScopedTimer t(times ? &times->probability : nullptr);   // B's first upload included, as in spgemm
+      db = &resident_.get(b);
       if (q) {
-        product = multiply(gpu::upload(engine_, *q), db);
+        product = multiply(gpu::upload(engine_, *q), *db);
         gpu::normalize_rows(engine_, product, false);
       }
       if (times) engine_.synchronize();
     }
-    const DeviceCsr& p = q ? product : db;
-    if (q) {
+    const DeviceCsr& p = q ? product : *db;
+    if (q) {   // normalize_rows gave P values, so its_sample's "no values" check cannot fail
       check_sample_keys(keys, s, "its_sample");
       check_its_sample_rows(p.rows, p.cols, p.nnz(), keys);
     }

@@ -178,7 +178,8 @@ TEST_F(CudaSelect, LadiesExtractionOnCoraEqualsCpu) {
   // The fused extraction the layer-wise samplers call (R·Â kept on the device).
   EXPECT_EQ(cuda->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights),
             cpu->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights));
-  EXPECT_THROW(cuda->select_rows_cols_blocked(hat, {-1}, {0, 1}, cols, {0, 400}, weights), Error);
+  testing::expect_error([&] { cuda->select_rows_cols_blocked(hat, {-1}, {0, 1}, cols, {0, 400}, weights); },
+                        "select_rows: row id -1 out of range for " + hat.shape());
 }
 
 TEST_F(CudaSelect, NormalizeRowsEqualsCpuBitForBit) {
@@ -238,29 +239,57 @@ TEST_F(CudaSampling, ItsSampleOnLadiesProbabilitiesOfCora) {
 
 // The layer-wise draw with P kept on the device: LADIES (P = Q·(Â∘Â)) and
 // FastGCN (one shared row), the chosen columns and the frontier's probabilities.
+void expect_draws_equal(Backend& cuda, Backend& cpu, const CsrMatrix* q, const CsrMatrix& b, int64_t s,
+                        const SampleKeys& keys, const std::vector<vid_t>& frontier, const Offsets& offsets,
+                        const std::string& what) {
+  StepStats gpu_times;
+  const ColumnDraw on_gpu = cuda.draw_columns(q, b, s, keys, &frontier, offsets, &gpu_times);
+  const ColumnDraw on_cpu = cpu.draw_columns(q, b, s, keys, &frontier, offsets, nullptr);
+  EXPECT_EQ(on_gpu.chosen, on_cpu.chosen) << what;
+  EXPECT_EQ(on_gpu.frontier_probability, on_cpu.frontier_probability) << what;
+  EXPECT_EQ(on_gpu.probability_nnz, on_cpu.probability_nnz) << what;
+  EXPECT_GT(gpu_times.sampling, 0.0) << what;
+}
+
 TEST_F(CudaSampling, DrawColumnsEqualsCpu) {
   const Graph g = cora();
   const auto m = prepare_layerwise_matrices(g.adj);
   const int64_t n = g.num_vertices();
   const std::vector<vid_t> first = strided(n, 512, 5), second = strided(n, 300, 3, 1);
+  const CsrMatrix q = indicator(n, {first, second, {}});   // the third minibatch has no frontier
+  // The frontier looked up: each block's own vertices, plus, in the first, vertices
+  // outside its row of P (absent entries read 0), and an empty third block.
   std::vector<vid_t> frontier = first;
+  const CsrMatrix p = cpu->spgemm(q, m->squared);
+  std::vector<char> in_row(n, 0);
+  for (int64_t e = p.rowptr[0]; e < p.rowptr[1]; ++e) in_row[p.colidx[e]] = 1;
+  std::vector<vid_t> outside;
+  for (vid_t v = 0; v < n && outside.size() < 40; ++v)
+    if (!in_row[v]) outside.push_back(v);
+  ASSERT_EQ(outside.size(), 40u) << "cora has vertices outside the first row of P";
+  frontier.insert(frontier.end(), outside.begin(), outside.end());
+  const int64_t first_end = static_cast<int64_t>(frontier.size());
   frontier.insert(frontier.end(), second.begin(), second.end());
-  const Offsets offsets{0, 512, 812};
-  const CsrMatrix q = indicator(n, {first, second});
-  const SampleKeys keys{42, 2, 0, 7, {0, 1, 2}};
+  const Offsets offsets{0, first_end, static_cast<int64_t>(frontier.size()), static_cast<int64_t>(frontier.size())};
+  const SampleKeys keys{42, 2, 0, 7, {0, 1, 2, 3}};
   for (int64_t s : {64, 512}) {
-    for (const CsrMatrix* pq : {&q, static_cast<const CsrMatrix*>(nullptr)}) {
-      const CsrMatrix& b = pq ? m->squared : m->column_norms;
-      const ColumnDraw on_gpu = cuda->draw_columns(pq, b, s, keys, &frontier, offsets, nullptr);
-      const ColumnDraw on_cpu = cpu->draw_columns(pq, b, s, keys, &frontier, offsets, nullptr);
-      const char* what = pq ? "LADIES" : "FastGCN";
-      EXPECT_EQ(on_gpu.chosen, on_cpu.chosen) << what << " s " << s;
-      EXPECT_EQ(on_gpu.frontier_probability, on_cpu.frontier_probability) << what << " s " << s;
-      EXPECT_EQ(on_gpu.probability_nnz, on_cpu.probability_nnz) << what;
-    }
+    expect_draws_equal(*cuda, *cpu, &q, m->squared, s, keys, frontier, offsets, "LADIES s " + std::to_string(s));
+    expect_draws_equal(*cuda, *cpu, nullptr, m->column_norms, s, keys, frontier, offsets,
+                       "FastGCN s " + std::to_string(s));
   }
+  // One minibatch: P has a single row either way.
+  const CsrMatrix q1 = indicator(n, {second});
+  expect_draws_equal(*cuda, *cpu, &q1, m->squared, 100, {5, 0, 1, 3, {0, 1}}, second,
+                     {0, static_cast<int64_t>(second.size())}, "LADIES, one minibatch");
+  expect_draws_equal(*cuda, *cpu, nullptr, m->column_norms, 100, {5, 0, 1, 3, {0, 1}}, second,
+                     {0, static_cast<int64_t>(second.size())}, "FastGCN, one minibatch");
+  // The CPU's messages.
   const std::vector<vid_t> bad{0, n};
-  EXPECT_THROW(cuda->draw_columns(nullptr, m->column_norms, 8, keys, &bad, {0, 1, 2}, nullptr), Error);
+  testing::expect_error(
+      [&] { cuda->draw_columns(nullptr, m->column_norms, 8, {1, 0, 0, 0, {0, 1, 2}}, &bad, {0, 1, 2}, nullptr); },
+      "draw_columns: frontier vertex " + std::to_string(n) + " out of range for " + std::to_string(n) + " columns");
+  testing::expect_error([&] { cuda->draw_columns(&q, m->squared, 8, {1, 0, 0, 0, {0, 1}}, nullptr, {0}, nullptr); },
+                        "its_sample: P is 3 x " + std::to_string(n));
 }
 
 void expect_sample_rows_equal(Backend& cuda, Backend& cpu, const CsrMatrix& a, bool uniform) {
