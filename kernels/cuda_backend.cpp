@@ -25,11 +25,6 @@ using gpu::DeviceOffsets;
 // Graph matrices a sampler reads: adjacency, Â, Â∘Â and FastGCN's column norms.
 constexpr size_t kResidentCapacity = 4;
 
-void check_rows(const std::vector<vid_t>& rows, const CsrMatrix& a, const char* op) {
-  for (vid_t v : rows)
-    MATSAMP_CHECK(v >= 0 && v < a.rows, op, ": row id ", v, " out of range for ", a.shape());
-}
-
 class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(const CudaOptions& options)
@@ -56,7 +51,7 @@ class CudaBackend final : public Backend {
 
   CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) override {
     const DeviceScope scope(engine_);
-    check_rows(rows, a, "select_rows");
+    check_row_ids(a, rows, "select_rows");
     const DeviceCsr& da = resident_.get(a);
     const DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
     return gpu::download(engine_, gpu::select_rows(engine_, da.view(), drows.data(), drows.size()));
@@ -75,7 +70,7 @@ class CudaBackend final : public Backend {
                                      const std::vector<vid_t>& cols, const Offsets& col_offsets,
                                      const std::vector<float>& weights) override {
     const DeviceScope scope(engine_);
-    check_rows(rows, a, "select_rows");
+    check_row_ids(a, rows, "select_rows");
     check_select_cols(a, static_cast<int64_t>(rows.size()), row_offsets, cols, col_offsets, weights);
     const DeviceCsr& da = resident_.get(a);
     const DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
@@ -144,16 +139,14 @@ class CudaBackend final : public Backend {
                         bool uniform_rows) override {
     const DeviceScope scope(engine_);
     check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
-    check_rows(rows, a, "sample_rows");
+    check_row_ids(a, rows, "sample_rows");
     return gpu::download(engine_, sample_on_device(a, gpu::to_device(engine_, rows), s, keys, uniform_rows));
   }
 
   CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                 const Offsets& leading_offsets) override {
     const DeviceScope scope(engine_);
-    check_compact_blocks(s.rows, row_offsets, leading, leading_offsets);
-    for (vid_t v : leading)
-      MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
+    check_compact_columns(s, row_offsets, leading, leading_offsets);
     const DeviceCsr ds = gpu::upload(engine_, s);
     return download(compact_on_device(ds, row_offsets, gpu::to_device(engine_, leading), leading_offsets));
   }
@@ -167,7 +160,7 @@ class CudaBackend final : public Backend {
     // The frontier leads the columns.
     check_compact_blocks(static_cast<int64_t>(frontier.size()), offsets, frontier, offsets);
     check_sample_rows(static_cast<int64_t>(frontier.size()), fanout, keys);
-    check_rows(frontier, adj, "sample_rows");
+    check_row_ids(adj, frontier, "sample_rows");
     return layer_on_device(adj, gpu::to_device(engine_, frontier), offsets, fanout, keys, uniform_rows, times);
   }
 
@@ -178,7 +171,7 @@ class CudaBackend final : public Backend {
     const DeviceScope scope(engine_);
     MATSAMP_CHECK(adj.rows == adj.cols, "GraphSAGE: adjacency is not square (", adj.shape(), ")");
     check_compact_blocks(static_cast<int64_t>(bulk.seeds.size()), bulk.seed_offsets, bulk.seeds, bulk.seed_offsets);
-    check_rows(bulk.seeds, adj, "sample_rows");
+    check_row_ids(adj, bulk.seeds, "sample_rows");
     DeviceArray<vid_t> frontier = gpu::to_device(engine_, bulk.seeds);
     bulk.layers.reserve(bulk.layers.size() + fanouts.size());   // offsets points into the previous layer
     const Offsets* offsets = &bulk.seed_offsets;
@@ -207,26 +200,6 @@ class CudaBackend final : public Backend {
   DeviceCsr multiply(const DeviceCsr& a, const DeviceCsr& b) {
     return options_.spgemm == GpuSpgemm::ordered ? gpu::spgemm_ordered(engine_, a.view(), b.view(), spgemm_budget_)
                                                  : gpu::spgemm_cusparse(engine_, a.view(), b.view(), spgemm_budget_);
-  }
-
-  // The CPU op's checks of its_sample, in its order.
-  static void check_its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
-    check_sample_keys(keys, s, "its_sample");
-    MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
-                  ") has no values; normalize it first");
-    check_its_sample_rows(p.rows, p.cols, p.nnz(), keys);
-  }
-  static void check_its_sample_rows(int64_t rows, int64_t cols, int64_t nnz, const SampleKeys& keys) {
-    const int64_t keyed = keys.row_offsets.back();
-    MATSAMP_CHECK((rows == 1 && keyed != 1) || rows == keyed, "its_sample: P is ", rows, " x ", cols, " (", nnz,
-                  " nonzeros) but the keys name ", keyed, " rows");
-  }
-
-  // The CPU op's checks of sample_rows' count and keys, in its order.
-  static void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys) {
-    check_sample_keys(keys, s, "sample_rows");
-    const int64_t m = keys.row_offsets.back();
-    MATSAMP_CHECK(rows == m, "sample_rows: ", rows, " rows selected but the keys name ", m);
   }
 
   // sample_rows on the device of rows already there (checked by the caller).
@@ -271,16 +244,6 @@ class CudaBackend final : public Backend {
     return gpu::select_cols_blocked(engine_, a.view(), {drow_offsets.data(), blocks, a.rows}, dcols.data(),
                                     {dcol_offsets.data(), blocks, total_cols},
                                     weights.empty() ? nullptr : dweights.data());
-  }
-
-  static void check_compact_blocks(int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& leading,
-                                   const Offsets& leading_offsets) {
-    MATSAMP_CHECK(!row_offsets.empty() && row_offsets.front() == 0 && row_offsets.back() == rows,
-                  "compact_columns: row offsets must run from 0 to ", rows);
-    MATSAMP_CHECK(leading_offsets.size() == row_offsets.size() &&
-                      leading_offsets.back() == static_cast<int64_t>(leading.size()),
-                  "compact_columns: ", leading_offsets.size() - 1, " leading blocks for ", row_offsets.size() - 1,
-                  " row blocks");
   }
 
   // compact_columns on the device, the leading vertices already there.

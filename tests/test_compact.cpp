@@ -5,6 +5,7 @@
 #include <set>
 
 #include "compact_cases.h"
+#include "error_checks.h"
 #include "ops/ops.h"
 #include "reference.h"
 
@@ -29,6 +30,16 @@ TEST(CompactColumns, LeadingFirstThenAscendingPerMinibatch) {
       EXPECT_EQ(d[r][local], s.values[e]);
     }
   validate(c.adj, "compacted");
+}
+
+TEST(CompactColumns, RejectsBadBlocksAndLeadingVertices) {
+  const CsrMatrix s = testing::random_csr(6, 10, 0.4, 3);
+  testing::expect_error([&] { compact_columns(s, {0, 5}, {}, {0, 0}); },
+                        "compact_columns: row offsets must run from 0 to 6");
+  testing::expect_error([&] { compact_columns(s, {0, 3, 6}, {1}, {0, 1}); },
+                        "compact_columns: 1 leading blocks for 2 row blocks");
+  testing::expect_error([&] { compact_columns(s, {0, 6}, {10}, {0, 1}); },
+                        "compact_columns: leading vertex 10 out of range for " + s.shape());
 }
 
 TEST(CompactColumns, RandomMatrixInvariants) {

@@ -48,8 +48,13 @@ TEST(ItsSample, ExactCountsDistinctEntriesOfTheRow) {
 TEST(ItsSample, EmptyMatrixAndZeroFanout) {
   EXPECT_EQ(its_sample(CsrMatrix(0, 4), 3, keys_for(0)).rows, 0);
   const CsrMatrix p = random_csr(4, 4, 0.5, 1);
-  EXPECT_THROW(its_sample(p, 0, keys_for(4)), Error);
-  EXPECT_THROW(its_sample(p, 2, keys_for(5)), Error);
+  testing::expect_error([&] { its_sample(p, 0, keys_for(4)); }, "its_sample: sample count must be positive, got 0");
+  testing::expect_error([&] { its_sample(p, 2, keys_for(5)); },
+                        "its_sample: P is " + p.shape() + " but the keys name 5 rows");
+  CsrMatrix pattern = p;
+  pattern.values.clear();
+  testing::expect_error([&] { its_sample(pattern, 2, keys_for(4)); },
+                        "its_sample: P (" + pattern.shape() + ") has no values; normalize it first");
 }
 
 TEST(ItsSample, ProportionalToValuesChiSquare) {
@@ -223,9 +228,12 @@ TEST(SampleRows, PatternMatrixIsUniform) {
 
 TEST(SampleRows, RejectsBadArguments) {
   const CsrMatrix a = uniform_rows_matrix(5, 5, 1);
-  EXPECT_THROW(sample_rows(a, {5}, 2, {1, 0, 0, 0, {0, 1}}, true), Error);
-  EXPECT_THROW(sample_rows(a, {1, 2}, 2, {1, 0, 0, 0, {0, 1}}, true), Error);
-  EXPECT_THROW(sample_rows(a, {1}, 0, {1, 0, 0, 0, {0, 1}}, true), Error);
+  testing::expect_error([&] { sample_rows(a, {5}, 2, {1, 0, 0, 0, {0, 1}}, true); },
+                        "sample_rows: row id 5 out of range for " + a.shape());
+  testing::expect_error([&] { sample_rows(a, {1, 2}, 2, {1, 0, 0, 0, {0, 1}}, true); },
+                        "sample_rows: 2 rows selected but the keys name 1");
+  testing::expect_error([&] { sample_rows(a, {1}, 0, {1, 0, 0, 0, {0, 1}}, true); },
+                        "sample_rows: sample count must be positive, got 0");
   testing::expect_error([&] { sample_rows(a, {1, 2}, 2, std::vector<RandomKey>(1), true); },
                         "2 rows selected but 1 keys given");
   testing::expect_error([&] { sample_rows(a, {1}, 0, std::vector<RandomKey>(1), true); },

@@ -53,7 +53,8 @@ class GraphHolder : public torch::CustomClassHolder {
   // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts)
   // or "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
   // ops take it). Cheap (no pass over the graph): it refers to the graph's
-  // prepared matrices, so the graph must outlive it. A matsamp::Error for an unknown name or bad sizes.
+  // prepared matrices, so the graph must outlive it. A matsamp::Error for an
+  // unknown name or bad sizes.
   std::unique_ptr<Sampler> make_sampler(const std::string& sampler, std::vector<int64_t> sizes,
                                         uint64_t seed, bool include_frontier) const;
 

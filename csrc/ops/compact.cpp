@@ -6,6 +6,7 @@
 // vertices (one pass over n/64 words instead of an O(m log m) sort).
 #include <algorithm>
 
+#include "ops/op_checks.h"
 #include "ops/ops.h"
 #include "ops/sorted_row.h"
 #include "ops/sort_marked.h"
@@ -21,15 +22,8 @@ constexpr col_t kNew = -2;
 
 CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                               const Offsets& leading_offsets) {
+  check_compact_columns(s, row_offsets, leading, leading_offsets);
   const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
-  MATSAMP_CHECK(blocks >= 0 && row_offsets.front() == 0 && row_offsets.back() == s.rows,
-                "compact_columns: row offsets must run from 0 to ", s.rows);
-  MATSAMP_CHECK(leading_offsets.size() == row_offsets.size() &&
-                    leading_offsets.back() == static_cast<int64_t>(leading.size()),
-                "compact_columns: ", leading_offsets.size() - 1, " leading blocks for ", blocks,
-                " row blocks");
-  for (vid_t v : leading)
-    MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
 
   // Pass 1, per block: the vertex list (leading, then new vertices ascending);
   // each entry's column id becomes its local column, in place.

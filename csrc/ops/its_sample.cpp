@@ -11,6 +11,7 @@
 #include "ops/prefix_sampling.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
+#include "ops/prefetch.h"
 #include "util/parallel.h"
 
 namespace matsamp {
@@ -42,16 +43,8 @@ float uniform_weight(int64_t len, ValueOf value_of) {
   return static_cast<float>(v / (v * static_cast<double>(len)));
 }
 
-// Rows are visited in frontier order, i.e. at random places of the graph:
-// while row i is handled, the extent of row i + 16 is fetched. Always inlined:
-// as a separate call GCC finds it free of side effects and deletes it.
-constexpr int64_t kRowLookahead = 16;
+// Rows sampled together, their picks' column ids gathered together (sample_rows_keyed).
 constexpr int64_t kRowGroup = 16;
-
-[[gnu::always_inline]] inline void prefetch_extent(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t i) {
-  const int64_t ahead = i + kRowLookahead;
-  if (ahead < static_cast<int64_t>(rows.size())) __builtin_prefetch(a.rowptr.data() + rows[ahead]);
-}
 
 }  // namespace
 
@@ -79,8 +72,7 @@ template <class KeyOf>
 CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
                             bool uniform_rows) {
   const int64_t m = static_cast<int64_t>(rows.size());
-  for (vid_t v : rows)
-    MATSAMP_CHECK(v >= 0 && v < a.rows, "sample_rows: row id ", v, " out of range for ", a.shape());
+  check_row_ids(a, rows, "sample_rows");
   const bool pattern = a.values.empty();
   auto value = [&](int64_t e) { return pattern ? 1.0f : a.values[e]; };
 
@@ -106,7 +98,7 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
     std::vector<float> scratch;
 #pragma omp for schedule(dynamic, row_chunk(m, 1024))
     for (int64_t i = 0; i < m; ++i) {
-      prefetch_extent(a, rows, i);
+      prefetch_row_pointer_ahead(a, rows.data(), m, i);
       out.rowptr[i + 1] = std::min(s, uniform_rows ? a.row_nnz(rows[i]) : normalized_row(i, scratch));
     }
   }
@@ -126,7 +118,7 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
     for (int64_t group = 0; group < groups; ++group) {
       const int64_t first = group * kRowGroup, last = std::min(m, first + kRowGroup);
       for (int64_t i = first; i < last; ++i) {
-        prefetch_extent(a, rows, i);
+        prefetch_row_pointer_ahead(a, rows.data(), m, i);
         const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
         int64_t chosen;
         if (uniform_rows) {
@@ -156,9 +148,7 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
 
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                       const SampleKeys& keys, bool uniform_rows) {
-  check_sample_keys(keys, s, "sample_rows");
-  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == keys.row_offsets.back(), "sample_rows: ", rows.size(),
-                " rows selected but the keys name ", keys.row_offsets.back());
+  check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
   return sample_rows_keyed(a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows);
 }
 
@@ -221,16 +211,9 @@ CsrMatrix its_sample_shared_row(const CsrMatrix& p, int64_t s, const SampleKeys&
 }  // namespace
 
 CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
-  check_sample_keys(keys, s, "its_sample");
-  MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
-                ") has no values; normalize it first");
-  const Offsets& offsets = keys.row_offsets;
-  const int64_t rows = offsets.back();
-  const bool shared_row = p.rows == 1 && rows != 1;
-  MATSAMP_CHECK(shared_row || p.rows == rows, "its_sample: P is ", p.shape(), " but the keys name ",
-                rows, " rows");
-
-  if (shared_row) return its_sample_shared_row(p, s, keys);
+  check_its_sample(p, s, keys);
+  const int64_t rows = keys.row_offsets.back();
+  if (p.rows == 1 && rows != 1) return its_sample_shared_row(p, s, keys);
 
   // Pass 1: the sample size of every row; pass 2 samples into place.
   CsrMatrix out(rows, p.cols);

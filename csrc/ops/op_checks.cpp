@@ -17,6 +17,46 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
     MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": ", what, " decrease at block ", g);
 }
 
+void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op) {
+  for (vid_t v : rows) MATSAMP_CHECK(v >= 0 && v < a.rows, op, ": row id ", v, " out of range for ", a.shape());
+}
+
+void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys) {
+  check_sample_keys(keys, s, "sample_rows");
+  const int64_t keyed = keys.row_offsets.back();
+  MATSAMP_CHECK(rows == keyed, "sample_rows: ", rows, " rows selected but the keys name ", keyed);
+}
+
+void check_its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
+  check_sample_keys(keys, s, "its_sample");
+  MATSAMP_CHECK(p.values.size() == p.colidx.size(), "its_sample: P (", p.shape(),
+                ") has no values; normalize it first");
+  check_its_sample_rows(p.rows, p.cols, p.nnz(), keys);
+}
+
+void check_its_sample_rows(int64_t rows, int64_t cols, int64_t nnz, const SampleKeys& keys) {
+  const int64_t keyed = keys.row_offsets.back();
+  MATSAMP_CHECK((rows == 1 && keyed != 1) || rows == keyed, "its_sample: P is ", rows, " x ", cols, " (", nnz,
+                " nonzeros) but the keys name ", keyed, " rows");
+}
+
+void check_compact_blocks(int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                          const Offsets& leading_offsets) {
+  MATSAMP_CHECK(!row_offsets.empty() && row_offsets.front() == 0 && row_offsets.back() == rows,
+                "compact_columns: row offsets must run from 0 to ", rows);
+  MATSAMP_CHECK(leading_offsets.size() == row_offsets.size() &&
+                    leading_offsets.back() == static_cast<int64_t>(leading.size()),
+                "compact_columns: ", leading_offsets.size() - 1, " leading blocks for ", row_offsets.size() - 1,
+                " row blocks");
+}
+
+void check_compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                           const Offsets& leading_offsets) {
+  check_compact_blocks(s.rows, row_offsets, leading, leading_offsets);
+  for (vid_t v : leading)
+    MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
+}
+
 void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                        const Offsets& col_offsets, const std::vector<float>& weights) {
   const char* op = "select_cols";

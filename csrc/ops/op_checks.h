@@ -13,6 +13,25 @@ void check_sample_keys(const SampleKeys& keys, int64_t s, const char* op);
 // Offsets run from 0 to total and never decrease; `what` names them in errors.
 void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, const char* what);
 
+// Every id names a row of a; `op` names the op in errors.
+void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op);
+
+// sample_rows' count and keys: s and the keys valid, one keyed row per selected row.
+void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys);
+
+// its_sample's: s and the keys valid, P with values, and one row per keyed row
+// or one row shared by all.
+void check_its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
+// The last of those for a P known by its shape (one formed on the device).
+void check_its_sample_rows(int64_t rows, int64_t cols, int64_t nnz, const SampleKeys& keys);
+
+// compact_columns' blocks: row offsets from 0 to rows, one leading block per row block.
+void check_compact_blocks(int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                          const Offsets& leading_offsets);
+// compact_columns' arguments: the blocks, and every leading vertex a column of S.
+void check_compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                           const Offsets& leading_offsets);
+
 // select_cols_blocked's checks, selecting from a matrix of `rows` rows and a's
 // columns (a itself, or rows of a); column ids are named against a's shape.
 void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,

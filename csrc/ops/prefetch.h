@@ -14,11 +14,19 @@ constexpr int64_t kRowPointerLookahead = 16;
 constexpr int64_t kRowEntriesLookahead = 4;
 
 // Rows ids[0..n) of A are visited in order and row ids[i] is next: fetches the
-// row pointer of a row further on and the first column ids and values of a
-// nearer one.
+// row pointer of a row further on (for ops that read only the row's extent and
+// a few picked entries).
+template <class Id>
+[[gnu::always_inline]] inline void prefetch_row_pointer_ahead(const CsrMatrix& a, const Id* ids, int64_t n,
+                                                              int64_t i) {
+  if (i + kRowPointerLookahead < n) __builtin_prefetch(a.rowptr.data() + ids[i + kRowPointerLookahead]);
+}
+
+// The same, and the first column ids and values of a nearer row (for ops that
+// read whole rows).
 template <class Id>
 [[gnu::always_inline]] inline void prefetch_rows_ahead(const CsrMatrix& a, const Id* ids, int64_t n, int64_t i) {
-  if (i + kRowPointerLookahead < n) __builtin_prefetch(a.rowptr.data() + ids[i + kRowPointerLookahead]);
+  prefetch_row_pointer_ahead(a, ids, n, i);
   if (i + kRowEntriesLookahead < n) {
     const int64_t at = a.rowptr[ids[i + kRowEntriesLookahead]];
     __builtin_prefetch(a.colidx.data() + at);

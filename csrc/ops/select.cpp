@@ -13,11 +13,6 @@ namespace matsamp {
 
 namespace {
 
-void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows) {
-  for (vid_t v : rows)
-    MATSAMP_CHECK(v >= 0 && v < a.rows, "select_rows: row id ", v, " out of range for ", a.shape());
-}
-
 // select_cols_blocked of the matrix whose row i is row source[i] of A (row i
 // itself when source is null), m rows, without forming that matrix.
 CsrMatrix select_cols_of_rows(const CsrMatrix& a, const vid_t* source, int64_t m, const Offsets& row_offsets,
@@ -75,7 +70,7 @@ CsrMatrix select_cols_of_rows(const CsrMatrix& a, const vid_t* source, int64_t m
 }  // namespace
 
 CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
-  check_row_ids(a, rows);
+  check_row_ids(a, rows, "select_rows");
   const int64_t m = static_cast<int64_t>(rows.size());
   CsrMatrix out(m, a.cols);
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] = out.rowptr[i] + a.row_nnz(rows[i]);
@@ -107,7 +102,7 @@ CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets, co
 CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
                                    const std::vector<vid_t>& cols, const Offsets& col_offsets,
                                    const std::vector<float>& weights) {
-  check_row_ids(a, rows);
+  check_row_ids(a, rows, "select_rows");
   return select_cols_of_rows(a, rows.data(), static_cast<int64_t>(rows.size()), row_offsets, cols, col_offsets,
                              weights);
 }
