@@ -3,6 +3,7 @@
 // matrices resident, moves the rest across, and runs a GraphSAGE layer
 // entirely on the device.
 #include <algorithm>
+#include <memory>
 
 #include "kernels/cuda_backend.h"
 #include "kernels/device_ops.h"
@@ -24,6 +25,34 @@ using gpu::DeviceOffsets;
 
 // Graph matrices a sampler reads: adjacency, Â, Â∘Â and FastGCN's column norms.
 constexpr size_t kResidentCapacity = 4;
+
+// A bulk's GraphSAGE layers on the device (adjacency, vertex list per layer).
+class HeldOnDevice final : public HeldLayers {
+ public:
+  explicit HeldOnDevice(DeviceEngine& engine) : engine_(engine) {}
+  ~HeldOnDevice() override {
+    const DeviceScope scope(engine_);   // the arrays go back to this device's pool
+    layers.clear();
+  }
+  int64_t sampled_edges() const override {
+    int64_t edges = 0;
+    for (const gpu::DeviceCompact& layer : layers) edges += layer.adj.nnz();
+    return edges;
+  }
+  void fetch(BulkSample& bulk) const override {
+    const DeviceScope scope(engine_);
+    MATSAMP_CHECK(bulk.layers.size() == layers.size(), "held layers: the bulk has ", bulk.layers.size(),
+                  " layers, the device ", layers.size());
+    for (size_t l = 0; l < layers.size(); ++l) {
+      bulk.layers[l].adj = gpu::download(engine_, layers[l].adj);
+      bulk.layers[l].vertices = gpu::to_host(engine_, layers[l].vertices);
+    }
+  }
+  std::vector<gpu::DeviceCompact> layers;
+
+ private:
+  DeviceEngine& engine_;
+};
 
 class CudaBackend final : public Backend {
  public:
@@ -161,26 +190,52 @@ class CudaBackend final : public Backend {
     check_compact_blocks(static_cast<int64_t>(frontier.size()), offsets, frontier, offsets);
     check_sample_rows(static_cast<int64_t>(frontier.size()), fanout, keys);
     check_row_ids(adj, frontier, "sample_rows");
-    return layer_on_device(adj, gpu::to_device(engine_, frontier), offsets, fanout, keys, uniform_rows, times);
+    gpu::DeviceCompact c =
+        layer_on_device(adj, gpu::to_device(engine_, frontier), offsets, fanout, keys, uniform_rows, times);
+    ScopedTimer t(times ? &times->extraction : nullptr);
+    CompactResult host = download(c);
+    return {std::move(host.adj), offsets, std::move(host.col_offsets), std::move(host.vertices)};
   }
 
   // Every layer on the device: each layer's vertex list stays there as the next
-  // frontier, so only the seeds go up (and are checked on the host).
+  // frontier, so only the seeds go up (and are checked on the host). The layers
+  // come down at the end, or stay (BulkSample::held) when results are held.
   void sample_neighbour_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
                                uint32_t epoch, bool uniform_rows, BulkSample& bulk, StepStats* times) override {
     const DeviceScope scope(engine_);
     MATSAMP_CHECK(adj.rows == adj.cols, "GraphSAGE: adjacency is not square (", adj.shape(), ")");
     check_compact_blocks(static_cast<int64_t>(bulk.seeds.size()), bulk.seed_offsets, bulk.seeds, bulk.seed_offsets);
     check_row_ids(adj, bulk.seeds, "sample_rows");
-    DeviceArray<vid_t> frontier = gpu::to_device(engine_, bulk.seeds);
-    bulk.layers.reserve(bulk.layers.size() + fanouts.size());   // offsets points into the previous layer
+    auto held = std::make_shared<HeldOnDevice>(engine_);
+    held->layers.reserve(fanouts.size());                      // frontier points into the previous layer
+    bulk.layers.reserve(bulk.layers.size() + fanouts.size());   // offsets too
+    DeviceArray<vid_t> seeds = gpu::to_device(engine_, bulk.seeds);
+    const DeviceArray<vid_t>* frontier = &seeds;
     const Offsets* offsets = &bulk.seed_offsets;
     for (size_t l = 0; l < fanouts.size(); ++l) {
       const SampleKeys keys{seed, epoch, static_cast<uint32_t>(l), bulk.first_minibatch, *offsets};
-      check_sample_rows(frontier.size(), fanouts[l], keys);
-      bulk.layers.push_back(layer_on_device(adj, frontier, *offsets, fanouts[l], keys, uniform_rows, times, &frontier));
+      check_sample_rows(frontier->size(), fanouts[l], keys);
+      gpu::DeviceCompact c = layer_on_device(adj, *frontier, *offsets, fanouts[l], keys, uniform_rows, times);
+      SampledLayer layer;
+      layer.adj = CsrMatrix(c.adj.rows, c.adj.cols);
+      layer.adj.rowptr.clear();   // its arrays are still on the device
+      layer.row_offsets = *offsets;
+      layer.col_offsets = std::move(c.col_offsets);
+      held->layers.push_back(std::move(c));
+      bulk.layers.push_back(std::move(layer));
+      frontier = &held->layers.back().vertices;
       offsets = &bulk.layers.back().col_offsets;
     }
+    bulk.held = std::move(held);
+    if (!hold_results_) {
+      ScopedTimer t(times ? &times->extraction : nullptr);   // the download is part of the host's result
+      bulk.fetch();
+    }
+  }
+
+  bool hold_results_on_device(bool hold) override {
+    hold_results_ = hold;
+    return true;
   }
 
  private:
@@ -211,11 +266,10 @@ class CudaBackend final : public Backend {
   }
 
   // One GraphSAGE layer with its rows (the frontier, checked) on the device: sample,
-  // mean weights, relabel with the frontier leading, download. The layer's
-  // vertex list stays on the device in *next_frontier when given.
-  SampledLayer layer_on_device(const CsrMatrix& adj, const DeviceArray<vid_t>& frontier, const Offsets& offsets,
-                               int64_t fanout, const SampleKeys& keys, bool uniform_rows, StepStats* times,
-                               DeviceArray<vid_t>* next_frontier = nullptr) {
+  // mean weights, relabel with the frontier leading. Synchronized when timed.
+  gpu::DeviceCompact layer_on_device(const CsrMatrix& adj, const DeviceArray<vid_t>& frontier,
+                                     const Offsets& offsets, int64_t fanout, const SampleKeys& keys,
+                                     bool uniform_rows, StepStats* times) {
     DeviceCsr s;
     {
       ScopedTimer t(times ? &times->sampling : nullptr);
@@ -226,10 +280,8 @@ class CudaBackend final : public Backend {
     gpu::fill_values(engine_, s, 1.0f);   // mean aggregation weights
     gpu::normalize_rows(engine_, s, false);
     gpu::DeviceCompact c = compact_on_device(s, offsets, frontier, offsets);
-    SampledLayer layer{gpu::download(engine_, c.adj), offsets, std::move(c.col_offsets),
-                       gpu::to_host(engine_, c.vertices)};
-    if (next_frontier) *next_frontier = std::move(c.vertices);
-    return layer;
+    if (times) engine_.synchronize();
+    return c;
   }
 
   // select_cols_blocked on the device of a matrix already there (arguments checked).
@@ -268,6 +320,7 @@ class CudaBackend final : public Backend {
   DeviceEngine engine_;
   gpu::ResidentMatrices resident_;
   int64_t spgemm_budget_;
+  bool hold_results_ = false;   // sample_neighbour_layers leaves its layers on the device
 };
 
 }  // namespace

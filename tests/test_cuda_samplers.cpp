@@ -2,10 +2,13 @@
 // bit for bit, for several bulk sizes k (DESIGN.md's promise across backends).
 #include <gtest/gtest.h>
 
+#include <numeric>
+
 #include "cuda_test_support.h"
 #include "epoch_compare.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
+#include "sampling/epoch.h"
 #include "sampling/sampler.h"
 #include "sampling_checks.h"
 #include "test_data.h"
@@ -39,6 +42,37 @@ TEST_F(CudaSamplers, GraphSage) {
   expect_parity(*make_graphsage_sampler(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
   expect_parity(*make_graphsage_sampler(e.adj, {10, 5}, 42), e.num_vertices(), 100);
   expect_parity(*make_graphsage_sampler(k.adj, {3, 3}, 42), k.num_vertices(), 5);
+}
+
+// Layers held on the device: the same minibatches once fetched, and nothing
+// readable before (the bench's default on the GPU).
+TEST_F(CudaSamplers, GraphSageLayersHeldOnTheDevice) {
+  const Graph c = cora();
+  auto sampler = make_graphsage_sampler(c.adj, {15, 10, 5}, 42);
+  const auto reference = sample_epoch(*sampler, *cpu, c.num_vertices(), 256, 0);
+  ASSERT_TRUE(cuda->hold_results_on_device(true));
+  std::vector<vid_t> all(c.num_vertices());
+  std::iota(all.begin(), all.end(), 0);
+  EpochIterator epoch(*sampler, *cuda, all, {256, 4, int64_t{1} << 30, 42, 3});
+  std::vector<Minibatch> fetched;
+  BulkSample bulk;
+  StepStats times;
+  while (epoch.next(&bulk, &times)) {
+    ASSERT_TRUE(bulk.held);
+    ASSERT_EQ(bulk.layers.size(), 3u);
+    EXPECT_TRUE(bulk.layers[0].adj.colidx.empty());
+    const int64_t edges = bulk.sampled_edges();
+    EXPECT_GT(edges, 0);
+    EXPECT_THROW(extract_minibatch(bulk, 0), Error);
+    bulk.fetch();
+    EXPECT_FALSE(bulk.held);
+    EXPECT_EQ(bulk.sampled_edges(), edges);
+    for (int64_t g = 0; g < bulk.count(); ++g) fetched.push_back(extract_minibatch(bulk, g));
+  }
+  EXPECT_GT(times.gathers, 0);
+  expect_identical(reference, fetched, "held on the device");
+  ASSERT_TRUE(cuda->hold_results_on_device(false));
+  expect_identical(reference, sample_epoch(*sampler, *cuda, c.num_vertices(), 256, 0), "copied to the host");
 }
 
 TEST_F(CudaSamplers, GraphSageOnAWeightedGraph) {

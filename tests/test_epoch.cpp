@@ -103,3 +103,61 @@ TEST(Epoch, RejectsBadOptions) {
 
 }  // namespace
 }  // namespace matsamp
+
+namespace matsamp {
+namespace {
+
+// A backend's held layers, here on the host: what BulkSample promises around them.
+class FakeHeld final : public HeldLayers {
+ public:
+  explicit FakeHeld(std::vector<SampledLayer> layers) : layers_(std::move(layers)) {}
+  int64_t sampled_edges() const override {
+    int64_t edges = 0;
+    for (const SampledLayer& l : layers_) edges += l.adj.nnz();
+    return edges;
+  }
+  void fetch(BulkSample& bulk) const override {
+    for (size_t l = 0; l < layers_.size(); ++l) {
+      bulk.layers[l].adj = layers_[l].adj;
+      bulk.layers[l].vertices = layers_[l].vertices;
+    }
+  }
+
+ private:
+  std::vector<SampledLayer> layers_;
+};
+
+TEST(HeldLayers, CountFetchAndRefuseExtractionBeforeTheFetch) {
+  const CsrMatrix a = testing::random_csr(40, 40, 0.2, 5);
+  auto sampler = make_graphsage_sampler(a, {3, 2}, 9);
+  auto cpu = make_cpu_backend();
+  EXPECT_FALSE(cpu->hold_results_on_device(true));   // the CPU backend's results are on the host
+  EXPECT_TRUE(cpu->hold_results_on_device(false));
+  BulkSample full = sampler->sample({1, 2, 3, 4}, {0, 2, 4}, 0, 0, *cpu);
+  ASSERT_FALSE(full.held);
+  const Minibatch expected = extract_minibatch(full, 1);
+
+  BulkSample held = full;
+  for (SampledLayer& layer : held.layers) {
+    layer.adj = CsrMatrix(layer.adj.rows, layer.adj.cols);
+    layer.vertices.clear();
+  }
+  held.held = std::make_shared<FakeHeld>(full.layers);
+  EXPECT_EQ(held.sampled_edges(), full.sampled_edges());
+  EXPECT_THROW(extract_minibatch(held, 1), Error);
+  held.fetch();
+  EXPECT_FALSE(held.held);
+  EXPECT_EQ(held.sampled_edges(), full.sampled_edges());
+  const Minibatch got = extract_minibatch(held, 1);
+  EXPECT_EQ(got.seeds, expected.seeds);
+  ASSERT_EQ(got.layers.size(), expected.layers.size());
+  for (size_t l = 0; l < got.layers.size(); ++l) {
+    EXPECT_TRUE(got.layers[l].adj == expected.layers[l].adj);
+    EXPECT_EQ(got.layers[l].vertices, expected.layers[l].vertices);
+  }
+  held.fetch();   // nothing held: nothing changes
+  EXPECT_EQ(held.sampled_edges(), full.sampled_edges());
+}
+
+}  // namespace
+}  // namespace matsamp

@@ -25,6 +25,8 @@ struct EpochRun {
   int64_t minibatches = 0, bulk_size = 0, sampled_edges = 0;
   uint64_t fingerprint = 0;
   double copy_seconds = 0;              // host <-> GPU copies within the steps (CUDA backend)
+  bool held = false;                    // the layers stayed on the device (BulkSample::held) ...
+  double fetch_seconds = 0;             // ... and were copied to the host after the steps
   std::vector<double> repeat_seconds;   // every run's time when the epoch was repeated
   bool repeats_identical = true;        // ... and whether they all gave the same minibatches
 };
@@ -37,13 +39,22 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
   run.bulk_size = epoch.bulk_size();
   Fingerprint fingerprint;
   BulkSample bulk;
-  const CudaCounters copies_before = cuda_counters(backend);
   ScopedTimer timer(nullptr);
   int64_t done = 0;
   double reported = 0;   // progress at most once a second, and at the end
-  while (next_bulk(epoch, &bulk, &run.steps)) {
+  for (;;) {
+    const CudaCounters before = cuda_counters(backend);
+    if (!next_bulk(epoch, &bulk, &run.steps)) break;
+    const CudaCounters after = cuda_counters(backend);
+    run.copy_seconds += after.to_device_seconds - before.to_device_seconds + after.to_host_seconds -
+                        before.to_host_seconds;
     run.sampled_edges += bulk.sampled_edges();
-    fingerprint.add(bulk);   // outside the step timers
+    run.held = run.held || bulk.held;
+    {
+      ScopedTimer fetch(&run.fetch_seconds);   // outside the step timers, as the fingerprint
+      bulk.fetch();
+    }
+    fingerprint.add(bulk);
     done += bulk.count();
     if (done == run.minibatches || timer.seconds() - reported >= 1.0) {
       reported = timer.seconds();
@@ -53,9 +64,6 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
   }
   run.seconds = run.steps.total();
   run.fingerprint = fingerprint.value();
-  const CudaCounters copies_after = cuda_counters(backend);
-  run.copy_seconds = copies_after.to_device_seconds - copies_before.to_device_seconds +
-                     copies_after.to_host_seconds - copies_before.to_host_seconds;
   return run;
 }
 
@@ -103,6 +111,8 @@ JsonObject describe(const EpochRun& run, const MachineRates& rates) {
       .add("floor_s", floor)
       .add("time_over_floor", run.seconds / floor)
       .add("fingerprint", run.fingerprint);
+  json.add("results_on", run.held ? "device" : "host");
+  if (run.held) json.add("fetch_to_host_s", run.fetch_seconds);
   if (!run.repeat_seconds.empty())
     json.add("repeat_times_s", run.repeat_seconds).add("repeats_identical", run.repeats_identical);
   return json;
@@ -136,6 +146,7 @@ void add_bench_command(CLI::App& app) {
     GraphSource source;
     SamplerOptions sampler;
     bool compare_per_batch = false;
+    bool results_to_host = false;
     int repeat = 1;
     DistributedBenchOptions distributed;
   };
@@ -144,6 +155,10 @@ void add_bench_command(CLI::App& app) {
   add_sampler_options(*cmd, options->sampler);
   cmd->add_flag("--compare-per-batch", options->compare_per_batch,
                 "also sample the epoch one minibatch at a time (k = 1) and report both");
+  cmd->add_flag("--results-to-host", options->results_to_host,
+                "--device cuda: copy each bulk's layers to the host within the timed steps (by default "
+                "GraphSAGE's layers stay on the GPU, as a GPU trainer reads them, and are copied after the "
+                "steps for the fingerprint: fetch_to_host_s)");
   cmd->add_option("--repeat", options->repeat,
                   "sample the epoch N times (each mode) and report the run with the median time; all times "
                   "go to repeat_times_s")
@@ -155,6 +170,7 @@ void add_bench_command(CLI::App& app) {
     const Graph g = load_graph(options->source);
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
     auto backend = make_backend(options->sampler, g.adj);
+    if (!options->results_to_host) backend->hold_results_on_device(true);
     const std::vector<vid_t> train =
         training_vertices(g.num_vertices(), options->sampler.train_fraction, options->sampler.epoch.seed);
     // The floor is taken on the machine that samples: host memory or the GPU's.

@@ -69,6 +69,11 @@ class Backend {
   // each layer's vertex list on the device as the next frontier.
   virtual void sample_neighbour_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
                                        uint32_t epoch, bool uniform_rows, BulkSample& bulk, StepStats* times);
+
+  // Asks sample_neighbour_layers to leave the layers' matrices and vertex lists
+  // in the backend's memory (BulkSample::held, fetched on demand) for a consumer
+  // on the same device. Returns whether this backend does; the default never does.
+  virtual bool hold_results_on_device(bool hold) { return !hold; }
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -24,15 +24,17 @@ class GraphSageSampler final : public Sampler {
   BulkSample sample(const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
                     int64_t first_minibatch, uint32_t epoch, Backend& backend,
                     StepStats* times) const override {
-    BulkSample bulk{first_minibatch, seeds, seed_offsets, {}};
+    BulkSample bulk{first_minibatch, seeds, seed_offsets, {}, nullptr};
     backend.sample_neighbour_layers(adj_, fanouts_, seed_, epoch, uniform_rows_, bulk, times);
     if (times) {
-      // Reading a row's extent, then each sampled column id: random gathers.
-      for (int l = 0; l < num_layers(); ++l) {
-        const std::vector<vid_t>& frontier = l == 0 ? bulk.seeds : bulk.layers[l - 1].vertices;
-        times->gathers += static_cast<int64_t>(frontier.size()) + bulk.layers[l].adj.nnz();
-        if (!uniform_rows_)
-          for (vid_t v : frontier) times->streamed_bytes += adj_.row_nnz(v) * 8;
+      // Reading a row's extent (a layer's rows are its frontier), then each
+      // sampled column id: random gathers.
+      times->gathers += bulk.sampled_edges();
+      for (const SampledLayer& layer : bulk.layers) times->gathers += layer.adj.rows;
+      if (!uniform_rows_) {   // and weighted rows are read whole: the frontiers are needed here
+        bulk.fetch();
+        for (int l = 0; l < num_layers(); ++l)
+          for (vid_t v : l == 0 ? bulk.seeds : bulk.layers[l - 1].vertices) times->streamed_bytes += adj_.row_nnz(v) * 8;
       }
     }
     return bulk;

@@ -35,7 +35,7 @@ class LayerWiseSampler final : public Sampler {
   BulkSample sample(const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
                     int64_t first_minibatch, uint32_t epoch, Backend& backend,
                     StepStats* times) const override {
-    BulkSample bulk{first_minibatch, seeds, seed_offsets, {}};
+    BulkSample bulk{first_minibatch, seeds, seed_offsets, {}, nullptr};
     bulk.layers.reserve(sizes_.size());   // frontier points into the previous layer
     const int64_t k = bulk.count();
     Offsets per_minibatch(k + 1);

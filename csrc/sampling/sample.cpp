@@ -3,12 +3,20 @@
 namespace matsamp {
 
 int64_t BulkSample::sampled_edges() const {
+  if (held) return held->sampled_edges();
   int64_t edges = 0;
   for (const SampledLayer& layer : layers) edges += layer.adj.nnz();
   return edges;
 }
 
+void BulkSample::fetch() {
+  if (!held) return;
+  held->fetch(*this);
+  held.reset();
+}
+
 Minibatch extract_minibatch(const BulkSample& bulk, int64_t g) {
+  MATSAMP_CHECK(!bulk.held, "extract_minibatch: the bulk's layers are still on the device (BulkSample::fetch)");
   MATSAMP_CHECK(g >= 0 && g < bulk.count(), "extract_minibatch: minibatch ", g, " not in bulk of ",
                 bulk.count());
   Minibatch mb;

@@ -3,6 +3,7 @@
 // Layers are kept in sampling order: layers[0] has the batch vertices as rows
 // (fanout s_L), layers.back() reaches furthest out. A model runs them in reverse.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "ops/ops.h"
@@ -20,14 +21,29 @@ struct SampledLayer {
   std::vector<vid_t> vertices;
 };
 
+struct BulkSample;
+
+// Layers a backend left in its own memory (a GPU's, see
+// Backend::hold_results_on_device): the host layers carry their offsets and
+// shapes, their matrices and vertex lists stay there until fetched. Valid while
+// the backend that made them lives.
+class HeldLayers {
+ public:
+  virtual ~HeldLayers() = default;
+  virtual int64_t sampled_edges() const = 0;
+  virtual void fetch(BulkSample& bulk) const = 0;   // fills every layer's adj and vertices
+};
+
 struct BulkSample {
   int64_t first_minibatch = 0;   // global id of the first stacked minibatch
   std::vector<vid_t> seeds;      // batch vertices, stacked
   Offsets seed_offsets;          // k + 1
   std::vector<SampledLayer> layers;
+  std::shared_ptr<const HeldLayers> held;   // set: the layers' matrices are still on the device
 
   int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
   int64_t sampled_edges() const;
+  void fetch();   // copies held layers to the host (nothing when none are held)
 };
 
 // One minibatch cut out of a bulk, with local row and column ids.
