@@ -4,7 +4,14 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "agreement.h"
 #include "core/error.h"
@@ -166,6 +173,23 @@ class NcclCommunicator final : public Communicator {
   int rank_ = 0, size_ = 1;
 };
 
+// NCCL refuses two ranks of one communicator on one GPU ("invalid usage"): say
+// so plainly, the same on every rank. Collective.
+void check_one_gpu_per_rank(Communicator& bootstrap, int device) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  const std::string where = std::string(host) + ":" + std::to_string(device);
+  const std::vector<int64_t> keys =
+      bootstrap.all_gatherv(std::vector<int64_t>{static_cast<int64_t>(std::hash<std::string>{}(where))});
+  std::vector<std::pair<int64_t, int>> by_key;
+  for (int r = 0; r < static_cast<int>(keys.size()); ++r) by_key.emplace_back(keys[r], r);
+  std::sort(by_key.begin(), by_key.end());
+  for (size_t i = 1; i < by_key.size(); ++i)
+    MATSAMP_CHECK(by_key[i].first != by_key[i - 1].first, "NCCL transport: ranks ", by_key[i - 1].second, " and ",
+                  by_key[i].second, " would share one GPU; NCCL needs one GPU per rank (start at most as many "
+                  "ranks per node as it has GPUs, or use the MPI transport)");
+}
+
 }  // namespace
 
 std::unique_ptr<Communicator> make_nccl_communicator(Communicator& bootstrap, int device) {
@@ -180,6 +204,7 @@ std::unique_ptr<Communicator> make_nccl_communicator(Communicator& bootstrap, in
     check_cuda(cudaSetDevice(device), "cudaSetDevice");
     if (bootstrap.rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
   });
+  check_one_gpu_per_rank(bootstrap, device);
   bootstrap.broadcast(&id, sizeof id, DataType::int8, 0);
   ncclComm_t comm;
   check_nccl(ncclCommInitRank(&comm, bootstrap.size(), id, bootstrap.rank()), "ncclCommInitRank");

@@ -35,6 +35,11 @@ configure_and_build() {
   local dir=$1 targets=$2 cxx_flags="" extra=()
   shift 2
   [ -e /usr/include/CLI/CLI.hpp ] || cxx_flags="-I$deps/include"
+  # The system compiler, whose libstdc++ torch uses: the image's /opt/gcc comes first
+  # on PATH and links its own libstdc++ in, and two of them in one process crash in
+  # iostreams (locale facets).
+  [ -x /usr/bin/g++ ] && extra+=(-DCMAKE_C_COMPILER=/usr/bin/gcc -DCMAKE_CXX_COMPILER=/usr/bin/g++
+                                 -DCMAKE_CUDA_HOST_COMPILER=/usr/bin/g++)
   if [ ! -e /usr/include/zlib.h ]; then
     local zlib
     zlib=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
@@ -81,6 +86,7 @@ do_torch() {
   fi
   # The plain-torch per-minibatch GraphSAGE sampler against the matsamp op, on the GPU.
   local graph=$build/rmat_21_32.msg
+  mkdir -p "$build"
   [ -e "$graph" ] || "$tb/csrc/matsamp" convert --graph rmat:21:32 -o "$graph" >>"$logs" 2>&1
   PYTHONPATH=$tb/python timeout 400 "$python" "$root/experiments/torch_baseline.py" --graph "$graph" \
     --device cuda --fanouts 15,10,5 -b 1024 --train-fraction 0.095703125 >"$out/torch_baseline.json" 2>>"$logs"

@@ -1,10 +1,12 @@
-// The NCCL transport on device buffers: each collective delivers what was sent. Needs
-// one GPU per rank; skips (saying why) without them. Built only with NCCL.
+// The NCCL transport on device buffers: each collective delivers what was sent, and
+// ranks that would share a GPU get a clear error. Skips (saying why) without GPUs. Built only with NCCL.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <numeric>
 
+#include "core/error.h"
+#include "distributed/local_rank.h"
 #include "distributed/nccl_communicator.h"
 #include "mpi_test_env.h"
 
@@ -34,16 +36,23 @@ class DeviceBuffer {
   size_t size_;
 };
 
-// Every rank needs its own GPU; the ranks decide together so that all skip or none.
-bool gpus_for_every_rank() {
-  int devices = 0;
-  std::vector<int64_t> missing{cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0 ? 0 : 1};
-  world().all_reduce_sum(missing);
-  return missing[0] == 0;
+// Whether some rank lacks a GPU / shares one with another rank of its node;
+// the ranks decide together so that all skip or none.
+bool some_rank(bool mine) {
+  std::vector<int64_t> count{mine ? 1 : 0};
+  world().all_reduce_sum(count);
+  return count[0] > 0;
 }
+int visible_gpus() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess ? devices : 0;
+}
+bool some_rank_without_gpu() { return some_rank(visible_gpus() == 0); }
+bool some_ranks_share_a_gpu() { return some_rank(local_rank() >= visible_gpus()); }
 
 TEST(NcclCommunicator, CollectivesOnDeviceBuffers) {
-  if (!gpus_for_every_rank()) GTEST_SKIP() << "no GPU for every rank";
+  if (some_rank_without_gpu()) GTEST_SKIP() << "no GPU for every rank";
+  if (some_ranks_share_a_gpu()) GTEST_SKIP() << "ranks share a GPU (RanksSharingAGpuAreAClearError runs)";
   auto comm = make_nccl_communicator(world());
   const int p = comm->size(), me = comm->rank();
 
@@ -75,6 +84,19 @@ TEST(NcclCommunicator, CollectivesOnDeviceBuffers) {
   auto half = comm->split(me % 2, me);
   EXPECT_EQ(half->size(), (p - me % 2 + 1) / 2);
   comm->barrier();
+}
+
+// NCCL itself answers "invalid usage"; every rank must get the reason instead.
+TEST(NcclCommunicator, RanksSharingAGpuAreAClearError) {
+  if (some_rank_without_gpu()) GTEST_SKIP() << "no GPU for every rank";
+  if (!some_ranks_share_a_gpu()) GTEST_SKIP() << "every rank has a GPU of its own";
+  try {
+    make_nccl_communicator(world());
+    ADD_FAILURE() << "ranks sharing a GPU were accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("would share one GPU; NCCL needs one GPU per rank"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
