@@ -183,12 +183,18 @@ TEST_F(CudaSelect, LadiesExtractionOnCoraEqualsCpu) {
 }
 
 TEST_F(CudaSelect, NormalizeRowsEqualsCpuBitForBit) {
-  for (bool square : {false, true}) {
-    CsrMatrix on_gpu = random_csr(80, 50, 0.3, 21, /*zero_rows=*/true), on_cpu = on_gpu;
-    cuda->normalize_rows(on_gpu, square);
-    cpu->normalize_rows(on_cpu, square);
-    EXPECT_EQ(on_gpu, on_cpu) << "square_first " << square;
-  }
+  // Short rows (a thread each), rows of a few hundred and of thousands of
+  // entries (a warp each), every matrix with empty and all-zero rows.
+  const std::vector<CsrMatrix> matrices{random_csr(80, 50, 0.3, 21, /*zero_rows=*/true),
+                                        random_csr(40, 3000, 0.05, 22, /*zero_rows=*/true),
+                                        random_csr(7, 9000, 0.6, 23, /*zero_rows=*/true)};
+  for (const CsrMatrix& m : matrices)
+    for (bool square : {false, true}) {
+      CsrMatrix on_gpu = m, on_cpu = m;
+      cuda->normalize_rows(on_gpu, square);
+      cpu->normalize_rows(on_cpu, square);
+      EXPECT_EQ(on_gpu, on_cpu) << m.shape() << " square_first " << square;
+    }
   CsrMatrix pattern = cora().adj, pattern_cpu = pattern;   // no values: ones first
   cuda->normalize_rows(pattern, false);
   cpu->normalize_rows(pattern_cpu, false);
@@ -216,7 +222,25 @@ TEST_F(CudaSampling, ItsSampleSkewedRowsRebuildLikeTheCpu) {
   w[17] = 1.0f;
   w[300] = 0.5f;
   const CsrMatrix p = repeated_row(w, 6);
-  for (int64_t s : {2, 50, 500}) EXPECT_EQ(cuda->its_sample(p, s, keys_for(6)), cpu->its_sample(p, s, keys_for(6))) << s;
+  // Two entries take nearly all the weight: misses pass s within a warp's 32
+  // draws (s from 32 on), and the rebuild falls in the middle of them.
+  for (int64_t s : {2, 31, 32, 33, 50, 64, 100, 500})
+    EXPECT_EQ(cuda->its_sample(p, s, keys_for(6)), cpu->its_sample(p, s, keys_for(6))) << s;
+}
+
+TEST_F(CudaSampling, ItsSampleLongFanoutsLikeTheCpu) {
+  // Rows of ~120 entries: some sampled, some (s >= their length) taken whole.
+  const CsrMatrix dense = random_csr(120, 400, 0.3, 13, /*zero_rows=*/true);
+  for (int64_t s : {32, 33, 64, 100, 128, 200})
+    EXPECT_EQ(cuda->its_sample(dense, s, keys_for(dense.rows)), cpu->its_sample(dense, s, keys_for(dense.rows))) << s;
+  // Long rows with few positive entries among zeros: 60 of 3000, or 61 in the
+  // second row (the 2999th entry too).
+  std::vector<float> sparse(3000, 0.0f);
+  for (size_t i = 0; i < sparse.size(); i += 50) sparse[i] = 1.0f + static_cast<float>(i % 7);
+  CsrMatrix few = repeated_row(sparse, 2);
+  few.values[few.rowptr[1] + 2999] = 3.0f;
+  for (int64_t s : {32, 33, 59, 60, 61, 64})
+    EXPECT_EQ(cuda->its_sample(few, s, keys_for(2)), cpu->its_sample(few, s, keys_for(2))) << s;
 }
 
 TEST_F(CudaSampling, ItsSampleSharedRowLikeFastGcn) {
@@ -225,7 +249,7 @@ TEST_F(CudaSampling, ItsSampleSharedRowLikeFastGcn) {
   CsrMatrix norms = repeated_row(w, 1);
   cpu->normalize_rows(norms, false);
   const SampleKeys keys{9, 0, 1, 40, {0, 1, 2, 3, 4, 5, 6, 7}};
-  EXPECT_EQ(cuda->its_sample(norms, 64, keys), cpu->its_sample(norms, 64, keys));
+  for (int64_t s : {8, 64, 1000}) EXPECT_EQ(cuda->its_sample(norms, s, keys), cpu->its_sample(norms, s, keys)) << s;
 }
 
 TEST_F(CudaSampling, ItsSampleOnLadiesProbabilitiesOfCora) {
@@ -234,7 +258,7 @@ TEST_F(CudaSampling, ItsSampleOnLadiesProbabilitiesOfCora) {
   CsrMatrix p = cpu->spgemm(indicator(g.num_vertices(), {strided(g.num_vertices(), 512, 5), strided(g.num_vertices(), 512, 3, 1)}), squared);
   cpu->normalize_rows(p, false);
   const SampleKeys keys{42, 2, 0, 7, {0, 1, 2}};
-  for (int64_t s : {64, 512}) EXPECT_EQ(cuda->its_sample(p, s, keys), cpu->its_sample(p, s, keys)) << s;
+  for (int64_t s : {32, 64, 512}) EXPECT_EQ(cuda->its_sample(p, s, keys), cpu->its_sample(p, s, keys)) << s;
 }
 
 // The layer-wise draw with P kept on the device: LADIES (P = Q·(Â∘Â)) and
@@ -295,17 +319,22 @@ TEST_F(CudaSampling, DrawColumnsEqualsCpu) {
 void expect_sample_rows_equal(Backend& cuda, Backend& cpu, const CsrMatrix& a, bool uniform) {
   const std::vector<vid_t> rows{3, 0, 7, 7, 12, 1, 30, 29, 5, 18, 22, 9};
   const SampleKeys keys{77, 2, 1, 40, {0, 5, 5, 12}};
-  for (int64_t s : {1, 2, 9, 15, 30, 100})
+  for (int64_t s : {1, 2, 9, 15, 30, 32, 33, 64, 100})
     EXPECT_EQ(cuda.sample_rows(a, rows, s, keys, uniform), cpu.sample_rows(a, rows, s, keys, uniform)) << "s " << s;
 }
 
 TEST_F(CudaSampling, SampleRowsUniformAndWeightedEqualCpu) {
   for (uint64_t seed = 1; seed <= 3; ++seed) expect_sample_rows_equal(*cuda, *cpu, uniform_rows_matrix(31, 40, seed), true);
   expect_sample_rows_equal(*cuda, *cpu, random_csr(31, 40, 0.6, 3, /*zero_rows=*/true), false);
-  // Rows one longer than s: many redraws and rebuilds.
-  const CsrMatrix dense = repeated_row(std::vector<float>(16, 1.0f), 31);
-  expect_sample_rows_equal(*cuda, *cpu, dense, true);
-  expect_sample_rows_equal(*cuda, *cpu, dense, false);
+  // Rows of ~90 or ~150 entries: fanouts from 32 on are drawn by a warp per row.
+  expect_sample_rows_equal(*cuda, *cpu, uniform_rows_matrix(31, 300, 4), true);
+  expect_sample_rows_equal(*cuda, *cpu, random_csr(31, 300, 0.5, 5, /*zero_rows=*/true), false);
+  // Rows one longer than s (16 and 33 entries): many redraws and rebuilds.
+  for (int64_t len : {16, 33}) {
+    const CsrMatrix dense = repeated_row(std::vector<float>(len, 1.0f), 31);
+    expect_sample_rows_equal(*cuda, *cpu, dense, true);
+    expect_sample_rows_equal(*cuda, *cpu, dense, false);
+  }
 }
 
 TEST_F(CudaSampling, SampleRowsOnRealGraphsEqualCpu) {
