@@ -28,6 +28,13 @@ mkdir -p "$out"
 summary=$out/summary.txt logs=$out/logs.txt
 note() { echo "gpu-check: $*" | tee -a "$summary"; }
 started=$SECONDS
+# The system compilers, whose libstdc++ torch uses. The image puts /opt/gcc first on
+# PATH; nvcc then takes it as host compiler, its library folders enter the link
+# line, and the extension gets libstdc++ code of its own beside the shared one:
+# iostreams crash (locale facets) in the torch build.
+if [ -x /usr/bin/g++ ]; then
+  export PATH=/usr/bin:$PATH CC=/usr/bin/gcc CXX=/usr/bin/g++ CUDAHOSTCXX=/usr/bin/g++
+fi
 
 # configure_and_build DIR "TARGETS" CMAKE_ARGS...: the GPU machine's configuration
 # (CLI11 and zlib headers may be missing there; .gpu-deps carries them).
@@ -35,11 +42,7 @@ configure_and_build() {
   local dir=$1 targets=$2 cxx_flags="" extra=()
   shift 2
   [ -e /usr/include/CLI/CLI.hpp ] || cxx_flags="-I$deps/include"
-  # The system compiler, whose libstdc++ torch uses: the image's /opt/gcc comes first
-  # on PATH and links its own libstdc++ in, and two of them in one process crash in
-  # iostreams (locale facets).
-  [ -x /usr/bin/g++ ] && extra+=(-DCMAKE_C_COMPILER=/usr/bin/gcc -DCMAKE_CXX_COMPILER=/usr/bin/g++
-                                 -DCMAKE_CUDA_HOST_COMPILER=/usr/bin/g++)
+
   if [ ! -e /usr/include/zlib.h ]; then
     local zlib
     zlib=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
