@@ -32,6 +32,7 @@ started=$SECONDS
 # PATH; nvcc then takes it as host compiler, its library folders enter the link
 # line, and the extension gets libstdc++ code of its own beside the shared one:
 # iostreams crash (locale facets) in the torch build.
+python=$(command -v python3)   # the one with torch (a venv on the GPU machine)
 if [ -x /usr/bin/g++ ]; then
   export PATH=/usr/bin:$PATH CC=/usr/bin/gcc CXX=/usr/bin/g++ CUDAHOSTCXX=/usr/bin/g++
 fi
@@ -69,8 +70,7 @@ do_build() {
 
 # Issues 5 and 6: the trainer and the Python extension against this machine's torch.
 do_torch() {
-  local tb=$build-torch prefix python
-  python=$(command -v python3)
+  local tb=$build-torch prefix
   prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "torch step: no torch"; return; }
   note "torch $("$python" -c 'import torch; print(torch.__version__, torch.version.cuda)')"
   configure_and_build "$tb" "matsamp train_tests matsamp_python" -DCMAKE_PREFIX_PATH="$prefix" \
@@ -100,7 +100,7 @@ do_torch() {
 # sharing that GPU through the MPI transport (each must give one process's minibatches).
 do_mpi() {
   local mb=$build-mpi nccl_include
-  nccl_include=$(python3 -c 'import os, nvidia.nccl; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' \
+  nccl_include=$("$python" -c 'import os, nvidia.nccl; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' \
                  2>/dev/null)
   configure_and_build "$mb" "matsamp mpi_tests" -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_MPI=ON \
     ${nccl_include:+-DNCCL_INCLUDE_DIR="$nccl_include"}
