@@ -34,10 +34,9 @@ class HeldOnDevice final : public HeldLayers {
     const DeviceScope scope(engine_);   // the arrays go back to this device's pool
     layers.clear();
   }
-  int64_t sampled_edges() const override {
-    int64_t edges = 0;
-    for (const gpu::DeviceCompact& layer : layers) edges += layer.adj.nnz();
-    return edges;
+  HeldLayerArrays layer(size_t l) const override {
+    const gpu::DeviceCompact& c = layers.at(l);
+    return {c.adj.rowptr.data(), c.adj.colidx.data(), c.adj.values.data(), c.vertices.data(), c.adj.nnz()};
   }
   void fetch(BulkSample& bulk) const override {
     const DeviceScope scope(engine_);

@@ -111,10 +111,9 @@ namespace {
 class FakeHeld final : public HeldLayers {
  public:
   explicit FakeHeld(std::vector<SampledLayer> layers) : layers_(std::move(layers)) {}
-  int64_t sampled_edges() const override {
-    int64_t edges = 0;
-    for (const SampledLayer& l : layers_) edges += l.adj.nnz();
-    return edges;
+  HeldLayerArrays layer(size_t l) const override {
+    const SampledLayer& s = layers_.at(l);
+    return {s.adj.rowptr.data(), s.adj.colidx.data(), s.adj.values.data(), s.vertices.data(), s.adj.nnz()};
   }
   void fetch(BulkSample& bulk) const override {
     for (size_t l = 0; l < layers_.size(); ++l) {

@@ -1,8 +1,10 @@
 // Kernels of the bulk sampling ops, for CPU and CUDA graphs alike: the samplers
 // of csrc/sampling on the graph's backend (OpenMP, or the graph's CUDA backend).
-// Seeds and offsets are read on the host (they are small); the results come back
-// from the engine as host arrays, moved (not copied) into CPU tensors, and are
-// copied once to the graph's CUDA device when it has one.
+// Seeds and offsets are read on the host (they are small). On the CPU the results
+// are host arrays moved (not copied) into tensors; on a CUDA graph the layers the
+// backend held on the device are copied device to device into torch's tensors, and
+// what came back to the host (offsets; layers a sampler did not hold) is copied up.
+#include <torch/cuda.h>
 #include <torch/library.h>
 
 #include "convert.h"
@@ -17,18 +19,37 @@ using SampleTensors = std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor
                                  std::vector<at::Tensor>, std::vector<at::Tensor>,
                                  std::vector<at::Tensor>, std::vector<at::Tensor>>;
 
+// A copy, by torch on its own stream, of n elements in the backend's device memory.
+at::Tensor device_copy(const void* data, int64_t n, at::ScalarType type, c10::Device device) {
+  const auto options = at::TensorOptions().dtype(type).device(device);
+  if (n == 0) return at::empty({0}, options);
+  return at::from_blob(const_cast<void*>(data), {n}, options).clone();
+}
+
+// The bulk as tensors on `device`. Held layers are copied before this returns
+// (synchronized), so the caller may give their memory back.
 SampleTensors to_tensors(BulkSample&& bulk, c10::Device device) {
   SampleTensors out;
   auto& [rowptr, col, value, row_offsets, col_offsets, vertices] = out;
   auto on_device = [&](auto&& values) { return vector_to_tensor(std::move(values)).to(device); };
-  for (SampledLayer& layer : bulk.layers) {
-    rowptr.push_back(on_device(layer.adj.rowptr));
-    col.push_back(on_device(layer.adj.colidx));
-    value.push_back(on_device(layer.adj.values));
+  for (size_t l = 0; l < bulk.layers.size(); ++l) {
+    SampledLayer& layer = bulk.layers[l];
+    if (bulk.held) {
+      const HeldLayerArrays held = bulk.held->layer(l);
+      rowptr.push_back(device_copy(held.rowptr, layer.adj.rows + 1, at::kLong, device));
+      col.push_back(device_copy(held.colidx, held.nnz, at::kInt, device));
+      value.push_back(device_copy(held.values, held.nnz, at::kFloat, device));
+      vertices.push_back(device_copy(held.vertices, layer.adj.cols, at::kLong, device));
+    } else {
+      rowptr.push_back(on_device(layer.adj.rowptr));
+      col.push_back(on_device(layer.adj.colidx));
+      value.push_back(on_device(layer.adj.values));
+      vertices.push_back(on_device(layer.vertices));
+    }
     row_offsets.push_back(on_device(layer.row_offsets));
     col_offsets.push_back(on_device(layer.col_offsets));
-    vertices.push_back(on_device(layer.vertices));
   }
+  if (bulk.held) torch::cuda::synchronize(device.index());
   return out;
 }
 
@@ -60,17 +81,17 @@ SampleTensors sample_bulk(const char* op, const char* sampler_name, const GraphH
   return translate_errors([&] {
     const std::unique_ptr<Sampler> sampler =
         graph.make_sampler(sampler_name, std::move(sizes), key, include_frontier);
-    BulkSample bulk;
+    SampleTensors tensors;
     try {
-      bulk = graph.with_backend([&](Backend& backend) {
-        BulkSample sampled = sampler->sample(seed_ids, offsets, first_minibatch, epoch_key, backend);
+      graph.with_backend([&](Backend& backend) {
+        backend.hold_results_on_device(graph.device().is_cuda());   // the CPU backend never holds
+        tensors = to_tensors(sampler->sample(seed_ids, offsets, first_minibatch, epoch_key, backend), graph.device());
         release_cached_gpu_memory(backend);   // torch's allocator shares the GPU
-        return sampled;
       });
     } catch (const GpuOutOfMemory& e) {   // not a bad argument: RuntimeError, with the k that fits
       TORCH_CHECK(false, op, ": ", explain_out_of_memory(e, k).what());
     }
-    return to_tensors(std::move(bulk), graph.device());
+    return tensors;
   });
 }
 

@@ -3,9 +3,8 @@
 namespace matsamp {
 
 int64_t BulkSample::sampled_edges() const {
-  if (held) return held->sampled_edges();
   int64_t edges = 0;
-  for (const SampledLayer& layer : layers) edges += layer.adj.nnz();
+  for (size_t l = 0; l < layers.size(); ++l) edges += held ? held->layer(l).nnz : layers[l].adj.nnz();
   return edges;
 }
 

@@ -23,6 +23,16 @@ struct SampledLayer {
 
 struct BulkSample;
 
+// One held layer's arrays in the backend's device memory: read-only, valid while
+// the layers are held (a consumer on that device copies them from there).
+struct HeldLayerArrays {
+  const int64_t* rowptr = nullptr;   // rows + 1
+  const col_t* colidx = nullptr;     // nnz
+  const float* values = nullptr;     // nnz
+  const vid_t* vertices = nullptr;   // one per column
+  int64_t nnz = 0;
+};
+
 // Layers a backend left in its own memory (a GPU's, see
 // Backend::hold_results_on_device): the host layers carry their offsets and
 // shapes, their matrices and vertex lists stay there until fetched. Valid while
@@ -30,7 +40,7 @@ struct BulkSample;
 class HeldLayers {
  public:
   virtual ~HeldLayers() = default;
-  virtual int64_t sampled_edges() const = 0;
+  virtual HeldLayerArrays layer(size_t l) const = 0;
   virtual void fetch(BulkSample& bulk) const = 0;   // fills every layer's adj and vertices
 };
 
