@@ -26,6 +26,15 @@ using gpu::DeviceOffsets;
 // Graph matrices a sampler reads: adjacency, Â, Â∘Â and FastGCN's column norms.
 constexpr size_t kResidentCapacity = 4;
 
+// A relabelled layer, adjacency and vertex list, copied to the host.
+CompactResult download(DeviceEngine& engine, const gpu::DeviceCompact& c) {
+  CompactResult out;
+  out.adj = gpu::download(engine, c.adj);
+  out.vertices = gpu::to_host(engine, c.vertices);
+  out.col_offsets = c.col_offsets;
+  return out;
+}
+
 // A bulk's GraphSAGE layers on the device (adjacency, vertex list per layer).
 class HeldOnDevice final : public HeldLayers {
  public:
@@ -43,8 +52,9 @@ class HeldOnDevice final : public HeldLayers {
     MATSAMP_CHECK(bulk.layers.size() == layers.size(), "held layers: the bulk has ", bulk.layers.size(),
                   " layers, the device ", layers.size());
     for (size_t l = 0; l < layers.size(); ++l) {
-      bulk.layers[l].adj = gpu::download(engine_, layers[l].adj);
-      bulk.layers[l].vertices = gpu::to_host(engine_, layers[l].vertices);
+      CompactResult host = download(engine_, layers[l]);
+      bulk.layers[l].adj = std::move(host.adj);
+      bulk.layers[l].vertices = std::move(host.vertices);
     }
   }
   std::vector<gpu::DeviceCompact> layers;
@@ -176,7 +186,7 @@ class CudaBackend final : public Backend {
     const DeviceScope scope(engine_);
     check_compact_columns(s, row_offsets, leading, leading_offsets);
     const DeviceCsr ds = gpu::upload(engine_, s);
-    return download(compact_on_device(ds, row_offsets, gpu::to_device(engine_, leading), leading_offsets));
+    return download(engine_, compact_on_device(ds, row_offsets, gpu::to_device(engine_, leading), leading_offsets));
   }
 
   // The layer stays on the device from the sample to the relabelled adjacency;
@@ -192,7 +202,7 @@ class CudaBackend final : public Backend {
     gpu::DeviceCompact c =
         layer_on_device(adj, gpu::to_device(engine_, frontier), offsets, fanout, keys, uniform_rows, times);
     ScopedTimer t(times ? &times->extraction : nullptr);
-    CompactResult host = download(c);
+    CompactResult host = download(engine_, c);
     return {std::move(host.adj), offsets, std::move(host.col_offsets), std::move(host.vertices)};
   }
 
@@ -305,14 +315,6 @@ class CudaBackend final : public Backend {
     const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
     return gpu::compact_columns(engine_, s, {drow_offsets.data(), blocks, s.rows}, leading.data(),
                                 {dleading_offsets.data(), blocks, leading.size()});
-  }
-
-  CompactResult download(const gpu::DeviceCompact& c) {
-    CompactResult out;
-    out.adj = gpu::download(engine_, c.adj);
-    out.vertices = gpu::to_host(engine_, c.vertices);
-    out.col_offsets = c.col_offsets;
-    return out;
   }
 
   CudaOptions options_;

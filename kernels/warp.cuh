@@ -2,13 +2,15 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/cuda_check.cuh"
+
 namespace matsamp::gpu {
 
 constexpr unsigned kFullWarp = 0xFFFFFFFFu;
 
 // The lanes before this one, as a mask for ballots (popc of a ballot under it
 // is this lane's rank among the lanes that voted yes).
-__device__ inline unsigned lanes_below() { return (1u << (threadIdx.x & 31)) - 1; }
+__device__ inline unsigned lanes_below() { return (1u << lane_index()) - 1; }
 
 template <class T>
 __device__ inline T warp_sum(T value) {
