@@ -1,7 +1,7 @@
 // The CUDA backend: the Backend interface on top of the device ops. Host glue
 // only (no CUDA here): it checks arguments as the CPU ops do, keeps graph
-// matrices resident, moves the rest across, and runs a GraphSAGE layer
-// entirely on the device.
+// matrices resident, moves the rest across, and runs a GraphSAGE layer and a
+// layer-wise layer's extraction entirely on the device.
 #include <algorithm>
 #include <memory>
 
@@ -35,7 +35,7 @@ CompactResult download(DeviceEngine& engine, const gpu::DeviceCompact& c) {
   return out;
 }
 
-// A bulk's GraphSAGE layers on the device (adjacency, vertex list per layer).
+// A bulk's layers on the device (adjacency, vertex list per layer).
 class HeldOnDevice final : public HeldLayers {
  public:
   explicit HeldOnDevice(DeviceEngine& engine) : engine_(engine) {}
@@ -57,11 +57,19 @@ class HeldOnDevice final : public HeldLayers {
       bulk.layers[l].vertices = std::move(host.vertices);
     }
   }
+  const DeviceEngine& engine() const { return engine_; }
   std::vector<gpu::DeviceCompact> layers;
 
  private:
   DeviceEngine& engine_;
 };
+
+// A host layer whose matrix is held elsewhere: its shape only.
+CsrMatrix shape_of(const DeviceCsr& m) {
+  CsrMatrix shape(m.rows, m.cols);
+  shape.rowptr.clear();   // its arrays are still on the device
+  return shape;
+}
 
 class CudaBackend final : public Backend {
  public:
@@ -103,17 +111,29 @@ class CudaBackend final : public Backend {
     return gpu::download(engine_, select_cols_on_device(da, row_offsets, cols, col_offsets, weights));
   }
 
-  // R·Â stays on the device between the two selections.
   CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
                                      const std::vector<vid_t>& cols, const Offsets& col_offsets,
                                      const std::vector<float>& weights) override {
     const DeviceScope scope(engine_);
-    check_row_ids(a, rows, "select_rows");
-    check_select_cols(a, static_cast<int64_t>(rows.size()), row_offsets, cols, col_offsets, weights);
-    const DeviceCsr& da = resident_.get(a);
-    const DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
-    const DeviceCsr selected = gpu::select_rows(engine_, da.view(), drows.data(), drows.size());
-    return gpu::download(engine_, select_cols_on_device(selected, row_offsets, cols, col_offsets, weights));
+    return gpu::download(engine_, rows_cols_on_device(a, rows, row_offsets, cols, col_offsets, weights));
+  }
+
+  // The layer's matrix is normalized on the device and comes down only when
+  // results are not held.
+  void append_weighted_layer(const CsrMatrix& a, const std::vector<vid_t>& frontier,
+                             const std::vector<float>& weights, SampledLayer layer, BulkSample& bulk) override {
+    const DeviceScope scope(engine_);
+    DeviceCsr m = rows_cols_on_device(a, frontier, layer.row_offsets, layer.vertices, layer.col_offsets, weights);
+    gpu::normalize_rows(engine_, m, false);
+    if (!hold_results_) {
+      layer.adj = gpu::download(engine_, m);
+      bulk.layers.push_back(std::move(layer));
+      return;
+    }
+    HeldOnDevice& held = held_layers(bulk);
+    layer.adj = shape_of(m);
+    held.layers.push_back({std::move(m), gpu::to_device(engine_, layer.vertices), layer.col_offsets});
+    bulk.layers.push_back(std::move(layer));
   }
 
   void normalize_rows(CsrMatrix& p, bool square_first) override {
@@ -226,8 +246,7 @@ class CudaBackend final : public Backend {
       check_sample_rows(frontier->size(), fanouts[l], keys);
       gpu::DeviceCompact c = layer_on_device(adj, *frontier, *offsets, fanouts[l], keys, uniform_rows, times);
       SampledLayer layer;
-      layer.adj = CsrMatrix(c.adj.rows, c.adj.cols);
-      layer.adj.rowptr.clear();   // its arrays are still on the device
+      layer.adj = shape_of(c.adj);
       layer.row_offsets = *offsets;
       layer.col_offsets = std::move(c.col_offsets);
       held->layers.push_back(std::move(c));
@@ -253,6 +272,19 @@ class CudaBackend final : public Backend {
     int64_t usable = engine_.memory().free_bytes;
     if (options_.memory_limit_bytes > 0) usable = std::min(usable, options_.memory_limit_bytes);
     return std::max<int64_t>(1, usable / 4);
+  }
+
+  // The bulk's held layers, started with its first layer: a bulk is held whole or not at all.
+  HeldOnDevice& held_layers(BulkSample& bulk) {
+    if (!bulk.held) {
+      MATSAMP_CHECK(bulk.layers.empty(), "held layers: the bulk's first ", bulk.layers.size(),
+                    " layers are on the host already");
+      bulk.held = std::make_shared<HeldOnDevice>(engine_);
+    }
+    auto* held = dynamic_cast<HeldOnDevice*>(bulk.held.get());
+    MATSAMP_CHECK(held && &held->engine() == &engine_ && held->layers.size() == bulk.layers.size(),
+                  "held layers: the bulk's layers are held by another backend");
+    return *held;
   }
 
   static gpu::DeviceKeys device_keys(const SampleKeys& keys, const DeviceArray<int64_t>& offsets) {
@@ -307,6 +339,19 @@ class CudaBackend final : public Backend {
                                     weights.empty() ? nullptr : dweights.data());
   }
 
+  // select_rows_cols_blocked on the device (arguments checked here): R·Â stays
+  // there between the two selections.
+  DeviceCsr rows_cols_on_device(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
+                                const std::vector<vid_t>& cols, const Offsets& col_offsets,
+                                const std::vector<float>& weights) {
+    check_row_ids(a, rows, "select_rows");
+    check_select_cols(a, static_cast<int64_t>(rows.size()), row_offsets, cols, col_offsets, weights);
+    const DeviceCsr& da = resident_.get(a);
+    const DeviceArray<vid_t> drows = gpu::to_device(engine_, rows);
+    const DeviceCsr selected = gpu::select_rows(engine_, da.view(), drows.data(), drows.size());
+    return select_cols_on_device(selected, row_offsets, cols, col_offsets, weights);
+  }
+
   // compact_columns on the device, the leading vertices already there.
   gpu::DeviceCompact compact_on_device(const DeviceCsr& s, const Offsets& row_offsets,
                                        const DeviceArray<vid_t>& leading, const Offsets& leading_offsets) {
@@ -321,7 +366,7 @@ class CudaBackend final : public Backend {
   DeviceEngine engine_;
   gpu::ResidentMatrices resident_;
   int64_t spgemm_budget_;
-  bool hold_results_ = false;   // sample_neighbour_layers leaves its layers on the device
+  bool hold_results_ = false;   // sampled layers stay on the device (BulkSample::held)
 };
 
 }  // namespace

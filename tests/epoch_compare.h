@@ -22,12 +22,17 @@ inline std::vector<Minibatch> collect_minibatches(const Sampler& sampler, Backen
   return out;
 }
 
+// Vertices 0 … n-1.
+inline std::vector<vid_t> all_vertices(int64_t n) {
+  std::vector<vid_t> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  return all;
+}
+
 // Every minibatch of epoch `epoch` over vertices 0 … n-1, sampled k at a time.
 inline std::vector<Minibatch> sample_epoch(const Sampler& sampler, Backend& backend, int64_t n, int64_t batch,
                                            int64_t k, uint64_t seed = 42, uint32_t epoch_number = 3) {
-  std::vector<vid_t> all(n);
-  std::iota(all.begin(), all.end(), 0);
-  return collect_minibatches(sampler, backend, all, {batch, k, int64_t{1} << 30, seed, epoch_number});
+  return collect_minibatches(sampler, backend, all_vertices(n), {batch, k, int64_t{1} << 30, seed, epoch_number});
 }
 
 inline void expect_identical(const std::vector<Minibatch>& a, const std::vector<Minibatch>& b, const char* what) {

@@ -16,6 +16,7 @@
 namespace matsamp {
 namespace {
 
+using testing::all_vertices;
 using testing::data_file;
 using testing::expect_identical;
 using testing::sample_epoch;
@@ -45,34 +46,38 @@ TEST_F(CudaSamplers, GraphSage) {
 }
 
 // Layers held on the device: the same minibatches once fetched, and nothing
-// readable before (the bench's default on the GPU).
-TEST_F(CudaSamplers, GraphSageLayersHeldOnTheDevice) {
+// readable before (the bench's and the Python ops' default on the GPU).
+TEST_F(CudaSamplers, LayersHeldOnTheDevice) {
   const Graph c = cora();
-  auto sampler = make_graphsage_sampler(c.adj, {15, 10, 5}, 42);
-  const auto reference = sample_epoch(*sampler, *cpu, c.num_vertices(), 256, 0);
-  ASSERT_TRUE(cuda->hold_results_on_device(true));
-  std::vector<vid_t> all(c.num_vertices());
-  std::iota(all.begin(), all.end(), 0);
-  EpochIterator epoch(*sampler, *cuda, all, {256, 4, int64_t{1} << 30, 42, 3});
-  std::vector<Minibatch> fetched;
-  BulkSample bulk;
-  StepStats times;
-  while (epoch.next(&bulk, &times)) {
-    ASSERT_TRUE(bulk.held);
-    ASSERT_EQ(bulk.layers.size(), 3u);
-    EXPECT_TRUE(bulk.layers[0].adj.colidx.empty());
-    const int64_t edges = bulk.sampled_edges();
-    EXPECT_GT(edges, 0);
-    EXPECT_THROW(extract_minibatch(bulk, 0), Error);
-    bulk.fetch();
-    EXPECT_FALSE(bulk.held);
-    EXPECT_EQ(bulk.sampled_edges(), edges);
-    for (int64_t g = 0; g < bulk.count(); ++g) fetched.push_back(extract_minibatch(bulk, g));
+  const std::unique_ptr<Sampler> samplers[] = {
+      make_graphsage_sampler(c.adj, {15, 10, 5}, 42),
+      make_layerwise_sampler(LayerWiseKind::ladies, c.adj, {256, 256}, 42),
+      make_layerwise_sampler(LayerWiseKind::fastgcn, c.adj, {128, 128}, 42, /*include_frontier=*/false)};
+  for (const auto& sampler : samplers) {
+    const std::string what = sampler->name() + " held on the device";
+    const auto reference = sample_epoch(*sampler, *cpu, c.num_vertices(), 256, 0);
+    ASSERT_TRUE(cuda->hold_results_on_device(true));
+    EpochIterator epoch(*sampler, *cuda, all_vertices(c.num_vertices()), {256, 4, int64_t{1} << 30, 42, 3});
+    std::vector<Minibatch> fetched;
+    BulkSample bulk;
+    StepStats times;
+    while (epoch.next(&bulk, &times)) {
+      ASSERT_TRUE(bulk.held) << what;
+      ASSERT_EQ(bulk.layers.size(), static_cast<size_t>(sampler->num_layers()));
+      EXPECT_TRUE(bulk.layers[0].adj.colidx.empty()) << what;
+      const int64_t edges = bulk.sampled_edges();
+      EXPECT_GT(edges, 0) << what;
+      EXPECT_THROW(extract_minibatch(bulk, 0), Error);
+      bulk.fetch();
+      EXPECT_FALSE(bulk.held);
+      EXPECT_EQ(bulk.sampled_edges(), edges) << what;
+      for (int64_t g = 0; g < bulk.count(); ++g) fetched.push_back(extract_minibatch(bulk, g));
+    }
+    expect_identical(reference, fetched, what.c_str());
+    ASSERT_TRUE(cuda->hold_results_on_device(false));
+    expect_identical(reference, sample_epoch(*sampler, *cuda, c.num_vertices(), 256, 0),
+                     (sampler->name() + " copied to the host").c_str());
   }
-  EXPECT_GT(times.gathers, 0);
-  expect_identical(reference, fetched, "held on the device");
-  ASSERT_TRUE(cuda->hold_results_on_device(false));
-  expect_identical(reference, sample_epoch(*sampler, *cuda, c.num_vertices(), 256, 0), "copied to the host");
 }
 
 TEST_F(CudaSamplers, GraphSageOnAWeightedGraph) {

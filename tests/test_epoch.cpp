@@ -11,14 +11,8 @@
 namespace matsamp {
 namespace {
 
-std::vector<vid_t> range(int64_t n) {
-  std::vector<vid_t> v(n);
-  std::iota(v.begin(), v.end(), 0);
-  return v;
-}
-
 TEST(Epoch, ShuffleIsASeededPermutationThatChangesPerEpoch) {
-  const std::vector<vid_t> ids = range(1000);
+  const std::vector<vid_t> ids = testing::all_vertices(1000);
   const std::vector<vid_t> a = shuffle_vertices(ids, 5, 0);
   std::vector<vid_t> sorted = a;
   std::sort(sorted.begin(), sorted.end());
@@ -57,7 +51,7 @@ TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
   ring.values.assign(100, 1.0f);   // stored unit weights
   auto sampler = make_graphsage_sampler(ring, {1}, 1);
   auto backend = make_cpu_backend();
-  const std::vector<vid_t> train = range(100);
+  const std::vector<vid_t> train = testing::all_vertices(100);
   auto sample = [&](int64_t first, int64_t end, int64_t k) {
     EpochOptions options{7, k, 1 << 20, 3, 1};
     options.first_minibatch = first;
@@ -95,67 +89,10 @@ TEST(Epoch, RejectsBadOptions) {
   CsrMatrix a(10, 10);
   auto sampler = make_graphsage_sampler(a, {1}, 1);
   auto backend = make_cpu_backend();
-  EXPECT_THROW(EpochIterator(*sampler, *backend, range(10), {0, 1, 1, 1, 0}), Error);
+  EXPECT_THROW(EpochIterator(*sampler, *backend, testing::all_vertices(10), {0, 1, 1, 1, 0}), Error);
   EXPECT_THROW(EpochIterator(*sampler, *backend, {}, {4, 1, 1, 1, 0}), Error);
   EXPECT_THROW(training_vertices(10, 0.0, 1), Error);
   EXPECT_THROW(training_vertices(0, 0.5, 1), Error);
-}
-
-}  // namespace
-}  // namespace matsamp
-
-namespace matsamp {
-namespace {
-
-// A backend's held layers, here on the host: what BulkSample promises around them.
-class FakeHeld final : public HeldLayers {
- public:
-  explicit FakeHeld(std::vector<SampledLayer> layers) : layers_(std::move(layers)) {}
-  HeldLayerArrays layer(size_t l) const override {
-    const SampledLayer& s = layers_.at(l);
-    return {s.adj.rowptr.data(), s.adj.colidx.data(), s.adj.values.data(), s.vertices.data(), s.adj.nnz()};
-  }
-  void fetch(BulkSample& bulk) const override {
-    for (size_t l = 0; l < layers_.size(); ++l) {
-      bulk.layers[l].adj = layers_[l].adj;
-      bulk.layers[l].vertices = layers_[l].vertices;
-    }
-  }
-
- private:
-  std::vector<SampledLayer> layers_;
-};
-
-TEST(HeldLayers, CountFetchAndRefuseExtractionBeforeTheFetch) {
-  const CsrMatrix a = testing::random_csr(40, 40, 0.2, 5);
-  auto sampler = make_graphsage_sampler(a, {3, 2}, 9);
-  auto cpu = make_cpu_backend();
-  EXPECT_FALSE(cpu->hold_results_on_device(true));   // the CPU backend's results are on the host
-  EXPECT_TRUE(cpu->hold_results_on_device(false));
-  BulkSample full = sampler->sample({1, 2, 3, 4}, {0, 2, 4}, 0, 0, *cpu);
-  ASSERT_FALSE(full.held);
-  const Minibatch expected = extract_minibatch(full, 1);
-
-  BulkSample held = full;
-  for (SampledLayer& layer : held.layers) {
-    layer.adj = CsrMatrix(layer.adj.rows, layer.adj.cols);
-    layer.vertices.clear();
-  }
-  held.held = std::make_shared<FakeHeld>(full.layers);
-  EXPECT_EQ(held.sampled_edges(), full.sampled_edges());
-  EXPECT_THROW(extract_minibatch(held, 1), Error);
-  held.fetch();
-  EXPECT_FALSE(held.held);
-  EXPECT_EQ(held.sampled_edges(), full.sampled_edges());
-  const Minibatch got = extract_minibatch(held, 1);
-  EXPECT_EQ(got.seeds, expected.seeds);
-  ASSERT_EQ(got.layers.size(), expected.layers.size());
-  for (size_t l = 0; l < got.layers.size(); ++l) {
-    EXPECT_TRUE(got.layers[l].adj == expected.layers[l].adj);
-    EXPECT_EQ(got.layers[l].vertices, expected.layers[l].vertices);
-  }
-  held.fetch();   // nothing held: nothing changes
-  EXPECT_EQ(held.sampled_edges(), full.sampled_edges());
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // Seeds and offsets are read on the host (they are small). On the CPU the results
 // are host arrays moved (not copied) into tensors; on a CUDA graph the layers the
 // backend held on the device are copied device to device into torch's tensors, and
-// what came back to the host (offsets; layers a sampler did not hold) is copied up.
+// the block offsets, which are on the host, are copied up.
 #include <torch/cuda.h>
 #include <torch/library.h>
 

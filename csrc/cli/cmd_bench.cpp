@@ -157,7 +157,7 @@ void add_bench_command(CLI::App& app) {
                 "also sample the epoch one minibatch at a time (k = 1) and report both");
   cmd->add_flag("--results-to-host", options->results_to_host,
                 "--device cuda: copy each bulk's layers to the host within the timed steps (by default "
-                "GraphSAGE's layers stay on the GPU, as a GPU trainer reads them, and are copied after the "
+                "the layers stay on the GPU, as a GPU trainer reads them, and are copied after the "
                 "steps for the fingerprint: fetch_to_host_s)");
   cmd->add_option("--repeat", options->repeat,
                   "sample the epoch N times (each mode) and report the run with the median time; all times "

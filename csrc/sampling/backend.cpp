@@ -71,6 +71,13 @@ CsrMatrix Backend::select_rows_cols_blocked(const CsrMatrix& a, const std::vecto
   return select_cols_blocked(select_rows(a, rows), row_offsets, cols, col_offsets, weights);
 }
 
+void Backend::append_weighted_layer(const CsrMatrix& a, const std::vector<vid_t>& frontier,
+                                    const std::vector<float>& weights, SampledLayer layer, BulkSample& bulk) {
+  layer.adj = select_rows_cols_blocked(a, frontier, layer.row_offsets, layer.vertices, layer.col_offsets, weights);
+  normalize_rows(layer.adj, false);
+  bulk.layers.push_back(std::move(layer));
+}
+
 SampledLayer Backend::sample_neighbour_layer(const CsrMatrix& adj, const std::vector<vid_t>& frontier,
                                              const Offsets& offsets, int64_t fanout, const SampleKeys& keys,
                                              bool uniform_rows, StepStats* times) {

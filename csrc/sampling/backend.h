@@ -42,6 +42,15 @@ class Backend {
   virtual CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                         const Offsets& leading_offsets) = 0;
 
+  // One layer-wise (LADIES, FastGCN) layer's matrix: select_rows_cols_blocked of
+  // `a` (rows: the frontier, blocks layer.row_offsets; columns layer.vertices,
+  // blocks layer.col_offsets, scaled by `weights`), rows then normalized. Appends
+  // the layer, its adj set, to bulk.layers. The default runs those ops; the CUDA
+  // backend normalizes on the device and, when results are held, leaves the
+  // matrix there (then every layer of the bulk is in bulk.held).
+  virtual void append_weighted_layer(const CsrMatrix& a, const std::vector<vid_t>& frontier,
+                                     const std::vector<float>& weights, SampledLayer layer, BulkSample& bulk);
+
   // One node-wise (GraphSAGE) layer: sample_rows of the frontier, mean weights
   // (1 / sampled count per row), compact_columns with the frontier leading.
   // The default runs those ops; a backend may keep the intermediates to itself
@@ -70,9 +79,10 @@ class Backend {
   virtual void sample_neighbour_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
                                        uint32_t epoch, bool uniform_rows, BulkSample& bulk, StepStats* times);
 
-  // Asks sample_neighbour_layers to leave the layers' matrices and vertex lists
-  // in the backend's memory (BulkSample::held, fetched on demand) for a consumer
-  // on the same device. Returns whether this backend does; the default never does.
+  // Asks sample_neighbour_layers and append_weighted_layer to leave the layers'
+  // matrices and vertex lists in the backend's memory (BulkSample::held, fetched
+  // on demand) for a consumer on the same device. Returns whether this backend
+  // does; the default never does.
   virtual bool hold_results_on_device(bool hold) { return !hold; }
 };
 

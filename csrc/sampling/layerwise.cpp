@@ -66,10 +66,7 @@ class LayerWiseSampler final : public Sampler {
       SampledLayer layer;
       layer.row_offsets = *offsets;
       const std::vector<float> weights = column_selector(draw, *frontier, *offsets, sizes_[l], layer);
-      layer.adj = backend.select_rows_cols_blocked(normalized_, *frontier, *offsets, layer.vertices,
-                                                   layer.col_offsets, weights);
-      backend.normalize_rows(layer.adj, false);
-      bulk.layers.push_back(std::move(layer));
+      backend.append_weighted_layer(normalized_, *frontier, weights, std::move(layer), bulk);
       frontier = &bulk.layers.back().vertices;
       offsets = &bulk.layers.back().col_offsets;
     }

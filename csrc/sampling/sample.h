@@ -35,8 +35,9 @@ struct HeldLayerArrays {
 
 // Layers a backend left in its own memory (a GPU's, see
 // Backend::hold_results_on_device): the host layers carry their offsets and
-// shapes, their matrices and vertex lists stay there until fetched. Valid while
-// the backend that made them lives.
+// shapes, their matrices and vertex lists stay there until fetched (a layer-wise
+// sampler's vertex lists are on the host as well: it chose them there). Valid
+// while the backend that made them lives; that backend may append layers.
 class HeldLayers {
  public:
   virtual ~HeldLayers() = default;
@@ -49,7 +50,7 @@ struct BulkSample {
   std::vector<vid_t> seeds;      // batch vertices, stacked
   Offsets seed_offsets;          // k + 1
   std::vector<SampledLayer> layers;
-  std::shared_ptr<const HeldLayers> held;   // set: the layers' matrices are still on the device
+  std::shared_ptr<HeldLayers> held;          // set: the layers' matrices are still on the device
 
   int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
   int64_t sampled_edges() const;
