@@ -9,7 +9,7 @@
 #   logs.txt      build output, test output, benchmark progress
 #   gpu_tests.json  GoogleTest's report of gpu_tests
 #   bench.jsonl   one line per benchmark: {"run": NAME, "exit": CODE, "result": <matsamp bench JSON>}
-#   pytest.txt, train_tests.json   the torch step's test reports
+#   pytest.txt, train_tests.json   the torch step's test reports (train_tests_backtrace.txt after a crash)
 #   torch_baseline.json  (step torch) plain-torch per-minibatch GraphSAGE sampling vs. the matsamp op
 #   accuracy.txt  (step accuracy) Cora test accuracy over 10 splits, trained with --device cuda
 #   mpi_bench.jsonl (step mpi) several ranks sharing the GPU, graph replicated and partitioned
@@ -82,11 +82,19 @@ do_torch() {
   { echo "== train_tests"; cat "$tb/train_tests.log"; } >>"$logs"
   note "train_tests exit $rc: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$tb/train_tests.log" | tr '\n' ' ')"
   if [ $rc -ge 128 ]; then   # a crash: does an earlier test set it up? (experiments/gpu.md)
-    local filter
+    local filter debugger
     for filter in 'Models/*Resumes*ladies*' 'Trainer.Rejects*:Models/*Resumes*ladies*'; do
       "$tb/tests/train_tests" --gtest_filter="$filter" >>"$logs" 2>&1
       note "train_tests --gtest_filter='$filter' exit $?"
     done
+    # The whole suite again under a debugger: the crashing thread's stack and every thread's top.
+    debugger=$(command -v gdb || command -v cuda-gdb)
+    if [ -n "$debugger" ]; then
+      "$debugger" -batch -ex run -ex bt -ex 'info threads' -ex 'thread apply all bt 6' \
+        --args "$tb/tests/train_tests" >"$out/train_tests_backtrace.txt" 2>&1
+      note "train_tests under $(basename "$debugger"): $(grep -m1 -E 'received signal|exited' "$out/train_tests_backtrace.txt")"
+      grep -m12 -E '^#[0-9]+ ' "$out/train_tests_backtrace.txt" | cut -c1-200 | tee -a "$summary"
+    fi
   fi
   if "$python" -c 'import pytest' 2>/dev/null; then
     PYTHONPATH=$tb/python "$python" -m pytest "$root/tests/python" -q -rs -p no:cacheprovider >"$out/pytest.txt" 2>&1
