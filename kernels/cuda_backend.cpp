@@ -45,6 +45,7 @@ class HeldOnDevice final : public HeldLayers {
   }
   HeldLayerArrays layer(size_t l) const override {
     const gpu::DeviceCompact& c = layers.at(l);
+    engine_.synchronize();   // the consumer reads them on a stream of its own
     return {c.adj.rowptr.data(), c.adj.colidx.data(), c.adj.values.data(), c.vertices.data(), c.adj.nnz()};
   }
   void fetch(BulkSample& bulk) const override {
@@ -134,6 +135,7 @@ class CudaBackend final : public Backend {
     layer.adj = shape_of(m);
     held.layers.push_back({std::move(m), gpu::to_device(engine_, layer.vertices), layer.col_offsets});
     bulk.layers.push_back(std::move(layer));
+    engine_.synchronize();   // finished within the sampler's extraction time, as a download would be
   }
 
   void normalize_rows(CsrMatrix& p, bool square_first) override {

@@ -24,7 +24,8 @@ struct SampledLayer {
 struct BulkSample;
 
 // One held layer's arrays in the backend's device memory: read-only, valid while
-// the layers are held (a consumer on that device copies them from there).
+// the layers are held (a consumer on that device copies them from there), and
+// complete: the backend's work on them has finished when HeldLayers::layer returns.
 struct HeldLayerArrays {
   const int64_t* rowptr = nullptr;   // rows + 1
   const col_t* colidx = nullptr;     // nnz
