@@ -60,6 +60,18 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
   EXPECT_LT(per_batch_lines, 16u) << r.err;
 }
 
+TEST(Cli, BenchRunsGraphSaint) {
+  const std::string dir = scratch_dir("cli_bench_saint");
+  const auto r = run_cli("bench --graph rmat:10 --sampler saint --walk-length 3 --layers 2 -b 64 --compare-per-batch", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"\"sampler\":\"saint\"", "\"walk_length\":3", "\"layers\":2", "\"minibatches\":16",
+                          "\"identical_minibatches\":true"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+  const auto zero = run_cli("bench --graph rmat:8 --sampler saint --walk-length 0", dir);
+  EXPECT_NE(zero.exit_code, 0);
+  EXPECT_NE(zero.err.find("--walk-length"), std::string::npos) << zero.err;
+}
+
 TEST(Cli, BenchRepeatReportsTheMedianRunAndEveryTime) {
   const std::string dir = scratch_dir("cli_bench_repeat");
   const auto r = run_cli("bench --graph rmat:8 --fanouts 3,2 -b 32 --repeat 3 --compare-per-batch", dir);

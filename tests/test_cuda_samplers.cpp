@@ -37,6 +37,13 @@ class CudaSamplers : public testing::CudaVersusCpu {
 Graph cora() { return read_npz_graph(data_file("cora.npz")); }
 Graph email() { return cleanup(read_edge_list(data_file("email-Eu-core.txt")), {true, true, false}); }
 Graph karate() { return read_matrix_market(data_file("karate.mtx")); }
+// Cora with varied positive edge weights: the samplers' weighted paths.
+Graph weighted_cora() {
+  Graph g = cora();
+  g.adj.values.resize(g.adj.nnz());
+  for (int64_t i = 0; i < g.adj.nnz(); ++i) g.adj.values[i] = 0.5f + static_cast<float>((i * 2654435761u) % 97) / 10;
+  return g;
+}
 
 TEST_F(CudaSamplers, GraphSage) {
   const Graph c = cora(), e = email(), k = karate();
@@ -52,7 +59,8 @@ TEST_F(CudaSamplers, LayersHeldOnTheDevice) {
   const std::unique_ptr<Sampler> samplers[] = {
       make_graphsage_sampler(c.adj, {15, 10, 5}, 42),
       make_layerwise_sampler(LayerWiseKind::ladies, c.adj, {256, 256}, 42),
-      make_layerwise_sampler(LayerWiseKind::fastgcn, c.adj, {128, 128}, 42, /*include_frontier=*/false)};
+      make_layerwise_sampler(LayerWiseKind::fastgcn, c.adj, {128, 128}, 42, /*include_frontier=*/false),
+      make_saint_sampler(c.adj, {3, 2}, 42)};
   for (const auto& sampler : samplers) {
     const std::string what = sampler->name() + " held on the device";
     const auto reference = sample_epoch(*sampler, *cpu, c.num_vertices(), 256, 0);
@@ -81,9 +89,7 @@ TEST_F(CudaSamplers, LayersHeldOnTheDevice) {
 }
 
 TEST_F(CudaSamplers, GraphSageOnAWeightedGraph) {
-  Graph g = cora();
-  g.adj.values.resize(g.adj.nnz());
-  for (int64_t i = 0; i < g.adj.nnz(); ++i) g.adj.values[i] = 0.5f + static_cast<float>((i * 2654435761u) % 97) / 10;
+  const Graph g = weighted_cora();
   expect_parity(*make_graphsage_sampler(g.adj, {10, 5}, 7), g.num_vertices(), 256);
 }
 
@@ -100,6 +106,15 @@ TEST_F(CudaSamplers, FastGcn) {
   const Graph c = cora(), k = karate();
   expect_parity(*make_layerwise_sampler(LayerWiseKind::fastgcn, c.adj, {256, 256}, 42), c.num_vertices(), 512);
   expect_parity(*make_layerwise_sampler(LayerWiseKind::fastgcn, k.adj, {4, 4}, 42), k.num_vertices(), 5);
+}
+
+TEST_F(CudaSamplers, Saint) {
+  const Graph c = cora(), e = email(), k = karate();
+  expect_parity(*make_saint_sampler(c.adj, {3, 2}, 42), c.num_vertices(), 256);
+  expect_parity(*make_saint_sampler(e.adj, {2, 3}, 42), e.num_vertices(), 100);
+  expect_parity(*make_saint_sampler(k.adj, {4, 1}, 42), k.num_vertices(), 5);
+  const Graph weighted = weighted_cora();
+  expect_parity(*make_saint_sampler(weighted.adj, {2, 2}, 42), weighted.num_vertices(), 256);
 }
 
 // With cuSPARSE's product the probabilities may differ in the last bit, so

@@ -52,11 +52,17 @@ TEST(Determinism, FastGcnOnCora) {
   check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {256, 256}, 42), g.num_vertices(), 512);
 }
 
+TEST(Determinism, SaintOnCora) {
+  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
+  check_sampler(*make_saint_sampler(g.adj, {3, 2}, 42), g.num_vertices(), 512);
+}
+
 TEST(Determinism, AllSamplersOnKarate) {
   const Graph g = read_matrix_market(testing::data_file("karate.mtx"));
   check_sampler(*make_graphsage_sampler(g.adj, {3, 3}, 42), g.num_vertices(), 5);
   check_sampler(*make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {4, 4}, 42), g.num_vertices(), 5);
   check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {4, 4}, 42), g.num_vertices(), 5);
+  check_sampler(*make_saint_sampler(g.adj, {2, 2}, 42), g.num_vertices(), 5);
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ struct TrainCommandOptions {
 };
 
 void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
-  cmd.add_option("-m,--model", o.train.model, "sage or gcn (default: sage for graphsage, gcn for ladies/fastgcn)")
+  cmd.add_option("-m,--model", o.train.model, "sage or gcn (default: gcn for ladies/fastgcn, else sage)")
       ->check(CLI::IsMember({"sage", "gcn"}));
   cmd.add_option("--hidden", o.train.hidden, "hidden units per layer")->check(CLI::PositiveNumber)->capture_default_str();
   cmd.add_option("--dropout", o.train.dropout, "dropout probability")->check(CLI::Range(0.0, 0.99))->capture_default_str();
@@ -70,7 +70,8 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
 }
 
 void run_training(TrainCommandOptions& o) {
-  if (o.train.model.empty()) o.train.model = o.sampler.sampler == "graphsage" ? "sage" : "gcn";
+  if (o.train.model.empty())
+    o.train.model = o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn" ? "gcn" : "sage";
   o.train.evaluation = parse_evaluation_mode(o.evaluation);
   o.train.prefetch = !o.no_prefetch;
   o.data.normalize_features = !o.raw_features;

@@ -188,6 +188,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
   agree(world, (mode == GraphMode::partitioned && options.sampler == "graphsage") || !d.fetch_rows,
         "--fetch-rows applies to GraphSAGE with --distributed partitioned");
+  agree(world, mode == GraphMode::replicated || options.sampler != "saint",
+        "--sampler saint runs with --distributed replicated only");
   agree_on(world, [&] {   // as make_sampler does, for the partitioned samplers built below
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);

@@ -13,8 +13,9 @@
 namespace matsamp::cli {
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options) {
-  command.add_option("-s,--sampler", options.sampler, "graphsage, ladies or fastgcn")
-      ->check(CLI::IsMember({"graphsage", "ladies", "fastgcn"}))
+  command.add_option("-s,--sampler", options.sampler,
+                     "graphsage, ladies, fastgcn or saint (GraphSAINT random-walk subgraphs)")
+      ->check(CLI::IsMember({"graphsage", "ladies", "fastgcn", "saint"}))
       ->capture_default_str();
   command.add_option("-f,--fanouts", options.fanouts,
                      "GraphSAGE neighbours per vertex, batch layer first (e.g. 15,10,5)")
@@ -26,6 +27,14 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       ->capture_default_str();
   command.add_flag("--exclude-frontier", options.exclude_frontier,
                    "LADIES/FastGCN: the next layer is the sampled set only");
+  command.add_option("--walk-length", options.saint.walk_length,
+                     "GraphSAINT: steps of the random walk from each batch vertex")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command.add_option("--layers", options.saint.layers,
+                     "GraphSAINT: layers, each the minibatch's subgraph (the batch layer's rows are its roots)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   command.add_option("-b,--batch-size", options.epoch.batch_size, "vertices per minibatch")
       ->capture_default_str();
   command.add_option("-k,--bulk-size", options.epoch.bulk_size,
@@ -58,6 +67,7 @@ std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& 
   options.epoch.memory_budget = parse_bytes(options.memory_budget);
   if (options.sampler == "graphsage")
     return make_graphsage_sampler(adj, options.fanouts, options.epoch.seed);
+  if (options.sampler == "saint") return make_saint_sampler(adj, options.saint, options.epoch.seed);
   const LayerWiseKind kind = options.sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, adj, options.samples, options.epoch.seed, !options.exclude_frontier);
 }
@@ -66,8 +76,11 @@ namespace {
 
 // Device bytes of the graph matrices the sampler will keep on the GPU.
 int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj) {
-  if (options.sampler == "graphsage") return device_csr_bytes(adj.rows, adj.nnz(), !adj.values.empty());
-  return 2 * device_csr_bytes(adj.rows, adj.nnz() + adj.rows);   // Â and Â∘Â, self-loops added
+  const int64_t adjacency = device_csr_bytes(adj.rows, adj.nnz(), !adj.values.empty());
+  const int64_t normalized = device_csr_bytes(adj.rows, adj.nnz() + adj.rows);   // Â: self-loops added
+  if (options.sampler == "graphsage") return adjacency;
+  if (options.sampler == "saint") return adjacency + normalized;
+  return 2 * normalized;   // Â and Â∘Â
 }
 
 }  // namespace
@@ -103,8 +116,14 @@ bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times) {
 
 void describe(const SamplerOptions& options, JsonObject& json) {
   json.add("sampler", options.sampler);
-  json.add(options.sampler == "graphsage" ? "fanouts" : "samples",
-           options.sampler == "graphsage" ? options.fanouts : options.samples);
+  if (options.sampler == "graphsage") {
+    json.add("fanouts", options.fanouts);
+  } else if (options.sampler == "saint") {
+    json.add("walk_length", options.saint.walk_length);
+    json.add("layers", options.saint.layers);
+  } else {
+    json.add("samples", options.samples);
+  }
   json.add("batch_size", options.epoch.batch_size);
   json.add("seed", options.epoch.seed);
   json.add("epoch", static_cast<int64_t>(options.epoch.epoch));

@@ -12,10 +12,11 @@
 namespace matsamp::cli {
 
 struct SamplerOptions {
-  std::string sampler = "graphsage";          // graphsage | ladies | fastgcn
+  std::string sampler = "graphsage";          // graphsage | ladies | fastgcn | saint
   std::vector<int64_t> fanouts{15, 10, 5};    // GraphSAGE, batch layer first
   std::vector<int64_t> samples{512};          // LADIES / FastGCN vertices per layer
   bool exclude_frontier = false;              // layer-wise: next layer = sampled set only
+  SaintOptions saint;                         // GraphSAINT: walk length, layers
   double train_fraction = 1.0;                // training vertices: a seeded fraction of all
   std::string memory_budget = "4G";
   int threads = 0;                            // 0: OpenMP default

@@ -68,6 +68,22 @@ std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind, const CsrMat
                                                 std::vector<int64_t> samples_per_layer,
                                                 uint64_t seed, bool include_frontier = true);
 
+// GraphSAINT's random-walk sampler: each batch vertex is the root of a walk of
+// walk_length steps (uniform over a vertex's neighbours; proportional to the
+// values on a weighted graph); minibatch g's subgraph is induced by its roots
+// (first, in order) and the other vertices its walks visited (ascending). Each of
+// the `layers` layers is that subgraph of Â, row-normalized; the batch layer has
+// the roots as rows. adj (for the walks) must outlive the sampler.
+struct SaintOptions {
+  int64_t walk_length = 2;
+  int64_t layers = 2;
+};
+std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, std::shared_ptr<const LayerWiseMatrices> matrices,
+                                            SaintOptions options, uint64_t seed,
+                                            std::optional<bool> uniform_rows = std::nullopt);
+// The same, preparing Â from the adjacency.
+std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, SaintOptions options, uint64_t seed);
+
 // Throws unless every fanout / sample count is positive and there is at least one layer.
 void check_layer_sizes(const std::vector<int64_t>& sizes, const char* what);
 
