@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Test accuracy of `matsamp train` on Cora over 10 random splits (Shchur et al.:
 # largest connected component, 20 training and 30 validation vertices per
-# class, the rest test), for GraphSAGE with sampled neighbourhoods and for
-# LADIES-GCN. Split i uses --split-seed i and --seed i+1. The test accuracy of
+# class, the rest test), for GraphSAGE with sampled neighbourhoods, for
+# LADIES-GCN and for GraphSAGE on GraphSAINT random-walk subgraphs. Split i uses --split-seed i and --seed i+1. The test accuracy of
 # a run is that of its best validation epoch (early stopping on validation only).
 #
 #   experiments/train_accuracy.sh [extra matsamp train options for both models]
 #
 # Environment: MATSAMP (the binary, default build/csrc/matsamp), CORA (the
-# graph, default ../shared/data/cora.npz), SPLITS (default 10), LOG_DIR (the
-# JSON lines of every run, default /tmp/matsamp_train_accuracy).
+# graph, default ../shared/data/cora.npz), SPLITS (default 10), MODELS (default
+# "graphsage ladies saint"), LOG_DIR (the JSON lines of every run, default
+# /tmp/matsamp_train_accuracy).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 matsamp=${MATSAMP:-$root/build/csrc/matsamp}
 cora=${CORA:-$root/../shared/data/cora.npz}
 splits=${SPLITS:-10}
+read -r -a names <<<"${MODELS:-graphsage ladies saint}"
 log_dir=${LOG_DIR:-/tmp/matsamp_train_accuracy}
 mkdir -p "$log_dir"
 
@@ -23,9 +25,11 @@ common=(--graph "$cora" --epochs 300 --patience 50 --hidden 64 --dropout 0.5 --l
 declare -A models=(
   [graphsage]="--sampler graphsage --fanouts 10,10"
   [ladies]="--sampler ladies --samples 256,256"
+  [saint]="--sampler saint"   # walk length 2, 2 layers (the defaults)
 )
 
-for name in graphsage ladies; do
+for name in "${names[@]}"; do
+  [ -n "${models[$name]:-}" ] || { echo "unknown model '$name' (expected ${!models[*]})" >&2; exit 1; }
   accuracies=()
   for ((i = 0; i < splits; i++)); do
     log="$log_dir/${name}_split$i.jsonl"
