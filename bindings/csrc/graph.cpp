@@ -1,5 +1,7 @@
 #include "graph.h"
 
+#include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "convert.h"
@@ -128,8 +130,15 @@ std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
                                                    std::vector<int64_t> sizes, uint64_t seed,
                                                    bool include_frontier) const {
   if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed, uniform_rows_);
+  if (sampler == "saint") {
+    check_layer_sizes(sizes, "GraphSAINT walk lengths");
+    MATSAMP_CHECK(std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<int64_t>()) == sizes.end(),
+                  "GraphSAINT: sizes are the walk length once per layer and must be equal");
+    const SaintOptions options{sizes.front(), static_cast<int64_t>(sizes.size())};
+    return make_saint_sampler(adj_, layerwise_matrices(), options, seed, uniform_rows_);
+  }
   MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
-                "sampler must be one of graphsage, ladies, fastgcn; got '", sampler, "'");
+                "sampler must be one of graphsage, ladies, fastgcn, saint; got '", sampler, "'");
   const LayerWiseKind kind = sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, layerwise_matrices(), std::move(sizes), seed, include_frontier);
 }

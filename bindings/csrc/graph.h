@@ -50,9 +50,9 @@ class GraphHolder : public torch::CustomClassHolder {
   // Â, Â∘Â and FastGCN's column norms, prepared on the first layer-wise call.
   std::shared_ptr<const LayerWiseMatrices> layerwise_matrices() const;
   // The engine's sampler over this graph, built the one way every op that
-  // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts)
-  // or "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
-  // ops take it). Cheap (no pass over the graph): it refers to the graph's
+  // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts),
+  // "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
+  // ops take it) or "saint" (sizes: the walk length once per layer). Cheap (no pass over the graph): it refers to the graph's
   // prepared matrices, so the graph must outlive it. A matsamp::Error for an
   // unknown name or bad sizes.
   std::unique_ptr<Sampler> make_sampler(const std::string& sampler, std::vector<int64_t> sizes,

@@ -102,6 +102,13 @@ SampleTensors graphsage_sample(c10::intrusive_ptr<GraphHolder> graph, const at::
                      std::move(fanouts), first_minibatch, epoch, seed, /*include_frontier=*/true);
 }
 
+SampleTensors saint_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
+                           const at::Tensor& seed_offsets, std::vector<int64_t> walk_lengths,
+                           int64_t first_minibatch, int64_t epoch, int64_t seed) {
+  return sample_bulk("matsamp.saint_sample", "saint", *graph, seeds, seed_offsets, std::move(walk_lengths),
+                     first_minibatch, epoch, seed, /*include_frontier=*/true);
+}
+
 template <LayerWiseKind kind>
 SampleTensors layerwise_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
                                const at::Tensor& seed_offsets, std::vector<int64_t> samples,
@@ -116,6 +123,7 @@ SampleTensors layerwise_sample(c10::intrusive_ptr<GraphHolder> graph, const at::
 void impl_sampling_kernels(torch::Library& m) {
   register_graph_class();   // the kernels' signatures name it
   m.impl("graphsage_sample", TORCH_FN(graphsage_sample));
+  m.impl("saint_sample", TORCH_FN(saint_sample));
   m.impl("ladies_sample", TORCH_FN(layerwise_sample<LayerWiseKind::ladies>));
   m.impl("fastgcn_sample", TORCH_FN(layerwise_sample<LayerWiseKind::fastgcn>));
 }

@@ -18,13 +18,20 @@ CASES = {
     "ladies": ("cora.npz", True, 64, "ladies", [64, 32], True),
     "ladies-exclude-frontier": ("cora.npz", True, 64, "ladies", [48, 48], False),
     "fastgcn": ("cora.npz", True, 64, "fastgcn", [64, 64], True),
+    "saint": ("cora.npz", True, 64, "saint", [3, 3], True),
 }
+
+
+def sizes_options(sampler, sizes):
+    """The CLI options that give the loader's sizes."""
+    if sampler == "saint":
+        return ["--walk-length", str(sizes[0]), "--layers", str(len(sizes))]
+    return ["--fanouts" if sampler == "graphsage" else "--samples", ",".join(map(str, sizes))]
 
 
 def run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir):
     command = [str(cli), "sample", "--graph", str(graph_path), "--sampler", sampler,
-               "--fanouts" if sampler == "graphsage" else "--samples", ",".join(map(str, sizes)),
-               "--batch-size", str(batch), "--bulk-size", "3", "--train-fraction", str(FRACTION),
+               *sizes_options(sampler, sizes), "--batch-size", str(batch), "--bulk-size", "3", "--train-fraction", str(FRACTION),
                "--seed", str(SEED), "--epoch", str(EPOCH), "--out", str(out_dir)]
     command += ["--symmetrize"] if symmetrize else []
     command += [] if include_frontier else ["--exclude-frontier"]

@@ -20,9 +20,10 @@ class Adj(namedtuple("Adj", ["edge_index", "weight", "size"])):
         target, then source.
     weight: float32 ``[E]``: GraphSAGE 1/(neighbours sampled for the target),
         so a weighted sum is the mean; LADIES / FastGCN the row-normalized
-        importance weights.
+        importance weights; GraphSAINT the subgraph's GCN-normalized
+        adjacency (self-loops included), row-normalized.
     size: ``(num_src, num_dst)``. When sources start with the targets
-        (GraphSAGE, and LADIES / FastGCN with include_frontier) the targets'
+        (GraphSAGE, GraphSAINT, and LADIES / FastGCN with include_frontier) the targets'
         own rows are ``x[:num_dst]``.
     """
     __slots__ = ()
@@ -76,9 +77,13 @@ class BulkSampler:
         graph: a :class:`matsamp.Graph`.
         batch_size: batch vertices per minibatch (the last one may be smaller).
         input_nodes: int64 vertex ids or a bool mask over the vertices; None for all.
-        sampler: "graphsage" (default), "ladies" or "fastgcn".
+        sampler: "graphsage" (default), "ladies", "fastgcn" or "saint"
+            (GraphSAINT: each batch vertex roots a random walk, and every layer is
+            the subgraph induced by the roots and the vertices the walks visited).
         sizes: per layer, batch layer first: GraphSAGE neighbours per vertex, or
-            LADIES / FastGCN vertices per minibatch; -1 takes all.
+            LADIES / FastGCN vertices per minibatch; -1 takes all. GraphSAINT:
+            the walk length, the same for every layer (``(2, 2)``: walks of two
+            steps, two layers).
         include_frontier: LADIES / FastGCN: each layer keeps the previous layer's
             vertices first (needed for ``x[:size[1]]``).
         bulk_size: minibatches sampled per call (k); None (the default): the
@@ -112,6 +117,9 @@ class BulkSampler:
         self.graph = graph
         self.sampler = sampler
         sizes = list(sizes)
+        if sampler == "saint" and (-1 in sizes or len(set(sizes)) > 1):
+            raise ValueError(f"sizes {sizes}: GraphSAINT takes its walk length once per layer, "
+                             "all equal and positive")
         self.sizes = _layer_sizes(sizes, graph.num_nodes)
         self.batch_size = _positive_int(batch_size, "batch_size")
         self.nodes = _input_nodes(input_nodes, graph)

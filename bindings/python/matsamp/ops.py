@@ -5,7 +5,7 @@ import torch
 
 from . import _device
 
-SAMPLERS = ("graphsage", "ladies", "fastgcn")
+SAMPLERS = ("graphsage", "ladies", "fastgcn", "saint")
 
 SampledLayer = namedtuple("SampledLayer",
                           ["rowptr", "col", "value", "row_offsets", "col_offsets", "vertices"])
@@ -15,8 +15,8 @@ rowptr (int64), col (int32), value (float32): the block-diagonal CSR of all k
 minibatches; col holds stacked column ids. Minibatch g owns rows
 [row_offsets[g], row_offsets[g+1]) and columns [col_offsets[g], col_offsets[g+1]);
 column j is vertex vertices[j]. Rows are the previous layer's vertices (the
-seeds for layer 0), columns list those first (GraphSAGE; LADIES and FastGCN
-with include_frontier), then the newly sampled vertices in ascending id.
+seeds for layer 0), columns list those first (GraphSAGE, GraphSAINT; LADIES and
+FastGCN with include_frontier), then the newly sampled vertices in ascending id.
 """
 
 
@@ -26,11 +26,14 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
 
     Args:
         graph: a :class:`matsamp.Graph`.
-        sampler: "graphsage", "ladies" or "fastgcn".
+        sampler: "graphsage", "ladies", "fastgcn" or "saint" (GraphSAINT random
+            walks: every layer is the subgraph induced by the roots, which are the
+            seeds, and the vertices their walks visited).
         seeds: int64 batch vertices of all k minibatches, stacked.
         seed_offsets: int64 ``[k + 1]``; minibatch g is seeds[seed_offsets[g]:seed_offsets[g+1]].
-        sizes: per layer, batch layer first: GraphSAGE neighbours per vertex, or
-            LADIES / FastGCN vertices per minibatch.
+        sizes: per layer, batch layer first: GraphSAGE neighbours per vertex,
+            LADIES / FastGCN vertices per minibatch, or GraphSAINT's walk length
+            (the same for every layer).
         first_minibatch: global id of the first minibatch (part of every random key).
         epoch, seed: the rest of the random key. Same arguments, same result, whatever k.
         include_frontier: LADIES / FastGCN: each layer's vertices start with the previous layer's.
@@ -42,8 +45,8 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
         raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
     _device.check_same_device(seeds, graph, "seeds")
     args = (graph.handle, seeds, seed_offsets, list(sizes), first_minibatch, epoch, seed)
-    if sampler == "graphsage":
-        out = torch.ops.matsamp.graphsage_sample(*args)
+    if sampler in ("graphsage", "saint"):
+        out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args)
     else:
         out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args, include_frontier)
     return [SampledLayer(*fields) for fields in zip(*out)]
@@ -61,7 +64,7 @@ def bulk_size_for_budget(graph, sampler, sizes, batch_size, minibatches, budget_
 
     Args:
         graph: a :class:`matsamp.Graph`.
-        sampler: "graphsage", "ladies" or "fastgcn".
+        sampler: "graphsage", "ladies", "fastgcn" or "saint".
         sizes: per layer, batch layer first, as for :func:`sample_bulk`.
         batch_size: batch vertices per minibatch.
         minibatches: minibatches in the epoch (k is at most this).
