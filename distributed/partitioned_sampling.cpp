@@ -18,13 +18,20 @@ std::unique_ptr<Sampler> PartitionedSampling::graphsage(std::vector<int64_t> fan
 
 std::unique_ptr<Sampler> PartitionedSampling::layerwise(LayerWiseKind kind, std::vector<int64_t> samples_per_layer,
                                                         uint64_t seed, bool include_frontier) {
+  return make_layerwise_sampler(kind, layerwise_view(), std::move(samples_per_layer), seed, include_frontier);
+}
+
+std::unique_ptr<Sampler> PartitionedSampling::saint(SaintOptions options, uint64_t seed) {
+  return make_saint_sampler(adj_placeholder_, layerwise_view(), options, seed);
+}
+
+std::shared_ptr<const LayerWiseMatrices> PartitionedSampling::layerwise_view() {
   if (!layerwise_) {
     layerwise_ = prepare_distributed_layerwise(adj_, grid_);
     backend_.bind(layerwise_->sampler_view->normalized, layerwise_->normalized);
     backend_.bind(layerwise_->sampler_view->squared, layerwise_->squared);
   }
-  return make_layerwise_sampler(kind, layerwise_->sampler_view, std::move(samples_per_layer), seed,
-                                include_frontier);
+  return layerwise_->sampler_view;
 }
 
 }  // namespace matsamp

@@ -33,11 +33,16 @@ class PartitionedSampling {
   // Collective on first use: prepares Â, Â∘Â and the column norms distributed.
   std::unique_ptr<Sampler> layerwise(LayerWiseKind kind, std::vector<int64_t> samples_per_layer, uint64_t seed,
                                      bool include_frontier = true);
+  // Collective on first use, as layerwise(): the walks read the adjacency, the layers Â.
+  std::unique_ptr<Sampler> saint(SaintOptions options, uint64_t seed);
 
   // Collective over the process column; call after this rank's last minibatch.
   void finish() { product_.finish(); }
 
  private:
+  // The placeholders of Â and Â∘Â the samplers hold, bound to the distributed matrices.
+  std::shared_ptr<const LayerWiseMatrices> layerwise_view();
+
   ProcessGrid& grid_;
   DistributedCsr adj_;
   CsrMatrix adj_placeholder_;

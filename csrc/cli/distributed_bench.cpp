@@ -188,8 +188,6 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
   agree(world, (mode == GraphMode::partitioned && options.sampler == "graphsage") || !d.fetch_rows,
         "--fetch-rows applies to GraphSAGE with --distributed partitioned");
-  agree(world, mode == GraphMode::replicated || options.sampler != "saint",
-        "--sampler saint runs with --distributed replicated only");
   agree_on(world, [&] {   // as make_sampler does, for the partitioned samplers built below
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);
@@ -218,8 +216,12 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     partitioned.emplace(grid, std::move(adj), exchange, std::move(local_backend));
     if (d.fetch_rows) partitioned->backend().set_row_sampling(DistributedBackend::RowSampling::fetched_rows);
     agree_on(world, [&] {
-      sampler = graphsage ? partitioned->graphsage(options.fanouts, options.epoch.seed)
-                          : partitioned->layerwise(kind, options.samples, options.epoch.seed, !options.exclude_frontier);
+      if (graphsage)
+        sampler = partitioned->graphsage(options.fanouts, options.epoch.seed);
+      else if (options.sampler == "saint")
+        sampler = partitioned->saint(options.saint, options.epoch.seed);
+      else
+        sampler = partitioned->layerwise(kind, options.samples, options.epoch.seed, !options.exclude_frontier);
     });
     n = partitioned->vertices();
     const DistributedLayerWise* lw = partitioned->layerwise_matrices();

@@ -33,9 +33,19 @@ EpochOptions epoch_options(int64_t batch) {
   return options;
 }
 
+// GraphSAINT's sizes: walk length, layers.
+SaintOptions saint_options(const SamplerSpec& s) { return {s.sizes.at(0), s.sizes.at(1)}; }
+
 std::unique_ptr<Sampler> whole_graph_sampler(const SamplerSpec& s, const CsrMatrix& adj) {
   if (s.name == "graphsage") return make_graphsage_sampler(adj, s.sizes, 42);
+  if (s.name == "saint") return make_saint_sampler(adj, saint_options(s), 42);
   return make_layerwise_sampler(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, adj, s.sizes, 42);
+}
+
+std::unique_ptr<Sampler> partitioned_sampler(const SamplerSpec& s, PartitionedSampling& graph) {
+  if (s.name == "graphsage") return graph.graphsage(s.sizes, 42);
+  if (s.name == "saint") return graph.saint(saint_options(s), 42);
+  return graph.layerwise(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, s.sizes, 42);
 }
 
 // (global minibatch id, fingerprint) of each minibatch an epoch iterator yields.
@@ -96,11 +106,7 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
       } else {
         PartitionedSampling graph(grid, block_row_of(g.adj, grid), run.exchange);
         graph.backend().set_row_sampling(run.rows);
-        const auto partitioned = spec.name == "graphsage"
-                                     ? graph.graphsage(spec.sizes, 42)
-                                     : graph.layerwise(spec.name == "ladies" ? LayerWiseKind::ladies
-                                                                             : LayerWiseKind::fastgcn,
-                                                       spec.sizes, 42);
+        const auto partitioned = partitioned_sampler(spec, graph);
         EpochIterator epoch(*partitioned, graph.backend(), train, share);
         mine = fingerprints(epoch);
         graph.finish();
@@ -135,11 +141,16 @@ TEST(DistributedDeterminism, FastGcnOnCora) {
   check_against_reference(testing::data_file("cora.npz"), 256, {"fastgcn", {128, 128}});
 }
 
+TEST(DistributedDeterminism, SaintOnCora) {
+  check_against_reference(testing::data_file("cora.npz"), 256, {"saint", {3, 2}});   // walk length, layers
+}
+
 // Three minibatches: with four workers some sample nothing and only serve.
 TEST(DistributedDeterminism, AllSamplersOnKarateWithIdleWorkers) {
   check_against_reference(testing::data_file("karate.mtx"), 10, {"graphsage", {3, 3}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"ladies", {4, 4}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"fastgcn", {4, 4}});
+  check_against_reference(testing::data_file("karate.mtx"), 10, {"saint", {2, 2}});
 }
 
 }  // namespace
