@@ -206,6 +206,11 @@ do_bench() {
   bench ladies1_cuda --device cuda "${ladies[@]}" --samples 512
   bench ladies2_cuda --device cuda "${ladies[@]}" --samples 512,512
   bench ladies2_cpu --device cpu "${ladies[@]}" --samples 512,512
+  # Layer-wise layers held on the GPU (the default) against copied inside the steps.
+  bench ladies2_cuda_to_host --device cuda "${ladies[@]}" --samples 512,512 --results-to-host
+  local saint=(--sampler saint --walk-length 2 --layers 2 -b 1024 --train-fraction $fraction -k 196 --repeat 3)
+  bench saint_cuda --device cuda "${saint[@]}" --compare-per-batch
+  bench saint_cpu --device cpu "${saint[@]}"
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
