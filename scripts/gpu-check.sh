@@ -211,6 +211,8 @@ do_bench() {
   local saint=(--sampler saint --walk-length 2 --layers 2 -b 1024 --train-fraction $fraction -k 196 --repeat 3)
   bench saint_cuda --device cuda "${saint[@]}" --compare-per-batch
   bench saint_cpu --device cpu "${saint[@]}"
+  bench saint_node_cuda --device cuda --sampler saint_node --budget 2048 --layers 2 -b 1024 \
+    --train-fraction $fraction -k 196 --repeat 3
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 

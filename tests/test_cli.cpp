@@ -67,6 +67,10 @@ TEST(Cli, BenchRunsGraphSaint) {
   for (const char* key : {"\"sampler\":\"saint\"", "\"walk_length\":3", "\"layers\":2", "\"minibatches\":16",
                           "\"identical_minibatches\":true"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+  const auto node = run_cli("bench --graph rmat:10 --sampler saint_node --budget 100 --layers 3 -b 64", dir);
+  ASSERT_EQ(node.exit_code, 0) << node.err;
+  for (const char* key : {"\"sampler\":\"saint_node\"", "\"budget\":100", "\"layers\":3"})
+    EXPECT_NE(node.out.find(key), std::string::npos) << key << " missing in " << node.out;
   const auto zero = run_cli("bench --graph rmat:8 --sampler saint --walk-length 0", dir);
   EXPECT_NE(zero.exit_code, 0);
   EXPECT_NE(zero.err.find("--walk-length"), std::string::npos) << zero.err;

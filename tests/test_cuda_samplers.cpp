@@ -60,7 +60,7 @@ TEST_F(CudaSamplers, LayersHeldOnTheDevice) {
       make_graphsage_sampler(c.adj, {15, 10, 5}, 42),
       make_layerwise_sampler(LayerWiseKind::ladies, c.adj, {256, 256}, 42),
       make_layerwise_sampler(LayerWiseKind::fastgcn, c.adj, {128, 128}, 42, /*include_frontier=*/false),
-      make_saint_sampler(c.adj, {3, 2}, 42)};
+      make_saint_sampler(c.adj, SaintOptions::random_walk(3, 2), 42)};
   for (const auto& sampler : samplers) {
     const std::string what = sampler->name() + " held on the device";
     const auto reference = sample_epoch(*sampler, *cpu, c.num_vertices(), 256, 0);
@@ -110,11 +110,13 @@ TEST_F(CudaSamplers, FastGcn) {
 
 TEST_F(CudaSamplers, Saint) {
   const Graph c = cora(), e = email(), k = karate();
-  expect_parity(*make_saint_sampler(c.adj, {3, 2}, 42), c.num_vertices(), 256);
-  expect_parity(*make_saint_sampler(e.adj, {2, 3}, 42), e.num_vertices(), 100);
-  expect_parity(*make_saint_sampler(k.adj, {4, 1}, 42), k.num_vertices(), 5);
+  expect_parity(*make_saint_sampler(c.adj, SaintOptions::random_walk(3, 2), 42), c.num_vertices(), 256);
+  expect_parity(*make_saint_sampler(e.adj, SaintOptions::random_walk(2, 3), 42), e.num_vertices(), 100);
+  expect_parity(*make_saint_sampler(k.adj, SaintOptions::random_walk(4, 1), 42), k.num_vertices(), 5);
   const Graph weighted = weighted_cora();
-  expect_parity(*make_saint_sampler(weighted.adj, {2, 2}, 42), weighted.num_vertices(), 256);
+  expect_parity(*make_saint_sampler(weighted.adj, SaintOptions::random_walk(2, 2), 42), weighted.num_vertices(), 256);
+  expect_parity(*make_saint_sampler(c.adj, SaintOptions::node(300, 2), 42), c.num_vertices(), 256);
+  expect_parity(*make_saint_sampler(k.adj, SaintOptions::node(6, 2), 42), k.num_vertices(), 5);
 }
 
 // With cuSPARSE's product the probabilities may differ in the last bit, so

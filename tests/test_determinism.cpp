@@ -54,7 +54,8 @@ TEST(Determinism, FastGcnOnCora) {
 
 TEST(Determinism, SaintOnCora) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  check_sampler(*make_saint_sampler(g.adj, {3, 2}, 42), g.num_vertices(), 512);
+  check_sampler(*make_saint_sampler(g.adj, SaintOptions::random_walk(3, 2), 42), g.num_vertices(), 512);
+  check_sampler(*make_saint_sampler(g.adj, SaintOptions::node(400, 2), 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, AllSamplersOnKarate) {
@@ -62,7 +63,8 @@ TEST(Determinism, AllSamplersOnKarate) {
   check_sampler(*make_graphsage_sampler(g.adj, {3, 3}, 42), g.num_vertices(), 5);
   check_sampler(*make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {4, 4}, 42), g.num_vertices(), 5);
   check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {4, 4}, 42), g.num_vertices(), 5);
-  check_sampler(*make_saint_sampler(g.adj, {2, 2}, 42), g.num_vertices(), 5);
+  check_sampler(*make_saint_sampler(g.adj, SaintOptions::random_walk(2, 2), 42), g.num_vertices(), 5);
+  check_sampler(*make_saint_sampler(g.adj, SaintOptions::node(6, 2), 42), g.num_vertices(), 5);
 }
 
 }  // namespace

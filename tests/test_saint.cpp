@@ -1,6 +1,7 @@
-// GraphSAINT's random-walk sampler: each minibatch's layers are the subgraph of
-// Â induced by its roots and the vertices its walks visited, the walks follow the
-// graph's transition probabilities, and bad options are clear errors.
+// GraphSAINT's subgraph samplers: each minibatch's layers are the subgraph of Â
+// induced by its roots and the vertices the sampler added (visited by the
+// walks, or drawn by the node sampler), those follow their distributions, and
+// bad options are clear errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -47,8 +48,8 @@ Dense induced_rows(const CsrMatrix& normalized, const std::vector<vid_t>& rows, 
   return out;
 }
 
-// Every minibatch of an epoch: roots first, then the other visited vertices
-// (ascending, within walk_length hops), and every layer the induced subgraph.
+// Every minibatch of an epoch: roots first, then the added vertices (ascending;
+// for walks within walk_length hops), and every layer the induced subgraph.
 void expect_induced_subgraphs(const CsrMatrix& adj, SaintOptions options, int64_t batch) {
   auto sampler = make_saint_sampler(adj, options, 7);
   auto cpu = make_cpu_backend();
@@ -62,10 +63,14 @@ void expect_induced_subgraphs(const CsrMatrix& adj, SaintOptions options, int64_
     const std::vector<vid_t> others(vertices.begin() + mb.seeds.size(), vertices.end());
     EXPECT_TRUE(std::adjacent_find(others.begin(), others.end(), std::greater_equal<vid_t>()) == others.end())
         << "visited vertices ascending and unique, minibatch " << mb.id;
-    const std::set<vid_t> roots(mb.seeds.begin(), mb.seeds.end()), reach = within_hops(adj, mb.seeds, options.walk_length);
-    for (vid_t v : others) {
-      EXPECT_EQ(roots.count(v), 0u) << v << " is a root and visited";
-      EXPECT_EQ(reach.count(v), 1u) << v << " is further than " << options.walk_length << " steps";
+    const std::set<vid_t> roots(mb.seeds.begin(), mb.seeds.end());
+    for (vid_t v : others) EXPECT_EQ(roots.count(v), 0u) << v << " is a root and added";
+    if (options.kind == SaintKind::random_walk) {
+      const std::set<vid_t> reach = within_hops(adj, mb.seeds, options.walk_length);
+      for (vid_t v : others)
+        EXPECT_EQ(reach.count(v), 1u) << v << " is further than " << options.walk_length << " steps";
+    } else {
+      EXPECT_LE(others.size(), static_cast<size_t>(options.budget));
     }
     visited += static_cast<int64_t>(others.size());
     for (size_t l = 0; l < mb.layers.size(); ++l) {
@@ -74,17 +79,47 @@ void expect_induced_subgraphs(const CsrMatrix& adj, SaintOptions options, int64_
       testing::expect_matches(mb.layers[l].adj, induced_rows(normalized, l == 0 ? mb.seeds : vertices, vertices));
     }
   }
-  EXPECT_GT(visited, 0) << "the walks went nowhere";
+  EXPECT_GT(visited, 0) << "nothing was added to the roots";
 }
 
 TEST(Saint, LayersAreTheInducedSubgraphOnRandomGraphs) {
-  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), {2, 3}, 16);
-  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), {4, 1}, 25);
+  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), SaintOptions::random_walk(2, 3), 16);
+  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), SaintOptions::random_walk(4, 1), 25);
 }
 
 TEST(Saint, LayersAreTheInducedSubgraphOnCora) {
   const Graph cora = read_npz_graph(testing::data_file("cora.npz"));
-  expect_induced_subgraphs(cora.adj, {3, 2}, 256);
+  expect_induced_subgraphs(cora.adj, SaintOptions::random_walk(3, 2), 256);
+  expect_induced_subgraphs(cora.adj, SaintOptions::node(300, 2), 256);
+}
+
+TEST(SaintNode, LayersAreTheInducedSubgraphOnRandomGraphs) {
+  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), SaintOptions::node(20, 2), 16);
+  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), SaintOptions::node(500, 3), 25);
+}
+
+// One vertex drawn per minibatch, 20000 times: vertex v (not the root) is added
+// with probability p(v) ∝ ‖Â[:,v]‖², the column's squared norm.
+TEST(SaintNode, DrawsFollowTheSquaredColumnNormsOnKarate) {
+  const Graph karate = read_matrix_market(testing::data_file("karate.mtx"));
+  const Dense normalized = testing::to_dense(gcn_normalize(karate.adj));
+  std::vector<double> p(karate.num_vertices(), 0.0);
+  double total = 0;
+  for (const auto& row : normalized)
+    for (size_t v = 0; v < row.size(); ++v) total += row[v] * row[v], p[v] += row[v] * row[v];
+  auto sampler = make_saint_sampler(karate.adj, SaintOptions::node(1, 1), 13);
+  const double trials = 20000;
+  const vid_t root = 5;
+  const BulkSample bulk = testing::sample_repeated(*sampler, {root}, static_cast<int64_t>(trials));
+  std::vector<double> count(karate.num_vertices(), 0.0);
+  const SampledLayer& layer = bulk.layers[0];
+  for (int64_t g = 0; g < bulk.count(); ++g)
+    for (int64_t i = layer.col_offsets[g] + 1; i < layer.col_offsets[g + 1]; ++i) ++count[layer.vertices[i]];
+  for (vid_t v = 0; v < karate.num_vertices(); ++v) {
+    if (v == root) continue;
+    EXPECT_TRUE(testing::within_binomial(count[v], trials, p[v] / total))
+        << "vertex " << v << ": " << count[v] << " draws, expected " << trials * p[v] / total;
+  }
 }
 
 // Walks of two steps from one root, 20000 times: a vertex is visited with
@@ -93,7 +128,7 @@ TEST(Saint, LayersAreTheInducedSubgraphOnCora) {
 TEST(Saint, WalksFollowTheTransitionProbabilitiesOnKarate) {
   const Graph karate = read_matrix_market(testing::data_file("karate.mtx"));
   const CsrMatrix& a = karate.adj;
-  auto sampler = make_saint_sampler(a, {2, 1}, 11);
+  auto sampler = make_saint_sampler(a, SaintOptions::random_walk(2, 1), 11);
   const double trials = 20000;
   for (const vid_t root : {0, 16, 33}) {
     std::vector<double> one(a.rows, 0.0), two(a.rows, 0.0);
@@ -121,7 +156,7 @@ TEST(Saint, WeightedStepsFollowTheWeights) {
   star.rowptr = {0, 3, 4, 5, 6};
   star.colidx = {1, 2, 3, 0, 0, 0};
   star.values = {1, 2, 5, 1, 2, 5};
-  auto sampler = make_saint_sampler(star, {1, 1}, 5);
+  auto sampler = make_saint_sampler(star, SaintOptions::random_walk(1, 1), 5);
   const double trials = 20000;
   const BulkSample bulk = testing::sample_repeated(*sampler, {0}, static_cast<int64_t>(trials));
   std::vector<double> observed(3, 0.0);
@@ -138,7 +173,7 @@ TEST(Saint, AWalkerWithoutNeighboursStaysAndItsSubgraphIsItself) {
   graph.rowptr = {0, 1, 3, 4, 4};
   graph.colidx = {1, 0, 2, 1};
   graph.values.assign(4, 1.0f);
-  auto sampler = make_saint_sampler(graph, {3, 2}, 1);
+  auto sampler = make_saint_sampler(graph, SaintOptions::random_walk(3, 2), 1);
   auto cpu = make_cpu_backend();
   const BulkSample bulk = sampler->sample({3, 0}, {0, 1, 2}, 0, 0, *cpu);
   const Minibatch alone = extract_minibatch(bulk, 0);
@@ -146,19 +181,21 @@ TEST(Saint, AWalkerWithoutNeighboursStaysAndItsSubgraphIsItself) {
   EXPECT_EQ(alone.layers[1].adj.values, std::vector<float>{1.0f});   // Â's self-loop, normalized
   const Minibatch path = extract_minibatch(bulk, 1);
   EXPECT_EQ(path.layers[0].vertices.front(), 0);
-  EXPECT_GE(path.layers[0].vertices.size(), 2u);   // vertex 0's one neighbour is always visited
+  EXPECT_GE(path.layers[0].vertices.size(),
+            2u);   // vertex 0's one neighbour is always visited
 }
 
 TEST(Saint, BadOptionsAndInputAreClearErrors) {
   const CsrMatrix ring = testing::ring_graph(10);
-  testing::expect_error([&] { make_saint_sampler(ring, {0, 2}, 1); }, "walk length");
-  testing::expect_error([&] { make_saint_sampler(ring, {2, 0}, 1); }, "layers");
-  testing::expect_error([&] { make_saint_sampler(CsrMatrix(3, 4), {2, 2}, 1); }, "not square");
-  auto sampler = make_saint_sampler(ring, {2, 2}, 1);
+  testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::random_walk(0, 2), 1); }, "walk length");
+  testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::random_walk(2, 0), 1); }, "layers");
+  testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::node(0, 2), 1); }, "node budget");
+  testing::expect_error([&] { make_saint_sampler(CsrMatrix(3, 4), SaintOptions::random_walk(2, 2), 1); }, "not square");
+  auto sampler = make_saint_sampler(ring, SaintOptions::random_walk(2, 2), 1);
   auto cpu = make_cpu_backend();
   testing::expect_error([&] { sampler->sample({1, 4, 1}, {0, 3}, 0, 0, *cpu); }, "root vertex 1 twice");
   testing::expect_error([&] { sampler->sample({1, 10}, {0, 2}, 0, 0, *cpu); }, "10");
 }
 
-}  // namespace
-}  // namespace matsamp
+}   // namespace
+}   // namespace matsamp

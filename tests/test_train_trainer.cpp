@@ -29,7 +29,7 @@ TrainingData planted_training_data(uint64_t seed = 3) {
 
 std::unique_ptr<Sampler> sampler_for(const std::string& name, const TrainingData& data, uint64_t seed) {
   if (name == "graphsage") return make_graphsage_sampler(data.graph.adj, {5, 5}, seed);
-  if (name == "saint") return make_saint_sampler(data.graph.adj, {2, 2}, seed);
+  if (name == "saint") return make_saint_sampler(data.graph.adj, SaintOptions::random_walk(2, 2), seed);
   return make_layerwise_sampler(name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn,
                                 data.graph.adj, {64, 64}, seed);
 }

@@ -130,15 +130,19 @@ std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
                                                    std::vector<int64_t> sizes, uint64_t seed,
                                                    bool include_frontier) const {
   if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed, uniform_rows_);
-  if (sampler == "saint") {
-    check_layer_sizes(sizes, "GraphSAINT walk lengths");
+  if (sampler == "saint" || sampler == "saint_node") {
+    const bool walks = sampler == "saint";
+    check_layer_sizes(sizes, walks ? "GraphSAINT walk lengths" : "GraphSAINT node budgets");
     MATSAMP_CHECK(std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<int64_t>()) == sizes.end(),
-                  "GraphSAINT: sizes are the walk length once per layer and must be equal");
-    const SaintOptions options{sizes.front(), static_cast<int64_t>(sizes.size())};
+                  "GraphSAINT: sizes are the ", walks ? "walk length" : "node budget",
+                  " once per layer and must be equal");
+    const int64_t layers = static_cast<int64_t>(sizes.size());
+    const SaintOptions options =
+        walks ? SaintOptions::random_walk(sizes.front(), layers) : SaintOptions::node(sizes.front(), layers);
     return make_saint_sampler(adj_, layerwise_matrices(), options, seed, uniform_rows_);
   }
   MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
-                "sampler must be one of graphsage, ladies, fastgcn, saint; got '", sampler, "'");
+                "sampler must be one of graphsage, ladies, fastgcn, saint, saint_node; got '", sampler, "'");
   const LayerWiseKind kind = sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, layerwise_matrices(), std::move(sizes), seed, include_frontier);
 }

@@ -52,7 +52,8 @@ class GraphHolder : public torch::CustomClassHolder {
   // The engine's sampler over this graph, built the one way every op that
   // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts),
   // "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
-  // ops take it) or "saint" (sizes: the walk length once per layer). Cheap (no pass over the graph): it refers to the graph's
+  // ops take it), "saint" (sizes: the walk length once per layer) or "saint_node"
+  // (sizes: the vertices drawn per minibatch, once per layer). Cheap (no pass over the graph): it refers to the graph's
   // prepared matrices, so the graph must outlive it. A matsamp::Error for an
   // unknown name or bad sizes.
   std::unique_ptr<Sampler> make_sampler(const std::string& sampler, std::vector<int64_t> sizes,

@@ -102,11 +102,14 @@ SampleTensors graphsage_sample(c10::intrusive_ptr<GraphHolder> graph, const at::
                      std::move(fanouts), first_minibatch, epoch, seed, /*include_frontier=*/true);
 }
 
+template <SaintKind kind>
 SampleTensors saint_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
-                           const at::Tensor& seed_offsets, std::vector<int64_t> walk_lengths,
-                           int64_t first_minibatch, int64_t epoch, int64_t seed) {
-  return sample_bulk("matsamp.saint_sample", "saint", *graph, seeds, seed_offsets, std::move(walk_lengths),
-                     first_minibatch, epoch, seed, /*include_frontier=*/true);
+                           const at::Tensor& seed_offsets, std::vector<int64_t> sizes, int64_t first_minibatch,
+                           int64_t epoch, int64_t seed) {
+  const bool walks = kind == SaintKind::random_walk;
+  return sample_bulk(walks ? "matsamp.saint_sample" : "matsamp.saint_node_sample", walks ? "saint" : "saint_node",
+                     *graph, seeds, seed_offsets, std::move(sizes), first_minibatch, epoch, seed,
+                     /*include_frontier=*/true);
 }
 
 template <LayerWiseKind kind>
@@ -123,7 +126,8 @@ SampleTensors layerwise_sample(c10::intrusive_ptr<GraphHolder> graph, const at::
 void impl_sampling_kernels(torch::Library& m) {
   register_graph_class();   // the kernels' signatures name it
   m.impl("graphsage_sample", TORCH_FN(graphsage_sample));
-  m.impl("saint_sample", TORCH_FN(saint_sample));
+  m.impl("saint_sample", TORCH_FN(saint_sample<SaintKind::random_walk>));
+  m.impl("saint_node_sample", TORCH_FN(saint_sample<SaintKind::node>));
   m.impl("ladies_sample", TORCH_FN(layerwise_sample<LayerWiseKind::ladies>));
   m.impl("fastgcn_sample", TORCH_FN(layerwise_sample<LayerWiseKind::fastgcn>));
 }

@@ -218,8 +218,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     agree_on(world, [&] {
       if (graphsage)
         sampler = partitioned->graphsage(options.fanouts, options.epoch.seed);
-      else if (options.sampler == "saint")
-        sampler = partitioned->saint(options.saint, options.epoch.seed);
+      else if (is_saint(options))
+        sampler = partitioned->saint(saint_options(options), options.epoch.seed);
       else
         sampler = partitioned->layerwise(kind, options.samples, options.epoch.seed, !options.exclude_frontier);
     });

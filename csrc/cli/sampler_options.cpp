@@ -14,8 +14,9 @@ namespace matsamp::cli {
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options) {
   command.add_option("-s,--sampler", options.sampler,
-                     "graphsage, ladies, fastgcn or saint (GraphSAINT random-walk subgraphs)")
-      ->check(CLI::IsMember({"graphsage", "ladies", "fastgcn", "saint"}))
+                     "graphsage, ladies, fastgcn, saint (GraphSAINT random-walk subgraphs) or saint_node "
+                     "(GraphSAINT node-sampled subgraphs)")
+      ->check(CLI::IsMember({"graphsage", "ladies", "fastgcn", "saint", "saint_node"}))
       ->capture_default_str();
   command.add_option("-f,--fanouts", options.fanouts,
                      "GraphSAGE neighbours per vertex, batch layer first (e.g. 15,10,5)")
@@ -29,6 +30,10 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
                    "LADIES/FastGCN: the next layer is the sampled set only");
   command.add_option("--walk-length", options.saint.walk_length,
                      "GraphSAINT: steps of the random walk from each batch vertex")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command.add_option("--budget", options.saint.budget,
+                     "saint_node: vertices drawn per minibatch (p(v) ∝ ‖Â[:,v]‖²) besides the batch vertices")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command.add_option("--layers", options.saint.layers,
@@ -62,12 +67,22 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       ->capture_default_str();
 }
 
+bool is_saint(const SamplerOptions& options) {
+  return options.sampler == "saint" || options.sampler == "saint_node";
+}
+
+SaintOptions saint_options(const SamplerOptions& options) {
+  SaintOptions saint = options.saint;
+  saint.kind = options.sampler == "saint_node" ? SaintKind::node : SaintKind::random_walk;
+  return saint;
+}
+
 std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& adj) {
   if (options.threads > 0) omp_set_num_threads(options.threads);
   options.epoch.memory_budget = parse_bytes(options.memory_budget);
   if (options.sampler == "graphsage")
     return make_graphsage_sampler(adj, options.fanouts, options.epoch.seed);
-  if (options.sampler == "saint") return make_saint_sampler(adj, options.saint, options.epoch.seed);
+  if (is_saint(options)) return make_saint_sampler(adj, saint_options(options), options.epoch.seed);
   const LayerWiseKind kind = options.sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, adj, options.samples, options.epoch.seed, !options.exclude_frontier);
 }
@@ -80,6 +95,7 @@ int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj
   const int64_t normalized = device_csr_bytes(adj.rows, adj.nnz() + adj.rows);   // Â: self-loops added
   if (options.sampler == "graphsage") return adjacency;
   if (options.sampler == "saint") return adjacency + normalized;
+  if (options.sampler == "saint_node") return normalized + device_csr_bytes(1, adj.rows);   // and the column norms
   return 2 * normalized;   // Â and Â∘Â
 }
 
@@ -118,8 +134,9 @@ void describe(const SamplerOptions& options, JsonObject& json) {
   json.add("sampler", options.sampler);
   if (options.sampler == "graphsage") {
     json.add("fanouts", options.fanouts);
-  } else if (options.sampler == "saint") {
-    json.add("walk_length", options.saint.walk_length);
+  } else if (is_saint(options)) {
+    if (options.sampler == "saint") json.add("walk_length", options.saint.walk_length);
+    else json.add("budget", options.saint.budget);
     json.add("layers", options.saint.layers);
   } else {
     json.add("samples", options.samples);

@@ -12,11 +12,12 @@
 namespace matsamp::cli {
 
 struct SamplerOptions {
-  std::string sampler = "graphsage";          // graphsage | ladies | fastgcn | saint
+  std::string sampler = "graphsage";          // graphsage | ladies | fastgcn | saint | saint_node
   std::vector<int64_t> fanouts{15, 10, 5};    // GraphSAGE, batch layer first
   std::vector<int64_t> samples{512};          // LADIES / FastGCN vertices per layer
   bool exclude_frontier = false;              // layer-wise: next layer = sampled set only
-  SaintOptions saint;                         // GraphSAINT: walk length, layers
+  SaintOptions saint;                         // GraphSAINT: walk length, node budget, layers
+                                              // (the kind follows `sampler`: saint_options)
   double train_fraction = 1.0;                // training vertices: a seeded fraction of all
   std::string memory_budget = "4G";
   int threads = 0;                            // 0: OpenMP default
@@ -27,6 +28,9 @@ struct SamplerOptions {
 };
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options);
+// Whether --sampler names one of GraphSAINT's samplers, and their options.
+bool is_saint(const SamplerOptions& options);
+SaintOptions saint_options(const SamplerOptions& options);
 // Applies --threads and the memory budget; builds the sampler.
 std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& adj);
 // The backend of --device. For cuda the bulk budget becomes a share of the free

@@ -1,7 +1,9 @@
-// GraphSAINT's random-walk sampler as a matrix program:
-//   F_{t+1} = its_sample(normalize_rows(Q_t·A), 1)   (Q_t selects each walker's vertex: sample_rows)
-//   V_g     = the roots of minibatch g, then every other vertex its walkers visited
-//   A^l     = R·Â·C with R = C = V_g (R = the roots in the batch layer), row-normalized.
+// GraphSAINT's subgraph samplers as matrix programs:
+//   random walk: F_{t+1} = its_sample(normalize_rows(Q_t·A), 1)   (Q_t selects each walker's
+//                vertex: sample_rows); added: every vertex visited
+//   node:        C = its_sample(1ᵀ·(Â∘Â) normalized, budget)   (FastGCN's draw); added: C_g
+//   V_g = the roots of minibatch g, then the added vertices
+//   A^l = R·Â·C with R = C = V_g (R = the roots in the batch layer), row-normalized.
 // Every layer aggregates inside the same induced subgraph, and the batch layer's
 // rows are the roots, so the loss is taken at the batch vertices as for the other
 // samplers (each training vertex is a root once per epoch).
@@ -18,33 +20,26 @@ class SaintSampler final : public Sampler {
  public:
   SaintSampler(const CsrMatrix& adj, std::shared_ptr<const LayerWiseMatrices> matrices, SaintOptions options,
                uint64_t seed, bool uniform_rows)
-      : adj_(adj),
-        matrices_(std::move(matrices)),
-        options_(options),
-        seed_(seed),
-        uniform_rows_(uniform_rows) {
+      : adj_(adj), matrices_(std::move(matrices)), options_(options), seed_(seed), uniform_rows_(uniform_rows) {
     MATSAMP_CHECK(adj_.rows == adj_.cols, "GraphSAINT: adjacency is not square (", adj_.shape(), ")");
-    MATSAMP_CHECK(options_.walk_length >= 1, "GraphSAINT walk length must be at least 1, got ",
-                  options_.walk_length);
-    MATSAMP_CHECK(options_.layers >= 1, "GraphSAINT layers must be at least 1, got ", options_.layers);
+    check_saint_options(options_);
     MATSAMP_CHECK(matrices_->normalized.rows == adj_.rows, "GraphSAINT: Â has ", matrices_->normalized.rows,
                   " rows, the adjacency ", adj_.rows);
   }
 
-  std::string name() const override { return "saint"; }
+  std::string name() const override { return options_.sampler_name(); }
   int num_layers() const override { return static_cast<int>(options_.layers); }
 
   BulkSample sample(const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
                     uint32_t epoch, Backend& backend, StepStats* times) const override {
     BulkSample bulk{first_minibatch, seeds, seed_offsets, {}, nullptr};
     bulk.layers.reserve(options_.layers);   // frontier points into the previous layer
-    SampledLayer subgraph;
-    subgraph.row_offsets = seed_offsets;
-    {
-      ScopedTimer t(times ? &times->sampling : nullptr);
-      walk_and_collect(seeds, seed_offsets, first_minibatch, epoch, backend, subgraph);
-    }
+    std::vector<std::vector<vid_t>> added = options_.kind == SaintKind::random_walk
+                                                ? walk(seeds, seed_offsets, first_minibatch, epoch, backend, times)
+                                                : draw_nodes(seed_offsets, first_minibatch, epoch, backend, times);
     ScopedTimer t(times ? &times->extraction : nullptr);
+    SampledLayer subgraph;
+    list_subgraphs(seeds, seed_offsets, first_minibatch, added, subgraph);
     const CsrMatrix& normalized = matrices_->normalized;
     const std::vector<vid_t>* frontier = &bulk.seeds;
     for (int64_t l = 0; l < options_.layers; ++l) {
@@ -57,7 +52,6 @@ class SaintSampler final : public Sampler {
       backend.append_weighted_layer(normalized, *frontier, {}, std::move(layer), bulk);
       frontier = &bulk.layers.back().vertices;
     }
-    if (times) times->gathers += options_.walk_length * static_cast<int64_t>(seeds.size());
     return bulk;
   }
 
@@ -65,20 +59,21 @@ class SaintSampler final : public Sampler {
     const CsrMatrix& normalized = matrices_->normalized;
     const double degree = normalized.rows ? double(normalized.nnz()) / normalized.rows : 0;
     const double b = static_cast<double>(batch_size);
-    const double vertices = std::min(double(adj_.rows), b * static_cast<double>(options_.walk_length + 1));
-    // Walk picks (column id, value, row pointer) per step; each layer's rows of Â
-    // (R·Â on the GPU) and the extracted subgraph, column id + value.
-    const double walk = b * 24 * static_cast<double>(options_.walk_length);
+    const bool walks = options_.kind == SaintKind::random_walk;
+    const double added = walks ? b * static_cast<double>(options_.walk_length) : static_cast<double>(options_.budget);
+    const double vertices = std::min(double(adj_.rows), b + added);
+    // Walk picks or drawn vertices (column id, value, row pointer); each layer's
+    // rows of Â (R·Â on the GPU) and the extracted subgraph, column id + value.
     const double rows = b + vertices * static_cast<double>(options_.layers - 1);
-    return static_cast<int64_t>(walk + rows * (degree * 16 + 16) + vertices * 16);
+    return static_cast<int64_t>(added * 24 + rows * (degree * 16 + 16) + vertices * 16);
   }
 
  private:
   // Walks every root walk_length steps (a walker at a vertex without neighbours
-  // stays) and lists V_g per minibatch: its roots in order, then the other
-  // visited vertices in ascending id.
-  void walk_and_collect(const std::vector<vid_t>& roots, const Offsets& offsets, int64_t first_minibatch,
-                        uint32_t epoch, Backend& backend, SampledLayer& subgraph) const {
+  // stays): the vertices each minibatch's walkers visited.
+  std::vector<std::vector<vid_t>> walk(const std::vector<vid_t>& roots, const Offsets& offsets, int64_t first_minibatch,
+                                       uint32_t epoch, Backend& backend, StepStats* times) const {
+    ScopedTimer t(times ? &times->sampling : nullptr);
     const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
     std::vector<vid_t> position = roots;
     std::vector<std::vector<vid_t>> visited(k);
@@ -92,6 +87,31 @@ class SaintSampler final : public Sampler {
           visited[g].push_back(position[i]);
         }
     }
+    if (times) times->gathers += options_.walk_length * static_cast<int64_t>(roots.size());
+    return visited;
+  }
+
+  // `budget` distinct vertices per minibatch from the column norms of Â∘Â.
+  std::vector<std::vector<vid_t>> draw_nodes(const Offsets& offsets, int64_t first_minibatch, uint32_t epoch,
+                                             Backend& backend, StepStats* times) const {
+    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
+    Offsets per_minibatch(k + 1);
+    for (int64_t g = 0; g <= k; ++g) per_minibatch[g] = g;
+    const ColumnDraw draw =
+        backend.draw_columns(nullptr, matrices_->column_norms, options_.budget,
+                             {seed_, epoch, 0, first_minibatch, per_minibatch}, nullptr, offsets, times);
+    std::vector<std::vector<vid_t>> drawn(k);
+    for (int64_t g = 0; g < k; ++g)
+      drawn[g].assign(draw.chosen.colidx.begin() + draw.chosen.rowptr[g],
+                      draw.chosen.colidx.begin() + draw.chosen.rowptr[g + 1]);
+    return drawn;
+  }
+
+  // V_g per minibatch into subgraph.vertices / col_offsets: its roots in order,
+  // then the added vertices that are not roots, ascending and once each.
+  static void list_subgraphs(const std::vector<vid_t>& roots, const Offsets& offsets, int64_t first_minibatch,
+                             std::vector<std::vector<vid_t>>& added, SampledLayer& subgraph) {
+    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
     subgraph.col_offsets.assign(1, 0);
     subgraph.vertices.clear();
     for (int64_t g = 0; g < k; ++g) {
@@ -99,9 +119,9 @@ class SaintSampler final : public Sampler {
       subgraph.vertices.insert(subgraph.vertices.end(), block_roots.begin(), block_roots.end());
       std::sort(block_roots.begin(), block_roots.end());
       const auto repeated = std::adjacent_find(block_roots.begin(), block_roots.end());
-      MATSAMP_CHECK(repeated == block_roots.end(), "GraphSAINT: minibatch ", first_minibatch + g,
-                    " has root vertex ", repeated == block_roots.end() ? 0 : *repeated, " twice");
-      std::vector<vid_t>& others = visited[g];
+      MATSAMP_CHECK(repeated == block_roots.end(), "GraphSAINT: minibatch ", first_minibatch + g, " has root vertex ",
+                    repeated == block_roots.end() ? 0 : *repeated, " twice");
+      std::vector<vid_t>& others = added[g];
       std::sort(others.begin(), others.end());
       others.erase(std::unique(others.begin(), others.end()), others.end());
       for (vid_t v : others)
@@ -117,18 +137,25 @@ class SaintSampler final : public Sampler {
   bool uniform_rows_;   // unweighted: a step costs O(1), not O(degree)
 };
 
-}  // namespace
+}   // namespace
 
 std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, std::shared_ptr<const LayerWiseMatrices> matrices,
-                                             SaintOptions options, uint64_t seed, std::optional<bool> uniform_rows) {
+                                            SaintOptions options, uint64_t seed, std::optional<bool> uniform_rows) {
   return std::make_unique<SaintSampler>(adj, std::move(matrices), options, seed,
                                         uniform_rows ? *uniform_rows : has_uniform_rows(adj));
 }
 
 std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, SaintOptions options, uint64_t seed) {
-  MATSAMP_CHECK(options.walk_length >= 1 && options.layers >= 1, "GraphSAINT walk length and layers must be at "
-                "least 1, got ", options.walk_length, " and ", options.layers);
+  check_saint_options(options);
   return make_saint_sampler(adj, prepare_layerwise_matrices(adj), options, seed);
 }
 
-}  // namespace matsamp
+void check_saint_options(const SaintOptions& options) {
+  if (options.kind == SaintKind::random_walk)
+    MATSAMP_CHECK(options.walk_length >= 1, "GraphSAINT walk length must be at least 1, got ", options.walk_length);
+  else
+    MATSAMP_CHECK(options.budget >= 1, "GraphSAINT node budget must be at least 1, got ", options.budget);
+  MATSAMP_CHECK(options.layers >= 1, "GraphSAINT layers must be at least 1, got ", options.layers);
+}
+
+}   // namespace matsamp

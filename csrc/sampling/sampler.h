@@ -68,21 +68,37 @@ std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind, const CsrMat
                                                 std::vector<int64_t> samples_per_layer,
                                                 uint64_t seed, bool include_frontier = true);
 
-// GraphSAINT's random-walk sampler: each batch vertex is the root of a walk of
-// walk_length steps (uniform over a vertex's neighbours; proportional to the
-// values on a weighted graph); minibatch g's subgraph is induced by its roots
-// (first, in order) and the other vertices its walks visited (ascending). Each of
-// the `layers` layers is that subgraph of Â, row-normalized; the batch layer has
-// the roots as rows. adj (for the walks) must outlive the sampler.
+// GraphSAINT's subgraph samplers. Minibatch g's subgraph is induced by its batch
+// vertices (the roots: first, in order) and the vertices the sampler adds to them
+// (ascending); each of the `layers` layers is that subgraph of Â, row-normalized,
+// and the batch layer has the roots as rows.
+//   random walk ("saint"): each root walks walk_length steps (uniform over a
+//     vertex's neighbours; proportional to the values on a weighted graph) and
+//     every vertex visited is added;
+//   node ("saint_node"): `budget` distinct vertices per minibatch are drawn with
+//     p(v) ∝ ‖Â[:,v]‖² (FastGCN's distribution, GraphSAINT's node sampler).
+// adj (for the walks) must outlive the sampler.
+enum class SaintKind { random_walk, node };
 struct SaintOptions {
-  int64_t walk_length = 2;
+  SaintKind kind = SaintKind::random_walk;
+  int64_t walk_length = 2;   // random_walk
+  int64_t budget = 1024;     // node
   int64_t layers = 2;
+
+  static SaintOptions random_walk(int64_t walk_length, int64_t layers) {
+    return {SaintKind::random_walk, walk_length, 0, layers};
+  }
+  static SaintOptions node(int64_t budget, int64_t layers) { return {SaintKind::node, 0, budget, layers}; }
+  // "saint" or "saint_node", as samplers are named.
+  std::string sampler_name() const { return kind == SaintKind::random_walk ? "saint" : "saint_node"; }
 };
 std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, std::shared_ptr<const LayerWiseMatrices> matrices,
                                             SaintOptions options, uint64_t seed,
                                             std::optional<bool> uniform_rows = std::nullopt);
 // The same, preparing Â from the adjacency.
 std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, SaintOptions options, uint64_t seed);
+// Throws unless the walk length (random walk) or budget (node) and the layers are positive.
+void check_saint_options(const SaintOptions& options);
 
 // Throws unless every fanout / sample count is positive and there is at least one layer.
 void check_layer_sizes(const std::vector<int64_t>& sizes, const char* what);

@@ -33,18 +33,21 @@ EpochOptions epoch_options(int64_t batch) {
   return options;
 }
 
-// GraphSAINT's sizes: walk length, layers.
-SaintOptions saint_options(const SamplerSpec& s) { return {s.sizes.at(0), s.sizes.at(1)}; }
+// GraphSAINT's sizes: walk length (saint) or budget (saint_node), layers.
+SaintOptions saint_options(const SamplerSpec& s) {
+  return s.name == "saint" ? SaintOptions::random_walk(s.sizes.at(0), s.sizes.at(1))
+                           : SaintOptions::node(s.sizes.at(0), s.sizes.at(1));
+}
 
 std::unique_ptr<Sampler> whole_graph_sampler(const SamplerSpec& s, const CsrMatrix& adj) {
   if (s.name == "graphsage") return make_graphsage_sampler(adj, s.sizes, 42);
-  if (s.name == "saint") return make_saint_sampler(adj, saint_options(s), 42);
+  if (s.name.rfind("saint", 0) == 0) return make_saint_sampler(adj, saint_options(s), 42);
   return make_layerwise_sampler(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, adj, s.sizes, 42);
 }
 
 std::unique_ptr<Sampler> partitioned_sampler(const SamplerSpec& s, PartitionedSampling& graph) {
   if (s.name == "graphsage") return graph.graphsage(s.sizes, 42);
-  if (s.name == "saint") return graph.saint(saint_options(s), 42);
+  if (s.name.rfind("saint", 0) == 0) return graph.saint(saint_options(s), 42);
   return graph.layerwise(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, s.sizes, 42);
 }
 
@@ -142,7 +145,8 @@ TEST(DistributedDeterminism, FastGcnOnCora) {
 }
 
 TEST(DistributedDeterminism, SaintOnCora) {
-  check_against_reference(testing::data_file("cora.npz"), 256, {"saint", {3, 2}});   // walk length, layers
+  check_against_reference(testing::data_file("cora.npz"), 256, {"saint", {3, 2}});        // walk length, layers
+  check_against_reference(testing::data_file("cora.npz"), 256, {"saint_node", {200, 2}});  // budget, layers
 }
 
 // Three minibatches: with four workers some sample nothing and only serve.
@@ -151,6 +155,7 @@ TEST(DistributedDeterminism, AllSamplersOnKarateWithIdleWorkers) {
   check_against_reference(testing::data_file("karate.mtx"), 10, {"ladies", {4, 4}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"fastgcn", {4, 4}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"saint", {2, 2}});
+  check_against_reference(testing::data_file("karate.mtx"), 10, {"saint_node", {5, 2}});
 }
 
 }  // namespace

@@ -19,13 +19,15 @@ CASES = {
     "ladies-exclude-frontier": ("cora.npz", True, 64, "ladies", [48, 48], False),
     "fastgcn": ("cora.npz", True, 64, "fastgcn", [64, 64], True),
     "saint": ("cora.npz", True, 64, "saint", [3, 3], True),
+    "saint_node": ("cora.npz", True, 64, "saint_node", [200, 200], True),
 }
 
 
 def sizes_options(sampler, sizes):
     """The CLI options that give the loader's sizes."""
-    if sampler == "saint":
-        return ["--walk-length", str(sizes[0]), "--layers", str(len(sizes))]
+    if sampler.startswith("saint"):
+        size = "--walk-length" if sampler == "saint" else "--budget"
+        return [size, str(sizes[0]), "--layers", str(len(sizes))]
     return ["--fanouts" if sampler == "graphsage" else "--samples", ",".join(map(str, sizes))]
 
 

@@ -8,7 +8,7 @@ def test_bulk_equals_one_minibatch_at_a_time(cora):
     """Sampling k minibatches together gives each exactly as sampling it alone."""
     seeds = torch.randperm(cora.num_nodes, generator=torch.Generator().manual_seed(0))[:150]
     offsets = [0, 64, 128, 150]
-    for sampler in ["graphsage", "ladies", "fastgcn", "saint"]:
+    for sampler in matsamp.ops.SAMPLERS:
         sizes = {"graphsage": [5, 5], "saint": [2, 2]}.get(sampler, [40, 40])
         bulk = matsamp.ops.sample_bulk(cora, sampler, seeds, torch.tensor(offsets), sizes,
                                        first_minibatch=10, epoch=1, seed=3)

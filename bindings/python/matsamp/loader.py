@@ -77,12 +77,14 @@ class BulkSampler:
         graph: a :class:`matsamp.Graph`.
         batch_size: batch vertices per minibatch (the last one may be smaller).
         input_nodes: int64 vertex ids or a bool mask over the vertices; None for all.
-        sampler: "graphsage" (default), "ladies", "fastgcn" or "saint"
+        sampler: "graphsage" (default), "ladies", "fastgcn", "saint"
             (GraphSAINT: each batch vertex roots a random walk, and every layer is
-            the subgraph induced by the roots and the vertices the walks visited).
+            the subgraph induced by the roots and the vertices the walks visited)
+            or "saint_node" (the same with vertices drawn ∝ ‖Â[:,v]‖²).
         sizes: per layer, batch layer first: GraphSAGE neighbours per vertex, or
             LADIES / FastGCN vertices per minibatch; -1 takes all. GraphSAINT:
-            the walk length, the same for every layer (``(2, 2)``: walks of two
+            the walk length ("saint") or the vertices drawn per minibatch
+            ("saint_node"), the same for every layer (``(2, 2)``: walks of two
             steps, two layers).
         include_frontier: LADIES / FastGCN: each layer keeps the previous layer's
             vertices first (needed for ``x[:size[1]]``).
@@ -117,9 +119,9 @@ class BulkSampler:
         self.graph = graph
         self.sampler = sampler
         sizes = list(sizes)
-        if sampler == "saint" and (-1 in sizes or len(set(sizes)) > 1):
-            raise ValueError(f"sizes {sizes}: GraphSAINT takes its walk length once per layer, "
-                             "all equal and positive")
+        if sampler.startswith("saint") and (-1 in sizes or len(set(sizes)) > 1):
+            raise ValueError(f"sizes {sizes}: GraphSAINT takes its walk length or node budget once "
+                             "per layer, all equal and positive")
         self.sizes = _layer_sizes(sizes, graph.num_nodes)
         self.batch_size = _positive_int(batch_size, "batch_size")
         self.nodes = _input_nodes(input_nodes, graph)
