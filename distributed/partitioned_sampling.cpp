@@ -22,6 +22,9 @@ std::unique_ptr<Sampler> PartitionedSampling::layerwise(LayerWiseKind kind, std:
 }
 
 std::unique_ptr<Sampler> PartitionedSampling::saint(SaintOptions options, uint64_t seed) {
+  // Drawn edges are looked up in the whole adjacency, which no rank holds here.
+  MATSAMP_CHECK(options.kind != SaintKind::edge,
+                "saint_edge needs the whole graph on every rank: run it with the graph replicated");
   return make_saint_sampler(adj_placeholder_, layerwise_view(), options, seed);
 }
 

@@ -34,6 +34,7 @@ class PartitionedSampling {
   std::unique_ptr<Sampler> layerwise(LayerWiseKind kind, std::vector<int64_t> samples_per_layer, uint64_t seed,
                                      bool include_frontier = true);
   // Collective on first use, as layerwise(): the walks read the adjacency, the layers Â.
+  // GraphSAINT's edge sampler needs the whole adjacency: an error here.
   std::unique_ptr<Sampler> saint(SaintOptions options, uint64_t seed);
 
   // Collective over the process column; call after this rank's last minibatch.

@@ -9,7 +9,7 @@
 #
 # Environment: MATSAMP (the binary, default build/csrc/matsamp), CORA (the
 # graph, default ../shared/data/cora.npz), SPLITS (default 10), MODELS (default
-# "graphsage ladies saint"; saint_node is the other choice), LOG_DIR (the JSON lines of every run, default
+# "graphsage ladies saint"; saint_node and saint_edge are the other choices), LOG_DIR (the JSON lines of every run, default
 # /tmp/matsamp_train_accuracy).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +27,7 @@ declare -A models=(
   [ladies]="--sampler ladies --samples 256,256"
   [saint]="--sampler saint"   # walk length 2, 2 layers (the defaults)
   [saint_node]="--sampler saint_node"   # --budget 1024 (the default), 2 layers
+  [saint_edge]="--sampler saint_edge"   # --budget 1024 edges, 2 layers
 )
 
 for name in "${names[@]}"; do

@@ -71,6 +71,9 @@ TEST(Cli, BenchRunsGraphSaint) {
   ASSERT_EQ(node.exit_code, 0) << node.err;
   for (const char* key : {"\"sampler\":\"saint_node\"", "\"budget\":100", "\"layers\":3"})
     EXPECT_NE(node.out.find(key), std::string::npos) << key << " missing in " << node.out;
+  const auto edge = run_cli("bench --graph rmat:10 --sampler saint_edge --budget 50 -b 64", dir);
+  ASSERT_EQ(edge.exit_code, 0) << edge.err;
+  EXPECT_NE(edge.out.find("\"sampler\":\"saint_edge\""), std::string::npos) << edge.out;
   const auto zero = run_cli("bench --graph rmat:8 --sampler saint --walk-length 0", dir);
   EXPECT_NE(zero.exit_code, 0);
   EXPECT_NE(zero.err.find("--walk-length"), std::string::npos) << zero.err;

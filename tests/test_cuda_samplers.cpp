@@ -117,6 +117,7 @@ TEST_F(CudaSamplers, Saint) {
   expect_parity(*make_saint_sampler(weighted.adj, SaintOptions::random_walk(2, 2), 42), weighted.num_vertices(), 256);
   expect_parity(*make_saint_sampler(c.adj, SaintOptions::node(300, 2), 42), c.num_vertices(), 256);
   expect_parity(*make_saint_sampler(k.adj, SaintOptions::node(6, 2), 42), k.num_vertices(), 5);
+  expect_parity(*make_saint_sampler(c.adj, SaintOptions::edge(200, 2), 42), c.num_vertices(), 256);
 }
 
 // With cuSPARSE's product the probabilities may differ in the last bit, so

@@ -56,6 +56,7 @@ TEST(Determinism, SaintOnCora) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
   check_sampler(*make_saint_sampler(g.adj, SaintOptions::random_walk(3, 2), 42), g.num_vertices(), 512);
   check_sampler(*make_saint_sampler(g.adj, SaintOptions::node(400, 2), 42), g.num_vertices(), 512);
+  check_sampler(*make_saint_sampler(g.adj, SaintOptions::edge(300, 2), 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, AllSamplersOnKarate) {
@@ -65,6 +66,7 @@ TEST(Determinism, AllSamplersOnKarate) {
   check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {4, 4}, 42), g.num_vertices(), 5);
   check_sampler(*make_saint_sampler(g.adj, SaintOptions::random_walk(2, 2), 42), g.num_vertices(), 5);
   check_sampler(*make_saint_sampler(g.adj, SaintOptions::node(6, 2), 42), g.num_vertices(), 5);
+  check_sampler(*make_saint_sampler(g.adj, SaintOptions::edge(4, 2), 42), g.num_vertices(), 5);
 }
 
 }  // namespace

@@ -70,7 +70,8 @@ void expect_induced_subgraphs(const CsrMatrix& adj, SaintOptions options, int64_
       for (vid_t v : others)
         EXPECT_EQ(reach.count(v), 1u) << v << " is further than " << options.walk_length << " steps";
     } else {
-      EXPECT_LE(others.size(), static_cast<size_t>(options.budget));
+      const size_t per_draw = options.kind == SaintKind::edge ? 2 : 1;   // an edge adds both endpoints
+      EXPECT_LE(others.size(), per_draw * static_cast<size_t>(options.budget));
     }
     visited += static_cast<int64_t>(others.size());
     for (size_t l = 0; l < mb.layers.size(); ++l) {
@@ -91,11 +92,47 @@ TEST(Saint, LayersAreTheInducedSubgraphOnCora) {
   const Graph cora = read_npz_graph(testing::data_file("cora.npz"));
   expect_induced_subgraphs(cora.adj, SaintOptions::random_walk(3, 2), 256);
   expect_induced_subgraphs(cora.adj, SaintOptions::node(300, 2), 256);
+  expect_induced_subgraphs(cora.adj, SaintOptions::edge(200, 2), 256);
 }
 
 TEST(SaintNode, LayersAreTheInducedSubgraphOnRandomGraphs) {
   expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), SaintOptions::node(20, 2), 16);
   expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), SaintOptions::node(500, 3), 25);
+}
+
+TEST(SaintEdge, LayersAreTheInducedSubgraphOnRandomGraphs) {
+  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), SaintOptions::edge(10, 2), 16);
+  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), SaintOptions::edge(300, 1), 25);
+}
+
+// One edge drawn per minibatch, 20000 times: vertex v (not the root) is added
+// when the edge has it as an endpoint, with probability Σ p(e) over its edges,
+// p(u, w) ∝ 1/deg(u) + 1/deg(w) over A's entries (no self-loops in karate).
+TEST(SaintEdge, DrawsFollowTheInverseDegreesOnKarate) {
+  const Graph karate = read_matrix_market(testing::data_file("karate.mtx"));
+  const CsrMatrix& a = karate.adj;
+  std::vector<double> p(a.rows, 0.0);
+  double total = 0;
+  for (vid_t u = 0; u < a.rows; ++u)
+    for (int64_t e = a.rowptr[u]; e < a.rowptr[u + 1]; ++e) {
+      const double weight = 1.0 / a.row_nnz(u) + 1.0 / a.row_nnz(a.colidx[e]);
+      p[u] += weight;
+      p[a.colidx[e]] += weight;
+      total += weight;
+    }
+  auto sampler = make_saint_sampler(a, SaintOptions::edge(1, 1), 17);
+  const double trials = 20000;
+  const vid_t root = 2;
+  const BulkSample bulk = testing::sample_repeated(*sampler, {root}, static_cast<int64_t>(trials));
+  std::vector<double> count(a.rows, 0.0);
+  const SampledLayer& layer = bulk.layers[0];
+  for (int64_t g = 0; g < bulk.count(); ++g)
+    for (int64_t i = layer.col_offsets[g] + 1; i < layer.col_offsets[g + 1]; ++i) ++count[layer.vertices[i]];
+  for (vid_t v = 0; v < a.rows; ++v) {
+    if (v == root) continue;
+    EXPECT_TRUE(testing::within_binomial(count[v], trials, p[v] / total))
+        << "vertex " << v << ": " << count[v] << " draws, expected " << trials * p[v] / total;
+  }
 }
 
 // One vertex drawn per minibatch, 20000 times: vertex v (not the root) is added
@@ -190,6 +227,7 @@ TEST(Saint, BadOptionsAndInputAreClearErrors) {
   testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::random_walk(0, 2), 1); }, "walk length");
   testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::random_walk(2, 0), 1); }, "layers");
   testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::node(0, 2), 1); }, "node budget");
+  testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::edge(0, 2), 1); }, "edge budget");
   testing::expect_error([&] { make_saint_sampler(CsrMatrix(3, 4), SaintOptions::random_walk(2, 2), 1); }, "not square");
   auto sampler = make_saint_sampler(ring, SaintOptions::random_walk(2, 2), 1);
   auto cpu = make_cpu_backend();

@@ -126,23 +126,32 @@ std::shared_ptr<const LayerWiseMatrices> GraphHolder::layerwise_matrices() const
   return layerwise_;
 }
 
+std::shared_ptr<const CsrMatrix> GraphHolder::saint_edges() const {
+  std::lock_guard<std::mutex> lock(saint_edges_mutex_);
+  if (!saint_edges_)
+    saint_edges_ = translate_errors([&] { return std::make_shared<CsrMatrix>(saint_edge_probabilities(adj_)); });
+  return saint_edges_;
+}
+
 std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
                                                    std::vector<int64_t> sizes, uint64_t seed,
                                                    bool include_frontier) const {
   if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed, uniform_rows_);
-  if (sampler == "saint" || sampler == "saint_node") {
+  if (sampler == "saint" || sampler == "saint_node" || sampler == "saint_edge") {
     const bool walks = sampler == "saint";
-    check_layer_sizes(sizes, walks ? "GraphSAINT walk lengths" : "GraphSAINT node budgets");
+    check_layer_sizes(sizes, walks ? "GraphSAINT walk lengths" : "GraphSAINT budgets");
     MATSAMP_CHECK(std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<int64_t>()) == sizes.end(),
-                  "GraphSAINT: sizes are the ", walks ? "walk length" : "node budget",
-                  " once per layer and must be equal");
+                  "GraphSAINT: sizes are the ", walks ? "walk length" : "budget", " once per layer and must be equal");
     const int64_t layers = static_cast<int64_t>(sizes.size());
-    const SaintOptions options =
-        walks ? SaintOptions::random_walk(sizes.front(), layers) : SaintOptions::node(sizes.front(), layers);
-    return make_saint_sampler(adj_, layerwise_matrices(), options, seed, uniform_rows_);
+    const SaintOptions options = walks                       ? SaintOptions::random_walk(sizes.front(), layers)
+                                 : sampler == "saint_node" ? SaintOptions::node(sizes.front(), layers)
+                                                             : SaintOptions::edge(sizes.front(), layers);
+    return make_saint_sampler(adj_, layerwise_matrices(), options, seed, uniform_rows_,
+                              options.kind == SaintKind::edge ? saint_edges() : nullptr);
   }
   MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
-                "sampler must be one of graphsage, ladies, fastgcn, saint, saint_node; got '", sampler, "'");
+                "sampler must be one of graphsage, ladies, fastgcn, saint, saint_node, saint_edge; got '", sampler,
+                "'");
   const LayerWiseKind kind = sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, layerwise_matrices(), std::move(sizes), seed, include_frontier);
 }

@@ -49,11 +49,13 @@ class GraphHolder : public torch::CustomClassHolder {
   }
   // Â, Â∘Â and FastGCN's column norms, prepared on the first layer-wise call.
   std::shared_ptr<const LayerWiseMatrices> layerwise_matrices() const;
+  // GraphSAINT's edge distribution, prepared on the first saint_edge call.
+  std::shared_ptr<const CsrMatrix> saint_edges() const;
   // The engine's sampler over this graph, built the one way every op that
   // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts),
   // "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
-  // ops take it), "saint" (sizes: the walk length once per layer) or "saint_node"
-  // (sizes: the vertices drawn per minibatch, once per layer). Cheap (no pass over the graph): it refers to the graph's
+  // ops take it), "saint" (sizes: the walk length once per layer), "saint_node" or
+  // "saint_edge" (sizes: the vertices or edges drawn per minibatch, once per layer). Cheap (no pass over the graph): it refers to the graph's
   // prepared matrices, so the graph must outlive it. A matsamp::Error for an
   // unknown name or bad sizes.
   std::unique_ptr<Sampler> make_sampler(const std::string& sampler, std::vector<int64_t> sizes,
@@ -69,6 +71,8 @@ class GraphHolder : public torch::CustomClassHolder {
   mutable std::mutex backend_mutex_;
   mutable std::mutex layerwise_mutex_;
   mutable std::shared_ptr<const LayerWiseMatrices> layerwise_;
+  mutable std::mutex saint_edges_mutex_;
+  mutable std::shared_ptr<const CsrMatrix> saint_edges_;
 };
 
 // Registers the class as torch.classes.matsamp.Graph, once. Every file whose

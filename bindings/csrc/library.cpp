@@ -60,10 +60,11 @@ TORCH_LIBRARY(matsamp, m) {
   // Bulk sampling of k minibatches: seeds stacked, seed_offsets (k + 1) cut them
   // into minibatches first_minibatch … first_minibatch + k - 1 of epoch `epoch`.
   // sizes: GraphSAGE fanouts / LADIES and FastGCN vertices per layer, batch layer
-  // first / GraphSAINT's walk length or node budget, once per layer.
+  // first / GraphSAINT's walk length or budget, once per layer.
   m.def("graphsage_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
   m.def("saint_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
   m.def("saint_node_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
+  m.def("saint_edge_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
   m.def("ladies_sample(" MATSAMP_BULK_ARGS ", bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
   m.def("fastgcn_sample(" MATSAMP_BULK_ARGS ", bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
   // features[index] along dim 0, with a ValueError naming an index out of range.

@@ -106,10 +106,9 @@ template <SaintKind kind>
 SampleTensors saint_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
                            const at::Tensor& seed_offsets, std::vector<int64_t> sizes, int64_t first_minibatch,
                            int64_t epoch, int64_t seed) {
-  const bool walks = kind == SaintKind::random_walk;
-  return sample_bulk(walks ? "matsamp.saint_sample" : "matsamp.saint_node_sample", walks ? "saint" : "saint_node",
-                     *graph, seeds, seed_offsets, std::move(sizes), first_minibatch, epoch, seed,
-                     /*include_frontier=*/true);
+  const std::string name = SaintOptions{kind}.sampler_name(), op = "matsamp." + name + "_sample";
+  return sample_bulk(op.c_str(), name.c_str(), *graph, seeds, seed_offsets, std::move(sizes), first_minibatch, epoch,
+                     seed, /*include_frontier=*/true);
 }
 
 template <LayerWiseKind kind>
@@ -128,6 +127,7 @@ void impl_sampling_kernels(torch::Library& m) {
   m.impl("graphsage_sample", TORCH_FN(graphsage_sample));
   m.impl("saint_sample", TORCH_FN(saint_sample<SaintKind::random_walk>));
   m.impl("saint_node_sample", TORCH_FN(saint_sample<SaintKind::node>));
+  m.impl("saint_edge_sample", TORCH_FN(saint_sample<SaintKind::edge>));
   m.impl("ladies_sample", TORCH_FN(layerwise_sample<LayerWiseKind::ladies>));
   m.impl("fastgcn_sample", TORCH_FN(layerwise_sample<LayerWiseKind::fastgcn>));
 }

@@ -14,9 +14,9 @@ namespace matsamp::cli {
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options) {
   command.add_option("-s,--sampler", options.sampler,
-                     "graphsage, ladies, fastgcn, saint (GraphSAINT random-walk subgraphs) or saint_node "
-                     "(GraphSAINT node-sampled subgraphs)")
-      ->check(CLI::IsMember({"graphsage", "ladies", "fastgcn", "saint", "saint_node"}))
+                     "graphsage, ladies, fastgcn, or GraphSAINT's subgraphs: saint (random walks), saint_node "
+                     "or saint_edge")
+      ->check(CLI::IsMember({"graphsage", "ladies", "fastgcn", "saint", "saint_node", "saint_edge"}))
       ->capture_default_str();
   command.add_option("-f,--fanouts", options.fanouts,
                      "GraphSAGE neighbours per vertex, batch layer first (e.g. 15,10,5)")
@@ -33,7 +33,8 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command.add_option("--budget", options.saint.budget,
-                     "saint_node: vertices drawn per minibatch (p(v) ∝ ‖Â[:,v]‖²) besides the batch vertices")
+                     "saint_node: vertices drawn per minibatch (p(v) ∝ ‖Â[:,v]‖²); saint_edge: edges drawn per "
+                     "minibatch (p(u,v) ∝ 1/deg(u) + 1/deg(v)), both endpoints added")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command.add_option("--layers", options.saint.layers,
@@ -68,12 +69,14 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
 }
 
 bool is_saint(const SamplerOptions& options) {
-  return options.sampler == "saint" || options.sampler == "saint_node";
+  return options.sampler == "saint" || options.sampler == "saint_node" || options.sampler == "saint_edge";
 }
 
 SaintOptions saint_options(const SamplerOptions& options) {
   SaintOptions saint = options.saint;
-  saint.kind = options.sampler == "saint_node" ? SaintKind::node : SaintKind::random_walk;
+  saint.kind = options.sampler == "saint_node"   ? SaintKind::node
+               : options.sampler == "saint_edge" ? SaintKind::edge
+                                                 : SaintKind::random_walk;
   return saint;
 }
 
@@ -96,6 +99,7 @@ int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj
   if (options.sampler == "graphsage") return adjacency;
   if (options.sampler == "saint") return adjacency + normalized;
   if (options.sampler == "saint_node") return normalized + device_csr_bytes(1, adj.rows);   // and the column norms
+  if (options.sampler == "saint_edge") return normalized + device_csr_bytes(1, adj.nnz());  // and p over the edges
   return 2 * normalized;   // Â and Â∘Â
 }
 

@@ -2,6 +2,7 @@
 //   random walk: F_{t+1} = its_sample(normalize_rows(Q_t·A), 1)   (Q_t selects each walker's
 //                vertex: sample_rows); added: every vertex visited
 //   node:        C = its_sample(1ᵀ·(Â∘Â) normalized, budget)   (FastGCN's draw); added: C_g
+//   edge:        E = its_sample(p_E, budget), p_E one row over A's entries; added: E_g's endpoints
 //   V_g = the roots of minibatch g, then the added vertices
 //   A^l = R·Â·C with R = C = V_g (R = the roots in the batch layer), row-normalized.
 // Every layer aggregates inside the same induced subgraph, and the batch layer's
@@ -19,12 +20,22 @@ namespace {
 class SaintSampler final : public Sampler {
  public:
   SaintSampler(const CsrMatrix& adj, std::shared_ptr<const LayerWiseMatrices> matrices, SaintOptions options,
-               uint64_t seed, bool uniform_rows)
-      : adj_(adj), matrices_(std::move(matrices)), options_(options), seed_(seed), uniform_rows_(uniform_rows) {
+               uint64_t seed, bool uniform_rows, std::shared_ptr<const CsrMatrix> edge_probabilities)
+      : adj_(adj),
+        matrices_(std::move(matrices)),
+        edge_probabilities_(std::move(edge_probabilities)),
+        options_(options),
+        seed_(seed),
+        uniform_rows_(uniform_rows) {
     MATSAMP_CHECK(adj_.rows == adj_.cols, "GraphSAINT: adjacency is not square (", adj_.shape(), ")");
     check_saint_options(options_);
     MATSAMP_CHECK(matrices_->normalized.rows == adj_.rows, "GraphSAINT: Â has ", matrices_->normalized.rows,
                   " rows, the adjacency ", adj_.rows);
+    if (options_.kind == SaintKind::edge) {
+      if (!edge_probabilities_) edge_probabilities_ = std::make_shared<CsrMatrix>(saint_edge_probabilities(adj_));
+      MATSAMP_CHECK(edge_probabilities_->cols == adj_.nnz(), "GraphSAINT edges: the edge distribution has ",
+                    edge_probabilities_->cols, " entries, the adjacency ", adj_.nnz());
+    }
   }
 
   std::string name() const override { return options_.sampler_name(); }
@@ -36,7 +47,7 @@ class SaintSampler final : public Sampler {
     bulk.layers.reserve(options_.layers);   // frontier points into the previous layer
     std::vector<std::vector<vid_t>> added = options_.kind == SaintKind::random_walk
                                                 ? walk(seeds, seed_offsets, first_minibatch, epoch, backend, times)
-                                                : draw_nodes(seed_offsets, first_minibatch, epoch, backend, times);
+                                                : draw(seed_offsets, first_minibatch, epoch, backend, times);
     ScopedTimer t(times ? &times->extraction : nullptr);
     SampledLayer subgraph;
     list_subgraphs(seeds, seed_offsets, first_minibatch, added, subgraph);
@@ -60,7 +71,9 @@ class SaintSampler final : public Sampler {
     const double degree = normalized.rows ? double(normalized.nnz()) / normalized.rows : 0;
     const double b = static_cast<double>(batch_size);
     const bool walks = options_.kind == SaintKind::random_walk;
-    const double added = walks ? b * static_cast<double>(options_.walk_length) : static_cast<double>(options_.budget);
+    const double endpoints = options_.kind == SaintKind::edge ? 2 : 1;
+    const double added =
+        walks ? b * static_cast<double>(options_.walk_length) : endpoints * static_cast<double>(options_.budget);
     const double vertices = std::min(double(adj_.rows), b + added);
     // Walk picks or drawn vertices (column id, value, row pointer); each layer's
     // rows of Â (R·Â on the GPU) and the extracted subgraph, column id + value.
@@ -91,19 +104,29 @@ class SaintSampler final : public Sampler {
     return visited;
   }
 
-  // `budget` distinct vertices per minibatch from the column norms of Â∘Â.
-  std::vector<std::vector<vid_t>> draw_nodes(const Offsets& offsets, int64_t first_minibatch, uint32_t epoch,
-                                             Backend& backend, StepStats* times) const {
+  // `budget` distinct vertices (node: from the column norms of Â∘Â) or entries of
+  // A (edge: their endpoints) per minibatch, from one row shared by all.
+  std::vector<std::vector<vid_t>> draw(const Offsets& offsets, int64_t first_minibatch, uint32_t epoch,
+                                       Backend& backend, StepStats* times) const {
     const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
     Offsets per_minibatch(k + 1);
     for (int64_t g = 0; g <= k; ++g) per_minibatch[g] = g;
+    const bool edges = options_.kind == SaintKind::edge;
     const ColumnDraw draw =
-        backend.draw_columns(nullptr, matrices_->column_norms, options_.budget,
+        backend.draw_columns(nullptr, edges ? *edge_probabilities_ : matrices_->column_norms, options_.budget,
                              {seed_, epoch, 0, first_minibatch, per_minibatch}, nullptr, offsets, times);
     std::vector<std::vector<vid_t>> drawn(k);
     for (int64_t g = 0; g < k; ++g)
-      drawn[g].assign(draw.chosen.colidx.begin() + draw.chosen.rowptr[g],
-                      draw.chosen.colidx.begin() + draw.chosen.rowptr[g + 1]);
+      for (int64_t i = draw.chosen.rowptr[g]; i < draw.chosen.rowptr[g + 1]; ++i) {
+        const int64_t e = draw.chosen.colidx[i];
+        if (!edges) {
+          drawn[g].push_back(static_cast<vid_t>(e));
+          continue;
+        }
+        const auto row = std::upper_bound(adj_.rowptr.begin(), adj_.rowptr.end(), e) - adj_.rowptr.begin() - 1;
+        drawn[g].push_back(static_cast<vid_t>(row));
+        drawn[g].push_back(adj_.colidx[e]);
+      }
     return drawn;
   }
 
@@ -132,6 +155,7 @@ class SaintSampler final : public Sampler {
 
   const CsrMatrix& adj_;
   std::shared_ptr<const LayerWiseMatrices> matrices_;
+  std::shared_ptr<const CsrMatrix> edge_probabilities_;   // edge: p_E
   SaintOptions options_;
   uint64_t seed_;
   bool uniform_rows_;   // unweighted: a step costs O(1), not O(degree)
@@ -139,10 +163,40 @@ class SaintSampler final : public Sampler {
 
 }   // namespace
 
+std::string SaintOptions::sampler_name() const {
+  switch (kind) {
+    case SaintKind::random_walk: return "saint";
+    case SaintKind::node: return "saint_node";
+    case SaintKind::edge: return "saint_edge";
+  }
+  return "saint";
+}
+
+CsrMatrix saint_edge_probabilities(const CsrMatrix& adj) {
+  MATSAMP_CHECK(adj.rows == adj.cols, "GraphSAINT edges: adjacency is not square (", adj.shape(), ")");
+  check_column_count(adj.nnz(), "GraphSAINT edges: entries of the adjacency");
+  CsrMatrix p(1, adj.nnz());
+  p.rowptr[1] = adj.nnz();
+  p.colidx.resize(adj.nnz());
+  p.values.resize(adj.nnz());
+  for (int64_t u = 0; u < adj.rows; ++u)
+    for (int64_t e = adj.rowptr[u]; e < adj.rowptr[u + 1]; ++e) {
+      const int64_t v = adj.colidx[e];
+      p.colidx[e] = static_cast<col_t>(e);
+      // deg(v) >= 1 unless the graph is directed and v has no entries of its own.
+      const double inverse_v = adj.row_nnz(v) ? 1.0 / static_cast<double>(adj.row_nnz(v)) : 1.0;
+      p.values[e] = static_cast<float>(1.0 / static_cast<double>(adj.row_nnz(u)) + inverse_v);
+    }
+  normalize_rows(p);
+  return p;
+}
+
 std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, std::shared_ptr<const LayerWiseMatrices> matrices,
-                                            SaintOptions options, uint64_t seed, std::optional<bool> uniform_rows) {
+                                            SaintOptions options, uint64_t seed, std::optional<bool> uniform_rows,
+                                            std::shared_ptr<const CsrMatrix> edge_probabilities) {
   return std::make_unique<SaintSampler>(adj, std::move(matrices), options, seed,
-                                        uniform_rows ? *uniform_rows : has_uniform_rows(adj));
+                                        uniform_rows ? *uniform_rows : has_uniform_rows(adj),
+                                        std::move(edge_probabilities));
 }
 
 std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, SaintOptions options, uint64_t seed) {
@@ -154,7 +208,8 @@ void check_saint_options(const SaintOptions& options) {
   if (options.kind == SaintKind::random_walk)
     MATSAMP_CHECK(options.walk_length >= 1, "GraphSAINT walk length must be at least 1, got ", options.walk_length);
   else
-    MATSAMP_CHECK(options.budget >= 1, "GraphSAINT node budget must be at least 1, got ", options.budget);
+    MATSAMP_CHECK(options.budget >= 1, "GraphSAINT ", options.kind == SaintKind::node ? "node" : "edge",
+                  " budget must be at least 1, got ", options.budget);
   MATSAMP_CHECK(options.layers >= 1, "GraphSAINT layers must be at least 1, got ", options.layers);
 }
 

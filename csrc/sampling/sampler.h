@@ -76,28 +76,37 @@ std::unique_ptr<Sampler> make_layerwise_sampler(LayerWiseKind kind, const CsrMat
 //     vertex's neighbours; proportional to the values on a weighted graph) and
 //     every vertex visited is added;
 //   node ("saint_node"): `budget` distinct vertices per minibatch are drawn with
-//     p(v) ∝ ‖Â[:,v]‖² (FastGCN's distribution, GraphSAINT's node sampler).
-// adj (for the walks) must outlive the sampler.
-enum class SaintKind { random_walk, node };
+//     p(v) ∝ ‖Â[:,v]‖² (FastGCN's distribution, GraphSAINT's node sampler);
+//   edge ("saint_edge"): `budget` distinct entries (u, v) of A per minibatch are
+//     drawn with p ∝ 1/deg(u) + 1/deg(v), and both endpoints are added.
+// adj (for the walks and the edges' endpoints) must outlive the sampler.
+enum class SaintKind { random_walk, node, edge };
 struct SaintOptions {
   SaintKind kind = SaintKind::random_walk;
   int64_t walk_length = 2;   // random_walk
-  int64_t budget = 1024;     // node
+  int64_t budget = 1024;     // node: vertices, edge: entries of A
   int64_t layers = 2;
 
   static SaintOptions random_walk(int64_t walk_length, int64_t layers) {
     return {SaintKind::random_walk, walk_length, 0, layers};
   }
   static SaintOptions node(int64_t budget, int64_t layers) { return {SaintKind::node, 0, budget, layers}; }
-  // "saint" or "saint_node", as samplers are named.
-  std::string sampler_name() const { return kind == SaintKind::random_walk ? "saint" : "saint_node"; }
+  static SaintOptions edge(int64_t budget, int64_t layers) { return {SaintKind::edge, 0, budget, layers}; }
+  // "saint", "saint_node" or "saint_edge", as samplers are named.
+  std::string sampler_name() const;
 };
+// GraphSAINT's edge distribution as one row over A's entries (column e = entry e
+// of A in CSR order): p(u, v) ∝ 1/deg(u) + 1/deg(v), deg counting entries.
+CsrMatrix saint_edge_probabilities(const CsrMatrix& adj);
+// edge_probabilities: saint_edge_probabilities(adj), computed here when null
+// and the sampler draws edges (a caller that builds samplers often keeps it).
 std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, std::shared_ptr<const LayerWiseMatrices> matrices,
                                             SaintOptions options, uint64_t seed,
-                                            std::optional<bool> uniform_rows = std::nullopt);
+                                            std::optional<bool> uniform_rows = std::nullopt,
+                                            std::shared_ptr<const CsrMatrix> edge_probabilities = nullptr);
 // The same, preparing Â from the adjacency.
 std::unique_ptr<Sampler> make_saint_sampler(const CsrMatrix& adj, SaintOptions options, uint64_t seed);
-// Throws unless the walk length (random walk) or budget (node) and the layers are positive.
+// Throws unless the walk length (random walk) or budget (node, edge) and the layers are positive.
 void check_saint_options(const SaintOptions& options);
 
 // Throws unless every fanout / sample count is positive and there is at least one layer.

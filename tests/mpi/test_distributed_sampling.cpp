@@ -9,6 +9,7 @@
 
 #include "distributed/epoch_share.h"
 #include "distributed/partitioned_sampling.h"
+#include "error_checks.h"
 #include "io/graph_io.h"
 #include "mpi_test_env.h"
 #include "sampling/fingerprint.h"
@@ -20,7 +21,7 @@ using testing::world;
 using Exchange = GraphProduct::Exchange;
 
 struct SamplerSpec {
-  std::string name;                // graphsage, ladies, fastgcn
+  std::string name;                // graphsage, ladies, fastgcn, saint, saint_node
   std::vector<int64_t> sizes;
 };
 
@@ -147,6 +148,15 @@ TEST(DistributedDeterminism, FastGcnOnCora) {
 TEST(DistributedDeterminism, SaintOnCora) {
   check_against_reference(testing::data_file("cora.npz"), 256, {"saint", {3, 2}});        // walk length, layers
   check_against_reference(testing::data_file("cora.npz"), 256, {"saint_node", {200, 2}});  // budget, layers
+}
+
+// Drawn edges are looked up in the whole adjacency, which a partitioned rank lacks.
+TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
+  const Graph g = read_graph(testing::data_file("karate.mtx"));
+  ProcessGrid grid(world(), 1);
+  PartitionedSampling graph(grid, block_row_of(g.adj, grid), Exchange::sparsity_aware);
+  testing::expect_error([&] { graph.saint(SaintOptions::edge(4, 2), 42); }, "saint_edge needs the whole graph");
+  graph.finish();
 }
 
 // Three minibatches: with four workers some sample nothing and only serve.

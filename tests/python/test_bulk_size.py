@@ -176,13 +176,13 @@ def test_bulk_size_op_bad_arguments(cora):
            lambda: op(h, "ladies", [5], True, 0, 10, 1 << 30))
     raises(ValueError, "minibatches must be positive, got 0",
            lambda: op(h, "ladies", [5], True, 64, 0, 1 << 30))
-    raises(ValueError, "sampler must be one of graphsage, ladies, fastgcn, saint, saint_node; got 'cluster'",
+    raises(ValueError, "sampler must be one of graphsage, ladies, fastgcn, saint, saint_node, saint_edge; got 'cluster'",
            lambda: op(h, "cluster", [5], True, 64, 10, 1 << 30))
     raises(ValueError, "sampler must be one of",
            lambda: matsamp.ops.bulk_size_for_budget(cora, "cluster", [5], 64, 10, 1 << 30))
     raises(ValueError, "walk length once per layer and must be equal",
            lambda: op(h, "saint", [2, 3], True, 64, 10, 1 << 30))
-    raises(ValueError, "node budget once per layer and must be equal",
+    raises(ValueError, "budget once per layer and must be equal",
            lambda: op(h, "saint_node", [200, 100], True, 64, 10, 1 << 30))
     raises(ValueError, "at least one layer", lambda: op(h, "graphsage", [], True, 64, 10, 1 << 30))
     raises(ValueError, "layer 1 has 0 samples",

@@ -20,6 +20,7 @@ CASES = {
     "fastgcn": ("cora.npz", True, 64, "fastgcn", [64, 64], True),
     "saint": ("cora.npz", True, 64, "saint", [3, 3], True),
     "saint_node": ("cora.npz", True, 64, "saint_node", [200, 200], True),
+    "saint_edge": ("cora.npz", True, 64, "saint_edge", [150, 150], True),
 }
 
 

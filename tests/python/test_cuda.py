@@ -12,7 +12,7 @@ import matsamp
 HAS_GPU = matsamp.built_with_cuda and torch.cuda.is_available()
 needs_gpu = pytest.mark.skipif(not HAS_GPU, reason="needs matsamp built with CUDA and torch with a GPU")
 SIZES = {"graphsage": [10, 5], "ladies": [128, 128], "fastgcn": [128, 128], "saint": [3, 3],
-         "saint_node": [200, 200]}
+         "saint_node": [200, 200], "saint_edge": [150, 150]}
 
 
 def raises(exception, match, fn):

@@ -80,11 +80,12 @@ class BulkSampler:
         sampler: "graphsage" (default), "ladies", "fastgcn", "saint"
             (GraphSAINT: each batch vertex roots a random walk, and every layer is
             the subgraph induced by the roots and the vertices the walks visited)
-            or "saint_node" (the same with vertices drawn ∝ ‖Â[:,v]‖²).
+            "saint_node" (the same with vertices drawn ∝ ‖Â[:,v]‖²) or "saint_edge"
+            (with the endpoints of edges drawn ∝ 1/deg(u) + 1/deg(v)).
         sizes: per layer, batch layer first: GraphSAGE neighbours per vertex, or
             LADIES / FastGCN vertices per minibatch; -1 takes all. GraphSAINT:
-            the walk length ("saint") or the vertices drawn per minibatch
-            ("saint_node"), the same for every layer (``(2, 2)``: walks of two
+            the walk length ("saint") or the vertices / edges drawn per minibatch
+            ("saint_node" / "saint_edge"), the same for every layer (``(2, 2)``: walks of two
             steps, two layers).
         include_frontier: LADIES / FastGCN: each layer keeps the previous layer's
             vertices first (needed for ``x[:size[1]]``).
@@ -120,7 +121,7 @@ class BulkSampler:
         self.sampler = sampler
         sizes = list(sizes)
         if sampler.startswith("saint") and (-1 in sizes or len(set(sizes)) > 1):
-            raise ValueError(f"sizes {sizes}: GraphSAINT takes its walk length or node budget once "
+            raise ValueError(f"sizes {sizes}: GraphSAINT takes its walk length or budget once "
                              "per layer, all equal and positive")
         self.sizes = _layer_sizes(sizes, graph.num_nodes)
         self.batch_size = _positive_int(batch_size, "batch_size")

@@ -5,7 +5,8 @@ import torch
 
 from . import _device
 
-SAMPLERS = ("graphsage", "ladies", "fastgcn", "saint", "saint_node")
+#: The samplers the ops take, by name.
+SAMPLERS = ("graphsage", "ladies", "fastgcn", "saint", "saint_node", "saint_edge")
 
 SampledLayer = namedtuple("SampledLayer",
                           ["rowptr", "col", "value", "row_offsets", "col_offsets", "vertices"])
@@ -28,14 +29,15 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
         graph: a :class:`matsamp.Graph`.
         sampler: "graphsage", "ladies", "fastgcn", "saint" (GraphSAINT random
             walks: every layer is the subgraph induced by the roots, which are the
-            seeds, and the vertices their walks visited) or "saint_node" (the same
-            with vertices drawn in proportion to ‖Â[:,v]‖² instead of walks).
+            seeds, and the vertices their walks visited), "saint_node" (the same
+            with vertices drawn in proportion to ‖Â[:,v]‖² instead of walks) or
+            "saint_edge" (with the endpoints of edges drawn ∝ 1/deg(u) + 1/deg(v)).
         seeds: int64 batch vertices of all k minibatches, stacked.
         seed_offsets: int64 ``[k + 1]``; minibatch g is seeds[seed_offsets[g]:seed_offsets[g+1]].
         sizes: per layer, batch layer first: GraphSAGE neighbours per vertex,
             LADIES / FastGCN vertices per minibatch, or GraphSAINT's walk length
-            ("saint") or vertices drawn per minibatch ("saint_node"), the same for
-            every layer.
+            ("saint") or vertices / edges drawn per minibatch ("saint_node" /
+            "saint_edge"), the same for every layer.
         first_minibatch: global id of the first minibatch (part of every random key).
         epoch, seed: the rest of the random key. Same arguments, same result, whatever k.
         include_frontier: LADIES / FastGCN: each layer's vertices start with the previous layer's.
@@ -47,7 +49,7 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
         raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
     _device.check_same_device(seeds, graph, "seeds")
     args = (graph.handle, seeds, seed_offsets, list(sizes), first_minibatch, epoch, seed)
-    if sampler in ("graphsage", "saint", "saint_node"):
+    if sampler == "graphsage" or sampler.startswith("saint"):
         out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args)
     else:
         out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args, include_frontier)
@@ -66,7 +68,7 @@ def bulk_size_for_budget(graph, sampler, sizes, batch_size, minibatches, budget_
 
     Args:
         graph: a :class:`matsamp.Graph`.
-        sampler: "graphsage", "ladies", "fastgcn", "saint" or "saint_node".
+        sampler: one of :data:`SAMPLERS`.
         sizes: per layer, batch layer first, as for :func:`sample_bulk`.
         batch_size: batch vertices per minibatch.
         minibatches: minibatches in the epoch (k is at most this).
