@@ -218,8 +218,8 @@ TEST(Saint, AWalkerWithoutNeighboursStaysAndItsSubgraphIsItself) {
   EXPECT_EQ(alone.layers[1].adj.values, std::vector<float>{1.0f});   // Â's self-loop, normalized
   const Minibatch path = extract_minibatch(bulk, 1);
   EXPECT_EQ(path.layers[0].vertices.front(), 0);
-  EXPECT_GE(path.layers[0].vertices.size(),
-            2u);   // vertex 0's one neighbour is always visited
+  // Vertex 0's one neighbour is always visited.
+  EXPECT_GE(path.layers[0].vertices.size(), 2u);
 }
 
 TEST(Saint, BadOptionsAndInputAreClearErrors) {
@@ -235,5 +235,5 @@ TEST(Saint, BadOptionsAndInputAreClearErrors) {
   testing::expect_error([&] { sampler->sample({1, 10}, {0, 2}, 0, 0, *cpu); }, "10");
 }
 
-}   // namespace
-}   // namespace matsamp
+}  // namespace
+}  // namespace matsamp

@@ -112,13 +112,14 @@ class SaintSampler final : public Sampler {
     Offsets per_minibatch(k + 1);
     for (int64_t g = 0; g <= k; ++g) per_minibatch[g] = g;
     const bool edges = options_.kind == SaintKind::edge;
-    const ColumnDraw draw =
+    const CsrMatrix chosen =
         backend.draw_columns(nullptr, edges ? *edge_probabilities_ : matrices_->column_norms, options_.budget,
-                             {seed_, epoch, 0, first_minibatch, per_minibatch}, nullptr, offsets, times);
+                             {seed_, epoch, 0, first_minibatch, per_minibatch}, nullptr, offsets, times)
+            .chosen;
     std::vector<std::vector<vid_t>> drawn(k);
     for (int64_t g = 0; g < k; ++g)
-      for (int64_t i = draw.chosen.rowptr[g]; i < draw.chosen.rowptr[g + 1]; ++i) {
-        const int64_t e = draw.chosen.colidx[i];
+      for (int64_t i = chosen.rowptr[g]; i < chosen.rowptr[g + 1]; ++i) {
+        const int64_t e = chosen.colidx[i];
         if (!edges) {
           drawn[g].push_back(static_cast<vid_t>(e));
           continue;
@@ -161,7 +162,7 @@ class SaintSampler final : public Sampler {
   bool uniform_rows_;   // unweighted: a step costs O(1), not O(degree)
 };
 
-}   // namespace
+}  // namespace
 
 std::string SaintOptions::sampler_name() const {
   switch (kind) {
@@ -213,4 +214,4 @@ void check_saint_options(const SaintOptions& options) {
   MATSAMP_CHECK(options.layers >= 1, "GraphSAINT layers must be at least 1, got ", options.layers);
 }
 
-}   // namespace matsamp
+}  // namespace matsamp
