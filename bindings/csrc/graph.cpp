@@ -137,17 +137,14 @@ std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
                                                    std::vector<int64_t> sizes, uint64_t seed,
                                                    bool include_frontier) const {
   if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed, uniform_rows_);
-  if (sampler == "saint" || sampler == "saint_node" || sampler == "saint_edge") {
-    const bool walks = sampler == "saint";
+  if (const std::optional<SaintKind> kind = saint_kind_of(sampler)) {
+    const bool walks = *kind == SaintKind::random_walk;
     check_layer_sizes(sizes, walks ? "GraphSAINT walk lengths" : "GraphSAINT budgets");
     MATSAMP_CHECK(std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<int64_t>()) == sizes.end(),
                   "GraphSAINT: sizes are the ", walks ? "walk length" : "budget", " once per layer and must be equal");
-    const int64_t layers = static_cast<int64_t>(sizes.size());
-    const SaintOptions options = walks                       ? SaintOptions::random_walk(sizes.front(), layers)
-                                 : sampler == "saint_node" ? SaintOptions::node(sizes.front(), layers)
-                                                             : SaintOptions::edge(sizes.front(), layers);
+    const SaintOptions options = SaintOptions::of(*kind, sizes.front(), static_cast<int64_t>(sizes.size()));
     return make_saint_sampler(adj_, layerwise_matrices(), options, seed, uniform_rows_,
-                              options.kind == SaintKind::edge ? saint_edges() : nullptr);
+                              *kind == SaintKind::edge ? saint_edges() : nullptr);
   }
   MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
                 "sampler must be one of graphsage, ladies, fastgcn, saint, saint_node, saint_edge; got '", sampler,

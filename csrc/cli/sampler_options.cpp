@@ -68,15 +68,11 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       ->capture_default_str();
 }
 
-bool is_saint(const SamplerOptions& options) {
-  return options.sampler == "saint" || options.sampler == "saint_node" || options.sampler == "saint_edge";
-}
+bool is_saint(const SamplerOptions& options) { return saint_kind_of(options.sampler).has_value(); }
 
 SaintOptions saint_options(const SamplerOptions& options) {
   SaintOptions saint = options.saint;
-  saint.kind = options.sampler == "saint_node"   ? SaintKind::node
-               : options.sampler == "saint_edge" ? SaintKind::edge
-                                                 : SaintKind::random_walk;
+  saint.kind = saint_kind_of(options.sampler).value_or(SaintKind::random_walk);
   return saint;
 }
 

@@ -173,6 +173,12 @@ std::string SaintOptions::sampler_name() const {
   return "saint";
 }
 
+std::optional<SaintKind> saint_kind_of(const std::string& sampler_name) {
+  for (SaintKind kind : {SaintKind::random_walk, SaintKind::node, SaintKind::edge})
+    if (SaintOptions{kind}.sampler_name() == sampler_name) return kind;
+  return std::nullopt;
+}
+
 CsrMatrix saint_edge_probabilities(const CsrMatrix& adj) {
   MATSAMP_CHECK(adj.rows == adj.cols, "GraphSAINT edges: adjacency is not square (", adj.shape(), ")");
   check_column_count(adj.nnz(), "GraphSAINT edges: entries of the adjacency");

@@ -92,9 +92,15 @@ struct SaintOptions {
   }
   static SaintOptions node(int64_t budget, int64_t layers) { return {SaintKind::node, 0, budget, layers}; }
   static SaintOptions edge(int64_t budget, int64_t layers) { return {SaintKind::edge, 0, budget, layers}; }
+  // `size` is the walk length (random walk) or the budget (node, edge).
+  static SaintOptions of(SaintKind kind, int64_t size, int64_t layers) {
+    return kind == SaintKind::random_walk ? random_walk(size, layers) : SaintOptions{kind, 0, size, layers};
+  }
   // "saint", "saint_node" or "saint_edge", as samplers are named.
   std::string sampler_name() const;
 };
+// The GraphSAINT sampler of that name, if the name is one of theirs.
+std::optional<SaintKind> saint_kind_of(const std::string& sampler_name);
 // GraphSAINT's edge distribution as one row over A's entries (column e = entry e
 // of A in CSR order): p(u, v) ∝ 1/deg(u) + 1/deg(v), deg counting entries.
 CsrMatrix saint_edge_probabilities(const CsrMatrix& adj);
