@@ -4,8 +4,10 @@
 The graph is Cora symmetrized, restricted to its largest connected component
 (2485 vertices); the split is Shchur et al.'s: per class 20 training and 30
 validation vertices (a seeded choice), every other vertex a test vertex.
-Training minibatches are sampled with the given fanouts; evaluation uses the
-full neighbourhood (fanout -1), so it is exact. The test accuracy reported is
+Training minibatches are sampled with the given fanouts (or, with --sampler
+saint, saint_node or saint_edge, as GraphSAINT subgraphs: --fanouts then gives
+the walk length or budget once per layer, e.g. 2,2); evaluation uses the full
+neighbourhood (fanout -1), so it is exact. The test accuracy reported is
 that of the epoch with the best validation accuracy. The last line printed is
 a JSON object with the results.
 
@@ -105,7 +107,10 @@ def main():
                         help="cora.npz (default: $MATSAMP_DATA/cora.npz or ../shared/data/cora.npz)")
     parser.add_argument("--epochs", type=int, default=50)
     parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--fanouts", default="10,10", help="neighbours per layer, batch layer first")
+    parser.add_argument("--sampler", default="graphsage", choices=["graphsage", "saint", "saint_node", "saint_edge"],
+                        help="how training minibatches are sampled")
+    parser.add_argument("--fanouts", default="10,10",
+                        help="neighbours per layer, batch layer first (GraphSAINT: walk length or budget per layer)")
     parser.add_argument("--bulk-size", type=int, default=0,
                         help="minibatches sampled per call (0: the most that fit --memory-budget)")
     parser.add_argument("--memory-budget", type=int, default=matsamp.loader.DEFAULT_MEMORY_BUDGET,
@@ -129,7 +134,7 @@ def main():
 
     model = GraphSage(features.size(1), args.hidden, graph.num_classes, args.dropout)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    loader = matsamp.BulkSampler(graph, args.batch_size, train, sizes=fanouts,
+    loader = matsamp.BulkSampler(graph, args.batch_size, train, sampler=args.sampler, sizes=fanouts,
                                  bulk_size=args.bulk_size or None,
                                  memory_budget=args.memory_budget, seed=args.seed)
     best_val, best_epoch, best_state = -1.0, -1, None
@@ -153,7 +158,7 @@ def main():
 
     result = {"graph": str(args.data), "vertices": graph.num_nodes, "train": train.numel(),
               "val": val.numel(), "test": test.numel(), "epochs": args.epochs,
-              "fanouts": fanouts, "bulk_size": loader.bulk_size, "best_epoch": best_epoch,
+              "sampler": args.sampler, "fanouts": fanouts, "bulk_size": loader.bulk_size, "best_epoch": best_epoch,
               "val_accuracy": round(best_val, 4), "test_accuracy": round(test_accuracy, 4),
               "seconds": round(time.time() - start, 2)}
     print(json.dumps(result))

@@ -26,3 +26,12 @@ def test_graphsage_reaches_75_percent_on_cora(cora_path):
     result = json.loads(run_example("--data", str(cora_path), "--seed", "0").splitlines()[-1])
     assert result["vertices"] == 2485 and result["train"] == 140 and result["val"] == 210
     assert result["test_accuracy"] >= 0.75, result
+
+
+def test_example_trains_on_graphsaint_subgraphs(cora_path):
+    """The same loop on GraphSAINT random-walk subgraphs learns too (7 classes: chance
+    is at most the largest class, 30%)."""
+    result = json.loads(run_example("--data", str(cora_path), "--seed", "0", "--sampler", "saint",
+                                    "--fanouts", "2,2", "--epochs", "20").splitlines()[-1])
+    assert result["sampler"] == "saint" and result["fanouts"] == [2, 2]
+    assert result["test_accuracy"] >= 0.6, result
