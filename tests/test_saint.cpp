@@ -228,6 +228,18 @@ TEST(Saint, BadOptionsAndInputAreClearErrors) {
   testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::random_walk(2, 0), 1); }, "layers");
   testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::node(0, 2), 1); }, "node budget");
   testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::edge(0, 2), 1); }, "edge budget");
+  testing::expect_error([&] { saint_edge_probabilities(CsrMatrix(3, 4)); }, "not square");
+  // Prepared matrices of another graph.
+  const CsrMatrix other = testing::ring_graph(12);
+  testing::expect_error(
+      [&] { make_saint_sampler(ring, prepare_layerwise_matrices(other), SaintOptions::random_walk(2, 2), 1); },
+      "Â has 12 rows, the adjacency 10");
+  testing::expect_error(
+      [&] {
+        make_saint_sampler(ring, prepare_layerwise_matrices(ring), SaintOptions::edge(2, 2), 1, std::nullopt,
+                           std::make_shared<CsrMatrix>(saint_edge_probabilities(other)));
+      },
+      "the edge distribution has 12 entries, the adjacency 10");
   testing::expect_error([&] { make_saint_sampler(CsrMatrix(3, 4), SaintOptions::random_walk(2, 2), 1); }, "not square");
   auto sampler = make_saint_sampler(ring, SaintOptions::random_walk(2, 2), 1);
   auto cpu = make_cpu_backend();

@@ -55,9 +55,10 @@ class GraphHolder : public torch::CustomClassHolder {
   // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts),
   // "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
   // ops take it), "saint" (sizes: the walk length once per layer), "saint_node" or
-  // "saint_edge" (sizes: the vertices or edges drawn per minibatch, once per layer). Cheap (no pass over the graph): it refers to the graph's
-  // prepared matrices, so the graph must outlive it. A matsamp::Error for an
-  // unknown name or bad sizes.
+  // "saint_edge" (sizes: the vertices or edges drawn per minibatch, once per
+  // layer). Cheap (no pass over the graph): it refers to the graph's prepared
+  // matrices, so the graph must outlive it. A matsamp::Error for an unknown name
+  // or bad sizes.
   std::unique_ptr<Sampler> make_sampler(const std::string& sampler, std::vector<int64_t> sizes,
                                         uint64_t seed, bool include_frontier) const;
 

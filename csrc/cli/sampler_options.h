@@ -16,7 +16,7 @@ struct SamplerOptions {
   std::vector<int64_t> fanouts{15, 10, 5};    // GraphSAGE, batch layer first
   std::vector<int64_t> samples{512};          // LADIES / FastGCN vertices per layer
   bool exclude_frontier = false;              // layer-wise: next layer = sampled set only
-  SaintOptions saint;                         // GraphSAINT: walk length, node budget, layers
+  SaintOptions saint;                         // GraphSAINT: walk length, budget, layers
                                               // (the kind follows `sampler`: saint_options)
   double train_fraction = 1.0;                // training vertices: a seeded fraction of all
   std::string memory_budget = "4G";

@@ -42,9 +42,10 @@ class Backend {
   virtual CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                         const Offsets& leading_offsets) = 0;
 
-  // One layer-wise (LADIES, FastGCN) layer's matrix: select_rows_cols_blocked of
-  // `a` (rows: the frontier, blocks layer.row_offsets; columns layer.vertices,
-  // blocks layer.col_offsets, scaled by `weights`), rows then normalized. Appends
+  // One layer-wise (LADIES, FastGCN) or subgraph (GraphSAINT) layer's matrix:
+  // select_rows_cols_blocked of `a` (rows: the frontier, blocks layer.row_offsets;
+  // columns layer.vertices, blocks layer.col_offsets, scaled by `weights`, 1 when
+  // empty), rows then normalized. Appends
   // the layer, its adj set, to bulk.layers. The default runs those ops; the CUDA
   // backend normalizes on the device and, when results are held, leaves the
   // matrix there (then every layer of the bulk is in bulk.held).

@@ -34,7 +34,8 @@ class GraphSageSampler final : public Sampler {
       if (!uniform_rows_) {   // and weighted rows are read whole: the frontiers are needed here
         bulk.fetch();
         for (int l = 0; l < num_layers(); ++l)
-          for (vid_t v : l == 0 ? bulk.seeds : bulk.layers[l - 1].vertices) times->streamed_bytes += adj_.row_nnz(v) * 8;
+          for (vid_t v : l == 0 ? bulk.seeds : bulk.layers[l - 1].vertices)
+            times->streamed_bytes += adj_.row_nnz(v) * 8;
       }
     }
     return bulk;

@@ -51,7 +51,7 @@ struct BulkSample {
   std::vector<vid_t> seeds;      // batch vertices, stacked
   Offsets seed_offsets;          // k + 1
   std::vector<SampledLayer> layers;
-  std::shared_ptr<HeldLayers> held;          // set: the layers' matrices are still on the device
+  std::shared_ptr<HeldLayers> held;   // set: the layers' matrices are still on the device
 
   int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
   int64_t sampled_edges() const;

@@ -79,7 +79,7 @@ class BulkSampler:
         input_nodes: int64 vertex ids or a bool mask over the vertices; None for all.
         sampler: "graphsage" (default), "ladies", "fastgcn", "saint"
             (GraphSAINT: each batch vertex roots a random walk, and every layer is
-            the subgraph induced by the roots and the vertices the walks visited)
+            the subgraph induced by the roots and the vertices the walks visited),
             "saint_node" (the same with vertices drawn ∝ ‖Â[:,v]‖²) or "saint_edge"
             (with the endpoints of edges drawn ∝ 1/deg(u) + 1/deg(v)).
         sizes: per layer, batch layer first: GraphSAGE neighbours per vertex, or

@@ -49,10 +49,9 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
         raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
     _device.check_same_device(seeds, graph, "seeds")
     args = (graph.handle, seeds, seed_offsets, list(sizes), first_minibatch, epoch, seed)
-    if sampler == "graphsage" or sampler.startswith("saint"):
-        out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args)
-    else:
-        out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args, include_frontier)
+    if sampler in ("ladies", "fastgcn"):   # the layer-wise ops alone take include_frontier
+        args += (include_frontier,)
+    out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args)
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 
