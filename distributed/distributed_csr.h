@@ -6,7 +6,7 @@
 
 #include "core/csr.h"
 #include "process_grid.h"
-#include "row_blocks.h"
+#include "core/row_blocks.h"
 
 namespace matsamp {
 

@@ -3,6 +3,7 @@
 // global minibatch id) give every minibatch the same randomness as one process would.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "process_grid.h"
 #include "sampling/epoch.h"
@@ -14,7 +15,10 @@ namespace matsamp {
 enum class GraphMode { replicated, partitioned };
 
 // This rank's share of the epoch: minibatches [w·M/W, (w+1)·M/W) for worker w of W.
-EpochOptions share_of_epoch(EpochOptions options, int64_t num_train_vertices, const ProcessGrid& grid,
-                            GraphMode mode);
+// With locality blocks (options.locality), shares end at block boundaries: worker w
+// samples the minibatches of blocks [w·B/W, (w+1)·B/W), so with B = W in the
+// partitioned mode a process row samples the block its ranks hold. Needs B >= W.
+EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& train_vertices,
+                            const ProcessGrid& grid, GraphMode mode);
 
 }  // namespace matsamp

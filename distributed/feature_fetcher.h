@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "process_grid.h"
-#include "row_blocks.h"
+#include "core/row_blocks.h"
 
 namespace matsamp {
 

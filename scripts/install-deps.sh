@@ -2,7 +2,7 @@
 # Installs the Debian packages matsamp builds and tests with (skips what is there).
 set -euo pipefail
 packages=(g++ cmake ninja-build zlib1g-dev libgtest-dev libcli11-dev
-          libopenmpi-dev openmpi-bin libcombblas-dev
+          libopenmpi-dev openmpi-bin libcombblas-dev libmetis-dev
           libtorch-dev python3-torch python3-numpy python3-pytest pybind11-dev python3-pybind11
           python3-matplotlib)   # experiments/plot_distributed.py
 missing=()

@@ -1,5 +1,6 @@
 // Runs the matsamp CLI as a user would and captures what it prints.
 #pragma once
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -33,6 +34,14 @@ inline int count_lines(const std::string& text) {
   int lines = 0;
   for (char c : text) lines += c == '\n';
   return lines;
+}
+
+// A failure is one line on stderr that names the problem, and exit code 1.
+inline void expect_one_line_error(const CliResult& r, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(count_lines(r.err.substr(r.err.find("matsamp: error"))), 1) << r.err;
+  EXPECT_NE(r.err.find("matsamp: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
 }
 
 }  // namespace matsamp::testing

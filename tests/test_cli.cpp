@@ -17,22 +17,15 @@ namespace {
 
 using testing::count_lines;
 using testing::data_file;
+using testing::expect_one_line_error;
 using testing::run_cli;
 using testing::scratch_dir;
-
-// A failure is one line on stderr that names the problem, and exit code 1.
-void expect_one_line_error(const testing::CliResult& r, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(count_lines(r.err.substr(r.err.find("matsamp: error"))), 1) << r.err;
-  EXPECT_NE(r.err.find("matsamp: error: "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-}
 
 TEST(Cli, HelpEverywhere) {
   const std::string dir = scratch_dir("cli_help");
   const auto top = run_cli("--help", dir);
   EXPECT_EQ(top.exit_code, 0);
-  for (const char* command : {"generate", "convert", "info", "sample", "bench"}) {
+  for (const char* command : {"generate", "convert", "info", "partition", "sample", "bench"}) {
     EXPECT_NE(top.out.find(command), std::string::npos) << command;
     const auto sub = run_cli(std::string(command) + " --help", dir);
     EXPECT_EQ(sub.exit_code, 0) << command;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/row_blocks.h"
 #include "epoch_compare.h"
+#include "error_checks.h"
 #include "reference.h"
 #include "sampling/epoch.h"
 #include "sampling/sampler.h"
@@ -74,6 +76,47 @@ TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
   EXPECT_THROW(sample(0, 16, 1), Error);
 }
 
+// Locality blocks: minibatches from one id range each, blocks in order, every
+// training vertex once, the same whatever k; one block is the global shuffle.
+TEST(Epoch, LocalityBatchesDrawEachMinibatchFromOneBlock) {
+  const CsrMatrix ring = testing::ring_graph(100);
+  auto sampler = make_graphsage_sampler(ring, {1}, 1);
+  auto backend = make_cpu_backend();
+  const std::vector<vid_t> train = training_vertices(100, 0.6, 9);
+  const RowBlocks blocks{100, 3};
+  EpochOptions options{7, 4, 1 << 20, 3, 1};
+  options.locality = {3, 100};
+  std::vector<int64_t> per_block(3, 0);
+  for (vid_t v : train) ++per_block[blocks.owner(v)];
+  const std::vector<int64_t> minibatches = minibatches_per_block(train, 7, options.locality);
+  ASSERT_EQ(minibatches.size(), 3u);
+  for (int j = 0; j < 3; ++j) EXPECT_EQ(minibatches[j], (per_block[j] + 6) / 7) << "block " << j;
+
+  const std::vector<Minibatch> bulk = testing::collect_minibatches(*sampler, *backend, train, options);
+  EXPECT_EQ(static_cast<int64_t>(bulk.size()), minibatches[0] + minibatches[1] + minibatches[2]);
+  std::vector<vid_t> seen;
+  int last_block = 0;
+  for (const Minibatch& mb : bulk) {
+    ASSERT_FALSE(mb.seeds.empty());
+    const int block = blocks.owner(mb.seeds[0]);
+    for (vid_t v : mb.seeds) EXPECT_EQ(blocks.owner(v), block) << "minibatch " << mb.id;
+    EXPECT_GE(block, last_block) << "minibatch " << mb.id;
+    last_block = block;
+    seen.insert(seen.end(), mb.seeds.begin(), mb.seeds.end());
+  }
+  EXPECT_FALSE(std::is_sorted(seen.begin(), seen.end()));   // shuffled within blocks
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, train);
+
+  options.bulk_size = 1;
+  testing::expect_identical(testing::collect_minibatches(*sampler, *backend, train, options), bulk, "k = 1");
+
+  EpochOptions global{7, 4, 1 << 20, 3, 1};
+  options.locality = {1, 100};
+  testing::expect_identical(testing::collect_minibatches(*sampler, *backend, train, options),
+                                   testing::collect_minibatches(*sampler, *backend, train, global), "one block");
+}
+
 TEST(Epoch, BulkSizeFollowsTheMemoryBudget) {
   CsrMatrix a(1000, 1000);
   auto sampler = make_graphsage_sampler(a, {10, 10}, 1);
@@ -91,6 +134,16 @@ TEST(Epoch, RejectsBadOptions) {
   auto backend = make_cpu_backend();
   EXPECT_THROW(EpochIterator(*sampler, *backend, testing::all_vertices(10), {0, 1, 1, 1, 0}), Error);
   EXPECT_THROW(EpochIterator(*sampler, *backend, {}, {4, 1, 1, 1, 0}), Error);
+  EpochOptions locality{4, 1, 1, 1, 0};
+  locality.locality = {11, 10};
+  testing::expect_error([&] { EpochIterator(*sampler, *backend, testing::all_vertices(10), locality); },
+                        "11 blocks for 10 vertices");
+  locality.locality = {2, 10};
+  testing::expect_error([&] { EpochIterator(*sampler, *backend, {3, 10}, locality); },
+                        "training vertex 10 out of range");
+  locality.locality = {-1, 10};
+  testing::expect_error([&] { EpochIterator(*sampler, *backend, testing::all_vertices(10), locality); },
+                        "locality blocks must be");
   EXPECT_THROW(training_vertices(10, 0.0, 1), Error);
   EXPECT_THROW(training_vertices(0, 0.5, 1), Error);
 }

@@ -171,8 +171,7 @@ void add_bench_command(CLI::App& app) {
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
     auto backend = make_backend(options->sampler, g.adj);
     if (!options->results_to_host) backend->hold_results_on_device(true);
-    const std::vector<vid_t> train =
-        training_vertices(g.num_vertices(), options->sampler.train_fraction, options->sampler.epoch.seed);
+    const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     // The floor is taken on the machine that samples: host memory or the GPU's.
     const MachineRates rates = backend->name() == "cuda"
                                    ? MachineRates{gpu_copy_bandwidth(*backend), gpu_gather_rate(*backend)}

@@ -24,8 +24,7 @@ void add_sample_command(CLI::App& app) {
     const Graph g = load_graph(options->source);
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
     auto backend = make_backend(options->sampler, g.adj);
-    const std::vector<vid_t> train =
-        training_vertices(g.num_vertices(), options->sampler.train_fraction, options->sampler.epoch.seed);
+    const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     EpochIterator epoch(*sampler, *backend, train, options->sampler.epoch);
     std::filesystem::create_directories(options->out);
     std::fprintf(stderr, "matsamp: %lld minibatches, %lld per bulk\n",

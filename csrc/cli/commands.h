@@ -7,6 +7,7 @@ namespace matsamp::cli {
 void add_generate_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_info_command(CLI::App& app);
+void add_partition_command(CLI::App& app);
 void add_sample_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 #ifdef MATSAMP_HAVE_TRAIN

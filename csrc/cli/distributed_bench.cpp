@@ -237,10 +237,11 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   GraphProduct* product = partitioned ? &partitioned->product() : nullptr;
 
   // This rank's share of the epoch, timed bulk by bulk.
-  const std::vector<vid_t> train = training_vertices(n, options.train_fraction, options.epoch.seed);
-  const EpochOptions share = share_of_epoch(options.epoch, static_cast<int64_t>(train.size()), grid, mode);
+  const std::vector<vid_t> train = epoch_training_vertices(options, n);
   std::optional<EpochIterator> epoch;
-  agree_on(world, [&] { epoch.emplace(*sampler, backend, train, share); });   // bad options fail everywhere
+  agree_on(world, [&] {   // bad options fail everywhere
+    epoch.emplace(*sampler, backend, train, share_of_epoch(options.epoch, train, grid, mode));
+  });
   world.barrier();
   grid.reset_counters();
   if (product) product->clear_calls();

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   matsamp::cli::add_generate_command(app);
   matsamp::cli::add_convert_command(app);
   matsamp::cli::add_info_command(app);
+  matsamp::cli::add_partition_command(app);
   matsamp::cli::add_sample_command(app);
   matsamp::cli::add_bench_command(app);
 #ifdef MATSAMP_HAVE_TRAIN

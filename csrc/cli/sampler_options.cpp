@@ -53,6 +53,12 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
                      "fraction of the vertices that are training vertices (a seeded choice)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  command.add_option("--locality-blocks", options.epoch.locality.blocks,
+                     "draw each minibatch from one of this many equal vertex-id ranges (0: from all training "
+                     "vertices); after 'matsamp partition --parts P' use P, in distributed runs a multiple "
+                     "of the workers")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   command.add_option("--seed", options.epoch.seed, "sampling seed")->capture_default_str();
   command.add_option("--epoch", options.epoch.epoch, "epoch number (part of every random key)")
       ->capture_default_str();
@@ -84,6 +90,11 @@ std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& 
   if (is_saint(options)) return make_saint_sampler(adj, saint_options(options), options.epoch.seed);
   const LayerWiseKind kind = options.sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, adj, options.samples, options.epoch.seed, !options.exclude_frontier);
+}
+
+std::vector<vid_t> epoch_training_vertices(SamplerOptions& options, int64_t n) {
+  options.epoch.locality.vertices = n;
+  return training_vertices(n, options.train_fraction, options.epoch.seed);
 }
 
 namespace {
@@ -142,6 +153,7 @@ void describe(const SamplerOptions& options, JsonObject& json) {
     json.add("samples", options.samples);
   }
   json.add("batch_size", options.epoch.batch_size);
+  json.add("locality_blocks", static_cast<int64_t>(options.epoch.locality.blocks));
   json.add("seed", options.epoch.seed);
   json.add("epoch", static_cast<int64_t>(options.epoch.epoch));
   json.add("train_fraction", options.train_fraction);

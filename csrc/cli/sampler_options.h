@@ -33,6 +33,9 @@ bool is_saint(const SamplerOptions& options);
 SaintOptions saint_options(const SamplerOptions& options);
 // Applies --threads and the memory budget; builds the sampler.
 std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& adj);
+// The training vertices of an n-vertex graph (--train-fraction, --seed); also
+// tells the epoch the id range its --locality-blocks split.
+std::vector<vid_t> epoch_training_vertices(SamplerOptions& options, int64_t n);
 // The backend of --device. For cuda the bulk budget becomes a share of the free
 // GPU memory beside the graph, and failures read "--device cuda: <reason>".
 std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj);

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/philox.h"
+#include "core/row_blocks.h"
 
 namespace matsamp {
 
@@ -12,12 +13,13 @@ namespace {
 constexpr uint32_t kShuffleTag = 0xFFu;   // a layer value no sampler uses
 }
 
-std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t seed, uint32_t epoch) {
+std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t seed, uint32_t epoch,
+                                    uint32_t stream) {
   const int64_t n = static_cast<int64_t>(vertices.size());
   std::vector<std::pair<uint64_t, int64_t>> keyed(n);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i)
-    keyed[i] = {random_bits({seed, epoch, kShuffleTag, 0, static_cast<uint64_t>(i)}, 0), i};
+    keyed[i] = {random_bits({seed, epoch, kShuffleTag, stream, static_cast<uint64_t>(i)}, 0), i};
   std::sort(keyed.begin(), keyed.end());
   std::vector<vid_t> out(n);
   for (int64_t i = 0; i < n; ++i) out[i] = vertices[keyed[i].second];
@@ -27,6 +29,35 @@ std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t
 int64_t minibatch_count(int64_t vertices, int64_t batch_size) {
   MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
   return (vertices + batch_size - 1) / batch_size;
+}
+
+namespace {
+
+// The training vertices of each locality block, in their given order.
+std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& train_vertices,
+                                                   const BatchLocality& locality) {
+  MATSAMP_CHECK(locality.blocks >= 1 && locality.blocks <= locality.vertices, "locality: ", locality.blocks,
+                " blocks for ", locality.vertices, " vertices; need 1 <= blocks <= vertices");
+  const RowBlocks blocks{locality.vertices, locality.blocks};
+  std::vector<std::vector<vid_t>> out(locality.blocks);
+  for (vid_t v : train_vertices) {
+    MATSAMP_CHECK(v >= 0 && v < locality.vertices, "training vertex ", v, " out of range [0, ",
+                  locality.vertices, ")");
+    out[blocks.owner(v)].push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> minibatches_per_block(const std::vector<vid_t>& train_vertices, int64_t batch_size,
+                                           const BatchLocality& locality) {
+  const int64_t all = static_cast<int64_t>(train_vertices.size());
+  if (locality.blocks == 0) return {minibatch_count(all, batch_size)};
+  std::vector<int64_t> counts;
+  for (const auto& block : vertices_per_block(train_vertices, locality))
+    counts.push_back(minibatch_count(static_cast<int64_t>(block.size()), batch_size));
+  return counts;
 }
 
 int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches,
@@ -44,8 +75,23 @@ EpochIterator::EpochIterator(const Sampler& sampler, Backend& backend,
   MATSAMP_CHECK(options.bulk_size >= 0, "bulk size must be positive (or 0 for automatic), got ",
                 options.bulk_size);
   MATSAMP_CHECK(!train_vertices.empty(), "no training vertices to sample from");
-  order_ = shuffle_vertices(train_vertices, options.seed, options.epoch);
-  num_minibatches_ = minibatch_count(static_cast<int64_t>(order_.size()), options.batch_size);
+  MATSAMP_CHECK(options.locality.blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
+                options.locality.blocks);
+  // Appends one shuffled run of vertices, cut into minibatches of batch_size.
+  starts_ = {0};
+  auto append = [&](const std::vector<vid_t>& shuffled) {
+    order_.insert(order_.end(), shuffled.begin(), shuffled.end());
+    for (int64_t end = starts_.back(); end < static_cast<int64_t>(order_.size());)
+      starts_.push_back(end = std::min<int64_t>(end + options.batch_size, order_.size()));
+  };
+  if (options.locality.blocks == 0) {
+    append(shuffle_vertices(train_vertices, options.seed, options.epoch));
+  } else {
+    const auto blocks = vertices_per_block(train_vertices, options.locality);
+    for (size_t j = 0; j < blocks.size(); ++j)
+      append(shuffle_vertices(blocks[j], options.seed, options.epoch, static_cast<uint32_t>(j)));
+  }
+  num_minibatches_ = static_cast<int64_t>(starts_.size()) - 1;
   next_minibatch_ = options.first_minibatch;
   end_minibatch_ = options.end_minibatch < 0 ? num_minibatches_ : options.end_minibatch;
   MATSAMP_CHECK(0 <= next_minibatch_ && next_minibatch_ <= end_minibatch_ &&
@@ -62,12 +108,9 @@ bool EpochIterator::next(BulkSample* out, StepStats* times) {
   if (next_minibatch_ >= end_minibatch_) return false;
   const int64_t first = next_minibatch_;
   const int64_t last = std::min(end_minibatch_, first + bulk_size_);
-  const int64_t n = static_cast<int64_t>(order_.size());
-  Offsets offsets{0};
-  for (int64_t g = first; g < last; ++g)
-    offsets.push_back(std::min(n, (g + 1) * options_.batch_size) - first * options_.batch_size);
-  const std::vector<vid_t> seeds(order_.begin() + first * options_.batch_size,
-                                 order_.begin() + first * options_.batch_size + offsets.back());
+  Offsets offsets;
+  for (int64_t g = first; g <= last; ++g) offsets.push_back(starts_[g] - starts_[first]);
+  const std::vector<vid_t> seeds(order_.begin() + starts_[first], order_.begin() + starts_[last]);
   *out = sampler_.sample(seeds, offsets, first, options_.epoch, backend_, times);
   next_minibatch_ = last;
   return true;

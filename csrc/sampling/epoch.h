@@ -1,5 +1,5 @@
 // An epoch of minibatches: a seeded shuffle of the training vertices cut into
-// batches of b, sampled k at a time.
+// batches of b (optionally per locality block), sampled k at a time.
 #pragma once
 #include <vector>
 
@@ -8,11 +8,28 @@
 namespace matsamp {
 
 // The training vertices in the order of epoch `epoch` for `seed`: sorted by a
-// Philox key per position, so any process computes the same order.
-std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t seed, uint32_t epoch);
+// Philox key per position, so any process computes the same order. Streams give
+// independent orders (one per locality block).
+std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t seed, uint32_t epoch,
+                                    uint32_t stream = 0);
 
 // Minibatches of batch_size in an epoch over `vertices` training vertices (the last may be short).
 int64_t minibatch_count(int64_t vertices, int64_t batch_size);
+
+// Minibatches drawn from one block of vertex ids each (DistDGL-style locality).
+// With blocks > 0, the training vertices of each of `blocks` equal id ranges of
+// [0, vertices) (RowBlocks) are shuffled (stream = block) and cut into minibatches
+// apart, blocks in order; a block's last minibatch may be short. After `matsamp
+// partition` the ranges are close to the graph's parts, so a minibatch's
+// neighbourhood stays mostly in its block, and in the partitioned 1.5D layout
+// with as many process rows, on its own ranks. blocks = 0: one shuffle of all.
+struct BatchLocality {
+  int blocks = 0;
+  int64_t vertices = 0;   // n: the id range the blocks split
+};
+// The number of minibatches of each locality block (one entry without locality).
+std::vector<int64_t> minibatches_per_block(const std::vector<vid_t>& train_vertices, int64_t batch_size,
+                                           const BatchLocality& locality);
 
 // The largest k in [1, minibatches] whose estimated memory fits budget_bytes;
 // throws when not even one minibatch fits.
@@ -30,6 +47,7 @@ struct EpochOptions {
   // worker a share; ids, and so the random keys, stay global.
   int64_t first_minibatch = 0;
   int64_t end_minibatch = -1;
+  BatchLocality locality{};   // blocks = 0: minibatches from all training vertices
 };
 
 class EpochIterator {
@@ -46,6 +64,7 @@ class EpochIterator {
   Backend& backend_;
   EpochOptions options_;
   std::vector<vid_t> order_;
+  std::vector<int64_t> starts_;   // minibatch g is order_[starts_[g], starts_[g + 1])
   int64_t num_minibatches_ = 0;
   int64_t bulk_size_ = 1;
   int64_t next_minibatch_ = 0;

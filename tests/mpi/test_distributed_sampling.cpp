@@ -78,10 +78,12 @@ std::map<int64_t, std::vector<uint64_t>> gather(const std::vector<std::pair<int6
   return out;
 }
 
-void check_against_reference(const std::string& graph_file, int64_t batch, const SamplerSpec& spec) {
+void check_against_reference(const std::string& graph_file, int64_t batch, const SamplerSpec& spec,
+                             int locality_blocks = 0) {
   const Graph g = read_graph(graph_file);
   const std::vector<vid_t> train = training_vertices(g.num_vertices(), 0.8, 42);
-  const EpochOptions options = epoch_options(batch);
+  EpochOptions options = epoch_options(batch);
+  options.locality = {locality_blocks, g.num_vertices()};
   const auto sampler = whole_graph_sampler(spec, g.adj);
   auto cpu = make_cpu_backend();
   EpochIterator reference_epoch(*sampler, *cpu, train, options);
@@ -102,7 +104,7 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
                            Run{"partitioned, sparsity-aware, rows fetched whole", GraphMode::partitioned,
                                Exchange::sparsity_aware, RowSampling::fetched_rows},
                            Run{"partitioned, oblivious", GraphMode::partitioned, Exchange::oblivious}}) {
-      const EpochOptions share = share_of_epoch(options, static_cast<int64_t>(train.size()), grid, run.mode);
+      const EpochOptions share = share_of_epoch(options, train, grid, run.mode);
       std::vector<std::pair<int64_t, uint64_t>> mine;
       if (run.mode == GraphMode::replicated) {
         EpochIterator epoch(*sampler, *cpu, train, share);
@@ -118,7 +120,8 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
       const auto all = gather(mine);
       const size_t copies = run.mode == GraphMode::replicated ? 1 : static_cast<size_t>(c);
       const std::string where = spec.name + " on " + graph_file + ", p = " + std::to_string(world().size()) +
-                                ", c = " + std::to_string(c) + ", " + run.what;
+                                ", c = " + std::to_string(c) + ", " + run.what +
+                                ", locality blocks " + std::to_string(locality_blocks);
       EXPECT_EQ(all.size(), reference.size()) << where;
       for (const auto& [id, want] : reference) {
         const auto it = all.find(id);
@@ -148,6 +151,45 @@ TEST(DistributedDeterminism, FastGcnOnCora) {
 TEST(DistributedDeterminism, SaintOnCora) {
   check_against_reference(testing::data_file("cora.npz"), 256, {"saint", {3, 2}});        // walk length, layers
   check_against_reference(testing::data_file("cora.npz"), 256, {"saint_node", {200, 2}});  // budget, layers
+}
+
+// Minibatches drawn per block of vertex ids are the same minibatches on any grid too.
+TEST(DistributedDeterminism, LocalityBatchesOnCora) {
+  check_against_reference(testing::data_file("cora.npz"), 128, {"graphsage", {10, 5}}, 4);
+  check_against_reference(testing::data_file("cora.npz"), 128, {"ladies", {64, 64}}, 4);
+}
+
+// With locality blocks, worker w samples exactly the minibatches of its blocks
+// [w·B/W, (w+1)·B/W): in the partitioned mode with B = process rows, a process
+// row's minibatches come from the block row its ranks hold.
+TEST(EpochShare, LocalityBlocksGoToTheirWorkers) {
+  const Graph g = read_graph(testing::data_file("cora.npz"));
+  const std::vector<vid_t> train = training_vertices(g.num_vertices(), 0.8, 42);
+  const auto sampler = make_graphsage_sampler(g.adj, {5}, 42);
+  auto cpu = make_cpu_backend();
+  for (int c : testing::valid_replications()) {
+    ProcessGrid grid(world(), c);
+    EpochOptions options = epoch_options(64);
+    options.locality = {grid.process_rows(), g.num_vertices()};
+    const EpochOptions share = share_of_epoch(options, train, grid, GraphMode::partitioned);
+    const RowBlocks blocks{g.num_vertices(), grid.process_rows()};
+    int64_t mine = 0;
+    for (vid_t v : train) mine += blocks.owner(v) == grid.row();
+    EpochIterator epoch(*sampler, *cpu, train, share);
+    int64_t seen = 0;
+    BulkSample bulk;
+    while (epoch.next(&bulk))
+      for (vid_t v : bulk.seeds) {
+        EXPECT_EQ(blocks.owner(v), grid.row()) << "c = " << c << ": vertex " << v;
+        ++seen;
+      }
+    EXPECT_EQ(seen, mine) << "c = " << c;   // every training vertex of the block, once
+
+    options.locality.blocks = grid.process_rows() - 1;
+    if (options.locality.blocks >= 1)
+      testing::expect_error([&] { share_of_epoch(options, train, grid, GraphMode::partitioned); },
+                            "is below the");
+  }
 }
 
 // Drawn edges are looked up in the whole adjacency, which a partitioned rank lacks.

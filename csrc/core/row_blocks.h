@@ -1,4 +1,5 @@
-// How n rows split into contiguous block rows, one per process row.
+// How n rows split into contiguous equal block rows: one per process row in the
+// 1.5D layout, one per locality block of an epoch's minibatches.
 #pragma once
 #include <cstdint>
 

@@ -1,0 +1,94 @@
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/graph_source.h"
+#include "core/row_blocks.h"
+#include "graph/partition.h"
+#include "io/graph_io.h"
+#include "io/npz.h"
+#include "util/json.h"
+#include "util/timer.h"
+
+namespace matsamp::cli {
+
+namespace {
+
+// Share of the vertices whose equal id block (of `parts`) is their part: how well
+// the row blocks of the reordered graph (parts contiguous, in order) fit its parts.
+double share_in_own_block(const std::vector<int32_t>& part_of_new_id, int parts) {
+  const RowBlocks blocks{static_cast<int64_t>(part_of_new_id.size()), parts};
+  int64_t matched = 0;
+  for (size_t v = 0; v < part_of_new_id.size(); ++v) matched += blocks.owner(static_cast<vid_t>(v)) == part_of_new_id[v];
+  return static_cast<double>(matched) / static_cast<double>(part_of_new_id.size());
+}
+
+}  // namespace
+
+void add_partition_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "partition",
+      "partition a graph with METIS and renumber its vertices part by part (binary CSR out), so that equal "
+      "id ranges, as the distributed layout and --locality-blocks use, follow the parts");
+  struct Options {
+    GraphSource source;
+    int parts = 0;
+    std::string out;
+    std::string permutation;
+    uint64_t seed = 1;
+  };
+  auto options = std::make_shared<Options>();
+  add_graph_options(*cmd, options->source);
+  cmd->get_option("--graph")->required();
+  cmd->add_option("-p,--parts", options->parts, "parts (e.g. the process rows of a partitioned run)")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("-o,--out", options->out, "output file (.msg binary CSR): the graph with renumbered vertices")
+      ->required();
+  cmd->add_option("--permutation", options->permutation,
+                  "also write FILE.npz: old_id (int64; new vertex i was vertex old_id[i]) and part (int32, "
+                  "per new vertex)");
+  cmd->add_option("--seed", options->seed, "METIS seed")->capture_default_str();
+  cmd->callback([options] {
+    const Graph g = load_graph(options->source);
+    const int parts = options->parts;
+    std::fprintf(stderr, "matsamp: partitioning %lld vertices into %d parts with METIS\n",
+                 static_cast<long long>(g.num_vertices()), parts);
+    double seconds = 0;
+    std::vector<int32_t> part;
+    {
+      ScopedTimer timer(&seconds);
+      part = partition_kway(g.adj, parts, options->seed);
+    }
+    const std::vector<vid_t> order = order_by_part(part, parts);
+    const Graph reordered = induced_subgraph(g, order);
+    std::vector<int32_t> new_part(order.size());
+    std::vector<int64_t> sizes(parts, 0);
+    for (size_t i = 0; i < order.size(); ++i) ++sizes[new_part[i] = part[order[i]]];
+    if (!options->permutation.empty()) {
+      NpzWriter npz;
+      npz.add("old_id", std::vector<int64_t>(order.begin(), order.end()));
+      npz.add("part", new_part);
+      npz.write(options->permutation);
+    }
+    write_binary_csr(options->out, reordered);
+
+    const double nonzeros = std::max<double>(1, static_cast<double>(g.num_edges()));
+    JsonObject json;
+    json.add("graph", options->source.spec)
+        .add("out", options->out)
+        .add("vertices", g.num_vertices())
+        .add("nonzeros", g.num_edges())
+        .add("parts", parts)
+        .add("partition_s", seconds)
+        .add("part_size_min", *std::min_element(sizes.begin(), sizes.end()))
+        .add("part_size_max", *std::max_element(sizes.begin(), sizes.end()))
+        .add("cut_fraction", static_cast<double>(cut_nonzeros(g.adj, part)) / nonzeros)
+        .add("block_cut_fraction_before", static_cast<double>(cut_nonzeros(g.adj, parts)) / nonzeros)
+        .add("block_cut_fraction_after", static_cast<double>(cut_nonzeros(reordered.adj, parts)) / nonzeros)
+        .add("vertices_in_own_block", share_in_own_block(new_part, parts));
+    std::printf("%s\n", json.str().c_str());
+  });
+}
+
+}  // namespace matsamp::cli

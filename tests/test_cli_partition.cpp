@@ -1,0 +1,68 @@
+// `matsamp partition` and sampling with --locality-blocks, run as a user would.
+#include <gtest/gtest.h>
+
+#include "cli_runner.h"
+#include "graph/partition.h"
+#include "graph/transform.h"
+#include "io/graph_io.h"
+#include "io/npz.h"
+#include "test_data.h"
+
+namespace matsamp {
+namespace {
+
+using testing::data_file;
+using testing::expect_one_line_error;
+using testing::run_cli;
+using testing::scratch_dir;
+
+// The written graph is the input renumbered by the written permutation, whose
+// parts are contiguous and in order; the JSON reports the cut.
+TEST(CliPartition, WritesTheRenumberedGraphAndItsPermutation) {
+  const std::string dir = scratch_dir("cli_partition");
+  const std::string graph = data_file("karate.mtx");
+  const auto r = run_cli("partition -g " + graph + " --parts 2 -o " + dir + "/karate2.msg --permutation " + dir +
+                             "/karate2_order.npz",
+                         dir);
+  if (!metis_available()) {
+    expect_one_line_error(r, "no METIS");
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"\"parts\":2", "\"cut_fraction\":", "\"block_cut_fraction_after\":", "\"vertices\":34"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+
+  const NpzReader npz(dir + "/karate2_order.npz");
+  const std::vector<int64_t> old_id = npz.get("old_id").as_int64("old_id");
+  const std::vector<int64_t> part = npz.get("part").as_int64("part");
+  ASSERT_EQ(old_id.size(), 34u);
+  ASSERT_EQ(part.size(), 34u);
+  EXPECT_TRUE(std::is_sorted(part.begin(), part.end()));
+  EXPECT_EQ(part.front(), 0);
+  EXPECT_EQ(part.back(), 1);
+  const Graph written = read_graph(dir + "/karate2.msg");
+  const Graph want = induced_subgraph(read_graph(graph), std::vector<vid_t>(old_id.begin(), old_id.end()));
+  EXPECT_TRUE(written.adj == want.adj);
+}
+
+TEST(CliPartition, LocalityBlocksInBench) {
+  const std::string dir = scratch_dir("cli_locality");
+  const auto r = run_cli("bench --graph rmat:10 --fanouts 5,3 -b 64 --locality-blocks 4 --compare-per-batch", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"\"locality_blocks\":4", "\"identical_minibatches\":true"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+}
+
+TEST(CliPartition, BadInputIsOneLineError) {
+  const std::string dir = scratch_dir("cli_partition_errors");
+  const std::string karate = data_file("karate.mtx");
+  expect_one_line_error(run_cli("partition -g " + karate + " --parts 100 -o " + dir + "/x.msg", dir),
+                        metis_available() ? "100 parts for 34 vertices" : "no METIS");
+  expect_one_line_error(run_cli("bench -g " + karate + " -b 4 --locality-blocks 50", dir), "50 blocks for 34 vertices");
+  const auto missing = run_cli("partition -g " + karate + " -o " + dir + "/x.msg", dir);
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("--parts is required"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace matsamp
