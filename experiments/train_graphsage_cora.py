@@ -115,6 +115,9 @@ def main():
                         help="minibatches sampled per call (0: the most that fit --memory-budget)")
     parser.add_argument("--memory-budget", type=int, default=matsamp.loader.DEFAULT_MEMORY_BUDGET,
                         help="bytes one bulk may use when choosing the bulk size (default 4 GiB)")
+    parser.add_argument("--locality-blocks", type=int, default=0,
+                        help="draw each minibatch from one of this many equal id ranges (0: from all training "
+                             "vertices); for a graph renumbered by 'matsamp partition --parts P', use P")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--dropout", type=float, default=0.5)
     parser.add_argument("--lr", type=float, default=0.01)
@@ -135,8 +138,8 @@ def main():
     model = GraphSage(features.size(1), args.hidden, graph.num_classes, args.dropout)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     loader = matsamp.BulkSampler(graph, args.batch_size, train, sampler=args.sampler, sizes=fanouts,
-                                 bulk_size=args.bulk_size or None,
-                                 memory_budget=args.memory_budget, seed=args.seed)
+                                 bulk_size=args.bulk_size or None, memory_budget=args.memory_budget,
+                                 locality_blocks=args.locality_blocks, seed=args.seed)
     best_val, best_epoch, best_state = -1.0, -1, None
     for epoch in range(args.epochs):
         model.train()

@@ -63,9 +63,9 @@ uint64_t to_seed(int64_t seed, const char* op) {
   return static_cast<uint64_t>(seed);
 }
 
-uint32_t to_epoch(int64_t epoch, const char* op) {
-  TORCH_CHECK_VALUE(epoch >= 0 && epoch <= std::numeric_limits<uint32_t>::max(), op,
-                    ": epoch must be in [0, 2^32), got ", epoch);
+uint32_t to_epoch(int64_t epoch, const char* op, const char* name) {
+  TORCH_CHECK_VALUE(epoch >= 0 && epoch <= std::numeric_limits<uint32_t>::max(), op, ": ", name,
+                    " must be in [0, 2^32), got ", epoch);
   return static_cast<uint32_t>(epoch);
 }
 

@@ -52,7 +52,7 @@ std::vector<int64_t> to_vertex_ids(const at::Tensor& ids, int64_t n, const char*
 
 // Python ints are int64; the engine's seed is uint64 and its epoch uint32.
 uint64_t to_seed(int64_t seed, const char* op);
-uint32_t to_epoch(int64_t epoch, const char* op);
+uint32_t to_epoch(int64_t epoch, const char* op, const char* name = "epoch");
 
 // Runs fn; a matsamp::Error becomes a Python ValueError (bad argument or bad
 // input data) with the engine's one-line message.

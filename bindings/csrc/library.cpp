@@ -15,11 +15,12 @@ namespace matsamp::bindings {
 
 namespace {
 
-// The vertices in the order of epoch `epoch` for `seed` (EpochIterator's shuffle).
-at::Tensor shuffle_vertices_op(const at::Tensor& vertices, int64_t seed, int64_t epoch) {
+// The vertices in the order of epoch `epoch` for `seed` (EpochIterator's shuffle;
+// stream j: the shuffle of locality block j).
+at::Tensor shuffle_vertices_op(const at::Tensor& vertices, int64_t seed, int64_t epoch, int64_t stream) {
   constexpr const char* op = "matsamp.shuffle_vertices";
   std::vector<vid_t> ids = to_int64_vector(vertices, op, "vertices");
-  return vector_to_tensor(shuffle_vertices(ids, to_seed(seed, op), to_epoch(epoch, op)));
+  return vector_to_tensor(shuffle_vertices(ids, to_seed(seed, op), to_epoch(epoch, op), to_epoch(stream, op, "stream")));
 }
 
 // The bulk size k the C++ EpochIterator picks when none is given: the largest
@@ -69,7 +70,7 @@ TORCH_LIBRARY(matsamp, m) {
   m.def("fastgcn_sample(" MATSAMP_BULK_ARGS ", bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
-  m.def("shuffle_vertices(Tensor vertices, int seed, int epoch) -> Tensor", &shuffle_vertices_op);
+  m.def("shuffle_vertices(Tensor vertices, int seed, int epoch, int stream=0) -> Tensor", &shuffle_vertices_op);
   // The bulk size for a memory budget in bytes (EpochIterator's k when bulk_size is 0).
   m.def("bulk_size_for_budget(__torch__.torch.classes.matsamp.Graph graph, str sampler, int[] sizes, "
         "bool include_frontier, int batch_size, int minibatches, int budget_bytes) -> int",

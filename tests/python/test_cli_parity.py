@@ -11,7 +11,7 @@ import matsamp
 
 SEED, EPOCH, FRACTION = 7, 2, 0.5
 
-# (graph file, symmetrize, batch size, sampler, sizes, include_frontier)
+# (graph file, symmetrize, batch size, sampler, sizes, include_frontier[, locality blocks])
 CASES = {
     "graphsage": ("cora.npz", True, 64, "graphsage", [5, 3], True),
     "graphsage-mtx-3-layers": ("karate.mtx", False, 4, "graphsage", [4, 2, 2], True),
@@ -21,6 +21,8 @@ CASES = {
     "saint": ("cora.npz", True, 64, "saint", [3, 3], True),
     "saint_node": ("cora.npz", True, 64, "saint_node", [200, 200], True),
     "saint_edge": ("cora.npz", True, 64, "saint_edge", [150, 150], True),
+    "graphsage-locality-blocks": ("cora.npz", True, 64, "graphsage", [5, 3], True, 4),
+    "ladies-locality-blocks": ("karate.mtx", False, 4, "ladies", [6, 6], True, 3),
 }
 
 
@@ -32,10 +34,11 @@ def sizes_options(sampler, sizes):
     return ["--fanouts" if sampler == "graphsage" else "--samples", ",".join(map(str, sizes))]
 
 
-def run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir):
+def run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks):
     command = [str(cli), "sample", "--graph", str(graph_path), "--sampler", sampler,
                *sizes_options(sampler, sizes), "--batch-size", str(batch), "--bulk-size", "3", "--train-fraction", str(FRACTION),
-               "--seed", str(SEED), "--epoch", str(EPOCH), "--out", str(out_dir)]
+               "--seed", str(SEED), "--epoch", str(EPOCH), "--locality-blocks", str(locality_blocks),
+               "--out", str(out_dir)]
     command += ["--symmetrize"] if symmetrize else []
     command += [] if include_frontier else ["--exclude-frontier"]
     subprocess.run(command, check=True, capture_output=True)
@@ -58,12 +61,13 @@ def as_npz_layout(mb):
     return fields
 
 
-def expect_loader_matches_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir):
-    files = run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir)
+def expect_loader_matches_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir,
+                              locality_blocks=0):
+    files = run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks)
     graph = matsamp.Graph.load(graph_path, symmetrize=symmetrize)
     loader = matsamp.BulkSampler(graph, batch, graph.training_nodes(FRACTION, SEED), sampler=sampler,
                                  sizes=sizes, include_frontier=include_frontier, bulk_size=5,
-                                 seed=SEED, epoch=EPOCH)
+                                 locality_blocks=locality_blocks, seed=SEED, epoch=EPOCH)
     minibatches = list(loader)
     assert len(minibatches) == len(files) == len(loader) > 1
     for mb, path in zip(minibatches, files):
@@ -78,8 +82,9 @@ def expect_loader_matches_cli(cli, graph_path, symmetrize, batch, sampler, sizes
 
 @pytest.mark.parametrize("case", CASES)
 def test_loader_matches_cli(case, cli, data_dir, tmp_path):
-    name, symmetrize, batch, sampler, sizes, include_frontier = CASES[case]
-    expect_loader_matches_cli(cli, data_dir / name, symmetrize, batch, sampler, sizes, include_frontier, tmp_path)
+    name, symmetrize, batch, sampler, sizes, include_frontier, *locality = CASES[case]
+    expect_loader_matches_cli(cli, data_dir / name, symmetrize, batch, sampler, sizes, include_frontier, tmp_path,
+                              *locality)
 
 
 def test_weighted_graph_matches_cli(cli, tmp_path):

@@ -70,6 +70,12 @@ def test_other_bad_arguments(cora):
            lambda: matsamp.BulkSampler(cora, 8, sampler="saint_node", sizes=[100, 50]))
     raises(ValueError, "batch_size must be a positive integer",
            lambda: matsamp.BulkSampler(cora, 0))
+    raises(ValueError, "locality_blocks must be a non-negative integer",
+           lambda: matsamp.BulkSampler(cora, 8, locality_blocks=-1))
+    raises(ValueError, "locality_blocks: 3000 blocks for 2708 nodes",
+           lambda: matsamp.BulkSampler(cora, 8, locality_blocks=3000))
+    raises(ValueError, "stream must be in",
+           lambda: matsamp.ops.shuffle_nodes(SEEDS, 1, 0, -1))
     raises(ValueError, "seed_offsets must hold k \\+ 1 >= 2 entries",
            lambda: matsamp.ops.sample_bulk(cora, "graphsage", SEEDS, torch.tensor([0, 3]), [2]))
     raises(ValueError, "seed_offsets decrease",

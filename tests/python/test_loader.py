@@ -31,6 +31,30 @@ def test_epoch_covers_every_input_node_once(cora):
     assert not torch.equal(seen, nodes)   # shuffled
 
 
+def test_locality_blocks_draw_each_minibatch_from_one_id_range(cora):
+    nodes = torch.arange(0, cora.num_nodes, 2)
+    loader = matsamp.BulkSampler(cora, 100, nodes, sizes=[4, 4], bulk_size=4, locality_blocks=3, seed=2)
+    begins = [j * cora.num_nodes // 3 for j in range(4)]
+    per_block = [int(((nodes >= begins[j]) & (nodes < begins[j + 1])).sum()) for j in range(3)]
+    assert len(loader) == sum(-(-size // 100) for size in per_block)
+    last_block = 0
+    seen = []
+    for mb in loader:
+        seeds = mb.layer_ids[-1]
+        block = int(torch.bucketize(seeds[:1], torch.tensor(begins[1:3]), right=True))
+        assert begins[block] <= int(seeds.min()) and int(seeds.max()) < begins[block + 1], mb.id
+        assert block >= last_block
+        last_block = block
+        seen.append(seeds)
+    seen = torch.cat(seen)
+    assert torch.equal(seen.sort().values, nodes)
+    assert not torch.equal(seen, nodes)   # shuffled within blocks
+    one_block = matsamp.BulkSampler(cora, 100, nodes, sizes=[4, 4], locality_blocks=1, seed=2)
+    every_node = matsamp.BulkSampler(cora, 100, nodes, sizes=[4, 4], seed=2)
+    for a, b in zip(one_block, every_node):
+        assert torch.equal(a.n_id, b.n_id)
+
+
 def test_minibatch_structure_graphsage(cora):
     fanouts = [6, 3]
     loader = matsamp.BulkSampler(cora, 50, sizes=fanouts, bulk_size=4, seed=9)

@@ -1,5 +1,4 @@
 """matsamp.BulkSampler: an epoch of sampled minibatches, k sampled per call."""
-import math
 from collections import namedtuple
 
 import torch
@@ -97,6 +96,11 @@ class BulkSampler:
             The estimate is the C++ one for these sizes; a GraphSAGE size of -1
             counts as the graph's largest degree.
         shuffle: False keeps ``input_nodes`` in their order.
+        locality_blocks: 0 (default), or draw each minibatch from one of this
+            many equal ranges of vertex ids, blocks in order (as ``matsamp sample
+            --locality-blocks``). On a graph renumbered by ``matsamp partition
+            --parts P`` with P blocks, a minibatch's neighbourhood stays mostly in
+            its part; minibatches are then less alike than over all nodes.
         seed: sampling seed (with epoch and minibatch id, the random key).
         epoch: the epoch of the first iteration.
         device: where yielded tensors go (default: the graph's device);
@@ -114,7 +118,7 @@ class BulkSampler:
 
     def __init__(self, graph, batch_size, input_nodes=None, *, sampler="graphsage", sizes=(15, 10),
                  include_frontier=True, bulk_size=None, memory_budget=DEFAULT_MEMORY_BUDGET,
-                 shuffle=True, seed=1, epoch=0, device=None):
+                 shuffle=True, locality_blocks=0, seed=1, epoch=0, device=None):
         if sampler not in ops.SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(ops.SAMPLERS)}; got {sampler!r}")
         self.graph = graph
@@ -126,6 +130,9 @@ class BulkSampler:
         self.sizes = _layer_sizes(sizes, graph.num_nodes)
         self.batch_size = _positive_int(batch_size, "batch_size")
         self.nodes = _input_nodes(input_nodes, graph)
+        self.locality_blocks = _non_negative_int(locality_blocks, "locality_blocks")
+        self._blocks = _locality_blocks(self.nodes, self.locality_blocks, graph.num_nodes)
+        self._starts = _minibatch_starts([block.numel() for block in self._blocks], self.batch_size)
         self.include_frontier = bool(include_frontier)
         self.memory_budget = _positive_int(memory_budget, "memory_budget", " (bytes)")
         if bulk_size is None:
@@ -140,7 +147,7 @@ class BulkSampler:
         self.device = graph.device if device is None else _device.output_device(device)
 
     def __len__(self):
-        return math.ceil(self.nodes.numel() / self.batch_size)
+        return len(self._starts) - 1
 
     def set_epoch(self, epoch):
         """The epoch the next iteration samples."""
@@ -151,17 +158,41 @@ class BulkSampler:
         return self._epoch(epoch)
 
     def _epoch(self, epoch):
-        order = ops.shuffle_nodes(self.nodes, self.seed, epoch) if self.shuffle else self.nodes
-        n, b = order.numel(), self.batch_size
+        order = torch.cat([ops.shuffle_nodes(block, self.seed, epoch, j) if self.shuffle else block
+                           for j, block in enumerate(self._blocks)])
+        starts = self._starts
         for first in range(0, len(self), self.bulk_size):
             last = min(len(self), first + self.bulk_size)
-            ends = [min(n, (g + 1) * b) - first * b for g in range(first, last)]
-            seeds = order[first * b:first * b + ends[-1]].to(self.graph.device)
-            offsets = torch.tensor([0] + ends, dtype=torch.int64)
-            layers = ops.sample_bulk(self.graph, self.sampler, seeds, offsets, self.sizes,
+            offsets = [starts[g] - starts[first] for g in range(first, last + 1)]
+            seeds = order[starts[first]:starts[last]].to(self.graph.device)
+            layers = ops.sample_bulk(self.graph, self.sampler, seeds, torch.tensor(offsets), self.sizes,
                                      first_minibatch=first, epoch=epoch, seed=self.seed,
                                      include_frontier=self.include_frontier)
-            yield from _split_bulk(layers, seeds, [0] + ends, first, self.device)
+            yield from _split_bulk(layers, seeds, offsets, first, self.device)
+
+
+def _locality_blocks(nodes, blocks, num_nodes):
+    """The nodes of each of ``blocks`` equal id ranges, in their order ([nodes] for 0),
+    as the C++ RowBlocks split [0, num_nodes)."""
+    if blocks == 0:
+        return [nodes]
+    if blocks > num_nodes:
+        raise ValueError(f"locality_blocks: {blocks} blocks for {num_nodes} nodes; need at most one per node")
+    begins = torch.tensor([j * num_nodes // blocks for j in range(1, blocks)], dtype=torch.int64)
+    owner = torch.bucketize(nodes, begins, right=True)
+    return [nodes[owner == j] for j in range(blocks)]
+
+
+def _minibatch_starts(block_sizes, batch_size):
+    """Where each minibatch starts in the epoch's order, and its end: every block
+    cut into minibatches of batch_size apart (the last of a block may be short)."""
+    starts, end = [0], 0
+    for size in block_sizes:
+        block_end = end + size
+        while end < block_end:
+            end = min(end + batch_size, block_end)
+            starts.append(end)
+    return starts
 
 
 def _split_bulk(layers, seeds, seed_offsets, first_minibatch, device):

@@ -86,9 +86,10 @@ def bulk_size_for_budget(graph, sampler, sizes, batch_size, minibatches, budget_
                                                   budget_bytes)
 
 
-def shuffle_nodes(nodes, seed, epoch):
-    """``nodes`` in the order of epoch ``epoch`` (the C++ EpochIterator's shuffle)."""
-    return torch.ops.matsamp.shuffle_vertices(nodes, seed, epoch)
+def shuffle_nodes(nodes, seed, epoch, stream=0):
+    """``nodes`` in the order of epoch ``epoch`` (the C++ EpochIterator's shuffle);
+    ``stream`` j gives locality block j's independent order."""
+    return torch.ops.matsamp.shuffle_vertices(nodes, seed, epoch, stream)
 
 
 def gather_rows(features, index):
