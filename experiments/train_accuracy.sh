@@ -10,7 +10,8 @@
 # Environment: MATSAMP (the binary, default build/csrc/matsamp), CORA (the
 # graph, default ../shared/data/cora.npz), SPLITS (default 10), MODELS (default
 # "graphsage ladies saint"; saint_node and saint_edge are the other choices), LOG_DIR (the JSON lines of every run, default
-# /tmp/matsamp_train_accuracy).
+# /tmp/matsamp_train_accuracy), LAUNCH (a launcher put before the binary, e.g.
+# "mpirun -np 2" for data-parallel runs; default none).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 matsamp=${MATSAMP:-$root/build/csrc/matsamp}
@@ -18,6 +19,7 @@ cora=${CORA:-$root/../shared/data/cora.npz}
 splits=${SPLITS:-10}
 read -r -a names <<<"${MODELS:-graphsage ladies saint}"
 log_dir=${LOG_DIR:-/tmp/matsamp_train_accuracy}
+read -r -a launch <<<"${LAUNCH:-}"
 mkdir -p "$log_dir"
 
 common=(--graph "$cora" --epochs 300 --patience 50 --hidden 64 --dropout 0.5 --lr 0.01
@@ -36,7 +38,7 @@ for name in "${names[@]}"; do
   for ((i = 0; i < splits; i++)); do
     log="$log_dir/${name}_split$i.jsonl"
     # shellcheck disable=SC2086  # the model options are words
-    "$matsamp" train "${common[@]}" ${models[$name]} --split-seed "$i" --seed $((i + 1)) "$@" \
+    "${launch[@]}" "$matsamp" train "${common[@]}" ${models[$name]} --split-seed "$i" --seed $((i + 1)) "$@" \
       >"$log" 2>"$log_dir/${name}_split$i.err"
     accuracy=$(grep '"summary":true' "$log" | sed 's/.*"test_accuracy":\([0-9.e-]*\).*/\1/')
     epochs=$(grep -c '"epoch":' "$log")
@@ -53,5 +55,7 @@ import json, sys
 epochs = [json.loads(line) for line in sys.stdin if "\"time_s\"" in line]
 parts = epochs[0]["time_s"].keys()
 print("  seconds per epoch: " + ", ".join(
-    "%s %.4f" % (p, sum(e["time_s"][p][0] for e in epochs) / len(epochs)) for p in parts))'
+    "%s %.4f" % (p, sum(e["time_s"][p][0] for e in epochs) / len(epochs)) for p in parts))
+print("  feature fetch bytes per epoch, all ranks: %.0f" % (
+    sum(sum(e["feature_fetch_bytes"]) for e in epochs) / len(epochs)))'
 done

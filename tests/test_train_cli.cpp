@@ -24,6 +24,7 @@ TEST(TrainCli, PrintsOneJsonLinePerEpochAndASummary) {
   EXPECT_EQ(testing::count_lines(r.out), 5) << r.out;
   EXPECT_NE(r.out.find("\"epoch\":3"), std::string::npos);
   EXPECT_NE(r.out.find("\"gradient_reduction\":["), std::string::npos);
+  EXPECT_NE(r.out.find("\"feature_fetch_bytes\":[0]"), std::string::npos) << "features not partitioned";
   EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
   EXPECT_NE(r.err.find("epoch 4/4"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir + "/ckpt.pt"));
@@ -51,6 +52,10 @@ TEST(TrainCli, BadInputIsAOneLineError) {
   EXPECT_EQ(too_few.exit_code, 1);
   EXPECT_NE(too_few.err.find("the split needs 50"), std::string::npos) << too_few.err;
   EXPECT_EQ(testing::count_lines(too_few.err.substr(too_few.err.find("error:"))), 1);
+
+  testing::expect_one_line_error(
+      testing::run_cli("train -g planted:300:3 --minibatches-per-step 2 --locality-blocks 3 --epochs 1", dir),
+      "locality blocks (3) must divide the minibatches per step (2)");
 
   const testing::CliResult cuda = testing::run_cli("train -g planted:300:3 --device cuda --epochs 1", dir);
   if (torch::cuda::is_available()) {

@@ -6,6 +6,9 @@
 #include <numeric>
 #include <set>
 
+#include "core/row_blocks.h"
+#include "epoch_compare.h"
+#include "error_checks.h"
 #include "generate/generators.h"
 #include "reference.h"
 #include "train/background_worker.h"
@@ -180,6 +183,52 @@ TEST(TrainStepPlan, EachRankSamplesOneContiguousRangeHoldingItsLanes) {
     }
   }
   EXPECT_THROW(plan.rank_lanes(0, 3), Error);   // 3 processes cannot share 4 lanes
+}
+
+// Locality blocks: lane j's minibatches come from block j·B/lanes; with blocks that
+// fill their lanes exactly every minibatch does, otherwise the leftovers of one block
+// fill another's empty slots; always a permutation of the training vertices.
+TEST(TrainStepPlan, LocalityOrderFillsEachLaneFromItsBlock) {
+  const BatchLocality two_blocks{2, 1000};
+  const RowBlocks blocks{1000, 2};
+  auto lane_blocks_held = [&](const StepPlan& plan, const std::vector<vid_t>& order) {
+    int64_t pure = 0;
+    for (int64_t b = 0; b < plan.num_bulks(); ++b) {
+      const StepPlan::Bulk bulk = plan.bulk(b);
+      for (int64_t lane = 0; lane < plan.lanes(); ++lane)
+        for (int64_t t = 0; t < bulk.lane_length; ++t) {
+          const int64_t id = plan.minibatch(bulk, lane, t);
+          if (id < 0) continue;
+          bool all = true;
+          for (int64_t i = id * 10; i < id * 10 + plan.minibatch_size(id); ++i)
+            all = all && blocks.owner(order[i]) == lane * 2 / plan.lanes();
+          pure += all;
+        }
+    }
+    return pure;
+  };
+  const std::vector<vid_t> every = testing::all_vertices(1000);   // 500 per block: 50 minibatches of 10
+  const StepPlan plan(1000, 10, 4, 3);                              // each lane: 25 minibatches
+  const std::vector<vid_t> order = plan.epoch_order(every, 7, 2, two_blocks);
+  std::vector<vid_t> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, every);
+  EXPECT_EQ(lane_blocks_held(plan, order), plan.num_minibatches());
+  EXPECT_EQ(order, plan.epoch_order(every, 7, 2, two_blocks));
+  EXPECT_NE(order, plan.epoch_order(every, 7, 3, two_blocks));
+
+  const std::vector<vid_t> train = training_vertices(1000, 0.3, 5);   // blocks of unequal size
+  const StepPlan uneven(static_cast<int64_t>(train.size()), 10, 4, 3);
+  const std::vector<vid_t> mixed = uneven.epoch_order(train, 7, 2, two_blocks);
+  sorted = mixed;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, train);
+  EXPECT_GE(lane_blocks_held(uneven, mixed), uneven.num_minibatches() - 3);   // a few minibatches mix
+
+  // One block is the plain shuffle; blocks must divide the lanes.
+  EXPECT_EQ(plan.epoch_order(every, 7, 2, {1, 1000}), shuffle_vertices(every, 7, 2));
+  EXPECT_EQ(plan.epoch_order(every, 7, 2, {}), shuffle_vertices(every, 7, 2));
+  testing::expect_error([&] { plan.epoch_order(every, 7, 2, {3, 1000}); }, "locality blocks (3) must divide");
 }
 
 TEST(TrainStepPlan, SampledMinibatchesFollowTheEpochOrder) {

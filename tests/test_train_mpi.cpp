@@ -34,11 +34,13 @@ struct MpiCase {
   int64_t minibatches_per_step;
   int64_t bulk_steps;   // 0: from the memory budget
   int feature_replication = 0;
+  int locality_blocks = 0;
 };
 
 void PrintTo(const MpiCase& c, std::ostream* out) {
   *out << c.sampler << ", " << c.minibatches_per_step << " minibatches per step, " << c.bulk_steps
-       << " steps per bulk, feature replication " << c.feature_replication;
+       << " steps per bulk, feature replication " << c.feature_replication << ", locality blocks "
+       << c.locality_blocks;
 }
 
 class TrainMpi : public ::testing::TestWithParam<MpiCase> {};
@@ -64,6 +66,7 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   options.feature_replication = GetParam().feature_replication;   // rows fetched from their owners
   options.memory_budget = 3 * sampler->bytes_per_minibatch(options.batch_size);   // 3 of 8 minibatches fit
   options.minibatches_per_step = lanes;
+  options.locality_blocks = GetParam().locality_blocks;
   options.seed = 9;
   options.threads = 1;
 
@@ -85,12 +88,50 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
 INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpi,
                          ::testing::Values(MpiCase{"graphsage", 2, 2}, MpiCase{"graphsage", 4, 2},
                                            MpiCase{"graphsage", 2, 0}, MpiCase{"ladies", 2, 2},
-                                           MpiCase{"graphsage", 2, 2, 1}, MpiCase{"ladies", 2, 2, 1}),
+                                           MpiCase{"graphsage", 2, 2, 1}, MpiCase{"ladies", 2, 2, 1},
+                                           MpiCase{"graphsage", 2, 2, 1, 2}),
                          [](const auto& info) {
                            return info.param.sampler + "_" + std::to_string(info.param.minibatches_per_step) +
                                   "_" + std::to_string(info.param.bulk_steps) + "_c" +
-                                  std::to_string(info.param.feature_replication);
+                                  std::to_string(info.param.feature_replication) + "_b" +
+                                  std::to_string(info.param.locality_blocks);
                          });
+
+// Two communities with no edge between them, renumbered so that each is one of the
+// p = 2 blocks of the 1.5D features: with locality blocks every rank's minibatches and
+// their neighbourhoods lie in the block it holds, and its fetches move (almost) nothing.
+TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
+  if (world().size() != 2) GTEST_SKIP() << "needs 2 processes, has " << world().size();
+  PlantedPartitionOptions graph;
+  graph.vertices = 400;
+  graph.classes = 2;
+  graph.homophily = 1.0;   // classes v % 2 are the two components
+  graph.feature_dim = 8;
+  const Graph planted = generate_planted_partition(graph);
+  std::vector<vid_t> by_class;
+  for (int c = 0; c < 2; ++c)
+    for (vid_t v = c; v < 400; v += 2) by_class.push_back(v);
+  TrainingDataOptions data_options;
+  data_options.split = {20, 10, 5};
+  const TrainingData data = prepare_training_data(induced_subgraph(planted, by_class), data_options);
+  auto sampler = make_graphsage_sampler(data.graph.adj, {5, 5}, 3);
+  auto backend = make_cpu_backend();
+  TrainOptions options;
+  options.hidden = 8;
+  options.epochs = 1;
+  options.batch_size = 10;   // 20 training vertices per block: two minibatches for each lane
+  options.minibatches_per_step = 2;
+  options.feature_replication = 1;
+  options.threads = 1;
+  int64_t bytes[2];
+  for (int blocks : {0, 2}) {
+    options.locality_blocks = blocks;
+    Trainer trainer(data, *sampler, *backend, world(), options);
+    bytes[blocks / 2] = trainer.train_epoch().feature_fetch_bytes;
+  }
+  EXPECT_GT(bytes[0], 4000) << "without locality about half the rows are the other rank's; with: " << bytes[1];
+  EXPECT_LT(bytes[1], bytes[0] / 20) << "with locality only the exchange of counts remains";
+}
 
 }  // namespace
 }  // namespace matsamp

@@ -95,6 +95,7 @@ void run_training(TrainCommandOptions& o) {
   o.train.bulk_steps = o.sampler.epoch.bulk_size;   // one minibatch per rank and step by default
   o.train.memory_budget = o.sampler.epoch.memory_budget;
   o.train.seed = o.sampler.epoch.seed;
+  o.train.locality_blocks = o.sampler.epoch.locality.blocks;
   if (leader)
     std::fprintf(stderr, "matsamp: training %s on %lld vertices: %zu train, %zu validation, %zu test, %lld classes\n",
                  o.train.model.c_str(), static_cast<long long>(data.graph.num_vertices()), data.split.train.size(),
@@ -132,6 +133,10 @@ void add_train_command(CLI::App& app) {
   // Training picks its own vertices and epochs.
   cmd->remove_option(cmd->get_option("--train-fraction"));
   cmd->remove_option(cmd->get_option("--epoch"));
+  cmd->get_option("--locality-blocks")
+      ->description("fill the minibatches of lane j of each step from the training vertices of equal id range "
+                    "j*B/lanes (0: from all); B must divide --minibatches-per-step. With a graph renumbered by "
+                    "'matsamp partition --parts p/c' and B = p/c, a process fetches mostly the feature rows it holds");
   add_train_options(*cmd, *o);
   cmd->callback([o] { run_training(*o); });
 }

@@ -31,9 +31,6 @@ int64_t minibatch_count(int64_t vertices, int64_t batch_size) {
   return (vertices + batch_size - 1) / batch_size;
 }
 
-namespace {
-
-// The training vertices of each locality block, in their given order.
 std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& train_vertices,
                                                    const BatchLocality& locality) {
   MATSAMP_CHECK(locality.blocks >= 1 && locality.blocks <= locality.vertices, "locality: ", locality.blocks,
@@ -47,8 +44,6 @@ std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& tra
   }
   return out;
 }
-
-}  // namespace
 
 std::vector<int64_t> minibatches_per_block(const std::vector<vid_t>& train_vertices, int64_t batch_size,
                                            const BatchLocality& locality) {

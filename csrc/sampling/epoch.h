@@ -27,6 +27,9 @@ struct BatchLocality {
   int blocks = 0;
   int64_t vertices = 0;   // n: the id range the blocks split
 };
+// The training vertices of each locality block (blocks >= 1), in their given order.
+std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& train_vertices,
+                                                   const BatchLocality& locality);
 // The number of minibatches of each locality block (one entry without locality).
 std::vector<int64_t> minibatches_per_block(const std::vector<vid_t>& train_vertices, int64_t batch_size,
                                            const BatchLocality& locality);

@@ -53,6 +53,7 @@ JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
     for (size_t r = 0; r < all.size() / parts.size(); ++r) per_rank.push_back(all[r * parts.size() + i]);
     times.add(parts[i].first, per_rank);
   }
+  const std::vector<int64_t> fetch_bytes = comm.all_gatherv(std::vector<int64_t>{m.feature_fetch_bytes});
   return JsonObject()
       .add("epoch", m.epoch)
       .add("steps", m.steps)
@@ -62,6 +63,7 @@ JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
       .add("validation_loss", m.validation_loss)
       .add("test_accuracy", m.test_accuracy)
       .add("improved", m.improved)
+      .add("feature_fetch_bytes", fetch_bytes)
       .add("time_s", times);
 }
 

@@ -32,6 +32,7 @@ struct EpochMetrics {
   double validation_loss = 0;
   double test_accuracy = 0;
   bool improved = false;          // a new best validation score
+  int64_t feature_fetch_bytes = 0;   // sent by this rank's feature fetches while training (1.5D features)
   EpochTimes times;
 };
 

@@ -65,6 +65,41 @@ int64_t StepPlan::step_seeds(const Bulk& bulk, int64_t step) const {
   return seeds;
 }
 
+std::vector<vid_t> StepPlan::epoch_order(const std::vector<vid_t>& train_vertices, uint64_t seed, uint32_t epoch,
+                                         const BatchLocality& locality) const {
+  MATSAMP_CHECK(static_cast<int64_t>(train_vertices.size()) == num_vertices_, "epoch order: ",
+                train_vertices.size(), " training vertices for a plan of ", num_vertices_);
+  if (locality.blocks == 0) return shuffle_vertices(train_vertices, seed, epoch);
+  const int64_t blocks = locality.blocks;
+  MATSAMP_CHECK(blocks > 0 && lanes_ % blocks == 0, "locality blocks (", blocks,
+                ") must divide the minibatches per step (", lanes_, ")");
+  std::vector<std::vector<vid_t>> queue = vertices_per_block(train_vertices, locality);
+  for (int64_t j = 0; j < blocks; ++j) queue[j] = shuffle_vertices(queue[j], seed, epoch, static_cast<uint32_t>(j));
+  std::vector<int64_t> lane_of(num_minibatches_, 0);
+  for (int64_t b = 0; b < num_bulks(); ++b) {
+    const Bulk bk = bulk(b);
+    for (int64_t lane = 0; lane < lanes_; ++lane)
+      for (int64_t step = 0; step < bk.lane_length; ++step)
+        if (const int64_t id = minibatch(bk, lane, step); id >= 0) lane_of[id] = lane;
+  }
+  // Each minibatch from its lane's block while the block lasts; then the
+  // vertices no lane of their block had room for fill the slots still empty.
+  std::vector<vid_t> order(num_vertices_, -1);
+  std::vector<size_t> taken(blocks, 0);
+  for (int64_t id = 0; id < num_minibatches_; ++id) {
+    const std::vector<vid_t>& from = queue[lane_of[id] * blocks / lanes_];
+    size_t& next = taken[lane_of[id] * blocks / lanes_];
+    for (int64_t at = id * batch_size_, end = at + minibatch_size(id); at < end && next < from.size(); ++at)
+      order[at] = from[next++];
+  }
+  std::vector<vid_t> rest;
+  for (int64_t j = 0; j < blocks; ++j) rest.insert(rest.end(), queue[j].begin() + taken[j], queue[j].end());
+  auto next = rest.begin();
+  for (vid_t& v : order)
+    if (v < 0) v = *next++;
+  return order;
+}
+
 BulkSample sample_minibatches(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& order,
                               int64_t batch_size, std::pair<int64_t, int64_t> ids, uint32_t epoch,
                               StepStats* times) {

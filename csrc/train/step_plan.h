@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "sampling/epoch.h"
 #include "sampling/sampler.h"
 
 namespace matsamp {
@@ -38,6 +39,15 @@ class StepPlan {
   int64_t minibatch_size(int64_t id) const;
   // Seeds of one step over all lanes: what a step's mean loss divides by.
   int64_t step_seeds(const Bulk& bulk, int64_t step) const;
+
+  // The epoch's seed order (cut into minibatches of batch_size by id): a shuffle of
+  // train_vertices, or with locality blocks B (B must divide the lanes), every
+  // minibatch of lane j filled from the shuffled training vertices of block
+  // j·B/lanes, so that a rank's lanes draw from the blocks of its process row.
+  // Blocks with more training vertices than their lanes hold lend the rest to
+  // the minibatches left unfilled, in block order. Depends on neither p nor the rank.
+  std::vector<vid_t> epoch_order(const std::vector<vid_t>& train_vertices, uint64_t seed, uint32_t epoch,
+                                 const BatchLocality& locality) const;
 
  private:
   int64_t num_vertices_, batch_size_, lanes_, steps_per_bulk_, num_minibatches_;

@@ -183,6 +183,8 @@ struct Trainer::State {
   std::vector<int64_t> identity() const;
   void partition_features();
   torch::Tensor input_rows(const std::vector<vid_t>& ids);   // collective with partitioned features
+  int64_t feature_bytes_sent() const;                        // by this rank's fetches so far
+  BatchLocality locality() const { return {static_cast<int>(options.locality_blocks), data.graph.num_vertices()}; }
   torch::Tensor all_inputs();
 };
 
@@ -220,6 +222,9 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
     evaluation_vertices = sorted_union(data.split);
   }
 
+  MATSAMP_CHECK(options.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
+                options.locality_blocks);
+  plan.epoch_order(data.split.train, options.seed, 0, locality());   // bad locality blocks fail here
   if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
   if (options.feature_replication > 0) partition_features();
 
@@ -363,6 +368,17 @@ void Trainer::State::partition_features() {
 #endif
 }
 
+int64_t Trainer::State::feature_bytes_sent() const {
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  if (grid) {
+    const auto counters = grid->counters();
+    const auto fetches = counters.find("all_to_allv");   // only the fetcher exchanges on the grid
+    return fetches == counters.end() ? 0 : fetches->second.bytes;
+  }
+#endif
+  return 0;
+}
+
 torch::Tensor Trainer::State::input_rows(const std::vector<vid_t>& ids) {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   if (fetcher) return features.from_rows(fetcher->fetch(ids), static_cast<int64_t>(ids.size()));
@@ -403,7 +419,7 @@ EpochMetrics Trainer::train_epoch() {
   m.epoch = s.progress.next_epoch;
   ScopedTimer epoch_timer(&m.times.total);
   const uint32_t epoch_key = static_cast<uint32_t>(m.epoch);
-  const std::vector<vid_t> order = shuffle_vertices(s.data.split.train, s.options.seed, epoch_key);
+  const std::vector<vid_t> order = s.plan.epoch_order(s.data.split.train, s.options.seed, epoch_key, s.locality());
   const auto sample_bulk = [&s, &order, epoch_key](int64_t index) {
     SampledBulk out;
     ScopedTimer t(&out.seconds);
@@ -422,6 +438,7 @@ EpochMetrics Trainer::train_epoch() {
   std::future<SampledBulk> pending = start(0);
   const FinishBeforeLeaving finish{pending};   // the task refers to `order`
   double loss_sum = 0;
+  const int64_t fetched_before = s.feature_bytes_sent();
   s.model->train();
   for (int64_t b = 0; b < s.plan.num_bulks(); ++b) {
     SampledBulk current;
@@ -436,6 +453,7 @@ EpochMetrics Trainer::train_epoch() {
     for (int64_t step = 0; step < bulk.lane_length; ++step, ++m.steps)
       loss_sum += s.train_step(current.bulk, bulk, step, epoch_key, m.times);
   }
+  m.feature_fetch_bytes = s.feature_bytes_sent() - fetched_before;
   std::vector<double> total_loss{loss_sum};
   s.comm.all_reduce_sum(total_loss);
   m.loss = total_loss[0] / static_cast<double>(s.data.split.train.size());

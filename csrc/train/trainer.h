@@ -44,6 +44,9 @@ struct TrainOptions {
   int feature_replication = 0;         // 0: every rank reads its own copy of the features;
                                        // c >= 1: the 1.5D layout with replication c, rows
                                        // fetched per minibatch (distributed/, MPI builds)
+  int locality_blocks = 0;             // B > 0: lane j's minibatches from id block j·B/lanes
+                                       // (StepPlan::epoch_order); with B = p/c a rank's
+                                       // minibatches come from the feature rows it holds
 };
 
 class Trainer {
