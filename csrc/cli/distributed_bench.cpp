@@ -200,7 +200,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   std::optional<PartitionedSampling> partitioned;
   std::unique_ptr<Backend> local_backend;
   std::unique_ptr<Sampler> sampler;
-  int64_t n = 0, nonzeros = 0, operand_nonzeros = 0, sampled_row_entries = 0;
+  int64_t n = 0, nonzeros = 0, operand_nonzeros = 0, sampled_row_entries = 0, nonzeros_between_blocks = 0;
   if (mode == GraphMode::replicated) {
     whole = load_whole(world, source);
     agree_on(world, [&] {
@@ -226,12 +226,17 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     n = partitioned->vertices();
     const DistributedLayerWise* lw = partitioned->layerwise_matrices();
     const CsrMatrix& local = partitioned->adjacency().local;
-    std::vector<int64_t> nnz{local.nnz(), lw ? lw->normalized.local.nnz() : 0, 0};
+    std::vector<int64_t> nnz{local.nnz(), lw ? lw->normalized.local.nnz() : 0, 0, 0};
     for (int64_t r = 0; r < local.rows && graphsage; ++r) nnz[2] += std::min(options.fanouts[0], local.row_nnz(r));
+    // Entries whose column another block row holds: what locality cannot keep local.
+    const DistributedCsr& block = partitioned->adjacency();
+    const int64_t first = block.first_row(), end = block.blocks.end(block.block);
+    for (col_t col : local.colidx) nnz[3] += col < first || col >= end;
     grid.col_comm().all_reduce_sum(nnz);   // a process column holds every block row once
     nonzeros = nnz[0];
     operand_nonzeros = graphsage ? nnz[0] : nnz[1];
     sampled_row_entries = nnz[2];
+    nonzeros_between_blocks = nnz[3];
   }
   Backend& backend = partitioned ? partitioned->backend() : *local_backend;
   GraphProduct* product = partitioned ? &partitioned->product() : nullptr;
@@ -315,6 +320,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   json.add("transport", world.transport()).add("processes", p).add("replication", c);
   json.add("process_rows", grid.process_rows()).add("backend", backend.name()).add("graph", source.spec);
   json.add("vertices", n).add("nonzeros", nonzeros);
+  if (partitioned)
+    json.add("block_cut_fraction", static_cast<double>(nonzeros_between_blocks) / std::max<int64_t>(1, nonzeros));
   describe(options, json);
   json.add("minibatches", sum(all.count(1)) / copies).add("bulk_size", epoch->bulk_size()).add("steps", max_bulks);
   json.add("epoch_s", epoch_s).add("time_per_step_s", epoch_s / std::max<int64_t>(1, max_bulks));

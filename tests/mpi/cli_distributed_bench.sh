@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `matsamp bench --distributed` under mpirun: rank 0 alone prints one JSON line, every
-# mode samples the same minibatches as one process, and a bad configuration (c*c not
-# dividing p, ranks given different graph files) ends every rank with one message.
+# mode samples the same minibatches as one process (also with locality blocks on a
+# graph renumbered by `matsamp partition`), and a bad configuration (c*c not dividing p,
+# ranks given different graph files, fewer locality blocks than process rows) ends
+# every rank with one message.
 # Usage: cli_distributed_bench.sh MATSAMP MPIEXEC NP
 set -euo pipefail
 matsamp=$1 mpiexec=$2 np=$3
@@ -27,6 +29,28 @@ for mode in "replicated" "partitioned" "partitioned --fetch-rows" "partitioned -
   [ "$(wc -l < "$dir/out")" -eq 1 ] || fail "$mode: expected one JSON line, got: $(cat "$dir/out")"
   [ "$(fingerprint "$dir/out")" = "$want" ] || fail "$mode: minibatches differ from one process"
 done
+
+# Locality: a graph renumbered by METIS parts (one per process row) has fewer nonzeros
+# between the blocks, and minibatches drawn per block are still those of one process.
+block_cut() { grep -o '"block_cut_fraction":[0-9.e-]*' "$1" | cut -d: -f2; }
+"$matsamp" generate planted --vertices 2000 --classes 4 --features 4 -o "$dir/planted.msg" > /dev/null
+local_graph=$dir/planted.msg
+if "$matsamp" partition -g "$dir/planted.msg" --parts "$np" -o "$dir/parts.msg" > /dev/null 2> "$dir/err"; then
+  local_graph=$dir/parts.msg
+else
+  grep -q "no METIS" "$dir/err" || fail "partition: $(cat "$dir/err")"
+fi
+launch -np 1 "$matsamp" "${bench[@]}" -g "$local_graph" --locality-blocks "$np" --distributed replicated \
+  > "$dir/one" 2> "$dir/err" || fail "locality, one process: $(cat "$dir/err")"
+launch -np "$np" "$matsamp" "${bench[@]}" -g "$local_graph" --locality-blocks "$np" --distributed partitioned \
+  > "$dir/out" 2> "$dir/err" || fail "locality: $(cat "$dir/err")"
+[ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] || fail "locality: minibatches differ from one process"
+if [ "$local_graph" = "$dir/parts.msg" ] && [ "$np" -ge 2 ]; then
+  launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/planted.msg" --distributed partitioned > "$dir/given" 2> "$dir/err" ||
+    fail "planted graph as given: $(cat "$dir/err")"
+  awk -v a="$(block_cut "$dir/out")" -v b="$(block_cut "$dir/given")" 'BEGIN { exit !(a < b / 2) }' ||
+    fail "renumbered block cut $(block_cut "$dir/out") not below half of $(block_cut "$dir/given") as given"
+fi
 
 # --device cuda: each rank samples on the GPU of its local rank, modulo the GPUs it sees
 # (one node here); without a GPU, every rank stops with one message.
@@ -54,6 +78,8 @@ expect_one_error "fetch-rows applies to GraphSAGE" -np "$np" "$matsamp" "${bench
 expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed partitioned --replication 3
 if [ "$np" -ge 2 ]; then
+  expect_one_error "is below the $np process rows" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
+    --distributed partitioned --locality-blocks 1
   expect_one_error "different graph files" \
     -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed partitioned : \
     -np $((np - 1)) "$matsamp" "${bench[@]}" -g "$dir/b.msg" --distributed partitioned
