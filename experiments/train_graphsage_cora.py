@@ -107,7 +107,7 @@ def main():
                         help="cora.npz (default: $MATSAMP_DATA/cora.npz or ../shared/data/cora.npz)")
     parser.add_argument("--epochs", type=int, default=50)
     parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--sampler", default="graphsage", choices=["graphsage", "saint", "saint_node", "saint_edge"],
+    parser.add_argument("--sampler", default="graphsage", choices=["graphsage", "labor", "saint", "saint_node", "saint_edge"],
                         help="how training minibatches are sampled")
     parser.add_argument("--fanouts", default="10,10",
                         help="neighbours per layer, batch layer first (GraphSAINT: walk length or budget per layer)")

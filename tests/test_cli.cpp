@@ -53,6 +53,15 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
   EXPECT_LT(per_batch_lines, 16u) << r.err;
 }
 
+TEST(Cli, BenchRunsLabor) {
+  const std::string dir = scratch_dir("cli_bench_labor");
+  const auto r = run_cli("bench --graph rmat:10 --sampler labor --fanouts 5,3 -b 64 --compare-per-batch", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"\"sampler\":\"labor\"", "\"fanouts\":[5,3]", "\"input_vertices\":",
+                          "\"identical_minibatches\":true"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+}
+
 TEST(Cli, BenchRunsGraphSaint) {
   const std::string dir = scratch_dir("cli_bench_saint");
   const auto r = run_cli("bench --graph rmat:10 --sampler saint --walk-length 3 --layers 2 -b 64 --compare-per-batch", dir);

@@ -88,6 +88,15 @@ TEST_F(CudaSamplers, LayersHeldOnTheDevice) {
   }
 }
 
+// LABOR's rows are drawn on the host (Backend's default); normalization and
+// compaction run on the device: still the CPU's minibatches, on unweighted and
+// weighted graphs.
+TEST_F(CudaSamplers, Labor) {
+  const Graph c = cora(), w = weighted_cora();
+  expect_parity(*make_labor_sampler(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
+  expect_parity(*make_labor_sampler(w.adj, {10, 5}, 7), w.num_vertices(), 256);
+}
+
 TEST_F(CudaSamplers, GraphSageOnAWeightedGraph) {
   const Graph g = weighted_cora();
   expect_parity(*make_graphsage_sampler(g.adj, {10, 5}, 7), g.num_vertices(), 256);

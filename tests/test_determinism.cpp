@@ -42,6 +42,11 @@ TEST(Determinism, GraphSageOnCora) {
   check_sampler(*make_graphsage_sampler(g.adj, {15, 10, 5}, 42), g.num_vertices(), 512);
 }
 
+TEST(Determinism, LaborOnCora) {
+  const Graph g = read_graph(testing::data_file("cora.npz"));
+  check_sampler(*make_labor_sampler(g.adj, {15, 10, 5}, 42), g.num_vertices(), 512);
+}
+
 TEST(Determinism, LadiesOnCora) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
   check_sampler(*make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {256, 256}, 42), g.num_vertices(), 512);
@@ -62,6 +67,7 @@ TEST(Determinism, SaintOnCora) {
 TEST(Determinism, AllSamplersOnKarate) {
   const Graph g = read_matrix_market(testing::data_file("karate.mtx"));
   check_sampler(*make_graphsage_sampler(g.adj, {3, 3}, 42), g.num_vertices(), 5);
+  check_sampler(*make_labor_sampler(g.adj, {3, 3}, 42), g.num_vertices(), 5);
   check_sampler(*make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {4, 4}, 42), g.num_vertices(), 5);
   check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {4, 4}, 42), g.num_vertices(), 5);
   check_sampler(*make_saint_sampler(g.adj, SaintOptions::random_walk(2, 2), 42), g.num_vertices(), 5);

@@ -29,6 +29,7 @@ TrainingData planted_training_data(uint64_t seed = 3) {
 
 std::unique_ptr<Sampler> sampler_for(const std::string& name, const TrainingData& data, uint64_t seed) {
   if (name == "graphsage") return make_graphsage_sampler(data.graph.adj, {5, 5}, seed);
+  if (name == "labor") return make_labor_sampler(data.graph.adj, {5, 5}, seed);
   if (name == "saint") return make_saint_sampler(data.graph.adj, SaintOptions::random_walk(2, 2), seed);
   return make_layerwise_sampler(name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn,
                                 data.graph.adj, {64, 64}, seed);
@@ -112,7 +113,8 @@ TEST_P(TrainerOnPlantedGraph, ResumesFromACheckpointWithTheSameNextEpoch) {
 
 INSTANTIATE_TEST_SUITE_P(Models, TrainerOnPlantedGraph,
                          ::testing::Values(TrainCase{"graphsage", "sage"}, TrainCase{"ladies", "gcn"},
-                                           TrainCase{"fastgcn", "gcn"}, TrainCase{"saint", "sage"}),
+                                           TrainCase{"fastgcn", "gcn"}, TrainCase{"saint", "sage"},
+                                           TrainCase{"labor", "sage"}),
                          [](const auto& info) { return info.param.sampler + "_" + info.param.model; });
 
 TEST(Trainer, PrefetchChangesNothingButTiming) {

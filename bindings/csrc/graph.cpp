@@ -137,6 +137,7 @@ std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
                                                    std::vector<int64_t> sizes, uint64_t seed,
                                                    bool include_frontier) const {
   if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed, uniform_rows_);
+  if (sampler == "labor") return make_labor_sampler(adj_, std::move(sizes), seed);
   if (const std::optional<SaintKind> kind = saint_kind_of(sampler)) {
     const bool walks = *kind == SaintKind::random_walk;
     check_layer_sizes(sizes, walks ? "GraphSAINT walk lengths" : "GraphSAINT budgets");
@@ -147,7 +148,7 @@ std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
                               *kind == SaintKind::edge ? saint_edges() : nullptr);
   }
   MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
-                "sampler must be one of graphsage, ladies, fastgcn, saint, saint_node, saint_edge; got '", sampler,
+                "sampler must be one of graphsage, labor, ladies, fastgcn, saint, saint_node, saint_edge; got '", sampler,
                 "'");
   const LayerWiseKind kind = sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, layerwise_matrices(), std::move(sizes), seed, include_frontier);

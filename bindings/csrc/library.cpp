@@ -60,9 +60,10 @@ TORCH_LIBRARY(matsamp, m) {
 
   // Bulk sampling of k minibatches: seeds stacked, seed_offsets (k + 1) cut them
   // into minibatches first_minibatch … first_minibatch + k - 1 of epoch `epoch`.
-  // sizes: GraphSAGE fanouts / LADIES and FastGCN vertices per layer, batch layer
+  // sizes: GraphSAGE (LABOR: expected) fanouts / LADIES and FastGCN vertices per layer, batch layer
   // first / GraphSAINT's walk length or budget, once per layer.
   m.def("graphsage_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
+  m.def("labor_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
   m.def("saint_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
   m.def("saint_node_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
   m.def("saint_edge_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);

@@ -95,11 +95,14 @@ SampleTensors sample_bulk(const char* op, const char* sampler_name, const GraphH
   });
 }
 
-SampleTensors graphsage_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
+// GraphSAGE and LABOR (node-wise: fanouts per layer).
+template <bool labor>
+SampleTensors node_wise_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
                                const at::Tensor& seed_offsets, std::vector<int64_t> fanouts,
                                int64_t first_minibatch, int64_t epoch, int64_t seed) {
-  return sample_bulk("matsamp.graphsage_sample", "graphsage", *graph, seeds, seed_offsets,
-                     std::move(fanouts), first_minibatch, epoch, seed, /*include_frontier=*/true);
+  return sample_bulk(labor ? "matsamp.labor_sample" : "matsamp.graphsage_sample", labor ? "labor" : "graphsage",
+                     *graph, seeds, seed_offsets, std::move(fanouts), first_minibatch, epoch, seed,
+                     /*include_frontier=*/true);
 }
 
 template <SaintKind kind>
@@ -124,7 +127,8 @@ SampleTensors layerwise_sample(c10::intrusive_ptr<GraphHolder> graph, const at::
 
 void impl_sampling_kernels(torch::Library& m) {
   register_graph_class();   // the kernels' signatures name it
-  m.impl("graphsage_sample", TORCH_FN(graphsage_sample));
+  m.impl("graphsage_sample", TORCH_FN(node_wise_sample<false>));
+  m.impl("labor_sample", TORCH_FN(node_wise_sample<true>));
   m.impl("saint_sample", TORCH_FN(saint_sample<SaintKind::random_walk>));
   m.impl("saint_node_sample", TORCH_FN(saint_sample<SaintKind::node>));
   m.impl("saint_edge_sample", TORCH_FN(saint_sample<SaintKind::edge>));

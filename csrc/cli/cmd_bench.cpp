@@ -23,6 +23,7 @@ struct EpochRun {
   StepStats steps;
   double seconds = 0;
   int64_t minibatches = 0, bulk_size = 0, sampled_edges = 0;
+  int64_t input_vertices = 0;           // the last layer's vertices, summed over minibatches: feature rows to read
   uint64_t fingerprint = 0;
   double copy_seconds = 0;              // host <-> GPU copies within the steps (CUDA backend)
   bool held = false;                    // the layers stayed on the device (BulkSample::held) ...
@@ -49,6 +50,7 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
     run.copy_seconds += after.to_device_seconds - before.to_device_seconds + after.to_host_seconds -
                         before.to_host_seconds;
     run.sampled_edges += bulk.sampled_edges();
+    if (!bulk.layers.empty()) run.input_vertices += bulk.layers.back().col_offsets.back();
     run.held = run.held || bulk.held;
     {
       ScopedTimer fetch(&run.fetch_seconds);   // outside the step timers, as the fingerprint
@@ -105,6 +107,7 @@ JsonObject describe(const EpochRun& run, const MachineRates& rates) {
       .add("extraction_s", run.steps.extraction)
       .add("minibatches_per_s", run.minibatches / run.seconds)
       .add("sampled_edges", run.sampled_edges)
+      .add("input_vertices", run.input_vertices)
       .add("sampled_edges_per_s", run.sampled_edges / run.seconds)
       .add("gathers", run.steps.gathers)
       .add("streamed_bytes", run.steps.streamed_bytes)

@@ -14,12 +14,13 @@ namespace matsamp::cli {
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options) {
   command.add_option("-s,--sampler", options.sampler,
-                     "graphsage, ladies, fastgcn, or GraphSAINT's subgraphs: saint (random walks), saint_node "
-                     "or saint_edge")
-      ->check(CLI::IsMember({"graphsage", "ladies", "fastgcn", "saint", "saint_node", "saint_edge"}))
+                     "graphsage, labor (LABOR-0: GraphSAGE with neighbours kept by randomness a minibatch "
+                     "shares), ladies, fastgcn, or GraphSAINT's subgraphs: saint (random walks), saint_node or "
+                     "saint_edge")
+      ->check(CLI::IsMember({"graphsage", "labor", "ladies", "fastgcn", "saint", "saint_node", "saint_edge"}))
       ->capture_default_str();
   command.add_option("-f,--fanouts", options.fanouts,
-                     "GraphSAGE neighbours per vertex, batch layer first (e.g. 15,10,5)")
+                     "GraphSAGE neighbours per vertex (LABOR: expected), batch layer first (e.g. 15,10,5)")
       ->delimiter(',')
       ->capture_default_str();
   command.add_option("--samples", options.samples,
@@ -87,6 +88,7 @@ std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& 
   options.epoch.memory_budget = parse_bytes(options.memory_budget);
   if (options.sampler == "graphsage")
     return make_graphsage_sampler(adj, options.fanouts, options.epoch.seed);
+  if (options.sampler == "labor") return make_labor_sampler(adj, options.fanouts, options.epoch.seed);
   if (is_saint(options)) return make_saint_sampler(adj, saint_options(options), options.epoch.seed);
   const LayerWiseKind kind = options.sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, adj, options.samples, options.epoch.seed, !options.exclude_frontier);
@@ -103,7 +105,7 @@ namespace {
 int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj) {
   const int64_t adjacency = device_csr_bytes(adj.rows, adj.nnz(), !adj.values.empty());
   const int64_t normalized = device_csr_bytes(adj.rows, adj.nnz() + adj.rows);   // Â: self-loops added
-  if (options.sampler == "graphsage") return adjacency;
+  if (options.sampler == "graphsage" || options.sampler == "labor") return adjacency;
   if (options.sampler == "saint") return adjacency + normalized;
   if (options.sampler == "saint_node") return normalized + device_csr_bytes(1, adj.rows);   // and the column norms
   if (options.sampler == "saint_edge") return normalized + device_csr_bytes(1, adj.nnz());  // and p over the edges
@@ -143,7 +145,7 @@ bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times) {
 
 void describe(const SamplerOptions& options, JsonObject& json) {
   json.add("sampler", options.sampler);
-  if (options.sampler == "graphsage") {
+  if (options.sampler == "graphsage" || options.sampler == "labor") {
     json.add("fanouts", options.fanouts);
   } else if (is_saint(options)) {
     if (options.sampler == "saint") json.add("walk_length", options.saint.walk_length);

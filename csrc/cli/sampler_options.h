@@ -12,7 +12,7 @@
 namespace matsamp::cli {
 
 struct SamplerOptions {
-  std::string sampler = "graphsage";          // graphsage | ladies | fastgcn | saint | saint_node | saint_edge
+  std::string sampler = "graphsage";          // graphsage | labor | ladies | fastgcn | saint | saint_node | saint_edge
   std::vector<int64_t> fanouts{15, 10, 5};    // GraphSAGE, batch layer first
   std::vector<int64_t> samples{512};          // LADIES / FastGCN vertices per layer
   bool exclude_frontier = false;              // layer-wise: next layer = sampled set only

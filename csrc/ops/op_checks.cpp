@@ -21,10 +21,10 @@ void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const cha
   for (vid_t v : rows) MATSAMP_CHECK(v >= 0 && v < a.rows, op, ": row id ", v, " out of range for ", a.shape());
 }
 
-void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys) {
-  check_sample_keys(keys, s, "sample_rows");
+void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys, const char* op) {
+  check_sample_keys(keys, s, op);
   const int64_t keyed = keys.row_offsets.back();
-  MATSAMP_CHECK(rows == keyed, "sample_rows: ", rows, " rows selected but the keys name ", keyed);
+  MATSAMP_CHECK(rows == keyed, op, ": ", rows, " rows selected but the keys name ", keyed);
 }
 
 void check_its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {

@@ -17,7 +17,7 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
 void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op);
 
 // sample_rows' count and keys: s and the keys valid, one keyed row per selected row.
-void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys);
+void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys, const char* op = "sample_rows");
 
 // its_sample's: s and the keys valid, P with values, and one row per keyed row
 // or one row shared by all.

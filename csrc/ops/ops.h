@@ -73,6 +73,15 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
 // its position in the block.
 RandomKey row_key(const SampleKeys& keys, int64_t r);
 
+// LABOR-0 (layer-neighbour sampling): row i of block g of P = normalize_rows(select_rows(a,
+// rows)) keeps each entry (i, t) with p_it > 0 independently with probability
+// min(1, s·p_it), deciding by u_g(t) < s·p_it with u_g(t) = labor_uniform(keys, g, t):
+// one uniform number per minibatch and column, shared by the minibatch's rows, so
+// rows that share a neighbour tend to keep it together. A row keeps s entries in
+// expectation (fewer where s·p > 1 is capped at 1); kept values are those of P.
+CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys);
+double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column);
+
 // True when every row's stored values are equal and positive (unweighted graphs).
 bool has_uniform_rows(const CsrMatrix& a);
 

@@ -78,6 +78,34 @@ void Backend::append_weighted_layer(const CsrMatrix& a, const std::vector<vid_t>
   bulk.layers.push_back(std::move(layer));
 }
 
+namespace {
+
+// A node-wise layer from the sampled rows of its frontier: mean aggregation
+// weights, and the columns compacted per minibatch with the frontier leading.
+SampledLayer mean_layer(Backend& backend, CsrMatrix s, const std::vector<vid_t>& frontier, const Offsets& offsets) {
+  std::fill(s.values.begin(), s.values.end(), 1.0f);
+  backend.normalize_rows(s, false);
+  CompactResult c = backend.compact_columns(std::move(s), offsets, frontier, offsets);
+  return {std::move(c.adj), offsets, std::move(c.col_offsets), std::move(c.vertices)};
+}
+
+// Appends a node-wise sampler's layers: layer l = layer(frontier, offsets, keys of
+// layer l), the frontier being the previous layer's vertices (the seeds first).
+template <class Layer>
+void append_node_wise_layers(size_t layers, uint64_t seed, uint32_t epoch, BulkSample& bulk, Layer layer) {
+  bulk.layers.reserve(bulk.layers.size() + layers);   // frontier points into the previous layer
+  const std::vector<vid_t>* frontier = &bulk.seeds;
+  const Offsets* offsets = &bulk.seed_offsets;
+  for (size_t l = 0; l < layers; ++l) {
+    bulk.layers.push_back(
+        layer(*frontier, *offsets, l, SampleKeys{seed, epoch, static_cast<uint32_t>(l), bulk.first_minibatch, *offsets}));
+    frontier = &bulk.layers.back().vertices;
+    offsets = &bulk.layers.back().col_offsets;
+  }
+}
+
+}  // namespace
+
 SampledLayer Backend::sample_neighbour_layer(const CsrMatrix& adj, const std::vector<vid_t>& frontier,
                                              const Offsets& offsets, int64_t fanout, const SampleKeys& keys,
                                              bool uniform_rows, StepStats* times) {
@@ -87,24 +115,34 @@ SampledLayer Backend::sample_neighbour_layer(const CsrMatrix& adj, const std::ve
     s = sample_rows(adj, frontier, fanout, keys, uniform_rows);
   }
   ScopedTimer t(times ? &times->extraction : nullptr);
-  std::fill(s.values.begin(), s.values.end(), 1.0f);   // mean aggregation weights
-  normalize_rows(s, false);
-  CompactResult c = compact_columns(std::move(s), offsets, frontier, offsets);
-  return {std::move(c.adj), offsets, std::move(c.col_offsets), std::move(c.vertices)};
+  return mean_layer(*this, std::move(s), frontier, offsets);
 }
 
 void Backend::sample_neighbour_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
                                       uint32_t epoch, bool uniform_rows, BulkSample& bulk, StepStats* times) {
-  bulk.layers.reserve(bulk.layers.size() + fanouts.size());   // frontier points into the previous layer
-  const std::vector<vid_t>* frontier = &bulk.seeds;
-  const Offsets* offsets = &bulk.seed_offsets;
-  for (size_t l = 0; l < fanouts.size(); ++l) {
-    bulk.layers.push_back(sample_neighbour_layer(
-        adj, *frontier, *offsets, fanouts[l],
-        {seed, epoch, static_cast<uint32_t>(l), bulk.first_minibatch, *offsets}, uniform_rows, times));
-    frontier = &bulk.layers.back().vertices;
-    offsets = &bulk.layers.back().col_offsets;
-  }
+  append_node_wise_layers(fanouts.size(), seed, epoch, bulk,
+                          [&](const std::vector<vid_t>& frontier, const Offsets& offsets, size_t l, const SampleKeys& keys) {
+                            return sample_neighbour_layer(adj, frontier, offsets, fanouts[l], keys, uniform_rows, times);
+                          });
+}
+
+CsrMatrix Backend::labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                                     const SampleKeys& keys) {
+  return matsamp::labor_sample_rows(a, rows, s, keys);
+}
+
+void Backend::sample_labor_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
+                                  uint32_t epoch, BulkSample& bulk, StepStats* times) {
+  append_node_wise_layers(fanouts.size(), seed, epoch, bulk,
+                          [&](const std::vector<vid_t>& frontier, const Offsets& offsets, size_t l, const SampleKeys& keys) {
+                            CsrMatrix s;
+                            {
+                              ScopedTimer t(times ? &times->sampling : nullptr);
+                              s = labor_sample_rows(adj, frontier, fanouts[l], keys);
+                            }
+                            ScopedTimer t(times ? &times->extraction : nullptr);
+                            return mean_layer(*this, std::move(s), frontier, offsets);
+                          });
 }
 
 }  // namespace matsamp

@@ -72,6 +72,16 @@ class Backend {
   virtual ColumnDraw draw_columns(const CsrMatrix* q, const CsrMatrix& b, int64_t s, const SampleKeys& keys,
                                   const std::vector<vid_t>* frontier, const Offsets& offsets, StepStats* times);
 
+  // labor_sample_rows of ops.h; the default runs it on the host.
+  virtual CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                                      const SampleKeys& keys);
+
+  // The layers of LABOR-0, appended to bulk.layers like sample_neighbour_layers'
+  // (mean weights, the frontier leading each layer's columns), with each layer's
+  // rows drawn by labor_sample_rows.
+  void sample_labor_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed, uint32_t epoch,
+                           BulkSample& bulk, StepStats* times);
+
   // Every layer of a node-wise sampler, appended to bulk.layers: layer l is
   // sample_neighbour_layer of the previous layer's vertices (the seeds for the
   // first) with fanouts[l] and keys {seed, epoch, l, bulk.first_minibatch}.

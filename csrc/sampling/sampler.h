@@ -45,6 +45,14 @@ class Sampler {
 std::unique_ptr<Sampler> make_graphsage_sampler(const CsrMatrix& adj, std::vector<int64_t> fanouts,
                                                 uint64_t seed, std::optional<bool> uniform_rows = std::nullopt);
 
+// LABOR-0 (Balın & Çatalyürek, "Layer-Neighbor Sampling", NeurIPS 2023): as
+// GraphSAGE, but each neighbour t of a frontier row u is kept independently with
+// probability min(1, fanouts[l]·p_ut) (p_ut = 1/deg(u) unweighted), decided by a
+// uniform number per minibatch and vertex t that all rows of the minibatch share:
+// fanouts[l] neighbours per row in expectation, and fewer distinct vertices per
+// layer than GraphSAGE's independent draws. Values are 1/(kept count) per row.
+std::unique_ptr<Sampler> make_labor_sampler(const CsrMatrix& adj, std::vector<int64_t> fanouts, uint64_t seed);
+
 // LADIES (p(v) ∝ Σ_{u in frontier} Â_uv²) and FastGCN (p(v) ∝ ‖Â[:,v]‖²): s[l]
 // vertices per minibatch in layer l; values Â_uv / (s·p(v)), row-normalized.
 // With include_frontier, the frontier is part of the next layer (first in its list).

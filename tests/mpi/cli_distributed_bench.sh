@@ -75,6 +75,8 @@ expect_one_error() {   # pattern, then the launch arguments
 }
 expect_one_error "fetch-rows applies to GraphSAGE" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed replicated --fetch-rows
+expect_one_error "labor needs the whole graph" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
+  --distributed partitioned --sampler labor
 expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed partitioned --replication 3
 if [ "$np" -ge 2 ]; then

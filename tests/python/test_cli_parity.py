@@ -15,6 +15,7 @@ SEED, EPOCH, FRACTION = 7, 2, 0.5
 CASES = {
     "graphsage": ("cora.npz", True, 64, "graphsage", [5, 3], True),
     "graphsage-mtx-3-layers": ("karate.mtx", False, 4, "graphsage", [4, 2, 2], True),
+    "labor": ("cora.npz", True, 64, "labor", [5, 3], True),
     "ladies": ("cora.npz", True, 64, "ladies", [64, 32], True),
     "ladies-exclude-frontier": ("cora.npz", True, 64, "ladies", [48, 48], False),
     "fastgcn": ("cora.npz", True, 64, "fastgcn", [64, 64], True),
@@ -31,7 +32,7 @@ def sizes_options(sampler, sizes):
     if sampler.startswith("saint"):
         size = "--walk-length" if sampler == "saint" else "--budget"
         return [size, str(sizes[0]), "--layers", str(len(sizes))]
-    return ["--fanouts" if sampler == "graphsage" else "--samples", ",".join(map(str, sizes))]
+    return ["--fanouts" if sampler in ("graphsage", "labor") else "--samples", ",".join(map(str, sizes))]
 
 
 def run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks):

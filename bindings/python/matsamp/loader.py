@@ -76,7 +76,9 @@ class BulkSampler:
         graph: a :class:`matsamp.Graph`.
         batch_size: batch vertices per minibatch (the last one may be smaller).
         input_nodes: int64 vertex ids or a bool mask over the vertices; None for all.
-        sampler: "graphsage" (default), "ladies", "fastgcn", "saint"
+        sampler: "graphsage" (default), "labor" (LABOR-0: GraphSAGE's layers
+            with neighbours kept by random numbers a minibatch's rows share, so
+            fewer input nodes), "ladies", "fastgcn", "saint"
             (GraphSAINT: each batch vertex roots a random walk, and every layer is
             the subgraph induced by the roots and the vertices the walks visited),
             "saint_node" (the same with vertices drawn ∝ ‖Â[:,v]‖²) or "saint_edge"
@@ -248,7 +250,7 @@ def _estimate_sizes(sampler, given, sizes, graph):
     """The sizes the bulk size is estimated for: ``sizes``, except that a GraphSAGE
     layer of -1 (all neighbours) counts as the largest degree, which samples the same
     as num_nodes does but needs far less memory than the estimate for num_nodes."""
-    if sampler != "graphsage" or -1 not in given:
+    if sampler not in ("graphsage", "labor") or -1 not in given:
         return sizes
     rowptr = graph.csr()[0]
     max_degree = max(1, int(rowptr.diff().max())) if rowptr.numel() > 1 else 1

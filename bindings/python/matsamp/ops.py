@@ -6,7 +6,7 @@ import torch
 from . import _device
 
 #: The samplers the ops take, by name.
-SAMPLERS = ("graphsage", "ladies", "fastgcn", "saint", "saint_node", "saint_edge")
+SAMPLERS = ("graphsage", "labor", "ladies", "fastgcn", "saint", "saint_node", "saint_edge")
 
 SampledLayer = namedtuple("SampledLayer",
                           ["rowptr", "col", "value", "row_offsets", "col_offsets", "vertices"])
@@ -27,14 +27,16 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
 
     Args:
         graph: a :class:`matsamp.Graph`.
-        sampler: "graphsage", "ladies", "fastgcn", "saint" (GraphSAINT random
+        sampler: "graphsage", "labor" (LABOR-0: GraphSAGE's layers, each
+            neighbour kept with probability min(1, size / degree) by a random number
+            that all rows of a minibatch share), "ladies", "fastgcn", "saint" (GraphSAINT random
             walks: every layer is the subgraph induced by the roots, which are the
             seeds, and the vertices their walks visited), "saint_node" (the same
             with vertices drawn in proportion to ‖Â[:,v]‖² instead of walks) or
             "saint_edge" (with the endpoints of edges drawn ∝ 1/deg(u) + 1/deg(v)).
         seeds: int64 batch vertices of all k minibatches, stacked.
         seed_offsets: int64 ``[k + 1]``; minibatch g is seeds[seed_offsets[g]:seed_offsets[g+1]].
-        sizes: per layer, batch layer first: GraphSAGE neighbours per vertex,
+        sizes: per layer, batch layer first: GraphSAGE neighbours per vertex (LABOR: expected),
             LADIES / FastGCN vertices per minibatch, or GraphSAINT's walk length
             ("saint") or vertices / edges drawn per minibatch ("saint_node" /
             "saint_edge"), the same for every layer.
