@@ -35,7 +35,8 @@ CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, 
       for (int64_t e = begin; e < end; ++e) sum += pattern ? 1.0 : a.values[e];
       for (int64_t e = begin; e < end && sum > 0; ++e) {
         const float p = static_cast<float>((pattern ? 1.0 : a.values[e]) / sum);
-        if (labor_uniform(keys, block_of[i], a.colidx[e]) < static_cast<double>(s) * p) emit(a.colidx[e], p);
+        const double threshold = static_cast<double>(s) * p;   // u < 1 <= threshold needs no draw
+        if (threshold >= 1 || labor_uniform(keys, block_of[i], a.colidx[e]) < threshold) emit(a.colidx[e], p);
       }
     };
   });
