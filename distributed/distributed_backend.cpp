@@ -73,6 +73,16 @@ CsrMatrix DistributedBackend::sample_rows(const CsrMatrix& a, const std::vector<
   return local_->sample_rows(p, identity, s, keys, b->uniform_rows);
 }
 
+CsrMatrix DistributedBackend::labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                                                const SampleKeys& keys) {
+  const Bound* b = bound(a);
+  if (!b) return local_->labor_sample_rows(a, rows, s, keys);
+  const CsrMatrix p = distributed_select_rows(*b, a.rows, rows);
+  std::vector<vid_t> identity(rows.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  return local_->labor_sample_rows(p, identity, s, keys);
+}
+
 CsrMatrix DistributedBackend::select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
                                                   const std::vector<vid_t>& cols, const Offsets& col_offsets,
                                                   const std::vector<float>& weights) {

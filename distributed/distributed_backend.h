@@ -38,6 +38,10 @@ class DistributedBackend final : public Backend {
   CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) override;
   CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                         bool uniform_rows) override;
+  // LABOR decides each entry by its column's number in the minibatch: the rows,
+  // fetched whole, are decided here exactly as one process decides them.
+  CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                              const SampleKeys& keys) override;
   CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                 const Offsets& leading_offsets) override;
 

@@ -16,6 +16,10 @@ std::unique_ptr<Sampler> PartitionedSampling::graphsage(std::vector<int64_t> fan
   return make_graphsage_sampler(adj_placeholder_, std::move(fanouts), seed);
 }
 
+std::unique_ptr<Sampler> PartitionedSampling::labor(std::vector<int64_t> fanouts, uint64_t seed) {
+  return make_labor_sampler(adj_placeholder_, std::move(fanouts), seed);
+}
+
 std::unique_ptr<Sampler> PartitionedSampling::layerwise(LayerWiseKind kind, std::vector<int64_t> samples_per_layer,
                                                         uint64_t seed, bool include_frontier) {
   return make_layerwise_sampler(kind, layerwise_view(), std::move(samples_per_layer), seed, include_frontier);

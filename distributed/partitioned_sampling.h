@@ -30,6 +30,8 @@ class PartitionedSampling {
   GraphProduct& product() { return product_; }
 
   std::unique_ptr<Sampler> graphsage(std::vector<int64_t> fanouts, uint64_t seed);
+  // LABOR-0: each layer's rows fetched whole (DistributedBackend::labor_sample_rows).
+  std::unique_ptr<Sampler> labor(std::vector<int64_t> fanouts, uint64_t seed);
   // Collective on first use: prepares Â, Â∘Â and the column norms distributed.
   std::unique_ptr<Sampler> layerwise(LayerWiseKind kind, std::vector<int64_t> samples_per_layer, uint64_t seed,
                                      bool include_frontier = true);

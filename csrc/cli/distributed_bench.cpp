@@ -188,9 +188,6 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
   agree(world, (mode == GraphMode::partitioned && options.sampler == "graphsage") || !d.fetch_rows,
         "--fetch-rows applies to GraphSAGE with --distributed partitioned");
-  // LABOR thresholds whole rows against numbers its minibatch shares: not (yet) at their owners.
-  agree(world, mode == GraphMode::replicated || options.sampler != "labor",
-        "--sampler labor needs the whole graph on every rank: use --distributed replicated");
   agree_on(world, [&] {   // as make_sampler does, for the partitioned samplers built below
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);
@@ -221,6 +218,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     agree_on(world, [&] {
       if (graphsage)
         sampler = partitioned->graphsage(options.fanouts, options.epoch.seed);
+      else if (options.sampler == "labor")
+        sampler = partitioned->labor(options.fanouts, options.epoch.seed);
       else if (is_saint(options))
         sampler = partitioned->saint(saint_options(options), options.epoch.seed);
       else

@@ -30,6 +30,13 @@ for mode in "replicated" "partitioned" "partitioned --fetch-rows" "partitioned -
   [ "$(fingerprint "$dir/out")" = "$want" ] || fail "$mode: minibatches differ from one process"
 done
 
+# LABOR with the graph partitioned: rows fetched whole, decided as one process decides them.
+launch -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed replicated > "$dir/one" 2> "$dir/err" ||
+  fail "labor, one process: $(cat "$dir/err")"
+launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed partitioned > "$dir/out" 2> "$dir/err" ||
+  fail "labor, partitioned: $(cat "$dir/err")"
+[ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] || fail "labor, partitioned: minibatches differ from one process"
+
 # Locality: a graph renumbered by METIS parts (one per process row) has fewer nonzeros
 # between the blocks, and minibatches drawn per block are still those of one process.
 block_cut() { grep -o '"block_cut_fraction":[0-9.e-]*' "$1" | cut -d: -f2; }
@@ -75,8 +82,6 @@ expect_one_error() {   # pattern, then the launch arguments
 }
 expect_one_error "fetch-rows applies to GraphSAGE" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed replicated --fetch-rows
-expect_one_error "labor needs the whole graph" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
-  --distributed partitioned --sampler labor
 expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed partitioned --replication 3
 if [ "$np" -ge 2 ]; then

@@ -21,7 +21,7 @@ using testing::world;
 using Exchange = GraphProduct::Exchange;
 
 struct SamplerSpec {
-  std::string name;                // graphsage, ladies, fastgcn, saint, saint_node
+  std::string name;                // graphsage, labor, ladies, fastgcn, saint, saint_node
   std::vector<int64_t> sizes;
 };
 
@@ -42,12 +42,14 @@ SaintOptions saint_options(const SamplerSpec& s) {
 
 std::unique_ptr<Sampler> whole_graph_sampler(const SamplerSpec& s, const CsrMatrix& adj) {
   if (s.name == "graphsage") return make_graphsage_sampler(adj, s.sizes, 42);
+  if (s.name == "labor") return make_labor_sampler(adj, s.sizes, 42);
   if (s.name.rfind("saint", 0) == 0) return make_saint_sampler(adj, saint_options(s), 42);
   return make_layerwise_sampler(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, adj, s.sizes, 42);
 }
 
 std::unique_ptr<Sampler> partitioned_sampler(const SamplerSpec& s, PartitionedSampling& graph) {
   if (s.name == "graphsage") return graph.graphsage(s.sizes, 42);
+  if (s.name == "labor") return graph.labor(s.sizes, 42);
   if (s.name.rfind("saint", 0) == 0) return graph.saint(saint_options(s), 42);
   return graph.layerwise(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, s.sizes, 42);
 }
@@ -140,6 +142,10 @@ TEST(DistributedDeterminism, GraphSageOnCora) {
   check_against_reference(testing::data_file("cora.npz"), 256, {"graphsage", {10, 5}});
 }
 
+TEST(DistributedDeterminism, LaborOnCora) {
+  check_against_reference(testing::data_file("cora.npz"), 256, {"labor", {10, 5}});
+}
+
 TEST(DistributedDeterminism, LadiesOnCora) {
   check_against_reference(testing::data_file("cora.npz"), 256, {"ladies", {128, 128}});
 }
@@ -204,6 +210,7 @@ TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
 // Three minibatches: with four workers some sample nothing and only serve.
 TEST(DistributedDeterminism, AllSamplersOnKarateWithIdleWorkers) {
   check_against_reference(testing::data_file("karate.mtx"), 10, {"graphsage", {3, 3}});
+  check_against_reference(testing::data_file("karate.mtx"), 10, {"labor", {3, 3}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"ladies", {4, 4}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"fastgcn", {4, 4}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"saint", {2, 2}});
