@@ -77,6 +77,7 @@ CsrMatrix DistributedBackend::labor_sample_rows(const CsrMatrix& a, const std::v
                                                 const SampleKeys& keys) {
   const Bound* b = bound(a);
   if (!b) return local_->labor_sample_rows(a, rows, s, keys);
+  if (row_sampling_ == RowSampling::at_owner) return product_.labor_sample_rows(rows, s, keys, b->operand);
   const CsrMatrix p = distributed_select_rows(*b, a.rows, rows);
   std::vector<vid_t> identity(rows.size());
   std::iota(identity.begin(), identity.end(), 0);

@@ -38,8 +38,9 @@ class DistributedBackend final : public Backend {
   CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) override;
   CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                         bool uniform_rows) override;
-  // LABOR decides each entry by its column's number in the minibatch: the rows,
-  // fetched whole, are decided here exactly as one process decides them.
+  // LABOR's rows, decided where sample_rows would sample them (RowSampling):
+  // an entry's number depends on its minibatch and column only, so any rank
+  // decides a row as one process does.
   CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                               const SampleKeys& keys) override;
   CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,

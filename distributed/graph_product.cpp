@@ -59,8 +59,9 @@ int64_t answer(const DistributedCsr& a, const col_t* ids, int64_t count, const i
   } else {
     const RandomKey base{static_cast<uint64_t>(h.seed), static_cast<uint32_t>(h.epoch),
                          static_cast<uint32_t>(h.layer)};
-    const CsrMatrix sampled =
-        sample_rows(a.local, local, h.fanout, keys_of(base, key_words, count), h.uniform_rows != 0);
+    const std::vector<RandomKey> keys = keys_of(base, key_words, count);
+    const CsrMatrix sampled = h.labor ? labor_sample_rows(a.local, local, h.fanout, keys)
+                                      : sample_rows(a.local, local, h.fanout, keys, h.uniform_rows != 0);
     std::vector<vid_t> all(count);
     std::iota(all.begin(), all.end(), 0);
     out.append(sampled, all);
@@ -136,14 +137,24 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
 
 CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                                     int operand_id, bool uniform_rows) {
+  return sample_rows_at_owners(rows, s, keys, operand_id, uniform_rows, false);
+}
+
+CsrMatrix GraphProduct::labor_sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                                          int operand_id) {
+  return sample_rows_at_owners(rows, s, keys, operand_id, false, true);
+}
+
+CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                                              int operand_id, bool uniform_rows, bool labor) {
   const DistributedCsr& a = operand(operand_id);
-  check_sample_keys(keys, s, "distributed sample_rows");
+  const char* op = labor ? "distributed labor_sample_rows" : "distributed sample_rows";
+  check_sample_keys(keys, s, op);
   const int64_t m = static_cast<int64_t>(rows.size());
-  MATSAMP_CHECK(m == keys.row_offsets.back(), "distributed sample_rows: ", m, " rows selected but the keys name ",
+  MATSAMP_CHECK(m == keys.row_offsets.back(), op, ": ", m, " rows selected but the keys name ",
                 keys.row_offsets.back());
   for (vid_t v : rows)
-    MATSAMP_CHECK(v >= 0 && v < a.rows(), "distributed sample_rows: row id ", v, " out of range for ", a.rows(),
-                  " rows");
+    MATSAMP_CHECK(v >= 0 && v < a.rows(), op, ": row id ", v, " out of range for ", a.rows(), " rows");
   const auto [lo, hi] = chunk(a.blocks);
 
   // This rank's rows: those in its chunk, asked for by vertex id (so grouped by owner).
@@ -157,6 +168,7 @@ CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, c
   RowRequest request;
   request.fanout = s;
   request.uniform_rows = uniform_rows;
+  request.labor = labor;
   request.key_base = {keys.seed, keys.epoch, keys.layer};
   for (int64_t i : by_vertex) {
     request.ids.push_back(rows[positions[i]]);
@@ -176,9 +188,9 @@ CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, c
     if (exchange_ == Exchange::oblivious) {   // the chunk's rows came whole: sample them here
       std::vector<vid_t> local(request.ids.size());
       for (size_t i = 0; i < local.size(); ++i) local[i] = request.ids[i] - lo;
-      fetched.rows = matsamp::sample_rows(fetched.rows, local, s,
-                                          keys_of(request.key_base, request.key_words.data(), local.size()),
-                                          uniform_rows);
+      const std::vector<RandomKey> row_keys = keys_of(request.key_base, request.key_words.data(), local.size());
+      fetched.rows = labor ? matsamp::labor_sample_rows(fetched.rows, local, s, row_keys)
+                           : matsamp::sample_rows(fetched.rows, local, s, row_keys, uniform_rows);
     }
     std::vector<vid_t> back(by_vertex.size());   // sampled row of each position, in frontier order
     for (size_t i = 0; i < by_vertex.size(); ++i) back[by_vertex[i]] = static_cast<vid_t>(i);
@@ -262,6 +274,7 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   if (sampling) {
     header.fanout = request->fanout;
     header.uniform_rows = request->uniform_rows;
+    header.labor = request->labor;
     header.seed = static_cast<int64_t>(request->key_base.seed);
     header.epoch = request->key_base.epoch;
     header.layer = request->key_base.layer;

@@ -60,6 +60,8 @@ class GraphProduct {
   // process row then gathers the rows of its c chunks.
   CsrMatrix sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
                         bool uniform_rows);
+  // The same for labor_sample_rows of ops.h: each owner decides its rows.
+  CsrMatrix labor_sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand);
   // Collective over the process column: serve requests until every rank is done.
   void finish();
 
@@ -76,6 +78,7 @@ class GraphProduct {
     int64_t count = 0;    // ids requested from the receiving rank
     int64_t fanout = 0;   // 0: whole rows; else sampled rows, keyed by the common part below
     int64_t uniform_rows = 0;
+    int64_t labor = 0;    // sampled by labor_sample_rows, not sample_rows
     int64_t seed = 0, epoch = 0, layer = 0;
   };
 
@@ -86,6 +89,7 @@ class GraphProduct {
     std::vector<vid_t> ids;   // grouped by owner, in column-rank order
     int64_t fanout = 0;
     bool uniform_rows = false;
+    bool labor = false;
     RandomKey key_base;              // seed, epoch and layer of every key
     std::vector<int64_t> key_words;  // (minibatch, row) of each id's key
   };
@@ -100,6 +104,8 @@ class GraphProduct {
   // every rank of the column is done. The oblivious exchange brings the chunk's rows
   // whole, whatever the request's fanout.
   bool exchange_round(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
+  CsrMatrix sample_rows_at_owners(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
+                                  bool uniform_rows, bool labor);
   bool exchange_aware(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   bool exchange_oblivious(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   std::vector<Header> exchange_headers(const std::vector<Header>& mine);

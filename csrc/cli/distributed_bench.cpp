@@ -48,7 +48,7 @@ void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& opt
                  "--distributed partitioned: broadcast whole block rows (sparsity-oblivious) instead of "
                  "fetching the rows needed");
   bench.add_flag("--fetch-rows", options.fetch_rows,
-                 "--distributed partitioned, GraphSAGE: fetch each frontier row whole and sample it here, "
+                 "--distributed partitioned, GraphSAGE and LABOR: fetch each frontier row whole and sample it here, "
                  "instead of having its owner sample it and send back only the picks");
 }
 
@@ -186,8 +186,10 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   pick_rank_gpu(options, local_rank());   // --device cuda: the GPU of this rank's local rank
   const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
-  agree(world, (mode == GraphMode::partitioned && options.sampler == "graphsage") || !d.fetch_rows,
-        "--fetch-rows applies to GraphSAGE with --distributed partitioned");
+  agree(world,
+        (mode == GraphMode::partitioned && (options.sampler == "graphsage" || options.sampler == "labor")) ||
+            !d.fetch_rows,
+        "--fetch-rows applies to GraphSAGE and LABOR with --distributed partitioned");
   agree_on(world, [&] {   // as make_sampler does, for the partitioned samplers built below
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);

@@ -81,6 +81,11 @@ RandomKey row_key(const SampleKeys& keys, int64_t r);
 // expectation (fewer where s·p > 1 is capped at 1); kept values are those of P.
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys);
 double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column);
+// The same with each row's key given (its seed, epoch, layer and minibatch count;
+// its row does not): how the owner of distributed rows decides them for another
+// process, bit-identical to the form above when keys[i] = row_key(keys, i).
+CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                            const std::vector<RandomKey>& keys);
 
 // True when every row's stored values are equal and positive (unweighted graphs).
 bool has_uniform_rows(const CsrMatrix& a);

@@ -30,12 +30,15 @@ for mode in "replicated" "partitioned" "partitioned --fetch-rows" "partitioned -
   [ "$(fingerprint "$dir/out")" = "$want" ] || fail "$mode: minibatches differ from one process"
 done
 
-# LABOR with the graph partitioned: rows fetched whole, decided as one process decides them.
+# LABOR with the graph partitioned, rows decided at their owners or fetched whole: as one process.
 launch -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed replicated > "$dir/one" 2> "$dir/err" ||
   fail "labor, one process: $(cat "$dir/err")"
-launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed partitioned > "$dir/out" 2> "$dir/err" ||
-  fail "labor, partitioned: $(cat "$dir/err")"
-[ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] || fail "labor, partitioned: minibatches differ from one process"
+for mode in "partitioned" "partitioned --fetch-rows"; do
+  # shellcheck disable=SC2086
+  launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed $mode > "$dir/out" 2> "$dir/err" ||
+    fail "labor, $mode: $(cat "$dir/err")"
+  [ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] || fail "labor, $mode: minibatches differ from one process"
+done
 
 # Locality: a graph renumbered by METIS parts (one per process row) has fewer nonzeros
 # between the blocks, and minibatches drawn per block are still those of one process.
