@@ -102,6 +102,18 @@ TEST(LaborSampleRows, EntriesAreKeptWithProbabilityMinOneSP) {
   }
 }
 
+// The keyed form (how an owner decides rows for another rank) is the same rule.
+TEST(LaborSampleRows, KeyedFormEqualsTheBlockForm) {
+  const CsrMatrix a = testing::random_csr(40, 40, 0.3, 8);
+  const std::vector<vid_t> rows{3, 9, 3, 21, 0, 39};
+  const SampleKeys keys = keys_for({2, 1, 3}, 4);
+  std::vector<RandomKey> row_keys;
+  for (int64_t i = 0; i < 6; ++i) row_keys.push_back(row_key(keys, i));
+  EXPECT_TRUE(labor_sample_rows(a, rows, 4, row_keys) == labor_sample_rows(a, rows, 4, keys));
+  row_keys.pop_back();
+  testing::expect_error([&] { labor_sample_rows(a, rows, 4, row_keys); }, "6 rows selected but 5 keys given");
+}
+
 TEST(LaborSampleRows, RejectsBadArguments) {
   const CsrMatrix ring = testing::ring_graph(5);
   testing::expect_error([&] { labor_sample_rows(ring, {0, 1}, 0, keys_for({2}, 1)); }, "labor_sample_rows");
