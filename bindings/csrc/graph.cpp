@@ -148,8 +148,8 @@ std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
                               *kind == SaintKind::edge ? saint_edges() : nullptr);
   }
   MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
-                "sampler must be one of graphsage, labor, ladies, fastgcn, saint, saint_node, saint_edge; got '", sampler,
-                "'");
+                "sampler must be one of graphsage, labor, ladies, fastgcn, saint, saint_node, saint_edge; got '",
+                sampler, "'");
   const LayerWiseKind kind = sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
   return make_layerwise_sampler(kind, layerwise_matrices(), std::move(sizes), seed, include_frontier);
 }

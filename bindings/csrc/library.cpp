@@ -20,7 +20,8 @@ namespace {
 at::Tensor shuffle_vertices_op(const at::Tensor& vertices, int64_t seed, int64_t epoch, int64_t stream) {
   constexpr const char* op = "matsamp.shuffle_vertices";
   std::vector<vid_t> ids = to_int64_vector(vertices, op, "vertices");
-  return vector_to_tensor(shuffle_vertices(ids, to_seed(seed, op), to_epoch(epoch, op), to_epoch(stream, op, "stream")));
+  return vector_to_tensor(
+      shuffle_vertices(ids, to_seed(seed, op), to_epoch(epoch, op), to_epoch(stream, op, "stream")));
 }
 
 // The bulk size k the C++ EpochIterator picks when none is given: the largest

@@ -19,7 +19,8 @@ namespace {
 double share_in_own_block(const std::vector<int32_t>& part_of_new_id, int parts) {
   const RowBlocks blocks{static_cast<int64_t>(part_of_new_id.size()), parts};
   int64_t matched = 0;
-  for (size_t v = 0; v < part_of_new_id.size(); ++v) matched += blocks.owner(static_cast<vid_t>(v)) == part_of_new_id[v];
+  for (size_t v = 0; v < part_of_new_id.size(); ++v)
+    matched += blocks.owner(static_cast<vid_t>(v)) == part_of_new_id[v];
   return static_cast<double>(matched) / static_cast<double>(part_of_new_id.size());
 }
 

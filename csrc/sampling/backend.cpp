@@ -80,25 +80,42 @@ void Backend::append_weighted_layer(const CsrMatrix& a, const std::vector<vid_t>
 
 namespace {
 
-// A node-wise layer from the sampled rows of its frontier: mean aggregation
-// weights, and the columns compacted per minibatch with the frontier leading.
-SampledLayer mean_layer(Backend& backend, CsrMatrix s, const std::vector<vid_t>& frontier, const Offsets& offsets) {
+// A node-wise layer: its frontier's rows drawn by draw() (timed as sampling),
+// then mean aggregation weights and the columns compacted per minibatch with the
+// frontier leading (timed as extraction).
+template <class Draw>
+SampledLayer node_wise_layer(Backend& backend, const std::vector<vid_t>& frontier, const Offsets& offsets,
+                             StepStats* times, Draw draw) {
+  CsrMatrix s;
+  {
+    ScopedTimer t(times ? &times->sampling : nullptr);
+    s = draw();
+  }
+  ScopedTimer t(times ? &times->extraction : nullptr);
   std::fill(s.values.begin(), s.values.end(), 1.0f);
   backend.normalize_rows(s, false);
   CompactResult c = backend.compact_columns(std::move(s), offsets, frontier, offsets);
   return {std::move(c.adj), offsets, std::move(c.col_offsets), std::move(c.vertices)};
 }
 
-// Appends a node-wise sampler's layers: layer l = layer(frontier, offsets, keys of
-// layer l), the frontier being the previous layer's vertices (the seeds first).
+// What one layer of a node-wise sampler samples from: the previous layer's
+// vertices (the seeds first), its blocks, and the layer's keys.
+struct NodeWiseInput {
+  const std::vector<vid_t>& frontier;
+  const Offsets& offsets;
+  size_t layer;
+  SampleKeys keys;
+};
+
+// Appends a node-wise sampler's layers, each layer(input) of the one before.
 template <class Layer>
 void append_node_wise_layers(size_t layers, uint64_t seed, uint32_t epoch, BulkSample& bulk, Layer layer) {
   bulk.layers.reserve(bulk.layers.size() + layers);   // frontier points into the previous layer
   const std::vector<vid_t>* frontier = &bulk.seeds;
   const Offsets* offsets = &bulk.seed_offsets;
   for (size_t l = 0; l < layers; ++l) {
-    bulk.layers.push_back(
-        layer(*frontier, *offsets, l, SampleKeys{seed, epoch, static_cast<uint32_t>(l), bulk.first_minibatch, *offsets}));
+    const SampleKeys keys{seed, epoch, static_cast<uint32_t>(l), bulk.first_minibatch, *offsets};
+    bulk.layers.push_back(layer(NodeWiseInput{*frontier, *offsets, l, keys}));
     frontier = &bulk.layers.back().vertices;
     offsets = &bulk.layers.back().col_offsets;
   }
@@ -109,21 +126,15 @@ void append_node_wise_layers(size_t layers, uint64_t seed, uint32_t epoch, BulkS
 SampledLayer Backend::sample_neighbour_layer(const CsrMatrix& adj, const std::vector<vid_t>& frontier,
                                              const Offsets& offsets, int64_t fanout, const SampleKeys& keys,
                                              bool uniform_rows, StepStats* times) {
-  CsrMatrix s;
-  {
-    ScopedTimer t(times ? &times->sampling : nullptr);
-    s = sample_rows(adj, frontier, fanout, keys, uniform_rows);
-  }
-  ScopedTimer t(times ? &times->extraction : nullptr);
-  return mean_layer(*this, std::move(s), frontier, offsets);
+  return node_wise_layer(*this, frontier, offsets, times,
+                         [&] { return sample_rows(adj, frontier, fanout, keys, uniform_rows); });
 }
 
 void Backend::sample_neighbour_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
                                       uint32_t epoch, bool uniform_rows, BulkSample& bulk, StepStats* times) {
-  append_node_wise_layers(fanouts.size(), seed, epoch, bulk,
-                          [&](const std::vector<vid_t>& frontier, const Offsets& offsets, size_t l, const SampleKeys& keys) {
-                            return sample_neighbour_layer(adj, frontier, offsets, fanouts[l], keys, uniform_rows, times);
-                          });
+  append_node_wise_layers(fanouts.size(), seed, epoch, bulk, [&](const NodeWiseInput& in) {
+    return sample_neighbour_layer(adj, in.frontier, in.offsets, fanouts[in.layer], in.keys, uniform_rows, times);
+  });
 }
 
 CsrMatrix Backend::labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
@@ -133,16 +144,10 @@ CsrMatrix Backend::labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t
 
 void Backend::sample_labor_layers(const CsrMatrix& adj, const std::vector<int64_t>& fanouts, uint64_t seed,
                                   uint32_t epoch, BulkSample& bulk, StepStats* times) {
-  append_node_wise_layers(fanouts.size(), seed, epoch, bulk,
-                          [&](const std::vector<vid_t>& frontier, const Offsets& offsets, size_t l, const SampleKeys& keys) {
-                            CsrMatrix s;
-                            {
-                              ScopedTimer t(times ? &times->sampling : nullptr);
-                              s = labor_sample_rows(adj, frontier, fanouts[l], keys);
-                            }
-                            ScopedTimer t(times ? &times->extraction : nullptr);
-                            return mean_layer(*this, std::move(s), frontier, offsets);
-                          });
+  append_node_wise_layers(fanouts.size(), seed, epoch, bulk, [&](const NodeWiseInput& in) {
+    return node_wise_layer(*this, in.frontier, in.offsets, times,
+                           [&] { return labor_sample_rows(adj, in.frontier, fanouts[in.layer], in.keys); });
+  });
 }
 
 }  // namespace matsamp

@@ -31,12 +31,12 @@ for mode in "replicated" "partitioned" "partitioned --fetch-rows" "partitioned -
 done
 
 # LABOR with the graph partitioned, rows decided at their owners or fetched whole: as one process.
-launch -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed replicated > "$dir/one" 2> "$dir/err" ||
-  fail "labor, one process: $(cat "$dir/err")"
+launch -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed replicated \
+  > "$dir/one" 2> "$dir/err" || fail "labor, one process: $(cat "$dir/err")"
 for mode in "partitioned" "partitioned --fetch-rows"; do
   # shellcheck disable=SC2086
-  launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed $mode > "$dir/out" 2> "$dir/err" ||
-    fail "labor, $mode: $(cat "$dir/err")"
+  launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler labor --distributed $mode \
+    > "$dir/out" 2> "$dir/err" || fail "labor, $mode: $(cat "$dir/err")"
   [ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] || fail "labor, $mode: minibatches differ from one process"
 done
 
