@@ -45,6 +45,22 @@ TEST(CliPartition, WritesTheRenumberedGraphAndItsPermutation) {
   EXPECT_TRUE(written.adj == want.adj);
 }
 
+// info --blocks: the share of nonzeros between equal id ranges, before and after.
+TEST(CliPartition, InfoReportsTheBlockCut) {
+  const std::string dir = scratch_dir("cli_info_blocks");
+  const std::string karate = data_file("karate.mtx");
+  const auto before = run_cli("info -g " + karate + " --blocks 2", dir);
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  const Graph g = read_graph(karate);
+  const double want = static_cast<double>(cut_nonzeros(g.adj, 2)) / static_cast<double>(g.num_edges());
+  const size_t at = before.out.find("\"block_cut_fraction\":");
+  ASSERT_NE(at, std::string::npos) << before.out;
+  EXPECT_NEAR(std::stod(before.out.substr(at + 21)), want, 1e-5) << before.out;
+  EXPECT_GT(want, 0.0);
+  EXPECT_EQ(run_cli("info -g " + karate, dir).out.find("block_cut_fraction"), std::string::npos);
+  expect_one_line_error(run_cli("info -g " + karate + " --blocks 40", dir), "--blocks 40 exceeds the graph's 34");
+}
+
 TEST(CliPartition, LocalityBlocksInBench) {
   const std::string dir = scratch_dir("cli_locality");
   const auto r = run_cli("bench --graph rmat:10 --fanouts 5,3 -b 64 --locality-blocks 4 --compare-per-batch", dir);

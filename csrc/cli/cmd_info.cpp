@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/graph_source.h"
+#include "graph/partition.h"
 #include "util/json.h"
 
 namespace matsamp::cli {
@@ -36,9 +37,16 @@ JsonObject degree_statistics(const CsrMatrix& adj) {
 void add_info_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("info", "print vertex, edge, degree, feature and label statistics as JSON");
   auto source = std::make_shared<GraphSource>();
+  auto blocks = std::make_shared<int>(0);
   add_graph_options(*cmd, *source);
-  cmd->callback([source] {
+  cmd->add_option("--blocks", *blocks,
+                  "also report the share of nonzeros between this many equal id ranges (the 1.5D block rows "
+                  "of that many process rows; 'matsamp partition' lowers it)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->callback([source, blocks] {
     const Graph g = load_graph(*source);
+    MATSAMP_CHECK(*blocks <= g.num_vertices(), "--blocks ", *blocks, " exceeds the graph's ", g.num_vertices(),
+                  " vertices");
     bool symmetric = true;
     const CsrMatrix t = transpose(g.adj);
     symmetric = t.rowptr == g.adj.rowptr && t.colidx == g.adj.colidx;
@@ -56,6 +64,10 @@ void add_info_command(CLI::App& app) {
         .add("labelled", static_cast<int64_t>(std::count_if(g.labels.begin(), g.labels.end(),
                                                              [](int64_t l) { return l >= 0; })))
         .add("classes", g.num_classes());
+    if (*blocks > 0)
+      info.add("blocks", *blocks)
+          .add("block_cut_fraction", static_cast<double>(cut_nonzeros(g.adj, *blocks)) /
+                                         static_cast<double>(std::max<int64_t>(1, g.num_edges())));
     std::printf("%s\n", info.str().c_str());
   });
 }
