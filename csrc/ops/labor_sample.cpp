@@ -2,6 +2,9 @@
 // Poisson sampling of each row of P = normalize_rows(R·A) in which every
 // minibatch draws one uniform number per column, shared by all its rows, so rows
 // with common neighbours pick them together and a layer has fewer vertices.
+#include <vector>
+
+#include "core/philox_batch.h"
 #include "ops/build_rows.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
@@ -25,15 +28,35 @@ CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t
   check_row_ids(a, rows, "labor_sample_rows");
   const bool pattern = a.values.empty();
   return build_rows_once(static_cast<int64_t>(rows.size()), a.cols, 256, [&] {
-    return [&](int64_t i, auto&& emit) {
-      const RandomKey key = key_of(i);
+    return [&, uniforms = std::vector<double>()](int64_t i, auto&& emit) mutable {
       const int64_t begin = a.rowptr[rows[i]], end = a.rowptr[rows[i] + 1];
+      const auto value = [&](int64_t e) { return pattern ? 1.0 : static_cast<double>(a.values[e]); };
       double sum = 0;   // normalize_rows' arithmetic: a double sum in row order, then float(v / sum)
-      for (int64_t e = begin; e < end; ++e) sum += pattern ? 1.0 : a.values[e];
-      for (int64_t e = begin; e < end && sum > 0; ++e) {
-        const float p = static_cast<float>((pattern ? 1.0 : a.values[e]) / sum);
-        const double threshold = static_cast<double>(s) * p;   // u < 1 <= threshold needs no draw
-        if (threshold >= 1 || column_uniform(key, a.colidx[e]) < threshold) emit(a.colidx[e], p);
+      bool equal_values = true;
+      for (int64_t e = begin; e < end; ++e) {
+        sum += value(e);
+        equal_values &= value(e) == value(begin);
+      }
+      if (!(sum > 0)) return;
+      const auto p_of = [&](int64_t e) { return static_cast<float>(value(e) / sum); };
+      const auto threshold_of = [&](float p) { return static_cast<double>(s) * p; };   // u < 1 <= it needs no draw
+      // Rows of equal values (unweighted graphs) share one p: kept whole, or
+      // decided by one comparison per entry without a division.
+      if (equal_values && threshold_of(p_of(begin)) >= 1) {
+        for (int64_t e = begin; e < end; ++e) emit(a.colidx[e], p_of(begin));
+        return;
+      }
+      uniforms.resize(end - begin);
+      uniform01_of_rows(key_of(i), kLaborDraw, a.colidx.data() + begin, end - begin, uniforms.data());
+      if (equal_values) {
+        const float p = p_of(begin);
+        for (int64_t e = begin; e < end; ++e)
+          if (uniforms[e - begin] < threshold_of(p)) emit(a.colidx[e], p);
+        return;
+      }
+      for (int64_t e = begin; e < end; ++e) {
+        const float p = p_of(e);
+        if (threshold_of(p) >= 1 || uniforms[e - begin] < threshold_of(p)) emit(a.colidx[e], p);
       }
     };
   });
