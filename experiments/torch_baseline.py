@@ -129,6 +129,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=positive, default=3)
     parser.add_argument("--threads", type=integer_at_least(0), default=0, help="torch and OpenMP threads (0: torch's default)")
+    parser.add_argument("--keep-freed-memory", action="store_true",
+                        help="matsamp.keep_freed_memory_for_reuse() first (for all three runs), as the CLI does")
     args = parser.parse_args()
     try:
         fanouts = [int(f) for f in args.fanouts.split(",")]
@@ -140,6 +142,7 @@ def main():
         parser.error(f"--train-fraction must be in (0, 1], got {args.train_fraction}")
     if args.threads > 0:
         torch.set_num_threads(args.threads)
+    kept_freed_memory = args.keep_freed_memory and matsamp.keep_freed_memory_for_reuse()
 
     print(f"loading {args.graph}", file=sys.stderr)
     graph = matsamp.Graph.load(args.graph, symmetrize=args.symmetrize, device=args.device)
@@ -161,7 +164,8 @@ def main():
     }
     report = {"graph": args.graph, "vertices": n, "nonzeros": graph.num_edges, "device": str(device),
               "torch": torch.__version__, "threads": torch.get_num_threads(), "fanouts": fanouts,
-              "batch_size": b, "minibatches": len(ends), "bulk_size": bulk, "repeat": args.repeat}
+              "batch_size": b, "minibatches": len(ends), "bulk_size": bulk, "repeat": args.repeat,
+              "kept_freed_memory": kept_freed_memory}
     for name, run in runs.items():
         median, times, results = timed(run, device, args.repeat, name)
         edges = max(results)

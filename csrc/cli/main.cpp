@@ -3,8 +3,10 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "util/memory.h"
 
 int main(int argc, char** argv) {
+  matsamp::keep_freed_memory_for_reuse();
   CLI::App app{"matsamp: samples GNN minibatches in bulk with sparse matrix algebra.\n"
                "Run 'matsamp COMMAND --help' for the options of a command."};
   app.require_subcommand(1);

@@ -4,6 +4,11 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdlib>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "core/error.h"
 
@@ -35,6 +40,19 @@ int64_t parse_bytes(const std::string& text) {
   else if (!unit.empty()) fail("not a byte count: '", text, "' (unknown unit '", unit, "')");
   MATSAMP_CHECK(number > 0, "byte count must be positive: '", text, "'");
   return static_cast<int64_t>(number * scale);
+}
+
+bool keep_freed_memory_for_reuse() {
+#if defined(__GLIBC__)
+  for (const char* tuning : {"GLIBC_TUNABLES", "MALLOC_MMAP_MAX_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_",
+                             "MALLOC_TOP_PAD_"})
+    if (std::getenv(tuning)) return false;
+  // Large blocks from the heap rather than from mmap (which munmap returns at
+  // once), and no trimming of the heap's free top.
+  return mallopt(M_MMAP_MAX, 0) == 1 && mallopt(M_TRIM_THRESHOLD, -1) == 1;
+#else
+  return false;
+#endif
 }
 
 }  // namespace matsamp

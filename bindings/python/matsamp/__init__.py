@@ -17,5 +17,6 @@ from .graph import Graph
 from .loader import Adj, BulkSampler, MiniBatch
 
 built_with_cuda = _C.built_with_cuda
+keep_freed_memory_for_reuse = _C.keep_freed_memory_for_reuse
 
-__all__ = ["Adj", "BulkSampler", "Graph", "MiniBatch", "ops", "built_with_cuda"]
+__all__ = ["Adj", "BulkSampler", "Graph", "MiniBatch", "ops", "built_with_cuda", "keep_freed_memory_for_reuse"]
