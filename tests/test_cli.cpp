@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -51,6 +52,22 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
     ++per_batch_lines;
   EXPECT_GE(per_batch_lines, 1u) << r.err;
   EXPECT_LT(per_batch_lines, 16u) << r.err;
+}
+
+// The command keeps freed memory for reuse unless the user tunes malloc, and says which.
+TEST(Cli, BenchReportsWhetherFreedMemoryIsKept) {
+  const std::string dir = scratch_dir("cli_bench_malloc");
+  const std::string bench = "bench --graph rmat:8 --fanouts 3 -b 32";
+  if (!std::getenv("GLIBC_TUNABLES") && !std::getenv("MALLOC_TOP_PAD_")) {
+    const auto kept = run_cli(bench, dir);
+    ASSERT_EQ(kept.exit_code, 0) << kept.err;
+    EXPECT_NE(kept.out.find("\"freed_memory_kept\":true"), std::string::npos) << kept.out;
+  }
+  ASSERT_EQ(setenv("MALLOC_TOP_PAD_", "131072", 1), 0);
+  const auto tuned = run_cli(bench, dir);
+  unsetenv("MALLOC_TOP_PAD_");
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  EXPECT_NE(tuned.out.find("\"freed_memory_kept\":false"), std::string::npos) << tuned.out;
 }
 
 TEST(Cli, BenchRunsLabor) {

@@ -199,6 +199,7 @@ void add_bench_command(CLI::App& app) {
       json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
     }
     json.add("peak_memory_bytes", peak_resident_bytes());
+    json.add("freed_memory_kept", freed_memory_kept());
     if (backend->name() == "cuda") json.add("gpu", describe(gpu, bulk));
     std::printf("%s\n", json.str().c_str());
   });

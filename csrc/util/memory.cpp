@@ -42,6 +42,12 @@ int64_t parse_bytes(const std::string& text) {
   return static_cast<int64_t>(number * scale);
 }
 
+namespace {
+bool kept = false;
+}  // namespace
+
+bool freed_memory_kept() { return kept; }
+
 bool keep_freed_memory_for_reuse() {
 #if defined(__GLIBC__)
   for (const char* tuning : {"GLIBC_TUNABLES", "MALLOC_MMAP_MAX_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_",
@@ -49,7 +55,8 @@ bool keep_freed_memory_for_reuse() {
     if (std::getenv(tuning)) return false;
   // Large blocks from the heap rather than from mmap (which munmap returns at
   // once), and no trimming of the heap's free top.
-  return mallopt(M_MMAP_MAX, 0) == 1 && mallopt(M_TRIM_THRESHOLD, -1) == 1;
+  kept = kept || (mallopt(M_MMAP_MAX, 0) == 1 && mallopt(M_TRIM_THRESHOLD, -1) == 1);
+  return kept;
 #else
   return false;
 #endif

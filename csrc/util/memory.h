@@ -17,5 +17,7 @@ int64_t parse_bytes(const std::string& text);
 // nothing where malloc is not glibc's or GLIBC_TUNABLES / MALLOC_*_ are set (the
 // user's own tuning wins). Returns whether it changed the settings.
 bool keep_freed_memory_for_reuse();
+// Whether keep_freed_memory_for_reuse changed the settings in this process (benchmarks report it).
+bool freed_memory_kept();
 
 }  // namespace matsamp
