@@ -12,6 +12,12 @@ namespace matsamp {
 
 // Rows of a stacked matrix that belong to minibatch g: [offsets[g], offsets[g+1]).
 using Offsets = std::vector<int64_t>;
+// 0, 1, …, k: one row per minibatch (the layer-wise and subgraph samplers' Q).
+inline Offsets one_row_per_minibatch(int64_t k) {
+  Offsets offsets(k + 1);
+  for (int64_t g = 0; g <= k; ++g) offsets[g] = g;
+  return offsets;
+}
 
 // C = A·B over (+, ×), each entry summed in the order of A's row.
 CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b);

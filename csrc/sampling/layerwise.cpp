@@ -38,8 +38,7 @@ class LayerWiseSampler final : public Sampler {
     BulkSample bulk{first_minibatch, seeds, seed_offsets, {}, nullptr};
     bulk.layers.reserve(sizes_.size());   // frontier points into the previous layer
     const int64_t k = bulk.count();
-    Offsets per_minibatch(k + 1);
-    for (int64_t g = 0; g <= k; ++g) per_minibatch[g] = g;
+    const Offsets per_minibatch = one_row_per_minibatch(k);
     const std::vector<vid_t>* frontier = &bulk.seeds;
     const Offsets* offsets = &bulk.seed_offsets;
 

@@ -109,8 +109,7 @@ class SaintSampler final : public Sampler {
   std::vector<std::vector<vid_t>> draw(const Offsets& offsets, int64_t first_minibatch, uint32_t epoch,
                                        Backend& backend, StepStats* times) const {
     const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-    Offsets per_minibatch(k + 1);
-    for (int64_t g = 0; g <= k; ++g) per_minibatch[g] = g;
+    const Offsets per_minibatch = one_row_per_minibatch(k);
     const bool edges = options_.kind == SaintKind::edge;
     const CsrMatrix chosen =
         backend.draw_columns(nullptr, edges ? *edge_probabilities_ : matrices_->column_norms, options_.budget,
