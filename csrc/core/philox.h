@@ -45,13 +45,20 @@ struct RandomKey {
   uint64_t row = 0;         // row within the minibatch
 };
 
+// The Philox key and counter of draw number `draw` of the row named by `key`
+// (the row enters word 1 and, its high half, word 3).
+MATSAMP_HD uint64_t philox_key(const RandomKey& key) {
+  return key.seed ^ (static_cast<uint64_t>(key.epoch) * 0x9E3779B97F4A7C15ull);
+}
+MATSAMP_HD Philox4x32 philox_counter(const RandomKey& key, uint32_t draw) {
+  return {{draw, static_cast<uint32_t>(key.row), static_cast<uint32_t>(key.minibatch),
+           (key.layer << 24) ^ static_cast<uint32_t>(key.row >> 32) ^
+               (static_cast<uint32_t>(key.minibatch >> 32) << 12)}};
+}
+
 // 64 random bits for draw number `draw` of the row named by `key`.
 MATSAMP_HD uint64_t random_bits(const RandomKey& key, uint32_t draw) {
-  const uint64_t mixed_key = key.seed ^ (static_cast<uint64_t>(key.epoch) * 0x9E3779B97F4A7C15ull);
-  const Philox4x32 ctr{{draw, static_cast<uint32_t>(key.row), static_cast<uint32_t>(key.minibatch),
-                        (key.layer << 24) ^ static_cast<uint32_t>(key.row >> 32) ^
-                            (static_cast<uint32_t>(key.minibatch >> 32) << 12)}};
-  const Philox4x32 out = philox4x32_10(ctr, mixed_key);
+  const Philox4x32 out = philox4x32_10(philox_counter(key, draw), philox_key(key));
   return (static_cast<uint64_t>(out.v[0]) << 32) | out.v[1];
 }
 

@@ -40,12 +40,15 @@ __attribute__((target("avx2"))) inline void avx2_round(__m256i& v0, __m256i& v1,
 // latency); the rest by the scalar path.
 __attribute__((target("avx2"))) void avx2_uniforms(const RandomKey& key, uint32_t draw, const int32_t* rows,
                                                    int64_t count, double* out) {
-  const uint64_t mixed_key = key.seed ^ (static_cast<uint64_t>(key.epoch) * 0x9E3779B97F4A7C15ull);
-  // random_bits' counter: {draw, row, minibatch, layer << 24 ^ row >> 32 ^ (minibatch >> 32) << 12}.
-  const __m256i word0 = _mm256_set1_epi32(static_cast<int>(draw));
-  const __m256i word2 = _mm256_set1_epi32(static_cast<int>(static_cast<uint32_t>(key.minibatch)));
-  const __m256i word3 = _mm256_set1_epi32(
-      static_cast<int>((key.layer << 24) ^ (static_cast<uint32_t>(key.minibatch >> 32) << 12)));
+  const uint64_t mixed_key = philox_key(key);
+  // random_bits' counter of row 0; a row r then sets word 1 to r and flips word 3
+  // by r >> 32 (all ones for a negative 32-bit r).
+  RandomKey row_zero = key;
+  row_zero.row = 0;
+  const Philox4x32 counter = philox_counter(row_zero, draw);
+  const __m256i word0 = _mm256_set1_epi32(static_cast<int>(counter.v[0]));
+  const __m256i word2 = _mm256_set1_epi32(static_cast<int>(counter.v[2]));
+  const __m256i word3 = _mm256_set1_epi32(static_cast<int>(counter.v[3]));
   int64_t i = 0;
   for (; i + 16 <= count; i += 16) {
     const __m256i rows_a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + i));

@@ -50,8 +50,9 @@ CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t
       uniform01_of_rows(key_of(i), kLaborDraw, a.colidx.data() + begin, end - begin, uniforms.data());
       if (equal_values) {
         const float p = p_of(begin);
+        const double threshold = threshold_of(p);
         for (int64_t e = begin; e < end; ++e)
-          if (uniforms[e - begin] < threshold_of(p)) emit(a.colidx[e], p);
+          if (uniforms[e - begin] < threshold) emit(a.colidx[e], p);
         return;
       }
       for (int64_t e = begin; e < end; ++e) {
