@@ -7,28 +7,39 @@
 
 namespace matsamp {
 
-CsrMatrix placeholder_of(const DistributedCsr& a) { return CsrMatrix(a.rows(), a.cols()); }
+namespace {
+
+// What a distributed handle refers to: an operand of the product.
+struct DistributedMatrix final : Resident {
+  int operand = -1;
+};
+
+std::vector<vid_t> identity_ids(size_t n) {
+  std::vector<vid_t> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  return ids;
+}
+
+}  // namespace
 
 DistributedBackend::DistributedBackend(GraphProduct& product, std::unique_ptr<Backend> local)
     : product_(product), local_(std::move(local)) {}
 
-void DistributedBackend::bind(const CsrMatrix& placeholder, const DistributedCsr& a) {
-  MATSAMP_CHECK(placeholder.rows == a.rows() && placeholder.cols == a.cols() && placeholder.nnz() == 0,
-                "DistributedBackend: placeholder ", placeholder.shape(), " does not stand for a ", a.rows(), " x ",
-                a.cols(), " distributed matrix");
+Matrix DistributedBackend::register_distributed(const DistributedCsr& a) {
   // Row uniformity is a per-row property: the column, which holds every block once, decides.
-  std::vector<int64_t> non_uniform{has_uniform_rows(a.local) ? 0 : 1};
-  product_.grid().col_comm().all_reduce_sum(non_uniform);
-  bound_[&placeholder] = {product_.add_operand(a), non_uniform[0] == 0};
+  std::vector<int64_t> column_sums{has_uniform_rows(a.local) ? 0 : 1, a.local.nnz()};
+  product_.grid().col_comm().all_reduce_sum(column_sums);
+  auto storage = std::make_shared<DistributedMatrix>();
+  storage->operand = product_.add_operand(a);
+  return Matrix(this, std::move(storage), a.rows(), a.cols(), column_sums[1]).set_uniform_rows(column_sums[0] == 0);
 }
 
-const DistributedBackend::Bound* DistributedBackend::bound(const CsrMatrix& m) const {
-  const auto it = bound_.find(&m);
-  return it == bound_.end() ? nullptr : &it->second;
+int DistributedBackend::operand_of(const Matrix& m) const {
+  return m.owner() == this ? static_cast<const DistributedMatrix*>(m.storage())->operand : -1;
 }
 
-void DistributedBackend::reject_placeholder(const CsrMatrix& m, const char* op) const {
-  MATSAMP_CHECK(!bound(m), "distributed backend: ", op, " of a distributed graph matrix is not supported");
+void DistributedBackend::reject_distributed(const Matrix& m, const char* op) const {
+  MATSAMP_CHECK(operand_of(m) < 0, "distributed backend: ", op, " of a distributed graph matrix is not supported");
 }
 
 std::string DistributedBackend::name() const {
@@ -36,15 +47,21 @@ std::string DistributedBackend::name() const {
                                                                                           : "+1.5d-oblivious");
 }
 
-CsrMatrix DistributedBackend::spgemm(const CsrMatrix& a, const CsrMatrix& b) {
-  reject_placeholder(a, "spgemm with the left operand");
-  if (const Bound* right = bound(b)) return product_.multiply(a, right->operand);
-  return local_->spgemm(a, b);
+CsrMatrix DistributedBackend::to_host(Matrix m) {
+  reject_distributed(m, "to_host");
+  return local_->to_host(std::move(m));
 }
 
-CsrMatrix DistributedBackend::distributed_select_rows(const Bound& b, int64_t n, const std::vector<vid_t>& rows) {
+Matrix DistributedBackend::spgemm(const Matrix& a, const Matrix& b) {
+  reject_distributed(a, "spgemm with the left operand");
+  const int operand = operand_of(b);
+  if (operand < 0) return local_->spgemm(a, b);
+  return local_->upload(product_.multiply(local_->to_host(a), operand));
+}
+
+CsrMatrix DistributedBackend::fetch_rows(const Matrix& a, const std::vector<vid_t>& rows) {
   // R·A with R the one-per-row selector; its product is exactly select_rows.
-  const int64_t m = static_cast<int64_t>(rows.size());
+  const int64_t m = static_cast<int64_t>(rows.size()), n = a.rows();
   CsrMatrix selector(m, n);
   selector.colidx.resize(m);
   for (int64_t i = 0; i < m; ++i) {
@@ -53,78 +70,84 @@ CsrMatrix DistributedBackend::distributed_select_rows(const Bound& b, int64_t n,
     selector.rowptr[i + 1] = i + 1;
   }
   selector.values.assign(m, 1.0f);
-  return product_.multiply(selector, b.operand);
+  return product_.multiply(selector, operand_of(a));
 }
 
-CsrMatrix DistributedBackend::select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
-  if (const Bound* b = bound(a)) return distributed_select_rows(*b, a.rows, rows);
-  return local_->select_rows(a, rows);
+Matrix DistributedBackend::select_rows(const Matrix& a, const Ids& rows) {
+  if (operand_of(a) < 0) return local_->select_rows(a, rows);
+  return local_->upload(fetch_rows(a, local_->ids_to_host(rows)));
 }
 
-CsrMatrix DistributedBackend::sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                                          const SampleKeys& keys, bool uniform_rows) {
-  const Bound* b = bound(a);
-  if (!b) return local_->sample_rows(a, rows, s, keys, uniform_rows);
-  if (row_sampling_ == RowSampling::at_owner) return product_.sample_rows(rows, s, keys, b->operand, b->uniform_rows);
-  // Fetch the rows whole, then sample them here: row i of P is row rows[i] of A.
-  const CsrMatrix p = distributed_select_rows(*b, a.rows, rows);
-  std::vector<vid_t> identity(rows.size());
-  std::iota(identity.begin(), identity.end(), 0);
-  return local_->sample_rows(p, identity, s, keys, b->uniform_rows);
+Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) {
+  const int operand = operand_of(a);
+  if (operand < 0) return local_->sample_rows(a, rows, s, keys);
+  const std::vector<vid_t> ids = local_->ids_to_host(rows);
+  if (row_sampling_ == RowSampling::at_owner)
+    return local_->upload(product_.sample_rows(ids, s, keys, operand, a.uniform_rows()));
+  // Fetch the rows whole, then sample them here: row i of P is row ids[i] of A.
+  Matrix p = local_->upload(fetch_rows(a, ids)).set_uniform_rows(a.uniform_rows());
+  return local_->sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
 }
 
-CsrMatrix DistributedBackend::labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                                                const SampleKeys& keys) {
-  const Bound* b = bound(a);
-  if (!b) return local_->labor_sample_rows(a, rows, s, keys);
-  if (row_sampling_ == RowSampling::at_owner) return product_.labor_sample_rows(rows, s, keys, b->operand);
-  const CsrMatrix p = distributed_select_rows(*b, a.rows, rows);
-  std::vector<vid_t> identity(rows.size());
-  std::iota(identity.begin(), identity.end(), 0);
-  return local_->labor_sample_rows(p, identity, s, keys);
+Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) {
+  const int operand = operand_of(a);
+  if (operand < 0) return local_->labor_sample_rows(a, rows, s, keys);
+  const std::vector<vid_t> ids = local_->ids_to_host(rows);
+  if (row_sampling_ == RowSampling::at_owner) return local_->upload(product_.labor_sample_rows(ids, s, keys, operand));
+  const Matrix p = local_->upload(fetch_rows(a, ids));
+  return local_->labor_sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
 }
 
-CsrMatrix DistributedBackend::select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
-                                                  const std::vector<vid_t>& cols, const Offsets& col_offsets,
-                                                  const std::vector<float>& weights) {
-  reject_placeholder(a, "column extraction");
+Matrix DistributedBackend::select_cols_blocked(const Matrix& a, const Offsets& row_offsets, const BlockedIds& cols,
+                                               const Values& weights) {
+  reject_distributed(a, "column extraction");
   Communicator& row = product_.grid().row_comm();
+  const Offsets& col_offsets = cols.offsets;
   if (row.size() == 1 || row_offsets.size() != col_offsets.size() || row_offsets.empty())
-    return local_->select_cols_blocked(a, row_offsets, cols, col_offsets, weights);
+    return local_->select_cols_blocked(a, row_offsets, cols, weights);
   // Blocks are independent products: each rank of the process row takes a contiguous
   // share of the minibatches, and the row gathers the pieces back in order.
+  const CsrMatrix whole = local_->to_host(a);
+  const std::vector<vid_t> ids = local_->ids_to_host(cols.ids);
+  const std::vector<float> scale = weights.defined() ? local_->values_to_host(weights) : std::vector<float>{};
   const int64_t k = static_cast<int64_t>(row_offsets.size()) - 1;
   const int64_t g0 = row.rank() * k / row.size(), g1 = (row.rank() + 1) * k / row.size();
-  MATSAMP_CHECK(row_offsets.back() == a.rows && col_offsets.back() == static_cast<int64_t>(cols.size()) &&
+  MATSAMP_CHECK(row_offsets.back() == whole.rows && col_offsets.back() == static_cast<int64_t>(ids.size()) &&
                     row_offsets[g0] <= row_offsets[g1] && col_offsets[g0] <= col_offsets[g1],
-                "select_cols: offsets do not fit ", a.shape(), " and ", cols.size(), " columns");
+                "select_cols: offsets do not fit ", whole.shape(), " and ", ids.size(), " columns");
   const int64_t c0 = col_offsets[g0], c1 = col_offsets[g1];
   Offsets sub_rows(row_offsets.begin() + g0, row_offsets.begin() + g1 + 1);
   Offsets sub_cols(col_offsets.begin() + g0, col_offsets.begin() + g1 + 1);
   for (int64_t& o : sub_rows) o -= row_offsets[g0];
   for (int64_t& o : sub_cols) o -= c0;
-  const std::vector<float> sub_weights =
-      weights.empty() ? std::vector<float>{} : std::vector<float>(weights.begin() + c0, weights.begin() + c1);
-  CsrMatrix part = local_->select_cols_blocked(row_slice(a, row_offsets[g0], row_offsets[g1]), sub_rows,
-                                               std::vector<vid_t>(cols.begin() + c0, cols.begin() + c1), sub_cols,
-                                               sub_weights);
+  const Values sub_weights =
+      scale.empty() ? Values{} : local_->upload_values(std::vector<float>(scale.begin() + c0, scale.begin() + c1));
+  const BlockedIds sub_ids{local_->upload_ids(std::vector<vid_t>(ids.begin() + c0, ids.begin() + c1)), sub_cols};
+  CsrMatrix part = local_->to_host(local_->select_cols_blocked(
+      local_->upload(row_slice(whole, row_offsets[g0], row_offsets[g1])), sub_rows, sub_ids, sub_weights));
   for (col_t& c : part.colidx) c = static_cast<col_t>(c + c0);
-  part.cols = static_cast<int64_t>(cols.size());
-  return all_gather_rows(row, part);
+  part.cols = static_cast<int64_t>(ids.size());
+  return local_->upload(all_gather_rows(row, part));
 }
 
-void DistributedBackend::normalize_rows(CsrMatrix& p, bool square_first) {
-  local_->normalize_rows(p, square_first);
+Matrix DistributedBackend::normalize_rows(Matrix p, RowScale scale) {
+  reject_distributed(p, "normalize_rows");
+  return local_->normalize_rows(std::move(p), scale);
 }
 
-CsrMatrix DistributedBackend::its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
-  reject_placeholder(p, "its_sample");
+Matrix DistributedBackend::its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) {
+  reject_distributed(p, "its_sample");
   return local_->its_sample(p, s, keys);
 }
 
-CompactResult DistributedBackend::compact_columns(CsrMatrix s, const Offsets& row_offsets,
-                                                  const std::vector<vid_t>& leading, const Offsets& leading_offsets) {
-  return local_->compact_columns(std::move(s), row_offsets, leading, leading_offsets);
+Compacted DistributedBackend::compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) {
+  reject_distributed(s, "compact_columns");
+  return local_->compact_columns(std::move(s), row_offsets, leading);
+}
+
+Values DistributedBackend::gather(const Matrix& p, const BlockedIds& at) {
+  reject_distributed(p, "gather");
+  return local_->gather(p, at);
 }
 
 }  // namespace matsamp

@@ -1,19 +1,15 @@
-// The backend of graph-partitioned sampling. Samplers hold `const CsrMatrix&` graph
-// matrices; here those are placeholders (n x n, no entries) bound to distributed
-// block rows, and every op whose graph operand is a placeholder runs as the 1.5D
-// product. Everything else runs on the local backend, and the block-diagonal column
-// extraction is split across the process row.
+// The backend of graph-partitioned sampling. A matrix registered here with
+// register_distributed is a 1.5D block row (no rank holds it whole); every op
+// whose graph operand is one runs as the distributed product. Everything else
+// runs on the local backend, whose handles pass through unchanged, and the
+// block-diagonal column extraction is split across the process row.
 #pragma once
-#include <map>
 #include <memory>
 
+#include "backend/backend.h"
 #include "graph_product.h"
-#include "sampling/backend.h"
 
 namespace matsamp {
-
-// An n x cols matrix with no entries, standing for `a` in a sampler.
-CsrMatrix placeholder_of(const DistributedCsr& a);
 
 class DistributedBackend final : public Backend {
  public:
@@ -24,40 +20,46 @@ class DistributedBackend final : public Backend {
 
   DistributedBackend(GraphProduct& product, std::unique_ptr<Backend> local);
   void set_row_sampling(RowSampling where) { row_sampling_ = where; }
+  Backend& local() { return *local_; }
 
-  // Products with `placeholder` (by address) use the distributed matrix `a`.
-  // Collective over the grid (the matrix's row uniformity is agreed on).
-  void bind(const CsrMatrix& placeholder, const DistributedCsr& a);
+  // A distributed matrix as a handle of this backend. Collective over the grid
+  // (row uniformity and the number of nonzeros are agreed on); `a` must outlive
+  // every handle made from it.
+  Matrix register_distributed(const DistributedCsr& a);
 
   std::string name() const override;
-  CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) override;
-  CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) override;
-  CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets, const std::vector<vid_t>& cols,
-                                const Offsets& col_offsets, const std::vector<float>& weights) override;
-  void normalize_rows(CsrMatrix& p, bool square_first) override;
-  CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) override;
-  CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                        bool uniform_rows) override;
+  Matrix register_graph(const CsrMatrix& a) override { return local_->register_graph(a); }
+  Matrix upload(CsrMatrix m) override { return local_->upload(std::move(m)); }
+  Ids upload_ids(std::vector<vid_t> ids) override { return local_->upload_ids(std::move(ids)); }
+  Values upload_values(std::vector<float> values) override { return local_->upload_values(std::move(values)); }
+  CsrMatrix to_host(Matrix m) override;
+  std::vector<vid_t> ids_to_host(Ids ids) override { return local_->ids_to_host(std::move(ids)); }
+  std::vector<float> values_to_host(Values values) override { return local_->values_to_host(std::move(values)); }
+  void synchronize() override { local_->synchronize(); }
+
+  Matrix spgemm(const Matrix& a, const Matrix& b) override;
+  Matrix select_rows(const Matrix& a, const Ids& rows) override;
+  Matrix select_cols_blocked(const Matrix& a, const Offsets& row_offsets, const BlockedIds& cols,
+                             const Values& weights) override;
+  Matrix normalize_rows(Matrix p, RowScale scale) override;
+  Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override;
+  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override;
   // LABOR's rows, decided where sample_rows would sample them (RowSampling):
   // an entry's number depends on its minibatch and column only, so any rank
   // decides a row as one process does.
-  CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                              const SampleKeys& keys) override;
-  CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
-                                const Offsets& leading_offsets) override;
+  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override;
+  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override;
+  Values gather(const Matrix& p, const BlockedIds& at) override;
 
  private:
-  struct Bound {
-    int operand = -1;
-    bool uniform_rows = false;   // of the real matrix, not of its empty placeholder
-  };
-  const Bound* bound(const CsrMatrix& m) const;
-  void reject_placeholder(const CsrMatrix& m, const char* op) const;
-  CsrMatrix distributed_select_rows(const Bound& b, int64_t n, const std::vector<vid_t>& rows);
+  // The operand id of a distributed handle; -1 for a local one.
+  int operand_of(const Matrix& m) const;
+  void reject_distributed(const Matrix& m, const char* op) const;
+  // Rows of a distributed matrix, fetched whole through the product (R·A).
+  CsrMatrix fetch_rows(const Matrix& a, const std::vector<vid_t>& rows);
 
   GraphProduct& product_;
   std::unique_ptr<Backend> local_;
-  std::map<const CsrMatrix*, Bound> bound_;
   RowSampling row_sampling_ = RowSampling::at_owner;
 };
 

@@ -64,11 +64,8 @@ DistributedLayerWise prepare_distributed_layerwise(const DistributedCsr& adj, Pr
   DistributedLayerWise m;
   m.normalized = with_local(adj, gcn_normalize_rows(adj.local, adj.first_row(), inv_sqrt_degree));
   m.squared = with_local(adj, square_values(m.normalized.local));
-  m.sampler_view = std::make_shared<LayerWiseMatrices>();
-  m.sampler_view->normalized = CsrMatrix(adj.rows(), adj.cols());
-  m.sampler_view->squared = CsrMatrix(adj.rows(), adj.cols());
-  m.sampler_view->column_norms = column_sums(m.squared, column);
-  normalize_rows(m.sampler_view->column_norms);
+  m.column_norms = column_sums(m.squared, column);
+  normalize_rows(m.column_norms);
   return m;
 }
 

@@ -4,16 +4,14 @@
 #include <memory>
 
 #include "distributed_csr.h"
-#include "sampling/sampler.h"
+#include "sampling/sampling_graph.h"
 
 namespace matsamp {
 
 struct DistributedLayerWise {
   DistributedCsr normalized;   // block row of Â = D^-1/2 (A + I) D^-1/2
   DistributedCsr squared;      // block row of Â∘Â
-  // What the sampler holds: placeholders (n x n, no entries) for Â and Â∘Â, to be
-  // bound to the block rows above, and FastGCN's real 1 x n distribution.
-  std::shared_ptr<LayerWiseMatrices> sampler_view;
+  CsrMatrix column_norms;      // FastGCN's 1 x n distribution, whole on every rank
 };
 
 // Collective over the grid. Each block row is bit-identical to the same rows of

@@ -4,41 +4,35 @@ namespace matsamp {
 
 PartitionedSampling::PartitionedSampling(ProcessGrid& grid, DistributedCsr adj, GraphProduct::Exchange exchange,
                                          std::unique_ptr<Backend> local)
-    : grid_(grid),
-      adj_(std::move(adj)),
-      adj_placeholder_(placeholder_of(adj_)),
-      product_(grid, exchange),
-      backend_(product_, std::move(local)) {
-  backend_.bind(adj_placeholder_, adj_);
+    : grid_(grid), adj_(std::move(adj)), product_(grid, exchange), backend_(product_, std::move(local)) {
+  adjacency_ = backend_.register_distributed(adj_);
 }
 
-std::unique_ptr<Sampler> PartitionedSampling::graphsage(std::vector<int64_t> fanouts, uint64_t seed) {
-  return make_graphsage_sampler(adj_placeholder_, std::move(fanouts), seed);
+void PartitionedSampling::prepare_layerwise() {
+  if (layerwise_) return;
+  layerwise_ = prepare_distributed_layerwise(adj_, grid_);
+  normalized_ = backend_.register_distributed(layerwise_->normalized);
+  squared_ = backend_.register_distributed(layerwise_->squared);
+  column_norms_ = backend_.register_graph(layerwise_->column_norms);
 }
 
-std::unique_ptr<Sampler> PartitionedSampling::labor(std::vector<int64_t> fanouts, uint64_t seed) {
-  return make_labor_sampler(adj_placeholder_, std::move(fanouts), seed);
+const Matrix& PartitionedSampling::normalized() {
+  prepare_layerwise();
+  return normalized_;
 }
 
-std::unique_ptr<Sampler> PartitionedSampling::layerwise(LayerWiseKind kind, std::vector<int64_t> samples_per_layer,
-                                                        uint64_t seed, bool include_frontier) {
-  return make_layerwise_sampler(kind, layerwise_view(), std::move(samples_per_layer), seed, include_frontier);
+const Matrix& PartitionedSampling::squared() {
+  prepare_layerwise();
+  return squared_;
 }
 
-std::unique_ptr<Sampler> PartitionedSampling::saint(SaintOptions options, uint64_t seed) {
-  // Drawn edges are looked up in the whole adjacency, which no rank holds here.
-  MATSAMP_CHECK(options.kind != SaintKind::edge,
-                "saint_edge needs the whole graph on every rank: run it with the graph replicated");
-  return make_saint_sampler(adj_placeholder_, layerwise_view(), options, seed);
+const Matrix& PartitionedSampling::column_norms() {
+  prepare_layerwise();
+  return column_norms_;
 }
 
-std::shared_ptr<const LayerWiseMatrices> PartitionedSampling::layerwise_view() {
-  if (!layerwise_) {
-    layerwise_ = prepare_distributed_layerwise(adj_, grid_);
-    backend_.bind(layerwise_->sampler_view->normalized, layerwise_->normalized);
-    backend_.bind(layerwise_->sampler_view->squared, layerwise_->squared);
-  }
-  return layerwise_->sampler_view;
+const Matrix& PartitionedSampling::edge_probabilities() {
+  throw Error("saint_edge needs the whole graph on every rank: run it with the graph replicated");
 }
 
 }  // namespace matsamp

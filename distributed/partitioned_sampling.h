@@ -1,9 +1,10 @@
-// Graph-partitioned sampling in one object: the 1.5D adjacency, the distributed
-// product and backend, and samplers that hold placeholders bound to them.
+// A graph-partitioned graph as the samplers read it: the 1.5D adjacency, the
+// distributed product and backend, and the layer-wise matrices prepared
+// distributed on first use. Samplers come from the registry as for any graph.
 //
 //   PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware);
-//   auto sampler = graph.graphsage({15, 10, 5}, seed);
-//   EpochIterator epoch(*sampler, graph.backend(), train, share_of_epoch(...));
+//   auto sampler = make_sampler("graphsage", graph, params);
+//   EpochIterator epoch(*sampler, Context{graph.backend(), seed}, train, share_of_epoch(...));
 //   while (epoch.next(&bulk)) ...
 //   graph.finish();   // serve the other process rows until they are done too
 #pragma once
@@ -12,46 +13,48 @@
 
 #include "distributed_backend.h"
 #include "distributed_layerwise.h"
+#include "sampling/sampling_graph.h"
 
 namespace matsamp {
 
-class PartitionedSampling {
+class PartitionedSampling final : public SamplingGraph {
  public:
+  // Collective over the grid.
   PartitionedSampling(ProcessGrid& grid, DistributedCsr adj, GraphProduct::Exchange exchange,
                       std::unique_ptr<Backend> local = make_cpu_backend());
-  PartitionedSampling(const PartitionedSampling&) = delete;   // samplers hold our addresses
+  PartitionedSampling(const PartitionedSampling&) = delete;   // handles refer to our matrices
   PartitionedSampling& operator=(const PartitionedSampling&) = delete;
 
   DistributedBackend& backend() { return backend_; }
-  int64_t vertices() const { return adj_.rows(); }
-  const DistributedCsr& adjacency() const { return adj_; }
-  // Null until layerwise() has prepared them.
+  const DistributedCsr& adjacency_block() const { return adj_; }
+  // Null until a layer-wise or subgraph sampler has asked for them.
   const DistributedLayerWise* layerwise_matrices() const { return layerwise_ ? &*layerwise_ : nullptr; }
   GraphProduct& product() { return product_; }
 
-  std::unique_ptr<Sampler> graphsage(std::vector<int64_t> fanouts, uint64_t seed);
-  // LABOR-0: each layer's rows fetched whole (DistributedBackend::labor_sample_rows).
-  std::unique_ptr<Sampler> labor(std::vector<int64_t> fanouts, uint64_t seed);
-  // Collective on first use: prepares Â, Â∘Â and the column norms distributed.
-  std::unique_ptr<Sampler> layerwise(LayerWiseKind kind, std::vector<int64_t> samples_per_layer, uint64_t seed,
-                                     bool include_frontier = true);
-  // Collective on first use, as layerwise(): the walks read the adjacency, the layers Â.
-  // GraphSAINT's edge sampler needs the whole adjacency: an error here.
-  std::unique_ptr<Sampler> saint(SaintOptions options, uint64_t seed);
+  int64_t vertices() const override { return adj_.rows(); }
+  const Matrix& adjacency() override { return adjacency_; }
+  // Collective on first use (of any of the three): Â, Â∘Â and the column norms.
+  const Matrix& normalized() override;
+  const Matrix& squared() override;
+  const Matrix& column_norms() override;
+  // GraphSAINT's edge sampler looks its edges up in the whole adjacency: an error here.
+  const Matrix& edge_probabilities() override;
+  const CsrMatrix* host_adjacency() const override { return nullptr; }
+  const CsrMatrix* host_normalized() override { return nullptr; }
 
   // Collective over the process column; call after this rank's last minibatch.
   void finish() { product_.finish(); }
 
  private:
-  // The placeholders of Â and Â∘Â the samplers hold, bound to the distributed matrices.
-  std::shared_ptr<const LayerWiseMatrices> layerwise_view();
+  void prepare_layerwise();
 
   ProcessGrid& grid_;
   DistributedCsr adj_;
-  CsrMatrix adj_placeholder_;
   GraphProduct product_;
   DistributedBackend backend_;
+  Matrix adjacency_;
   std::optional<DistributedLayerWise> layerwise_;
+  Matrix normalized_, squared_, column_norms_;
 };
 
 }  // namespace matsamp

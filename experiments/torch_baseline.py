@@ -10,7 +10,7 @@ cheaper than matsamp's draws without replacement, so the comparison favours it.
 
 In the same process, on the same graph, device, seeds and minibatches, it times:
   torch_per_batch   the plain torch sampler above, one minibatch per step
-  matsamp_bulk      torch.ops.matsamp.graphsage_sample on all minibatches at once
+  matsamp_bulk      torch.ops.matsamp.sample ("graphsage") on all minibatches at once
   matsamp_per_batch the same op on one minibatch per call (k = 1)
 and prints one JSON object (times, sampled edges, edges/s, speedups); progress
 goes to stderr. Times are the median of --repeat runs, after one warm-up run.

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "sampling/backend.h"
+#include "backend/backend.h"
 
 namespace matsamp {
 
@@ -78,5 +78,17 @@ void release_cached_gpu_memory(Backend& backend);
 // gathers/s from a 256 MiB array. Throw unless backend is a CUDA backend.
 double gpu_copy_bandwidth(Backend& backend);
 double gpu_gather_rate(Backend& backend);
+
+// The device arrays behind a CUDA backend's handles, for a consumer on the same
+// device (torch): read-only, valid while the handle lives, and complete (the
+// backend's queued work has finished when these return). Throw for handles of
+// other backends.
+struct DeviceCsrArrays {
+  const int64_t* rowptr = nullptr;   // rows + 1
+  const col_t* colidx = nullptr;     // nnz
+  const float* values = nullptr;     // nnz
+};
+DeviceCsrArrays device_arrays(Backend& backend, const Matrix& m);
+const vid_t* device_ids(Backend& backend, const Ids& ids);
 
 }  // namespace matsamp

@@ -26,4 +26,8 @@ double gpu_copy_bandwidth(Backend&) { fail(kNotBuilt); }
 
 double gpu_gather_rate(Backend&) { fail(kNotBuilt); }
 
+DeviceCsrArrays device_arrays(Backend&, const Matrix&) { fail(kNotBuilt); }
+
+const vid_t* device_ids(Backend&, const Ids&) { fail(kNotBuilt); }
+
 }  // namespace matsamp

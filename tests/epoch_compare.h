@@ -8,19 +8,9 @@
 
 #include "sampling/epoch.h"
 #include "sampling/sample.h"
+#include "test_sampler.h"
 
 namespace matsamp::testing {
-
-// Every minibatch an EpochIterator over `vertices` with `options` yields, in order.
-inline std::vector<Minibatch> collect_minibatches(const Sampler& sampler, Backend& backend,
-                                                  const std::vector<vid_t>& vertices, const EpochOptions& options) {
-  EpochIterator epoch(sampler, backend, vertices, options);
-  std::vector<Minibatch> out;
-  BulkSample bulk;
-  while (epoch.next(&bulk))
-    for (int64_t g = 0; g < bulk.count(); ++g) out.push_back(extract_minibatch(bulk, g));
-  return out;
-}
 
 // Vertices 0 … n-1.
 inline std::vector<vid_t> all_vertices(int64_t n) {
@@ -30,7 +20,7 @@ inline std::vector<vid_t> all_vertices(int64_t n) {
 }
 
 // Every minibatch of epoch `epoch` over vertices 0 … n-1, sampled k at a time.
-inline std::vector<Minibatch> sample_epoch(const Sampler& sampler, Backend& backend, int64_t n, int64_t batch,
+inline std::vector<Minibatch> sample_epoch(const TestSampler& sampler, Backend& backend, int64_t n, int64_t batch,
                                            int64_t k, uint64_t seed = 42, uint32_t epoch_number = 3) {
   return collect_minibatches(sampler, backend, all_vertices(n), {batch, k, int64_t{1} << 30, seed, epoch_number});
 }

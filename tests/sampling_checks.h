@@ -6,7 +6,7 @@
 #include <set>
 
 #include "sampling/sample.h"
-#include "sampling/sampler.h"
+#include "test_sampler.h"
 
 namespace matsamp::testing {
 
@@ -16,15 +16,14 @@ inline bool has_entry(const CsrMatrix& a, vid_t u, vid_t v) {
 }
 
 // k minibatches, each holding the same seeds (independent draws of one batch).
-inline BulkSample sample_repeated(const Sampler& sampler, const std::vector<vid_t>& seeds, int64_t k) {
+inline BulkSample sample_repeated(const TestSampler& sampler, const std::vector<vid_t>& seeds, int64_t k) {
   std::vector<vid_t> stacked;
   Offsets offsets{0};
   for (int64_t g = 0; g < k; ++g) {
     stacked.insert(stacked.end(), seeds.begin(), seeds.end());
     offsets.push_back(static_cast<int64_t>(stacked.size()));
   }
-  auto backend = make_cpu_backend();
-  return sampler.sample(stacked, offsets, 0, 0, *backend);
+  return sampler.sample(stacked, offsets, 0, 0);
 }
 
 // Every layer: rows are the previous layer's vertex list, columns unique per

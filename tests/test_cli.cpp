@@ -12,6 +12,7 @@
 #include "sampling/epoch.h"
 #include "sampling/sampler.h"
 #include "test_data.h"
+#include "test_sampler.h"
 
 namespace matsamp {
 namespace {
@@ -127,9 +128,10 @@ TEST(Cli, SampleWritesEveryMinibatchAsNpz) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The same epoch sampled in this process: the files must hold exactly it.
   const Graph g = read_matrix_market(karate);
-  auto sampler = make_graphsage_sampler(g.adj, {4, 2}, 3);
+  auto sampler = testing::graphsage(g.adj, {4, 2}, 3);
   auto backend = make_cpu_backend();
-  EpochIterator epoch(*sampler, *backend, training_vertices(34, 1.0, 3), {8, 0, int64_t{1} << 30, 3, 0});
+  auto bound = sampler->bind(*backend);
+  EpochIterator epoch(*bound.sampler, bound.context, training_vertices(34, 1.0, 3), {8, 0, int64_t{1} << 30, 3, 0});
   BulkSample bulk;
   int64_t checked = 0;
   while (epoch.next(&bulk))

@@ -47,9 +47,9 @@ Graph weighted_cora() {
 
 TEST_F(CudaSamplers, GraphSage) {
   const Graph c = cora(), e = email(), k = karate();
-  expect_parity(*make_graphsage_sampler(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
-  expect_parity(*make_graphsage_sampler(e.adj, {10, 5}, 42), e.num_vertices(), 100);
-  expect_parity(*make_graphsage_sampler(k.adj, {3, 3}, 42), k.num_vertices(), 5);
+  expect_parity(*testing::graphsage(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
+  expect_parity(*testing::graphsage(e.adj, {10, 5}, 42), e.num_vertices(), 100);
+  expect_parity(*testing::graphsage(k.adj, {3, 3}, 42), k.num_vertices(), 5);
 }
 
 // Layers held on the device: the same minibatches once fetched, and nothing
@@ -57,10 +57,10 @@ TEST_F(CudaSamplers, GraphSage) {
 TEST_F(CudaSamplers, LayersHeldOnTheDevice) {
   const Graph c = cora();
   const std::unique_ptr<Sampler> samplers[] = {
-      make_graphsage_sampler(c.adj, {15, 10, 5}, 42),
-      make_layerwise_sampler(LayerWiseKind::ladies, c.adj, {256, 256}, 42),
-      make_layerwise_sampler(LayerWiseKind::fastgcn, c.adj, {128, 128}, 42, /*include_frontier=*/false),
-      make_saint_sampler(c.adj, SaintOptions::random_walk(3, 2), 42)};
+      testing::graphsage(c.adj, {15, 10, 5}, 42),
+      testing::layer_wise("ladies", c.adj, {256, 256}, 42),
+      testing::layer_wise("fastgcn", c.adj, {128, 128}, 42, /*include_frontier=*/false),
+      testing::saint("saint", c.adj, 3, 2, 42)};
   for (const auto& sampler : samplers) {
     const std::string what = sampler->name() + " held on the device";
     const auto reference = sample_epoch(*sampler, *cpu, c.num_vertices(), 256, 0);
@@ -93,40 +93,40 @@ TEST_F(CudaSamplers, LayersHeldOnTheDevice) {
 // weighted graphs.
 TEST_F(CudaSamplers, Labor) {
   const Graph c = cora(), w = weighted_cora();
-  expect_parity(*make_labor_sampler(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
-  expect_parity(*make_labor_sampler(w.adj, {10, 5}, 7), w.num_vertices(), 256);
+  expect_parity(*testing::labor(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
+  expect_parity(*testing::labor(w.adj, {10, 5}, 7), w.num_vertices(), 256);
 }
 
 TEST_F(CudaSamplers, GraphSageOnAWeightedGraph) {
   const Graph g = weighted_cora();
-  expect_parity(*make_graphsage_sampler(g.adj, {10, 5}, 7), g.num_vertices(), 256);
+  expect_parity(*testing::graphsage(g.adj, {10, 5}, 7), g.num_vertices(), 256);
 }
 
 TEST_F(CudaSamplers, Ladies) {
   const Graph c = cora(), e = email(), k = karate();
-  expect_parity(*make_layerwise_sampler(LayerWiseKind::ladies, c.adj, {256, 256}, 42), c.num_vertices(), 512);
-  expect_parity(*make_layerwise_sampler(LayerWiseKind::ladies, e.adj, {64, 64}, 42), e.num_vertices(), 100);
-  expect_parity(*make_layerwise_sampler(LayerWiseKind::ladies, k.adj, {4, 4}, 42), k.num_vertices(), 5);
-  expect_parity(*make_layerwise_sampler(LayerWiseKind::ladies, c.adj, {128}, 42, /*include_frontier=*/false),
+  expect_parity(*testing::layer_wise("ladies", c.adj, {256, 256}, 42), c.num_vertices(), 512);
+  expect_parity(*testing::layer_wise("ladies", e.adj, {64, 64}, 42), e.num_vertices(), 100);
+  expect_parity(*testing::layer_wise("ladies", k.adj, {4, 4}, 42), k.num_vertices(), 5);
+  expect_parity(*testing::layer_wise("ladies", c.adj, {128}, 42, /*include_frontier=*/false),
                 c.num_vertices(), 512);
 }
 
 TEST_F(CudaSamplers, FastGcn) {
   const Graph c = cora(), k = karate();
-  expect_parity(*make_layerwise_sampler(LayerWiseKind::fastgcn, c.adj, {256, 256}, 42), c.num_vertices(), 512);
-  expect_parity(*make_layerwise_sampler(LayerWiseKind::fastgcn, k.adj, {4, 4}, 42), k.num_vertices(), 5);
+  expect_parity(*testing::layer_wise("fastgcn", c.adj, {256, 256}, 42), c.num_vertices(), 512);
+  expect_parity(*testing::layer_wise("fastgcn", k.adj, {4, 4}, 42), k.num_vertices(), 5);
 }
 
 TEST_F(CudaSamplers, Saint) {
   const Graph c = cora(), e = email(), k = karate();
-  expect_parity(*make_saint_sampler(c.adj, SaintOptions::random_walk(3, 2), 42), c.num_vertices(), 256);
-  expect_parity(*make_saint_sampler(e.adj, SaintOptions::random_walk(2, 3), 42), e.num_vertices(), 100);
-  expect_parity(*make_saint_sampler(k.adj, SaintOptions::random_walk(4, 1), 42), k.num_vertices(), 5);
+  expect_parity(*testing::saint("saint", c.adj, 3, 2, 42), c.num_vertices(), 256);
+  expect_parity(*testing::saint("saint", e.adj, 2, 3, 42), e.num_vertices(), 100);
+  expect_parity(*testing::saint("saint", k.adj, 4, 1, 42), k.num_vertices(), 5);
   const Graph weighted = weighted_cora();
-  expect_parity(*make_saint_sampler(weighted.adj, SaintOptions::random_walk(2, 2), 42), weighted.num_vertices(), 256);
-  expect_parity(*make_saint_sampler(c.adj, SaintOptions::node(300, 2), 42), c.num_vertices(), 256);
-  expect_parity(*make_saint_sampler(k.adj, SaintOptions::node(6, 2), 42), k.num_vertices(), 5);
-  expect_parity(*make_saint_sampler(c.adj, SaintOptions::edge(200, 2), 42), c.num_vertices(), 256);
+  expect_parity(*testing::saint("saint", weighted.adj, 2, 2, 42), weighted.num_vertices(), 256);
+  expect_parity(*testing::saint("saint_node", c.adj, 300, 2, 42), c.num_vertices(), 256);
+  expect_parity(*testing::saint("saint_node", k.adj, 6, 2, 42), k.num_vertices(), 5);
+  expect_parity(*testing::saint("saint_edge", c.adj, 200, 2, 42), c.num_vertices(), 256);
 }
 
 // With cuSPARSE's product the probabilities may differ in the last bit, so
@@ -141,7 +141,7 @@ class CudaSamplersCusparse : public testing::CudaVersusCpu {
 
 TEST_F(CudaSamplersCusparse, LadiesIsWellFormed) {
   const Graph g = cora();
-  auto sampler = make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {128, 128}, 3);
+  auto sampler = testing::layer_wise("ladies", g.adj, {128, 128}, 3);
   const auto minibatches = sample_epoch(*sampler, *cuda, g.num_vertices(), 512, 0);
   ASSERT_FALSE(minibatches.empty());
   const CsrMatrix hat = gcn_normalize(g.adj);

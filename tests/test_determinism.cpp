@@ -16,13 +16,13 @@ namespace {
 
 using testing::expect_identical;
 
-std::vector<Minibatch> sample_epoch(const Sampler& sampler, int64_t n, int64_t batch, int64_t k,
+std::vector<Minibatch> sample_epoch(const testing::TestSampler& sampler, int64_t n, int64_t batch, int64_t k,
                                     uint64_t seed = 42) {
   auto backend = make_cpu_backend();
   return testing::sample_epoch(sampler, *backend, n, batch, k, seed);
 }
 
-void check_sampler(const Sampler& sampler, int64_t n, int64_t batch) {
+void check_sampler(const testing::TestSampler& sampler, int64_t n, int64_t batch) {
   omp_set_num_threads(2);
   const auto reference = sample_epoch(sampler, n, batch, 1);
   ASSERT_GT(reference.size(), 2u);
@@ -39,40 +39,40 @@ void check_sampler(const Sampler& sampler, int64_t n, int64_t batch) {
 
 TEST(Determinism, GraphSageOnCora) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  check_sampler(*make_graphsage_sampler(g.adj, {15, 10, 5}, 42), g.num_vertices(), 512);
+  check_sampler(*testing::graphsage(g.adj, {15, 10, 5}, 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, LaborOnCora) {
   const Graph g = read_graph(testing::data_file("cora.npz"));
-  check_sampler(*make_labor_sampler(g.adj, {15, 10, 5}, 42), g.num_vertices(), 512);
+  check_sampler(*testing::labor(g.adj, {15, 10, 5}, 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, LadiesOnCora) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  check_sampler(*make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {256, 256}, 42), g.num_vertices(), 512);
+  check_sampler(*testing::layer_wise("ladies", g.adj, {256, 256}, 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, FastGcnOnCora) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {256, 256}, 42), g.num_vertices(), 512);
+  check_sampler(*testing::layer_wise("fastgcn", g.adj, {256, 256}, 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, SaintOnCora) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  check_sampler(*make_saint_sampler(g.adj, SaintOptions::random_walk(3, 2), 42), g.num_vertices(), 512);
-  check_sampler(*make_saint_sampler(g.adj, SaintOptions::node(400, 2), 42), g.num_vertices(), 512);
-  check_sampler(*make_saint_sampler(g.adj, SaintOptions::edge(300, 2), 42), g.num_vertices(), 512);
+  check_sampler(*testing::saint("saint", g.adj, 3, 2, 42), g.num_vertices(), 512);
+  check_sampler(*testing::saint("saint_node", g.adj, 400, 2, 42), g.num_vertices(), 512);
+  check_sampler(*testing::saint("saint_edge", g.adj, 300, 2, 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, AllSamplersOnKarate) {
   const Graph g = read_matrix_market(testing::data_file("karate.mtx"));
-  check_sampler(*make_graphsage_sampler(g.adj, {3, 3}, 42), g.num_vertices(), 5);
-  check_sampler(*make_labor_sampler(g.adj, {3, 3}, 42), g.num_vertices(), 5);
-  check_sampler(*make_layerwise_sampler(LayerWiseKind::ladies, g.adj, {4, 4}, 42), g.num_vertices(), 5);
-  check_sampler(*make_layerwise_sampler(LayerWiseKind::fastgcn, g.adj, {4, 4}, 42), g.num_vertices(), 5);
-  check_sampler(*make_saint_sampler(g.adj, SaintOptions::random_walk(2, 2), 42), g.num_vertices(), 5);
-  check_sampler(*make_saint_sampler(g.adj, SaintOptions::node(6, 2), 42), g.num_vertices(), 5);
-  check_sampler(*make_saint_sampler(g.adj, SaintOptions::edge(4, 2), 42), g.num_vertices(), 5);
+  check_sampler(*testing::graphsage(g.adj, {3, 3}, 42), g.num_vertices(), 5);
+  check_sampler(*testing::labor(g.adj, {3, 3}, 42), g.num_vertices(), 5);
+  check_sampler(*testing::layer_wise("ladies", g.adj, {4, 4}, 42), g.num_vertices(), 5);
+  check_sampler(*testing::layer_wise("fastgcn", g.adj, {4, 4}, 42), g.num_vertices(), 5);
+  check_sampler(*testing::saint("saint", g.adj, 2, 2, 42), g.num_vertices(), 5);
+  check_sampler(*testing::saint("saint_node", g.adj, 6, 2, 42), g.num_vertices(), 5);
+  check_sampler(*testing::saint("saint_edge", g.adj, 4, 2, 42), g.num_vertices(), 5);
 }
 
 }  // namespace

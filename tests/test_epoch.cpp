@@ -27,11 +27,12 @@ TEST(Epoch, ShuffleIsASeededPermutationThatChangesPerEpoch) {
 
 TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
   const CsrMatrix ring = testing::ring_graph(100);
-  auto sampler = make_graphsage_sampler(ring, {1}, 1);
+  auto sampler = testing::graphsage(ring, {1}, 1);
   auto backend = make_cpu_backend();
   const std::vector<vid_t> train = training_vertices(100, 0.37, 9);
   EXPECT_EQ(train.size(), 37u);
-  EpochIterator epoch(*sampler, *backend, train, {10, 2, 1 << 20, 1, 0});
+  auto bound = sampler->bind(*backend);
+  EpochIterator epoch(*bound.sampler, bound.context, train, {10, 2, 1 << 20, 1, 0});
   EXPECT_EQ(epoch.num_minibatches(), 4);
   EXPECT_EQ(epoch.bulk_size(), 2);
   std::vector<vid_t> seen;
@@ -51,7 +52,7 @@ TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
 TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
   CsrMatrix ring = testing::ring_graph(100);
   ring.values.assign(100, 1.0f);   // stored unit weights
-  auto sampler = make_graphsage_sampler(ring, {1}, 1);
+  auto sampler = testing::graphsage(ring, {1}, 1);
   auto backend = make_cpu_backend();
   const std::vector<vid_t> train = testing::all_vertices(100);
   auto sample = [&](int64_t first, int64_t end, int64_t k) {
@@ -80,7 +81,7 @@ TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
 // training vertex once, the same whatever k; one block is the global shuffle.
 TEST(Epoch, LocalityBatchesDrawEachMinibatchFromOneBlock) {
   const CsrMatrix ring = testing::ring_graph(100);
-  auto sampler = make_graphsage_sampler(ring, {1}, 1);
+  auto sampler = testing::graphsage(ring, {1}, 1);
   auto backend = make_cpu_backend();
   const std::vector<vid_t> train = training_vertices(100, 0.6, 9);
   const RowBlocks blocks{100, 3};
@@ -119,30 +120,30 @@ TEST(Epoch, LocalityBatchesDrawEachMinibatchFromOneBlock) {
 
 TEST(Epoch, BulkSizeFollowsTheMemoryBudget) {
   CsrMatrix a(1000, 1000);
-  auto sampler = make_graphsage_sampler(a, {10, 10}, 1);
+  auto sampler = testing::graphsage(a, {10, 10}, 1);
   const int64_t per = sampler->bytes_per_minibatch(64);
   ASSERT_GT(per, 0);
-  EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, per * 7 + 1), 7);
-  EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, per), 1);
-  EXPECT_THROW(bulk_size_for_budget(*sampler, 64, 100, per - 1), Error);
-  EXPECT_EQ(bulk_size_for_budget(*sampler, 64, 100, per * 1000), 100);
+  EXPECT_EQ(bulk_size_for_budget(sampler->on_cpu(), 64, 100, per * 7 + 1), 7);
+  EXPECT_EQ(bulk_size_for_budget(sampler->on_cpu(), 64, 100, per), 1);
+  EXPECT_THROW(bulk_size_for_budget(sampler->on_cpu(), 64, 100, per - 1), Error);
+  EXPECT_EQ(bulk_size_for_budget(sampler->on_cpu(), 64, 100, per * 1000), 100);
 }
 
 TEST(Epoch, RejectsBadOptions) {
   CsrMatrix a(10, 10);
-  auto sampler = make_graphsage_sampler(a, {1}, 1);
+  auto sampler = testing::graphsage(a, {1}, 1);
   auto backend = make_cpu_backend();
-  EXPECT_THROW(EpochIterator(*sampler, *backend, testing::all_vertices(10), {0, 1, 1, 1, 0}), Error);
-  EXPECT_THROW(EpochIterator(*sampler, *backend, {}, {4, 1, 1, 1, 0}), Error);
+  EXPECT_THROW(EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), {0, 1, 1, 1, 0}), Error);
+  EXPECT_THROW(EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, {}, {4, 1, 1, 1, 0}), Error);
   EpochOptions locality{4, 1, 1, 1, 0};
   locality.locality = {11, 10};
-  testing::expect_error([&] { EpochIterator(*sampler, *backend, testing::all_vertices(10), locality); },
+  testing::expect_error([&] { EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), locality); },
                         "11 blocks for 10 vertices");
   locality.locality = {2, 10};
-  testing::expect_error([&] { EpochIterator(*sampler, *backend, {3, 10}, locality); },
+  testing::expect_error([&] { EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, {3, 10}, locality); },
                         "training vertex 10 out of range");
   locality.locality = {-1, 10};
-  testing::expect_error([&] { EpochIterator(*sampler, *backend, testing::all_vertices(10), locality); },
+  testing::expect_error([&] { EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), locality); },
                         "locality blocks must be");
   EXPECT_THROW(training_vertices(10, 0.0, 1), Error);
   EXPECT_THROW(training_vertices(0, 0.5, 1), Error);

@@ -34,11 +34,12 @@ void expect_fanout_counts(const BulkSample& bulk, const CsrMatrix& adj, const st
 }
 
 void check_graph(const Graph& g, const std::vector<int64_t>& fanouts, int64_t batch) {
-  auto sampler = make_graphsage_sampler(g.adj, fanouts, 7);
+  auto sampler = testing::graphsage(g.adj, fanouts, 7);
   auto backend = make_cpu_backend();
   std::vector<vid_t> all(g.num_vertices());
   std::iota(all.begin(), all.end(), 0);
-  EpochIterator epoch(*sampler, *backend, all, {batch, 4, int64_t{1} << 30, 7, 0});
+  auto bound = sampler->bind(*backend);
+  EpochIterator epoch(*bound.sampler, bound.context, all, {batch, 4, int64_t{1} << 30, 7, 0});
   BulkSample bulk;
   int64_t seen = 0;
   while (epoch.next(&bulk)) {
@@ -67,7 +68,7 @@ TEST(GraphSage, UniformSubsetsWithoutReplacement) {
     cols.insert(cols.end(), {leaf, 0});
   }
   const CsrMatrix star = csr_from_triples(9, 9, rows, cols, {});
-  auto sampler = make_graphsage_sampler(star, {3}, 11);
+  auto sampler = testing::graphsage(star, {3}, 11);
   const int64_t n = 28000;
   const BulkSample bulk = sample_repeated(*sampler, {0}, n);
   std::map<std::vector<vid_t>, double> subsets;
@@ -91,7 +92,7 @@ TEST(GraphSage, UniformNeighboursOnEmailEuCore) {
   std::vector<vid_t> seeds;
   for (vid_t v = 0; v < g.num_vertices() && seeds.size() < 6; ++v)
     if (g.adj.row_nnz(v) > 2 * s && g.adj.row_nnz(v) < 40) seeds.push_back(v);
-  auto sampler = make_graphsage_sampler(g.adj, {s}, 3);
+  auto sampler = testing::graphsage(g.adj, {s}, 3);
   const BulkSample bulk = sample_repeated(*sampler, seeds, n);
   const SampledLayer& layer = bulk.layers[0];
   for (size_t i = 0; i < seeds.size(); ++i) {
@@ -111,14 +112,14 @@ TEST(GraphSage, UniformNeighboursOnEmailEuCore) {
 
 TEST(GraphSage, RejectsZeroFanoutAndEmptyList) {
   const CsrMatrix a(3, 3);
-  EXPECT_THROW(make_graphsage_sampler(a, {15, 0}, 1), Error);
-  EXPECT_THROW(make_graphsage_sampler(a, {}, 1), Error);
-  testing::expect_error([&] { make_graphsage_sampler(a, {5, 0}, 1); }, "layer 1 has 0 samples");
+  EXPECT_THROW(testing::graphsage(a, {15, 0}, 1), Error);
+  EXPECT_THROW(testing::graphsage(a, {}, 1), Error);
+  testing::expect_error([&] { testing::graphsage(a, {5, 0}, 1); }, "layer 1 has 0 samples");
 }
 
 TEST(GraphSage, RejectsSeedOutOfRange) {
   const CsrMatrix a(3, 3);
-  auto sampler = make_graphsage_sampler(a, {2}, 1);
+  auto sampler = testing::graphsage(a, {2}, 1);
   auto backend = make_cpu_backend();
   EXPECT_THROW(sampler->sample({5}, {0, 1}, 0, 0, *backend), Error);
 }

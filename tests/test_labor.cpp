@@ -133,7 +133,7 @@ TEST(LaborSampler, LayersAreMeanAggregationsWithFewerVerticesThanGraphSage) {
   auto backend = make_cpu_backend();
   const std::vector<vid_t> train = training_vertices(adj.rows, 0.25, 3);
   const EpochOptions options{256, 0, int64_t{1} << 30, 3, 0};
-  auto totals = [&](const Sampler& sampler) {
+  auto totals = [&](const testing::TestSampler& sampler) {
     std::pair<int64_t, int64_t> vertices_and_edges{0, 0};
     for (const Minibatch& mb : testing::collect_minibatches(sampler, *backend, train, options)) {
       const std::vector<vid_t>* rows = &mb.seeds;
@@ -150,8 +150,8 @@ TEST(LaborSampler, LayersAreMeanAggregationsWithFewerVerticesThanGraphSage) {
     }
     return vertices_and_edges;
   };
-  const auto labor = totals(*make_labor_sampler(adj, {10, 5}, 9));
-  const auto sage = totals(*make_graphsage_sampler(adj, {10, 5}, 9));
+  const auto labor = totals(*testing::labor(adj, {10, 5}, 9));
+  const auto sage = totals(*testing::graphsage(adj, {10, 5}, 9));
   EXPECT_LT(labor.first, 0.9 * sage.first) << "input vertices";
   EXPECT_GT(labor.second, 0.6 * sage.second) << "edges: s per row in expectation, min(s, degree) for GraphSAGE";
 }

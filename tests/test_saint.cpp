@@ -50,13 +50,15 @@ Dense induced_rows(const CsrMatrix& normalized, const std::vector<vid_t>& rows, 
 
 // Every minibatch of an epoch: roots first, then the added vertices (ascending;
 // for walks within walk_length hops), and every layer the induced subgraph.
-void expect_induced_subgraphs(const CsrMatrix& adj, SaintOptions options, int64_t batch) {
-  auto sampler = make_saint_sampler(adj, options, 7);
+// The sampler is "saint" (size: the walk length), "saint_node" or "saint_edge" (size: the budget).
+void expect_induced_subgraphs(const CsrMatrix& adj, const std::string& name, int64_t size, int64_t layers,
+                              int64_t batch) {
+  auto sampler = testing::saint(name, adj, size, layers, 7);
   auto cpu = make_cpu_backend();
   const CsrMatrix normalized = gcn_normalize(adj);
   int64_t visited = 0;
   for (const Minibatch& mb : testing::sample_epoch(*sampler, *cpu, adj.rows, batch, 0)) {
-    ASSERT_EQ(mb.layers.size(), static_cast<size_t>(options.layers));
+    ASSERT_EQ(mb.layers.size(), static_cast<size_t>(layers));
     const std::vector<vid_t>& vertices = mb.layers[0].vertices;
     ASSERT_GE(vertices.size(), mb.seeds.size());
     EXPECT_TRUE(std::equal(mb.seeds.begin(), mb.seeds.end(), vertices.begin())) << "roots first, minibatch " << mb.id;
@@ -65,13 +67,12 @@ void expect_induced_subgraphs(const CsrMatrix& adj, SaintOptions options, int64_
         << "visited vertices ascending and unique, minibatch " << mb.id;
     const std::set<vid_t> roots(mb.seeds.begin(), mb.seeds.end());
     for (vid_t v : others) EXPECT_EQ(roots.count(v), 0u) << v << " is a root and added";
-    if (options.kind == SaintKind::random_walk) {
-      const std::set<vid_t> reach = within_hops(adj, mb.seeds, options.walk_length);
-      for (vid_t v : others)
-        EXPECT_EQ(reach.count(v), 1u) << v << " is further than " << options.walk_length << " steps";
+    if (name == "saint") {
+      const std::set<vid_t> reach = within_hops(adj, mb.seeds, size);
+      for (vid_t v : others) EXPECT_EQ(reach.count(v), 1u) << v << " is further than " << size << " steps";
     } else {
-      const size_t per_draw = options.kind == SaintKind::edge ? 2 : 1;   // an edge adds both endpoints
-      EXPECT_LE(others.size(), per_draw * static_cast<size_t>(options.budget));
+      const size_t per_draw = name == "saint_edge" ? 2 : 1;   // an edge adds both endpoints
+      EXPECT_LE(others.size(), per_draw * static_cast<size_t>(size));
     }
     visited += static_cast<int64_t>(others.size());
     for (size_t l = 0; l < mb.layers.size(); ++l) {
@@ -84,25 +85,25 @@ void expect_induced_subgraphs(const CsrMatrix& adj, SaintOptions options, int64_
 }
 
 TEST(Saint, LayersAreTheInducedSubgraphOnRandomGraphs) {
-  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), SaintOptions::random_walk(2, 3), 16);
-  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), SaintOptions::random_walk(4, 1), 25);
+  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), "saint", 2, 3, 16);
+  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), "saint", 4, 1, 25);
 }
 
 TEST(Saint, LayersAreTheInducedSubgraphOnCora) {
   const Graph cora = read_npz_graph(testing::data_file("cora.npz"));
-  expect_induced_subgraphs(cora.adj, SaintOptions::random_walk(3, 2), 256);
-  expect_induced_subgraphs(cora.adj, SaintOptions::node(300, 2), 256);
-  expect_induced_subgraphs(cora.adj, SaintOptions::edge(200, 2), 256);
+  expect_induced_subgraphs(cora.adj, "saint", 3, 2, 256);
+  expect_induced_subgraphs(cora.adj, "saint_node", 300, 2, 256);
+  expect_induced_subgraphs(cora.adj, "saint_edge", 200, 2, 256);
 }
 
 TEST(SaintNode, LayersAreTheInducedSubgraphOnRandomGraphs) {
-  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), SaintOptions::node(20, 2), 16);
-  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), SaintOptions::node(500, 3), 25);
+  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), "saint_node", 20, 2, 16);
+  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), "saint_node", 500, 3, 25);
 }
 
 TEST(SaintEdge, LayersAreTheInducedSubgraphOnRandomGraphs) {
-  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), SaintOptions::edge(10, 2), 16);
-  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), SaintOptions::edge(300, 1), 25);
+  expect_induced_subgraphs(testing::random_csr(120, 120, 0.04, 3), "saint_edge", 10, 2, 16);
+  expect_induced_subgraphs(symmetrize(testing::random_csr(200, 200, 0.02, 4)), "saint_edge", 300, 1, 25);
 }
 
 // One edge drawn per minibatch, 20000 times: vertex v (not the root) is added
@@ -120,7 +121,7 @@ TEST(SaintEdge, DrawsFollowTheInverseDegreesOnKarate) {
       p[a.colidx[e]] += weight;
       total += weight;
     }
-  auto sampler = make_saint_sampler(a, SaintOptions::edge(1, 1), 17);
+  auto sampler = testing::saint("saint_edge", a, 1, 1, 17);
   const double trials = 20000;
   const vid_t root = 2;
   const BulkSample bulk = testing::sample_repeated(*sampler, {root}, static_cast<int64_t>(trials));
@@ -144,7 +145,7 @@ TEST(SaintNode, DrawsFollowTheSquaredColumnNormsOnKarate) {
   double total = 0;
   for (const auto& row : normalized)
     for (size_t v = 0; v < row.size(); ++v) total += row[v] * row[v], p[v] += row[v] * row[v];
-  auto sampler = make_saint_sampler(karate.adj, SaintOptions::node(1, 1), 13);
+  auto sampler = testing::saint("saint_node", karate.adj, 1, 1, 13);
   const double trials = 20000;
   const vid_t root = 5;
   const BulkSample bulk = testing::sample_repeated(*sampler, {root}, static_cast<int64_t>(trials));
@@ -165,7 +166,7 @@ TEST(SaintNode, DrawsFollowTheSquaredColumnNormsOnKarate) {
 TEST(Saint, WalksFollowTheTransitionProbabilitiesOnKarate) {
   const Graph karate = read_matrix_market(testing::data_file("karate.mtx"));
   const CsrMatrix& a = karate.adj;
-  auto sampler = make_saint_sampler(a, SaintOptions::random_walk(2, 1), 11);
+  auto sampler = testing::saint("saint", a, 2, 1, 11);
   const double trials = 20000;
   for (const vid_t root : {0, 16, 33}) {
     std::vector<double> one(a.rows, 0.0), two(a.rows, 0.0);
@@ -193,7 +194,7 @@ TEST(Saint, WeightedStepsFollowTheWeights) {
   star.rowptr = {0, 3, 4, 5, 6};
   star.colidx = {1, 2, 3, 0, 0, 0};
   star.values = {1, 2, 5, 1, 2, 5};
-  auto sampler = make_saint_sampler(star, SaintOptions::random_walk(1, 1), 5);
+  auto sampler = testing::saint("saint", star, 1, 1, 5);
   const double trials = 20000;
   const BulkSample bulk = testing::sample_repeated(*sampler, {0}, static_cast<int64_t>(trials));
   std::vector<double> observed(3, 0.0);
@@ -210,7 +211,7 @@ TEST(Saint, AWalkerWithoutNeighboursStaysAndItsSubgraphIsItself) {
   graph.rowptr = {0, 1, 3, 4, 4};
   graph.colidx = {1, 0, 2, 1};
   graph.values.assign(4, 1.0f);
-  auto sampler = make_saint_sampler(graph, SaintOptions::random_walk(3, 2), 1);
+  auto sampler = testing::saint("saint", graph, 3, 2, 1);
   auto cpu = make_cpu_backend();
   const BulkSample bulk = sampler->sample({3, 0}, {0, 1, 2}, 0, 0, *cpu);
   const Minibatch alone = extract_minibatch(bulk, 0);
@@ -224,24 +225,13 @@ TEST(Saint, AWalkerWithoutNeighboursStaysAndItsSubgraphIsItself) {
 
 TEST(Saint, BadOptionsAndInputAreClearErrors) {
   const CsrMatrix ring = testing::ring_graph(10);
-  testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::random_walk(0, 2), 1); }, "walk length");
-  testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::random_walk(2, 0), 1); }, "layers");
-  testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::node(0, 2), 1); }, "node budget");
-  testing::expect_error([&] { make_saint_sampler(ring, SaintOptions::edge(0, 2), 1); }, "edge budget");
+  testing::expect_error([&] { testing::saint("saint", ring, 0, 2, 1); }, "walk length");
+  testing::expect_error([&] { testing::saint("saint", ring, 2, 0, 1); }, "layers");
+  testing::expect_error([&] { testing::saint("saint_node", ring, 0, 2, 1); }, "node budget");
+  testing::expect_error([&] { testing::saint("saint_edge", ring, 0, 2, 1); }, "edge budget");
   testing::expect_error([&] { saint_edge_probabilities(CsrMatrix(3, 4)); }, "not square");
-  // Prepared matrices of another graph.
-  const CsrMatrix other = testing::ring_graph(12);
-  testing::expect_error(
-      [&] { make_saint_sampler(ring, prepare_layerwise_matrices(other), SaintOptions::random_walk(2, 2), 1); },
-      "Â has 12 rows, the adjacency 10");
-  testing::expect_error(
-      [&] {
-        make_saint_sampler(ring, prepare_layerwise_matrices(ring), SaintOptions::edge(2, 2), 1, std::nullopt,
-                           std::make_shared<CsrMatrix>(saint_edge_probabilities(other)));
-      },
-      "the edge distribution has 12 entries, the adjacency 10");
-  testing::expect_error([&] { make_saint_sampler(CsrMatrix(3, 4), SaintOptions::random_walk(2, 2), 1); }, "not square");
-  auto sampler = make_saint_sampler(ring, SaintOptions::random_walk(2, 2), 1);
+  testing::expect_error([&] { testing::saint("saint", CsrMatrix(3, 4), 2, 2, 1); }, "not square");
+  auto sampler = testing::saint("saint", ring, 2, 2, 1);
   auto cpu = make_cpu_backend();
   testing::expect_error([&] { sampler->sample({1, 4, 1}, {0, 3}, 0, 0, *cpu); }, "root vertex 1 twice");
   testing::expect_error([&] { sampler->sample({1, 10}, {0, 2}, 0, 0, *cpu); }, "10");

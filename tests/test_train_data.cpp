@@ -233,7 +233,7 @@ TEST(TrainStepPlan, LocalityOrderFillsEachLaneFromItsBlock) {
 
 TEST(TrainStepPlan, SampledMinibatchesFollowTheEpochOrder) {
   const CsrMatrix ring = testing::ring_graph(50);
-  auto sampler = make_graphsage_sampler(ring, {1}, 3);
+  auto sampler = testing::graphsage(ring, {1}, 3);
   auto backend = make_cpu_backend();
   std::vector<vid_t> order(23);
   std::iota(order.begin(), order.end(), 10);

@@ -52,8 +52,8 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   const TrainingData data = planted_training_data();
   std::unique_ptr<Sampler> sampler =
       GetParam().sampler == "graphsage"
-          ? make_graphsage_sampler(data.graph.adj, {4, 4}, 9)
-          : make_layerwise_sampler(LayerWiseKind::ladies, data.graph.adj, {48, 48}, 9);
+          ? testing::graphsage(data.graph.adj, {4, 4}, 9)
+          : testing::layer_wise("ladies", data.graph.adj, {48, 48}, 9);
   auto backend = make_cpu_backend();
   TrainOptions options;
   options.model = GetParam().sampler == "graphsage" ? "sage" : "gcn";
@@ -114,7 +114,7 @@ TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
   TrainingDataOptions data_options;
   data_options.split = {20, 10, 5};
   const TrainingData data = prepare_training_data(induced_subgraph(planted, by_class), data_options);
-  auto sampler = make_graphsage_sampler(data.graph.adj, {5, 5}, 3);
+  auto sampler = testing::graphsage(data.graph.adj, {5, 5}, 3);
   auto backend = make_cpu_backend();
   TrainOptions options;
   options.hidden = 8;

@@ -8,6 +8,7 @@
 #include "generate/generators.h"
 #include "graph/transform.h"
 #include "test_data.h"
+#include "test_sampler.h"
 #include "train/trainer.h"
 
 #include <torch/cuda.h>
@@ -28,9 +29,9 @@ TrainingData planted_training_data(uint64_t seed = 3) {
 }
 
 std::unique_ptr<Sampler> sampler_for(const std::string& name, const TrainingData& data, uint64_t seed) {
-  if (name == "graphsage") return make_graphsage_sampler(data.graph.adj, {5, 5}, seed);
-  if (name == "labor") return make_labor_sampler(data.graph.adj, {5, 5}, seed);
-  if (name == "saint") return make_saint_sampler(data.graph.adj, SaintOptions::random_walk(2, 2), seed);
+  if (name == "graphsage") return testing::graphsage(data.graph.adj, {5, 5}, seed);
+  if (name == "labor") return testing::labor(data.graph.adj, {5, 5}, seed);
+  if (name == "saint") return testing::saint("saint", data.graph.adj, 2, 2, seed);
   return make_layerwise_sampler(name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn,
                                 data.graph.adj, {64, 64}, seed);
 }

@@ -1,7 +1,5 @@
 #include "graph.h"
 
-#include <algorithm>
-#include <functional>
 #include <limits>
 
 #include "convert.h"
@@ -72,12 +70,14 @@ GraphHolder::GraphHolder(const at::Tensor& rowptr, const at::Tensor& col, const 
   adj_.colidx = to_column_ids(col, n);
   adj_.values = to_values(value, adj_.nnz());
   translate_errors([&] { validate(adj_, kOp); });
-  uniform_rows_ = has_uniform_rows(adj_);
+  backend_ = make_cpu_backend();
+  graph_ = std::make_unique<LocalGraph>(*backend_, adj_);
   features_ = at::empty({0}, at::kFloat);
   labels_ = at::empty({0}, at::kLong);
 }
 
-GraphHolder::GraphHolder(Graph graph) : adj_(std::move(graph.adj)), uniform_rows_(has_uniform_rows(adj_)) {
+GraphHolder::GraphHolder(Graph graph)
+    : adj_(std::move(graph.adj)), backend_(make_cpu_backend()), graph_(std::make_unique<LocalGraph>(*backend_, adj_)) {
   const int64_t n = adj_.rows;
   features_ = graph.has_features()
                   ? vector_to_tensor(std::move(graph.features)).view({n, graph.feature_dim})
@@ -111,7 +111,9 @@ void GraphHolder::place_on_cuda(int64_t index) {
     TORCH_CHECK(false, kOp, ": cannot place the graph on cuda:", index, ": ", e.what());
   }
   std::lock_guard<std::mutex> lock(backend_mutex_);
-  cuda_backend_ = std::move(backend);
+  graph_.reset();   // its handles belong to the old backend
+  backend_ = std::move(backend);
+  graph_ = std::make_unique<LocalGraph>(*backend_, adj_);
   device_ = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(index));
 }
 
@@ -120,38 +122,12 @@ void register_graph_class() {
   (void)registered;
 }
 
-std::shared_ptr<const LayerWiseMatrices> GraphHolder::layerwise_matrices() const {
-  std::lock_guard<std::mutex> lock(layerwise_mutex_);
-  if (!layerwise_) layerwise_ = translate_errors([&] { return prepare_layerwise_matrices(adj_); });
-  return layerwise_;
-}
-
-std::shared_ptr<const CsrMatrix> GraphHolder::saint_edges() const {
-  std::lock_guard<std::mutex> lock(saint_edges_mutex_);
-  if (!saint_edges_)
-    saint_edges_ = translate_errors([&] { return std::make_shared<CsrMatrix>(saint_edge_probabilities(adj_)); });
-  return saint_edges_;
-}
-
-std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler,
-                                                   std::vector<int64_t> sizes, uint64_t seed,
+std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler, const std::vector<int64_t>& sizes,
                                                    bool include_frontier) const {
-  if (sampler == "graphsage") return make_graphsage_sampler(adj_, std::move(sizes), seed, uniform_rows_);
-  if (sampler == "labor") return make_labor_sampler(adj_, std::move(sizes), seed);
-  if (const std::optional<SaintKind> kind = saint_kind_of(sampler)) {
-    const bool walks = *kind == SaintKind::random_walk;
-    check_layer_sizes(sizes, walks ? "GraphSAINT walk lengths" : "GraphSAINT budgets");
-    MATSAMP_CHECK(std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<int64_t>()) == sizes.end(),
-                  "GraphSAINT: sizes are the ", walks ? "walk length" : "budget", " once per layer and must be equal");
-    const SaintOptions options = SaintOptions::of(*kind, sizes.front(), static_cast<int64_t>(sizes.size()));
-    return make_saint_sampler(adj_, layerwise_matrices(), options, seed, uniform_rows_,
-                              *kind == SaintKind::edge ? saint_edges() : nullptr);
-  }
-  MATSAMP_CHECK(sampler == "ladies" || sampler == "fastgcn",
-                "sampler must be one of graphsage, labor, ladies, fastgcn, saint, saint_node, saint_edge; got '",
-                sampler, "'");
-  const LayerWiseKind kind = sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
-  return make_layerwise_sampler(kind, layerwise_matrices(), std::move(sizes), seed, include_frontier);
+  const SamplerSpec& spec = find_sampler(sampler);
+  return with_backend([&](Backend&, LocalGraph& graph) {
+    return matsamp::make_sampler(sampler, graph, params_from_sizes(spec, sizes, include_frontier));
+  });
 }
 
 }  // namespace matsamp::bindings

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "graph/graph.h"
-#include "sampling/backend.h"
-#include "sampling/sampler.h"
+#include "sampling/registry.h"
+#include "sampling/sampling_graph.h"
 
 namespace matsamp::bindings {
 
@@ -35,45 +35,33 @@ class GraphHolder : public torch::CustomClassHolder {
   // Where the graph lives and its samplers run: the CPU, or the CUDA device of
   // place_on_cuda().
   c10::Device device() const { return device_; }
-  // Moves the graph's sampling to CUDA device `index`: the CUDA backend uploads
-  // the adjacency (and the layer-wise matrices) on first use and keeps them there.
-  // RuntimeError with the backend's reason when the device cannot be used.
+  // Moves the graph's sampling to CUDA device `index`: the adjacency is uploaded
+  // to a CUDA backend now, the derived matrices as samplers first ask for them,
+  // and they stay there. RuntimeError with the backend's reason when the device cannot be used.
   void place_on_cuda(int64_t index);
-  // Runs fn(backend) on the graph's device: a fresh CPU backend, or the graph's
-  // CUDA backend, one call at a time (it owns one stream and its caches).
+  // Runs fn(backend, graph) on the graph's device, its matrices registered
+  // there, one call at a time (a CUDA backend owns one stream; place_on_cuda
+  // replaces both).
   template <class Fn>
-  auto with_backend(Fn&& fn) const -> decltype(fn(std::declval<Backend&>())) {
-    if (!cuda_backend_) return fn(*make_cpu_backend());
+  auto with_backend(Fn&& fn) const -> decltype(fn(std::declval<Backend&>(), std::declval<LocalGraph&>())) {
     std::lock_guard<std::mutex> lock(backend_mutex_);
-    return fn(*cuda_backend_);
+    return fn(*backend_, *graph_);
   }
-  // Â, Â∘Â and FastGCN's column norms, prepared on the first layer-wise call.
-  std::shared_ptr<const LayerWiseMatrices> layerwise_matrices() const;
-  // GraphSAINT's edge distribution, prepared on the first saint_edge call.
-  std::shared_ptr<const CsrMatrix> saint_edges() const;
-  // The engine's sampler over this graph, built the one way every op that
-  // samples or sizes a bulk builds it: `sampler` is "graphsage" (sizes: fanouts),
-  // "ladies" / "fastgcn" (sizes: vertices per layer; include_frontier as the
-  // ops take it), "saint" (sizes: the walk length once per layer), "saint_node" or
-  // "saint_edge" (sizes: the vertices or edges drawn per minibatch, once per
-  // layer). Cheap (no pass over the graph): it refers to the graph's prepared
-  // matrices, so the graph must outlive it. A matsamp::Error for an unknown name
-  // or bad sizes.
-  std::unique_ptr<Sampler> make_sampler(const std::string& sampler, std::vector<int64_t> sizes,
-                                        uint64_t seed, bool include_frontier) const;
+  // The engine's sampler of that name from the registry over this graph, its
+  // options from per-layer `sizes` (params_from_sizes). Cheap: it refers to the
+  // graph's registered matrices, so the graph must outlive it. A matsamp::Error
+  // for an unknown name or bad sizes.
+  std::unique_ptr<Sampler> make_sampler(const std::string& sampler, const std::vector<int64_t>& sizes,
+                                        bool include_frontier) const;
 
  private:
   CsrMatrix adj_;
-  bool uniform_rows_ = false;   // has_uniform_rows(adj_), read once instead of per sampling call
   at::Tensor features_;
   at::Tensor labels_;
   c10::Device device_{c10::kCPU};
-  std::unique_ptr<Backend> cuda_backend_;
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<LocalGraph> graph_;   // adj_ registered in backend_
   mutable std::mutex backend_mutex_;
-  mutable std::mutex layerwise_mutex_;
-  mutable std::shared_ptr<const LayerWiseMatrices> layerwise_;
-  mutable std::mutex saint_edges_mutex_;
-  mutable std::shared_ptr<const CsrMatrix> saint_edges_;
 };
 
 // Registers the class as torch.classes.matsamp.Graph, once. Every file whose

@@ -36,8 +36,7 @@ int64_t bulk_size_for_budget_op(const c10::intrusive_ptr<GraphHolder>& graph, co
   TORCH_CHECK_VALUE(minibatches > 0, op, ": minibatches must be positive, got ", minibatches);
   TORCH_CHECK_VALUE(budget_bytes > 0, op, ": budget_bytes must be positive, got ", budget_bytes);
   return translate_errors([&] {
-    const std::unique_ptr<Sampler> built =
-        graph->make_sampler(sampler, std::move(sizes), /*seed=*/0, include_frontier);
+    const std::unique_ptr<Sampler> built = graph->make_sampler(sampler, sizes, include_frontier);
     return bulk_size_for_budget(*built, batch_size, minibatches, budget_bytes);
   });
 }
@@ -50,26 +49,28 @@ int64_t bulk_size_for_budget_op(const c10::intrusive_ptr<GraphHolder>& graph, co
 #define MATSAMP_SAMPLE_RETURNS                                                          \
   " -> (Tensor[] rowptr, Tensor[] col, Tensor[] value, Tensor[] row_offsets, "          \
   "Tensor[] col_offsets, Tensor[] vertices)"
-#define MATSAMP_BULK_ARGS                                                                \
-  "__torch__.torch.classes.matsamp.Graph graph, Tensor seeds, Tensor seed_offsets, "   \
-  "int[] sizes, int first_minibatch, int epoch, int seed"
 
 }  // namespace
 
 TORCH_LIBRARY(matsamp, m) {
   register_graph_class();   // the schemas below name it
 
-  // Bulk sampling of k minibatches: seeds stacked, seed_offsets (k + 1) cut them
-  // into minibatches first_minibatch … first_minibatch + k - 1 of epoch `epoch`.
-  // sizes: GraphSAGE (LABOR: expected) fanouts / LADIES and FastGCN vertices per layer, batch layer
-  // first / GraphSAINT's walk length or budget, once per layer.
-  m.def("graphsage_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
-  m.def("labor_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
-  m.def("saint_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
-  m.def("saint_node_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
-  m.def("saint_edge_sample(" MATSAMP_BULK_ARGS ")" MATSAMP_SAMPLE_RETURNS);
-  m.def("ladies_sample(" MATSAMP_BULK_ARGS ", bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
-  m.def("fastgcn_sample(" MATSAMP_BULK_ARGS ", bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
+  // Bulk sampling of k minibatches by the registry's sampler of that name
+  // (samplers() lists them): seeds stacked, seed_offsets (k + 1) cut them into
+  // minibatches first_minibatch … first_minibatch + k - 1 of epoch `epoch`.
+  // sizes: per layer, batch layer first, the sampler's sizes option (fanouts,
+  // vertices per layer, or GraphSAINT's walk length or budget once per layer);
+  // include_frontier: for the samplers that can exclude it (LADIES, FastGCN).
+  m.def("sample(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor seeds, Tensor seed_offsets, "
+        "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
+  // The registered samplers' names, and each one's summary and sizes option.
+  m.def("samplers() -> str[]", [] { return sampler_names(); });
+  m.def("sampler_summary(str sampler) -> str", [](const std::string& name) {
+    return translate_errors([&] { return find_sampler(name).summary; });
+  });
+  m.def("sampler_sizes_option(str sampler) -> str", [](const std::string& name) {
+    return translate_errors([&] { return find_sampler(name).sizes_option; });
+  });
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
   m.def("shuffle_vertices(Tensor vertices, int seed, int epoch, int stream=0) -> Tensor", &shuffle_vertices_op);

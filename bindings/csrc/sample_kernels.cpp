@@ -1,8 +1,8 @@
-// Kernels of the bulk sampling ops, for CPU and CUDA graphs alike: the samplers
-// of csrc/sampling on the graph's backend (OpenMP, or the graph's CUDA backend).
+// The kernel of the bulk sampling op, for CPU and CUDA graphs alike: any sampler
+// of the registry on the graph's backend (OpenMP, or the graph's CUDA backend).
 // Seeds and offsets are read on the host (they are small). On the CPU the results
-// are host arrays moved (not copied) into tensors; on a CUDA graph the layers the
-// backend held on the device are copied device to device into torch's tensors, and
+// are host arrays moved (not copied) into tensors; on a CUDA graph the layers,
+// which stay on the device, are copied device to device into torch's tensors, and
 // the block offsets, which are on the host, are copied up.
 #include <torch/cuda.h>
 #include <torch/library.h>
@@ -26,42 +26,47 @@ at::Tensor device_copy(const void* data, int64_t n, at::ScalarType type, c10::De
   return at::from_blob(const_cast<void*>(data), {n}, options).clone();
 }
 
-// The bulk as tensors on `device`. Held layers are copied before this returns
-// (synchronized), so the caller may give their memory back.
-SampleTensors to_tensors(BulkSample&& bulk, c10::Device device) {
+// The bulk as tensors on `device`: on the CPU its host arrays, moved; on a GPU
+// its device arrays, copied device to device before this returns (synchronized),
+// so the caller may drop the handles. Block offsets are on the host: copied up.
+SampleTensors to_tensors(Backend& backend, Bulk&& bulk, c10::Device device) {
   SampleTensors out;
   auto& [rowptr, col, value, row_offsets, col_offsets, vertices] = out;
   auto on_device = [&](auto&& values) { return vector_to_tensor(std::move(values)).to(device); };
-  for (size_t l = 0; l < bulk.layers.size(); ++l) {
-    SampledLayer& layer = bulk.layers[l];
-    if (bulk.held) {
-      const HeldLayerArrays held = bulk.held->layer(l);
-      rowptr.push_back(device_copy(held.rowptr, layer.adj.rows + 1, at::kLong, device));
-      col.push_back(device_copy(held.colidx, held.nnz, at::kInt, device));
-      value.push_back(device_copy(held.values, held.nnz, at::kFloat, device));
-      vertices.push_back(device_copy(held.vertices, layer.adj.cols, at::kLong, device));
+  for (Layer& layer : bulk.layers) {
+    if (device.is_cuda()) {
+      const DeviceCsrArrays arrays = device_arrays(backend, layer.adj);
+      rowptr.push_back(device_copy(arrays.rowptr, layer.adj.rows() + 1, at::kLong, device));
+      col.push_back(device_copy(arrays.colidx, layer.adj.nnz(), at::kInt, device));
+      value.push_back(device_copy(arrays.values, layer.adj.nnz(), at::kFloat, device));
+      vertices.push_back(
+          device_copy(device_ids(backend, layer.vertices.ids), layer.vertices.ids.size(), at::kLong, device));
     } else {
-      rowptr.push_back(on_device(layer.adj.rowptr));
-      col.push_back(on_device(layer.adj.colidx));
-      value.push_back(on_device(layer.adj.values));
-      vertices.push_back(on_device(layer.vertices));
+      CsrMatrix adj = backend.to_host(std::move(layer.adj));
+      rowptr.push_back(vector_to_tensor(std::move(adj.rowptr)));
+      col.push_back(vector_to_tensor(std::move(adj.colidx)));
+      value.push_back(vector_to_tensor(std::move(adj.values)));
+      vertices.push_back(vector_to_tensor(backend.ids_to_host(std::move(layer.vertices.ids))));
     }
-    row_offsets.push_back(on_device(layer.row_offsets));
-    col_offsets.push_back(on_device(layer.col_offsets));
+    row_offsets.push_back(on_device(std::move(layer.row_offsets)));
+    col_offsets.push_back(on_device(std::move(layer.vertices.offsets)));
   }
-  if (bulk.held) torch::cuda::synchronize(device.index());
+  if (device.is_cuda()) torch::cuda::synchronize(device.index());
   return out;
 }
 
 // The tensor on the host, for reading (no copy when it is there already).
 at::Tensor on_host(const at::Tensor& t) { return t.defined() ? t.cpu() : t; }
 
-// Checks what every sampler takes, then builds the sampler (GraphHolder::make_sampler,
-// cheap: it refers to the graph's prepared matrices) and samples.
-SampleTensors sample_bulk(const char* op, const char* sampler_name, const GraphHolder& graph,
-                          const at::Tensor& seeds, const at::Tensor& seed_offsets,
-                          std::vector<int64_t> sizes, int64_t first_minibatch, int64_t epoch,
-                          int64_t seed, bool include_frontier) {
+// matsamp.sample: checks what every sampler takes, then builds the registry's
+// sampler over the graph (cheap: it refers to the graph's registered matrices)
+// and samples on the graph's backend.
+SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const std::string& sampler_name,
+                          const at::Tensor& seeds, const at::Tensor& seed_offsets, std::vector<int64_t> sizes,
+                          int64_t first_minibatch, int64_t epoch, int64_t seed, bool include_frontier) {
+  const GraphHolder& graph = *graph_holder;
+  const std::string op_name = "matsamp.sample(" + sampler_name + ")";
+  const char* op = op_name.c_str();
   TORCH_CHECK_VALUE(!seeds.defined() || seeds.device().type() == graph.device().type(), op, ": seeds are on ",
                     seeds.device(), " but the graph is on ", graph.device());
   const std::vector<vid_t> seed_ids = to_vertex_ids(on_host(seeds), graph.adjacency().rows, op, "seeds");
@@ -79,14 +84,15 @@ SampleTensors sample_bulk(const char* op, const char* sampler_name, const GraphH
   const uint32_t epoch_key = to_epoch(epoch, op);
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
   return translate_errors([&] {
-    const std::unique_ptr<Sampler> sampler =
-        graph.make_sampler(sampler_name, std::move(sizes), key, include_frontier);
+    const std::unique_ptr<Sampler> sampler = graph.make_sampler(sampler_name, sizes, include_frontier);
     SampleTensors tensors;
     try {
-      graph.with_backend([&](Backend& backend) {
-        backend.hold_results_on_device(graph.device().is_cuda());   // the CPU backend never holds
-        tensors = to_tensors(sampler->sample(seed_ids, offsets, first_minibatch, epoch_key, backend), graph.device());
+      graph.with_backend([&](Backend& backend, LocalGraph&) {
+        Context ctx{backend, key};
+        tensors = to_tensors(backend, sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key),
+                             graph.device());
         release_cached_gpu_memory(backend);   // torch's allocator shares the GPU
+        return 0;
       });
     } catch (const GpuOutOfMemory& e) {   // not a bad argument: RuntimeError, with the k that fits
       TORCH_CHECK(false, op, ": ", explain_out_of_memory(e, k).what());
@@ -95,45 +101,9 @@ SampleTensors sample_bulk(const char* op, const char* sampler_name, const GraphH
   });
 }
 
-// GraphSAGE and LABOR (node-wise: fanouts per layer).
-template <bool labor>
-SampleTensors node_wise_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
-                               const at::Tensor& seed_offsets, std::vector<int64_t> fanouts,
-                               int64_t first_minibatch, int64_t epoch, int64_t seed) {
-  return sample_bulk(labor ? "matsamp.labor_sample" : "matsamp.graphsage_sample", labor ? "labor" : "graphsage",
-                     *graph, seeds, seed_offsets, std::move(fanouts), first_minibatch, epoch, seed,
-                     /*include_frontier=*/true);
-}
-
-template <SaintKind kind>
-SampleTensors saint_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
-                           const at::Tensor& seed_offsets, std::vector<int64_t> sizes, int64_t first_minibatch,
-                           int64_t epoch, int64_t seed) {
-  const std::string name = SaintOptions{kind}.sampler_name(), op = "matsamp." + name + "_sample";
-  return sample_bulk(op.c_str(), name.c_str(), *graph, seeds, seed_offsets, std::move(sizes), first_minibatch, epoch,
-                     seed, /*include_frontier=*/true);
-}
-
-template <LayerWiseKind kind>
-SampleTensors layerwise_sample(c10::intrusive_ptr<GraphHolder> graph, const at::Tensor& seeds,
-                               const at::Tensor& seed_offsets, std::vector<int64_t> samples,
-                               int64_t first_minibatch, int64_t epoch, int64_t seed,
-                               bool include_frontier) {
-  const bool ladies = kind == LayerWiseKind::ladies;
-  return sample_bulk(ladies ? "matsamp.ladies_sample" : "matsamp.fastgcn_sample",
-                     ladies ? "ladies" : "fastgcn", *graph, seeds, seed_offsets, std::move(samples),
-                     first_minibatch, epoch, seed, include_frontier);
-}
-
 void impl_sampling_kernels(torch::Library& m) {
   register_graph_class();   // the kernels' signatures name it
-  m.impl("graphsage_sample", TORCH_FN(node_wise_sample<false>));
-  m.impl("labor_sample", TORCH_FN(node_wise_sample<true>));
-  m.impl("saint_sample", TORCH_FN(saint_sample<SaintKind::random_walk>));
-  m.impl("saint_node_sample", TORCH_FN(saint_sample<SaintKind::node>));
-  m.impl("saint_edge_sample", TORCH_FN(saint_sample<SaintKind::edge>));
-  m.impl("ladies_sample", TORCH_FN(layerwise_sample<LayerWiseKind::ladies>));
-  m.impl("fastgcn_sample", TORCH_FN(layerwise_sample<LayerWiseKind::fastgcn>));
+  m.impl("sample", TORCH_FN(sample_bulk));
 }
 
 }  // namespace

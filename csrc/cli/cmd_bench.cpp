@@ -26,36 +26,43 @@ struct EpochRun {
   int64_t input_vertices = 0;           // the last layer's vertices, summed over minibatches: feature rows to read
   uint64_t fingerprint = 0;
   double copy_seconds = 0;              // host <-> GPU copies within the steps (CUDA backend)
-  bool held = false;                    // the layers stayed on the device (BulkSample::held) ...
-  double fetch_seconds = 0;             // ... and were copied to the host after the steps
+  bool held = false;                    // the layers stayed on the device after the steps ...
+  double fetch_seconds = 0;             // ... and were copied to the host after them
   std::vector<double> repeat_seconds;   // every run's time when the epoch was repeated
   bool repeats_identical = true;        // ... and whether they all gave the same minibatches
 };
 
-EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& train,
-                   EpochOptions options, const char* label) {
-  EpochIterator epoch(sampler, backend, train, options);
+// Layers are left where they were sampled (on a GPU: its memory, as a GPU
+// trainer reads them) and copied to the host after the timed steps, unless
+// results_to_host times that copy as part of the extraction.
+EpochRun run_epoch(const Sampler& sampler, Context ctx, const std::vector<vid_t>& train, EpochOptions options,
+                   bool results_to_host, const char* label) {
+  Backend& backend = ctx.backend;
+  EpochIterator epoch(sampler, ctx, train, options);
   EpochRun run;
   run.minibatches = epoch.num_minibatches();
   run.bulk_size = epoch.bulk_size();
   Fingerprint fingerprint;
-  BulkSample bulk;
+  Bulk resident;
   ScopedTimer timer(nullptr);
   int64_t done = 0;
   double reported = 0;   // progress at most once a second, and at the end
   for (;;) {
     const CudaCounters before = cuda_counters(backend);
-    if (!next_bulk(epoch, &bulk, &run.steps)) break;
+    if (!next_bulk(epoch, &resident, &run.steps)) break;
+    const bool held = !results_to_host && backend.name() != "cpu";
+    BulkSample bulk;
+    {
+      ScopedTimer fetch(held ? &run.fetch_seconds : &run.steps.extraction);
+      bulk = to_host(backend, std::move(resident));
+    }
     const CudaCounters after = cuda_counters(backend);
     run.copy_seconds += after.to_device_seconds - before.to_device_seconds + after.to_host_seconds -
                         before.to_host_seconds;
+    run.held = run.held || held;
+    sampler.count_traffic(bulk, run.steps);
     run.sampled_edges += bulk.sampled_edges();
     if (!bulk.layers.empty()) run.input_vertices += bulk.layers.back().col_offsets.back();
-    run.held = run.held || bulk.held;
-    {
-      ScopedTimer fetch(&run.fetch_seconds);   // outside the step timers, as the fingerprint
-      bulk.fetch();
-    }
     fingerprint.add(bulk);
     done += bulk.count();
     if (done == run.minibatches || timer.seconds() - reported >= 1.0) {
@@ -70,13 +77,13 @@ EpochRun run_epoch(const Sampler& sampler, Backend& backend, const std::vector<v
 }
 
 // The epoch sampled `repeat` times: the run with the median time, with all times.
-EpochRun run_epoch_repeated(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& train,
-                            const EpochOptions& options, const std::string& label, int repeat) {
+EpochRun run_epoch_repeated(const Sampler& sampler, const Context& ctx, const std::vector<vid_t>& train,
+                            const EpochOptions& options, bool results_to_host, const std::string& label, int repeat) {
   std::vector<EpochRun> runs;
   for (int i = 0; i < repeat; ++i) {
     const std::string name =
         repeat == 1 ? label : label + ", run " + std::to_string(i + 1) + " of " + std::to_string(repeat);
-    runs.push_back(run_epoch(sampler, backend, train, options, name.c_str()));
+    runs.push_back(run_epoch(sampler, ctx, train, options, results_to_host, name.c_str()));
   }
   std::vector<double> seconds;
   bool identical = true;
@@ -171,15 +178,17 @@ void add_bench_command(CLI::App& app) {
     if (distributed_bench_requested(options->distributed))
       return run_distributed_bench(options->source, options->sampler, options->distributed);
     const Graph g = load_graph(options->source);
-    std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
     auto backend = make_backend(options->sampler, g.adj);
-    if (!options->results_to_host) backend->hold_results_on_device(true);
+    LocalGraph graph(*backend, g.adj);
+    std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, graph);
+    const Context ctx = make_context(options->sampler, *backend);
     const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     // The floor is taken on the machine that samples: host memory or the GPU's.
     const MachineRates rates = backend->name() == "cuda"
                                    ? MachineRates{gpu_copy_bandwidth(*backend), gpu_gather_rate(*backend)}
                                    : MachineRates{measure_copy_bandwidth(), measure_gather_rate()};
-    const EpochRun bulk = run_epoch_repeated(*sampler, *backend, train, options->sampler.epoch, "bulk", options->repeat);
+    const EpochRun bulk = run_epoch_repeated(*sampler, ctx, train, options->sampler.epoch,
+                                              options->results_to_host, "bulk", options->repeat);
     const CudaCounters gpu = cuda_counters(*backend);   // after the bulk: its peak memory
 
     JsonObject json;
@@ -193,7 +202,8 @@ void add_bench_command(CLI::App& app) {
     if (options->compare_per_batch) {
       EpochOptions single = options->sampler.epoch;
       single.bulk_size = 1;
-      const EpochRun per_batch = run_epoch_repeated(*sampler, *backend, train, single, "per-batch", options->repeat);
+      const EpochRun per_batch = run_epoch_repeated(*sampler, ctx, train, single, options->results_to_host,
+                                                       "per-batch", options->repeat);
       json.add("per_batch", describe(per_batch, rates));
       json.add("bulk_speedup", per_batch.seconds / bulk.seconds);
       json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);

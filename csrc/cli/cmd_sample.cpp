@@ -22,10 +22,11 @@ void add_sample_command(CLI::App& app) {
   cmd->add_option("-o,--out", options->out, "output directory (created if missing)")->required();
   cmd->callback([options] {
     const Graph g = load_graph(options->source);
-    std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, g.adj);
     auto backend = make_backend(options->sampler, g.adj);
+    LocalGraph graph(*backend, g.adj);
+    std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, graph);
     const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
-    EpochIterator epoch(*sampler, *backend, train, options->sampler.epoch);
+    EpochIterator epoch(*sampler, make_context(options->sampler, *backend), train, options->sampler.epoch);
     std::filesystem::create_directories(options->out);
     std::fprintf(stderr, "matsamp: %lld minibatches, %lld per bulk\n",
                  static_cast<long long>(epoch.num_minibatches()), static_cast<long long>(epoch.bulk_size()));

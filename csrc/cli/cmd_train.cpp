@@ -89,8 +89,9 @@ void run_training(TrainCommandOptions& o) {
   o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
   const bool leader = comm->rank() == 0;
   const TrainingData data = prepare_training_data(load_graph(o.source), o.data);
-  std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, data.graph.adj);
   auto backend = make_backend(o.sampler, data.graph.adj);   // may set the memory budget (cuda)
+  LocalGraph graph(*backend, data.graph.adj);
+  std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
   o.train.batch_size = o.sampler.epoch.batch_size;
   o.train.bulk_steps = o.sampler.epoch.bulk_size;   // one minibatch per rank and step by default
   o.train.memory_budget = o.sampler.epoch.memory_budget;
@@ -124,8 +125,8 @@ void add_train_command(CLI::App& app) {
   // Node classification follows Shchur et al.: the symmetrized largest component.
   o->source.cleanup = {true, true, true};
   o->source.spec = "planted:2000:5";   // runs out of the box; R-MAT has no features or labels
-  o->sampler.fanouts = {10, 10};
-  o->sampler.samples = {256, 256};
+  o->sampler.list("fanouts") = {10, 10};
+  o->sampler.list("samples") = {256, 256};
   o->sampler.epoch.batch_size = 32;
   o->train.model.clear();   // chosen from the sampler unless given
   add_graph_options(*cmd, o->source);

@@ -190,15 +190,15 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
         (mode == GraphMode::partitioned && (options.sampler == "graphsage" || options.sampler == "labor")) ||
             !d.fetch_rows,
         "--fetch-rows applies to GraphSAGE and LABOR with --distributed partitioned");
-  agree_on(world, [&] {   // as make_sampler does, for the partitioned samplers built below
+  agree_on(world, [&] {   // as make_backend does, for the partitioned samplers built below
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);
   });
   const bool graphsage = options.sampler == "graphsage";
-  const LayerWiseKind kind = options.sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
 
   // The graph, the sampler and the backend of this mode.
   std::optional<Graph> whole;
+  std::optional<LocalGraph> local_graph;
   std::optional<PartitionedSampling> partitioned;
   std::unique_ptr<Backend> local_backend;
   std::unique_ptr<Sampler> sampler;
@@ -206,8 +206,9 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   if (mode == GraphMode::replicated) {
     whole = load_whole(world, source);
     agree_on(world, [&] {
-      sampler = make_sampler(options, whole->adj);
       local_backend = make_backend(options, whole->adj);
+      local_graph.emplace(*local_backend, whole->adj);
+      sampler = make_sampler(options, *local_graph);
     });
     n = whole->num_vertices();
     nonzeros = whole->num_edges();
@@ -217,23 +218,15 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     const auto exchange = d.oblivious ? GraphProduct::Exchange::oblivious : GraphProduct::Exchange::sparsity_aware;
     partitioned.emplace(grid, std::move(adj), exchange, std::move(local_backend));
     if (d.fetch_rows) partitioned->backend().set_row_sampling(DistributedBackend::RowSampling::fetched_rows);
-    agree_on(world, [&] {
-      if (graphsage)
-        sampler = partitioned->graphsage(options.fanouts, options.epoch.seed);
-      else if (options.sampler == "labor")
-        sampler = partitioned->labor(options.fanouts, options.epoch.seed);
-      else if (is_saint(options))
-        sampler = partitioned->saint(saint_options(options), options.epoch.seed);
-      else
-        sampler = partitioned->layerwise(kind, options.samples, options.epoch.seed, !options.exclude_frontier);
-    });
+    agree_on(world, [&] { sampler = make_sampler(options, *partitioned); });
     n = partitioned->vertices();
     const DistributedLayerWise* lw = partitioned->layerwise_matrices();
-    const CsrMatrix& local = partitioned->adjacency().local;
+    const CsrMatrix& local = partitioned->adjacency_block().local;
+    const int64_t first_fanout = graphsage ? options.lists.at("fanouts").at(0) : 0;
     std::vector<int64_t> nnz{local.nnz(), lw ? lw->normalized.local.nnz() : 0, 0, 0};
-    for (int64_t r = 0; r < local.rows && graphsage; ++r) nnz[2] += std::min(options.fanouts[0], local.row_nnz(r));
+    for (int64_t r = 0; r < local.rows && graphsage; ++r) nnz[2] += std::min(first_fanout, local.row_nnz(r));
     // Entries whose column another block row holds: what locality cannot keep local.
-    const DistributedCsr& block = partitioned->adjacency();
+    const DistributedCsr& block = partitioned->adjacency_block();
     const int64_t first = block.first_row(), end = block.blocks.end(block.block);
     for (col_t col : local.colidx) nnz[3] += col < first || col >= end;
     grid.col_comm().all_reduce_sum(nnz);   // a process column holds every block row once
@@ -242,14 +235,14 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     sampled_row_entries = nnz[2];
     nonzeros_between_blocks = nnz[3];
   }
-  Backend& backend = partitioned ? partitioned->backend() : *local_backend;
+  Backend& backend = partitioned ? static_cast<Backend&>(partitioned->backend()) : *local_backend;
   GraphProduct* product = partitioned ? &partitioned->product() : nullptr;
 
   // This rank's share of the epoch, timed bulk by bulk.
   const std::vector<vid_t> train = epoch_training_vertices(options, n);
   std::optional<EpochIterator> epoch;
   agree_on(world, [&] {   // bad options fail everywhere
-    epoch.emplace(*sampler, backend, train, share_of_epoch(options.epoch, train, grid, mode));
+    epoch.emplace(*sampler, make_context(options, backend), train, share_of_epoch(options.epoch, train, grid, mode));
   });
   world.barrier();
   grid.reset_counters();

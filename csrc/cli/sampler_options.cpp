@@ -12,36 +12,61 @@
 
 namespace matsamp::cli {
 
+SamplerOptions::SamplerOptions() {
+  for (const OptionSpec& o : all_sampler_options()) {
+    if (o.kind == OptionSpec::Kind::list) lists[o.name] = o.default_value;
+    if (o.kind == OptionSpec::Kind::integer) integers[o.name] = o.default_value.at(0);
+    if (o.kind == OptionSpec::Kind::flag) flags[o.name] = o.default_value.at(0) != 0;
+  }
+}
+
+SamplerParams SamplerOptions::params() const {
+  SamplerParams params;
+  for (const OptionSpec& o : find_sampler(sampler).options) {
+    if (o.kind == OptionSpec::Kind::list) params.set(o.name, lists.at(o.name));
+    if (o.kind == OptionSpec::Kind::integer) params.set(o.name, integers.at(o.name));
+    if (o.kind == OptionSpec::Kind::flag) params.set(o.name, int64_t{flags.at(o.name)});
+  }
+  return params;
+}
+
+namespace {
+
+// --walk-length for walk_length, and the short names some options have.
+std::string flag_names(const std::string& option) {
+  std::string name = "--" + option;
+  std::replace(name.begin(), name.end(), '_', '-');
+  if (option == "fanouts") return "-f," + name;
+  return name;
+}
+
+// "fanouts: used by graphsage, labor" for an option's help.
+std::string users_of(const std::string& option) {
+  std::string users;
+  for (const SamplerSpec& spec : sampler_registry())
+    for (const OptionSpec& o : spec.options)
+      if (o.name == option) users += (users.empty() ? "" : ", ") + spec.name;
+  return users;
+}
+
+}  // namespace
+
 void add_sampler_options(CLI::App& command, SamplerOptions& options) {
-  command.add_option("-s,--sampler", options.sampler,
-                     "graphsage, labor (LABOR-0: GraphSAGE with neighbours kept by randomness a minibatch "
-                     "shares), ladies, fastgcn, or GraphSAINT's subgraphs: saint (random walks), saint_node or "
-                     "saint_edge")
-      ->check(CLI::IsMember({"graphsage", "labor", "ladies", "fastgcn", "saint", "saint_node", "saint_edge"}))
+  std::string samplers;
+  for (const SamplerSpec& spec : sampler_registry()) samplers += "\n  " + spec.name + ": " + spec.summary;
+  command.add_option("-s,--sampler", options.sampler, "the sampler:" + samplers)
+      ->check(CLI::IsMember(sampler_names()))
       ->capture_default_str();
-  command.add_option("-f,--fanouts", options.fanouts,
-                     "GraphSAGE neighbours per vertex (LABOR: expected), batch layer first (e.g. 15,10,5)")
-      ->delimiter(',')
-      ->capture_default_str();
-  command.add_option("--samples", options.samples,
-                     "LADIES/FastGCN vertices per minibatch and layer (e.g. 512,512)")
-      ->delimiter(',')
-      ->capture_default_str();
-  command.add_flag("--exclude-frontier", options.exclude_frontier,
-                   "LADIES/FastGCN: the next layer is the sampled set only");
-  command.add_option("--walk-length", options.saint.walk_length,
-                     "GraphSAINT: steps of the random walk from each batch vertex")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  command.add_option("--budget", options.saint.budget,
-                     "saint_node: vertices drawn per minibatch (p(v) ∝ ‖Â[:,v]‖²); saint_edge: edges drawn per "
-                     "minibatch (p(u,v) ∝ 1/deg(u) + 1/deg(v)), both endpoints added")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  command.add_option("--layers", options.saint.layers,
-                     "GraphSAINT: layers, each the minibatch's subgraph (the batch layer's rows are its roots)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  for (const OptionSpec& o : all_sampler_options()) {
+    const std::string help = o.help + " [" + users_of(o.name) + "]";
+    if (o.kind == OptionSpec::Kind::list)
+      command.add_option(flag_names(o.name), options.lists.at(o.name), help)->delimiter(',')->capture_default_str();
+    if (o.kind == OptionSpec::Kind::integer)
+      command.add_option(flag_names(o.name), options.integers.at(o.name), help)
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
+    if (o.kind == OptionSpec::Kind::flag) command.add_flag(flag_names(o.name), options.flags.at(o.name), help);
+  }
   command.add_option("-b,--batch-size", options.epoch.batch_size, "vertices per minibatch")
       ->capture_default_str();
   command.add_option("-k,--bulk-size", options.epoch.bulk_size,
@@ -75,23 +100,8 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       ->capture_default_str();
 }
 
-bool is_saint(const SamplerOptions& options) { return saint_kind_of(options.sampler).has_value(); }
-
-SaintOptions saint_options(const SamplerOptions& options) {
-  SaintOptions saint = options.saint;
-  saint.kind = saint_kind_of(options.sampler).value_or(SaintKind::random_walk);
-  return saint;
-}
-
-std::unique_ptr<Sampler> make_sampler(SamplerOptions& options, const CsrMatrix& adj) {
-  if (options.threads > 0) omp_set_num_threads(options.threads);
-  options.epoch.memory_budget = parse_bytes(options.memory_budget);
-  if (options.sampler == "graphsage")
-    return make_graphsage_sampler(adj, options.fanouts, options.epoch.seed);
-  if (options.sampler == "labor") return make_labor_sampler(adj, options.fanouts, options.epoch.seed);
-  if (is_saint(options)) return make_saint_sampler(adj, saint_options(options), options.epoch.seed);
-  const LayerWiseKind kind = options.sampler == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn;
-  return make_layerwise_sampler(kind, adj, options.samples, options.epoch.seed, !options.exclude_frontier);
+std::unique_ptr<Sampler> make_sampler(const SamplerOptions& options, SamplingGraph& graph) {
+  return matsamp::make_sampler(options.sampler, graph, options.params());
 }
 
 std::vector<vid_t> epoch_training_vertices(SamplerOptions& options, int64_t n) {
@@ -103,18 +113,22 @@ namespace {
 
 // Device bytes of the graph matrices the sampler will keep on the GPU.
 int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj) {
-  const int64_t adjacency = device_csr_bytes(adj.rows, adj.nnz(), !adj.values.empty());
-  const int64_t normalized = device_csr_bytes(adj.rows, adj.nnz() + adj.rows);   // Â: self-loops added
-  if (options.sampler == "graphsage" || options.sampler == "labor") return adjacency;
-  if (options.sampler == "saint") return adjacency + normalized;
-  if (options.sampler == "saint_node") return normalized + device_csr_bytes(1, adj.rows);   // and the column norms
-  if (options.sampler == "saint_edge") return normalized + device_csr_bytes(1, adj.nnz());  // and p over the edges
-  return 2 * normalized;   // Â and Â∘Â
+  int64_t bytes = 0;
+  for (GraphMatrix m : find_sampler(options.sampler).reads) switch (m) {
+      case GraphMatrix::adjacency: bytes += device_csr_bytes(adj.rows, adj.nnz(), !adj.values.empty()); break;
+      case GraphMatrix::normalized:   // Â and Â∘Â: self-loops added
+      case GraphMatrix::squared: bytes += device_csr_bytes(adj.rows, adj.nnz() + adj.rows); break;
+      case GraphMatrix::column_norms: bytes += device_csr_bytes(1, adj.rows); break;
+      case GraphMatrix::edge_probabilities: bytes += device_csr_bytes(1, adj.nnz()); break;
+    }
+  return bytes;
 }
 
 }  // namespace
 
 std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj) {
+  if (options.threads > 0) omp_set_num_threads(options.threads);
+  options.epoch.memory_budget = parse_bytes(options.memory_budget);
   if (options.device == "cpu") return make_cpu_backend();
   std::unique_ptr<Backend> backend;
   try {
@@ -135,6 +149,8 @@ std::string pick_rank_gpu(SamplerOptions& options, int local_rank) {
   return "cuda:" + std::to_string(options.cuda_device);
 }
 
+Context make_context(const SamplerOptions& options, Backend& backend) { return Context{backend, options.epoch.seed}; }
+
 bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times) {
   try {
     return epoch.next(out, times);
@@ -143,16 +159,20 @@ bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times) {
   }
 }
 
+bool next_bulk(EpochIterator& epoch, Bulk* out, StepStats* times) {
+  try {
+    return epoch.next_resident(out, times);
+  } catch (const GpuOutOfMemory& e) {
+    throw explain_out_of_memory(e, epoch.bulk_size());
+  }
+}
+
 void describe(const SamplerOptions& options, JsonObject& json) {
   json.add("sampler", options.sampler);
-  if (options.sampler == "graphsage" || options.sampler == "labor") {
-    json.add("fanouts", options.fanouts);
-  } else if (is_saint(options)) {
-    if (options.sampler == "saint") json.add("walk_length", options.saint.walk_length);
-    else json.add("budget", options.saint.budget);
-    json.add("layers", options.saint.layers);
-  } else {
-    json.add("samples", options.samples);
+  for (const OptionSpec& o : find_sampler(options.sampler).options) {
+    if (o.kind == OptionSpec::Kind::list) json.add(o.name, options.lists.at(o.name));
+    if (o.kind == OptionSpec::Kind::integer) json.add(o.name, options.integers.at(o.name));
+    if (o.kind == OptionSpec::Kind::flag) json.add(o.name, options.flags.at(o.name));
   }
   json.add("batch_size", options.epoch.batch_size);
   json.add("locality_blocks", static_cast<int64_t>(options.epoch.locality.blocks));

@@ -12,6 +12,10 @@ namespace matsamp {
 using vid_t = int64_t;   // vertex ids in public APIs
 using col_t = int32_t;   // column ids inside a CSR (n < 2^31, checked)
 
+// Rows of a stacked matrix (or ids of a stacked list) that belong to minibatch g:
+// [offsets[g], offsets[g+1]). Kept on the host: k + 1 numbers.
+using Offsets = std::vector<int64_t>;
+
 struct CsrMatrix {
   int64_t rows = 0;
   int64_t cols = 0;

@@ -18,7 +18,11 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
 }
 
 void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op) {
-  for (vid_t v : rows) MATSAMP_CHECK(v >= 0 && v < a.rows, op, ": row id ", v, " out of range for ", a.shape());
+  check_row_ids(a.rows, a.shape(), rows, op);
+}
+
+void check_row_ids(int64_t a_rows, const std::string& a_shape, const std::vector<vid_t>& rows, const char* op) {
+  for (vid_t v : rows) MATSAMP_CHECK(v >= 0 && v < a_rows, op, ": row id ", v, " out of range for ", a_shape);
 }
 
 void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys, const char* op) {
@@ -40,25 +44,30 @@ void check_its_sample_rows(int64_t rows, int64_t cols, int64_t nnz, const Sample
                 " nonzeros) but the keys name ", keyed, " rows");
 }
 
-void check_compact_blocks(int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+void check_compact_blocks(int64_t rows, const Offsets& row_offsets, int64_t leading_count,
                           const Offsets& leading_offsets) {
   MATSAMP_CHECK(!row_offsets.empty() && row_offsets.front() == 0 && row_offsets.back() == rows,
                 "compact_columns: row offsets must run from 0 to ", rows);
   MATSAMP_CHECK(leading_offsets.size() == row_offsets.size() &&
-                    leading_offsets.back() == static_cast<int64_t>(leading.size()),
+                    leading_offsets.back() == leading_count,
                 "compact_columns: ", leading_offsets.size() - 1, " leading blocks for ", row_offsets.size() - 1,
                 " row blocks");
 }
 
 void check_compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                            const Offsets& leading_offsets) {
-  check_compact_blocks(s.rows, row_offsets, leading, leading_offsets);
+  check_compact_blocks(s.rows, row_offsets, static_cast<int64_t>(leading.size()), leading_offsets);
   for (vid_t v : leading)
     MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
 }
 
 void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                        const Offsets& col_offsets, const std::vector<float>& weights) {
+  check_select_cols(a.cols, a.shape(), rows, row_offsets, cols, col_offsets, weights);
+}
+
+void check_select_cols(int64_t a_cols, const std::string& a_shape, int64_t rows, const Offsets& row_offsets,
+                       const std::vector<vid_t>& cols, const Offsets& col_offsets, const std::vector<float>& weights) {
   const char* op = "select_cols";
   const int64_t total_cols = static_cast<int64_t>(cols.size());
   check_block_offsets(row_offsets, rows, op, "row offsets");
@@ -69,15 +78,15 @@ void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offs
                 cols.size(), " columns");
   check_column_count(total_cols, op);
   for (vid_t c : cols)
-    MATSAMP_CHECK(c >= 0 && c < a.cols, op, ": column id ", c, " out of range for ", a.shape());
+    MATSAMP_CHECK(c >= 0 && c < a_cols, op, ": column id ", c, " out of range for ", a_shape);
 }
 
 void check_frontier_blocks(int64_t p_rows, int64_t p_cols, const std::vector<vid_t>& frontier, const Offsets& offsets) {
   for (vid_t v : frontier)
-    MATSAMP_CHECK(v >= 0 && v < p_cols, "draw_columns: frontier vertex ", v, " out of range for ", p_cols, " columns");
-  check_block_offsets(offsets, static_cast<int64_t>(frontier.size()), "draw_columns", "frontier offsets");
+    MATSAMP_CHECK(v >= 0 && v < p_cols, "gather: id ", v, " out of range for ", p_cols, " columns");
+  check_block_offsets(offsets, static_cast<int64_t>(frontier.size()), "gather", "offsets");
   const int64_t blocks = static_cast<int64_t>(offsets.size()) - 1;
-  MATSAMP_CHECK(p_rows == 1 || p_rows == blocks, "draw_columns: ", blocks, " frontier blocks for ", p_rows,
+  MATSAMP_CHECK(p_rows == 1 || p_rows == blocks, "gather: ", blocks, " blocks for ", p_rows,
                 " rows of P");
 }
 

@@ -2,6 +2,7 @@
 // reject bad input with the same message.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "ops/ops.h"
 
@@ -15,6 +16,8 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
 
 // Every id names a row of a; `op` names the op in errors.
 void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op);
+// The same for a matrix known by its row count and shape ("r x c (nnz nonzeros)").
+void check_row_ids(int64_t a_rows, const std::string& a_shape, const std::vector<vid_t>& rows, const char* op);
 
 // sample_rows' count and keys: s and the keys valid, one keyed row per selected row.
 void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys, const char* op = "sample_rows");
@@ -26,7 +29,7 @@ void check_its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
 void check_its_sample_rows(int64_t rows, int64_t cols, int64_t nnz, const SampleKeys& keys);
 
 // compact_columns' blocks: row offsets from 0 to rows, one leading block per row block.
-void check_compact_blocks(int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+void check_compact_blocks(int64_t rows, const Offsets& row_offsets, int64_t leading_count,
                           const Offsets& leading_offsets);
 // compact_columns' arguments: the blocks, and every leading vertex a column of S.
 void check_compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
@@ -36,8 +39,10 @@ void check_compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const
 // columns (a itself, or rows of a); column ids are named against a's shape.
 void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                        const Offsets& col_offsets, const std::vector<float>& weights);
+void check_select_cols(int64_t a_cols, const std::string& a_shape, int64_t rows, const Offsets& row_offsets,
+                       const std::vector<vid_t>& cols, const Offsets& col_offsets, const std::vector<float>& weights);
 
-// Backend::draw_columns' frontier: ids in [0, p_cols), offsets from 0 to its
+// gather's ids: in [0, p_cols), offsets from 0 to their
 // size, one block per row of P (p_rows), or any number when P is one shared row.
 void check_frontier_blocks(int64_t p_rows, int64_t p_cols, const std::vector<vid_t>& frontier, const Offsets& offsets);
 

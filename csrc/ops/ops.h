@@ -10,8 +10,6 @@
 
 namespace matsamp {
 
-// Rows of a stacked matrix that belong to minibatch g: [offsets[g], offsets[g+1]).
-using Offsets = std::vector<int64_t>;
 // 0, 1, …, k: one row per minibatch (the layer-wise and subgraph samplers' Q).
 inline Offsets one_row_per_minibatch(int64_t k) {
   Offsets offsets(k + 1);
@@ -111,5 +109,9 @@ struct CompactResult {
 // afterwards (the sampled layers are large).
 CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                               const Offsets& leading_offsets);
+
+// The gather op: P's value at (row g, at[i]) for every i in block g of offsets
+// (row 0 for every block when P is one shared row), 0 where P has no entry.
+std::vector<float> entries_at(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets);
 
 }  // namespace matsamp

@@ -11,7 +11,12 @@ namespace matsamp {
 
 namespace {
 constexpr uint32_t kShuffleTag = 0xFFu;   // a layer value no sampler uses
+
+const std::vector<vid_t>& training_vertices_to_sample(const std::vector<vid_t>& vertices) {
+  MATSAMP_CHECK(!vertices.empty(), "no training vertices to sample from");
+  return vertices;
 }
+}  // namespace
 
 std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t seed, uint32_t epoch,
                                     uint32_t stream) {
@@ -63,51 +68,79 @@ int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t
   return std::min<int64_t>(budget_bytes / per, std::max<int64_t>(1, minibatches));
 }
 
-EpochIterator::EpochIterator(const Sampler& sampler, Backend& backend,
-                             const std::vector<vid_t>& train_vertices, const EpochOptions& options)
-    : sampler_(sampler), backend_(backend), options_(options) {
-  MATSAMP_CHECK(options.batch_size > 0, "batch size must be positive, got ", options.batch_size);
+EpochOrder::EpochOrder(const std::vector<vid_t>& train_vertices, int64_t batch_size, uint64_t seed, uint32_t epoch,
+                       const BatchLocality& locality) {
+  MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
+  MATSAMP_CHECK(locality.blocks >= 0, "locality blocks must be 0 (off) or positive, got ", locality.blocks);
+  if (locality.blocks == 0) {
+    append(shuffle_vertices(train_vertices, seed, epoch), batch_size);
+    return;
+  }
+  const auto blocks = vertices_per_block(train_vertices, locality);
+  for (size_t j = 0; j < blocks.size(); ++j)
+    append(shuffle_vertices(blocks[j], seed, epoch, static_cast<uint32_t>(j)), batch_size);
+}
+
+EpochOrder::EpochOrder(std::vector<vid_t> order, int64_t batch_size) {
+  MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
+  append(order, batch_size);
+}
+
+void EpochOrder::append(const std::vector<vid_t>& run, int64_t batch_size) {
+  order_.insert(order_.end(), run.begin(), run.end());
+  for (int64_t end = starts_.back(); end < static_cast<int64_t>(order_.size());)
+    starts_.push_back(end = std::min<int64_t>(end + batch_size, order_.size()));
+}
+
+std::pair<std::vector<vid_t>, Offsets> EpochOrder::seeds(int64_t first, int64_t end) const {
+  MATSAMP_CHECK(0 <= first && first <= end && end <= num_minibatches(), "minibatches [", first, ", ", end,
+                ") outside the epoch's ", num_minibatches());
+  Offsets offsets;
+  for (int64_t g = first; g <= end; ++g) offsets.push_back(starts_[g] - starts_[first]);
+  return {std::vector<vid_t>(order_.begin() + starts_[first], order_.begin() + starts_[end]), std::move(offsets)};
+}
+
+Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
+                        uint32_t epoch) {
+  auto [seeds, offsets] = order.seeds(first, end);
+  if (first == end) return Bulk{first, {}, {0}, {}};
+  return sampler.sample(ctx, seeds, offsets, first, epoch);
+}
+
+EpochIterator::EpochIterator(const Sampler& sampler, Context ctx, const std::vector<vid_t>& train_vertices,
+                             const EpochOptions& options)
+    : sampler_(sampler),
+      ctx_(ctx),
+      options_(options),
+      order_(training_vertices_to_sample(train_vertices), options.batch_size, options.seed, options.epoch, options.locality) {
   MATSAMP_CHECK(options.bulk_size >= 0, "bulk size must be positive (or 0 for automatic), got ",
                 options.bulk_size);
-  MATSAMP_CHECK(!train_vertices.empty(), "no training vertices to sample from");
-  MATSAMP_CHECK(options.locality.blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
-                options.locality.blocks);
-  // Appends one shuffled run of vertices, cut into minibatches of batch_size.
-  starts_ = {0};
-  auto append = [&](const std::vector<vid_t>& shuffled) {
-    order_.insert(order_.end(), shuffled.begin(), shuffled.end());
-    for (int64_t end = starts_.back(); end < static_cast<int64_t>(order_.size());)
-      starts_.push_back(end = std::min<int64_t>(end + options.batch_size, order_.size()));
-  };
-  if (options.locality.blocks == 0) {
-    append(shuffle_vertices(train_vertices, options.seed, options.epoch));
-  } else {
-    const auto blocks = vertices_per_block(train_vertices, options.locality);
-    for (size_t j = 0; j < blocks.size(); ++j)
-      append(shuffle_vertices(blocks[j], options.seed, options.epoch, static_cast<uint32_t>(j)));
-  }
-  num_minibatches_ = static_cast<int64_t>(starts_.size()) - 1;
+  const int64_t num_minibatches = order_.num_minibatches();
   next_minibatch_ = options.first_minibatch;
-  end_minibatch_ = options.end_minibatch < 0 ? num_minibatches_ : options.end_minibatch;
-  MATSAMP_CHECK(0 <= next_minibatch_ && next_minibatch_ <= end_minibatch_ &&
-                    end_minibatch_ <= num_minibatches_,
+  end_minibatch_ = options.end_minibatch < 0 ? num_minibatches : options.end_minibatch;
+  MATSAMP_CHECK(0 <= next_minibatch_ && next_minibatch_ <= end_minibatch_ && end_minibatch_ <= num_minibatches,
                 "minibatch share [", options.first_minibatch, ", ", options.end_minibatch,
-                ") outside the epoch's ", num_minibatches_, " minibatches");
+                ") outside the epoch's ", num_minibatches, " minibatches");
   const int64_t share = end_minibatch_ - next_minibatch_;
   bulk_size_ = options.bulk_size > 0
                    ? std::max<int64_t>(1, std::min(options.bulk_size, share))
                    : bulk_size_for_budget(sampler, options.batch_size, share, options.memory_budget);
 }
 
-bool EpochIterator::next(BulkSample* out, StepStats* times) {
+bool EpochIterator::next_resident(Bulk* out, StepStats* times) {
   if (next_minibatch_ >= end_minibatch_) return false;
-  const int64_t first = next_minibatch_;
-  const int64_t last = std::min(end_minibatch_, first + bulk_size_);
-  Offsets offsets;
-  for (int64_t g = first; g <= last; ++g) offsets.push_back(starts_[g] - starts_[first]);
-  const std::vector<vid_t> seeds(order_.begin() + starts_[first], order_.begin() + starts_[last]);
-  *out = sampler_.sample(seeds, offsets, first, options_.epoch, backend_, times);
+  const int64_t first = next_minibatch_, last = std::min(end_minibatch_, first + bulk_size_);
+  Context ctx = ctx_;
+  if (times) ctx.stats = times;
+  *out = sample_minibatches(sampler_, ctx, order_, first, last, options_.epoch);
   next_minibatch_ = last;
+  return true;
+}
+
+bool EpochIterator::next(BulkSample* out, StepStats* times) {
+  Bulk bulk;
+  if (!next_resident(&bulk, times)) return false;
+  *out = to_host(ctx_.backend, std::move(bulk));
   return true;
 }
 

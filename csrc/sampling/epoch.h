@@ -53,29 +53,56 @@ struct EpochOptions {
   BatchLocality locality{};   // blocks = 0: minibatches from all training vertices
 };
 
+// The epoch's seed order cut into minibatches: minibatch g is
+// order[starts[g], starts[g + 1]). The one place an epoch is cut, for the
+// epoch iterator, the trainer and the Python loader.
+class EpochOrder {
+ public:
+  // A seeded shuffle of the training vertices (per locality block, blocks in
+  // order, each block cut apart) in minibatches of batch_size.
+  EpochOrder(const std::vector<vid_t>& train_vertices, int64_t batch_size, uint64_t seed, uint32_t epoch,
+             const BatchLocality& locality = {});
+  // A given order, cut every batch_size vertices.
+  EpochOrder(std::vector<vid_t> order, int64_t batch_size);
+
+  int64_t num_minibatches() const { return static_cast<int64_t>(starts_.size()) - 1; }
+  const std::vector<vid_t>& order() const { return order_; }
+  const std::vector<int64_t>& starts() const { return starts_; }
+  // The seeds of minibatches [first, end), stacked, and their offsets.
+  std::pair<std::vector<vid_t>, Offsets> seeds(int64_t first, int64_t end) const;
+
+ private:
+  void append(const std::vector<vid_t>& run, int64_t batch_size);
+  std::vector<vid_t> order_;
+  std::vector<int64_t> starts_{0};
+};
+
+// Samples minibatches [first, end) of an epoch on ctx.backend.
+Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
+                        uint32_t epoch);
+
 class EpochIterator {
  public:
-  EpochIterator(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& train_vertices,
+  EpochIterator(const Sampler& sampler, Context ctx, const std::vector<vid_t>& train_vertices,
                 const EpochOptions& options);
-  int64_t num_minibatches() const { return num_minibatches_; }   // of the whole epoch
+  int64_t num_minibatches() const { return order_.num_minibatches(); }   // of the whole epoch
   int64_t bulk_size() const { return bulk_size_; }
-  // Samples the next k minibatches into *out; false after the last one.
+  // Samples the next k minibatches into *out, on the host; false after the last one.
   bool next(BulkSample* out, StepStats* times = nullptr);
+  // The same, the layers left in the backend that sampled them.
+  bool next_resident(Bulk* out, StepStats* times = nullptr);
 
  private:
   const Sampler& sampler_;
-  Backend& backend_;
+  Context ctx_;
   EpochOptions options_;
-  std::vector<vid_t> order_;
-  std::vector<int64_t> starts_;   // minibatch g is order_[starts_[g], starts_[g + 1])
-  int64_t num_minibatches_ = 0;
+  EpochOrder order_;
   int64_t bulk_size_ = 1;
   int64_t next_minibatch_ = 0;
   int64_t end_minibatch_ = 0;
 };
 
 }  // namespace matsamp
-
 namespace matsamp {
 // The training vertices: the first ceil(fraction · n) of a seeded shuffle of
 // all vertices (epoch-independent), in ascending id.

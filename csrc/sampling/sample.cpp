@@ -2,20 +2,28 @@
 
 namespace matsamp {
 
-int64_t BulkSample::sampled_edges() const {
+int64_t Bulk::sampled_edges() const {
   int64_t edges = 0;
-  for (size_t l = 0; l < layers.size(); ++l) edges += held ? held->layer(l).nnz : layers[l].adj.nnz();
+  for (const Layer& layer : layers) edges += layer.adj.nnz();
   return edges;
 }
 
-void BulkSample::fetch() {
-  if (!held) return;
-  held->fetch(*this);
-  held.reset();
+int64_t BulkSample::sampled_edges() const {
+  int64_t edges = 0;
+  for (const SampledLayer& layer : layers) edges += layer.adj.nnz();
+  return edges;
+}
+
+BulkSample to_host(Backend& backend, Bulk bulk) {
+  BulkSample out{bulk.first_minibatch, std::move(bulk.seeds), std::move(bulk.seed_offsets), {}};
+  out.layers.reserve(bulk.layers.size());
+  for (Layer& layer : bulk.layers)
+    out.layers.push_back({backend.to_host(std::move(layer.adj)), std::move(layer.row_offsets),
+                          std::move(layer.vertices.offsets), backend.ids_to_host(std::move(layer.vertices.ids))});
+  return out;
 }
 
 Minibatch extract_minibatch(const BulkSample& bulk, int64_t g) {
-  MATSAMP_CHECK(!bulk.held, "extract_minibatch: the bulk's layers are still on the device (BulkSample::fetch)");
   MATSAMP_CHECK(g >= 0 && g < bulk.count(), "extract_minibatch: minibatch ", g, " not in bulk of ",
                 bulk.count());
   Minibatch mb;

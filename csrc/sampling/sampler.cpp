@@ -9,4 +9,8 @@ void check_layer_sizes(const std::vector<int64_t>& sizes, const char* what) {
                   " samples; every layer needs at least 1");
 }
 
+const std::vector<vid_t>& frontier_of(const BulkSample& bulk, size_t l) {
+  return l == 0 ? bulk.seeds : bulk.layers[l - 1].vertices;
+}
+
 }  // namespace matsamp

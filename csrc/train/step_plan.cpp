@@ -100,21 +100,10 @@ std::vector<vid_t> StepPlan::epoch_order(const std::vector<vid_t>& train_vertice
   return order;
 }
 
-BulkSample sample_minibatches(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& order,
-                              int64_t batch_size, std::pair<int64_t, int64_t> ids, uint32_t epoch,
-                              StepStats* times) {
-  BulkSample empty;
-  empty.first_minibatch = ids.first;
-  empty.seed_offsets = {0};
-  if (ids.first >= ids.second) return empty;
-  const int64_t n = static_cast<int64_t>(order.size());
-  const int64_t begin = ids.first * batch_size;
-  Offsets offsets{0};
-  for (int64_t id = ids.first; id < ids.second; ++id)
-    offsets.push_back(std::min(n, (id + 1) * batch_size) - begin);
-  const std::vector<vid_t> seeds(order.begin() + begin, order.begin() + begin + offsets.back());
-  BulkSample bulk = sampler.sample(seeds, offsets, ids.first, epoch, backend, times);
-  release_cached_gpu_memory(backend);   // torch trains on the same GPU: leave it the memory
+BulkSample sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order,
+                              std::pair<int64_t, int64_t> ids, uint32_t epoch) {
+  BulkSample bulk = to_host(ctx.backend, sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch));
+  release_cached_gpu_memory(ctx.backend);   // torch trains on the same GPU: leave it the memory
   return bulk;
 }
 

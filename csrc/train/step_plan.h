@@ -53,10 +53,9 @@ class StepPlan {
   int64_t num_vertices_, batch_size_, lanes_, steps_per_bulk_, num_minibatches_;
 };
 
-// Samples minibatches [ids.first, ids.second) of an epoch whose seed order is
-// `order` (shuffle_vertices of the training vertices). Empty when the range is.
-BulkSample sample_minibatches(const Sampler& sampler, Backend& backend, const std::vector<vid_t>& order,
-                              int64_t batch_size, std::pair<int64_t, int64_t> ids, uint32_t epoch,
-                              StepStats* times = nullptr);
+// Samples minibatches [ids.first, ids.second) of an epoch cut as `order`, on
+// the host. Empty when the range is.
+BulkSample sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order,
+                              std::pair<int64_t, int64_t> ids, uint32_t epoch);
 
 }  // namespace matsamp

@@ -145,7 +145,7 @@ EvaluationMode parse_evaluation_mode(const std::string& name) {
 struct Trainer::State {
   const TrainingData& data;
   const Sampler& sampler;
-  Backend& backend;
+  Context context;
   Communicator& comm;
   TrainOptions options;
   torch::Device device;
@@ -192,7 +192,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
                       Communicator& comm_, const TrainOptions& options_)
     : data(data_),
       sampler(sampler_),
-      backend(backend_),
+      context{backend_, options_.seed},
       comm(comm_),
       options(options_),
       device(parse_device(options_.device)),
@@ -314,12 +314,11 @@ torch::Tensor Trainer::State::evaluation_logits(uint32_t epoch_key) {
   if (options.evaluation == EvaluationMode::full) return model->forward(full_blocks, all_inputs());
   torch::Tensor logits =
       torch::zeros({data.graph.num_vertices(), shape.num_classes}, torch::TensorOptions().device(device));
-  const int64_t b = options.batch_size;
-  const int64_t minibatches = (static_cast<int64_t>(evaluation_vertices.size()) + b - 1) / b;
+  const EpochOrder order(evaluation_vertices, options.batch_size);
+  const int64_t minibatches = order.num_minibatches();
   for (int64_t first = 0; first < minibatches; first += rank_bulk_size) {
-    const BulkSample sample =
-        sample_minibatches(sampler, backend, evaluation_vertices, b,
-                           {first, std::min(minibatches, first + rank_bulk_size)}, epoch_key | kEvaluationEpochBit);
+    const BulkSample sample = sample_minibatches(sampler, context, order, {first, std::min(minibatches, first + rank_bulk_size)},
+                                                 epoch_key | kEvaluationEpochBit);
     for (int64_t g = 0; g < sample.count(); ++g) {
       const Minibatch mb = extract_minibatch(sample, g);
       const torch::Tensor x = input_rows(mb.layers.back().vertices);
@@ -419,12 +418,14 @@ EpochMetrics Trainer::train_epoch() {
   m.epoch = s.progress.next_epoch;
   ScopedTimer epoch_timer(&m.times.total);
   const uint32_t epoch_key = static_cast<uint32_t>(m.epoch);
-  const std::vector<vid_t> order = s.plan.epoch_order(s.data.split.train, s.options.seed, epoch_key, s.locality());
+  const EpochOrder order(s.plan.epoch_order(s.data.split.train, s.options.seed, epoch_key, s.locality()),
+                         s.options.batch_size);
   const auto sample_bulk = [&s, &order, epoch_key](int64_t index) {
     SampledBulk out;
     ScopedTimer t(&out.seconds);
-    out.bulk = sample_minibatches(s.sampler, s.backend, order, s.options.batch_size,
-                                  s.plan.lane_minibatches(s.plan.bulk(index), s.lanes), epoch_key);
+    Context ctx = s.context;
+    out.bulk = sample_minibatches(s.sampler, ctx, order, s.plan.lane_minibatches(s.plan.bulk(index), s.lanes),
+                                  epoch_key);
     return out;
   };
   // Deferred when not prefetching: then the wait is the sampling itself.

@@ -41,8 +41,8 @@ SaintOptions saint_options(const SamplerSpec& s) {
 }
 
 std::unique_ptr<Sampler> whole_graph_sampler(const SamplerSpec& s, const CsrMatrix& adj) {
-  if (s.name == "graphsage") return make_graphsage_sampler(adj, s.sizes, 42);
-  if (s.name == "labor") return make_labor_sampler(adj, s.sizes, 42);
+  if (s.name == "graphsage") return testing::graphsage(adj, s.sizes, 42);
+  if (s.name == "labor") return testing::labor(adj, s.sizes, 42);
   if (s.name.rfind("saint", 0) == 0) return make_saint_sampler(adj, saint_options(s), 42);
   return make_layerwise_sampler(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, adj, s.sizes, 42);
 }
@@ -171,7 +171,7 @@ TEST(DistributedDeterminism, LocalityBatchesOnCora) {
 TEST(EpochShare, LocalityBlocksGoToTheirWorkers) {
   const Graph g = read_graph(testing::data_file("cora.npz"));
   const std::vector<vid_t> train = training_vertices(g.num_vertices(), 0.8, 42);
-  const auto sampler = make_graphsage_sampler(g.adj, {5}, 42);
+  const auto sampler = testing::graphsage(g.adj, {5}, 42);
   auto cpu = make_cpu_backend();
   for (int c : testing::valid_replications()) {
     ProcessGrid grid(world(), c);

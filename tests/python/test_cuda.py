@@ -87,8 +87,8 @@ def test_tensors_on_the_wrong_device_are_clear_errors(gpu_cora, cora):
                                            offsets, [2]))
     # The kernels check too, for callers of torch.ops.matsamp directly.
     raises(ValueError, "seeds are on cpu but the graph is on cuda",
-           lambda: torch.ops.matsamp.graphsage_sample(gpu_cora.handle, torch.tensor([0, 1]),
-                                                      offsets.to("cuda"), [2], 0, 0, 1))
+           lambda: torch.ops.matsamp.sample(gpu_cora.handle, "graphsage", torch.tensor([0, 1]),
+                                            offsets.to("cuda"), [2], 0, 0, 1))
     raises(ValueError, r"seeds\[1\] = 2708 is out of range",
            lambda: matsamp.ops.sample_bulk(gpu_cora, "graphsage",
                                            torch.tensor([0, 2708], device=gpu_cora.device), offsets, [2]))

@@ -6,7 +6,7 @@
         x = graph.features[mb.n_id]
         ...
 
-The ops themselves are torch ops (torch.ops.matsamp.graphsage_sample, ...),
+The ops themselves are torch ops (torch.ops.matsamp.sample, ...),
 with documented wrappers in matsamp.ops.
 """
 import torch  # noqa: F401  (loads libtorch before the extension registers into it)

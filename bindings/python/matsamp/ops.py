@@ -5,8 +5,14 @@ import torch
 
 from . import _device
 
-#: The samplers the ops take, by name.
-SAMPLERS = ("graphsage", "labor", "ladies", "fastgcn", "saint", "saint_node", "saint_edge")
+#: The samplers the ops take, by name: the C++ sampler registry's.
+SAMPLERS = tuple(torch.ops.matsamp.samplers())
+
+
+def describe_samplers():
+    """Each sampler's one-line summary and the option its ``sizes`` set, by name."""
+    return {name: (torch.ops.matsamp.sampler_summary(name), torch.ops.matsamp.sampler_sizes_option(name))
+            for name in SAMPLERS}
 
 SampledLayer = namedtuple("SampledLayer",
                           ["rowptr", "col", "value", "row_offsets", "col_offsets", "vertices"])
@@ -23,7 +29,7 @@ FastGCN with include_frontier), then the newly sampled vertices in ascending id.
 
 def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0, epoch=0, seed=1,
                 include_frontier=True):
-    """Samples k minibatches at once: ``torch.ops.matsamp.{sampler}_sample``.
+    """Samples k minibatches at once: ``torch.ops.matsamp.sample``.
 
     Args:
         graph: a :class:`matsamp.Graph`.
@@ -50,10 +56,8 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
     _device.check_same_device(seeds, graph, "seeds")
-    args = (graph.handle, seeds, seed_offsets, list(sizes), first_minibatch, epoch, seed)
-    if sampler in ("ladies", "fastgcn"):   # the layer-wise ops alone take include_frontier
-        args += (include_frontier,)
-    out = getattr(torch.ops.matsamp, f"{sampler}_sample")(*args)
+    out = torch.ops.matsamp.sample(graph.handle, sampler, seeds, seed_offsets, list(sizes), first_minibatch, epoch,
+                                   seed, bool(include_frontier))
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 

@@ -1,0 +1,85 @@
+// The seam between the samplers and what runs them: a backend is the sparse ops
+// of DESIGN.md over matrices and id lists that live in it, plus transfers, and
+// nothing else (no op knows which sampler calls it). The CPU backend is here;
+// the CUDA backend is in kernels/, the distributed one in distributed/. Every
+// backend gives exactly the CPU reference's results (csrc/ops/ops.h).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/resident.h"
+#include "ops/ops.h"
+
+namespace matsamp {
+
+// How normalize_rows scales a row.
+enum class RowScale {
+  by_sum,              // each value / the row's sum
+  by_sum_of_squares,   // each value squared, then / the sum of the squares
+  mean,                // every entry 1 / (entries in the row): mean aggregation
+};
+
+// compact_columns' result: the adjacency with per-minibatch local columns, and
+// its column list (column offsets[g] + j is ids[offsets[g] + j]).
+struct Compacted {
+  Matrix adj;
+  BlockedIds vertices;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+
+  // ---- Transfers
+  // A graph matrix the samplers read again and again; `a` must outlive every
+  // handle made from it (the CPU keeps a reference, a GPU a copy). The handle
+  // knows whether its rows are uniform (Matrix::uniform_rows).
+  virtual Matrix register_graph(const CsrMatrix& a) = 0;
+  virtual Matrix upload(CsrMatrix m) = 0;
+  virtual Ids upload_ids(std::vector<vid_t> ids) = 0;
+  virtual Values upload_values(std::vector<float> values) = 0;
+  // Handles are taken by value: a handle moved in that is its storage's only one
+  // gives its arrays up without a copy.
+  virtual CsrMatrix to_host(Matrix m) = 0;
+  virtual std::vector<vid_t> ids_to_host(Ids ids) = 0;
+  virtual std::vector<float> values_to_host(Values values) = 0;
+  // Waits until the work queued so far has finished (to time a step).
+  virtual void synchronize() {}
+
+  // ---- Ops (contracts in ops/ops.h)
+  virtual Matrix spgemm(const Matrix& a, const Matrix& b) = 0;
+  virtual Matrix select_rows(const Matrix& a, const Ids& rows) = 0;
+  // diag(A_1 … A_k)·[C_1; …; C_k] with C_g the columns of cols block g scaled
+  // by weights (undefined: 1).
+  virtual Matrix select_cols_blocked(const Matrix& a, const Offsets& row_offsets, const BlockedIds& cols,
+                                     const Values& weights) = 0;
+  // select_cols_blocked(select_rows(a, rows.ids), rows.offsets, …) without
+  // forming R·A. The default composes the two.
+  virtual Matrix select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
+                                          const Values& weights);
+  virtual Matrix normalize_rows(Matrix p, RowScale scale) = 0;
+  virtual Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) = 0;
+  // its_sample(normalize_rows(select_rows(a, rows)), s, keys) without forming P.
+  virtual Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
+  virtual Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
+  // Block g of s (row_offsets) gets the columns leading block g first, then its
+  // other non-empty columns in ascending id.
+  virtual Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) = 0;
+  // P's value at (row g, at.ids[i]) for i in block g of `at` (row 0 for every
+  // block when P is one shared row); 0 where P has no entry.
+  virtual Values gather(const Matrix& p, const BlockedIds& at) = 0;
+
+ protected:
+  // Throws unless the handle is defined and was made by this backend.
+  template <class Handle>
+  void check_mine(const Handle& h, const char* op) const {
+    check_made_here(h.owner(), h.defined(), op);
+  }
+  void check_made_here(const Backend* owner, bool defined, const char* op) const;
+};
+
+std::unique_ptr<Backend> make_cpu_backend();
+
+}  // namespace matsamp

@@ -1,0 +1,120 @@
+// The CPU backend: every op is the reference op of ops/ (OpenMP) on host arrays.
+// Results are moved into handles and out of them, never copied, unless a handle
+// is shared or borrowed.
+#include "backend/cpu_backend.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace matsamp {
+
+namespace {
+
+class CpuBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+
+  Matrix register_graph(const CsrMatrix& a) override {
+    auto storage = std::make_shared<HostMatrix>();
+    storage->borrowed = &a;
+    return Matrix(this, std::move(storage), a.rows, a.cols, a.nnz()).set_uniform_rows(has_uniform_rows(a));
+  }
+  Matrix upload(CsrMatrix m) override { return wrap(std::move(m)); }
+  Ids upload_ids(std::vector<vid_t> ids) override { return wrap_array(std::move(ids)); }
+  Values upload_values(std::vector<float> values) override { return wrap_array(std::move(values)); }
+  CsrMatrix to_host(Matrix m) override { return take(std::move(m), "to_host"); }
+  std::vector<vid_t> ids_to_host(Ids ids) override { return take_array(std::move(ids), "ids_to_host"); }
+  std::vector<float> values_to_host(Values values) override {
+    return take_array(std::move(values), "values_to_host");
+  }
+
+  Matrix spgemm(const Matrix& a, const Matrix& b) override {
+    return wrap(matsamp::spgemm(host(a, "spgemm"), host(b, "spgemm")));
+  }
+  Matrix select_rows(const Matrix& a, const Ids& rows) override {
+    return wrap(matsamp::select_rows(host(a, "select_rows"), host(rows, "select_rows")));
+  }
+  Matrix select_cols_blocked(const Matrix& a, const Offsets& row_offsets, const BlockedIds& cols,
+                             const Values& weights) override {
+    return wrap(matsamp::select_cols_blocked(host(a, "select_cols"), row_offsets, host(cols.ids, "select_cols"),
+                                             cols.offsets, host_or_empty(weights, "select_cols")));
+  }
+  Matrix select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
+                                  const Values& weights) override {
+    const char* op = "select_rows_cols";
+    return wrap(matsamp::select_rows_cols_blocked(host(a, op), host(rows.ids, op), rows.offsets, host(cols.ids, op),
+                                                  cols.offsets, host_or_empty(weights, op)));
+  }
+  Matrix normalize_rows(Matrix p, RowScale scale) override {
+    CsrMatrix m = take(std::move(p), "normalize_rows");
+    if (scale == RowScale::mean) std::fill(m.values.begin(), m.values.end(), 1.0f);
+    matsamp::normalize_rows(m, scale == RowScale::by_sum_of_squares);
+    return wrap(std::move(m));
+  }
+  Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override {
+    return wrap(matsamp::its_sample(host(p, "its_sample"), s, keys));
+  }
+  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
+    return wrap(matsamp::sample_rows(host(a, "sample_rows"), host(rows, "sample_rows"), s, keys, a.uniform_rows()));
+  }
+  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
+    return wrap(matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s, keys));
+  }
+  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
+    CompactResult c = matsamp::compact_columns(take(std::move(s), "compact_columns"), row_offsets,
+                                               host(leading.ids, "compact_columns"), leading.offsets);
+    return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)), std::move(c.col_offsets)}};
+  }
+  Values gather(const Matrix& p, const BlockedIds& at) override {
+    return wrap_array(matsamp::entries_at(host(p, "gather"), host(at.ids, "gather"), at.offsets));
+  }
+
+ private:
+  Matrix wrap(CsrMatrix m) {
+    auto storage = std::make_shared<HostMatrix>();
+    storage->owned = std::move(m);
+    const CsrMatrix& h = storage->owned;
+    return Matrix(this, std::move(storage), h.rows, h.cols, h.nnz());
+  }
+  template <class T>
+  Array<T> wrap_array(std::vector<T> data) {
+    auto storage = std::make_shared<HostArray<T>>();
+    storage->data = std::move(data);
+    const int64_t size = static_cast<int64_t>(storage->data.size());
+    return Array<T>(this, std::move(storage), size);
+  }
+
+  const CsrMatrix& host(const Matrix& m, const char* op) const {
+    check_mine(m, op);
+    return static_cast<const HostMatrix*>(m.storage())->get();
+  }
+  template <class T>
+  const std::vector<T>& host(const Array<T>& a, const char* op) const {
+    check_mine(a, op);
+    return static_cast<const HostArray<T>*>(a.storage())->data;
+  }
+  const std::vector<float>& host_or_empty(const Values& weights, const char* op) const {
+    static const std::vector<float> none;
+    return weights.defined() ? host(weights, op) : none;
+  }
+
+  // The handle's arrays: moved out when nothing else refers to them, else copied.
+  CsrMatrix take(Matrix m, const char* op) const {
+    const CsrMatrix& h = host(m, op);
+    auto* storage = static_cast<HostMatrix*>(m.storage());
+    if (m.sole_owner() && !storage->borrowed) return std::move(storage->owned);
+    return h;
+  }
+  template <class T>
+  std::vector<T> take_array(Array<T> a, const char* op) const {
+    const std::vector<T>& h = host(a, op);
+    if (a.sole_owner()) return std::move(static_cast<HostArray<T>*>(a.storage())->data);
+    return h;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace matsamp

@@ -1,0 +1,48 @@
+// What a sampler runs with (in the manner of cuGraph's handle): the backend of
+// its ops, the seed of every random key, where step times and traffic go when
+// they are measured, and the communicator of a distributed run.
+#pragma once
+#include <chrono>
+#include <cstdint>
+
+#include "backend/backend.h"
+
+namespace matsamp {
+
+class Communicator;   // distributed/communicator.h
+
+// Wall time of the three steps of every layer, summed over calls, and the
+// memory traffic no implementation can avoid (for the floor: gathers at the
+// measured random-gather rate plus streamed bytes at the copy bandwidth).
+struct StepStats {
+  double probability = 0;   // P = Q·A and its normalization
+  double sampling = 0;      // its_sample
+  double extraction = 0;    // row/column extraction and relabelling
+  int64_t gathers = 0;          // random reads of single elements
+  int64_t streamed_bytes = 0;   // bytes read in contiguous runs
+  double total() const { return probability + sampling + extraction; }
+};
+
+struct Context {
+  Backend& backend;
+  uint64_t seed = 0;
+  StepStats* stats = nullptr;                // null: nothing is measured
+  Communicator* communicator = nullptr;      // distributed runs only
+
+  // fn(), its wall time (the backend's queued work included) added to the step
+  // when measured.
+  template <class Fn>
+  auto timed(double StepStats::*step, Fn&& fn) -> decltype(fn()) {
+    if (!stats) return fn();
+    const auto start = std::chrono::steady_clock::now();
+    auto result = fn();
+    backend.synchronize();
+    stats->*step += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+  void count_streamed(int64_t bytes) {
+    if (stats) stats->streamed_bytes += bytes;
+  }
+};
+
+}  // namespace matsamp

@@ -1,0 +1,41 @@
+// LABOR-0 (Balın & Çatalyürek, "Layer-Neighbor Sampling", NeurIPS 2023): the
+// node-wise program with Poisson sampling of P's rows,
+//   S = labor_sample_rows(A, frontier, s_l)   entry (i, t) of P kept iff u_g(t) < s_l·p_it,
+//                                             one uniform number per minibatch g and column t
+// so rows of a minibatch that share a neighbour tend to keep it together: s_l
+// neighbours per row in expectation, fewer distinct vertices per layer.
+#include "sampling/node_wise.h"
+#include "sampling/registry.h"
+
+namespace matsamp {
+
+namespace {
+
+class LaborSampler final : public NodeWiseSampler {
+ public:
+  LaborSampler(SamplingGraph& graph, std::vector<int64_t> fanouts)
+      : NodeWiseSampler(graph, std::move(fanouts), "LABOR fanouts") {}
+  std::string name() const override { return "labor"; }
+  void count_traffic(const BulkSample& bulk, StepStats& stats) const override {
+    count_node_wise_traffic(bulk, /*rows_read_whole=*/true, stats);
+  }
+
+ protected:
+  Matrix draw(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys) const override {
+    return backend.labor_sample_rows(adj_, frontier, fanout, keys);
+  }
+};
+
+}  // namespace
+
+SamplerSpec labor_sampler() {
+  return {"labor",
+          "LABOR-0: GraphSAGE's layers, each neighbour kept with probability min(1, fanout/degree) by a random "
+          "number its minibatch shares",
+          {option::fanouts()}, "fanouts", {GraphMatrix::adjacency},
+          [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
+            return std::make_unique<LaborSampler>(graph, params.list("fanouts"));
+          }};
+}
+
+}  // namespace matsamp

@@ -1,0 +1,59 @@
+// LADIES (Zou et al., NeurIPS 2019) as the layer-wise program (layer_wise.h) with
+//   Q = one row per minibatch with a 1 at each of its frontier vertices
+//   P = normalize_rows(Q·(Â∘Â))        p_g(v) ∝ Σ_{u in frontier g} Â_uv²
+#include <algorithm>
+
+#include "sampling/layer_wise.h"
+#include "sampling/registry.h"
+
+namespace matsamp {
+
+namespace {
+
+class LadiesSampler final : public LayerWiseSampler {
+ public:
+  LadiesSampler(SamplingGraph& graph, std::vector<int64_t> sizes, bool include_frontier)
+      : LayerWiseSampler(graph, std::move(sizes), include_frontier, "LADIES samples per layer"),
+        squared_(graph.squared()) {}
+  std::string name() const override { return "ladies"; }
+
+ protected:
+  Matrix probability(Context& ctx, const std::vector<vid_t>& frontier, const Offsets& offsets) const override {
+    Backend& backend = ctx.backend;
+    Matrix p = backend.normalize_rows(backend.spgemm(backend.upload(frontier_indicator(frontier, offsets)), squared_),
+                                      RowScale::by_sum);
+    ctx.count_streamed(8 * p.nnz());   // P written as column id + value
+    return p;
+  }
+  bool reads_frontier_rows() const override { return true; }
+
+ private:
+  CsrMatrix frontier_indicator(const std::vector<vid_t>& frontier, const Offsets& offsets) const {
+    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
+    CsrMatrix q(k, squared_.rows());
+    q.colidx.reserve(frontier.size());
+    for (int64_t g = 0; g < k; ++g) {
+      std::vector<vid_t> row(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+      for (vid_t v : row) q.colidx.push_back(static_cast<col_t>(v));
+      q.rowptr[g + 1] = static_cast<int64_t>(q.colidx.size());
+    }
+    q.values.assign(q.colidx.size(), 1.0f);
+    return q;
+  }
+
+  Matrix squared_;
+};
+
+}  // namespace
+
+SamplerSpec ladies_sampler() {
+  return {"ladies", "LADIES (layer-wise): samples[l] vertices per minibatch, p(v) ∝ Σ_u Â_uv² over the frontier",
+          {option::samples(), option::exclude_frontier()}, "samples", {GraphMatrix::normalized, GraphMatrix::squared},
+          [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
+            return std::make_unique<LadiesSampler>(graph, params.list("samples"), !params.flag("exclude_frontier"));
+          }};
+}
+
+}  // namespace matsamp

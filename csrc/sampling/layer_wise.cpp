@@ -1,0 +1,114 @@
+#include "sampling/layer_wise.h"
+
+#include <algorithm>
+
+namespace matsamp {
+
+namespace {
+
+// C_g: the frontier (when included) then the other chosen vertices in ascending
+// id, into vertices / col_offsets, with each column's weight 1/(s·p_g(v)).
+// Blocks are independent: built in parallel.
+struct ColumnSelector {
+  std::vector<vid_t> vertices;
+  Offsets col_offsets;
+  std::vector<float> weights;
+};
+ColumnSelector select_columns(const CsrMatrix& chosen, const std::vector<float>& frontier_probability,
+                              const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
+                              bool include_frontier) {
+  const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
+  const auto weight = [&](float probability) { return 1.0f / (static_cast<float>(s) * probability); };
+  std::vector<std::vector<vid_t>> block_vertices(k);
+  std::vector<std::vector<float>> block_weights(k);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t g = 0; g < k; ++g) {
+    std::vector<vid_t>& vertices = block_vertices[g];
+    std::vector<float>& weights = block_weights[g];
+    std::vector<vid_t> lead;
+    if (include_frontier) {
+      for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i) {
+        vertices.push_back(frontier[i]);
+        weights.push_back(weight(frontier_probability[i]));
+      }
+      lead.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
+      std::sort(lead.begin(), lead.end());
+    }
+    for (int64_t e = chosen.rowptr[g]; e < chosen.rowptr[g + 1]; ++e)
+      if (!std::binary_search(lead.begin(), lead.end(), static_cast<vid_t>(chosen.colidx[e]))) {
+        vertices.push_back(chosen.colidx[e]);
+        weights.push_back(weight(chosen.values[e]));
+      }
+  }
+  ColumnSelector c;
+  c.col_offsets.assign(1, 0);
+  for (int64_t g = 0; g < k; ++g) {
+    c.vertices.insert(c.vertices.end(), block_vertices[g].begin(), block_vertices[g].end());
+    c.weights.insert(c.weights.end(), block_weights[g].begin(), block_weights[g].end());
+    c.col_offsets.push_back(static_cast<int64_t>(c.vertices.size()));
+  }
+  return c;
+}
+
+}  // namespace
+
+LayerWiseSampler::LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> sizes, bool include_frontier,
+                                   const char* what)
+    : graph_(graph), normalized_(graph.normalized()), sizes_(std::move(sizes)), include_frontier_(include_frontier) {
+  check_layer_sizes(sizes_, what);
+}
+
+Bulk LayerWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                              int64_t first_minibatch, uint32_t epoch) const {
+  Backend& backend = ctx.backend;
+  Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
+  std::vector<vid_t> frontier_ids = seeds;   // the host's copy: C_g is built here
+  BlockedIds frontier{backend.upload_ids(seeds), seed_offsets};
+  const Offsets per_minibatch = one_row_per_minibatch(bulk.count());
+  for (size_t l = 0; l < sizes_.size(); ++l) {
+    const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, per_minibatch};
+    const Matrix p = ctx.timed(&StepStats::probability, [&] { return probability(ctx, frontier_ids, frontier.offsets); });
+    const CsrMatrix chosen =
+        ctx.timed(&StepStats::sampling, [&] { return backend.to_host(backend.its_sample(p, sizes_[l], keys)); });
+    Layer layer = ctx.timed(&StepStats::extraction, [&] {
+      const std::vector<float> frontier_probability =
+          include_frontier_ ? backend.values_to_host(backend.gather(p, frontier)) : std::vector<float>{};
+      ColumnSelector c = select_columns(chosen, frontier_probability, frontier_ids, frontier.offsets, sizes_[l],
+                                        include_frontier_);
+      BlockedIds columns{backend.upload_ids(c.vertices), std::move(c.col_offsets)};
+      Matrix adj = backend.select_rows_cols_blocked(normalized_, frontier, columns,
+                                                    backend.upload_values(std::move(c.weights)));
+      frontier_ids = std::move(c.vertices);
+      return Layer{backend.normalize_rows(std::move(adj), RowScale::by_sum), frontier.offsets, std::move(columns)};
+    });
+    frontier = layer.vertices;
+    bulk.layers.push_back(std::move(layer));
+  }
+  return bulk;
+}
+
+int64_t LayerWiseSampler::bytes_per_minibatch(int64_t batch_size) const {
+  const double n = static_cast<double>(normalized_.rows());
+  const double average_degree = n > 0 ? static_cast<double>(normalized_.nnz()) / n : 0;
+  double frontier = static_cast<double>(batch_size), bytes = 0;
+  for (int64_t s : sizes_) {
+    const double reach = std::min(n, frontier * average_degree);
+    // P row, R·Â (formed on the GPU only), the extracted layer; columns + values.
+    bytes += reach * 8 + 2 * frontier * average_degree * 8 + 16 * (s + frontier);
+    frontier = std::min(n, frontier * include_frontier_ + static_cast<double>(s));
+  }
+  return static_cast<int64_t>(bytes);
+}
+
+void LayerWiseSampler::count_traffic(const BulkSample& bulk, StepStats& stats) const {
+  // The frontier's rows of Â (extraction), and of Â∘Â for P, read as column id + value.
+  const CsrMatrix* normalized = graph_.host_normalized();
+  if (!normalized) return;
+  for (size_t l = 0; l < bulk.layers.size(); ++l) {
+    int64_t frontier_nnz = 0;
+    for (vid_t u : frontier_of(bulk, l)) frontier_nnz += normalized->row_nnz(u);
+    stats.streamed_bytes += 8 * frontier_nnz * (reads_frontier_rows() ? 2 : 1);
+  }
+}
+
+}  // namespace matsamp

@@ -1,0 +1,37 @@
+// The program LADIES and FastGCN share, s_l vertices per minibatch in layer l:
+//   P = probability(frontier)             one row per minibatch, or one row shared by all
+//   C = its_sample(P, s_l)                 s_l distinct vertices per minibatch
+//   A^l = normalize_rows(diag(R_g·Â)·[C_g · diag(1/(s_l·p_g(v)))])
+// where C_g lists the frontier first (unless excluded) and then the other sampled
+// vertices in ascending id; the next frontier is C. A subclass gives P.
+#pragma once
+#include "sampling/sampler.h"
+#include "sampling/sampling_graph.h"
+
+namespace matsamp {
+
+class LayerWiseSampler : public Sampler {
+ public:
+  // `what` names the sizes in errors ("LADIES samples per layer").
+  LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> sizes, bool include_frontier, const char* what);
+
+  int num_layers() const override { return static_cast<int>(sizes_.size()); }
+  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
+              uint32_t epoch) const override;
+  int64_t bytes_per_minibatch(int64_t batch_size) const override;
+  void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
+
+ protected:
+  // Each minibatch's distribution over the vertices given its frontier (block g
+  // of `offsets`): k rows, or one row all minibatches share.
+  virtual Matrix probability(Context& ctx, const std::vector<vid_t>& frontier, const Offsets& offsets) const = 0;
+  // Whether P is read from the frontier's rows of Â∘Â (counted as traffic).
+  virtual bool reads_frontier_rows() const = 0;
+
+  SamplingGraph& graph_;
+  Matrix normalized_;
+  std::vector<int64_t> sizes_;
+  bool include_frontier_;
+};
+
+}  // namespace matsamp

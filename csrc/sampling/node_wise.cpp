@@ -1,0 +1,51 @@
+#include "sampling/node_wise.h"
+
+#include <algorithm>
+
+namespace matsamp {
+
+NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what)
+    : graph_(graph), adj_(graph.adjacency()), fanouts_(std::move(fanouts)) {
+  check_layer_sizes(fanouts_, what);
+  MATSAMP_CHECK(adj_.rows() == adj_.cols(), what, ": adjacency is not square (", adj_.shape(), ")");
+}
+
+Bulk NodeWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                             int64_t first_minibatch, uint32_t epoch) const {
+  Backend& backend = ctx.backend;
+  Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
+  BlockedIds frontier{backend.upload_ids(seeds), seed_offsets};
+  for (size_t l = 0; l < fanouts_.size(); ++l) {
+    const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, frontier.offsets};
+    Matrix s = ctx.timed(&StepStats::sampling, [&] { return draw(backend, frontier.ids, fanouts_[l], keys); });
+    Compacted next = ctx.timed(&StepStats::extraction, [&] {
+      return backend.compact_columns(backend.normalize_rows(std::move(s), RowScale::mean), frontier.offsets,
+                                     frontier);
+    });
+    bulk.layers.push_back({std::move(next.adj), std::move(frontier.offsets), next.vertices});
+    frontier = std::move(next.vertices);
+  }
+  return bulk;
+}
+
+int64_t NodeWiseSampler::bytes_per_minibatch(int64_t batch_size) const {
+  // The sample, its relabelled copy, the vertex list and per-row scratch.
+  double rows = static_cast<double>(batch_size), bytes = 0;
+  for (int64_t fanout : fanouts_) {
+    rows = std::min(rows, static_cast<double>(adj_.rows()));
+    bytes += rows * (fanout * 24 + 48);
+    rows *= 1 + fanout;
+  }
+  return static_cast<int64_t>(bytes);
+}
+
+void NodeWiseSampler::count_node_wise_traffic(const BulkSample& bulk, bool rows_read_whole, StepStats& stats) const {
+  stats.gathers += bulk.sampled_edges();
+  for (const SampledLayer& layer : bulk.layers) stats.gathers += layer.adj.rows;
+  const CsrMatrix* adj = graph_.host_adjacency();
+  if (!rows_read_whole || !adj) return;
+  for (size_t l = 0; l < bulk.layers.size(); ++l)
+    for (vid_t v : frontier_of(bulk, l)) stats.streamed_bytes += adj->row_nnz(v) * 8;
+}
+
+}  // namespace matsamp

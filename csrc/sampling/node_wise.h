@@ -1,0 +1,37 @@
+// The program GraphSAGE and LABOR-0 share, for fanouts s_L … s_1: per layer l,
+//   S = draw(frontier)                      the frontier's rows of P = normalize_rows(Q·A),
+//                                           sampled (P itself is never formed)
+//   A^l = compact_columns(mean(S))          columns per minibatch: the frontier first,
+//                                           then the new vertices in ascending id
+// and the next frontier is A^l's column list. A subclass gives the draw.
+#pragma once
+#include <utility>
+
+#include "sampling/sampler.h"
+#include "sampling/sampling_graph.h"
+
+namespace matsamp {
+
+class NodeWiseSampler : public Sampler {
+ public:
+  // `what` names the fanouts in errors ("GraphSAGE fanouts").
+  NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what);
+
+  int num_layers() const override { return static_cast<int>(fanouts_.size()); }
+  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
+              uint32_t epoch) const override;
+  int64_t bytes_per_minibatch(int64_t batch_size) const override;
+
+ protected:
+  // The frontier's rows of A sampled with `fanout` (mean weights are applied after).
+  virtual Matrix draw(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys) const = 0;
+  // A row's extent read per frontier vertex and each sampled column id (random
+  // gathers), and with rows_read_whole, every frontier row streamed.
+  void count_node_wise_traffic(const BulkSample& bulk, bool rows_read_whole, StepStats& stats) const;
+
+  SamplingGraph& graph_;
+  Matrix adj_;
+  std::vector<int64_t> fanouts_;
+};
+
+}  // namespace matsamp

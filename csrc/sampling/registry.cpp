@@ -1,0 +1,112 @@
+#include "sampling/registry.h"
+
+#include <set>
+
+namespace matsamp {
+
+#define MATSAMP_SAMPLER(name) SamplerSpec name##_sampler();
+#include "sampling/samplers.def"
+#undef MATSAMP_SAMPLER
+
+namespace option {
+OptionSpec fanouts() {
+  return {"fanouts", OptionSpec::Kind::list, {15, 10, 5},
+          "neighbours per frontier vertex in each layer, batch layer first (LABOR: expected)"};
+}
+OptionSpec samples() {
+  return {"samples", OptionSpec::Kind::list, {512}, "vertices per minibatch in each layer (LADIES, FastGCN)"};
+}
+OptionSpec exclude_frontier() {
+  return {"exclude_frontier", OptionSpec::Kind::flag, {0},
+          "layer-wise: the next layer is the sampled set only (by default the frontier is kept, first)"};
+}
+OptionSpec walk_length() {
+  return {"walk_length", OptionSpec::Kind::integer, {2}, "GraphSAINT: random-walk steps from each batch vertex"};
+}
+OptionSpec budget() {
+  return {"budget", OptionSpec::Kind::integer, {1024},
+          "saint_node: vertices drawn per minibatch (p(v) ∝ ‖Â[:,v]‖²); saint_edge: edges drawn per minibatch "
+          "(p(u,v) ∝ 1/deg(u) + 1/deg(v)), both endpoints added"};
+}
+OptionSpec layers() {
+  return {"layers", OptionSpec::Kind::integer, {2},
+          "GraphSAINT: layers, each the minibatch's subgraph (the batch layer's rows are its roots)"};
+}
+}  // namespace option
+
+SamplerParams& SamplerParams::set(const std::string& name, std::vector<int64_t> value) {
+  values_[name] = std::move(value);
+  return *this;
+}
+
+const std::vector<int64_t>& SamplerParams::list(const std::string& name) const {
+  const auto it = values_.find(name);
+  MATSAMP_CHECK(it != values_.end(), "sampler option '", name, "' is not set");
+  return it->second;
+}
+
+int64_t SamplerParams::integer(const std::string& name) const {
+  const std::vector<int64_t>& value = list(name);
+  MATSAMP_CHECK(value.size() == 1, "sampler option '", name, "' takes one number, got ", value.size());
+  return value.front();
+}
+
+const std::vector<SamplerSpec>& sampler_registry() {
+  static const std::vector<SamplerSpec> registry = {
+#define MATSAMP_SAMPLER(name) name##_sampler(),
+#include "sampling/samplers.def"
+#undef MATSAMP_SAMPLER
+  };
+  return registry;
+}
+
+std::vector<std::string> sampler_names() {
+  std::vector<std::string> names;
+  for (const SamplerSpec& spec : sampler_registry()) names.push_back(spec.name);
+  return names;
+}
+
+const SamplerSpec& find_sampler(const std::string& name) {
+  for (const SamplerSpec& spec : sampler_registry())
+    if (spec.name == name) return spec;
+  std::string known;
+  for (const std::string& n : sampler_names()) known += (known.empty() ? "" : ", ") + n;
+  throw Error("unknown sampler '" + name + "'; the samplers are " + known);
+}
+
+std::vector<OptionSpec> all_sampler_options() {
+  std::vector<OptionSpec> options;
+  std::set<std::string> seen;
+  for (const SamplerSpec& spec : sampler_registry())
+    for (const OptionSpec& o : spec.options)
+      if (seen.insert(o.name).second) options.push_back(o);
+  return options;
+}
+
+SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier) {
+  SamplerParams params;
+  for (const OptionSpec& o : spec.options) {
+    if (o.name == "exclude_frontier") params.set(o.name, int64_t{!include_frontier});
+    if (o.name != spec.sizes_option) continue;
+    if (o.kind == OptionSpec::Kind::list) {
+      params.set(o.name, sizes);
+      continue;
+    }
+    MATSAMP_CHECK(!sizes.empty(), spec.name, ": sizes need at least one layer");
+    for (int64_t size : sizes)
+      MATSAMP_CHECK(size == sizes.front(), spec.name, ": sizes are the ", o.name,
+                    " once per layer and must be equal, got ", size, " after ", sizes.front());
+    params.set(o.name, sizes.front()).set("layers", static_cast<int64_t>(sizes.size()));
+  }
+  return params;
+}
+
+std::unique_ptr<Sampler> make_sampler(const std::string& name, SamplingGraph& graph, const SamplerParams& params) {
+  const SamplerSpec& spec = find_sampler(name);
+  SamplerParams complete;
+  for (const OptionSpec& o : spec.options)
+    complete.set(o.name, params.has(o.name) ? params.list(o.name) : o.default_value);
+  return spec.make(graph, complete);
+}
+
+}  // namespace matsamp

@@ -1,0 +1,87 @@
+// The sampler registry: every sampler's name, its options and its factory. The
+// CLI (sample, bench, train, distributed runs), the trainer and the Python
+// bindings enumerate and build samplers only through it. Adding a sampler: its
+// file (a SamplerSpec NAME_sampler() beside the program), one line in
+// samplers.def, its tests.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sampling/sampler.h"
+#include "sampling/sampling_graph.h"
+
+namespace matsamp {
+
+// One option of a sampler. Options of the same name mean the same thing in
+// every sampler that takes them (the CLI has one --name for all).
+struct OptionSpec {
+  enum class Kind { list, integer, flag };
+  std::string name;   // snake_case; the CLI spells it --kebab-case
+  Kind kind = Kind::integer;
+  std::vector<int64_t> default_value;   // flag: {0}
+  std::string help;
+};
+
+// The shared options.
+namespace option {
+OptionSpec fanouts();            // list: neighbours per frontier vertex per layer, batch layer first
+OptionSpec samples();            // list: vertices per minibatch per layer (layer-wise)
+OptionSpec exclude_frontier();   // flag: the next layer is the sampled set only (layer-wise)
+OptionSpec walk_length();        // integer: GraphSAINT random-walk steps
+OptionSpec budget();             // integer: GraphSAINT vertices or edges drawn per minibatch
+OptionSpec layers();             // integer: GraphSAINT layers
+}  // namespace option
+
+// Option values by name.
+class SamplerParams {
+ public:
+  SamplerParams() = default;
+  SamplerParams& set(const std::string& name, std::vector<int64_t> value);
+  SamplerParams& set(const std::string& name, int64_t value) { return set(name, std::vector<int64_t>{value}); }
+  bool has(const std::string& name) const { return values_.count(name) > 0; }
+  const std::vector<int64_t>& list(const std::string& name) const;
+  int64_t integer(const std::string& name) const;
+  bool flag(const std::string& name) const { return integer(name) != 0; }
+  const std::map<std::string, std::vector<int64_t>>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::vector<int64_t>> values_;
+};
+
+// The graph matrices a sampler reads (what a GPU keeps resident for it).
+enum class GraphMatrix { adjacency, normalized, squared, column_norms, edge_probabilities };
+
+struct SamplerSpec {
+  std::string name;
+  std::string summary;   // one line, for --help and Python's docs
+  std::vector<OptionSpec> options;
+  // The option a list of per-layer sizes sets (Python's `sizes`): a list option
+  // takes the list; an integer option takes its one value repeated once per
+  // layer, and "layers" the count.
+  std::string sizes_option;
+  std::vector<GraphMatrix> reads;
+  // Builds the sampler over `graph` (which must outlive it) from params holding
+  // every option of the spec.
+  std::function<std::unique_ptr<Sampler>(SamplingGraph& graph, const SamplerParams& params)> make;
+};
+
+// Every sampler, in registration order.
+const std::vector<SamplerSpec>& sampler_registry();
+std::vector<std::string> sampler_names();
+// The spec of that name; an error listing the names when there is none.
+const SamplerSpec& find_sampler(const std::string& name);
+// Every option of any sampler, once (first registration's spec).
+std::vector<OptionSpec> all_sampler_options();
+
+// A sampler's options from per-layer sizes (SamplerSpec::sizes_option) and,
+// for the samplers that take exclude_frontier, whether the frontier is kept.
+SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier);
+
+// Builds sampler `name`: params may hold any registered option (those the
+// sampler does not take are ignored); missing ones take their defaults.
+std::unique_ptr<Sampler> make_sampler(const std::string& name, SamplingGraph& graph, const SamplerParams& params = {});
+
+}  // namespace matsamp

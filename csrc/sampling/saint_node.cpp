@@ -1,0 +1,50 @@
+// GraphSAINT's node sampler as a matrix program: budget distinct vertices per
+// minibatch drawn from one row all minibatches share,
+//   C = its_sample(normalize_rows(1ᵀ·(Â∘Â)), budget)   p(v) ∝ ‖Â[:,v]‖² (FastGCN's distribution)
+// and C_g joins minibatch g's subgraph (subgraph.h).
+#include "sampling/registry.h"
+#include "sampling/subgraph.h"
+
+namespace matsamp {
+
+namespace {
+
+class SaintNodeSampler final : public SubgraphSampler {
+ public:
+  SaintNodeSampler(SamplingGraph& graph, int64_t budget, int64_t layers)
+      : SubgraphSampler(graph, layers), column_norms_(graph.column_norms()), budget_(budget) {
+    check_positive_option(budget_, "GraphSAINT node budget");
+  }
+  std::string name() const override { return "saint_node"; }
+
+ protected:
+  std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>&, const Offsets& offsets,
+                                               int64_t first_minibatch, uint32_t epoch) const override {
+    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
+    const SampleKeys keys{ctx.seed, epoch, 0, first_minibatch, one_row_per_minibatch(k)};
+    const CsrMatrix chosen = ctx.timed(&StepStats::sampling, [&] {
+      return ctx.backend.to_host(ctx.backend.its_sample(column_norms_, budget_, keys));
+    });
+    std::vector<std::vector<vid_t>> drawn(k);
+    for (int64_t g = 0; g < k; ++g) drawn[g].assign(chosen.colidx.begin() + chosen.rowptr[g],
+                                                    chosen.colidx.begin() + chosen.rowptr[g + 1]);
+    return drawn;
+  }
+  double added_per_minibatch(int64_t) const override { return static_cast<double>(budget_); }
+
+ private:
+  Matrix column_norms_;
+  int64_t budget_;
+};
+
+}  // namespace
+
+SamplerSpec saint_node_sampler() {
+  return {"saint_node", "GraphSAINT nodes: budget vertices per minibatch drawn ∝ ‖Â[:,v]‖²; layers are the subgraph",
+          {option::budget(), option::layers()}, "budget", {GraphMatrix::normalized, GraphMatrix::column_norms},
+          [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
+            return std::make_unique<SaintNodeSampler>(graph, params.integer("budget"), params.integer("layers"));
+          }};
+}
+
+}  // namespace matsamp

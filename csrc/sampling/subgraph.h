@@ -1,0 +1,40 @@
+// The program GraphSAINT's samplers share: minibatch g's subgraph is induced by
+// its batch vertices (the roots) and the vertices the sampler adds to them,
+//   V_g = the roots in order, then the added vertices that are not roots, ascending
+//   A^l = normalize_rows(R·Â·C) with C = V_g, and R = the roots in the batch layer,
+//         V_g in the others
+// so every layer aggregates inside the same subgraph and the loss stays at the
+// batch vertices. A subclass adds the vertices (walks, drawn vertices, drawn edges).
+#pragma once
+#include "sampling/sampler.h"
+#include "sampling/sampling_graph.h"
+
+namespace matsamp {
+
+class SubgraphSampler : public Sampler {
+ public:
+  SubgraphSampler(SamplingGraph& graph, int64_t layers);
+
+  int num_layers() const override { return static_cast<int>(layers_); }
+  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
+              uint32_t epoch) const override;
+  void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
+
+ protected:
+  // The vertices added to each minibatch's roots (any order, repeats allowed).
+  virtual std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>& roots,
+                                                       const Offsets& offsets, int64_t first_minibatch,
+                                                       uint32_t epoch) const = 0;
+  // Vertices added per minibatch (at most), for the memory estimate.
+  virtual double added_per_minibatch(int64_t batch_size) const = 0;
+  int64_t bytes_per_minibatch(int64_t batch_size) const override;
+
+  SamplingGraph& graph_;
+  Matrix normalized_;
+  int64_t layers_;
+};
+
+// Throws unless `value` (a walk length or budget, named by `what`) is at least 1.
+void check_positive_option(int64_t value, const char* what);
+
+}  // namespace matsamp

@@ -1,0 +1,181 @@
+// The seam itself: a backend whose matrices and id lists are sealed (only it
+// opens them; results reach the host through its transfers alone, which it
+// counts) runs every op and every registered sampler and gives the CPU's
+// results. No sampler can read backend storage it did not ask to_host for.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "compact_cases.h"
+#include "error_checks.h"
+#include "graph/transform.h"
+#include "io/graph_io.h"
+#include "reference.h"
+#include "sampling/fingerprint.h"
+#include "test_data.h"
+#include "test_sampler.h"
+
+namespace matsamp {
+namespace {
+
+template <class Handle>
+struct Sealed final : Resident {
+  explicit Sealed(Handle h) : inner(std::move(h)) {}
+  Handle inner;
+};
+
+class OpaqueBackend final : public Backend {
+ public:
+  int64_t transfers_to_host = 0;
+
+  std::string name() const override { return "opaque"; }
+  Matrix register_graph(const CsrMatrix& a) override { return seal(inner_->register_graph(a)); }
+  Matrix upload(CsrMatrix m) override { return seal(inner_->upload(std::move(m))); }
+  Ids upload_ids(std::vector<vid_t> ids) override { return seal(inner_->upload_ids(std::move(ids))); }
+  Values upload_values(std::vector<float> v) override { return seal(inner_->upload_values(std::move(v))); }
+  CsrMatrix to_host(Matrix m) override {
+    ++transfers_to_host;
+    return inner_->to_host(open(m));
+  }
+  std::vector<vid_t> ids_to_host(Ids ids) override {
+    ++transfers_to_host;
+    return inner_->ids_to_host(open(ids));
+  }
+  std::vector<float> values_to_host(Values v) override {
+    ++transfers_to_host;
+    return inner_->values_to_host(open(v));
+  }
+
+  Matrix spgemm(const Matrix& a, const Matrix& b) override { return seal(inner_->spgemm(open(a), open(b))); }
+  Matrix select_rows(const Matrix& a, const Ids& rows) override {
+    return seal(inner_->select_rows(open(a), open(rows)));
+  }
+  Matrix select_cols_blocked(const Matrix& a, const Offsets& row_offsets, const BlockedIds& cols,
+                             const Values& weights) override {
+    return seal(inner_->select_cols_blocked(open(a), row_offsets, open(cols), open_or_none(weights)));
+  }
+  Matrix select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
+                                  const Values& weights) override {
+    return seal(inner_->select_rows_cols_blocked(open(a), open(rows), open(cols), open_or_none(weights)));
+  }
+  Matrix normalize_rows(Matrix p, RowScale scale) override { return seal(inner_->normalize_rows(open(p), scale)); }
+  Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override {
+    return seal(inner_->its_sample(open(p), s, keys));
+  }
+  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
+    return seal(inner_->sample_rows(open(a), open(rows), s, keys));
+  }
+  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
+    return seal(inner_->labor_sample_rows(open(a), open(rows), s, keys));
+  }
+  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
+    Compacted c = inner_->compact_columns(open(s), row_offsets, open(leading));
+    return {seal(std::move(c.adj)), {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
+  }
+  Values gather(const Matrix& p, const BlockedIds& at) override { return seal(inner_->gather(open(p), open(at))); }
+
+ private:
+  Matrix seal(Matrix m) {
+    const int64_t rows = m.rows(), cols = m.cols(), nnz = m.nnz();
+    const bool uniform = m.uniform_rows();
+    return Matrix(this, std::make_shared<Sealed<Matrix>>(std::move(m)), rows, cols, nnz).set_uniform_rows(uniform);
+  }
+  template <class T>
+  Array<T> seal(Array<T> a) {
+    const int64_t size = a.size();
+    return Array<T>(this, std::make_shared<Sealed<Array<T>>>(std::move(a)), size);
+  }
+  template <class Handle>
+  const Handle& open(const Handle& h) const {
+    check_mine(h, "opaque backend");
+    return static_cast<const Sealed<Handle>*>(h.storage())->inner;
+  }
+  BlockedIds open(const BlockedIds& b) const { return {open(b.ids), b.offsets}; }
+  Values open_or_none(const Values& v) const { return v.defined() ? open(v) : Values{}; }
+
+  std::unique_ptr<Backend> inner_ = make_cpu_backend();
+};
+
+TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
+  OpaqueBackend b;
+  const CsrMatrix a = testing::random_csr(60, 60, 0.1, 3), q = testing::random_csr(4, 60, 0.2, 4);
+  const Matrix da = b.upload(a);
+  EXPECT_EQ(b.to_host(b.spgemm(b.upload(q), da)), spgemm(q, a));
+  const std::vector<vid_t> rows{5, 0, 59, 5, 17, 33};
+  const Offsets row_offsets{0, 2, 6};
+  const Ids drows = b.upload_ids(rows);
+  EXPECT_EQ(b.to_host(b.select_rows(da, drows)), select_rows(a, rows));
+  const std::vector<vid_t> cols{3, 9, 40, 1, 58};
+  const Offsets col_offsets{0, 3, 5};
+  const std::vector<float> weights{0.5f, 2, 1, 3, 0.25f};
+  const BlockedIds dcols{b.upload_ids(cols), col_offsets};
+  const CsrMatrix selected = select_rows(a, rows);
+  EXPECT_EQ(b.to_host(b.select_cols_blocked(b.upload(selected), row_offsets, dcols, b.upload_values(weights))),
+            select_cols_blocked(selected, row_offsets, cols, col_offsets, weights));
+  EXPECT_EQ(b.to_host(b.select_rows_cols_blocked(da, {drows, row_offsets}, dcols, Values{})),
+            select_rows_cols_blocked(a, rows, row_offsets, cols, col_offsets));
+  for (RowScale scale : {RowScale::by_sum, RowScale::by_sum_of_squares, RowScale::mean}) {
+    CsrMatrix want = a;
+    if (scale == RowScale::mean) std::fill(want.values.begin(), want.values.end(), 1.0f);
+    normalize_rows(want, scale == RowScale::by_sum_of_squares);
+    EXPECT_EQ(b.to_host(b.normalize_rows(da, scale)), want);
+  }
+  EXPECT_EQ(b.to_host(da), a) << "normalize_rows must not change its operand";
+  const SampleKeys keys{9, 1, 2, 5, row_offsets};
+  CsrMatrix p = select_rows(a, rows);
+  normalize_rows(p);
+  EXPECT_EQ(b.to_host(b.its_sample(b.upload(p), 3, keys)), its_sample(p, 3, keys));
+  EXPECT_EQ(b.to_host(b.sample_rows(da, drows, 3, keys)), sample_rows(a, rows, 3, keys, false));
+  EXPECT_EQ(b.to_host(b.labor_sample_rows(da, drows, 3, keys)), labor_sample_rows(a, rows, 3, keys));
+  const testing::CompactCase c = testing::compact_two_minibatches();
+  const CompactResult want = compact_columns(c.s, c.offsets, c.leading, c.offsets);
+  Compacted got = b.compact_columns(b.upload(c.s), c.offsets, {b.upload_ids(c.leading), c.offsets});
+  EXPECT_EQ(b.to_host(got.adj), want.adj);
+  EXPECT_EQ(b.ids_to_host(got.vertices.ids), want.vertices);
+  EXPECT_EQ(got.vertices.offsets, want.col_offsets);
+  CsrMatrix q_normalized = q;
+  normalize_rows(q_normalized);
+  const std::vector<vid_t> at{1, 2, 3, 9, 10, 11, 20, 30};
+  const Offsets at_offsets{0, 2, 3, 6, 8};
+  EXPECT_EQ(b.values_to_host(b.gather(b.upload(q_normalized), {b.upload_ids(at), at_offsets})),
+            entries_at(q_normalized, at, at_offsets));
+}
+
+TEST(OpaqueBackend, RefusesHandlesOfAnotherBackend) {
+  OpaqueBackend opaque;
+  auto cpu = make_cpu_backend();
+  const CsrMatrix a = testing::random_csr(10, 10, 0.3, 1);
+  testing::expect_error([&] { opaque.spgemm(cpu->upload(a), opaque.upload(a)); },
+                        "an operand lives in the cpu backend, not in this opaque backend");
+  testing::expect_error([&] { cpu->to_host(Matrix()); }, "to_host: an operand is an empty handle");
+}
+
+// Every registered sampler gives the CPU backend's minibatches on the sealed
+// backend, with the same options; node-wise samplers read nothing back to the
+// host while they sample.
+TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
+  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
+  const CsrMatrix adj = symmetrize(g.adj);
+  std::vector<vid_t> seeds(300);
+  std::iota(seeds.begin(), seeds.end(), 100);
+  const Offsets offsets{0, 100, 128, 300};
+  for (const std::string& name : sampler_names()) {
+    SCOPED_TRACE(name);
+    SamplerParams params;
+    params.set("fanouts", std::vector<int64_t>{5, 3}).set("samples", std::vector<int64_t>{64, 64});
+    params.set("budget", 50).set("walk_length", 2);
+    testing::TestSampler sampler(name, adj, params, 31);
+    OpaqueBackend opaque;
+    testing::BoundSampler bound = sampler.bind(opaque);
+    Bulk bulk = bound.sampler->sample(bound.context, seeds, offsets, 4, 2);
+    const int64_t while_sampling = opaque.transfers_to_host;
+    Fingerprint on_opaque, on_cpu;
+    on_opaque.add(to_host(opaque, std::move(bulk)));
+    on_cpu.add(sampler.sample(seeds, offsets, 4, 2));
+    EXPECT_EQ(on_opaque.value(), on_cpu.value());
+    if (name == "graphsage" || name == "labor") EXPECT_EQ(while_sampling, 0) << "node-wise layers left the backend";
+  }
+}
+
+}  // namespace
+}  // namespace matsamp
