@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "host_ops.h"
 #include "kernels/cuda_backend.h"
 
 namespace matsamp::testing {
@@ -17,11 +18,14 @@ class CudaVersusCpu : public ::testing::Test {
     if (!cuda_available(&why)) GTEST_SKIP() << "no CUDA device: " << why;
     cuda = make_cuda_backend(options());
     cpu = make_cpu_backend();
+    cuda_ops = std::make_unique<HostOps>(*cuda);
+    cpu_ops = std::make_unique<HostOps>(*cpu);
   }
   virtual CudaOptions options() const { return {}; }
 
   std::unique_ptr<Backend> cuda;
   std::unique_ptr<Backend> cpu;
+  std::unique_ptr<HostOps> cuda_ops, cpu_ops;   // the ops on host operands
 };
 
 }  // namespace matsamp::testing

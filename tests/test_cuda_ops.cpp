@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 #include "compact_cases.h"
 #include "cuda_test_support.h"
@@ -11,7 +12,7 @@
 #include "graph/transform.h"
 #include "io/graph_io.h"
 #include "reference.h"
-#include "sampling/sampler.h"
+#include "sampling/sampling_graph.h"
 #include "test_data.h"
 
 namespace matsamp {
@@ -60,7 +61,7 @@ TEST_F(CudaSpgemm, OrderedProductIsBitIdenticalOnRandomMatrices) {
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     const CsrMatrix a = random_csr(37, 23, 0.15, seed, /*zero_rows=*/true);
     const CsrMatrix b = random_csr(23, 41, 0.2, seed + 100);
-    EXPECT_EQ(cuda->spgemm(a, b), cpu->spgemm(a, b)) << "seed " << seed;
+    EXPECT_EQ(cuda_ops->spgemm(a, b), cpu_ops->spgemm(a, b)) << "seed " << seed;
   }
 }
 
@@ -69,15 +70,15 @@ TEST_F(CudaSpgemm, OrderedProductIsBitIdenticalForLadiesOnRealGraphs) {
     const CsrMatrix squared = square_values(gcn_normalize(g.adj));
     const int64_t n = g.num_vertices();
     const CsrMatrix q = indicator(n, {strided(n, 64, 7), strided(n, 200, 3, 5), {}, strided(n, 1, 1, 11)});
-    EXPECT_EQ(cuda->spgemm(q, squared), cpu->spgemm(q, squared));
-    EXPECT_EQ(cuda->spgemm(g.adj, g.adj), cpu->spgemm(g.adj, g.adj)) << "A·A, pattern operands";
+    EXPECT_EQ(cuda_ops->spgemm(q, squared), cpu_ops->spgemm(q, squared));
+    EXPECT_EQ(cuda_ops->spgemm(g.adj, g.adj), cpu_ops->spgemm(g.adj, g.adj)) << "A·A, pattern operands";
   }
 }
 
 TEST_F(CudaSpgemm, EmptyAndMismatchedShapes) {
-  EXPECT_EQ(cuda->spgemm(CsrMatrix(0, 5), CsrMatrix(5, 3)), cpu->spgemm(CsrMatrix(0, 5), CsrMatrix(5, 3)));
-  EXPECT_EQ(cuda->spgemm(CsrMatrix(4, 5), CsrMatrix(5, 6)), cpu->spgemm(CsrMatrix(4, 5), CsrMatrix(5, 6)));
-  testing::expect_error([&] { cuda->spgemm(CsrMatrix(3, 4), CsrMatrix(5, 2)); }, "inner dimensions differ");
+  EXPECT_EQ(cuda_ops->spgemm(CsrMatrix(0, 5), CsrMatrix(5, 3)), cpu_ops->spgemm(CsrMatrix(0, 5), CsrMatrix(5, 3)));
+  EXPECT_EQ(cuda_ops->spgemm(CsrMatrix(4, 5), CsrMatrix(5, 6)), cpu_ops->spgemm(CsrMatrix(4, 5), CsrMatrix(5, 6)));
+  testing::expect_error([&] { cuda_ops->spgemm(CsrMatrix(3, 4), CsrMatrix(5, 2)); }, "inner dimensions differ");
 }
 
 // A budget of a few products splits every product into many row chunks.
@@ -93,9 +94,9 @@ TEST_F(CudaSpgemmInChunks, ChunkedOrderedProductIsBitIdentical) {
   const Graph g = cora();
   const CsrMatrix squared = square_values(gcn_normalize(g.adj));
   const CsrMatrix q = indicator(g.num_vertices(), {strided(g.num_vertices(), 300, 9), strided(g.num_vertices(), 50, 2)});
-  EXPECT_EQ(cuda->spgemm(q, squared), cpu->spgemm(q, squared));
+  EXPECT_EQ(cuda_ops->spgemm(q, squared), cpu_ops->spgemm(q, squared));
   const CsrMatrix a = random_csr(120, 80, 0.2, 3, true), b = random_csr(80, 90, 0.2, 4);
-  EXPECT_EQ(cuda->spgemm(a, b), cpu->spgemm(a, b));
+  EXPECT_EQ(cuda_ops->spgemm(a, b), cpu_ops->spgemm(a, b));
 }
 
 class CudaSpgemmCusparse : public CudaVersusCpu {
@@ -110,13 +111,13 @@ class CudaSpgemmCusparse : public CudaVersusCpu {
 TEST_F(CudaSpgemmCusparse, SamePatternAndCloseValues) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     const CsrMatrix a = random_csr(37, 23, 0.15, seed, true), b = random_csr(23, 41, 0.2, seed + 100);
-    expect_same_pattern_close_values(cuda->spgemm(a, b), cpu->spgemm(a, b));
+    expect_same_pattern_close_values(cuda_ops->spgemm(a, b), cpu_ops->spgemm(a, b));
   }
   const Graph g = email();
   const CsrMatrix squared = square_values(gcn_normalize(g.adj));
   const CsrMatrix q = indicator(g.num_vertices(), {strided(g.num_vertices(), 100, 7), {}, strided(g.num_vertices(), 9, 5)});
-  expect_same_pattern_close_values(cuda->spgemm(q, squared), cpu->spgemm(q, squared));
-  expect_same_pattern_close_values(cuda->spgemm(g.adj, g.adj), cpu->spgemm(g.adj, g.adj));
+  expect_same_pattern_close_values(cuda_ops->spgemm(q, squared), cpu_ops->spgemm(q, squared));
+  expect_same_pattern_close_values(cuda_ops->spgemm(g.adj, g.adj), cpu_ops->spgemm(g.adj, g.adj));
 }
 
 // So small a budget that ALG1, ALG2 and ALG3 all exceed it: rows are halved.
@@ -130,7 +131,7 @@ class CudaSpgemmCusparseTinyBudget : public CudaSpgemmCusparse {
 
 TEST_F(CudaSpgemmCusparseTinyBudget, FallsBackAndSplitsRowsWithTheSameResult) {
   const Graph g = email();
-  expect_same_pattern_close_values(cuda->spgemm(g.adj, g.adj), cpu->spgemm(g.adj, g.adj));
+  expect_same_pattern_close_values(cuda_ops->spgemm(g.adj, g.adj), cpu_ops->spgemm(g.adj, g.adj));
 }
 
 // ---- selection and normalization -----------------------------------------------
@@ -140,12 +141,12 @@ class CudaSelect : public CudaVersusCpu {};
 TEST_F(CudaSelect, SelectRowsEqualsCpu) {
   const CsrMatrix a = random_csr(50, 30, 0.2, 8, true);
   const std::vector<vid_t> rows{3, 0, 49, 3, 17, 17, 5};
-  EXPECT_EQ(cuda->select_rows(a, rows), cpu->select_rows(a, rows));
-  EXPECT_EQ(cuda->select_rows(a, {}), cpu->select_rows(a, {}));
+  EXPECT_EQ(cuda_ops->select_rows(a, rows), cpu_ops->select_rows(a, rows));
+  EXPECT_EQ(cuda_ops->select_rows(a, {}), cpu_ops->select_rows(a, {}));
   const Graph g = cora();   // a pattern matrix: values become ones
   const std::vector<vid_t> some = strided(g.num_vertices(), 500, 13);
-  EXPECT_EQ(cuda->select_rows(g.adj, some), cpu->select_rows(g.adj, some));
-  EXPECT_THROW(cuda->select_rows(a, {50}), Error);
+  EXPECT_EQ(cuda_ops->select_rows(g.adj, some), cpu_ops->select_rows(g.adj, some));
+  EXPECT_THROW(cuda_ops->select_rows(a, {50}), Error);
 }
 
 TEST_F(CudaSelect, SelectColsBlockedEqualsCpu) {
@@ -156,12 +157,12 @@ TEST_F(CudaSelect, SelectColsBlockedEqualsCpu) {
   const Offsets col_offsets{0, 4, 4, 9, 9};
   std::vector<float> weights(cols.size());
   std::iota(weights.begin(), weights.end(), 1.0f);
-  EXPECT_EQ(cuda->select_cols_blocked(a, row_offsets, cols, col_offsets, weights),
-            cpu->select_cols_blocked(a, row_offsets, cols, col_offsets, weights));
-  EXPECT_EQ(cuda->select_cols_blocked(a, row_offsets, cols, col_offsets, {}),
-            cpu->select_cols_blocked(a, row_offsets, cols, col_offsets, {}));
-  EXPECT_THROW(cuda->select_cols_blocked(a, {0, 40}, {60}, {0, 1}, {}), Error);
-  EXPECT_THROW(cuda->select_cols_blocked(a, {0, 39}, {1}, {0, 1}, {}), Error);
+  EXPECT_EQ(cuda_ops->select_cols_blocked(a, row_offsets, cols, col_offsets, weights),
+            cpu_ops->select_cols_blocked(a, row_offsets, cols, col_offsets, weights));
+  EXPECT_EQ(cuda_ops->select_cols_blocked(a, row_offsets, cols, col_offsets, {}),
+            cpu_ops->select_cols_blocked(a, row_offsets, cols, col_offsets, {}));
+  EXPECT_THROW(cuda_ops->select_cols_blocked(a, {0, 40}, {60}, {0, 1}, {}), Error);
+  EXPECT_THROW(cuda_ops->select_cols_blocked(a, {0, 39}, {1}, {0, 1}, {}), Error);
 }
 
 TEST_F(CudaSelect, LadiesExtractionOnCoraEqualsCpu) {
@@ -169,16 +170,16 @@ TEST_F(CudaSelect, LadiesExtractionOnCoraEqualsCpu) {
   const CsrMatrix hat = gcn_normalize(g.adj);
   const std::vector<vid_t> frontier = strided(g.num_vertices(), 300, 11);
   const Offsets offsets{0, 100, 300};
-  const CsrMatrix rows = cpu->select_rows(hat, frontier);
-  ASSERT_EQ(cuda->select_rows(hat, frontier), rows);
+  const CsrMatrix rows = cpu_ops->select_rows(hat, frontier);
+  ASSERT_EQ(cuda_ops->select_rows(hat, frontier), rows);
   const std::vector<vid_t> cols = strided(g.num_vertices(), 400, 5, 1);
   const std::vector<float> weights(cols.size(), 0.25f);
-  EXPECT_EQ(cuda->select_cols_blocked(rows, offsets, cols, {0, 200, 400}, weights),
-            cpu->select_cols_blocked(rows, offsets, cols, {0, 200, 400}, weights));
+  EXPECT_EQ(cuda_ops->select_cols_blocked(rows, offsets, cols, {0, 200, 400}, weights),
+            cpu_ops->select_cols_blocked(rows, offsets, cols, {0, 200, 400}, weights));
   // The fused extraction the layer-wise samplers call (R·Â kept on the device).
-  EXPECT_EQ(cuda->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights),
-            cpu->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights));
-  testing::expect_error([&] { cuda->select_rows_cols_blocked(hat, {-1}, {0, 1}, cols, {0, 400}, weights); },
+  EXPECT_EQ(cuda_ops->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights),
+            cpu_ops->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights));
+  testing::expect_error([&] { cuda_ops->select_rows_cols_blocked(hat, {-1}, {0, 1}, cols, {0, 400}, weights); },
                         "select_rows: row id -1 out of range for " + hat.shape());
 }
 
@@ -191,13 +192,13 @@ TEST_F(CudaSelect, NormalizeRowsEqualsCpuBitForBit) {
   for (const CsrMatrix& m : matrices)
     for (bool square : {false, true}) {
       CsrMatrix on_gpu = m, on_cpu = m;
-      cuda->normalize_rows(on_gpu, square);
-      cpu->normalize_rows(on_cpu, square);
+      cuda_ops->normalize_rows(on_gpu, square);
+      cpu_ops->normalize_rows(on_cpu, square);
       EXPECT_EQ(on_gpu, on_cpu) << m.shape() << " square_first " << square;
     }
   CsrMatrix pattern = cora().adj, pattern_cpu = pattern;   // no values: ones first
-  cuda->normalize_rows(pattern, false);
-  cpu->normalize_rows(pattern_cpu, false);
+  cuda_ops->normalize_rows(pattern, false);
+  cpu_ops->normalize_rows(pattern_cpu, false);
   EXPECT_EQ(pattern, pattern_cpu);
 }
 
@@ -209,12 +210,12 @@ SampleKeys keys_for(int64_t rows, uint64_t seed = 5) { return {seed, 0, 0, 0, {0
 
 TEST_F(CudaSampling, ItsSampleEqualsCpu) {
   const CsrMatrix p = random_csr(300, 80, 0.1, 11, /*zero_rows=*/true);
-  for (int64_t s : {1, 3, 8, 200}) EXPECT_EQ(cuda->its_sample(p, s, keys_for(p.rows)), cpu->its_sample(p, s, keys_for(p.rows))) << s;
+  for (int64_t s : {1, 3, 8, 200}) EXPECT_EQ(cuda_ops->its_sample(p, s, keys_for(p.rows)), cpu_ops->its_sample(p, s, keys_for(p.rows))) << s;
   // Stacked blocks (one empty), an offset minibatch id, another epoch and layer.
   const SampleKeys stacked{3, 1, 2, 5, {0, 100, 100, 180, 300}};
-  EXPECT_EQ(cuda->its_sample(p, 4, stacked), cpu->its_sample(p, 4, stacked));
-  EXPECT_THROW(cuda->its_sample(p, 0, keys_for(p.rows)), Error);
-  EXPECT_THROW(cuda->its_sample(p, 2, keys_for(p.rows + 1)), Error);
+  EXPECT_EQ(cuda_ops->its_sample(p, 4, stacked), cpu_ops->its_sample(p, 4, stacked));
+  EXPECT_THROW(cuda_ops->its_sample(p, 0, keys_for(p.rows)), Error);
+  EXPECT_THROW(cuda_ops->its_sample(p, 2, keys_for(p.rows + 1)), Error);
 }
 
 TEST_F(CudaSampling, ItsSampleSkewedRowsRebuildLikeTheCpu) {
@@ -225,14 +226,14 @@ TEST_F(CudaSampling, ItsSampleSkewedRowsRebuildLikeTheCpu) {
   // Two entries take nearly all the weight: misses pass s within a warp's 32
   // draws (s from 32 on), and the rebuild falls in the middle of them.
   for (int64_t s : {2, 31, 32, 33, 50, 64, 100, 500})
-    EXPECT_EQ(cuda->its_sample(p, s, keys_for(6)), cpu->its_sample(p, s, keys_for(6))) << s;
+    EXPECT_EQ(cuda_ops->its_sample(p, s, keys_for(6)), cpu_ops->its_sample(p, s, keys_for(6))) << s;
 }
 
 TEST_F(CudaSampling, ItsSampleLongFanoutsLikeTheCpu) {
   // Rows of ~120 entries: some sampled, some (s >= their length) taken whole.
   const CsrMatrix dense = random_csr(120, 400, 0.3, 13, /*zero_rows=*/true);
   for (int64_t s : {32, 33, 64, 100, 128, 200})
-    EXPECT_EQ(cuda->its_sample(dense, s, keys_for(dense.rows)), cpu->its_sample(dense, s, keys_for(dense.rows))) << s;
+    EXPECT_EQ(cuda_ops->its_sample(dense, s, keys_for(dense.rows)), cpu_ops->its_sample(dense, s, keys_for(dense.rows))) << s;
   // Long rows with few positive entries among zeros: 60 of 3000, or 61 in the
   // second row (the 2999th entry too).
   std::vector<float> sparse(3000, 0.0f);
@@ -240,83 +241,58 @@ TEST_F(CudaSampling, ItsSampleLongFanoutsLikeTheCpu) {
   CsrMatrix few = repeated_row(sparse, 2);
   few.values[few.rowptr[1] + 2999] = 3.0f;
   for (int64_t s : {32, 33, 59, 60, 61, 64})
-    EXPECT_EQ(cuda->its_sample(few, s, keys_for(2)), cpu->its_sample(few, s, keys_for(2))) << s;
+    EXPECT_EQ(cuda_ops->its_sample(few, s, keys_for(2)), cpu_ops->its_sample(few, s, keys_for(2))) << s;
 }
 
 TEST_F(CudaSampling, ItsSampleSharedRowLikeFastGcn) {
   std::vector<float> w(2000);
   for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 17);   // some zeros
   CsrMatrix norms = repeated_row(w, 1);
-  cpu->normalize_rows(norms, false);
+  cpu_ops->normalize_rows(norms, false);
   const SampleKeys keys{9, 0, 1, 40, {0, 1, 2, 3, 4, 5, 6, 7}};
-  for (int64_t s : {8, 64, 1000}) EXPECT_EQ(cuda->its_sample(norms, s, keys), cpu->its_sample(norms, s, keys)) << s;
+  for (int64_t s : {8, 64, 1000}) EXPECT_EQ(cuda_ops->its_sample(norms, s, keys), cpu_ops->its_sample(norms, s, keys)) << s;
 }
 
 TEST_F(CudaSampling, ItsSampleOnLadiesProbabilitiesOfCora) {
   const Graph g = cora();
   const CsrMatrix squared = square_values(gcn_normalize(g.adj));
-  CsrMatrix p = cpu->spgemm(indicator(g.num_vertices(), {strided(g.num_vertices(), 512, 5), strided(g.num_vertices(), 512, 3, 1)}), squared);
-  cpu->normalize_rows(p, false);
+  CsrMatrix p = cpu_ops->spgemm(indicator(g.num_vertices(), {strided(g.num_vertices(), 512, 5), strided(g.num_vertices(), 512, 3, 1)}), squared);
+  cpu_ops->normalize_rows(p, false);
   const SampleKeys keys{42, 2, 0, 7, {0, 1, 2}};
-  for (int64_t s : {32, 64, 512}) EXPECT_EQ(cuda->its_sample(p, s, keys), cpu->its_sample(p, s, keys)) << s;
+  for (int64_t s : {32, 64, 512}) EXPECT_EQ(cuda_ops->its_sample(p, s, keys), cpu_ops->its_sample(p, s, keys)) << s;
 }
 
-// The layer-wise draw with P kept on the device: LADIES (P = Q·(Â∘Â)) and
-// FastGCN (one shared row), the chosen columns and the frontier's probabilities.
-void expect_draws_equal(Backend& cuda, Backend& cpu, const CsrMatrix* q, const CsrMatrix& b, int64_t s,
-                        const SampleKeys& keys, const std::vector<vid_t>& frontier, const Offsets& offsets,
-                        const std::string& what) {
-  StepStats gpu_times;
-  const ColumnDraw on_gpu = cuda.draw_columns(q, b, s, keys, &frontier, offsets, &gpu_times);
-  const ColumnDraw on_cpu = cpu.draw_columns(q, b, s, keys, &frontier, offsets, nullptr);
-  EXPECT_EQ(on_gpu.chosen, on_cpu.chosen) << what;
-  EXPECT_EQ(on_gpu.frontier_probability, on_cpu.frontier_probability) << what;
-  EXPECT_EQ(on_gpu.probability_nnz, on_cpu.probability_nnz) << what;
-  EXPECT_GT(gpu_times.sampling, 0.0) << what;
-}
-
-TEST_F(CudaSampling, DrawColumnsEqualsCpu) {
+// The gather op on LADIES' P (one row per minibatch) and FastGCN's shared row:
+// each block's own vertices, vertices outside its row of P (absent entries read
+// 0), and an empty block.
+TEST_F(CudaSampling, GatherEqualsCpu) {
   const Graph g = cora();
   const auto m = prepare_layerwise_matrices(g.adj);
   const int64_t n = g.num_vertices();
   const std::vector<vid_t> first = strided(n, 512, 5), second = strided(n, 300, 3, 1);
-  const CsrMatrix q = indicator(n, {first, second, {}});   // the third minibatch has no frontier
-  // The frontier looked up: each block's own vertices, plus, in the first, vertices
-  // outside its row of P (absent entries read 0), and an empty third block.
-  std::vector<vid_t> frontier = first;
-  const CsrMatrix p = cpu->spgemm(q, m->squared);
+  CsrMatrix p = cpu_ops->spgemm(indicator(n, {first, second, {}}), m->squared);
+  cpu_ops->normalize_rows(p, false);
+  std::vector<vid_t> at = first;
   std::vector<char> in_row(n, 0);
   for (int64_t e = p.rowptr[0]; e < p.rowptr[1]; ++e) in_row[p.colidx[e]] = 1;
   std::vector<vid_t> outside;
   for (vid_t v = 0; v < n && outside.size() < 40; ++v)
     if (!in_row[v]) outside.push_back(v);
   ASSERT_EQ(outside.size(), 40u) << "cora has vertices outside the first row of P";
-  frontier.insert(frontier.end(), outside.begin(), outside.end());
-  const int64_t first_end = static_cast<int64_t>(frontier.size());
-  frontier.insert(frontier.end(), second.begin(), second.end());
-  const Offsets offsets{0, first_end, static_cast<int64_t>(frontier.size()), static_cast<int64_t>(frontier.size())};
-  const SampleKeys keys{42, 2, 0, 7, {0, 1, 2, 3}};
-  for (int64_t s : {64, 512}) {
-    expect_draws_equal(*cuda, *cpu, &q, m->squared, s, keys, frontier, offsets, "LADIES s " + std::to_string(s));
-    expect_draws_equal(*cuda, *cpu, nullptr, m->column_norms, s, keys, frontier, offsets,
-                       "FastGCN s " + std::to_string(s));
-  }
-  // One minibatch: P has a single row either way.
-  const CsrMatrix q1 = indicator(n, {second});
-  expect_draws_equal(*cuda, *cpu, &q1, m->squared, 100, {5, 0, 1, 3, {0, 1}}, second,
-                     {0, static_cast<int64_t>(second.size())}, "LADIES, one minibatch");
-  expect_draws_equal(*cuda, *cpu, nullptr, m->column_norms, 100, {5, 0, 1, 3, {0, 1}}, second,
-                     {0, static_cast<int64_t>(second.size())}, "FastGCN, one minibatch");
+  at.insert(at.end(), outside.begin(), outside.end());
+  const int64_t first_end = static_cast<int64_t>(at.size());
+  at.insert(at.end(), second.begin(), second.end());
+  const Offsets offsets{0, first_end, static_cast<int64_t>(at.size()), static_cast<int64_t>(at.size())};
+  EXPECT_EQ(cuda_ops->gather(p, at, offsets), cpu_ops->gather(p, at, offsets)) << "LADIES";
+  EXPECT_EQ(cuda_ops->gather(m->column_norms, at, offsets), cpu_ops->gather(m->column_norms, at, offsets))
+      << "FastGCN";
   // The CPU's messages.
-  const std::vector<vid_t> bad{0, n};
-  testing::expect_error(
-      [&] { cuda->draw_columns(nullptr, m->column_norms, 8, {1, 0, 0, 0, {0, 1, 2}}, &bad, {0, 1, 2}, nullptr); },
-      "draw_columns: frontier vertex " + std::to_string(n) + " out of range for " + std::to_string(n) + " columns");
-  testing::expect_error([&] { cuda->draw_columns(&q, m->squared, 8, {1, 0, 0, 0, {0, 1}}, nullptr, {0}, nullptr); },
-                        "its_sample: P is 3 x " + std::to_string(n));
+  testing::expect_error([&] { cuda_ops->gather(m->column_norms, {0, n}, {0, 1, 2}); },
+                        "gather: id " + std::to_string(n) + " out of range for " + std::to_string(n) + " columns");
+  testing::expect_error([&] { cuda_ops->gather(p, {0, 1}, {0, 2}); }, "gather: 1 blocks for 3 rows of P");
 }
 
-void expect_sample_rows_equal(Backend& cuda, Backend& cpu, const CsrMatrix& a, bool uniform) {
+void expect_sample_rows_equal(testing::HostOps& cuda, testing::HostOps& cpu, const CsrMatrix& a, bool uniform) {
   const std::vector<vid_t> rows{3, 0, 7, 7, 12, 1, 30, 29, 5, 18, 22, 9};
   const SampleKeys keys{77, 2, 1, 40, {0, 5, 5, 12}};
   for (int64_t s : {1, 2, 9, 15, 30, 32, 33, 64, 100})
@@ -324,16 +300,16 @@ void expect_sample_rows_equal(Backend& cuda, Backend& cpu, const CsrMatrix& a, b
 }
 
 TEST_F(CudaSampling, SampleRowsUniformAndWeightedEqualCpu) {
-  for (uint64_t seed = 1; seed <= 3; ++seed) expect_sample_rows_equal(*cuda, *cpu, uniform_rows_matrix(31, 40, seed), true);
-  expect_sample_rows_equal(*cuda, *cpu, random_csr(31, 40, 0.6, 3, /*zero_rows=*/true), false);
+  for (uint64_t seed = 1; seed <= 3; ++seed) expect_sample_rows_equal(*cuda_ops, *cpu_ops, uniform_rows_matrix(31, 40, seed), true);
+  expect_sample_rows_equal(*cuda_ops, *cpu_ops, random_csr(31, 40, 0.6, 3, /*zero_rows=*/true), false);
   // Rows of ~90 or ~150 entries: fanouts from 32 on are drawn by a warp per row.
-  expect_sample_rows_equal(*cuda, *cpu, uniform_rows_matrix(31, 300, 4), true);
-  expect_sample_rows_equal(*cuda, *cpu, random_csr(31, 300, 0.5, 5, /*zero_rows=*/true), false);
+  expect_sample_rows_equal(*cuda_ops, *cpu_ops, uniform_rows_matrix(31, 300, 4), true);
+  expect_sample_rows_equal(*cuda_ops, *cpu_ops, random_csr(31, 300, 0.5, 5, /*zero_rows=*/true), false);
   // Rows one longer than s (16 and 33 entries): many redraws and rebuilds.
   for (int64_t len : {16, 33}) {
     const CsrMatrix dense = repeated_row(std::vector<float>(len, 1.0f), 31);
-    expect_sample_rows_equal(*cuda, *cpu, dense, true);
-    expect_sample_rows_equal(*cuda, *cpu, dense, false);
+    expect_sample_rows_equal(*cuda_ops, *cpu_ops, dense, true);
+    expect_sample_rows_equal(*cuda_ops, *cpu_ops, dense, false);
   }
 }
 
@@ -343,11 +319,11 @@ TEST_F(CudaSampling, SampleRowsOnRealGraphsEqualCpu) {
     const std::vector<vid_t> frontier = strided(adj->rows, 900, 7);
     const SampleKeys keys{1, 0, 0, 3, {0, 300, 600, 900}};
     for (int64_t s : {5, 10, 25})
-      EXPECT_EQ(cuda->sample_rows(*adj, frontier, s, keys, true), cpu->sample_rows(*adj, frontier, s, keys, true));
+      EXPECT_EQ(cuda_ops->sample_rows(*adj, frontier, s, keys, true), cpu_ops->sample_rows(*adj, frontier, s, keys, true));
     CsrMatrix weighted = *adj;   // a weighted copy: the general path
     weighted.values.resize(weighted.nnz());
     for (int64_t i = 0; i < weighted.nnz(); ++i) weighted.values[i] = 1.0f + static_cast<float>((i * 7919) % 13);
-    EXPECT_EQ(cuda->sample_rows(weighted, frontier, 10, keys, false), cpu->sample_rows(weighted, frontier, 10, keys, false));
+    EXPECT_EQ(cuda_ops->sample_rows(weighted, frontier, 10, keys, false), cpu_ops->sample_rows(weighted, frontier, 10, keys, false));
   }
 }
 
@@ -363,15 +339,15 @@ void expect_compact_equal(const CompactResult& got, const CompactResult& want) {
 
 TEST_F(CudaCompact, EqualsCpu) {
   for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()})
-    expect_compact_equal(cuda->compact_columns(c.s, c.offsets, c.leading, c.offsets),
-                         cpu->compact_columns(c.s, c.offsets, c.leading, c.offsets));
-  expect_compact_equal(cuda->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}), cpu->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}));
+    expect_compact_equal(cuda_ops->compact_columns(c.s, c.offsets, c.leading, c.offsets),
+                         cpu_ops->compact_columns(c.s, c.offsets, c.leading, c.offsets));
+  expect_compact_equal(cuda_ops->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}), cpu_ops->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}));
 }
 
 TEST_F(CudaCompact, RejectsRepeatedLeadingVertex) {
   testing::CompactCase c = testing::compact_repeated_leader();
   c.s.values = {1, 1};
-  testing::expect_repeated_leader_error([&] { cuda->compact_columns(c.s, c.offsets, c.leading, c.offsets); });
+  testing::expect_repeated_leader_error([&] { cuda_ops->compact_columns(c.s, c.offsets, c.leading, c.offsets); });
 }
 
 TEST_F(CudaCompact, GraphSageLayerEqualsTheComposedCpuOps) {
@@ -379,28 +355,32 @@ TEST_F(CudaCompact, GraphSageLayerEqualsTheComposedCpuOps) {
   const std::vector<vid_t> frontier = strided(g.num_vertices(), 600, 13);
   const Offsets offsets{0, 200, 400, 600};
   const SampleKeys keys{7, 1, 0, 0, offsets};
-  const SampledLayer got = cuda->sample_neighbour_layer(g.adj, frontier, offsets, 10, keys, true, nullptr);
-  const SampledLayer want = cpu->sample_neighbour_layer(g.adj, frontier, offsets, 10, keys, true, nullptr);
-  EXPECT_EQ(got.adj, want.adj);
-  EXPECT_EQ(got.vertices, want.vertices);
-  EXPECT_EQ(got.col_offsets, want.col_offsets);
-  EXPECT_EQ(got.row_offsets, want.row_offsets);
+  // sample_rows, mean weights, compact_columns with the frontier leading, all on one backend.
+  const auto layer = [&](Backend& b) {
+    const BlockedIds rows{b.upload_ids(frontier), offsets};
+    Matrix s = b.normalize_rows(b.sample_rows(b.register_graph(g.adj), rows.ids, 10, keys), RowScale::mean);
+    Compacted c = b.compact_columns(std::move(s), offsets, rows);
+    return std::make_tuple(b.to_host(std::move(c.adj)), b.ids_to_host(std::move(c.vertices.ids)), c.vertices.offsets);
+  };
+  EXPECT_TRUE(layer(*cuda) == layer(*cpu));
 }
 
 // ---- memory ----------------------------------------------------------------------
 
 class CudaMemory : public CudaVersusCpu {};
 
-TEST_F(CudaMemory, TheGraphIsUploadedOnce) {
+TEST_F(CudaMemory, ARegisteredGraphIsUploadedOnce) {
   const Graph g = cora();
-  const std::vector<vid_t> frontier = strided(g.num_vertices(), 100, 3);
-  const SampleKeys keys = keys_for(100);
-  cuda->sample_rows(g.adj, frontier, 5, keys, true);
-  const int64_t after_first = cuda_counters(*cuda).bytes_to_device;
-  cuda->sample_rows(g.adj, frontier, 5, keys, true);
-  const int64_t second = cuda_counters(*cuda).bytes_to_device - after_first;
-  EXPECT_LT(second, g.adj.nnz() * 4) << "the second call must not upload the adjacency again";
+  const Matrix adj = cuda->register_graph(g.adj);
   EXPECT_GE(cuda_counters(*cuda).resident_bytes, g.adj.nnz() * 4);
+  const Ids frontier = cuda->upload_ids(strided(g.num_vertices(), 100, 3));
+  const SampleKeys keys = keys_for(100);
+  const int64_t before = cuda_counters(*cuda).bytes_to_device;
+  const Matrix first = cuda->sample_rows(adj, frontier, 5, keys);
+  const Matrix second = cuda->sample_rows(adj, frontier, 5, keys);
+  EXPECT_LT(cuda_counters(*cuda).bytes_to_device - before, g.adj.nnz() * 4)
+      << "sampling a registered graph must not upload it again";
+  EXPECT_EQ(cuda->to_host(first), cuda->to_host(second));
 }
 
 class CudaSmallMemory : public CudaVersusCpu {
@@ -414,7 +394,7 @@ class CudaSmallMemory : public CudaVersusCpu {
 TEST_F(CudaSmallMemory, RunningOutIsAnErrorWithNumbers) {
   const Graph g = email();
   try {
-    cuda->spgemm(g.adj, g.adj);
+    cuda_ops->spgemm(g.adj, g.adj);
     FAIL() << "1 MiB cannot hold A·A of email-Eu-core";
   } catch (const GpuOutOfMemory& e) {
     EXPECT_GT(e.requested_bytes, 0);
@@ -422,7 +402,7 @@ TEST_F(CudaSmallMemory, RunningOutIsAnErrorWithNumbers) {
   }
   // The backend stays usable after the error.
   const CsrMatrix a = random_csr(10, 10, 0.3, 1), b = random_csr(10, 10, 0.3, 2);
-  EXPECT_EQ(cuda->spgemm(a, b), cpu->spgemm(a, b));
+  EXPECT_EQ(cuda_ops->spgemm(a, b), cpu_ops->spgemm(a, b));
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ using testing::sample_epoch;
 class CudaSamplers : public testing::CudaVersusCpu {
  protected:
   // The CPU's epoch one minibatch at a time against the GPU's for several k.
-  void expect_parity(const Sampler& sampler, int64_t n, int64_t batch) {
+  void expect_parity(const testing::TestSampler& sampler, int64_t n, int64_t batch) {
     const auto reference = sample_epoch(sampler, *cpu, n, batch, 1);
     ASSERT_GT(reference.size(), 2u);
     for (int64_t k : {1, 3, 0}) {
@@ -52,45 +52,45 @@ TEST_F(CudaSamplers, GraphSage) {
   expect_parity(*testing::graphsage(k.adj, {3, 3}, 42), k.num_vertices(), 5);
 }
 
-// Layers held on the device: the same minibatches once fetched, and nothing
-// readable before (the bench's and the Python ops' default on the GPU).
-TEST_F(CudaSamplers, LayersHeldOnTheDevice) {
+// Layers stay on the device until asked for (the bench's and the Python ops'
+// way on the GPU): every layer a handle of the CUDA backend with its arrays in
+// device memory, and the same minibatches once brought to the host.
+TEST_F(CudaSamplers, LayersStayOnTheDeviceUntilAsked) {
   const Graph c = cora();
-  const std::unique_ptr<Sampler> samplers[] = {
+  const std::unique_ptr<testing::TestSampler> samplers[] = {
       testing::graphsage(c.adj, {15, 10, 5}, 42),
       testing::layer_wise("ladies", c.adj, {256, 256}, 42),
       testing::layer_wise("fastgcn", c.adj, {128, 128}, 42, /*include_frontier=*/false),
       testing::saint("saint", c.adj, 3, 2, 42)};
   for (const auto& sampler : samplers) {
-    const std::string what = sampler->name() + " held on the device";
+    const std::string what = sampler->name() + " on the device";
     const auto reference = sample_epoch(*sampler, *cpu, c.num_vertices(), 256, 0);
-    ASSERT_TRUE(cuda->hold_results_on_device(true));
-    EpochIterator epoch(*sampler, *cuda, all_vertices(c.num_vertices()), {256, 4, int64_t{1} << 30, 42, 3});
+    const testing::BoundSampler bound = sampler->bind(*cuda);
+    EpochIterator epoch(*bound.sampler, bound.context, all_vertices(c.num_vertices()), {256, 4, int64_t{1} << 30, 42, 3});
     std::vector<Minibatch> fetched;
-    BulkSample bulk;
+    Bulk bulk;
     StepStats times;
-    while (epoch.next(&bulk, &times)) {
-      ASSERT_TRUE(bulk.held) << what;
+    while (epoch.next_resident(&bulk, &times)) {
       ASSERT_EQ(bulk.layers.size(), static_cast<size_t>(sampler->num_layers()));
-      EXPECT_TRUE(bulk.layers[0].adj.colidx.empty()) << what;
+      for (const Layer& layer : bulk.layers) {
+        EXPECT_EQ(layer.adj.owner(), cuda.get()) << what;
+        EXPECT_NE(device_arrays(*cuda, layer.adj).rowptr, nullptr) << what;
+        EXPECT_NE(device_ids(*cuda, layer.vertices.ids), nullptr) << what;
+      }
       const int64_t edges = bulk.sampled_edges();
       EXPECT_GT(edges, 0) << what;
-      EXPECT_THROW(extract_minibatch(bulk, 0), Error);
-      bulk.fetch();
-      EXPECT_FALSE(bulk.held);
-      EXPECT_EQ(bulk.sampled_edges(), edges) << what;
-      for (int64_t g = 0; g < bulk.count(); ++g) fetched.push_back(extract_minibatch(bulk, g));
+      const BulkSample host = to_host(*cuda, std::move(bulk));
+      EXPECT_EQ(host.sampled_edges(), edges) << what;
+      for (int64_t g = 0; g < host.count(); ++g) fetched.push_back(extract_minibatch(host, g));
     }
+    EXPECT_GT(times.total(), 0.0) << what;
     expect_identical(reference, fetched, what.c_str());
-    ASSERT_TRUE(cuda->hold_results_on_device(false));
-    expect_identical(reference, sample_epoch(*sampler, *cuda, c.num_vertices(), 256, 0),
-                     (sampler->name() + " copied to the host").c_str());
   }
 }
 
-// LABOR's rows are drawn on the host (Backend's default); normalization and
-// compaction run on the device: still the CPU's minibatches, on unweighted and
-// weighted graphs.
+// LABOR's rows are selected on the device and decided on the host; normalization
+// and compaction run on the device: still the CPU's minibatches, on unweighted
+// and weighted graphs.
 TEST_F(CudaSamplers, Labor) {
   const Graph c = cora(), w = weighted_cora();
   expect_parity(*testing::labor(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);

@@ -29,7 +29,9 @@ class TestSampler {
   std::string name() const { return on_cpu_.sampler->name(); }
   int num_layers() const { return on_cpu_.sampler->num_layers(); }
   int64_t bytes_per_minibatch(int64_t batch_size) const { return on_cpu_.sampler->bytes_per_minibatch(batch_size); }
+  // The sampler bound to its own CPU backend, and that backend.
   const Sampler& on_cpu() const { return *on_cpu_.sampler; }
+  Backend& cpu() const { return *cpu_; }
   uint64_t seed() const { return seed_; }
 
   BoundSampler bind(Backend& backend) const {

@@ -234,15 +234,16 @@ TEST(TrainStepPlan, LocalityOrderFillsEachLaneFromItsBlock) {
 TEST(TrainStepPlan, SampledMinibatchesFollowTheEpochOrder) {
   const CsrMatrix ring = testing::ring_graph(50);
   auto sampler = testing::graphsage(ring, {1}, 3);
-  auto backend = make_cpu_backend();
   std::vector<vid_t> order(23);
   std::iota(order.begin(), order.end(), 10);
-  const BulkSample bulk = sample_minibatches(*sampler, *backend, order, 5, {2, 5}, 0);
+  const EpochOrder cut(order, 5);
+  Context ctx{sampler->cpu(), sampler->seed()};
+  const BulkSample bulk = sample_minibatches(sampler->on_cpu(), ctx, cut, {2, 5}, 0);
   EXPECT_EQ(bulk.first_minibatch, 2);
   EXPECT_EQ(bulk.seed_offsets, (Offsets{0, 5, 10, 13}));
   EXPECT_EQ(bulk.seeds.front(), 20);
   EXPECT_EQ(bulk.seeds.back(), 32);
-  EXPECT_EQ(sample_minibatches(*sampler, *backend, order, 5, {3, 3}, 0).count(), 0);
+  EXPECT_EQ(sample_minibatches(sampler->on_cpu(), ctx, cut, {3, 3}, 0).count(), 0);
 }
 
 TEST(TrainBackgroundWorker, RunsTasksInOrderOnOneThreadAndPassesErrorsOn) {

@@ -7,6 +7,7 @@
 #include "distributed/mpi_communicator.h"
 #include "generate/generators.h"
 #include "graph/transform.h"
+#include "test_sampler.h"
 #include "train/trainer.h"
 
 namespace matsamp {
@@ -50,11 +51,10 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   if (lanes % world().size() != 0) GTEST_SKIP() << lanes << " minibatches per step cannot be shared by "
                                                 << world().size() << " processes";
   const TrainingData data = planted_training_data();
-  std::unique_ptr<Sampler> sampler =
+  std::unique_ptr<testing::TestSampler> sampler =
       GetParam().sampler == "graphsage"
           ? testing::graphsage(data.graph.adj, {4, 4}, 9)
           : testing::layer_wise("ladies", data.graph.adj, {48, 48}, 9);
-  auto backend = make_cpu_backend();
   TrainOptions options;
   options.model = GetParam().sampler == "graphsage" ? "sage" : "gcn";
   options.hidden = 16;
@@ -70,9 +70,9 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   options.seed = 9;
   options.threads = 1;
 
-  Trainer distributed(data, *sampler, *backend, world(), options);
+  Trainer distributed(data, sampler->on_cpu(), sampler->cpu(), world(), options);
   auto self = make_self_communicator();
-  Trainer single(data, *sampler, *backend, *self, options);
+  Trainer single(data, sampler->on_cpu(), sampler->cpu(), *self, options);
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     const EpochMetrics got = distributed.train_epoch();
     const EpochMetrics expected = single.train_epoch();
@@ -115,7 +115,6 @@ TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
   data_options.split = {20, 10, 5};
   const TrainingData data = prepare_training_data(induced_subgraph(planted, by_class), data_options);
   auto sampler = testing::graphsage(data.graph.adj, {5, 5}, 3);
-  auto backend = make_cpu_backend();
   TrainOptions options;
   options.hidden = 8;
   options.epochs = 1;
@@ -126,7 +125,7 @@ TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
   int64_t bytes[2];
   for (int blocks : {0, 2}) {
     options.locality_blocks = blocks;
-    Trainer trainer(data, *sampler, *backend, world(), options);
+    Trainer trainer(data, sampler->on_cpu(), sampler->cpu(), world(), options);
     bytes[blocks / 2] = trainer.train_epoch().feature_fetch_bytes;
   }
   EXPECT_GT(bytes[0], 4000) << "without locality about half the rows are the other rank's; with: " << bytes[1];

@@ -28,12 +28,11 @@ TrainingData planted_training_data(uint64_t seed = 3) {
   return prepare_training_data(cleanup(generate_planted_partition(graph), {true, true, true}), options);
 }
 
-std::unique_ptr<Sampler> sampler_for(const std::string& name, const TrainingData& data, uint64_t seed) {
+std::unique_ptr<testing::TestSampler> sampler_for(const std::string& name, const TrainingData& data, uint64_t seed) {
   if (name == "graphsage") return testing::graphsage(data.graph.adj, {5, 5}, seed);
   if (name == "labor") return testing::labor(data.graph.adj, {5, 5}, seed);
   if (name == "saint") return testing::saint("saint", data.graph.adj, 2, 2, seed);
-  return make_layerwise_sampler(name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn,
-                                data.graph.adj, {64, 64}, seed);
+  return testing::layer_wise(name, data.graph.adj, {64, 64}, seed);
 }
 
 TrainOptions small_options(const std::string& model) {
@@ -61,11 +60,11 @@ struct TrainSetup {
         comm(make_self_communicator()) {}
 
   std::unique_ptr<Trainer> trainer(const TrainOptions& options) const {
-    return std::make_unique<Trainer>(data, *sampler, *backend, *comm, options);
+    return std::make_unique<Trainer>(data, sampler->on_cpu(), sampler->cpu(), *comm, options);
   }
 
   const TrainingData data;
-  const std::unique_ptr<Sampler> sampler;
+  const std::unique_ptr<testing::TestSampler> sampler;
   const std::unique_ptr<Backend> backend;
   const std::unique_ptr<Communicator> comm;
 };

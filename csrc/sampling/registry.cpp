@@ -1,5 +1,6 @@
 #include "sampling/registry.h"
 
+#include <algorithm>
 #include <set>
 
 namespace matsamp {
@@ -93,8 +94,10 @@ SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64
       continue;
     }
     MATSAMP_CHECK(!sizes.empty(), spec.name, ": sizes need at least one layer");
+    std::string words = o.name;   // "walk length"
+    std::replace(words.begin(), words.end(), '_', ' ');
     for (int64_t size : sizes)
-      MATSAMP_CHECK(size == sizes.front(), spec.name, ": sizes are the ", o.name,
+      MATSAMP_CHECK(size == sizes.front(), spec.name, ": sizes are the ", words,
                     " once per layer and must be equal, got ", size, " after ", sizes.front());
     params.set(o.name, sizes.front()).set("layers", static_cast<int64_t>(sizes.size()));
   }

@@ -13,6 +13,7 @@
 #include "io/graph_io.h"
 #include "mpi_test_env.h"
 #include "sampling/fingerprint.h"
+#include "test_sampler.h"
 
 namespace matsamp {
 namespace {
@@ -20,9 +21,9 @@ namespace {
 using testing::world;
 using Exchange = GraphProduct::Exchange;
 
-struct SamplerSpec {
+struct SamplerCase {
   std::string name;                // graphsage, labor, ladies, fastgcn, saint, saint_node
-  std::vector<int64_t> sizes;
+  std::vector<int64_t> sizes;      // per layer; GraphSAINT: walk length or budget, then layers
 };
 
 EpochOptions epoch_options(int64_t batch) {
@@ -34,24 +35,11 @@ EpochOptions epoch_options(int64_t batch) {
   return options;
 }
 
-// GraphSAINT's sizes: walk length (saint) or budget (saint_node), layers.
-SaintOptions saint_options(const SamplerSpec& s) {
-  return s.name == "saint" ? SaintOptions::random_walk(s.sizes.at(0), s.sizes.at(1))
-                           : SaintOptions::node(s.sizes.at(0), s.sizes.at(1));
-}
-
-std::unique_ptr<Sampler> whole_graph_sampler(const SamplerSpec& s, const CsrMatrix& adj) {
-  if (s.name == "graphsage") return testing::graphsage(adj, s.sizes, 42);
-  if (s.name == "labor") return testing::labor(adj, s.sizes, 42);
-  if (s.name.rfind("saint", 0) == 0) return make_saint_sampler(adj, saint_options(s), 42);
-  return make_layerwise_sampler(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, adj, s.sizes, 42);
-}
-
-std::unique_ptr<Sampler> partitioned_sampler(const SamplerSpec& s, PartitionedSampling& graph) {
-  if (s.name == "graphsage") return graph.graphsage(s.sizes, 42);
-  if (s.name == "labor") return graph.labor(s.sizes, 42);
-  if (s.name.rfind("saint", 0) == 0) return graph.saint(saint_options(s), 42);
-  return graph.layerwise(s.name == "ladies" ? LayerWiseKind::ladies : LayerWiseKind::fastgcn, s.sizes, 42);
+SamplerParams params_of(const SamplerCase& s) {
+  SamplerParams params;
+  if (s.name == "graphsage" || s.name == "labor") return params.set("fanouts", s.sizes);
+  if (s.name == "ladies" || s.name == "fastgcn") return params.set("samples", s.sizes);
+  return params.set(s.name == "saint" ? "walk_length" : "budget", s.sizes.at(0)).set("layers", s.sizes.at(1));
 }
 
 // (global minibatch id, fingerprint) of each minibatch an epoch iterator yields.
@@ -80,15 +68,16 @@ std::map<int64_t, std::vector<uint64_t>> gather(const std::vector<std::pair<int6
   return out;
 }
 
-void check_against_reference(const std::string& graph_file, int64_t batch, const SamplerSpec& spec,
+void check_against_reference(const std::string& graph_file, int64_t batch, const SamplerCase& spec,
                              int locality_blocks = 0) {
   const Graph g = read_graph(graph_file);
   const std::vector<vid_t> train = training_vertices(g.num_vertices(), 0.8, 42);
   EpochOptions options = epoch_options(batch);
   options.locality = {locality_blocks, g.num_vertices()};
-  const auto sampler = whole_graph_sampler(spec, g.adj);
+  const testing::TestSampler sampler(spec.name, g.adj, params_of(spec), 42);
   auto cpu = make_cpu_backend();
-  EpochIterator reference_epoch(*sampler, *cpu, train, options);
+  const testing::BoundSampler on_cpu = sampler.bind(*cpu);
+  EpochIterator reference_epoch(*on_cpu.sampler, on_cpu.context, train, options);
   const auto reference = fingerprints(reference_epoch);
   ASSERT_GE(reference.size(), 3u);
 
@@ -109,13 +98,13 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
       const EpochOptions share = share_of_epoch(options, train, grid, run.mode);
       std::vector<std::pair<int64_t, uint64_t>> mine;
       if (run.mode == GraphMode::replicated) {
-        EpochIterator epoch(*sampler, *cpu, train, share);
+        EpochIterator epoch(*on_cpu.sampler, on_cpu.context, train, share);
         mine = fingerprints(epoch);
       } else {
         PartitionedSampling graph(grid, block_row_of(g.adj, grid), run.exchange);
         graph.backend().set_row_sampling(run.rows);
-        const auto partitioned = partitioned_sampler(spec, graph);
-        EpochIterator epoch(*partitioned, graph.backend(), train, share);
+        const auto partitioned = make_sampler(spec.name, graph, params_of(spec));
+        EpochIterator epoch(*partitioned, Context{graph.backend(), 42}, train, share);
         mine = fingerprints(epoch);
         graph.finish();
       }
@@ -181,7 +170,8 @@ TEST(EpochShare, LocalityBlocksGoToTheirWorkers) {
     const RowBlocks blocks{g.num_vertices(), grid.process_rows()};
     int64_t mine = 0;
     for (vid_t v : train) mine += blocks.owner(v) == grid.row();
-    EpochIterator epoch(*sampler, *cpu, train, share);
+    const testing::BoundSampler bound = sampler->bind(*cpu);
+    EpochIterator epoch(*bound.sampler, bound.context, train, share);
     int64_t seen = 0;
     BulkSample bulk;
     while (epoch.next(&bulk))
@@ -203,7 +193,8 @@ TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
   const Graph g = read_graph(testing::data_file("karate.mtx"));
   ProcessGrid grid(world(), 1);
   PartitionedSampling graph(grid, block_row_of(g.adj, grid), Exchange::sparsity_aware);
-  testing::expect_error([&] { graph.saint(SaintOptions::edge(4, 2), 42); }, "saint_edge needs the whole graph");
+  testing::expect_error([&] { make_sampler("saint_edge", graph, SamplerParams().set("budget", 4)); },
+                        "saint_edge needs the whole graph");
   graph.finish();
 }
 

@@ -95,38 +95,48 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
     const DistributedCsr block = block_row_of(a, grid);
     GraphProduct product(grid, k.exchange);
     DistributedBackend backend(product, make_cpu_backend());
-    const CsrMatrix placeholder = placeholder_of(block);
-    backend.bind(placeholder, block);
+    const Matrix distributed = backend.register_distributed(block);
+    const Matrix whole = local->register_graph(a);
+    EXPECT_EQ(distributed.uniform_rows(), whole.uniform_rows());
+    EXPECT_EQ(distributed.nnz(), a.nnz());
+    Backend& here = backend.local();   // the distributed backend's local handles
 
     std::mt19937_64 rng(5 + grid.row());
     std::vector<vid_t> rows(23);
     for (vid_t& v : rows) v = static_cast<vid_t>(rng() % 120);
     rows[1] = rows[0];   // repeats are fine
     const Offsets offsets{0, 10, 10, 23};
-    EXPECT_TRUE(backend.select_rows(placeholder, rows) == local->select_rows(a, rows)) << describe(k);
+    const Ids ids = backend.upload_ids(rows), local_ids = local->upload_ids(rows);
+    EXPECT_TRUE(backend.to_host(backend.select_rows(distributed, ids)) ==
+                local->to_host(local->select_rows(whole, local_ids)))
+        << describe(k);
     const SampleKeys keys{3, 1, 2, 40 + grid.row(), offsets};
     for (auto where : {DistributedBackend::RowSampling::at_owner, DistributedBackend::RowSampling::fetched_rows}) {
       backend.set_row_sampling(where);
-      EXPECT_TRUE(backend.sample_rows(placeholder, rows, 4, keys, false) ==
-                  local->sample_rows(a, rows, 4, keys, has_uniform_rows(a)))
+      EXPECT_TRUE(backend.to_host(backend.sample_rows(distributed, ids, 4, keys)) ==
+                  local->to_host(local->sample_rows(whole, local_ids, 4, keys)))
           << describe(k) << (where == DistributedBackend::RowSampling::at_owner ? ", at owner" : ", fetched rows");
     }
-    testing::expect_error([&] { backend.sample_rows(placeholder, {0, 120}, 4, {3, 1, 2, 0, {0, 2}}, false); },
-                          "row id 120 out of range for 120 rows");
-    testing::expect_error([&] { backend.sample_rows(placeholder, {0, 1}, 4, {3, 1, 2, 0, {0, 3}}, false); },
-                          "2 rows selected but the keys name 3");
+    testing::expect_error(
+        [&] { backend.sample_rows(distributed, backend.upload_ids({0, 120}), 4, {3, 1, 2, 0, {0, 2}}); },
+        "row id 120 out of range for 120 rows");
+    testing::expect_error(
+        [&] { backend.sample_rows(distributed, backend.upload_ids({0, 1}), 4, {3, 1, 2, 0, {0, 3}}); },
+        "2 rows selected but the keys name 3");
     const CsrMatrix q = random_matrix(3, 120, 0.2, 9 + grid.row());
-    EXPECT_TRUE(backend.spgemm(q, placeholder) == local->spgemm(q, a)) << describe(k);
-    EXPECT_THROW(backend.spgemm(placeholder, q), Error);
+    EXPECT_TRUE(backend.to_host(backend.spgemm(here.upload(q), distributed)) == spgemm(q, a)) << describe(k);
+    EXPECT_THROW(backend.spgemm(distributed, here.upload(q)), Error);
 
     // Column extraction, split across the process row, on a local matrix.
-    const CsrMatrix r = local->select_rows(a, rows);
+    const CsrMatrix r = select_rows(a, rows);
     const std::vector<vid_t> cols{5, 7, 9, 11, 3, 2, 1, 119, 60};
     const Offsets col_offsets{0, 4, 6, 9};
     std::vector<float> weights(cols.size());
     std::iota(weights.begin(), weights.end(), 1.0f);
-    EXPECT_TRUE(backend.select_cols_blocked(r, offsets, cols, col_offsets, weights) ==
-                local->select_cols_blocked(r, offsets, cols, col_offsets, weights))
+    EXPECT_TRUE(backend.to_host(backend.select_cols_blocked(here.upload(r), offsets,
+                                                            {here.upload_ids(cols), col_offsets},
+                                                            here.upload_values(weights))) ==
+                select_cols_blocked(r, offsets, cols, col_offsets, weights))
         << describe(k);
     product.finish();
   }
@@ -163,13 +173,12 @@ TEST(GraphProduct, SamplingAtTheOwnersMovesFewerBytesThanFetchingRows) {
     const DistributedCsr block = block_row_of(a, grid);
     GraphProduct product(grid, Exchange::sparsity_aware);
     DistributedBackend backend(product, make_cpu_backend());
-    const CsrMatrix placeholder = placeholder_of(block);
-    backend.bind(placeholder, block);
+    const Matrix distributed = backend.register_distributed(block);
     backend.set_row_sampling(where);
     std::vector<vid_t> rows(100);
     for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<vid_t>((i * 37 + grid.row()) % 400);
     grid.reset_counters();
-    backend.sample_rows(placeholder, rows, 3, {1, 0, 0, 0, {0, 100}}, false);
+    backend.sample_rows(distributed, backend.upload_ids(rows), 3, {1, 0, 0, 0, {0, 100}});
     product.finish();
     std::vector<int64_t> sent{grid.bytes_sent()};
     world().all_reduce_sum(sent);

@@ -1,0 +1,60 @@
+// A backend's ops on host operands: each operand uploaded, the result brought
+// back, so that one test compares backends op by op on CsrMatrix inputs.
+#pragma once
+#include <utility>
+#include <vector>
+
+#include "backend/backend.h"
+
+namespace matsamp::testing {
+
+class HostOps {
+ public:
+  explicit HostOps(Backend& backend) : b_(backend) {}
+
+  CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& c) { return b_.to_host(b_.spgemm(b_.upload(a), b_.upload(c))); }
+  CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
+    return b_.to_host(b_.select_rows(b_.upload(a), b_.upload_ids(rows)));
+  }
+  CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                                const Offsets& col_offsets, const std::vector<float>& weights = {}) {
+    return b_.to_host(b_.select_cols_blocked(b_.upload(a), row_offsets, {b_.upload_ids(cols), col_offsets},
+                                             weights_of(weights)));
+  }
+  CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
+                                     const std::vector<vid_t>& cols, const Offsets& col_offsets,
+                                     const std::vector<float>& weights = {}) {
+    return b_.to_host(b_.select_rows_cols_blocked(b_.upload(a), {b_.upload_ids(rows), row_offsets},
+                                                  {b_.upload_ids(cols), col_offsets}, weights_of(weights)));
+  }
+  void normalize_rows(CsrMatrix& p, bool square_first) {
+    p = b_.to_host(b_.normalize_rows(b_.upload(p), square_first ? RowScale::by_sum_of_squares : RowScale::by_sum));
+  }
+  CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
+    return b_.to_host(b_.its_sample(b_.upload(p), s, keys));
+  }
+  // `a` as a graph whose rows are uniform when uniform_rows says so.
+  CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                        bool uniform_rows) {
+    return b_.to_host(b_.sample_rows(b_.upload(a).set_uniform_rows(uniform_rows), b_.upload_ids(rows), s, keys));
+  }
+  CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys) {
+    return b_.to_host(b_.labor_sample_rows(b_.upload(a), b_.upload_ids(rows), s, keys));
+  }
+  CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                                const Offsets& leading_offsets) {
+    Compacted c = b_.compact_columns(b_.upload(std::move(s)), row_offsets, {b_.upload_ids(leading), leading_offsets});
+    return {b_.to_host(std::move(c.adj)), b_.ids_to_host(std::move(c.vertices.ids)), std::move(c.vertices.offsets)};
+  }
+  std::vector<float> gather(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets) {
+    return b_.values_to_host(b_.gather(b_.upload(p), {b_.upload_ids(at), offsets}));
+  }
+
+ private:
+  Values weights_of(const std::vector<float>& weights) {
+    return weights.empty() ? Values{} : b_.upload_values(weights);
+  }
+  Backend& b_;
+};
+
+}  // namespace matsamp::testing
