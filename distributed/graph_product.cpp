@@ -43,8 +43,8 @@ struct RowsOut {
 // The answer to rank `asker`'s request for rows ids[0, count) of this rank's block of
 // `a`: the rows whole, or sampled as the header says with the keys (minibatch, row)
 // of key_words. Returns the entries appended.
-int64_t answer(const DistributedCsr& a, const col_t* ids, int64_t count, const int64_t* key_words,
-               const GraphProduct::Header& h, int asker, RowsOut& out) {
+int64_t answer(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int64_t count,
+               const int64_t* key_words, const GraphProduct::Header& h, int asker, RowsOut& out) {
   const vid_t first = a.first_row(), end = a.blocks.end(a.block);
   std::vector<vid_t> local(count);
   for (int64_t i = 0; i < count; ++i) {
@@ -54,14 +54,18 @@ int64_t answer(const DistributedCsr& a, const col_t* ids, int64_t count, const i
     local[i] = ids[i] - first;
   }
   const int64_t entries_before = static_cast<int64_t>(out.colidx.size());
-  if (h.fanout == 0) {
+  using RowOp = GraphProduct::RowOp;
+  const auto op = static_cast<RowOp>(h.op);
+  MATSAMP_CHECK(op == RowOp::whole_rows || op == RowOp::sample_rows || op == RowOp::labor_sample_rows,
+                "distributed product: rank ", asker, " asked for unknown row op ", h.op);
+  if (op == RowOp::whole_rows) {
     out.append(a.local, local);
   } else {
-    const RandomKey base{static_cast<uint64_t>(h.seed), static_cast<uint32_t>(h.epoch),
-                         static_cast<uint32_t>(h.layer)};
+    const RandomKey base{static_cast<uint64_t>(h.key_seed), static_cast<uint32_t>(h.key_epoch),
+                         static_cast<uint32_t>(h.key_layer)};
     const std::vector<RandomKey> keys = keys_of(base, key_words, count);
-    const CsrMatrix sampled = h.labor ? labor_sample_rows(a.local, local, h.fanout, keys)
-                                      : sample_rows(a.local, local, h.fanout, keys, h.uniform_rows != 0);
+    const CsrMatrix sampled = op == RowOp::labor_sample_rows ? labor_sample_rows(a.local, local, h.s, keys)
+                                                             : sample_rows(a.local, local, h.s, keys, uniform_rows);
     std::vector<vid_t> all(count);
     std::iota(all.begin(), all.end(), 0);
     out.append(sampled, all);
@@ -78,6 +82,7 @@ int GraphProduct::add_operand(const DistributedCsr& a) {
                 "GraphProduct: operand has ", a.blocks.count, " block rows (block ", a.block, " here) but the grid has ",
                 grid_.process_rows(), " process rows (this is row ", grid_.row(), ")");
   operands_.push_back(&a);
+  uniform_blocks_.push_back(has_uniform_rows(a.local));
   return static_cast<int>(operands_.size()) - 1;
 }
 
@@ -137,17 +142,18 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
 
 CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                                     int operand_id, bool uniform_rows) {
-  return sample_rows_at_owners(rows, s, keys, operand_id, uniform_rows, false);
+  return sample_rows_at_owners(rows, s, keys, operand_id, RowOp::sample_rows, uniform_rows);
 }
 
 CsrMatrix GraphProduct::labor_sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                                           int operand_id) {
-  return sample_rows_at_owners(rows, s, keys, operand_id, false, true);
+  return sample_rows_at_owners(rows, s, keys, operand_id, RowOp::labor_sample_rows, false);
 }
 
 CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                                              int operand_id, bool uniform_rows, bool labor) {
+                                              int operand_id, RowOp row_op, bool uniform_rows) {
   const DistributedCsr& a = operand(operand_id);
+  const bool labor = row_op == RowOp::labor_sample_rows;
   const char* op = labor ? "distributed labor_sample_rows" : "distributed sample_rows";
   check_sample_keys(keys, s, op);
   const int64_t m = static_cast<int64_t>(rows.size());
@@ -166,9 +172,8 @@ CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, in
   std::stable_sort(by_vertex.begin(), by_vertex.end(),
                    [&](int64_t x, int64_t y) { return rows[positions[x]] < rows[positions[y]]; });
   RowRequest request;
-  request.fanout = s;
-  request.uniform_rows = uniform_rows;
-  request.labor = labor;
+  request.op = row_op;
+  request.s = s;
   request.key_base = {keys.seed, keys.epoch, keys.layer};
   for (int64_t i : by_vertex) {
     request.ids.push_back(rows[positions[i]]);
@@ -248,14 +253,14 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
                                   ProductCall* record) {
   Communicator& col = grid_.col_comm();
   const int ranks = col.size(), me = col.rank();
-  // Ids per owner (column rank q owns block q), and with a fanout each id's key
+  // Ids per owner (column rank q owns block q), and for a sampling op each id's key
   // (minibatch, row). This rank's own rows are not sent to itself but answered here;
   // they sit at [own_first, own_first + own_count) of request->ids.
   std::vector<int64_t> request_counts(ranks, 0), key_counts(ranks, 0);
   int64_t own_first = 0, own_count = 0;
   std::vector<col_t> ids;
   std::vector<int64_t> key_words, own_key_words;
-  const bool sampling = request && request->fanout > 0;
+  const bool sampling = request && request->sampling();
   if (request) {
     const RowBlocks& blocks = operand(operand_id).blocks;
     for (vid_t v : request->ids) ++request_counts[blocks.owner(v)];
@@ -272,12 +277,11 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   }
   Header header{request != nullptr, operand_id};
   if (sampling) {
-    header.fanout = request->fanout;
-    header.uniform_rows = request->uniform_rows;
-    header.labor = request->labor;
-    header.seed = static_cast<int64_t>(request->key_base.seed);
-    header.epoch = request->key_base.epoch;
-    header.layer = request->key_base.layer;
+    header.op = static_cast<int64_t>(request->op);
+    header.s = request->s;
+    header.key_seed = static_cast<int64_t>(request->key_base.seed);
+    header.key_epoch = request->key_base.epoch;
+    header.key_layer = request->key_base.layer;
   }
   std::vector<Header> mine(ranks, header);
   for (int q = 0; q < ranks; ++q) mine[q].count = request_counts[q];
@@ -285,16 +289,16 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   if (std::none_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.active; })) return false;
 
   // Requests: the ids each rank wants from this one, and the keys of sampled ones
-  // (every rank sees every rank's fanout, so all agree whether keys travel).
+  // (every rank sees every rank's op, so all agree whether keys travel).
   std::vector<int64_t> ask_counts(ranks), ask_key_counts(ranks);
   for (int q = 0; q < ranks; ++q) {
     ask_counts[q] = theirs[q].count;
-    ask_key_counts[q] = theirs[q].fanout > 0 ? 2 * theirs[q].count : 0;
+    ask_key_counts[q] = theirs[q].op != 0 ? 2 * theirs[q].count : 0;
   }
   std::vector<col_t> asked(std::accumulate(ask_counts.begin(), ask_counts.end(), int64_t{0}));
   col.all_to_allv(ids.data(), request_counts, asked.data(), ask_counts, DataType::int32);
   std::vector<int64_t> asked_keys(std::accumulate(ask_key_counts.begin(), ask_key_counts.end(), int64_t{0}));
-  if (std::any_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.fanout > 0; }))
+  if (std::any_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.op != 0; }))
     col.all_to_allv(key_words.data(), key_counts, asked_keys.data(), ask_key_counts, DataType::int64);
 
   // Answers: for each asked id its row length, then the rows' entries.
@@ -303,7 +307,7 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   int64_t at = 0, key_at = 0;
   for (int q = 0; q < ranks; at += ask_counts[q], key_at += ask_key_counts[q], ++q)
     if (ask_counts[q] > 0)
-      entry_counts[q] = answer(operand(theirs[q].operand), asked.data() + at, ask_counts[q], asked_keys.data() + key_at,
+      entry_counts[q] = answer(operand(theirs[q].operand), uniform_blocks_[theirs[q].operand], asked.data() + at, ask_counts[q], asked_keys.data() + key_at,
                                theirs[q], q, out);
   std::vector<int64_t> got_lengths(ids.size());
   col.all_to_allv(out.lengths.data(), ask_counts, got_lengths.data(), request_counts, DataType::int64);
@@ -328,7 +332,7 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   // The rows in the order of request->ids: those of lower blocks, this rank's own, the rest.
   RowsOut own;
   std::vector<col_t> own_ids(request->ids.begin() + own_first, request->ids.begin() + own_first + own_count);
-  answer(operand(operand_id), own_ids.data(), own_count, own_key_words.data(), theirs[me], me, own);
+  answer(operand(operand_id), uniform_blocks_[operand_id], own_ids.data(), own_count, own_key_words.data(), theirs[me], me, own);
   const int64_t lower_entries = std::accumulate(got_entry_counts.begin(), got_entry_counts.begin() + me, int64_t{0});
   CsrMatrix& rows = fetched->rows;
   rows = CsrMatrix(static_cast<int64_t>(request->ids.size()), operand(operand_id).cols());

@@ -56,8 +56,9 @@ class GraphProduct {
   // Collective over the process grid: sample_rows(A, rows, s, keys, uniform_rows) of
   // ops.h, bit for bit (every rank of a process row passes the same arguments).
   // Sparsity-aware: each row's owner samples it with the row's key and returns only
-  // the picks; oblivious: the chunk's blocks come whole and are sampled here. The
-  // process row then gathers the rows of its c chunks.
+  // the picks (an owner knows whether its own rows are uniform); oblivious: the
+  // chunk's blocks come whole and are sampled here, with uniform_rows. The process
+  // row then gathers the rows of its c chunks.
   CsrMatrix sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
                         bool uniform_rows);
   // The same for labor_sample_rows of ops.h: each owner decides its rows.
@@ -71,27 +72,31 @@ class GraphProduct {
   void clear_calls() { calls_.clear(); }
   ProcessGrid& grid() { return grid_; }
 
-  // What a rank tells each rank of its process column at the start of a round.
+  // The op the owner applies to the rows asked of it: send them whole, or apply
+  // ops.h's sample_rows or labor_sample_rows to them with each row's key.
+  enum class RowOp : int64_t { whole_rows = 0, sample_rows = 1, labor_sample_rows = 2 };
+
+  // What a rank tells each rank of its process column at the start of a round: the
+  // op and its arguments, nothing of the sampler that called it.
   struct Header {
     int64_t active = 0;
     int64_t operand = -1;
-    int64_t count = 0;    // ids requested from the receiving rank
-    int64_t fanout = 0;   // 0: whole rows; else sampled rows, keyed by the common part below
-    int64_t uniform_rows = 0;
-    int64_t labor = 0;    // sampled by labor_sample_rows, not sample_rows
-    int64_t seed = 0, epoch = 0, layer = 0;
+    int64_t count = 0;   // ids requested from the receiving rank
+    int64_t op = 0;      // RowOp
+    int64_t s = 0;       // the sampling ops' sample count
+    int64_t key_seed = 0, key_epoch = 0, key_layer = 0;   // the common part of the rows' keys
   };
 
  private:
-  // What one rank asks of its process column in a round: whole rows (fanout 0), or
-  // rows sampled by their owners, ids[i] under the key key_base + key_words[2i, 2i + 2).
+  // What one rank asks of its process column in a round: rows whole, or rows
+  // sampled by their owners, ids[i] under the key key_base + key_words[2i, 2i + 2).
   struct RowRequest {
     std::vector<vid_t> ids;   // grouped by owner, in column-rank order
-    int64_t fanout = 0;
-    bool uniform_rows = false;
-    bool labor = false;
+    RowOp op = RowOp::whole_rows;
+    int64_t s = 0;
     RandomKey key_base;              // seed, epoch and layer of every key
     std::vector<int64_t> key_words;  // (minibatch, row) of each id's key
+    bool sampling() const { return op != RowOp::whole_rows; }
   };
 
   // Column blocks per chunk: p/c² of the p/c block rows.
@@ -102,10 +107,10 @@ class GraphProduct {
   // One exchange round of the process column. `request` (ids in this rank's chunk) is
   // null on a rank that is done, which passes null for all four. Returns false when
   // every rank of the column is done. The oblivious exchange brings the chunk's rows
-  // whole, whatever the request's fanout.
+  // whole, whatever the request's op.
   bool exchange_round(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   CsrMatrix sample_rows_at_owners(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
-                                  bool uniform_rows, bool labor);
+                                  RowOp op, bool uniform_rows);
   bool exchange_aware(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   bool exchange_oblivious(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   std::vector<Header> exchange_headers(const std::vector<Header>& mine);
@@ -113,6 +118,7 @@ class GraphProduct {
   ProcessGrid& grid_;
   Exchange exchange_;
   std::vector<const DistributedCsr*> operands_;
+  std::vector<bool> uniform_blocks_;   // has_uniform_rows of each operand's block here
   std::vector<ProductCall> calls_;
 };
 

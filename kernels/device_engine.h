@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/cuda_backend.h"
+#include "kernels/device_types.h"
 
 namespace matsamp::gpu {
 

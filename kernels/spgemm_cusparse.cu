@@ -6,7 +6,7 @@
 #include <limits>
 #include <optional>
 
-#include "kernels/cuda_backend.h"
+#include "kernels/device_types.h"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.h"
 #include "kernels/device_primitives.h"
