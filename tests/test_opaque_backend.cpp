@@ -173,7 +173,9 @@ TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
     on_opaque.add(to_host(opaque, std::move(bulk)));
     on_cpu.add(sampler.sample(seeds, offsets, 4, 2));
     EXPECT_EQ(on_opaque.value(), on_cpu.value());
-    if (name == "graphsage" || name == "labor") EXPECT_EQ(while_sampling, 0) << "node-wise layers left the backend";
+    if (name == "graphsage" || name == "labor") {
+      EXPECT_EQ(while_sampling, 0) << "node-wise layers left the backend";
+    }
   }
 }
 

@@ -3,7 +3,9 @@
 // helpers (shuffle, bulk sizing).
 #include <torch/library.h>
 
+#include <limits>
 #include <memory>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,25 @@ at::Tensor shuffle_vertices_op(const at::Tensor& vertices, int64_t seed, int64_t
   std::vector<vid_t> ids = to_int64_vector(vertices, op, "vertices");
   return vector_to_tensor(
       shuffle_vertices(ids, to_seed(seed, op), to_epoch(epoch, op), to_epoch(stream, op, "stream")));
+}
+
+// The epoch's seed order and where each minibatch starts in it (EpochOrder, the
+// one place an epoch is cut): vertices shuffled for (seed, epoch) or kept in
+// order, per locality block of [0, num_vertices) when locality_blocks > 0.
+std::tuple<at::Tensor, at::Tensor> epoch_order_op(const at::Tensor& vertices, int64_t num_vertices,
+                                                 int64_t batch_size, int64_t seed, int64_t epoch,
+                                                 int64_t locality_blocks, bool shuffle) {
+  constexpr const char* op = "matsamp.epoch_order";
+  const std::vector<vid_t> ids = to_int64_vector(vertices, op, "vertices");
+  TORCH_CHECK_VALUE(locality_blocks >= 0 && locality_blocks <= std::numeric_limits<int>::max(), op,
+                    ": locality_blocks must be non-negative, got ", locality_blocks);
+  const uint64_t key = to_seed(seed, op);
+  const uint32_t epoch_key = to_epoch(epoch, op);
+  return translate_errors([&] {
+    const EpochOrder order(ids, batch_size, key, epoch_key, {static_cast<int>(locality_blocks), num_vertices}, shuffle);
+    return std::make_tuple(vector_to_tensor(std::vector<vid_t>(order.order())),
+                           vector_to_tensor(std::vector<int64_t>(order.starts())));
+  });
 }
 
 // The bulk size k the C++ EpochIterator picks when none is given: the largest
@@ -74,6 +95,9 @@ TORCH_LIBRARY(matsamp, m) {
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
   m.def("shuffle_vertices(Tensor vertices, int seed, int epoch, int stream=0) -> Tensor", &shuffle_vertices_op);
+  m.def("epoch_order(Tensor vertices, int num_vertices, int batch_size, int seed, int epoch, int locality_blocks, "
+        "bool shuffle) -> (Tensor order, Tensor starts)",
+        &epoch_order_op);
   // The bulk size for a memory budget in bytes (EpochIterator's k when bulk_size is 0).
   m.def("bulk_size_for_budget(__torch__.torch.classes.matsamp.Graph graph, str sampler, int[] sizes, "
         "bool include_frontier, int batch_size, int minibatches, int budget_bytes) -> int",

@@ -69,16 +69,18 @@ int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t
 }
 
 EpochOrder::EpochOrder(const std::vector<vid_t>& train_vertices, int64_t batch_size, uint64_t seed, uint32_t epoch,
-                       const BatchLocality& locality) {
+                       const BatchLocality& locality, bool shuffle) {
   MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
   MATSAMP_CHECK(locality.blocks >= 0, "locality blocks must be 0 (off) or positive, got ", locality.blocks);
+  const auto order = [&](const std::vector<vid_t>& run, uint32_t stream) {
+    return shuffle ? shuffle_vertices(run, seed, epoch, stream) : run;
+  };
   if (locality.blocks == 0) {
-    append(shuffle_vertices(train_vertices, seed, epoch), batch_size);
+    append(order(train_vertices, 0), batch_size);
     return;
   }
   const auto blocks = vertices_per_block(train_vertices, locality);
-  for (size_t j = 0; j < blocks.size(); ++j)
-    append(shuffle_vertices(blocks[j], seed, epoch, static_cast<uint32_t>(j)), batch_size);
+  for (size_t j = 0; j < blocks.size(); ++j) append(order(blocks[j], static_cast<uint32_t>(j)), batch_size);
 }
 
 EpochOrder::EpochOrder(std::vector<vid_t> order, int64_t batch_size) {

@@ -59,9 +59,10 @@ struct EpochOptions {
 class EpochOrder {
  public:
   // A seeded shuffle of the training vertices (per locality block, blocks in
-  // order, each block cut apart) in minibatches of batch_size.
+  // order, each block cut apart) in minibatches of batch_size; unshuffled, the
+  // vertices keep their given order within each block.
   EpochOrder(const std::vector<vid_t>& train_vertices, int64_t batch_size, uint64_t seed, uint32_t epoch,
-             const BatchLocality& locality = {});
+             const BatchLocality& locality = {}, bool shuffle = true);
   // A given order, cut every batch_size vertices.
   EpochOrder(std::vector<vid_t> order, int64_t batch_size);
 

@@ -133,8 +133,10 @@ class BulkSampler:
         self.batch_size = _positive_int(batch_size, "batch_size")
         self.nodes = _input_nodes(input_nodes, graph)
         self.locality_blocks = _non_negative_int(locality_blocks, "locality_blocks")
-        self._blocks = _locality_blocks(self.nodes, self.locality_blocks, graph.num_nodes)
-        self._starts = _minibatch_starts([block.numel() for block in self._blocks], self.batch_size)
+        if self.locality_blocks > graph.num_nodes:
+            raise ValueError(f"locality_blocks: {self.locality_blocks} blocks for {graph.num_nodes} nodes; "
+                             "need at most one per node")
+        self._num_minibatches = len(self._order(0, shuffle=False)[1]) - 1
         self.include_frontier = bool(include_frontier)
         self.memory_budget = _positive_int(memory_budget, "memory_budget", " (bytes)")
         if bulk_size is None:
@@ -149,7 +151,11 @@ class BulkSampler:
         self.device = graph.device if device is None else _device.output_device(device)
 
     def __len__(self):
-        return len(self._starts) - 1
+        return self._num_minibatches
+
+    def _order(self, epoch, shuffle):
+        return ops.epoch_order(self.nodes, self.graph.num_nodes, self.batch_size, self.seed if shuffle else 0, epoch,
+                               self.locality_blocks, shuffle)
 
     def set_epoch(self, epoch):
         """The epoch the next iteration samples."""
@@ -160,9 +166,7 @@ class BulkSampler:
         return self._epoch(epoch)
 
     def _epoch(self, epoch):
-        order = torch.cat([ops.shuffle_nodes(block, self.seed, epoch, j) if self.shuffle else block
-                           for j, block in enumerate(self._blocks)])
-        starts = self._starts
+        order, starts = self._order(epoch, self.shuffle)
         for first in range(0, len(self), self.bulk_size):
             last = min(len(self), first + self.bulk_size)
             offsets = [starts[g] - starts[first] for g in range(first, last + 1)]
@@ -171,30 +175,6 @@ class BulkSampler:
                                      first_minibatch=first, epoch=epoch, seed=self.seed,
                                      include_frontier=self.include_frontier)
             yield from _split_bulk(layers, seeds, offsets, first, self.device)
-
-
-def _locality_blocks(nodes, blocks, num_nodes):
-    """The nodes of each of ``blocks`` equal id ranges, in their order ([nodes] for 0),
-    as the C++ RowBlocks split [0, num_nodes)."""
-    if blocks == 0:
-        return [nodes]
-    if blocks > num_nodes:
-        raise ValueError(f"locality_blocks: {blocks} blocks for {num_nodes} nodes; need at most one per node")
-    begins = torch.tensor([j * num_nodes // blocks for j in range(1, blocks)], dtype=torch.int64)
-    owner = torch.bucketize(nodes, begins, right=True)
-    return [nodes[owner == j] for j in range(blocks)]
-
-
-def _minibatch_starts(block_sizes, batch_size):
-    """Where each minibatch starts in the epoch's order, and its end: every block
-    cut into minibatches of batch_size apart (the last of a block may be short)."""
-    starts, end = [0], 0
-    for size in block_sizes:
-        block_end = end + size
-        while end < block_end:
-            end = min(end + batch_size, block_end)
-            starts.append(end)
-    return starts
 
 
 def _split_bulk(layers, seeds, seed_offsets, first_minibatch, device):

@@ -92,6 +92,17 @@ def bulk_size_for_budget(graph, sampler, sizes, batch_size, minibatches, budget_
                                                   budget_bytes)
 
 
+def epoch_order(nodes, num_nodes, batch_size, seed, epoch, locality_blocks=0, shuffle=True):
+    """The epoch's node order and where each minibatch starts in it (``starts``,
+    one more than the minibatches): the C++ EpochOrder that the CLI and the
+    trainer cut their epochs with. ``nodes`` are shuffled with a Philox key of
+    (seed, epoch), or kept in order; with ``locality_blocks`` B > 0, per block of
+    B equal id ranges of [0, num_nodes), blocks in order, each cut apart."""
+    order, starts = torch.ops.matsamp.epoch_order(nodes, num_nodes, batch_size, seed, epoch, locality_blocks,
+                                                  bool(shuffle))
+    return order, starts.tolist()
+
+
 def shuffle_nodes(nodes, seed, epoch, stream=0):
     """``nodes`` in the order of epoch ``epoch`` (the C++ EpochIterator's shuffle);
     ``stream`` j gives locality block j's independent order."""
