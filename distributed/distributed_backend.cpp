@@ -1,8 +1,10 @@
 #include "distributed_backend.h"
 
 #include <numeric>
+#include <type_traits>
 #include <utility>
 
+#include "backend/cpu_backend.h"
 #include "csr_transfer.h"
 
 namespace matsamp {
@@ -13,6 +15,15 @@ namespace {
 struct DistributedMatrix final : Resident {
   int operand = -1;
 };
+
+// The handle's arrays on the host: the CPU backend's own (no copy), or a copy in *scratch.
+template <class T>
+const std::vector<T>& on_host(Backend& local, const Array<T>& a, std::vector<T>* scratch) {
+  if (const std::vector<T>* own = host_view(a)) return *own;
+  if constexpr (std::is_same_v<T, vid_t>) *scratch = local.ids_to_host(a);
+  else *scratch = local.values_to_host(a);
+  return *scratch;
+}
 
 std::vector<vid_t> identity_ids(size_t n) {
   std::vector<vid_t> ids(n);
@@ -75,13 +86,15 @@ CsrMatrix DistributedBackend::fetch_rows(const Matrix& a, const std::vector<vid_
 
 Matrix DistributedBackend::select_rows(const Matrix& a, const Ids& rows) {
   if (operand_of(a) < 0) return local_->select_rows(a, rows);
-  return local_->upload(fetch_rows(a, local_->ids_to_host(rows)));
+  std::vector<vid_t> scratch;
+  return local_->upload(fetch_rows(a, on_host(*local_, rows, &scratch)));
 }
 
 Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) {
   const int operand = operand_of(a);
   if (operand < 0) return local_->sample_rows(a, rows, s, keys);
-  const std::vector<vid_t> ids = local_->ids_to_host(rows);
+  std::vector<vid_t> scratch;
+  const std::vector<vid_t>& ids = on_host(*local_, rows, &scratch);
   if (row_sampling_ == RowSampling::at_owner)
     return local_->upload(product_.sample_rows(ids, s, keys, operand, a.uniform_rows()));
   // Fetch the rows whole, then sample them here: row i of P is row ids[i] of A.
@@ -92,7 +105,8 @@ Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t
 Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) {
   const int operand = operand_of(a);
   if (operand < 0) return local_->labor_sample_rows(a, rows, s, keys);
-  const std::vector<vid_t> ids = local_->ids_to_host(rows);
+  std::vector<vid_t> scratch;
+  const std::vector<vid_t>& ids = on_host(*local_, rows, &scratch);
   if (row_sampling_ == RowSampling::at_owner) return local_->upload(product_.labor_sample_rows(ids, s, keys, operand));
   const Matrix p = local_->upload(fetch_rows(a, ids));
   return local_->labor_sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
@@ -107,9 +121,15 @@ Matrix DistributedBackend::select_cols_blocked(const Matrix& a, const Offsets& r
     return local_->select_cols_blocked(a, row_offsets, cols, weights);
   // Blocks are independent products: each rank of the process row takes a contiguous
   // share of the minibatches, and the row gathers the pieces back in order.
-  const CsrMatrix whole = local_->to_host(a);
-  const std::vector<vid_t> ids = local_->ids_to_host(cols.ids);
-  const std::vector<float> scale = weights.defined() ? local_->values_to_host(weights) : std::vector<float>{};
+  // The operands on the host: the CPU backend's own arrays, or copies.
+  CsrMatrix a_copy;
+  const CsrMatrix* a_host = host_view(a);
+  if (!a_host) a_host = &(a_copy = local_->to_host(a));
+  const CsrMatrix& whole = *a_host;
+  std::vector<vid_t> ids_copy;
+  const std::vector<vid_t>& ids = on_host(*local_, cols.ids, &ids_copy);
+  std::vector<float> scale_copy;
+  const std::vector<float>& scale = weights.defined() ? on_host(*local_, weights, &scale_copy) : scale_copy;
   const int64_t k = static_cast<int64_t>(row_offsets.size()) - 1;
   const int64_t g0 = row.rank() * k / row.size(), g1 = (row.rank() + 1) * k / row.size();
   MATSAMP_CHECK(row_offsets.back() == whole.rows && col_offsets.back() == static_cast<int64_t>(ids.size()) &&

@@ -5,7 +5,6 @@
 // ids and block offsets that are small (k + 1 numbers).
 #include <algorithm>
 #include <memory>
-#include <numeric>
 
 #include "kernels/cuda_backend.h"
 #include "kernels/device_ops.h"
@@ -154,18 +153,13 @@ class CudaBackend final : public Backend {
                                  device_keys(keys, doffsets), a.uniform_rows()));
   }
 
-  // The frontier's rows are selected on the device and decided on the host by
-  // the reference op (as the distributed backend decides fetched rows).
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     const DeviceScope scope(engine_);
     check_sample_rows(rows.size(), s, keys, "labor_sample_rows");
     check_ids(rows, a, "labor_sample_rows");
-    const DeviceArray<vid_t>& drows = device(rows, "labor_sample_rows");
-    const CsrMatrix selected = gpu::download(
-        engine_, gpu::select_rows(engine_, device(a, "labor_sample_rows").view(), drows.data(), drows.size()));
-    std::vector<vid_t> identity(selected.rows);
-    std::iota(identity.begin(), identity.end(), 0);
-    return wrap(gpu::upload(engine_, matsamp::labor_sample_rows(selected, identity, s, keys)));
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
+    return wrap(gpu::labor_sample_rows(engine_, device(a, "labor_sample_rows").view(),
+                                       device(rows, "labor_sample_rows").data(), s, device_keys(keys, doffsets)));
   }
 
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {

@@ -61,6 +61,10 @@ DeviceCsr its_sample(DeviceEngine& engine, const CsrView& p, int64_t s, const De
 DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
                       const DeviceKeys& keys, bool uniform_rows);
 
+// labor_sample_rows of ops.h (rows[i] of A for keyed row i), decided on the device.
+DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
+                            const DeviceKeys& keys);
+
 struct DeviceCompact {
   DeviceCsr adj;
   DeviceArray<vid_t> vertices;

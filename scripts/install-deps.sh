@@ -4,7 +4,8 @@ set -euo pipefail
 packages=(g++ cmake ninja-build zlib1g-dev libgtest-dev libcli11-dev
           libopenmpi-dev openmpi-bin libcombblas-dev libmetis-dev
           libtorch-dev python3-torch python3-numpy python3-pytest pybind11-dev python3-pybind11
-          python3-matplotlib)   # experiments/plot_distributed.py
+          python3-matplotlib    # experiments/plot_distributed.py
+          clang-format)         # scripts/format.sh
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -57,6 +57,9 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
 
 // The command keeps freed memory for reuse unless the user tunes malloc, and says which.
 TEST(Cli, BenchReportsWhetherFreedMemoryIsKept) {
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "AddressSanitizer replaces glibc's malloc, whose settings this tests";
+#endif
   const std::string dir = scratch_dir("cli_bench_malloc");
   const std::string bench = "bench --graph rmat:8 --fanouts 3 -b 32";
   if (!std::getenv("GLIBC_TUNABLES") && !std::getenv("MALLOC_TOP_PAD_")) {

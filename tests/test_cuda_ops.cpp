@@ -299,6 +299,22 @@ void expect_sample_rows_equal(testing::HostOps& cuda, testing::HostOps& cpu, con
     EXPECT_EQ(cuda.sample_rows(a, rows, s, keys, uniform), cpu.sample_rows(a, rows, s, keys, uniform)) << "s " << s;
 }
 
+// LABOR's rows decided on the device: the CPU's decisions on unweighted and
+// weighted rows, rows that keep everything (s·p >= 1) and empty rows.
+TEST_F(CudaSampling, LaborSampleRowsEqualsCpu) {
+  const std::vector<vid_t> rows{3, 0, 7, 7, 12, 1, 30, 29, 5, 18, 22, 9};
+  const SampleKeys keys{77, 2, 1, 40, {0, 5, 5, 12}};
+  for (const CsrMatrix& a : {uniform_rows_matrix(31, 300, 4), random_csr(31, 300, 0.5, 5, /*zero_rows=*/true),
+                             random_csr(31, 40, 0.3, 6)})
+    for (int64_t s : {1, 3, 10, 64, 400})
+      EXPECT_EQ(cuda_ops->labor_sample_rows(a, rows, s, keys), cpu_ops->labor_sample_rows(a, rows, s, keys)) << "s " << s;
+  const Graph g = cora();
+  const std::vector<vid_t> frontier = strided(g.num_vertices(), 500, 7);
+  const SampleKeys cora_keys{3, 0, 2, 9, {0, 250, 500}};
+  EXPECT_EQ(cuda_ops->labor_sample_rows(g.adj, frontier, 5, cora_keys),
+            cpu_ops->labor_sample_rows(g.adj, frontier, 5, cora_keys));
+}
+
 TEST_F(CudaSampling, SampleRowsUniformAndWeightedEqualCpu) {
   for (uint64_t seed = 1; seed <= 3; ++seed) expect_sample_rows_equal(*cuda_ops, *cpu_ops, uniform_rows_matrix(31, 40, seed), true);
   expect_sample_rows_equal(*cuda_ops, *cpu_ops, random_csr(31, 40, 0.6, 3, /*zero_rows=*/true), false);

@@ -88,9 +88,8 @@ TEST_F(CudaSamplers, LayersStayOnTheDeviceUntilAsked) {
   }
 }
 
-// LABOR's rows are selected on the device and decided on the host; normalization
-// and compaction run on the device: still the CPU's minibatches, on unweighted
-// and weighted graphs.
+// LABOR's rows decided, normalized and compacted on the device: still the CPU's
+// minibatches, on unweighted and weighted graphs.
 TEST_F(CudaSamplers, Labor) {
   const Graph c = cora(), w = weighted_cora();
   expect_parity(*testing::labor(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);

@@ -33,6 +33,9 @@ int64_t minor_faults() {
 
 #if defined(__GLIBC__)
 TEST(KeepFreedMemory, ASecondLargeAllocationReusesThePages) {
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "AddressSanitizer replaces glibc's malloc, whose settings this tests";
+#endif
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   if (std::getenv("GLIBC_TUNABLES")) GTEST_SKIP() << "GLIBC_TUNABLES is set: the user's tuning applies";
   EXPECT_EXIT(

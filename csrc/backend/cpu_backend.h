@@ -17,4 +17,16 @@ struct HostArray final : Resident {
   std::vector<T> data;
 };
 
+// The host arrays behind a CPU backend's handle (read-only, valid while the
+// handle lives), or null for a handle of any other backend.
+inline const CsrMatrix* host_view(const Matrix& m) {
+  const auto* h = dynamic_cast<const HostMatrix*>(m.storage());
+  return h ? &h->get() : nullptr;
+}
+template <class T>
+const std::vector<T>* host_view(const Array<T>& a) {
+  const auto* h = dynamic_cast<const HostArray<T>*>(a.storage());
+  return h ? &h->data : nullptr;
+}
+
 }  // namespace matsamp

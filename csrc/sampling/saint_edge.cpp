@@ -31,13 +31,9 @@ class SaintEdgeSampler final : public SubgraphSampler {
  protected:
   std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>&, const Offsets& offsets,
                                                int64_t first_minibatch, uint32_t epoch) const override {
-    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-    const SampleKeys keys{ctx.seed, epoch, 0, first_minibatch, one_row_per_minibatch(k)};
-    const CsrMatrix chosen = ctx.timed(&StepStats::sampling, [&] {
-      return ctx.backend.to_host(ctx.backend.its_sample(edge_probabilities_, budget_, keys));
-    });
-    std::vector<std::vector<vid_t>> endpoints(k);
-    for (int64_t g = 0; g < k; ++g)
+    const CsrMatrix chosen = draw_per_minibatch(ctx, edge_probabilities_, budget_, offsets, first_minibatch, epoch);
+    std::vector<std::vector<vid_t>> endpoints(chosen.rows);
+    for (int64_t g = 0; g < chosen.rows; ++g)
       for (int64_t i = chosen.rowptr[g]; i < chosen.rowptr[g + 1]; ++i) {
         const int64_t e = chosen.colidx[i];
         const auto row = std::upper_bound(adj_.rowptr.begin(), adj_.rowptr.end(), e) - adj_.rowptr.begin() - 1;

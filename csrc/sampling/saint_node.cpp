@@ -20,14 +20,10 @@ class SaintNodeSampler final : public SubgraphSampler {
  protected:
   std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>&, const Offsets& offsets,
                                                int64_t first_minibatch, uint32_t epoch) const override {
-    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-    const SampleKeys keys{ctx.seed, epoch, 0, first_minibatch, one_row_per_minibatch(k)};
-    const CsrMatrix chosen = ctx.timed(&StepStats::sampling, [&] {
-      return ctx.backend.to_host(ctx.backend.its_sample(column_norms_, budget_, keys));
-    });
-    std::vector<std::vector<vid_t>> drawn(k);
-    for (int64_t g = 0; g < k; ++g) drawn[g].assign(chosen.colidx.begin() + chosen.rowptr[g],
-                                                    chosen.colidx.begin() + chosen.rowptr[g + 1]);
+    const CsrMatrix chosen = draw_per_minibatch(ctx, column_norms_, budget_, offsets, first_minibatch, epoch);
+    std::vector<std::vector<vid_t>> drawn(chosen.rows);
+    for (int64_t g = 0; g < chosen.rows; ++g)
+      drawn[g].assign(chosen.colidx.begin() + chosen.rowptr[g], chosen.colidx.begin() + chosen.rowptr[g + 1]);
     return drawn;
   }
   double added_per_minibatch(int64_t) const override { return static_cast<double>(budget_); }

@@ -34,6 +34,11 @@ class SubgraphSampler : public Sampler {
   int64_t layers_;
 };
 
+// C = its_sample(p, budget) with one row per minibatch of `offsets` drawing
+// from p's one shared row (the node and edge samplers' draw), on the host.
+CsrMatrix draw_per_minibatch(Context& ctx, const Matrix& p, int64_t budget, const Offsets& offsets,
+                             int64_t first_minibatch, uint32_t epoch);
+
 // Throws unless `value` (a walk length or budget, named by `what`) is at least 1.
 void check_positive_option(int64_t value, const char* what);
 
