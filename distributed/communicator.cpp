@@ -57,8 +57,8 @@ void Communicator::check_peer(int peer, const char* what) const {
 }
 
 void Communicator::check_counts(const std::vector<int64_t>& counts, const char* what) const {
-  MATSAMP_CHECK(static_cast<int>(counts.size()) == size(), what, " counts: ", counts.size(), " entries for ",
-                size(), " ranks");
+  MATSAMP_CHECK(static_cast<int>(counts.size()) == size(), what, " counts: ", counts.size(), " entries for ", size(),
+                " ranks");
   for (int64_t c : counts) check_count(c, what);
 }
 
@@ -110,7 +110,7 @@ class SelfCommunicator final : public Communicator {
     check_count(n, "send");
     const char* bytes = static_cast<const char*>(data);
     mailbox_[tag].emplace_back(bytes, bytes + n * size_of(type));
-    count_send(0, type, 0);   // to itself: nothing crosses a wire
+    count_send(0, type, 0);  // to itself: nothing crosses a wire
   }
   void recv(void* data, int64_t n, DataType type, int peer, int tag) override {
     check_peer(peer, "recv peer");

@@ -17,12 +17,9 @@ template <class T>
 constexpr DataType data_type_of() {
   if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, char> || std::is_same_v<T, uint8_t>)
     return DataType::int8;
-  else if constexpr (std::is_same_v<T, int32_t>)
-    return DataType::int32;
-  else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t>)
-    return DataType::int64;
-  else if constexpr (std::is_same_v<T, float>)
-    return DataType::float32;
+  else if constexpr (std::is_same_v<T, int32_t>) return DataType::int32;
+  else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t>) return DataType::int64;
+  else if constexpr (std::is_same_v<T, float>) return DataType::float32;
   else {
     static_assert(std::is_same_v<T, double>, "unsupported element type");
     return DataType::float64;
@@ -43,14 +40,14 @@ class Communicator {
   virtual ~Communicator() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  virtual std::string transport() const = 0;   // "mpi", "nccl", "self"
+  virtual std::string transport() const = 0;  // "mpi", "nccl", "self"
 
   // Counts are in elements; displacements are the prefix sums of the counts.
   virtual void all_reduce_sum(void* data, int64_t count, DataType type) = 0;
   virtual void all_to_allv(const void* send, const std::vector<int64_t>& send_counts, void* recv,
                            const std::vector<int64_t>& recv_counts, DataType type) = 0;
-  virtual void all_gatherv(const void* send, int64_t count, void* recv,
-                           const std::vector<int64_t>& recv_counts, DataType type) = 0;
+  virtual void all_gatherv(const void* send, int64_t count, void* recv, const std::vector<int64_t>& recv_counts,
+                           DataType type) = 0;
   virtual void broadcast(void* data, int64_t count, DataType type, int root) = 0;
   virtual void send(const void* data, int64_t count, DataType type, int peer, int tag) = 0;
   virtual void recv(void* data, int64_t count, DataType type, int peer, int tag) = 0;
@@ -93,9 +90,9 @@ class Communicator {
   // Argument checks shared by the transports; each throws matsamp::Error naming `what`.
   void check_count(int64_t n, const char* what) const;
   void check_peer(int peer, const char* what) const;
-  void check_counts(const std::vector<int64_t>& counts, const char* what) const;   // one per rank
-  void check_own_part(int64_t n, const std::vector<int64_t>& recv_counts) const;   // all_gatherv
-  void check_exchange(const std::vector<int64_t>& send_counts,                      // all_to_allv
+  void check_counts(const std::vector<int64_t>& counts, const char* what) const;  // one per rank
+  void check_own_part(int64_t n, const std::vector<int64_t>& recv_counts) const;  // all_gatherv
+  void check_exchange(const std::vector<int64_t>& send_counts,                    // all_to_allv
                       const std::vector<int64_t>& recv_counts) const;
 
  private:
@@ -117,8 +114,8 @@ std::vector<T> Communicator::all_to_allv(const std::vector<T>& send, const std::
   std::vector<int64_t> recv_counts(size());
   std::vector<int64_t> counts = send_counts;
   // Every rank learns how much it receives: one all-to-all of the counts.
-  all_to_allv(counts.data(), std::vector<int64_t>(size(), 1), recv_counts.data(),
-              std::vector<int64_t>(size(), 1), DataType::int64);
+  all_to_allv(counts.data(), std::vector<int64_t>(size(), 1), recv_counts.data(), std::vector<int64_t>(size(), 1),
+              DataType::int64);
   int64_t total = 0;
   for (int64_t c : recv_counts) total += c;
   std::vector<T> recv(total);

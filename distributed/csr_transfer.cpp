@@ -7,8 +7,7 @@ namespace matsamp {
 namespace {
 
 void check_has_values(const CsrMatrix& m, const char* op) {
-  MATSAMP_CHECK(m.values.size() == m.colidx.size(), op, ": the matrix (", m.shape(),
-                ") must carry its values");
+  MATSAMP_CHECK(m.values.size() == m.colidx.size(), op, ": the matrix (", m.shape(), ") must carry its values");
 }
 
 }  // namespace

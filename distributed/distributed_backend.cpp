@@ -54,8 +54,8 @@ void DistributedBackend::reject_distributed(const Matrix& m, const char* op) con
 }
 
 std::string DistributedBackend::name() const {
-  return local_->name() + (product_.exchange() == GraphProduct::Exchange::sparsity_aware ? "+1.5d-aware"
-                                                                                          : "+1.5d-oblivious");
+  return local_->name() +
+         (product_.exchange() == GraphProduct::Exchange::sparsity_aware ? "+1.5d-aware" : "+1.5d-oblivious");
 }
 
 CsrMatrix DistributedBackend::to_host(Matrix m) {

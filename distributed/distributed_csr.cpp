@@ -19,7 +19,7 @@ uint64_t fnv1a(uint64_t h, const void* data, size_t bytes) {
 
 // Identity of a .msg file: a hash of its header (sizes, flags and per-section checksums).
 uint64_t header_identity(const std::string& path) {
-  constexpr size_t kHeaderBytes = 80;   // see io/binary_csr.h
+  constexpr size_t kHeaderBytes = 80;  // see io/binary_csr.h
   std::ifstream in(path, std::ios::binary);
   MATSAMP_CHECK(in, path, ": cannot open");
   char header[kHeaderBytes] = {};
@@ -50,16 +50,13 @@ void check_same_on_every_rank(Communicator& comm, const CsrMatrix& m, const std:
 }
 
 CsrMatrix row_slice(const CsrMatrix& m, int64_t r0, int64_t r1) {
-  MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= m.rows, "row_slice: rows [", r0, ", ", r1, ") outside ",
-                m.shape());
+  MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= m.rows, "row_slice: rows [", r0, ", ", r1, ") outside ", m.shape());
   CsrMatrix out(r1 - r0, m.cols);
   const int64_t first = m.rowptr[r0], last = m.rowptr[r1];
   for (int64_t r = r0; r <= r1; ++r) out.rowptr[r - r0] = m.rowptr[r] - first;
   out.colidx.assign(m.colidx.begin() + first, m.colidx.begin() + last);
-  if (m.values.empty())
-    out.values.assign(last - first, 1.0f);
-  else
-    out.values.assign(m.values.begin() + first, m.values.begin() + last);
+  if (m.values.empty()) out.values.assign(last - first, 1.0f);
+  else out.values.assign(m.values.begin() + first, m.values.begin() + last);
   return out;
 }
 
@@ -97,8 +94,7 @@ DistributedCsr read_block_row(const std::string& path, ProcessGrid& grid) {
     identity = header_identity(path);
     info = read_binary_csr_info(path);
   });
-  agree_on_identity(world, identity,
-                    detail::concat(path, ": ", info.vertices, " vertices, ", info.edges, " nonzeros"));
+  agree_on_identity(world, identity, detail::concat(path, ": ", info.vertices, " vertices, ", info.edges, " nonzeros"));
   DistributedCsr d;
   d.blocks = {info.vertices, grid.process_rows()};
   d.block = grid.row();

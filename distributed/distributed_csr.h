@@ -5,15 +5,15 @@
 #include <vector>
 
 #include "core/csr.h"
-#include "process_grid.h"
 #include "core/row_blocks.h"
+#include "process_grid.h"
 
 namespace matsamp {
 
 struct DistributedCsr {
   RowBlocks blocks;
-  int block = 0;        // the block row held here: this rank's process row
-  CsrMatrix local;      // rows [blocks.begin(block), blocks.end(block)) x cols
+  int block = 0;    // the block row held here: this rank's process row
+  CsrMatrix local;  // rows [blocks.begin(block), blocks.end(block)) x cols
 
   int64_t rows() const { return blocks.n; }
   int64_t cols() const { return local.cols; }

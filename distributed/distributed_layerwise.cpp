@@ -21,7 +21,7 @@ DistributedCsr with_local(const DistributedCsr& layout, CsrMatrix local) {
 CsrMatrix column_sums(const DistributedCsr& b, Communicator& column) {
   const int64_t n = b.cols();
   std::vector<float> sums(n, 0.0f);
-  std::vector<int8_t> touched(n, 0);   // spgemm keeps explicit zeros: track structure apart
+  std::vector<int8_t> touched(n, 0);  // spgemm keeps explicit zeros: track structure apart
   const int me = column.rank(), last = column.size() - 1;
   if (me > 0) {
     column.recv(sums.data(), n, DataType::float32, me - 1, kColumnSumTag);
@@ -59,7 +59,7 @@ CsrMatrix column_sums(const DistributedCsr& b, Communicator& column) {
 DistributedLayerWise prepare_distributed_layerwise(const DistributedCsr& adj, ProcessGrid& grid) {
   MATSAMP_CHECK(adj.rows() == adj.cols(), "layer-wise sampling: adjacency is not square (", adj.rows(), " x ",
                 adj.cols(), ")");
-  Communicator& column = grid.col_comm();   // holds every block row once, in order
+  Communicator& column = grid.col_comm();  // holds every block row once, in order
   const std::vector<double> inv_sqrt_degree = column.all_gatherv(gcn_inverse_sqrt_degrees(adj.local));
   DistributedLayerWise m;
   m.normalized = with_local(adj, gcn_normalize_rows(adj.local, adj.first_row(), inv_sqrt_degree));

@@ -9,9 +9,9 @@
 namespace matsamp {
 
 struct DistributedLayerWise {
-  DistributedCsr normalized;   // block row of Â = D^-1/2 (A + I) D^-1/2
-  DistributedCsr squared;      // block row of Â∘Â
-  CsrMatrix column_norms;      // FastGCN's 1 x n distribution, whole on every rank
+  DistributedCsr normalized;  // block row of Â = D^-1/2 (A + I) D^-1/2
+  DistributedCsr squared;     // block row of Â∘Â
+  CsrMatrix column_norms;     // FastGCN's 1 x n distribution, whole on every rank
 };
 
 // Collective over the grid. Each block row is bit-identical to the same rows of

@@ -2,8 +2,8 @@
 
 namespace matsamp {
 
-EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& train_vertices,
-                            const ProcessGrid& grid, GraphMode mode) {
+EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& train_vertices, const ProcessGrid& grid,
+                            GraphMode mode) {
   const bool replicated = mode == GraphMode::replicated;
   const int64_t worker = replicated ? grid.rank() : grid.row();
   const int64_t workers = replicated ? grid.size() : grid.process_rows();
@@ -16,7 +16,7 @@ EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& trai
   const int64_t blocks = options.locality.blocks;
   MATSAMP_CHECK(blocks >= workers, "--locality-blocks ", blocks, " is below the ", workers, " ",
                 replicated ? "ranks" : "process rows", " that sample; use a multiple of ", workers);
-  std::vector<int64_t> first(blocks + 1, 0);   // first minibatch id of each block
+  std::vector<int64_t> first(blocks + 1, 0);  // first minibatch id of each block
   for (int64_t j = 0; j < blocks; ++j) first[j + 1] = first[j] + per_block[j];
   options.first_minibatch = first[worker * blocks / workers];
   options.end_minibatch = first[(worker + 1) * blocks / workers];

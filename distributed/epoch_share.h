@@ -18,7 +18,7 @@ enum class GraphMode { replicated, partitioned };
 // With locality blocks (options.locality), shares end at block boundaries: worker w
 // samples the minibatches of blocks [w·B/W, (w+1)·B/W), so with B = W in the
 // partitioned mode a process row samples the block its ranks hold. Needs B >= W.
-EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& train_vertices,
-                            const ProcessGrid& grid, GraphMode mode);
+EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& train_vertices, const ProcessGrid& grid,
+                            GraphMode mode);
 
 }  // namespace matsamp

@@ -16,7 +16,7 @@ FeatureFetcher::FeatureFetcher(ProcessGrid& grid, int64_t n, int64_t feature_dim
 }
 
 std::vector<float> FeatureFetcher::fetch(const std::vector<vid_t>& ids) {
-  Communicator& column = grid_.col_comm();   // column rank q holds block row q
+  Communicator& column = grid_.col_comm();  // column rank q holds block row q
   for (vid_t v : ids)
     MATSAMP_CHECK(v >= 0 && v < blocks_.n, "FeatureFetcher: vertex ", v, " outside [0, ", blocks_.n, ")");
   // Unique ids in ascending order are already bucketed by owner.
@@ -34,8 +34,8 @@ std::vector<float> FeatureFetcher::fetch(const std::vector<vid_t>& ids) {
   const vid_t first = blocks_.begin(grid_.row());
   std::vector<float> rows_out(asked.size() * feature_dim_);
   for (size_t i = 0; i < asked.size(); ++i) {
-    MATSAMP_CHECK(asked[i] >= first && asked[i] < blocks_.end(grid_.row()), "FeatureFetcher: asked for row ",
-                  asked[i], " outside this rank's block");
+    MATSAMP_CHECK(asked[i] >= first && asked[i] < blocks_.end(grid_.row()), "FeatureFetcher: asked for row ", asked[i],
+                  " outside this rank's block");
     std::copy_n(block_.begin() + (asked[i] - first) * feature_dim_, feature_dim_, rows_out.begin() + i * feature_dim_);
   }
   std::vector<int64_t> float_counts_out(column.size()), float_counts_in(column.size());

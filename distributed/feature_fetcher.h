@@ -6,8 +6,8 @@
 #pragma once
 #include <vector>
 
-#include "process_grid.h"
 #include "core/row_blocks.h"
+#include "process_grid.h"
 
 namespace matsamp {
 

@@ -12,7 +12,7 @@ namespace matsamp {
 
 namespace {
 
-constexpr int kChainTag = 4101;   // the running sum passed along a process row
+constexpr int kChainTag = 4101;  // the running sum passed along a process row
 
 // The keys base + (words[2i], words[2i + 1]) as (minibatch, row), i < count.
 std::vector<RandomKey> keys_of(const RandomKey& base, const int64_t* words, size_t count) {
@@ -43,8 +43,8 @@ struct RowsOut {
 // The answer to rank `asker`'s request for rows ids[0, count) of this rank's block of
 // `a`: the rows whole, or sampled as the header says with the keys (minibatch, row)
 // of key_words. Returns the entries appended.
-int64_t answer(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int64_t count,
-               const int64_t* key_words, const GraphProduct::Header& h, int asker, RowsOut& out) {
+int64_t answer(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int64_t count, const int64_t* key_words,
+               const GraphProduct::Header& h, int asker, RowsOut& out) {
   const vid_t first = a.first_row(), end = a.blocks.end(a.block);
   std::vector<vid_t> local(count);
   for (int64_t i = 0; i < count; ++i) {
@@ -78,9 +78,9 @@ int64_t answer(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int
 GraphProduct::GraphProduct(ProcessGrid& grid, Exchange exchange) : grid_(grid), exchange_(exchange) {}
 
 int GraphProduct::add_operand(const DistributedCsr& a) {
-  MATSAMP_CHECK(a.blocks.count == grid_.process_rows() && a.block == grid_.row(),
-                "GraphProduct: operand has ", a.blocks.count, " block rows (block ", a.block, " here) but the grid has ",
-                grid_.process_rows(), " process rows (this is row ", grid_.row(), ")");
+  MATSAMP_CHECK(a.blocks.count == grid_.process_rows() && a.block == grid_.row(), "GraphProduct: operand has ",
+                a.blocks.count, " block rows (block ", a.block, " here) but the grid has ", grid_.process_rows(),
+                " process rows (this is row ", grid_.row(), ")");
   operands_.push_back(&a);
   uniform_blocks_.push_back(has_uniform_rows(a.local));
   return static_cast<int>(operands_.size()) - 1;
@@ -140,8 +140,8 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
   return p;
 }
 
-CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                                    int operand_id, bool uniform_rows) {
+CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand_id,
+                                    bool uniform_rows) {
   return sample_rows_at_owners(rows, s, keys, operand_id, RowOp::sample_rows, uniform_rows);
 }
 
@@ -187,17 +187,17 @@ CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, in
     ScopedTimer timer(&record.exchange_s);
     exchange_round(&request, operand_id, &fetched, &record);
   }
-  CsrMatrix piece;   // this chunk's sampled rows, in frontier order
+  CsrMatrix piece;  // this chunk's sampled rows, in frontier order
   {
     ScopedTimer timer(&record.compute_s);
-    if (exchange_ == Exchange::oblivious) {   // the chunk's rows came whole: sample them here
+    if (exchange_ == Exchange::oblivious) {  // the chunk's rows came whole: sample them here
       std::vector<vid_t> local(request.ids.size());
       for (size_t i = 0; i < local.size(); ++i) local[i] = request.ids[i] - lo;
       const std::vector<RandomKey> row_keys = keys_of(request.key_base, request.key_words.data(), local.size());
       fetched.rows = labor ? matsamp::labor_sample_rows(fetched.rows, local, s, row_keys)
                            : matsamp::sample_rows(fetched.rows, local, s, row_keys, uniform_rows);
     }
-    std::vector<vid_t> back(by_vertex.size());   // sampled row of each position, in frontier order
+    std::vector<vid_t> back(by_vertex.size());  // sampled row of each position, in frontier order
     for (size_t i = 0; i < by_vertex.size(); ++i) back[by_vertex[i]] = static_cast<vid_t>(i);
     piece = select_rows(fetched.rows, back);
   }
@@ -214,7 +214,7 @@ CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, in
       const CsrMatrix chunks = all_gather_rows(row, piece);
       std::vector<int> chunk_of(m);
       for (int64_t r = 0; r < m; ++r) chunk_of[r] = a.blocks.owner(rows[r]) / blocks_per_chunk();
-      std::vector<int64_t> next(row.size() + 1, 0);   // first row of each chunk's piece, then its cursor
+      std::vector<int64_t> next(row.size() + 1, 0);  // first row of each chunk's piece, then its cursor
       for (int c : chunk_of) ++next[c + 1];
       std::partial_sum(next.begin(), next.end(), next.begin());
       std::vector<vid_t> order(m);
@@ -307,8 +307,8 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   int64_t at = 0, key_at = 0;
   for (int q = 0; q < ranks; at += ask_counts[q], key_at += ask_key_counts[q], ++q)
     if (ask_counts[q] > 0)
-      entry_counts[q] = answer(operand(theirs[q].operand), uniform_blocks_[theirs[q].operand], asked.data() + at, ask_counts[q], asked_keys.data() + key_at,
-                               theirs[q], q, out);
+      entry_counts[q] = answer(operand(theirs[q].operand), uniform_blocks_[theirs[q].operand], asked.data() + at,
+                               ask_counts[q], asked_keys.data() + key_at, theirs[q], q, out);
   std::vector<int64_t> got_lengths(ids.size());
   col.all_to_allv(out.lengths.data(), ask_counts, got_lengths.data(), request_counts, DataType::int64);
   std::vector<int64_t> got_entry_counts(ranks, 0);
@@ -332,12 +332,13 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   // The rows in the order of request->ids: those of lower blocks, this rank's own, the rest.
   RowsOut own;
   std::vector<col_t> own_ids(request->ids.begin() + own_first, request->ids.begin() + own_first + own_count);
-  answer(operand(operand_id), uniform_blocks_[operand_id], own_ids.data(), own_count, own_key_words.data(), theirs[me], me, own);
+  answer(operand(operand_id), uniform_blocks_[operand_id], own_ids.data(), own_count, own_key_words.data(), theirs[me],
+         me, own);
   const int64_t lower_entries = std::accumulate(got_entry_counts.begin(), got_entry_counts.begin() + me, int64_t{0});
   CsrMatrix& rows = fetched->rows;
   rows = CsrMatrix(static_cast<int64_t>(request->ids.size()), operand(operand_id).cols());
   for (int64_t i = 0; i < rows.rows; ++i) {
-    const int64_t length = i < own_first ? got_lengths[i]
+    const int64_t length = i < own_first               ? got_lengths[i]
                            : i < own_first + own_count ? own.lengths[i - own_first]
                                                        : got_lengths[i - own_count];
     rows.rowptr[i + 1] = rows.rowptr[i] + length;
@@ -357,12 +358,15 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
 bool GraphProduct::exchange_oblivious(const RowRequest* request, int operand_id, FetchedRows* fetched,
                                       ProductCall* record) {
   Communicator& col = grid_.col_comm();
-  const std::vector<Header> theirs = exchange_headers(std::vector<Header>(col.size(), {request != nullptr, operand_id, 0}));
+  const std::vector<Header> theirs =
+      exchange_headers(std::vector<Header>(col.size(), {request != nullptr, operand_id, 0}));
   int64_t agreed = -1;
   for (const Header& h : theirs) {
     if (!h.active) continue;
-    MATSAMP_CHECK(agreed < 0 || agreed == h.operand, "distributed product: the process column multiplies with "
-                  "different operands (", agreed, " and ", h.operand, ") in one round");
+    MATSAMP_CHECK(agreed < 0 || agreed == h.operand,
+                  "distributed product: the process column multiplies with "
+                  "different operands (",
+                  agreed, " and ", h.operand, ") in one round");
     agreed = h.operand;
   }
   if (agreed < 0) return false;
@@ -376,7 +380,7 @@ bool GraphProduct::exchange_oblivious(const RowRequest* request, int operand_id,
     const int q = first_block + i;
     if (col.rank() == q) blocks[i] = a.local;
     broadcast_csr(col, blocks[i], q);
-    if (record && col.rank() != q) {   // shape, row pointers, then column + value per entry
+    if (record && col.rank() != q) {  // shape, row pointers, then column + value per entry
       record->response_bytes += 24 + 8 * (blocks[i].rows + 1) + 8 * blocks[i].nnz();
       record->remote_rows += blocks[i].rows;
       record->remote_entries += blocks[i].nnz();

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "distributed_csr.h"
 #include "communicator.h"
+#include "distributed_csr.h"
 #include "ops/ops.h"
 #include "partial_product.h"
 #include "process_grid.h"
@@ -28,11 +28,11 @@ namespace matsamp {
 // What one multiply() or sample_rows() moved, seen from the rank that asked (remote
 // rows only), and its time. Summed over the ranks of a grid these are the wire bytes.
 struct ProductCall {
-  int64_t request_bytes = 0;    // ids sent to owners (4 bytes each; 16 more per sampled row's key)
-  int64_t response_bytes = 0;   // rows received: 8 per row (length), 8 per entry (column + value)
+  int64_t request_bytes = 0;   // ids sent to owners (4 bytes each; 16 more per sampled row's key)
+  int64_t response_bytes = 0;  // rows received: 8 per row (length), 8 per entry (column + value)
   int64_t remote_rows = 0;
   int64_t remote_entries = 0;
-  int64_t reduce_bytes = 0;     // sent along the process row (running sums and P, or sampled chunks)
+  int64_t reduce_bytes = 0;  // sent along the process row (running sums and P, or sampled chunks)
   int64_t result_nonzeros = 0;
   // sample_rows: exchange_s includes the owners' sampling, reduce_s the gather of the chunks.
   double exchange_s = 0, compute_s = 0, reduce_s = 0;
@@ -81,17 +81,17 @@ class GraphProduct {
   struct Header {
     int64_t active = 0;
     int64_t operand = -1;
-    int64_t count = 0;   // ids requested from the receiving rank
-    int64_t op = 0;      // RowOp
-    int64_t s = 0;       // the sampling ops' sample count
-    int64_t key_seed = 0, key_epoch = 0, key_layer = 0;   // the common part of the rows' keys
+    int64_t count = 0;                                   // ids requested from the receiving rank
+    int64_t op = 0;                                      // RowOp
+    int64_t s = 0;                                       // the sampling ops' sample count
+    int64_t key_seed = 0, key_epoch = 0, key_layer = 0;  // the common part of the rows' keys
   };
 
  private:
   // What one rank asks of its process column in a round: rows whole, or rows
   // sampled by their owners, ids[i] under the key key_base + key_words[2i, 2i + 2).
   struct RowRequest {
-    std::vector<vid_t> ids;   // grouped by owner, in column-rank order
+    std::vector<vid_t> ids;  // grouped by owner, in column-rank order
     RowOp op = RowOp::whole_rows;
     int64_t s = 0;
     RandomKey key_base;              // seed, epoch and layer of every key
@@ -118,7 +118,7 @@ class GraphProduct {
   ProcessGrid& grid_;
   Exchange exchange_;
   std::vector<const DistributedCsr*> operands_;
-  std::vector<bool> uniform_blocks_;   // has_uniform_rows of each operand's block here
+  std::vector<bool> uniform_blocks_;  // has_uniform_rows of each operand's block here
   std::vector<ProductCall> calls_;
 };
 

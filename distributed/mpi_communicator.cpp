@@ -57,8 +57,7 @@ class MpiCommunicator final : public Communicator {
  public:
   // Takes ownership of comm.
   MpiCommunicator(MPI_Comm comm, int64_t limit) : comm_(comm), limit_(limit) {
-    MATSAMP_CHECK(limit > 0 && limit <= INT_MAX, "MPI transport: message limit ", limit,
-                  " outside [1, INT_MAX]");
+    MATSAMP_CHECK(limit > 0 && limit <= INT_MAX, "MPI transport: message limit ", limit, " outside [1, INT_MAX]");
     check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
@@ -80,8 +79,7 @@ class MpiCommunicator final : public Communicator {
     char* bytes = static_cast<char*>(data);
     for (int64_t at = 0; at < n; at += limit_) {
       const int chunk = static_cast<int>(std::min(limit_, n - at));
-      check_mpi(MPI_Allreduce(MPI_IN_PLACE, bytes + at * size_of(type), chunk, mpi_type(type), MPI_SUM,
-                              comm_),
+      check_mpi(MPI_Allreduce(MPI_IN_PLACE, bytes + at * size_of(type), chunk, mpi_type(type), MPI_SUM, comm_),
                 "MPI_Allreduce");
     }
     count_all_reduce(n, type);
@@ -95,9 +93,9 @@ class MpiCommunicator final : public Communicator {
     int fits = as_int_layout(send_counts, sc, sd) && as_int_layout(recv_counts, rc, rd);
     check_mpi(MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_LAND, comm_), "MPI_Allreduce");
     if (fits) {
-      check_mpi(MPI_Alltoallv(send, sc.data(), sd.data(), mpi_type(type), recv, rc.data(), rd.data(),
-                              mpi_type(type), comm_),
-                "MPI_Alltoallv");
+      check_mpi(
+          MPI_Alltoallv(send, sc.data(), sd.data(), mpi_type(type), recv, rc.data(), rd.data(), mpi_type(type), comm_),
+          "MPI_Alltoallv");
     } else {
       std::vector<const void*> parts(size_);
       for (int peer = 0; peer < size_; ++peer)
@@ -111,14 +109,14 @@ class MpiCommunicator final : public Communicator {
                    DataType type) override {
     check_own_part(n, recv_counts);
     std::vector<int> rc, rd;
-    if (as_int_layout(recv_counts, rc, rd)) {   // the same counts everywhere: the same path
-      check_mpi(MPI_Allgatherv(send, static_cast<int>(n), mpi_type(type), recv, rc.data(), rd.data(),
-                               mpi_type(type), comm_),
-                "MPI_Allgatherv");
+    if (as_int_layout(recv_counts, rc, rd)) {  // the same counts everywhere: the same path
+      check_mpi(
+          MPI_Allgatherv(send, static_cast<int>(n), mpi_type(type), recv, rc.data(), rd.data(), mpi_type(type), comm_),
+          "MPI_Allgatherv");
     } else {
       // Every rank sends its one part to every other rank.
-      exchange_in_chunks(std::vector<const void*>(size_, send), std::vector<int64_t>(size_, n), recv,
-                         recv_counts, type);
+      exchange_in_chunks(std::vector<const void*>(size_, send), std::vector<int64_t>(size_, n), recv, recv_counts,
+                         type);
     }
     count_all_gatherv(n, type);
   }
@@ -139,7 +137,7 @@ class MpiCommunicator final : public Communicator {
     check_peer(peer, "send peer");
     const char* bytes = static_cast<const char*>(data);
     int64_t chunks = 0;
-    for (int64_t at = 0; at == 0 || at < n; at += limit_, ++chunks) {   // one message even when empty
+    for (int64_t at = 0; at == 0 || at < n; at += limit_, ++chunks) {  // one message even when empty
       const int chunk = static_cast<int>(std::min(limit_, n - at));
       check_mpi(MPI_Send(bytes + at * size_of(type), chunk, mpi_type(type), peer, tag, comm_), "MPI_Send");
     }
@@ -153,8 +151,7 @@ class MpiCommunicator final : public Communicator {
     for (int64_t at = 0; at == 0 || at < n; at += limit_) {
       const int chunk = static_cast<int>(std::min(limit_, n - at));
       MPI_Status status;
-      check_mpi(MPI_Recv(bytes + at * size_of(type), chunk, mpi_type(type), peer, tag, comm_, &status),
-                "MPI_Recv");
+      check_mpi(MPI_Recv(bytes + at * size_of(type), chunk, mpi_type(type), peer, tag, comm_, &status), "MPI_Recv");
       int got = 0;
       check_mpi(MPI_Get_count(&status, mpi_type(type), &got), "MPI_Get_count");
       MATSAMP_CHECK(got == chunk, "recv from rank ", peer, ": expected ", chunk, " elements, got ", got);
@@ -174,7 +171,7 @@ class MpiCommunicator final : public Communicator {
     std::fprintf(stderr, "matsamp: rank %d: error: %s\n", world_rank(), message.c_str());
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
-    std::abort();   // MPI_Abort does not return; this only satisfies [[noreturn]]
+    std::abort();  // MPI_Abort does not return; this only satisfies [[noreturn]]
   }
 
  private:
@@ -218,8 +215,9 @@ class MpiCommunicator final : public Communicator {
     for (int peer = 0; peer < size_; ++peer)
       for (int64_t done = 0; peer != rank_ && done < recv_counts[peer]; done += limit_) {
         requests.emplace_back();
-        check_mpi(MPI_Irecv(recv_parts[peer] + done * item, static_cast<int>(std::min(limit_, recv_counts[peer] - done)),
-                            t, peer, 0, chunked_, &requests.back()),
+        check_mpi(MPI_Irecv(recv_parts[peer] + done * item,
+                            static_cast<int>(std::min(limit_, recv_counts[peer] - done)), t, peer, 0, chunked_,
+                            &requests.back()),
                   "MPI_Irecv");
       }
     for (int peer = 0; peer < size_; ++peer)
@@ -231,8 +229,7 @@ class MpiCommunicator final : public Communicator {
                   "MPI_Isend");
       }
     if (send_counts[rank_] > 0) std::memmove(recv_parts[rank_], send_parts[rank_], send_counts[rank_] * item);
-    check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall");
+    check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
 
   MPI_Comm comm_;

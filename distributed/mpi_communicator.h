@@ -17,8 +17,7 @@ void check_mpi(int code, const char* call);
 // max_message_elements (at most INT_MAX) is sent in chunks of point-to-point messages on a
 // private communicator instead (all_to_allv agrees on the path with a one-int all-reduce,
 // since no rank sees the others' counts). Tests lower the limit to exercise that path.
-std::unique_ptr<Communicator> make_mpi_communicator(MPI_Comm comm,
-                                                    int64_t max_message_elements = INT_MAX);
+std::unique_ptr<Communicator> make_mpi_communicator(MPI_Comm comm, int64_t max_message_elements = INT_MAX);
 
 // Initializes MPI for its lifetime unless it already runs (then it leaves it alone).
 class MpiSession {

@@ -43,7 +43,8 @@ ncclDataType_t nccl_type(DataType type) {
 class NcclCommunicator final : public Communicator {
  public:
   // Takes ownership of comm.
-  NcclCommunicator(Communicator& bootstrap, ncclComm_t comm, int device) : bootstrap_(bootstrap), comm_(comm), device_(device) {
+  NcclCommunicator(Communicator& bootstrap, ncclComm_t comm, int device)
+      : bootstrap_(bootstrap), comm_(comm), device_(device) {
     check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     check_nccl(ncclCommUserRank(comm_, &rank_), "ncclCommUserRank");
@@ -150,9 +151,9 @@ class NcclCommunicator final : public Communicator {
   }
 
   [[noreturn]] void abort(const std::string& message) override {
-    ncclCommAbort(comm_);   // unblocks kernels waiting on peers that are gone
+    ncclCommAbort(comm_);  // unblocks kernels waiting on peers that are gone
     bootstrap_.abort(message);
-    std::abort();           // not reached: the bootstrap's abort ends the job
+    std::abort();  // not reached: the bootstrap's abort ends the job
   }
 
  private:
@@ -186,14 +187,15 @@ void check_one_gpu_per_rank(Communicator& bootstrap, int device) {
   std::sort(by_key.begin(), by_key.end());
   for (size_t i = 1; i < by_key.size(); ++i)
     MATSAMP_CHECK(by_key[i].first != by_key[i - 1].first, "NCCL transport: ranks ", by_key[i - 1].second, " and ",
-                  by_key[i].second, " would share one GPU; NCCL needs one GPU per rank (start at most as many "
+                  by_key[i].second,
+                  " would share one GPU; NCCL needs one GPU per rank (start at most as many "
                   "ranks per node as it has GPUs, or use the MPI transport)");
 }
 
 }  // namespace
 
 std::unique_ptr<Communicator> make_nccl_communicator(Communicator& bootstrap, int device) {
-  const int on_node = local_rank();   // collective: before anything can fail on one rank only
+  const int on_node = local_rank();  // collective: before anything can fail on one rank only
   ncclUniqueId id;
   agree_on(bootstrap, [&] {
     int devices = 0;

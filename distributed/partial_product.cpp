@@ -11,8 +11,8 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
                            const CsrMatrix& running) {
   const CsrMatrix& b = fetched.rows;
   const int64_t cols = b.cols;
-  MATSAMP_CHECK(running.rows == q.rows && running.cols == cols, "continue_product: running sum is ",
-                running.shape(), " but Q is ", q.shape(), " and A has ", cols, " columns");
+  MATSAMP_CHECK(running.rows == q.rows && running.cols == cols, "continue_product: running sum is ", running.shape(),
+                " but Q is ", q.shape(), " and A has ", cols, " columns");
   MATSAMP_CHECK(static_cast<int64_t>(fetched.ids.size()) == b.rows, "continue_product: ", fetched.ids.size(),
                 " ids for ", b.shape());
   // Where each vertex of [lo, hi) sits among the fetched rows.
@@ -26,7 +26,7 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
   // (spgemm's first-touch assignments, already sorted); with no term here, the running sum.
   constexpr int64_t kAccumulate = -1, kKeepRunning = -2;
   std::vector<int64_t> term_begin(q.rows), term_end(q.rows), source(q.rows);
-  int64_t missing = 0;   // terms whose row of A was not fetched (checked outside the parallel loop)
+  int64_t missing = 0;  // terms whose row of A was not fetched (checked outside the parallel loop)
 #pragma omp parallel for schedule(static) reduction(+ : missing)
   for (int64_t r = 0; r < q.rows; ++r) {
     const auto row_begin = q.colidx.begin() + q.rowptr[r], row_end = q.colidx.begin() + q.rowptr[r + 1];
@@ -35,7 +35,7 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
     term_end[r] = std::lower_bound(first, row_end, static_cast<col_t>(hi)) - q.colidx.begin();
     for (int64_t e = term_begin[r]; e < term_end[r]; ++e) missing += slot[q.colidx[e] - lo] < 0;
     const int64_t terms = term_end[r] - term_begin[r];
-    source[r] = terms == 0                               ? kKeepRunning
+    source[r] = terms == 0                             ? kKeepRunning
                 : terms > 1 || running.row_nnz(r) != 0 ? kAccumulate
                                                        : slot[q.colidx[term_begin[r]] - lo];
   }
@@ -59,7 +59,8 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
       } else {
         // Summed in spgemm's order (first term assigned), so equal to the CPU op.
         acc.start_row();
-        for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) acc.add(running.colidx[e], running.values[e]);
+        for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e)
+          acc.add(running.colidx[e], running.values[e]);
         for_each_term(r, [&](col_t j, float value) { acc.add(j, value); });
         acc.drain(emit);
       }

@@ -22,7 +22,7 @@ class PartitionedSampling final : public SamplingGraph {
   // Collective over the grid.
   PartitionedSampling(ProcessGrid& grid, DistributedCsr adj, GraphProduct::Exchange exchange,
                       std::unique_ptr<Backend> local = make_cpu_backend());
-  PartitionedSampling(const PartitionedSampling&) = delete;   // handles refer to our matrices
+  PartitionedSampling(const PartitionedSampling&) = delete;  // handles refer to our matrices
   PartitionedSampling& operator=(const PartitionedSampling&) = delete;
 
   DistributedBackend& backend() { return backend_; }

@@ -25,12 +25,12 @@ class ProcessGrid {
   int col() const { return world_.rank() % replication_; }
 
   Communicator& world() { return world_; }
-  Communicator& row_comm() { return *row_; }   // the c ranks of this process row, by column
-  Communicator& col_comm() { return *col_; }   // the p/c ranks of this process column, by row
+  Communicator& row_comm() { return *row_; }  // the c ranks of this process row, by column
+  Communicator& col_comm() { return *col_; }  // the p/c ranks of this process column, by row
 
   // Counters of the world, row and column communicators, summed per operation.
   std::map<std::string, CommCounters> counters() const;
-  int64_t bytes_sent() const;                  // over all operations
+  int64_t bytes_sent() const;  // over all operations
   void reset_counters();
 
  private:

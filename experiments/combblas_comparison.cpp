@@ -36,8 +36,8 @@ CsrMatrix seed_selector(int64_t n, int64_t seeds, int process_row) {
 }
 
 struct Measurement {
-  double seconds = 0;   // median over repeats, barrier to barrier
-  int64_t bytes = 0;    // all ranks, per product
+  double seconds = 0;  // median over repeats, barrier to barrier
+  int64_t bytes = 0;   // all ranks, per product
 };
 
 // Runs product() `repeats` times after one warm-up; every rank gets the same numbers.
@@ -59,7 +59,7 @@ Measurement measure(Communicator& world, int repeats, Product&& product) {
   world.all_reduce_sum(total);
   std::sort(times.begin(), times.end());
   double median = times[times.size() / 2];
-  world.broadcast(&median, 1, DataType::float64, 0);   // rank 0's clock decides
+  world.broadcast(&median, 1, DataType::float64, 0);  // rank 0's clock decides
   return {median, total[0]};
 }
 
@@ -76,7 +76,7 @@ int run(int argc, char** argv) {
   rmat.scale = argc > 1 ? std::atoi(argv[1]) : 14;
   const int64_t seeds = argc > 2 ? std::atoll(argv[2]) : 4096;
   const int repeats = argc > 3 ? std::atoi(argv[3]) : 3;
-  const CsrMatrix a = generate_rmat(rmat).adj;   // the same on every rank
+  const CsrMatrix a = generate_rmat(rmat).adj;  // the same on every rank
   const int p = world->size();
   for (int c = 1; c * c <= p; ++c) {
     if (p % (c * c) != 0) continue;
@@ -105,11 +105,11 @@ int run(int argc, char** argv) {
       std::vector<int64_t> nnz{grid.col() == 0 ? result.nnz() : 0};
       world->all_reduce_sum(nnz);
       ours_nnz = nnz[0];
-      report(*world,
-             describe(exchange == GraphProduct::Exchange::sparsity_aware ? "matsamp_1.5d_aware"
-                                                                         : "matsamp_1.5d_oblivious")
-                 .add("result_nonzeros", nnz[0]),
-             m);
+      report(
+          *world,
+          describe(exchange == GraphProduct::Exchange::sparsity_aware ? "matsamp_1.5d_aware" : "matsamp_1.5d_oblivious")
+              .add("result_nonzeros", nnz[0]),
+          m);
     }
     if (!combblas_bridge::square_grid(p)) continue;
     // The same stacked Q (every process row's Q_i) and A, in CombBLAS's 2D layout.
@@ -123,9 +123,11 @@ int run(int argc, char** argv) {
       cp = combblas::Mult_AnXBn_Synch<combblas::PlusTimesSRing<double, double>, double,
                                       combblas::SpDCCols<int64_t, double>>(cq, ca);
     });
-    const int64_t combblas_nnz = cp.getnnz();   // a collective
-    report(*world, describe("combblas_2d_summa").add("result_nonzeros", combblas_nnz).add("same_nonzeros_as_ours",
-                                                                                          combblas_nnz == ours_nnz),
+    const int64_t combblas_nnz = cp.getnnz();  // a collective
+    report(*world,
+           describe("combblas_2d_summa")
+               .add("result_nonzeros", combblas_nnz)
+               .add("same_nonzeros_as_ours", combblas_nnz == ours_nnz),
            m);
   }
   return 0;

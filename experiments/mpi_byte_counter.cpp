@@ -93,8 +93,8 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   if (dest != rank_in(comm)) matsamp::experiments::bytes_sent += bytes_of(sendcount, sendtype);
-  return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                       comm, status);
+  return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm,
+                       status);
 }
 
 }  // extern "C"

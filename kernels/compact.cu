@@ -75,8 +75,7 @@ __global__ void place_new_vertices(const uint64_t* vertex_keys, int64_t n, const
   }
 }
 
-__global__ void place_leading(const vid_t* leading, DeviceOffsets blocks, const int64_t* col_offsets,
-                              vid_t* vertices) {
+__global__ void place_leading(const vid_t* leading, DeviceOffsets blocks, const int64_t* col_offsets, vid_t* vertices) {
   for (int64_t j = thread_index(); j < blocks.total; j += thread_count()) {
     const int64_t g = block_of(blocks.offsets, blocks.blocks, j);
     vertices[col_offsets[g] + j - blocks.offsets[g]] = leading[j];
@@ -94,8 +93,8 @@ __global__ void relabel_entries(const int64_t* entry, const int64_t* vertex_of, 
 
 }  // namespace
 
-DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks,
-                              const vid_t* leading, DeviceOffsets leading_blocks) {
+DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks, const vid_t* leading,
+                              DeviceOffsets leading_blocks) {
   const cudaStream_t stream = stream_of(engine);
   const int64_t k = leading_blocks.blocks, leads = leading_blocks.total, nnz = s.nnz();
   const int key_bits = 32 + bits_for(k + 1);
@@ -135,17 +134,15 @@ DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOf
   // Local column of every distinct pair: leading position, or after the leading ones.
   DeviceArray<int64_t> local(engine, n), is_new(engine, n), new_before_vertex(engine, n + 1);
   if (n > 0) {
-    match_leading<<<blocks_for_threads(n), kBlockThreads, 0, stream>>>(vertex_keys.data(), n, lead_keys.data(),
-                                                                       lead_position.data(), leads, local.data(),
-                                                                       is_new.data());
+    match_leading<<<blocks_for_threads(n), kBlockThreads, 0, stream>>>(
+        vertex_keys.data(), n, lead_keys.data(), lead_position.data(), leads, local.data(), is_new.data());
     MATSAMP_CUDA_LAUNCHED("match_leading");
   }
   counts_to_offsets(engine, is_new.data(), n, new_before_vertex.data());
   DeviceArray<int64_t> columns(engine, k), new_before_block(engine, k);
   if (k > 0) {
-    block_columns<<<blocks_for_threads(k), kBlockThreads, 0, stream>>>(vertex_keys.data(), n,
-                                                                       new_before_vertex.data(), leading_blocks,
-                                                                       columns.data(), new_before_block.data());
+    block_columns<<<blocks_for_threads(k), kBlockThreads, 0, stream>>>(
+        vertex_keys.data(), n, new_before_vertex.data(), leading_blocks, columns.data(), new_before_block.data());
     MATSAMP_CUDA_LAUNCHED("block_columns");
   }
   DeviceArray<int64_t> col_offsets(engine, k + 1);
@@ -153,7 +150,7 @@ DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOf
   const unsigned long long repeat = read_one(engine, repeated.data());
   MATSAMP_CHECK(repeat == kNoRepeat, "compact_columns: vertex ", repeat,
                 " appears twice among the leading vertices of one minibatch");
-  check_column_count(total_cols, "compact_columns");   // after the repeat check, as on the CPU
+  check_column_count(total_cols, "compact_columns");  // after the repeat check, as on the CPU
 
   DeviceCompact result;
   result.vertices = DeviceArray<vid_t>(engine, total_cols);
@@ -164,8 +161,8 @@ DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOf
     MATSAMP_CUDA_LAUNCHED("place_new_vertices");
   }
   if (leads > 0) {
-    place_leading<<<blocks_for_threads(leads), kBlockThreads, 0, stream>>>(leading, leading_blocks,
-                                                                           col_offsets.data(), result.vertices.data());
+    place_leading<<<blocks_for_threads(leads), kBlockThreads, 0, stream>>>(leading, leading_blocks, col_offsets.data(),
+                                                                           result.vertices.data());
     MATSAMP_CUDA_LAUNCHED("place_leading");
   }
 
@@ -180,8 +177,7 @@ DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOf
   else fill_values(engine, adj, 1.0f);
   if (nnz > 0) {
     relabel_entries<<<blocks_for_threads(nnz), kBlockThreads, 0, stream>>>(
-        entry.data(), vertex_of.data(), nnz, vertex_keys.data(), local.data(), col_offsets.data(),
-        adj.colidx.data());
+        entry.data(), vertex_of.data(), nnz, vertex_keys.data(), local.data(), col_offsets.data(), adj.colidx.data());
     MATSAMP_CUDA_LAUNCHED("relabel_entries");
   }
   sort_rows(engine, adj.rows, adj.rowptr.data(), adj.colidx, adj.values);

@@ -138,7 +138,8 @@ class CudaBackend final : public Backend {
     const DeviceScope scope(engine_);
     const DeviceCsr& dp = device(p, "its_sample");
     check_sample_keys(keys, s, "its_sample");
-    MATSAMP_CHECK(dp.values.size() > 0 || dp.nnz() == 0, "its_sample: P (", p.shape(), ") has no values; normalize it first");
+    MATSAMP_CHECK(dp.values.size() > 0 || dp.nnz() == 0, "its_sample: P (", p.shape(),
+                  ") has no values; normalize it first");
     check_its_sample_rows(p.rows(), p.cols(), p.nnz(), keys);
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
     return wrap(gpu::its_sample(engine_, dp.view(), s, device_keys(keys, doffsets)));
@@ -172,17 +173,17 @@ class CudaBackend final : public Backend {
     const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
     const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading.offsets);
     const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
-    gpu::DeviceCompact c =
-        gpu::compact_columns(engine_, ds, {drow_offsets.data(), blocks, s.rows()}, device(leading.ids, "compact_columns").data(),
-                             {dleading_offsets.data(), blocks, leading.ids.size()});
-    const int64_t cols = s.cols();   // every vertex is a column of S
+    gpu::DeviceCompact c = gpu::compact_columns(engine_, ds, {drow_offsets.data(), blocks, s.rows()},
+                                                device(leading.ids, "compact_columns").data(),
+                                                {dleading_offsets.data(), blocks, leading.ids.size()});
+    const int64_t cols = s.cols();  // every vertex is a column of S
     return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)).set_bound(cols), std::move(c.col_offsets)}};
   }
 
   Values gather(const Matrix& p, const BlockedIds& at) override {
     const DeviceScope scope(engine_);
     const DeviceCsr& dp = device(p, "gather");
-    check_frontier_blocks(p.rows(), p.cols(), gpu::to_host(engine_, device(at.ids, "gather")), at.offsets);   // small
+    check_frontier_blocks(p.rows(), p.cols(), gpu::to_host(engine_, device(at.ids, "gather")), at.offsets);  // small
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, at.offsets);
     return wrap_array(gpu::entries_at(engine_, dp.view(), {doffsets.data(), at.blocks(), at.ids.size()},
                                       device(at.ids, "gather").data()));
@@ -229,10 +230,9 @@ class CudaBackend final : public Backend {
 
   void check_select_cols(const Matrix& a, int64_t rows, const Offsets& row_offsets, const BlockedIds& cols,
                          const Values& weights) {
-    matsamp::check_select_cols(a.cols(), a.shape(), rows, row_offsets, gpu::to_host(engine_, device(cols.ids, "select_cols")),
-                               cols.offsets,
-                               weights.defined() ? gpu::to_host(engine_, device(weights, "select_cols"))
-                                                 : std::vector<float>{});
+    matsamp::check_select_cols(
+        a.cols(), a.shape(), rows, row_offsets, gpu::to_host(engine_, device(cols.ids, "select_cols")), cols.offsets,
+        weights.defined() ? gpu::to_host(engine_, device(weights, "select_cols")) : std::vector<float>{});
   }
 
   // A quarter of the memory the backend may use.
@@ -243,7 +243,10 @@ class CudaBackend final : public Backend {
   }
 
   static gpu::DeviceKeys device_keys(const SampleKeys& keys, const DeviceArray<int64_t>& offsets) {
-    return {keys.seed, keys.epoch, keys.layer, keys.first_minibatch,
+    return {keys.seed,
+            keys.epoch,
+            keys.layer,
+            keys.first_minibatch,
             {offsets.data(), offsets.size() - 1, keys.row_offsets.back()}};
   }
 
@@ -262,7 +265,7 @@ class CudaBackend final : public Backend {
   CudaOptions options_;
   DeviceEngine engine_;
   int64_t spgemm_budget_;
-  int64_t resident_bytes_ = 0;   // registered graph matrices (reported when memory runs out)
+  int64_t resident_bytes_ = 0;  // registered graph matrices (reported when memory runs out)
 };
 
 CudaBackend& cuda_of(Backend& backend, const char* what) {
@@ -288,14 +291,16 @@ CudaCounters cuda_counters(const Backend& backend) {
   return cuda ? cuda->counters() : CudaCounters{};
 }
 
-double gpu_copy_bandwidth(Backend& backend) { return gpu::measure_copy_bandwidth(cuda_of(backend, "GPU rates").engine()); }
+double gpu_copy_bandwidth(Backend& backend) {
+  return gpu::measure_copy_bandwidth(cuda_of(backend, "GPU rates").engine());
+}
 
 double gpu_gather_rate(Backend& backend) { return gpu::measure_gather_rate(cuda_of(backend, "GPU rates").engine()); }
 
 DeviceCsrArrays device_arrays(Backend& backend, const Matrix& m) {
   CudaBackend& cuda = cuda_of(backend, "device_arrays");
   const DeviceCsr& d = cuda.device(m, "device_arrays");
-  cuda.synchronize();   // the consumer reads them on a stream of its own
+  cuda.synchronize();  // the consumer reads them on a stream of its own
   return {d.rowptr.data(), d.colidx.data(), d.values.size() ? d.values.data() : nullptr};
 }
 

@@ -5,16 +5,16 @@
 #include <memory>
 #include <string>
 
-#include "core/error.h"
 #include "backend/backend.h"
+#include "core/error.h"
 #include "kernels/device_types.h"
 
 namespace matsamp {
 
 // How the backend computes general sparse products (LADIES' P = Q·(Â∘Â)).
 enum class GpuSpgemm {
-  ordered,    // sums each entry in the CPU's order: bit-identical to the CPU backend
-  cusparse,   // cuSPARSE generic SpGEMM: faster on big products, may differ in the last bit
+  ordered,   // sums each entry in the CPU's order: bit-identical to the CPU backend
+  cusparse,  // cuSPARSE generic SpGEMM: faster on big products, may differ in the last bit
 };
 
 struct CudaOptions {
@@ -59,9 +59,9 @@ double gpu_gather_rate(Backend& backend);
 // backend's queued work has finished when these return). Throw for handles of
 // other backends.
 struct DeviceCsrArrays {
-  const int64_t* rowptr = nullptr;   // rows + 1
-  const col_t* colidx = nullptr;     // nnz
-  const float* values = nullptr;     // nnz
+  const int64_t* rowptr = nullptr;  // rows + 1
+  const col_t* colidx = nullptr;    // nnz
+  const float* values = nullptr;    // nnz
 };
 DeviceCsrArrays device_arrays(Backend& backend, const Matrix& m);
 const vid_t* device_ids(Backend& backend, const Ids& ids);

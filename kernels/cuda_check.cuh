@@ -13,14 +13,14 @@ namespace matsamp::gpu {
 
 inline void check_cuda(cudaError_t status, const char* call, const char* file, int line) {
   if (status == cudaSuccess) return;
-  cudaGetLastError();   // clears a non-sticky error so the engine stays usable
+  cudaGetLastError();  // clears a non-sticky error so the engine stays usable
   fail(call, " failed: ", cudaGetErrorString(status), " (", cudaGetErrorName(status), ") at ", file, ":", line);
 }
 
 inline void check_cusparse(cusparseStatus_t status, const char* call, const char* file, int line) {
   if (status == CUSPARSE_STATUS_SUCCESS) return;
-  fail(call, " failed: ", cusparseGetErrorString(status), " (cuSPARSE status ", static_cast<int>(status), ") at ",
-       file, ":", line);
+  fail(call, " failed: ", cusparseGetErrorString(status), " (cuSPARSE status ", static_cast<int>(status), ") at ", file,
+       ":", line);
 }
 
 inline cudaStream_t stream_of(const DeviceEngine& engine) { return static_cast<cudaStream_t>(engine.stream()); }

@@ -13,9 +13,9 @@ struct CsrView {
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t nnz = 0;
-  const int64_t* rowptr = nullptr;   // rows + 1
-  const col_t* colidx = nullptr;     // nnz
-  const float* values = nullptr;     // nnz, or null: every value is 1
+  const int64_t* rowptr = nullptr;  // rows + 1
+  const col_t* colidx = nullptr;    // nnz
+  const float* values = nullptr;    // nnz, or null: every value is 1
 };
 
 struct DeviceCsr {
@@ -23,12 +23,15 @@ struct DeviceCsr {
   int64_t cols = 0;
   DeviceArray<int64_t> rowptr;
   DeviceArray<col_t> colidx;
-  DeviceArray<float> values;   // empty for a pattern matrix
+  DeviceArray<float> values;  // empty for a pattern matrix
 
   DeviceCsr() = default;
   // Row pointers allocated (not set); column ids and values of nnz entries.
   DeviceCsr(DeviceEngine& engine, int64_t rows_, int64_t cols_, int64_t nnz, bool with_values = true)
-      : rows(rows_), cols(cols_), rowptr(engine, rows_ + 1), colidx(engine, nnz),
+      : rows(rows_),
+        cols(cols_),
+        rowptr(engine, rows_ + 1),
+        colidx(engine, nnz),
         values(engine, with_values ? nnz : 0) {}
 
   int64_t nnz() const { return colidx.size(); }

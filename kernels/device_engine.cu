@@ -105,15 +105,14 @@ void* DeviceEngine::allocate(int64_t bytes) {
     cudaMemPoolGetAttribute(impl_->pool, cudaMemPoolAttrReservedMemCurrent, &reserved);
     int64_t available = m.free_bytes + static_cast<int64_t>(reserved);
     if (impl_->memory_limit > 0) available = std::min(available, impl_->memory_limit);
-    throw GpuOutOfMemory(detail::concat("GPU out of memory: ", bytes, " bytes requested with ", in_use,
-                                        " in use (", reason, ")"),
-                         bytes, in_use, available, resident_bytes_);
+    throw GpuOutOfMemory(
+        detail::concat("GPU out of memory: ", bytes, " bytes requested with ", in_use, " in use (", reason, ")"), bytes,
+        in_use, available, resident_bytes_);
   };
   if (impl_->memory_limit > 0 && pool_in_use() + bytes > impl_->memory_limit)
     out_of_memory(detail::concat("limit of ", impl_->memory_limit, " bytes"));
   void* pointer = nullptr;
-  const cudaError_t status =
-      cudaMallocFromPoolAsync(&pointer, static_cast<size_t>(bytes), impl_->pool, impl_->stream);
+  const cudaError_t status = cudaMallocFromPoolAsync(&pointer, static_cast<size_t>(bytes), impl_->pool, impl_->stream);
   if (status == cudaErrorMemoryAllocation) {
     cudaGetLastError();
     out_of_memory("device full");
@@ -179,12 +178,12 @@ int64_t DeviceEngine::pool_peak() const {
 }
 
 void DeviceEngine::reset_peak() {
-  uint64_t zero = 0;   // CUDA sets the high-water mark to the current use
+  uint64_t zero = 0;  // CUDA sets the high-water mark to the current use
   MATSAMP_CUDA_CHECK(cudaMemPoolSetAttribute(impl_->pool, cudaMemPoolAttrUsedMemHigh, &zero));
 }
 
 GpuMemory DeviceEngine::memory() const {
-  const DeviceScope scope(*this);   // cudaMemGetInfo reports the current device
+  const DeviceScope scope(*this);  // cudaMemGetInfo reports the current device
   size_t free = 0, total = 0;
   MATSAMP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   return {static_cast<int64_t>(free), static_cast<int64_t>(total)};

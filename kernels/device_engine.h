@@ -25,21 +25,21 @@ class DeviceEngine {
   void release(void* pointer) noexcept;
 
   void copy_to_device(void* device, const void* host, int64_t bytes);
-  void copy_to_host(void* host, const void* device, int64_t bytes);   // returns when done
+  void copy_to_host(void* host, const void* device, int64_t bytes);  // returns when done
   void copy_on_device(void* to, const void* from, int64_t bytes);
   void fill_zero(void* device, int64_t bytes);
   void synchronize();
   // Waits for the stream, then returns the pool's unused memory to the driver.
   void release_cached_memory();
 
-  void* stream() const;          // a cudaStream_t
-  void* sparse_handle() const;   // a cusparseHandle_t
+  void* stream() const;         // a cudaStream_t
+  void* sparse_handle() const;  // a cusparseHandle_t
 
   // Bytes of graph matrices kept resident (reported in out-of-memory errors).
   void set_resident_bytes(int64_t bytes) { resident_bytes_ = bytes; }
   int64_t pool_in_use() const;
   int64_t pool_peak() const;
-  void reset_peak();   // the high-water mark restarts from what is in use
+  void reset_peak();  // the high-water mark restarts from what is in use
   GpuMemory memory() const;
   std::string device_name() const;
   CudaCounters counters() const;
@@ -74,7 +74,8 @@ class DeviceArray {
  public:
   DeviceArray() = default;
   DeviceArray(DeviceEngine& engine, int64_t size)
-      : engine_(&engine), size_(size),
+      : engine_(&engine),
+        size_(size),
         data_(size > 0 ? static_cast<T*>(engine.allocate(size * static_cast<int64_t>(sizeof(T)))) : nullptr) {}
   ~DeviceArray() { reset(); }
   DeviceArray(DeviceArray&& other) noexcept { swap(other); }

@@ -11,9 +11,9 @@ namespace matsamp::gpu {
 
 // Stacked blocks on the device: block g is [offsets[g], offsets[g+1]), k blocks.
 struct DeviceOffsets {
-  const int64_t* offsets = nullptr;   // k + 1
-  int64_t blocks = 0;                 // k
-  int64_t total = 0;                  // offsets[k], known on the host
+  const int64_t* offsets = nullptr;  // k + 1
+  int64_t blocks = 0;                // k
+  int64_t total = 0;                 // offsets[k], known on the host
 };
 
 // The random-number names of a sampling op (SampleKeys with device offsets).
@@ -22,7 +22,7 @@ struct DeviceKeys {
   uint32_t epoch = 0;
   uint32_t layer = 0;
   int64_t first_minibatch = 0;
-  DeviceOffsets rows;   // rows.total rows are sampled
+  DeviceOffsets rows;  // rows.total rows are sampled
 };
 
 // C = A·B summing every entry in the order of A's row, like the CPU's Gustavson
@@ -58,8 +58,8 @@ void fill_values(DeviceEngine& engine, DeviceCsr& p, float value);
 DeviceCsr its_sample(DeviceEngine& engine, const CsrView& p, int64_t s, const DeviceKeys& keys);
 
 // sample_rows of ops.h (rows[i] of A for keyed row i).
-DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
-                      const DeviceKeys& keys, bool uniform_rows);
+DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s, const DeviceKeys& keys,
+                      bool uniform_rows);
 
 // labor_sample_rows of ops.h (rows[i] of A for keyed row i), decided on the device.
 DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
@@ -68,12 +68,12 @@ DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t*
 struct DeviceCompact {
   DeviceCsr adj;
   DeviceArray<vid_t> vertices;
-  std::vector<int64_t> col_offsets;   // host: k + 1
+  std::vector<int64_t> col_offsets;  // host: k + 1
 };
 
 // compact_columns of ops.h. Throws when a vertex repeats among the leading
 // vertices of one block, or the stacked column count overflows col_t.
-DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks,
-                              const vid_t* leading, DeviceOffsets leading_blocks);
+DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks, const vid_t* leading,
+                              DeviceOffsets leading_blocks);
 
 }  // namespace matsamp::gpu

@@ -4,7 +4,7 @@
 
 namespace matsamp::gpu {
 
-double measure_copy_bandwidth(DeviceEngine& engine);   // bytes/s, read + write
-double measure_gather_rate(DeviceEngine& engine);      // random 4-byte gathers/s
+double measure_copy_bandwidth(DeviceEngine& engine);  // bytes/s, read + write
+double measure_gather_rate(DeviceEngine& engine);     // random 4-byte gathers/s
 
 }  // namespace matsamp::gpu

@@ -12,12 +12,11 @@ namespace matsamp {
 // Device memory ran out. The numbers let the caller say what would have fitted.
 class GpuOutOfMemory : public Error {
  public:
-  GpuOutOfMemory(const std::string& what, int64_t requested, int64_t in_use, int64_t available,
-                 int64_t resident);
-  int64_t requested_bytes;   // the allocation that failed
-  int64_t in_use_bytes;      // held by the backend at that moment (graph included)
-  int64_t available_bytes;   // the most the backend could hold (its pool + free device memory)
-  int64_t resident_bytes;    // of those in use, the graph matrices kept on the device
+  GpuOutOfMemory(const std::string& what, int64_t requested, int64_t in_use, int64_t available, int64_t resident);
+  int64_t requested_bytes;  // the allocation that failed
+  int64_t in_use_bytes;     // held by the backend at that moment (graph included)
+  int64_t available_bytes;  // the most the backend could hold (its pool + free device memory)
+  int64_t resident_bytes;   // of those in use, the graph matrices kept on the device
 };
 
 struct GpuMemory {

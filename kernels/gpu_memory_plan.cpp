@@ -7,9 +7,7 @@
 
 namespace matsamp {
 
-int64_t device_csr_bytes(int64_t rows, int64_t nnz, bool values) {
-  return 8 * (rows + 1) + nnz * (values ? 8 : 4);
-}
+int64_t device_csr_bytes(int64_t rows, int64_t nnz, bool values) { return 8 * (rows + 1) + nnz * (values ? 8 : 4); }
 
 int64_t gpu_memory_budget(int64_t free_bytes, int64_t graph_bytes, double fraction) {
   MATSAMP_CHECK(fraction > 0 && fraction <= 1, "GPU memory fraction must be in (0, 1], got ", fraction);
@@ -35,8 +33,7 @@ std::vector<int64_t> split_rows_by_work(const std::vector<int64_t>& work_prefix,
     const int64_t first = bounds.back();
     // The last row r with work_prefix[r] - work_prefix[first] <= budget ends the chunk.
     const auto limit = work_prefix[first] + budget;
-    int64_t end = std::upper_bound(work_prefix.begin() + first + 1, work_prefix.end(), limit) -
-                  work_prefix.begin() - 1;
+    int64_t end = std::upper_bound(work_prefix.begin() + first + 1, work_prefix.end(), limit) - work_prefix.begin() - 1;
     bounds.push_back(std::max(end, first + 1));
   }
   return bounds;

@@ -17,7 +17,7 @@ double best_seconds(DeviceEngine& engine, Work work) {
   MATSAMP_CUDA_CHECK(cudaEventCreate(&start));
   MATSAMP_CUDA_CHECK(cudaEventCreate(&stop));
   float best_ms = 0;
-  for (int run = 0; run <= kRuns; ++run) {   // run 0 warms up
+  for (int run = 0; run <= kRuns; ++run) {  // run 0 warms up
     MATSAMP_CUDA_CHECK(cudaEventRecord(start, stream));
     work();
     MATSAMP_CUDA_CHECK(cudaEventRecord(stop, stream));
@@ -48,7 +48,7 @@ __device__ inline uint32_t mix(uint64_t x) {
 __global__ void gather(const uint32_t* table, uint32_t mask, int64_t gathers, uint32_t* sink) {
   uint32_t sum = 0;
   for (int64_t i = thread_index(); i < gathers; i += thread_count()) sum += table[mix(i) & mask];
-  sink[thread_index()] = sum;   // keeps the loads
+  sink[thread_index()] = sum;  // keeps the loads
 }
 
 }  // namespace
@@ -68,7 +68,7 @@ double measure_copy_bandwidth(DeviceEngine& engine) {
 
 double measure_gather_rate(DeviceEngine& engine) {
   const DeviceScope scope(engine);
-  const int64_t entries = int64_t{64} << 20, gathers = int64_t{1} << 28;   // a 256 MiB table
+  const int64_t entries = int64_t{64} << 20, gathers = int64_t{1} << 28;  // a 256 MiB table
   double seconds;
   {
     DeviceArray<uint32_t> table(engine, entries);
@@ -76,8 +76,8 @@ double measure_gather_rate(DeviceEngine& engine) {
     const unsigned blocks = blocks_for_threads(gathers);
     DeviceArray<uint32_t> sink(engine, static_cast<int64_t>(blocks) * kBlockThreads);
     seconds = best_seconds(engine, [&] {
-      gather<<<blocks, kBlockThreads, 0, stream_of(engine)>>>(table.data(), static_cast<uint32_t>(entries - 1),
-                                                              gathers, sink.data());
+      gather<<<blocks, kBlockThreads, 0, stream_of(engine)>>>(table.data(), static_cast<uint32_t>(entries - 1), gathers,
+                                                              sink.data());
       MATSAMP_CUDA_LAUNCHED("gather");
     });
   }

@@ -3,16 +3,16 @@
 // as normalize_rows does), then keeps entry (i, t) when s·p_it >= 1 or the
 // minibatch's number for column t is below s·p_it. One pass counts each row's
 // kept entries, a scan places the rows, a second pass writes them.
+#include "core/philox.h"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.h"
-#include "core/philox.h"
 #include "kernels/device_primitives.h"
 
 namespace matsamp::gpu {
 
 namespace {
 
-constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;   // the CPU op's draw number for column numbers
+constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;  // the CPU op's draw number for column numbers
 
 struct LaborRows {
   CsrView a;
@@ -85,7 +85,7 @@ DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t*
   out.values = DeviceArray<float>(engine, nnz);
   if (m > 0 && nnz > 0) {
     labor_write<<<blocks_for_threads(m), kBlockThreads, 0, stream_of(engine)>>>(access, m, out.rowptr.data(),
-                                                                               out.colidx.data(), out.values.data());
+                                                                                out.colidx.data(), out.values.data());
     MATSAMP_CUDA_LAUNCHED("labor_write");
   }
   return out;

@@ -23,7 +23,7 @@ __device__ int64_t build_row_prefix(Value value, int64_t len, uint64_t* pre) {
   int64_t positive = 0;
   for (int64_t j = lane_index(); j < len; j += 32) {
     const float v = value(j);
-    row_max = v > row_max ? v : row_max;   // order-free: the maximum is exact
+    row_max = v > row_max ? v : row_max;  // order-free: the maximum is exact
     positive += v > 0;
   }
   row_max = warp_max(row_max);
@@ -99,8 +99,8 @@ struct UniformRows {
 __global__ void prepare_rows_of_p(CsrView p, int64_t sources, uint64_t* pre, int64_t* positive) {
   for (int64_t r = warp_index(); r < sources; r += warp_count()) {
     const int64_t begin = p.rowptr[r];
-    const int64_t count = build_row_prefix([&](int64_t j) { return p.values[begin + j]; }, p.rowptr[r + 1] - begin,
-                                           pre + begin);
+    const int64_t count =
+        build_row_prefix([&](int64_t j) { return p.values[begin + j]; }, p.rowptr[r + 1] - begin, pre + begin);
     if (lane_index() == 0) positive[r] = count;
   }
 }
@@ -110,7 +110,7 @@ __global__ void prepare_normalized_rows(CsrView a, const vid_t* rows, int64_t m,
   for (int64_t i = warp_index(); i < m; i += warp_count()) {
     const int64_t begin = a.rowptr[rows[i]], len = a.rowptr[rows[i] + 1] - begin;
     double sum = 0;
-    if (lane_index() == 0)   // in row order, one lane: the CPU's double sum exactly
+    if (lane_index() == 0)  // in row order, one lane: the CPU's double sum exactly
       for (int64_t j = 0; j < len; ++j) sum += a.values ? a.values[begin + j] : 1.0f;
     sum = __shfl_sync(kFullWarp, sum, 0);
     const int64_t count = build_row_prefix(
@@ -136,8 +136,8 @@ __global__ void sample_counts(Rows rows, int64_t m, int64_t s, int64_t* counts) 
 // chunk of 32 first, each chunk is read before it is written, and its targets
 // lie at or above it, where everything has been read already.
 __device__ void merge_picks(int32_t* picked, int64_t count, int32_t i, int64_t at, unsigned fresh) {
-  int64_t lowest = count;   // below it nothing moves
-  int fresh_below = 0;      // fresh picks below this lane's
+  int64_t lowest = count;  // below it nothing moves
+  int fresh_below = 0;     // fresh picks below this lane's
   for (unsigned rest = fresh; rest != 0; rest &= rest - 1) {
     const int k = __ffs(rest) - 1;
     fresh_below += __shfl_sync(kFullWarp, i, k) < i;
@@ -183,24 +183,24 @@ __device__ void sample_row_by_warp(const Prefix& p, int64_t len, int64_t s, cons
     const unsigned repeats = __ballot_sync(kFullWarp, repeat);
     const bool stops = repeat ? misses + __popc(repeats & through) > s : count + __popc(~repeats & through) == s;
     const unsigned stopping = __ballot_sync(kFullWarp, stops);
-    const int last = stopping != 0 ? __ffs(stopping) - 1 : 31;   // the loop's last draw in this batch
+    const int last = stopping != 0 ? __ffs(stopping) - 1 : 31;  // the loop's last draw in this batch
     const unsigned done = last == 31 ? kFullWarp : (2u << last) - 1;
     const bool rebuild = stopping != 0 && (repeats >> last & 1);
-    __syncwarp();   // every lane has read picked and scratch
+    __syncwarp();  // every lane has read picked and scratch
     merge_picks(picked, count, i, at, ~repeats & done);
     count += __popc(~repeats & done);
     misses += __popc(repeats & done);
     draw += last + 1;
-    if (rebuild) {   // as the sequential loop: exclude every pick so far
+    if (rebuild) {  // as the sequential loop: exclude every pick so far
       uint64_t weight = 0;
       for (int64_t t = lane_index(); t < count; t += 32) {
         scratch[t] = position_as_float(picked[t]);
         weight += weight_at(p, picked[t]);
       }
-      excluded_weight = warp_sum(weight);   // integers: any order
+      excluded_weight = warp_sum(weight);  // integers: any order
       excluded = count;
       misses = 0;
-      __syncwarp();   // the list is read by every lane's next draws
+      __syncwarp();  // the list is read by every lane's next draws
     }
   }
 }
@@ -270,7 +270,7 @@ __global__ void draw_samples(Rows rows, int64_t m, int64_t s, DeviceKeys keys, c
     const int64_t o = out_rowptr[r], count = out_rowptr[r + 1] - o;
     if (count == 0) continue;
     const int64_t len = rows.length(r);
-    if (rows.positives(r) <= s) {   // every positive entry, no randomness
+    if (rows.positives(r) <= s) {  // every positive entry, no randomness
       Team::take_positives(rows, r, len, count, out_colidx + o, out_values + o);
       continue;
     }
@@ -298,8 +298,8 @@ DeviceCsr draw_all(DeviceEngine& engine, const Rows& rows, int64_t m, int64_t co
   DeviceCsr out = csr_from_row_counts(engine, m, cols, counts.data());
   if (out.nnz() > 0) {
     if (s >= kWarpPerRowFanout)
-      draw_samples<WarpPerRow><<<blocks_for_warps(m), kBlockThreads, 0, stream>>>(
-          rows, m, s, keys, out.rowptr.data(), out.colidx.data(), out.values.data());
+      draw_samples<WarpPerRow><<<blocks_for_warps(m), kBlockThreads, 0, stream>>>(rows, m, s, keys, out.rowptr.data(),
+                                                                                  out.colidx.data(), out.values.data());
     else
       draw_samples<ThreadPerRow><<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(
           rows, m, s, keys, out.rowptr.data(), out.colidx.data(), out.values.data());

@@ -10,8 +10,7 @@ namespace matsamp::gpu {
 namespace {
 
 __global__ void selected_row_lengths(CsrView a, const vid_t* rows, int64_t m, int64_t* lengths) {
-  for (int64_t i = thread_index(); i < m; i += thread_count())
-    lengths[i] = a.rowptr[rows[i] + 1] - a.rowptr[rows[i]];
+  for (int64_t i = thread_index(); i < m; i += thread_count()) lengths[i] = a.rowptr[rows[i] + 1] - a.rowptr[rows[i]];
 }
 
 __global__ void gather_rows(CsrView a, const vid_t* rows, int64_t m, const int64_t* out_rowptr, col_t* out_colidx,
@@ -43,8 +42,7 @@ __device__ inline void selector_hits(const uint64_t* keys, int64_t n, int64_t g,
   *last = upper_bound_in(keys, n, key);
 }
 
-__global__ void count_selected(CsrView a, DeviceOffsets row_blocks, const uint64_t* keys, int64_t n,
-                               int64_t* counts) {
+__global__ void count_selected(CsrView a, DeviceOffsets row_blocks, const uint64_t* keys, int64_t n, int64_t* counts) {
   for (int64_t r = warp_index(); r < a.rows; r += warp_count()) {
     const int64_t g = block_of(row_blocks.offsets, row_blocks.blocks, r);
     int64_t count = 0;
@@ -65,7 +63,7 @@ __global__ void fill_selected(CsrView a, DeviceOffsets row_blocks, const uint64_
     const int64_t g = block_of(row_blocks.offsets, row_blocks.blocks, r);
     const int64_t begin = a.rowptr[r], end = a.rowptr[r + 1];
     int64_t written = out_rowptr[r];
-    for (int64_t base = begin; base < end; base += 32) {   // the same trip count on every lane
+    for (int64_t base = begin; base < end; base += 32) {  // the same trip count on every lane
       const int64_t e = base + lane_index();
       int64_t first = 0, last = 0;
       if (e < end) selector_hits(keys, n, g, a.colidx[e], &first, &last);

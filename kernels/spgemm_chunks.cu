@@ -18,8 +18,7 @@ __global__ void count_row_products(CsrView a, CsrView b, int64_t* work) {
   }
 }
 
-__global__ void count_products_of_entries(CsrView a, CsrView b, int64_t first_entry, int64_t entries,
-                                          int64_t* counts) {
+__global__ void count_products_of_entries(CsrView a, CsrView b, int64_t first_entry, int64_t entries, int64_t* counts) {
   for (int64_t i = thread_index(); i < entries; i += thread_count()) {
     const col_t k = a.colidx[first_entry + i];
     counts[i] = b.rowptr[k + 1] - b.rowptr[k];
@@ -35,13 +34,12 @@ __global__ void shift_row_pointers(const int64_t* from, int64_t rows, int64_t sh
 void count_entry_products(DeviceEngine& engine, const CsrView& a, const CsrView& b, int64_t first_entry,
                           int64_t entries, int64_t* counts) {
   if (entries == 0) return;
-  count_products_of_entries<<<blocks_for_threads(entries), kBlockThreads, 0, stream_of(engine)>>>(
-      a, b, first_entry, entries, counts);
+  count_products_of_entries<<<blocks_for_threads(entries), kBlockThreads, 0, stream_of(engine)>>>(a, b, first_entry,
+                                                                                                  entries, counts);
   MATSAMP_CUDA_LAUNCHED("count_products_of_entries");
 }
 
-std::vector<RowChunk> plan_row_chunks(DeviceEngine& engine, const CsrView& a, const CsrView& b,
-                                      int64_t max_products) {
+std::vector<RowChunk> plan_row_chunks(DeviceEngine& engine, const CsrView& a, const CsrView& b, int64_t max_products) {
   if (a.rows == 0) return {};
   DeviceArray<int64_t> work(engine, a.rows);
   count_row_products<<<blocks_for_threads(a.rows), kBlockThreads, 0, stream_of(engine)>>>(a, b, work.data());
@@ -77,7 +75,7 @@ DeviceCsr stack_rows(DeviceEngine& engine, std::vector<DeviceCsr> pieces, int64_
     engine.copy_on_device(out.values.data() + entry, p.values.data(), p.values.bytes());
     row += p.rows;
     entry += p.nnz();
-    p = DeviceCsr();   // give the piece back to the pool as soon as it is copied
+    p = DeviceCsr();  // give the piece back to the pool as soon as it is copied
   }
   return out;
 }

@@ -9,9 +9,9 @@
 namespace matsamp::gpu {
 
 struct RowChunk {
-  int64_t first_row = 0, last_row = 0;       // rows [first_row, last_row) of A
-  int64_t first_entry = 0, last_entry = 0;   // their entries of A
-  int64_t products = 0;                      // scalar products a_ik·b_kj
+  int64_t first_row = 0, last_row = 0;      // rows [first_row, last_row) of A
+  int64_t first_entry = 0, last_entry = 0;  // their entries of A
+  int64_t products = 0;                     // scalar products a_ik·b_kj
 };
 
 // Consecutive row ranges of at most max_products products each (a heavier row

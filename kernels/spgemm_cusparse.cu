@@ -6,10 +6,10 @@
 #include <limits>
 #include <optional>
 
-#include "kernels/device_types.h"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.h"
 #include "kernels/device_primitives.h"
+#include "kernels/device_types.h"
 #include "kernels/spgemm_chunks.h"
 
 namespace matsamp::gpu {
@@ -21,7 +21,7 @@ constexpr int64_t kBytesPerProduct = 16;
 
 struct Plan {
   cusparseSpGEMMAlg_t alg;
-  float chunk_fraction;   // ALG3 only
+  float chunk_fraction;  // ALG3 only
   const char* name;
 };
 constexpr Plan kPlans[] = {{CUSPARSE_SPGEMM_ALG1, 1.0f, "ALG1"},
@@ -75,7 +75,7 @@ DeviceArray<int32_t> narrow(DeviceEngine& engine, const int64_t* rowptr, int64_t
 // B as cuSPARSE takes it: 32-bit row pointers and explicit values.
 struct Narrow32 {
   DeviceArray<int32_t> rowptr;
-  DeviceArray<float> ones;   // when B has no values
+  DeviceArray<float> ones;  // when B has no values
   SpMat mat;
 };
 
@@ -86,14 +86,13 @@ class CusparseProduct {
     constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
     MATSAMP_CHECK(b.nnz <= kMax && b.rows < kMax, "spgemm (cuSPARSE): B (", b.rows, " x ", b.cols, ", ", b.nnz,
                   " nonzeros) needs 32-bit indices");
-    if (b.nnz == 0) return;   // every product is empty; cuSPARSE is never called
+    if (b.nnz == 0) return;  // every product is empty; cuSPARSE is never called
     b32_.rowptr = narrow(engine, b.rowptr, b.rows, 0);
     if (!b.values) b32_.ones = ones(engine, b.nnz);
-    MATSAMP_CUSPARSE_CHECK(cusparseCreateCsr(&b32_.mat.descr, b.rows, b.cols, b.nnz, b32_.rowptr.data(),
-                                             const_cast<col_t*>(b.colidx),
-                                             b.values ? const_cast<float*>(b.values) : b32_.ones.data(),
-                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                             CUDA_R_32F));
+    MATSAMP_CUSPARSE_CHECK(
+        cusparseCreateCsr(&b32_.mat.descr, b.rows, b.cols, b.nnz, b32_.rowptr.data(), const_cast<col_t*>(b.colidx),
+                          b.values ? const_cast<float*>(b.values) : b32_.ones.data(), CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   }
 
   // Rows [r0, r1) of A·B, whose entries of A are [e0, e1).
@@ -107,7 +106,7 @@ class CusparseProduct {
           return;
         }
       }
-      if (single_row) {   // nothing smaller to try: the most frugal plan, come what may
+      if (single_row) {  // nothing smaller to try: the most frugal plan, come what may
         pieces.push_back(std::move(*try_plan(kPlans[std::size(kPlans) - 1], r0, r1, e0, e1, true)));
         return;
       }
@@ -137,11 +136,10 @@ class CusparseProduct {
     DeviceArray<int32_t> a_rowptr = narrow(engine_, a_.rowptr + r0, rows, e0);
     DeviceArray<float> a_ones = a_.values ? DeviceArray<float>() : ones(engine_, entries);
     SpMat mat_a, mat_c;
-    MATSAMP_CUSPARSE_CHECK(cusparseCreateCsr(&mat_a.descr, rows, a_.cols, entries, a_rowptr.data(),
-                                             const_cast<col_t*>(a_.colidx + e0),
-                                             a_.values ? const_cast<float*>(a_.values + e0) : a_ones.data(),
-                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                             CUDA_R_32F));
+    MATSAMP_CUSPARSE_CHECK(
+        cusparseCreateCsr(&mat_a.descr, rows, a_.cols, entries, a_rowptr.data(), const_cast<col_t*>(a_.colidx + e0),
+                          a_.values ? const_cast<float*>(a_.values + e0) : a_ones.data(), CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     DeviceArray<int32_t> c_rowptr(engine_, rows + 1);
     MATSAMP_CUSPARSE_CHECK(cusparseCreateCsr(&mat_c.descr, rows, b_.cols, 0, c_rowptr.data(), nullptr, nullptr,
                                              CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
@@ -153,7 +151,7 @@ class CusparseProduct {
     auto fits = [&](cusparseStatus_t status, const char* call) {
       if (!over_budget_ok &&
           (status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES || status == CUSPARSE_STATUS_ALLOC_FAILED)) {
-        cudaGetLastError();   // cuSPARSE's own failed cudaMalloc must not fail a later launch check
+        cudaGetLastError();  // cuSPARSE's own failed cudaMalloc must not fail a later launch check
         return false;
       }
       check_cusparse(status, call, __FILE__, __LINE__);
@@ -189,16 +187,15 @@ class CusparseProduct {
         return std::nullopt;
     } else {
       if (!fits(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
-                                              CUDA_R_32F, plan.alg, spgemm.descr, plan.chunk_fraction, &size3,
-                                              nullptr, nullptr),
+                                              CUDA_R_32F, plan.alg, spgemm.descr, plan.chunk_fraction, &size3, nullptr,
+                                              nullptr),
                 "cusparseSpGEMM_estimateMemory (size)"))
         return std::nullopt;
       std::optional<DeviceArray<char>> buffer3 = buffer(size3, size1);
-      if (!buffer3 ||
-          !fits(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
-                                              CUDA_R_32F, plan.alg, spgemm.descr, plan.chunk_fraction, &size3,
-                                              buffer3->data(), &size2),
-                "cusparseSpGEMM_estimateMemory"))
+      if (!buffer3 || !fits(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta,
+                                                          mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr,
+                                                          plan.chunk_fraction, &size3, buffer3->data(), &size2),
+                            "cusparseSpGEMM_estimateMemory"))
         return std::nullopt;
     }
     std::optional<DeviceArray<char>> buffer2 = buffer(size2, size1);
@@ -209,14 +206,14 @@ class CusparseProduct {
       return std::nullopt;
     int64_t c_rows = 0, c_cols = 0, c_nnz = 0;
     MATSAMP_CUSPARSE_CHECK(cusparseSpMatGetSize(mat_c.descr, &c_rows, &c_cols, &c_nnz));
-    if (c_nnz == 0) return no_products();   // nothing for cuSPARSE to copy
+    if (c_nnz == 0) return no_products();  // nothing for cuSPARSE to copy
     c.colidx = DeviceArray<col_t>(engine_, c_nnz);
     c.values = DeviceArray<float>(engine_, c_nnz);
     MATSAMP_CUSPARSE_CHECK(cusparseCsrSetPointers(mat_c.descr, c_rowptr.data(), c.colidx.data(), c.values.data()));
-    MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_copy(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta,
-                                               mat_c.descr, CUDA_R_32F, plan.alg, spgemm.descr));
-    widen_row_pointers<<<blocks_for_threads(rows + 1), kBlockThreads, 0, stream_of(engine_)>>>(
-        c_rowptr.data(), rows, c.rowptr.data());
+    MATSAMP_CUSPARSE_CHECK(cusparseSpGEMM_copy(handle, op, op, &alpha, mat_a.descr, b32_.mat.descr, &beta, mat_c.descr,
+                                               CUDA_R_32F, plan.alg, spgemm.descr));
+    widen_row_pointers<<<blocks_for_threads(rows + 1), kBlockThreads, 0, stream_of(engine_)>>>(c_rowptr.data(), rows,
+                                                                                               c.rowptr.data());
     MATSAMP_CUDA_LAUNCHED("widen_row_pointers");
     sort_rows(engine_, rows, c.rowptr.data(), c.colidx, c.values);
     return c;
@@ -231,8 +228,8 @@ class CusparseProduct {
 }  // namespace
 
 DeviceCsr spgemm_cusparse(DeviceEngine& engine, const CsrView& a, const CsrView& b, int64_t budget_bytes) {
-  const int64_t max_products = std::min<int64_t>(std::max<int64_t>(1, budget_bytes / kBytesPerProduct),
-                                                 std::numeric_limits<int32_t>::max());
+  const int64_t max_products =
+      std::min<int64_t>(std::max<int64_t>(1, budget_bytes / kBytesPerProduct), std::numeric_limits<int32_t>::max());
   CusparseProduct product(engine, a, b, budget_bytes);
   std::vector<DeviceCsr> pieces;
   for (const RowChunk& chunk : plan_row_chunks(engine, a, b, max_products))

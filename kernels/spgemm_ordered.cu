@@ -28,7 +28,7 @@ __global__ void expand_products(CsrView a, CsrView b, int64_t first_row, int64_t
     for (int64_t j = lane_index(); j < len; j += 32) {
       const int64_t pos = entry_offsets[i] + j;
       keys[pos] = row_key | static_cast<uint32_t>(b.colidx[f0 + j]);
-      products[pos] = av * (b.values ? b.values[f0 + j] : 1.0f);   // --fmad=false: no fused add later
+      products[pos] = av * (b.values ? b.values[f0 + j] : 1.0f);  // --fmad=false: no fused add later
     }
   }
 }
@@ -89,8 +89,8 @@ DeviceCsr ordered_chunk(DeviceEngine& engine, const CsrView& a, const CsrView& b
 }  // namespace
 
 DeviceCsr spgemm_ordered(DeviceEngine& engine, const CsrView& a, const CsrView& b, int64_t budget_bytes) {
-  const int64_t max_products = std::min<int64_t>(std::max<int64_t>(1, budget_bytes / kBytesPerProduct),
-                                                 std::numeric_limits<int32_t>::max());
+  const int64_t max_products =
+      std::min<int64_t>(std::max<int64_t>(1, budget_bytes / kBytesPerProduct), std::numeric_limits<int32_t>::max());
   const std::vector<RowChunk> chunks = plan_row_chunks(engine, a, b, max_products);
   std::vector<DeviceCsr> pieces;
   for (const RowChunk& chunk : chunks) pieces.push_back(ordered_chunk(engine, a, b, chunk));

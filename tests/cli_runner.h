@@ -12,8 +12,8 @@ namespace matsamp::testing {
 
 struct CliResult {
   int exit_code = -1;
-  std::string out;   // stdout
-  std::string err;   // stderr
+  std::string out;  // stdout
+  std::string err;  // stderr
 };
 
 inline std::string read_text(const std::string& path) {

@@ -16,7 +16,7 @@ namespace matsamp::testing {
 struct CompactCase {
   CsrMatrix s;
   std::vector<vid_t> leading;
-  Offsets offsets;   // the row blocks, and the leading vertices of each
+  Offsets offsets;  // the row blocks, and the leading vertices of each
 };
 
 // Two minibatches over 10 vertices; rows 0-1 belong to block 0, rows 2-4 to block 1.

@@ -25,7 +25,7 @@ class CudaVersusCpu : public ::testing::Test {
 
   std::unique_ptr<Backend> cuda;
   std::unique_ptr<Backend> cpu;
-  std::unique_ptr<HostOps> cuda_ops, cpu_ops;   // the ops on host operands
+  std::unique_ptr<HostOps> cuda_ops, cpu_ops;  // the ops on host operands
 };
 
 }  // namespace matsamp::testing

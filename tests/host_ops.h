@@ -18,8 +18,8 @@ class HostOps {
   }
   CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                                 const Offsets& col_offsets, const std::vector<float>& weights = {}) {
-    return b_.to_host(b_.select_cols_blocked(b_.upload(a), row_offsets, {b_.upload_ids(cols), col_offsets},
-                                             weights_of(weights)));
+    return b_.to_host(
+        b_.select_cols_blocked(b_.upload(a), row_offsets, {b_.upload_ids(cols), col_offsets}, weights_of(weights)));
   }
   CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
                                      const std::vector<vid_t>& cols, const Offsets& col_offsets,

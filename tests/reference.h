@@ -15,8 +15,7 @@ using Dense = std::vector<std::vector<double>>;
 inline Dense to_dense(const CsrMatrix& m) {
   Dense d(m.rows, std::vector<double>(m.cols, 0.0));
   for (int64_t r = 0; r < m.rows; ++r)
-    for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e)
-      d[r][m.colidx[e]] += m.values.empty() ? 1.0 : m.values[e];
+    for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) d[r][m.colidx[e]] += m.values.empty() ? 1.0 : m.values[e];
   return d;
 }
 
@@ -38,8 +37,7 @@ inline Dense row_selector(const std::vector<vid_t>& ids, int64_t cols) {
 
 // A random CSR with the given density, some empty rows and, when asked, some
 // rows whose stored values are all zero.
-inline CsrMatrix random_csr(int64_t rows, int64_t cols, double density, uint64_t seed,
-                            bool zero_rows = false) {
+inline CsrMatrix random_csr(int64_t rows, int64_t cols, double density, uint64_t seed, bool zero_rows = false) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   CsrMatrix m(rows, cols);
@@ -97,8 +95,7 @@ inline void expect_matches(const CsrMatrix& got, const Dense& want, double toler
   const Dense dense = to_dense(got);
   for (int64_t r = 0; r < got.rows; ++r)
     for (int64_t c = 0; c < got.cols; ++c)
-      ASSERT_NEAR(dense[r][c], want[r][c], tolerance * (1 + std::abs(want[r][c])))
-          << "at (" << r << ", " << c << ")";
+      ASSERT_NEAR(dense[r][c], want[r][c], tolerance * (1 + std::abs(want[r][c]))) << "at (" << r << ", " << c << ")";
   // Structural zeros of the product must not appear as stored entries either.
   for (int64_t r = 0; r < got.rows; ++r)
     for (int64_t e = got.rowptr[r]; e < got.rowptr[r + 1]; ++e)

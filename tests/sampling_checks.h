@@ -48,8 +48,7 @@ inline void expect_well_formed(const BulkSample& bulk, const CsrMatrix& adj, boo
       for (int64_t r = 0; r < layer.adj.rows; ++r)
         for (int64_t e = layer.adj.rowptr[r]; e < layer.adj.rowptr[r + 1]; ++e)
           ASSERT_TRUE(has_entry(adj, rows[r], layer.vertices[layer.adj.colidx[e]]))
-              << "sampled edge (" << rows[r] << ", " << layer.vertices[layer.adj.colidx[e]]
-              << ") is not in the graph";
+              << "sampled edge (" << rows[r] << ", " << layer.vertices[layer.adj.colidx[e]] << ") is not in the graph";
       rows = layer.vertices;
     }
   }

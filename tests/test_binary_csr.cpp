@@ -22,7 +22,7 @@ constexpr int64_t kHeaderBytes = 80;
 
 Graph small_labelled_graph() {
   PlantedPartitionOptions o;
-  o.vertices = 97;   // odd sizes exercise the 8-byte padding of every section
+  o.vertices = 97;  // odd sizes exercise the 8-byte padding of every section
   o.classes = 3;
   o.average_degree = 5;
   o.feature_dim = 3;
@@ -119,7 +119,8 @@ TEST(BinaryCsr, TruncatedFileReportsExpectedAndActualSize) {
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": " + expected}));
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr_rows(path, 0, 1); }, {path + ": " + expected}));
   overwrite(path, bytes.substr(0, 20));
-  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": truncated: expected at least 80 bytes, file has 20"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); },
+                                {path + ": truncated: expected at least 80 bytes, file has 20"}));
   overwrite(path, bytes + "junk");
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": size mismatch"}));
 }
@@ -136,16 +137,16 @@ TEST(BinaryCsr, FlippedBytesFailTheSectionChecksum) {
   const int64_t values_at = colidx_at + pad(4 * nnz);
   const int64_t features_at = values_at + pad(4 * nnz);
   const int64_t labels_at = features_at + pad(4 * n * g.feature_dim);
-  for (auto [offset, section] : std::vector<std::pair<int64_t, std::string>>{
-           {kHeaderBytes + 8 * 5, "rowptr"},
-           {colidx_at + 4 * (nnz / 2), "colidx"},
-           {values_at + 3, "values"},
-           {features_at + 4 * 7 + 1, "features"},
-           {labels_at + 8 * (n - 1), "labels"}}) {
+  for (auto [offset, section] : std::vector<std::pair<int64_t, std::string>>{{kHeaderBytes + 8 * 5, "rowptr"},
+                                                                             {colidx_at + 4 * (nnz / 2), "colidx"},
+                                                                             {values_at + 3, "values"},
+                                                                             {features_at + 4 * 7 + 1, "features"},
+                                                                             {labels_at + 8 * (n - 1), "labels"}}) {
     std::string corrupt = bytes;
     corrupt[offset] = static_cast<char>(corrupt[offset] ^ 0x10);
     overwrite(path, corrupt);
-    EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": checksum mismatch in section " + section}));
+    EXPECT_TRUE(
+        throws_error_with([&] { read_binary_csr(path); }, {path + ": checksum mismatch in section " + section}));
   }
 }
 
@@ -161,22 +162,22 @@ TEST(BinaryCsr, BadMagicVersionAndHeader) {
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": not a matsamp binary graph"}));
 
   bad = bytes;
-  bad[8] = 2;   // version
+  bad[8] = 2;  // version
   overwrite(path, bad);
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unsupported format version 2"}));
 
   bad = bytes;
-  bad[12] = 8;   // unknown flag bit
+  bad[12] = 8;  // unknown flag bit
   overwrite(path, bad);
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unknown flags"}));
 
   bad = bytes;
-  bad[16 + 7] = static_cast<char>(0x80);   // n negative
+  bad[16 + 7] = static_cast<char>(0x80);  // n negative
   overwrite(path, bad);
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": corrupt header: negative size"}));
 
   bad = bytes;
-  bad[24 + 6] = 0x7f;   // absurd nnz
+  bad[24 + 6] = 0x7f;  // absurd nnz
   overwrite(path, bad);
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": truncated: expected"}));
 }
@@ -186,7 +187,7 @@ TEST(BinaryCsr, WriterRefusesInconsistentGraphs) {
   Graph g;
   g.adj = CsrMatrix(2, 2);
   g.adj.rowptr = {0, 2, 2};
-  g.adj.colidx = {1, 1};   // duplicate column
+  g.adj.colidx = {1, 1};  // duplicate column
   g.adj.values = {1, 1};
   EXPECT_TRUE(throws_error_with([&] { write_binary_csr(dir + "/g.msg", g); }, {dir + "/g.msg", "sorted and unique"}));
   EXPECT_FALSE(std::filesystem::exists(dir + "/g.msg"));
@@ -203,9 +204,11 @@ TEST(ReadGraph, DispatchesByExtension) {
   EXPECT_EQ(read_graph(testing::data_file("karate.mtx")).num_edges(), 156);
   EXPECT_EQ(read_graph(testing::data_file("cora.npz")).num_vertices(), 2708);
   EXPECT_EQ(read_graph(testing::data_file("email-Eu-core.txt")).num_vertices(), 1005);
-  EXPECT_EQ(read_graph(testing::write_file(dir, "g.MTX", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n"))
-                .num_edges(), 1);
-  EXPECT_EQ(read_graph(testing::write_file(dir, "edges", "0 5\n")).num_vertices(), 6);   // no extension
+  EXPECT_EQ(
+      read_graph(testing::write_file(dir, "g.MTX", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n"))
+          .num_edges(),
+      1);
+  EXPECT_EQ(read_graph(testing::write_file(dir, "edges", "0 5\n")).num_vertices(), 6);  // no extension
   EXPECT_TRUE(throws_error_with([] { read_graph("/nonexistent/dir/graph.npz"); },
                                 {"cannot open /nonexistent/dir/graph.npz: No such file or directory"}));
   EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {"cannot open " + dir + ": not a regular file"}));

@@ -41,9 +41,9 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
   const auto r = run_cli("bench --graph rmat:10 --fanouts 5,3 -b 64 --compare-per-batch", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(count_lines(r.out), 1);
-  for (const char* key : {"\"probability_s\":", "\"sampling_s\":", "\"extraction_s\":",
-                          "\"minibatches_per_s\":", "\"sampled_edges_per_s\":", "\"peak_memory_bytes\":",
-                          "\"per_batch\":", "\"fanouts\":[5,3]", "\"minibatches\":16"})
+  for (const char* key : {"\"probability_s\":", "\"sampling_s\":", "\"extraction_s\":", "\"minibatches_per_s\":",
+                          "\"sampled_edges_per_s\":", "\"peak_memory_bytes\":", "\"per_batch\":", "\"fanouts\":[5,3]",
+                          "\"minibatches\":16"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
   EXPECT_NE(r.out.find("\"identical_minibatches\":true"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("16 / 16 minibatches"), std::string::npos) << "progress on stderr";
@@ -78,14 +78,15 @@ TEST(Cli, BenchRunsLabor) {
   const std::string dir = scratch_dir("cli_bench_labor");
   const auto r = run_cli("bench --graph rmat:10 --sampler labor --fanouts 5,3 -b 64 --compare-per-batch", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* key : {"\"sampler\":\"labor\"", "\"fanouts\":[5,3]", "\"input_vertices\":",
-                          "\"identical_minibatches\":true"})
+  for (const char* key :
+       {"\"sampler\":\"labor\"", "\"fanouts\":[5,3]", "\"input_vertices\":", "\"identical_minibatches\":true"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
 }
 
 TEST(Cli, BenchRunsGraphSaint) {
   const std::string dir = scratch_dir("cli_bench_saint");
-  const auto r = run_cli("bench --graph rmat:10 --sampler saint --walk-length 3 --layers 2 -b 64 --compare-per-batch", dir);
+  const auto r =
+      run_cli("bench --graph rmat:10 --sampler saint --walk-length 3 --layers 2 -b 64 --compare-per-batch", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* key : {"\"sampler\":\"saint\"", "\"walk_length\":3", "\"layers\":2", "\"minibatches\":16",
                           "\"identical_minibatches\":true"})
@@ -119,7 +120,7 @@ TEST(Cli, BenchRepeatReportsTheMedianRunAndEveryTime) {
     EXPECT_EQ(r.out.compare(identical, 24, "\"repeats_identical\":true"), 0) << r.out;
   }
   EXPECT_NE(r.err.find("bulk, run 3 of 3"), std::string::npos) << "progress names the repeat";
-  const auto zero = run_cli("bench --graph rmat:8 --repeat 0", dir);   // CLI11's range check
+  const auto zero = run_cli("bench --graph rmat:8 --repeat 0", dir);  // CLI11's range check
   EXPECT_NE(zero.exit_code, 0);
   EXPECT_NE(zero.err.find("--repeat: Value 0 not in range 1 to 1000"), std::string::npos) << zero.err;
 }

@@ -27,7 +27,7 @@ TEST(CliDevice, CudaRunsOrSaysWhyNotInOneLine) {
       continue;
     }
     EXPECT_EQ(r.exit_code, 1) << command;
-    const size_t at = r.err.find("matsamp: error");   // after any progress lines
+    const size_t at = r.err.find("matsamp: error");  // after any progress lines
     ASSERT_NE(at, std::string::npos) << r.err;
     EXPECT_EQ(r.err.substr(at), "matsamp: error: --device cuda: " + why + "\n") << command;
   }

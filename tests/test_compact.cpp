@@ -34,12 +34,21 @@ TEST(CompactColumns, LeadingFirstThenAscendingPerMinibatch) {
 
 TEST(CompactColumns, RejectsBadBlocksAndLeadingVertices) {
   const CsrMatrix s = testing::random_csr(6, 10, 0.4, 3);
-  testing::expect_error([&] { compact_columns(s, {0, 5}, {}, {0, 0}); },
-                        "compact_columns: row offsets must run from 0 to 6");
-  testing::expect_error([&] { compact_columns(s, {0, 3, 6}, {1}, {0, 1}); },
-                        "compact_columns: 1 leading blocks for 2 row blocks");
-  testing::expect_error([&] { compact_columns(s, {0, 6}, {10}, {0, 1}); },
-                        "compact_columns: leading vertex 10 out of range for " + s.shape());
+  testing::expect_error(
+      [&] {
+        compact_columns(s, {0, 5}, {}, {0, 0});
+      },
+      "compact_columns: row offsets must run from 0 to 6");
+  testing::expect_error(
+      [&] {
+        compact_columns(s, {0, 3, 6}, {1}, {0, 1});
+      },
+      "compact_columns: 1 leading blocks for 2 row blocks");
+  testing::expect_error(
+      [&] {
+        compact_columns(s, {0, 6}, {10}, {0, 1});
+      },
+      "compact_columns: leading vertex 10 out of range for " + s.shape());
 }
 
 TEST(CompactColumns, RandomMatrixInvariants) {
@@ -50,8 +59,7 @@ TEST(CompactColumns, RandomMatrixInvariants) {
   const CompactResult c = compact_columns(s, offsets, leading, offsets);
   validate(c.adj, "compacted");
   for (int64_t g = 0; g < 4; ++g) {
-    const std::vector<vid_t> list(c.vertices.begin() + c.col_offsets[g],
-                                  c.vertices.begin() + c.col_offsets[g + 1]);
+    const std::vector<vid_t> list(c.vertices.begin() + c.col_offsets[g], c.vertices.begin() + c.col_offsets[g + 1]);
     EXPECT_EQ(std::set<vid_t>(list.begin(), list.end()).size(), list.size()) << "duplicates";
     for (int64_t i = 0; i < offsets[g + 1] - offsets[g]; ++i) EXPECT_EQ(list[i], leading[offsets[g] + i]);
     for (int64_t r = offsets[g]; r < offsets[g + 1]; ++r)
@@ -96,7 +104,7 @@ CompactResult naive_compact(const CsrMatrix& s, const Offsets& offsets, const st
 TEST(CompactColumns, MatchesNaiveCompactWhenFewOrManyVerticesAreTouched) {
   for (const auto& [rows, cols, density] : {std::tuple{40, 100000, 0.00005}, std::tuple{300, 500, 0.2}}) {
     const CsrMatrix s = testing::random_csr(rows, cols, density, 5);
-    const Offsets offsets{0, rows / 4, rows / 4, rows};   // one empty block
+    const Offsets offsets{0, rows / 4, rows / 4, rows};  // one empty block
     std::vector<vid_t> leading;
     for (int64_t r = 0; r < rows; ++r) leading.push_back((r * 7919) % cols);
     const CompactResult got = compact_columns(s, offsets, leading, offsets);

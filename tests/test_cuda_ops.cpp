@@ -21,8 +21,8 @@ namespace {
 using testing::CudaVersusCpu;
 using testing::data_file;
 using testing::random_csr;
-using testing::uniform_rows_matrix;
 using testing::repeated_row;
+using testing::uniform_rows_matrix;
 
 Graph cora() { return read_npz_graph(data_file("cora.npz")); }
 Graph email() { return cleanup(read_edge_list(data_file("email-Eu-core.txt")), {true, true, false}); }
@@ -93,7 +93,8 @@ class CudaSpgemmInChunks : public CudaVersusCpu {
 TEST_F(CudaSpgemmInChunks, ChunkedOrderedProductIsBitIdentical) {
   const Graph g = cora();
   const CsrMatrix squared = square_values(gcn_normalize(g.adj));
-  const CsrMatrix q = indicator(g.num_vertices(), {strided(g.num_vertices(), 300, 9), strided(g.num_vertices(), 50, 2)});
+  const CsrMatrix q =
+      indicator(g.num_vertices(), {strided(g.num_vertices(), 300, 9), strided(g.num_vertices(), 50, 2)});
   EXPECT_EQ(cuda_ops->spgemm(q, squared), cpu_ops->spgemm(q, squared));
   const CsrMatrix a = random_csr(120, 80, 0.2, 3, true), b = random_csr(80, 90, 0.2, 4);
   EXPECT_EQ(cuda_ops->spgemm(a, b), cpu_ops->spgemm(a, b));
@@ -115,7 +116,8 @@ TEST_F(CudaSpgemmCusparse, SamePatternAndCloseValues) {
   }
   const Graph g = email();
   const CsrMatrix squared = square_values(gcn_normalize(g.adj));
-  const CsrMatrix q = indicator(g.num_vertices(), {strided(g.num_vertices(), 100, 7), {}, strided(g.num_vertices(), 9, 5)});
+  const CsrMatrix q =
+      indicator(g.num_vertices(), {strided(g.num_vertices(), 100, 7), {}, strided(g.num_vertices(), 9, 5)});
   expect_same_pattern_close_values(cuda_ops->spgemm(q, squared), cpu_ops->spgemm(q, squared));
   expect_same_pattern_close_values(cuda_ops->spgemm(g.adj, g.adj), cpu_ops->spgemm(g.adj, g.adj));
 }
@@ -143,7 +145,7 @@ TEST_F(CudaSelect, SelectRowsEqualsCpu) {
   const std::vector<vid_t> rows{3, 0, 49, 3, 17, 17, 5};
   EXPECT_EQ(cuda_ops->select_rows(a, rows), cpu_ops->select_rows(a, rows));
   EXPECT_EQ(cuda_ops->select_rows(a, {}), cpu_ops->select_rows(a, {}));
-  const Graph g = cora();   // a pattern matrix: values become ones
+  const Graph g = cora();  // a pattern matrix: values become ones
   const std::vector<vid_t> some = strided(g.num_vertices(), 500, 13);
   EXPECT_EQ(cuda_ops->select_rows(g.adj, some), cpu_ops->select_rows(g.adj, some));
   EXPECT_THROW(cuda_ops->select_rows(a, {50}), Error);
@@ -179,8 +181,11 @@ TEST_F(CudaSelect, LadiesExtractionOnCoraEqualsCpu) {
   // The fused extraction the layer-wise samplers call (R·Â kept on the device).
   EXPECT_EQ(cuda_ops->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights),
             cpu_ops->select_rows_cols_blocked(hat, frontier, offsets, cols, {0, 200, 400}, weights));
-  testing::expect_error([&] { cuda_ops->select_rows_cols_blocked(hat, {-1}, {0, 1}, cols, {0, 400}, weights); },
-                        "select_rows: row id -1 out of range for " + hat.shape());
+  testing::expect_error(
+      [&] {
+        cuda_ops->select_rows_cols_blocked(hat, {-1}, {0, 1}, cols, {0, 400}, weights);
+      },
+      "select_rows: row id -1 out of range for " + hat.shape());
 }
 
 TEST_F(CudaSelect, NormalizeRowsEqualsCpuBitForBit) {
@@ -196,7 +201,7 @@ TEST_F(CudaSelect, NormalizeRowsEqualsCpuBitForBit) {
       cpu_ops->normalize_rows(on_cpu, square);
       EXPECT_EQ(on_gpu, on_cpu) << m.shape() << " square_first " << square;
     }
-  CsrMatrix pattern = cora().adj, pattern_cpu = pattern;   // no values: ones first
+  CsrMatrix pattern = cora().adj, pattern_cpu = pattern;  // no values: ones first
   cuda_ops->normalize_rows(pattern, false);
   cpu_ops->normalize_rows(pattern_cpu, false);
   EXPECT_EQ(pattern, pattern_cpu);
@@ -210,7 +215,8 @@ SampleKeys keys_for(int64_t rows, uint64_t seed = 5) { return {seed, 0, 0, 0, {0
 
 TEST_F(CudaSampling, ItsSampleEqualsCpu) {
   const CsrMatrix p = random_csr(300, 80, 0.1, 11, /*zero_rows=*/true);
-  for (int64_t s : {1, 3, 8, 200}) EXPECT_EQ(cuda_ops->its_sample(p, s, keys_for(p.rows)), cpu_ops->its_sample(p, s, keys_for(p.rows))) << s;
+  for (int64_t s : {1, 3, 8, 200})
+    EXPECT_EQ(cuda_ops->its_sample(p, s, keys_for(p.rows)), cpu_ops->its_sample(p, s, keys_for(p.rows))) << s;
   // Stacked blocks (one empty), an offset minibatch id, another epoch and layer.
   const SampleKeys stacked{3, 1, 2, 5, {0, 100, 100, 180, 300}};
   EXPECT_EQ(cuda_ops->its_sample(p, 4, stacked), cpu_ops->its_sample(p, 4, stacked));
@@ -233,7 +239,8 @@ TEST_F(CudaSampling, ItsSampleLongFanoutsLikeTheCpu) {
   // Rows of ~120 entries: some sampled, some (s >= their length) taken whole.
   const CsrMatrix dense = random_csr(120, 400, 0.3, 13, /*zero_rows=*/true);
   for (int64_t s : {32, 33, 64, 100, 128, 200})
-    EXPECT_EQ(cuda_ops->its_sample(dense, s, keys_for(dense.rows)), cpu_ops->its_sample(dense, s, keys_for(dense.rows))) << s;
+    EXPECT_EQ(cuda_ops->its_sample(dense, s, keys_for(dense.rows)), cpu_ops->its_sample(dense, s, keys_for(dense.rows)))
+        << s;
   // Long rows with few positive entries among zeros: 60 of 3000, or 61 in the
   // second row (the 2999th entry too).
   std::vector<float> sparse(3000, 0.0f);
@@ -246,17 +253,19 @@ TEST_F(CudaSampling, ItsSampleLongFanoutsLikeTheCpu) {
 
 TEST_F(CudaSampling, ItsSampleSharedRowLikeFastGcn) {
   std::vector<float> w(2000);
-  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 17);   // some zeros
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 17);  // some zeros
   CsrMatrix norms = repeated_row(w, 1);
   cpu_ops->normalize_rows(norms, false);
   const SampleKeys keys{9, 0, 1, 40, {0, 1, 2, 3, 4, 5, 6, 7}};
-  for (int64_t s : {8, 64, 1000}) EXPECT_EQ(cuda_ops->its_sample(norms, s, keys), cpu_ops->its_sample(norms, s, keys)) << s;
+  for (int64_t s : {8, 64, 1000})
+    EXPECT_EQ(cuda_ops->its_sample(norms, s, keys), cpu_ops->its_sample(norms, s, keys)) << s;
 }
 
 TEST_F(CudaSampling, ItsSampleOnLadiesProbabilitiesOfCora) {
   const Graph g = cora();
   const CsrMatrix squared = square_values(gcn_normalize(g.adj));
-  CsrMatrix p = cpu_ops->spgemm(indicator(g.num_vertices(), {strided(g.num_vertices(), 512, 5), strided(g.num_vertices(), 512, 3, 1)}), squared);
+  CsrMatrix p = cpu_ops->spgemm(
+      indicator(g.num_vertices(), {strided(g.num_vertices(), 512, 5), strided(g.num_vertices(), 512, 3, 1)}), squared);
   cpu_ops->normalize_rows(p, false);
   const SampleKeys keys{42, 2, 0, 7, {0, 1, 2}};
   for (int64_t s : {32, 64, 512}) EXPECT_EQ(cuda_ops->its_sample(p, s, keys), cpu_ops->its_sample(p, s, keys)) << s;
@@ -284,11 +293,13 @@ TEST_F(CudaSampling, GatherEqualsCpu) {
   at.insert(at.end(), second.begin(), second.end());
   const Offsets offsets{0, first_end, static_cast<int64_t>(at.size()), static_cast<int64_t>(at.size())};
   EXPECT_EQ(cuda_ops->gather(p, at, offsets), cpu_ops->gather(p, at, offsets)) << "LADIES";
-  EXPECT_EQ(cuda_ops->gather(m->column_norms, at, offsets), cpu_ops->gather(m->column_norms, at, offsets))
-      << "FastGCN";
+  EXPECT_EQ(cuda_ops->gather(m->column_norms, at, offsets), cpu_ops->gather(m->column_norms, at, offsets)) << "FastGCN";
   // The CPU's messages.
-  testing::expect_error([&] { cuda_ops->gather(m->column_norms, {0, n}, {0, 1, 2}); },
-                        "gather: id " + std::to_string(n) + " out of range for " + std::to_string(n) + " columns");
+  testing::expect_error(
+      [&] {
+        cuda_ops->gather(m->column_norms, {0, n}, {0, 1, 2});
+      },
+      "gather: id " + std::to_string(n) + " out of range for " + std::to_string(n) + " columns");
   testing::expect_error([&] { cuda_ops->gather(p, {0, 1}, {0, 2}); }, "gather: 1 blocks for 3 rows of P");
 }
 
@@ -304,10 +315,11 @@ void expect_sample_rows_equal(testing::HostOps& cuda, testing::HostOps& cpu, con
 TEST_F(CudaSampling, LaborSampleRowsEqualsCpu) {
   const std::vector<vid_t> rows{3, 0, 7, 7, 12, 1, 30, 29, 5, 18, 22, 9};
   const SampleKeys keys{77, 2, 1, 40, {0, 5, 5, 12}};
-  for (const CsrMatrix& a : {uniform_rows_matrix(31, 300, 4), random_csr(31, 300, 0.5, 5, /*zero_rows=*/true),
-                             random_csr(31, 40, 0.3, 6)})
+  for (const CsrMatrix& a :
+       {uniform_rows_matrix(31, 300, 4), random_csr(31, 300, 0.5, 5, /*zero_rows=*/true), random_csr(31, 40, 0.3, 6)})
     for (int64_t s : {1, 3, 10, 64, 400})
-      EXPECT_EQ(cuda_ops->labor_sample_rows(a, rows, s, keys), cpu_ops->labor_sample_rows(a, rows, s, keys)) << "s " << s;
+      EXPECT_EQ(cuda_ops->labor_sample_rows(a, rows, s, keys), cpu_ops->labor_sample_rows(a, rows, s, keys))
+          << "s " << s;
   const Graph g = cora();
   const std::vector<vid_t> frontier = strided(g.num_vertices(), 500, 7);
   const SampleKeys cora_keys{3, 0, 2, 9, {0, 250, 500}};
@@ -316,7 +328,8 @@ TEST_F(CudaSampling, LaborSampleRowsEqualsCpu) {
 }
 
 TEST_F(CudaSampling, SampleRowsUniformAndWeightedEqualCpu) {
-  for (uint64_t seed = 1; seed <= 3; ++seed) expect_sample_rows_equal(*cuda_ops, *cpu_ops, uniform_rows_matrix(31, 40, seed), true);
+  for (uint64_t seed = 1; seed <= 3; ++seed)
+    expect_sample_rows_equal(*cuda_ops, *cpu_ops, uniform_rows_matrix(31, 40, seed), true);
   expect_sample_rows_equal(*cuda_ops, *cpu_ops, random_csr(31, 40, 0.6, 3, /*zero_rows=*/true), false);
   // Rows of ~90 or ~150 entries: fanouts from 32 on are drawn by a warp per row.
   expect_sample_rows_equal(*cuda_ops, *cpu_ops, uniform_rows_matrix(31, 300, 4), true);
@@ -335,11 +348,13 @@ TEST_F(CudaSampling, SampleRowsOnRealGraphsEqualCpu) {
     const std::vector<vid_t> frontier = strided(adj->rows, 900, 7);
     const SampleKeys keys{1, 0, 0, 3, {0, 300, 600, 900}};
     for (int64_t s : {5, 10, 25})
-      EXPECT_EQ(cuda_ops->sample_rows(*adj, frontier, s, keys, true), cpu_ops->sample_rows(*adj, frontier, s, keys, true));
-    CsrMatrix weighted = *adj;   // a weighted copy: the general path
+      EXPECT_EQ(cuda_ops->sample_rows(*adj, frontier, s, keys, true),
+                cpu_ops->sample_rows(*adj, frontier, s, keys, true));
+    CsrMatrix weighted = *adj;  // a weighted copy: the general path
     weighted.values.resize(weighted.nnz());
     for (int64_t i = 0; i < weighted.nnz(); ++i) weighted.values[i] = 1.0f + static_cast<float>((i * 7919) % 13);
-    EXPECT_EQ(cuda_ops->sample_rows(weighted, frontier, 10, keys, false), cpu_ops->sample_rows(weighted, frontier, 10, keys, false));
+    EXPECT_EQ(cuda_ops->sample_rows(weighted, frontier, 10, keys, false),
+              cpu_ops->sample_rows(weighted, frontier, 10, keys, false));
   }
 }
 
@@ -357,7 +372,8 @@ TEST_F(CudaCompact, EqualsCpu) {
   for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()})
     expect_compact_equal(cuda_ops->compact_columns(c.s, c.offsets, c.leading, c.offsets),
                          cpu_ops->compact_columns(c.s, c.offsets, c.leading, c.offsets));
-  expect_compact_equal(cuda_ops->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}), cpu_ops->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}));
+  expect_compact_equal(cuda_ops->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}),
+                       cpu_ops->compact_columns(CsrMatrix(0, 5), {0}, {}, {0}));
 }
 
 TEST_F(CudaCompact, RejectsRepeatedLeadingVertex) {

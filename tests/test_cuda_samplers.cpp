@@ -58,15 +58,15 @@ TEST_F(CudaSamplers, GraphSage) {
 TEST_F(CudaSamplers, LayersStayOnTheDeviceUntilAsked) {
   const Graph c = cora();
   const std::unique_ptr<testing::TestSampler> samplers[] = {
-      testing::graphsage(c.adj, {15, 10, 5}, 42),
-      testing::layer_wise("ladies", c.adj, {256, 256}, 42),
+      testing::graphsage(c.adj, {15, 10, 5}, 42), testing::layer_wise("ladies", c.adj, {256, 256}, 42),
       testing::layer_wise("fastgcn", c.adj, {128, 128}, 42, /*include_frontier=*/false),
       testing::saint("saint", c.adj, 3, 2, 42)};
   for (const auto& sampler : samplers) {
     const std::string what = sampler->name() + " on the device";
     const auto reference = sample_epoch(*sampler, *cpu, c.num_vertices(), 256, 0);
     const testing::BoundSampler bound = sampler->bind(*cuda);
-    EpochIterator epoch(*bound.sampler, bound.context, all_vertices(c.num_vertices()), {256, 4, int64_t{1} << 30, 42, 3});
+    EpochIterator epoch(*bound.sampler, bound.context, all_vertices(c.num_vertices()),
+                        {256, 4, int64_t{1} << 30, 42, 3});
     std::vector<Minibatch> fetched;
     Bulk bulk;
     StepStats times;
@@ -106,8 +106,7 @@ TEST_F(CudaSamplers, Ladies) {
   expect_parity(*testing::layer_wise("ladies", c.adj, {256, 256}, 42), c.num_vertices(), 512);
   expect_parity(*testing::layer_wise("ladies", e.adj, {64, 64}, 42), e.num_vertices(), 100);
   expect_parity(*testing::layer_wise("ladies", k.adj, {4, 4}, 42), k.num_vertices(), 5);
-  expect_parity(*testing::layer_wise("ladies", c.adj, {128}, 42, /*include_frontier=*/false),
-                c.num_vertices(), 512);
+  expect_parity(*testing::layer_wise("ladies", c.adj, {128}, 42, /*include_frontier=*/false), c.num_vertices(), 512);
 }
 
 TEST_F(CudaSamplers, FastGcn) {

@@ -26,8 +26,7 @@ inline std::string data_file(const std::string& name) {
 // A fresh scratch directory for one test; the process id keeps concurrent
 // runs of the suite (two build trees, ctest -j) apart.
 inline std::string scratch_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("matsamp_test_" + name + "_" + std::to_string(::getpid()));
+  auto dir = std::filesystem::temp_directory_path() / ("matsamp_test_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

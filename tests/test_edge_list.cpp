@@ -19,7 +19,7 @@ using testing::scratch_dir;
 using testing::throws_error_with;
 using testing::write_file;
 
-using LineCases = std::vector<std::pair<std::string, std::string>>;   // a bad line, a part of its error
+using LineCases = std::vector<std::pair<std::string, std::string>>;  // a bad line, a part of its error
 
 // Each case's line written as line 3 of file `stem`<i>.txt after `first_two_lines`:
 // read(path) must throw an error naming the path, line 3 and the case's problem.
@@ -40,7 +40,7 @@ TEST(EdgeList, EmailEuCoreAsDirectedGraph) {
   EXPECT_EQ(g.num_vertices(), 1005);
   EXPECT_EQ(g.num_edges(), 25571);
   EXPECT_EQ(g.adj.row_nnz(0), 41);
-  EXPECT_NE(transpose(g.adj), g.adj);   // not symmetrized by the reader
+  EXPECT_NE(transpose(g.adj), g.adj);  // not symmetrized by the reader
 
   const Graph clean = cleanup(g, {/*symmetrize=*/true, /*drop_self_loops=*/true, /*largest_component=*/false});
   EXPECT_EQ(clean.num_edges(), 32128);
@@ -68,7 +68,7 @@ TEST(EdgeList, SyntaxVariants) {
                                             "0\t1\r\n"
                                             "  3   1  \n"
                                             "1 0 2.5\n"
-                                            "0 1\n"));   // duplicate: weights sum
+                                            "0 1\n"));  // duplicate: weights sum
   EXPECT_EQ(g.num_vertices(), 4);
   EXPECT_EQ(g.adj.rowptr, (std::vector<int64_t>{0, 1, 2, 2, 3}));
   EXPECT_EQ(g.adj.colidx, (std::vector<col_t>{1, 0, 1}));
@@ -115,14 +115,11 @@ TEST(EdgeList, LabelsLeaveUnlistedVerticesAtMinusOne) {
 
 TEST(EdgeList, MalformedLabelLinesNameFileAndLine) {
   const std::string dir = scratch_dir("el_bad_labels");
-  Graph g = read_edge_list(write_file(dir, "g.txt", "0 1\n1 4\n"));   // n = 5
+  Graph g = read_edge_list(write_file(dir, "g.txt", "0 1\n1 4\n"));  // n = 5
   const LineCases cases = {
-      {"5 1", "vertex id 5 out of range [0, 5)"},
-      {"-1 1", "vertex id -1 out of range [0, 5)"},
-      {"2 red", "label 'red' is not an integer"},
-      {"2 -4", "label -4 is negative"},
-      {"0 3", "vertex 0 is listed twice"},
-      {"2", "expected 'vertex label', found 1 fields"},
+      {"5 1", "vertex id 5 out of range [0, 5)"}, {"-1 1", "vertex id -1 out of range [0, 5)"},
+      {"2 red", "label 'red' is not an integer"}, {"2 -4", "label -4 is negative"},
+      {"0 3", "vertex 0 is listed twice"},        {"2", "expected 'vertex label', found 1 fields"},
   };
   expect_each_line_rejected(dir, "labels", "0 1\n\n", cases,
                             [&](const std::string& path) { read_vertex_labels(path, g); });

@@ -41,8 +41,7 @@ TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
   while (epoch.next(&bulk)) {
     ++bulks;
     seen.insert(seen.end(), bulk.seeds.begin(), bulk.seeds.end());
-    for (int64_t g = 0; g < bulk.count(); ++g)
-      EXPECT_LE(bulk.seed_offsets[g + 1] - bulk.seed_offsets[g], 10);
+    for (int64_t g = 0; g < bulk.count(); ++g) EXPECT_LE(bulk.seed_offsets[g + 1] - bulk.seed_offsets[g], 10);
   }
   EXPECT_EQ(bulks, 2);
   std::sort(seen.begin(), seen.end());
@@ -51,7 +50,7 @@ TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
 
 TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
   CsrMatrix ring = testing::ring_graph(100);
-  ring.values.assign(100, 1.0f);   // stored unit weights
+  ring.values.assign(100, 1.0f);  // stored unit weights
   auto sampler = testing::graphsage(ring, {1}, 1);
   auto backend = make_cpu_backend();
   const std::vector<vid_t> train = testing::all_vertices(100);
@@ -64,7 +63,7 @@ TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
   const std::vector<Minibatch> whole = sample(0, -1, 3);
   ASSERT_EQ(whole.size(), 15u);
   std::vector<Minibatch> pieces = sample(0, 4, 2);
-  for (const Minibatch& mb : sample(4, 4, 2)) pieces.push_back(mb);   // an empty share
+  for (const Minibatch& mb : sample(4, 4, 2)) pieces.push_back(mb);  // an empty share
   for (const Minibatch& mb : sample(4, 15, 5)) pieces.push_back(mb);
   ASSERT_EQ(pieces.size(), whole.size());
   for (size_t i = 0; i < whole.size(); ++i) {
@@ -105,7 +104,7 @@ TEST(Epoch, LocalityBatchesDrawEachMinibatchFromOneBlock) {
     last_block = block;
     seen.insert(seen.end(), mb.seeds.begin(), mb.seeds.end());
   }
-  EXPECT_FALSE(std::is_sorted(seen.begin(), seen.end()));   // shuffled within blocks
+  EXPECT_FALSE(std::is_sorted(seen.begin(), seen.end()));  // shuffled within blocks
   std::sort(seen.begin(), seen.end());
   EXPECT_EQ(seen, train);
 
@@ -115,7 +114,7 @@ TEST(Epoch, LocalityBatchesDrawEachMinibatchFromOneBlock) {
   EpochOptions global{7, 4, 1 << 20, 3, 1};
   options.locality = {1, 100};
   testing::expect_identical(testing::collect_minibatches(*sampler, *backend, train, options),
-                                   testing::collect_minibatches(*sampler, *backend, train, global), "one block");
+                            testing::collect_minibatches(*sampler, *backend, train, global), "one block");
 }
 
 TEST(Epoch, BulkSizeFollowsTheMemoryBudget) {
@@ -133,18 +132,29 @@ TEST(Epoch, RejectsBadOptions) {
   CsrMatrix a(10, 10);
   auto sampler = testing::graphsage(a, {1}, 1);
   auto backend = make_cpu_backend();
-  EXPECT_THROW(EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), {0, 1, 1, 1, 0}), Error);
+  EXPECT_THROW(
+      EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), {0, 1, 1, 1, 0}),
+      Error);
   EXPECT_THROW(EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, {}, {4, 1, 1, 1, 0}), Error);
   EpochOptions locality{4, 1, 1, 1, 0};
   locality.locality = {11, 10};
-  testing::expect_error([&] { EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), locality); },
-                        "11 blocks for 10 vertices");
+  testing::expect_error(
+      [&] {
+        EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), locality);
+      },
+      "11 blocks for 10 vertices");
   locality.locality = {2, 10};
-  testing::expect_error([&] { EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, {3, 10}, locality); },
-                        "training vertex 10 out of range");
+  testing::expect_error(
+      [&] {
+        EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, {3, 10}, locality);
+      },
+      "training vertex 10 out of range");
   locality.locality = {-1, 10};
-  testing::expect_error([&] { EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), locality); },
-                        "locality blocks must be");
+  testing::expect_error(
+      [&] {
+        EpochIterator(*sampler->bind(*backend).sampler, Context{*backend, 1}, testing::all_vertices(10), locality);
+      },
+      "locality blocks must be");
   EXPECT_THROW(training_vertices(10, 0.0, 1), Error);
   EXPECT_THROW(training_vertices(0, 0.5, 1), Error);
 }

@@ -41,7 +41,7 @@ TEST(Gather, LooksUpEachBlocksRowOfLadiesP) {
   for (int64_t b = 0; b < 3; ++b)
     for (int64_t i = offsets[b]; i < offsets[b + 1]; ++i) {
       EXPECT_EQ(found[i], entry_of(p, b, frontier[i])) << "entry " << i;
-      EXPECT_GT(found[i], 0.0f);   // Â has self loops: a frontier vertex reaches itself
+      EXPECT_GT(found[i], 0.0f);  // Â has self loops: a frontier vertex reaches itself
     }
   auto backend = make_cpu_backend();
   EXPECT_EQ(backend->values_to_host(backend->gather(backend->upload(p), {backend->upload_ids(frontier), offsets})),

@@ -53,7 +53,7 @@ void expect_each_rejected(const Options& base, Generate&& generate,
 }
 
 void expect_simple_undirected(const CsrMatrix& a) {
-  validate(a, "generated");   // sorted unique columns: no duplicate edges
+  validate(a, "generated");  // sorted unique columns: no duplicate edges
   EXPECT_EQ(transpose(a), a);
   for (int64_t r = 0; r < a.rows; ++r)
     for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) ASSERT_NE(a.colidx[e], r) << "self loop";
@@ -79,8 +79,8 @@ TEST(Generator, RmatIsASimpleSkewedUndirectedGraph) {
   int64_t max_degree = 0, argmax = 0;
   for (int64_t v = 0; v < 1024; ++v)
     if (g.adj.row_nnz(v) > max_degree) max_degree = g.adj.row_nnz(v), argmax = v;
-  EXPECT_GT(max_degree, 8 * g.num_edges() / 1024);   // heavy tail
-  EXPECT_NE(argmax, 0);   // ids are scrambled: the hub is not vertex 0
+  EXPECT_GT(max_degree, 8 * g.num_edges() / 1024);  // heavy tail
+  EXPECT_NE(argmax, 0);                             // ids are scrambled: the hub is not vertex 0
   EXPECT_FALSE(g.has_features());
 }
 
@@ -152,8 +152,8 @@ TEST(Generator, PlantedPartitionFeaturesCenterOnSeparatedClassMeans) {
 }
 
 TEST(Generator, PlantedPartitionIsDeterministicAcrossThreadsAndSeeds) {
-  expect_deterministic_across_threads_and_seeds(
-      [](uint64_t seed) { return generate_planted_partition(planted(seed)); }, 9);
+  expect_deterministic_across_threads_and_seeds([](uint64_t seed) { return generate_planted_partition(planted(seed)); },
+                                                9);
 }
 
 TEST(Generator, PlantedPartitionRejectsBadOptions) {

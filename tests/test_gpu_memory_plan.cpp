@@ -46,7 +46,7 @@ TEST(GpuMemoryPlan, OutOfMemoryAdviceNamesTheBulkSizeThatFits) {
   const GpuOutOfMemory oom("GPU out of memory", 2 * GiB, 9 * GiB, 10 * GiB, 2 * GiB);
   const std::string advice = explain_out_of_memory(oom, 64).what();
   EXPECT_NE(advice.find("GPU out of memory sampling 64 minibatches at once"), std::string::npos) << advice;
-  EXPECT_NE(advice.find("use --bulk-size 56 or less"), std::string::npos) << advice;   // 64 * 8 / 9
+  EXPECT_NE(advice.find("use --bulk-size 56 or less"), std::string::npos) << advice;  // 64 * 8 / 9
   const std::string hopeless = explain_out_of_memory(oom, 1).what();
   EXPECT_NE(hopeless.find("not even one minibatch fits"), std::string::npos) << hopeless;
 }

@@ -76,7 +76,7 @@ TEST(GraphSage, UniformSubsetsWithoutReplacement) {
     const Minibatch mb = extract_minibatch(bulk, g);
     subsets[{mb.layers[0].vertices.begin() + 1, mb.layers[0].vertices.end()}] += 1;
   }
-  ASSERT_EQ(subsets.size(), 56u);   // C(8, 3): every subset occurs
+  ASSERT_EQ(subsets.size(), 56u);  // C(8, 3): every subset occurs
   std::vector<double> observed, expected;
   for (const auto& [subset, count] : subsets) {
     observed.push_back(count);

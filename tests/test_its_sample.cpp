@@ -27,7 +27,7 @@ TEST(ItsSample, ExactCountsDistinctEntriesOfTheRow) {
   const CsrMatrix p = random_csr(300, 80, 0.1, 11, /*zero_rows=*/true);
   for (int64_t s : {1, 3, 8, 200}) {
     const CsrMatrix got = its_sample(p, s, keys_for(p.rows));
-    validate(got, "sample");   // sorted, unique, in range
+    validate(got, "sample");  // sorted, unique, in range
     for (int64_t r = 0; r < p.rows; ++r) {
       std::map<col_t, float> row;
       int64_t positive = 0;
@@ -117,7 +117,7 @@ TEST(ItsSample, SharedRowPicksWhatEachRowAlonePicks) {
       const CsrMatrix p = repeated_row(values, 1);
       const int64_t rows = 12;
       SampleKeys keys{9, 2, 1, 40, {}};
-      for (int64_t r = 0; r <= rows; ++r) keys.row_offsets.push_back(r);   // one row per minibatch
+      for (int64_t r = 0; r <= rows; ++r) keys.row_offsets.push_back(r);  // one row per minibatch
       const CsrMatrix together = its_sample(p, s, keys);
       ASSERT_EQ(together.rows, rows);
       for (int64_t r = 0; r < rows; ++r) {
@@ -147,8 +147,7 @@ TEST(ItsSample, KeyedByMinibatchAndRowNotByPosition) {
     middle.rowptr[r - 9] = middle.nnz();
   }
   const CsrMatrix alone = its_sample(middle, 4, {3, 1, 2, 6, {0, 8}});
-  EXPECT_EQ(std::vector<col_t>(all.colidx.begin() + all.rowptr[10], all.colidx.begin() + all.rowptr[18]),
-            alone.colidx);
+  EXPECT_EQ(std::vector<col_t>(all.colidx.begin() + all.rowptr[10], all.colidx.begin() + all.rowptr[18]), alone.colidx);
   omp_set_num_threads(1);
   const CsrMatrix one_thread = its_sample(p, 4, stacked);
   omp_set_num_threads(2);
@@ -228,14 +227,26 @@ TEST(SampleRows, PatternMatrixIsUniform) {
 
 TEST(SampleRows, RejectsBadArguments) {
   const CsrMatrix a = uniform_rows_matrix(5, 5, 1);
-  testing::expect_error([&] { sample_rows(a, {5}, 2, {1, 0, 0, 0, {0, 1}}, true); },
-                        "sample_rows: row id 5 out of range for " + a.shape());
-  testing::expect_error([&] { sample_rows(a, {1, 2}, 2, {1, 0, 0, 0, {0, 1}}, true); },
-                        "sample_rows: 2 rows selected but the keys name 1");
-  testing::expect_error([&] { sample_rows(a, {1}, 0, {1, 0, 0, 0, {0, 1}}, true); },
-                        "sample_rows: sample count must be positive, got 0");
-  testing::expect_error([&] { sample_rows(a, {1, 2}, 2, std::vector<RandomKey>(1), true); },
-                        "2 rows selected but 1 keys given");
+  testing::expect_error(
+      [&] {
+        sample_rows(a, {5}, 2, {1, 0, 0, 0, {0, 1}}, true);
+      },
+      "sample_rows: row id 5 out of range for " + a.shape());
+  testing::expect_error(
+      [&] {
+        sample_rows(a, {1, 2}, 2, {1, 0, 0, 0, {0, 1}}, true);
+      },
+      "sample_rows: 2 rows selected but the keys name 1");
+  testing::expect_error(
+      [&] {
+        sample_rows(a, {1}, 0, {1, 0, 0, 0, {0, 1}}, true);
+      },
+      "sample_rows: sample count must be positive, got 0");
+  testing::expect_error(
+      [&] {
+        sample_rows(a, {1, 2}, 2, std::vector<RandomKey>(1), true);
+      },
+      "2 rows selected but 1 keys given");
   testing::expect_error([&] { sample_rows(a, {1}, 0, std::vector<RandomKey>(1), true); },
                         "sample count must be positive, got 0");
   testing::expect_error([&] { sample_rows(a, {5}, 2, std::vector<RandomKey>(1), true); }, "row id 5 out of range");

@@ -93,11 +93,10 @@ TEST(LaborSampleRows, EntriesAreKeptWithProbabilityMinOneSP) {
     for (int64_t e = a.rowptr[v]; e < a.rowptr[v + 1]; ++e) {
       const double p = std::min(1.0, s * static_cast<double>(static_cast<float>(a.values[e] / sum)));
       const double seen = static_cast<double>(count[{v, a.colidx[e]}]);
-      if (p >= 1)
-        EXPECT_EQ(seen, trials) << v << " -> " << a.colidx[e];
+      if (p >= 1) EXPECT_EQ(seen, trials) << v << " -> " << a.colidx[e];
       else
-        EXPECT_TRUE(testing::within_binomial(seen, trials, p)) << v << " -> " << a.colidx[e] << ": " << seen
-                                                               << " of " << trials << ", p = " << p;
+        EXPECT_TRUE(testing::within_binomial(seen, trials, p))
+            << v << " -> " << a.colidx[e] << ": " << seen << " of " << trials << ", p = " << p;
     }
   }
 }
@@ -117,10 +116,16 @@ TEST(LaborSampleRows, KeyedFormEqualsTheBlockForm) {
 TEST(LaborSampleRows, RejectsBadArguments) {
   const CsrMatrix ring = testing::ring_graph(5);
   testing::expect_error([&] { labor_sample_rows(ring, {0, 1}, 0, keys_for({2}, 1)); }, "labor_sample_rows");
-  testing::expect_error([&] { labor_sample_rows(ring, {0, 5}, 2, keys_for({2}, 1)); },
-                        "labor_sample_rows: row id 5 out of range");
-  testing::expect_error([&] { labor_sample_rows(ring, {0, 1}, 2, keys_for({3}, 1)); },
-                        "labor_sample_rows: 2 rows selected but the keys name 3");
+  testing::expect_error(
+      [&] {
+        labor_sample_rows(ring, {0, 5}, 2, keys_for({2}, 1));
+      },
+      "labor_sample_rows: row id 5 out of range");
+  testing::expect_error(
+      [&] {
+        labor_sample_rows(ring, {0, 1}, 2, keys_for({3}, 1));
+      },
+      "labor_sample_rows: 2 rows selected but the keys name 3");
 }
 
 // The sampler: GraphSAGE's layer layout (frontier rows, frontier-first columns,

@@ -18,8 +18,8 @@ namespace matsamp {
 namespace {
 
 using testing::data_file;
-using testing::sample_repeated;
 using testing::Dense;
+using testing::sample_repeated;
 
 // Â = D^-1/2 (A + I) D^-1/2, computed densely as an independent reference.
 Dense gcn_dense(const CsrMatrix& a) {
@@ -53,8 +53,7 @@ std::vector<double> layer_distribution(const Dense& hat, const std::vector<vid_t
 void expect_follows(const std::string& kind, const Graph& g, const std::vector<vid_t>& seeds, int64_t n) {
   auto sampler = testing::layer_wise(kind, g.adj, {1}, 17, /*include_frontier=*/false);
   const BulkSample bulk = sample_repeated(*sampler, seeds, n);
-  const std::vector<double> p =
-      layer_distribution(gcn_dense(g.adj), kind == "ladies" ? seeds : std::vector<vid_t>{});
+  const std::vector<double> p = layer_distribution(gcn_dense(g.adj), kind == "ladies" ? seeds : std::vector<vid_t>{});
   std::vector<double> counts(p.size(), 0);
   ASSERT_EQ(static_cast<int64_t>(bulk.layers[0].vertices.size()), n);
   for (vid_t v : bulk.layers[0].vertices) counts[v] += 1;
@@ -73,7 +72,7 @@ void expect_follows(const std::string& kind, const Graph& g, const std::vector<v
       expected[0] += n * p[v];
     }
   }
-  if (expected[0] < 5) {   // too small to stand alone: fold into the next cell
+  if (expected[0] < 5) {  // too small to stand alone: fold into the next cell
     observed[1] += observed[0];
     expected[1] += expected[0];
     observed.erase(observed.begin());
@@ -113,8 +112,7 @@ void expect_importance_weights(const std::string& kind, const Graph& g, const st
     const Minibatch mb = extract_minibatch(bulk, mb_index);
     std::vector<vid_t> frontier = mb.seeds;
     for (size_t l = 0; l < mb.layers.size(); ++l) {
-      const std::vector<double> p =
-          layer_distribution(hat, kind == "ladies" ? frontier : std::vector<vid_t>{});
+      const std::vector<double> p = layer_distribution(hat, kind == "ladies" ? frontier : std::vector<vid_t>{});
       const MinibatchLayer& layer = mb.layers[l];
       ASSERT_LE(layer.vertices.size(), frontier.size() + sizes[l]);
       const Dense got = testing::to_dense(layer.adj);
@@ -153,7 +151,7 @@ TEST(Ladies, SampledSetHasMinOfSAndSupportVertices) {
     std::vector<vid_t> frontier(bulk.seeds.begin() + bulk.seed_offsets[mb],
                                 bulk.seeds.begin() + bulk.seed_offsets[mb + 1]);
     for (size_t l = 0; l < sizes.size(); ++l) {
-      std::set<vid_t> support;   // vertices with p(v) > 0
+      std::set<vid_t> support;  // vertices with p(v) > 0
       for (vid_t u : frontier)
         for (int64_t e = hat.rowptr[u]; e < hat.rowptr[u + 1]; ++e) support.insert(hat.colidx[e]);
       const SampledLayer& layer = bulk.layers[l];

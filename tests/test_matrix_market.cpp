@@ -16,18 +16,17 @@ using testing::throws_error_with;
 using testing::write_file;
 
 bool has_edge(const CsrMatrix& a, int64_t u, int64_t v) {
-  return std::binary_search(a.colidx.begin() + a.rowptr[u], a.colidx.begin() + a.rowptr[u + 1],
-                            static_cast<col_t>(v));
+  return std::binary_search(a.colidx.begin() + a.rowptr[u], a.colidx.begin() + a.rowptr[u + 1], static_cast<col_t>(v));
 }
 
 TEST(MatrixMarket, KarateIsThe78EdgeUndirectedClub) {
   const Graph g = read_matrix_market(testing::data_file("karate.mtx"));
   validate(g.adj, "karate");
   EXPECT_EQ(g.num_vertices(), 34);
-  EXPECT_EQ(g.num_edges(), 156);   // 78 undirected edges, both directions
+  EXPECT_EQ(g.num_edges(), 156);  // 78 undirected edges, both directions
   EXPECT_EQ(transpose(g.adj), g.adj);
-  EXPECT_EQ(g.adj.row_nnz(0), 16);    // the instructor
-  EXPECT_EQ(g.adj.row_nnz(33), 17);   // the administrator
+  EXPECT_EQ(g.adj.row_nnz(0), 16);   // the instructor
+  EXPECT_EQ(g.adj.row_nnz(33), 17);  // the administrator
   EXPECT_TRUE(has_edge(g.adj, 0, 1) && has_edge(g.adj, 1, 0));
   EXPECT_FALSE(has_edge(g.adj, 0, 33));
   for (float v : g.adj.values) EXPECT_EQ(v, 1.0f);
@@ -78,7 +77,7 @@ TEST(MatrixMarket, MissingFileNamesPathAndReason) {
 struct BadFile {
   const char* name;
   const char* text;
-  std::vector<std::string> expected;   // parts of the message after the path
+  std::vector<std::string> expected;  // parts of the message after the path
 };
 
 class MatrixMarketMalformed : public ::testing::TestWithParam<BadFile> {};
@@ -107,40 +106,49 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"no_banner", "3 3 1\n1 2 1\n", {":1:", "not a Matrix Market file"}},
         BadFile{"short_banner", "%%MatrixMarket matrix coordinate\n", {":1:", "header"}},
         BadFile{"array", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", {":1:", "array"}},
-        BadFile{"complex", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n",
-                {":1:", "complex"}},
+        BadFile{"complex", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", {":1:", "complex"}},
         BadFile{"hermitian", "%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n", {":1:", "hermitian"}},
-        BadFile{"skew", "%%MatrixMarket matrix coordinate real skew-symmetric\n1 1 0\n",
-                {":1:", "skew-symmetric"}},
+        BadFile{"skew", "%%MatrixMarket matrix coordinate real skew-symmetric\n1 1 0\n", {":1:", "skew-symmetric"}},
         BadFile{"vector", "%%MatrixMarket vector coordinate real general\n1 1 0\n", {":1:", "vector"}},
-        BadFile{"no_size", "%%MatrixMarket matrix coordinate real general\n% only comments\n",
-                {":2:", "size line"}},
+        BadFile{"no_size", "%%MatrixMarket matrix coordinate real general\n% only comments\n", {":2:", "size line"}},
         BadFile{"size_fields", "%%MatrixMarket matrix coordinate real general\n3 3\n", {":2:", "size line"}},
         BadFile{"not_square", "%%MatrixMarket matrix coordinate real general\n3 4 0\n", {":2:", "3 x 4", "square"}},
         BadFile{"size_word", "%%MatrixMarket matrix coordinate real general\n3 x 1\n", {":2:", "'x'"}},
-        BadFile{"row_out_of_range", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n4 1 1\n",
+        BadFile{"row_out_of_range",
+                "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n4 1 1\n",
                 {":4:", "vertex id 4 out of range [1, 3]"}},
-        BadFile{"col_zero", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n2 0\n",
+        BadFile{"col_zero",
+                "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n2 0\n",
                 {":3:", "vertex id 0 out of range [1, 3]"}},
-        BadFile{"too_few", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 1\n2 3 1\n",
+        BadFile{"too_few",
+                "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 1\n2 3 1\n",
                 {":4:", "truncated", "3 entries declared", "after 2"}},
-        BadFile{"too_many", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1\n2 3 1\n",
+        BadFile{"too_many",
+                "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1\n2 3 1\n",
                 {":4:", "more entries than the 1 declared"}},
-        BadFile{"nan_weight", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 nan\n",
+        BadFile{"nan_weight",
+                "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 nan\n",
                 {":3:", "not a finite non-negative"}},
-        BadFile{"negative_weight", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n2 1 -0.5\n",
+        BadFile{"negative_weight",
+                "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n2 1 -0.5\n",
                 {":4:", "weight -0.5"}},
-        BadFile{"negative_integer", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 -2\n",
+        BadFile{"negative_integer",
+                "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 -2\n",
                 {":3:", "negative"}},
-        BadFile{"word_weight", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 heavy\n",
+        BadFile{"word_weight",
+                "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 heavy\n",
                 {":3:", "'heavy' is not a number"}},
-        BadFile{"word_id", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 b 1\n",
+        BadFile{"word_id",
+                "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 b 1\n",
                 {":3:", "column id 'b' is not an integer"}},
-        BadFile{"fractional_id", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1.5 2 1\n",
+        BadFile{"fractional_id",
+                "%%MatrixMarket matrix coordinate real general\n3 3 1\n1.5 2 1\n",
                 {":3:", "row id '1.5' is not an integer"}},
-        BadFile{"pattern_with_value", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 1\n",
+        BadFile{"pattern_with_value",
+                "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 1\n",
                 {":3:", "expected 2 fields, found 3"}},
-        BadFile{"real_without_value", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2\n",
+        BadFile{"real_without_value",
+                "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2\n",
                 {":3:", "expected 3 fields, found 2"}}),
     [](const ::testing::TestParamInfo<BadFile>& info) { return std::string(info.param.name); });
 

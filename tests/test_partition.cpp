@@ -33,7 +33,7 @@ Graph communities(int64_t n, int classes) {
 
 TEST(Partition, OrderByPartGroupsPartsAndKeepsIdOrderWithin) {
   EXPECT_EQ(order_by_part({1, 0, 1, 2, 0}, 3), (std::vector<vid_t>{1, 4, 0, 2, 3}));
-  EXPECT_EQ(order_by_part({0, 0}, 2), (std::vector<vid_t>{0, 1}));   // an empty part
+  EXPECT_EQ(order_by_part({0, 0}, 2), (std::vector<vid_t>{0, 1}));  // an empty part
   testing::expect_error([] { order_by_part({0, 3}, 3); }, "vertex 1 has part 3 outside [0, 3)");
 }
 
@@ -44,7 +44,7 @@ TEST(Partition, CutCountsNonzerosBetweenPartsAndBetweenBlocks) {
   path.colidx = {1, 0, 2, 1, 2, 3, 2};
   EXPECT_EQ(cut_nonzeros(path, std::vector<int32_t>{0, 0, 1, 1}), 2);
   EXPECT_EQ(cut_nonzeros(path, std::vector<int32_t>{0, 1, 0, 1}), 6);
-  EXPECT_EQ(cut_nonzeros(path, 2), 2);   // blocks {0, 1} {2, 3}
+  EXPECT_EQ(cut_nonzeros(path, 2), 2);  // blocks {0, 1} {2, 3}
   EXPECT_EQ(cut_nonzeros(path, 4), 6);
   EXPECT_EQ(cut_nonzeros(path, 1), 0);
 }
@@ -78,10 +78,10 @@ TEST(Partition, MetisFindsCommunitiesAndRenumberingMakesBlocksLocal) {
     return;
   }
   const std::vector<int32_t> part = partition_kway(g.adj, 4, 1);
-  EXPECT_EQ(part, partition_kway(g.adj, 4, 1));   // deterministic for a seed
+  EXPECT_EQ(part, partition_kway(g.adj, 4, 1));  // deterministic for a seed
   const double blocks_before = static_cast<double>(cut_nonzeros(g.adj, 4)) / g.adj.nnz();
-  EXPECT_GT(blocks_before, 0.6);                 // random w.r.t. the classes: ~3/4
-  EXPECT_LT(cut_fraction(g.adj, part), 0.12);    // ~ the 5% planted between classes
+  EXPECT_GT(blocks_before, 0.6);               // random w.r.t. the classes: ~3/4
+  EXPECT_LT(cut_fraction(g.adj, part), 0.12);  // ~ the 5% planted between classes
   std::vector<int64_t> sizes(4, 0);
   for (int32_t p : part) ++sizes[p];
   for (int64_t size : sizes) EXPECT_LE(size, 1.03 * 1000) << "part sizes unbalanced";

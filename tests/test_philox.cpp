@@ -16,7 +16,7 @@ namespace {
 TEST(Philox, MatchesRandom123KnownAnswers) {
   struct Case {
     Philox4x32 counter;
-    uint64_t key;   // high word: key[1]
+    uint64_t key;  // high word: key[1]
     Philox4x32 want;
   };
   const Case cases[] = {

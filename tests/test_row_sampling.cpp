@@ -31,8 +31,7 @@ std::vector<int64_t> gpu_picks(const std::vector<float>& values, int64_t s, cons
   for (size_t j = 0; j < values.size(); ++j) prefix[j] = running += quantized_weight(values[j], row_max);
   std::vector<int32_t> picked(s);
   std::vector<float> scratch(s);
-  sample_row(StoredPrefix{prefix.data()}, static_cast<int64_t>(values.size()), s, key, picked.data(),
-                  scratch.data());
+  sample_row(StoredPrefix{prefix.data()}, static_cast<int64_t>(values.size()), s, key, picked.data(), scratch.data());
   return {picked.begin(), picked.end()};
 }
 
@@ -69,7 +68,7 @@ TEST(PrefixSampler, PicksWhatRowSamplerPicks) {
   for (int trial = 0; trial < 400; ++trial) {
     const int64_t len = 1 + static_cast<int64_t>(rng() % 300);
     std::vector<float> values(len);
-    const int kind = trial % 4;   // uniform-ish, random, with zeros, one dominant entry
+    const int kind = trial % 4;  // uniform-ish, random, with zeros, one dominant entry
     for (int64_t j = 0; j < len; ++j) {
       values[j] = kind == 0 ? 1.0f : 0.01f + unit(rng);
       if (kind == 2 && unit(rng) < 0.3f) values[j] = 0;

@@ -71,7 +71,7 @@ void expect_induced_subgraphs(const CsrMatrix& adj, const std::string& name, int
       const std::set<vid_t> reach = within_hops(adj, mb.seeds, size);
       for (vid_t v : others) EXPECT_EQ(reach.count(v), 1u) << v << " is further than " << size << " steps";
     } else {
-      const size_t per_draw = name == "saint_edge" ? 2 : 1;   // an edge adds both endpoints
+      const size_t per_draw = name == "saint_edge" ? 2 : 1;  // an edge adds both endpoints
       EXPECT_LE(others.size(), per_draw * static_cast<size_t>(size));
     }
     visited += static_cast<int64_t>(others.size());
@@ -190,7 +190,7 @@ TEST(Saint, WalksFollowTheTransitionProbabilitiesOnKarate) {
 
 // On a weighted graph a step follows the edge weights.
 TEST(Saint, WeightedStepsFollowTheWeights) {
-  CsrMatrix star(4, 4);   // 0 - 1, 2, 3 with weights 1, 2, 5
+  CsrMatrix star(4, 4);  // 0 - 1, 2, 3 with weights 1, 2, 5
   star.rowptr = {0, 3, 4, 5, 6};
   star.colidx = {1, 2, 3, 0, 0, 0};
   star.values = {1, 2, 5, 1, 2, 5};
@@ -207,7 +207,7 @@ TEST(Saint, WeightedStepsFollowTheWeights) {
 }
 
 TEST(Saint, AWalkerWithoutNeighboursStaysAndItsSubgraphIsItself) {
-  CsrMatrix graph(4, 4);   // a path 0 - 1 - 2 and vertex 3 alone
+  CsrMatrix graph(4, 4);  // a path 0 - 1 - 2 and vertex 3 alone
   graph.rowptr = {0, 1, 3, 4, 4};
   graph.colidx = {1, 0, 2, 1};
   graph.values.assign(4, 1.0f);
@@ -216,7 +216,7 @@ TEST(Saint, AWalkerWithoutNeighboursStaysAndItsSubgraphIsItself) {
   const BulkSample bulk = sampler->sample({3, 0}, {0, 1, 2}, 0, 0, *cpu);
   const Minibatch alone = extract_minibatch(bulk, 0);
   EXPECT_EQ(alone.layers[1].vertices, std::vector<vid_t>{3});
-  EXPECT_EQ(alone.layers[1].adj.values, std::vector<float>{1.0f});   // Â's self-loop, normalized
+  EXPECT_EQ(alone.layers[1].adj.values, std::vector<float>{1.0f});  // Â's self-loop, normalized
   const Minibatch path = extract_minibatch(bulk, 1);
   EXPECT_EQ(path.layers[0].vertices.front(), 0);
   // Vertex 0's one neighbour is always visited.

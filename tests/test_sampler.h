@@ -23,7 +23,11 @@ class TestSampler {
  public:
   // Builds the sampler once on the CPU, so bad options fail here.
   TestSampler(std::string name, const CsrMatrix& adj, SamplerParams params, uint64_t seed)
-      : name_(std::move(name)), adj_(adj), params_(std::move(params)), seed_(seed), cpu_(make_cpu_backend()),
+      : name_(std::move(name)),
+        adj_(adj),
+        params_(std::move(params)),
+        seed_(seed),
+        cpu_(make_cpu_backend()),
         on_cpu_(bind(*cpu_)) {}
 
   std::string name() const { return on_cpu_.sampler->name(); }

@@ -6,8 +6,8 @@
 namespace matsamp {
 namespace {
 
-using testing::dense_product;
 using testing::Dense;
+using testing::dense_product;
 using testing::expect_matches;
 using testing::random_csr;
 using testing::row_selector;
@@ -41,14 +41,13 @@ TEST(SelectCols, EqualsProductWithWeightedColumnSelector) {
   const CsrMatrix a = random_csr(20, 30, 0.25, 5, true);
   const std::vector<vid_t> cols{7, 2, 29, 2, 0, 13};
   const std::vector<float> w{0.5f, 2.0f, 1.0f, 3.0f, 0.25f, 1.5f};
-  expect_matches(select_cols(a, cols, w),
-                 dense_product(to_dense(a), column_selector(cols, w, 30), 30, 6));
+  expect_matches(select_cols(a, cols, w), dense_product(to_dense(a), column_selector(cols, w, 30), 30, 6));
   expect_matches(select_cols(a, cols), dense_product(to_dense(a), column_selector(cols, {}, 30), 30, 6));
 }
 
 TEST(SelectCols, BlockDiagonalEqualsPerBlockProducts) {
   const CsrMatrix a = random_csr(24, 40, 0.3, 9, true);
-  const Offsets row_offsets{0, 10, 10, 24};   // the middle block has no rows
+  const Offsets row_offsets{0, 10, 10, 24};  // the middle block has no rows
   const std::vector<vid_t> cols{3, 9, 39, 1, 5, 9, 20, 22};
   const Offsets col_offsets{0, 3, 5, 8};
   const std::vector<float> w{1, 2, 3, 4, 5, 6, 7, 8};
@@ -88,8 +87,7 @@ TEST(SelectRowsCols, EqualsSelectRowsThenBlockedColumns) {
 
 TEST(SelectRowsCols, RejectsBadArgumentsLikeTheTwoOps) {
   const CsrMatrix a = random_csr(4, 4, 0.5, 1);
-  const auto message = [&](const std::vector<vid_t>& rows, const Offsets& row_offsets,
-                           const std::vector<vid_t>& cols) {
+  const auto message = [&](const std::vector<vid_t>& rows, const Offsets& row_offsets, const std::vector<vid_t>& cols) {
     try {
       select_rows_cols_blocked(a, rows, row_offsets, cols, {0, static_cast<int64_t>(cols.size())});
     } catch (const Error& e) {

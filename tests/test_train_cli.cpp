@@ -18,7 +18,8 @@ TEST(TrainCli, PrintsOneJsonLinePerEpochAndASummary) {
   const std::string dir = testing::scratch_dir("train_cli");
   const testing::CliResult r = testing::run_cli(
       "train -g planted:300:3 --fanouts 5,5 -b 16 --epochs 4 --train-per-class 10 --validation-per-class 10 "
-      "--hidden 16 --checkpoint " + dir + "/ckpt.pt",
+      "--hidden 16 --checkpoint " +
+          dir + "/ckpt.pt",
       dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(testing::count_lines(r.out), 5) << r.out;
@@ -31,10 +32,11 @@ TEST(TrainCli, PrintsOneJsonLinePerEpochAndASummary) {
 
   const testing::CliResult resumed = testing::run_cli(
       "train -g planted:300:3 --fanouts 5,5 -b 16 --epochs 6 --train-per-class 10 --validation-per-class 10 "
-      "--hidden 16 --resume " + dir + "/ckpt.pt",
+      "--hidden 16 --resume " +
+          dir + "/ckpt.pt",
       dir);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  EXPECT_EQ(testing::count_lines(resumed.out), 3) << resumed.out;   // epochs 4 and 5, then the summary
+  EXPECT_EQ(testing::count_lines(resumed.out), 3) << resumed.out;  // epochs 4 and 5, then the summary
   EXPECT_NE(resumed.out.find("\"epoch\":4"), std::string::npos);
 }
 

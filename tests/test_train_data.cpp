@@ -22,8 +22,8 @@ namespace {
 std::vector<int64_t> labels_with_class_sizes(const std::vector<int64_t>& sizes) {
   std::vector<int64_t> labels;
   for (size_t c = 0; c < sizes.size(); ++c) labels.insert(labels.end(), sizes[c], static_cast<int64_t>(c));
-  std::reverse(labels.begin(), labels.end());   // not sorted by class
-  labels.push_back(-1);                          // unlabelled vertices belong to no set
+  std::reverse(labels.begin(), labels.end());  // not sorted by class
+  labels.push_back(-1);                        // unlabelled vertices belong to no set
   labels.push_back(-1);
   return labels;
 }
@@ -54,7 +54,7 @@ TEST(TrainSplit, TakesTheRequestedCountsPerClassAndTheRestIsTest) {
   std::sort(all.begin(), all.end());
   std::vector<vid_t> labelled(195);
   std::iota(labelled.begin(), labelled.end(), 0);
-  EXPECT_EQ(all, labelled);   // disjoint, and the unlabelled vertices 195, 196 are nowhere
+  EXPECT_EQ(all, labelled);  // disjoint, and the unlabelled vertices 195, 196 are nowhere
   EXPECT_TRUE(std::is_sorted(split.train.begin(), split.train.end()));
 }
 
@@ -88,16 +88,14 @@ TEST(TrainData, RejectsGraphsItCannotTrainOn) {
   Graph no_features = small_planted_graph();
   no_features.features.clear();
   no_features.feature_dim = 0;
-  EXPECT_NE(error_of([&] { prepare_training_data(no_features, {}); }).find("needs vertex features"),
-            std::string::npos);
+  EXPECT_NE(error_of([&] { prepare_training_data(no_features, {}); }).find("needs vertex features"), std::string::npos);
 
   Graph no_labels = small_planted_graph();
   no_labels.labels.clear();
-  EXPECT_NE(error_of([&] { prepare_training_data(no_labels, {}); }).find("needs vertex labels"),
-            std::string::npos);
+  EXPECT_NE(error_of([&] { prepare_training_data(no_labels, {}); }).find("needs vertex labels"), std::string::npos);
 
   TrainingDataOptions greedy;
-  greedy.split = {30, 20, 1};   // 50 of each class of about 40
+  greedy.split = {30, 20, 1};  // 50 of each class of about 40
   EXPECT_NE(error_of([&] { prepare_training_data(small_planted_graph(), greedy); }).find("the split needs 50"),
             std::string::npos);
 }
@@ -105,12 +103,12 @@ TEST(TrainData, RejectsGraphsItCannotTrainOn) {
 TEST(TrainData, NormalizesFeatureRowsToUnitSum) {
   Graph g = small_planted_graph();
   g.features.assign(g.features.size(), 0.0f);
-  for (int64_t j = 0; j < g.feature_dim; ++j) g.features[j] = static_cast<float>(j);   // row 0: 0..7
+  for (int64_t j = 0; j < g.feature_dim; ++j) g.features[j] = static_cast<float>(j);  // row 0: 0..7
   TrainingDataOptions options;
   options.split = {5, 5, 1};
   const TrainingData data = prepare_training_data(g, options);
   EXPECT_FLOAT_EQ(data.graph.features[7], 7.0f / 28.0f);
-  EXPECT_EQ(data.graph.features[g.feature_dim], 0.0f);   // zero rows stay zero
+  EXPECT_EQ(data.graph.features[g.feature_dim], 0.0f);  // zero rows stay zero
   EXPECT_EQ(data.num_classes, 3);
 }
 
@@ -133,7 +131,7 @@ TEST(TrainData, FullNeighbourhoodMatricesHaveUnitRowSums) {
 TEST(TrainStepPlan, CoversEveryMinibatchOnceAndCountsStepSeeds) {
   for (int64_t lanes : {1, 2, 3}) {
     for (int64_t steps_per_bulk : {1, 2, 5}) {
-      const StepPlan plan(103, 10, lanes, steps_per_bulk);   // 11 minibatches, the last of 3 seeds
+      const StepPlan plan(103, 10, lanes, steps_per_bulk);  // 11 minibatches, the last of 3 seeds
       ASSERT_EQ(plan.num_minibatches(), 11);
       std::vector<int64_t> seen;
       int64_t seeds = 0;
@@ -169,7 +167,7 @@ TEST(TrainStepPlan, EachRankSamplesOneContiguousRangeHoldingItsLanes) {
       for (int rank = 0; rank < ranks; ++rank) {
         const auto lanes = plan.rank_lanes(rank, ranks);
         const auto ids = plan.lane_minibatches(bulk, lanes);
-        EXPECT_EQ(ids.first, covered);   // the ranks' ranges tile the bulk in order
+        EXPECT_EQ(ids.first, covered);  // the ranks' ranges tile the bulk in order
         covered = ids.second;
         for (int64_t lane = lanes.first; lane < lanes.second; ++lane)
           for (int64_t t = 0; t < bulk.lane_length; ++t) {
@@ -182,7 +180,7 @@ TEST(TrainStepPlan, EachRankSamplesOneContiguousRangeHoldingItsLanes) {
       EXPECT_EQ(covered, bulk.end);
     }
   }
-  EXPECT_THROW(plan.rank_lanes(0, 3), Error);   // 3 processes cannot share 4 lanes
+  EXPECT_THROW(plan.rank_lanes(0, 3), Error);  // 3 processes cannot share 4 lanes
 }
 
 // Locality blocks: lane j's minibatches come from block j·B/lanes; with blocks that
@@ -207,8 +205,8 @@ TEST(TrainStepPlan, LocalityOrderFillsEachLaneFromItsBlock) {
     }
     return pure;
   };
-  const std::vector<vid_t> every = testing::all_vertices(1000);   // 500 per block: 50 minibatches of 10
-  const StepPlan plan(1000, 10, 4, 3);                              // each lane: 25 minibatches
+  const std::vector<vid_t> every = testing::all_vertices(1000);  // 500 per block: 50 minibatches of 10
+  const StepPlan plan(1000, 10, 4, 3);                           // each lane: 25 minibatches
   const std::vector<vid_t> order = plan.epoch_order(every, 7, 2, two_blocks);
   std::vector<vid_t> sorted = order;
   std::sort(sorted.begin(), sorted.end());
@@ -217,13 +215,13 @@ TEST(TrainStepPlan, LocalityOrderFillsEachLaneFromItsBlock) {
   EXPECT_EQ(order, plan.epoch_order(every, 7, 2, two_blocks));
   EXPECT_NE(order, plan.epoch_order(every, 7, 3, two_blocks));
 
-  const std::vector<vid_t> train = training_vertices(1000, 0.3, 5);   // blocks of unequal size
+  const std::vector<vid_t> train = training_vertices(1000, 0.3, 5);  // blocks of unequal size
   const StepPlan uneven(static_cast<int64_t>(train.size()), 10, 4, 3);
   const std::vector<vid_t> mixed = uneven.epoch_order(train, 7, 2, two_blocks);
   sorted = mixed;
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(sorted, train);
-  EXPECT_GE(lane_blocks_held(uneven, mixed), uneven.num_minibatches() - 3);   // a few minibatches mix
+  EXPECT_GE(lane_blocks_held(uneven, mixed), uneven.num_minibatches() - 3);  // a few minibatches mix
 
   // One block is the plain shuffle; blocks must divide the lanes.
   EXPECT_EQ(plan.epoch_order(every, 7, 2, {1, 1000}), shuffle_vertices(every, 7, 2));
@@ -261,7 +259,7 @@ TEST(TrainBackgroundWorker, RunsTasksInOrderOnOneThreadAndPassesErrorsOn) {
       done.push_back(2);
       return std::this_thread::get_id();
     });
-  }   // the destructor runs what is queued
+  }  // the destructor runs what is queued
   EXPECT_EQ(done, (std::vector<int>{1, 2}));
   const std::thread::id worker_thread = first.get();
   EXPECT_EQ(second.get(), worker_thread);
@@ -281,12 +279,12 @@ TEST(TrainProgress, BestIsHighestValidationAccuracyThenLowestLossAndPatienceStop
     return m.improved;
   };
   EXPECT_TRUE(epoch(0, 0.5, 1.0, 0.40));
-  EXPECT_TRUE(epoch(1, 0.6, 1.2, 0.45));    // higher accuracy wins over a higher loss
-  EXPECT_TRUE(epoch(2, 0.6, 1.1, 0.50));    // a tie goes to the lower loss
-  EXPECT_FALSE(epoch(3, 0.6, 1.1, 0.90));   // the test score never decides
+  EXPECT_TRUE(epoch(1, 0.6, 1.2, 0.45));   // higher accuracy wins over a higher loss
+  EXPECT_TRUE(epoch(2, 0.6, 1.1, 0.50));   // a tie goes to the lower loss
+  EXPECT_FALSE(epoch(3, 0.6, 1.1, 0.90));  // the test score never decides
   EXPECT_FALSE(progress.stopped_early);
   EXPECT_FALSE(epoch(4, 0.55, 0.9, 0.90));
-  EXPECT_TRUE(progress.stopped_early);      // patience 2 used up
+  EXPECT_TRUE(progress.stopped_early);  // patience 2 used up
   const TrainSummary summary = summarize(progress);
   EXPECT_EQ(summary.best_epoch, 2);
   EXPECT_EQ(summary.epochs_run, 5);

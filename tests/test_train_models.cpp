@@ -91,8 +91,8 @@ TEST(TrainModels, GradientsFlowThroughTheSparseProduct) {
 TEST(TrainModels, LayersThatDoNotChainAreAnError) {
   auto model = make_model({ModelKind::sage, 3, 4, 2, 2, 0.0});
   const torch::Tensor layer = to_sparse_tensor(small_layer(), torch::kCPU);
-  EXPECT_THROW(model->forward({{layer, 2}}, torch::randn({4, 3})), Error);          // one layer of two
-  EXPECT_THROW(model->forward({{layer, 2}, {layer, 2}}, torch::randn({4, 3})), Error);   // 2 rows feed 4 columns
+  EXPECT_THROW(model->forward({{layer, 2}}, torch::randn({4, 3})), Error);              // one layer of two
+  EXPECT_THROW(model->forward({{layer, 2}, {layer, 2}}, torch::randn({4, 3})), Error);  // 2 rows feed 4 columns
   EXPECT_THROW(make_model({ModelKind::gcn, 3, 4, 2, 0, 0.0}), Error);
 }
 

@@ -33,38 +33,36 @@ TrainingData planted_training_data() {
 struct MpiCase {
   std::string sampler;
   int64_t minibatches_per_step;
-  int64_t bulk_steps;   // 0: from the memory budget
+  int64_t bulk_steps;  // 0: from the memory budget
   int feature_replication = 0;
   int locality_blocks = 0;
 };
 
 void PrintTo(const MpiCase& c, std::ostream* out) {
   *out << c.sampler << ", " << c.minibatches_per_step << " minibatches per step, " << c.bulk_steps
-       << " steps per bulk, feature replication " << c.feature_replication << ", locality blocks "
-       << c.locality_blocks;
+       << " steps per bulk, feature replication " << c.feature_replication << ", locality blocks " << c.locality_blocks;
 }
 
 class TrainMpi : public ::testing::TestWithParam<MpiCase> {};
 
 TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   const int64_t lanes = GetParam().minibatches_per_step;
-  if (lanes % world().size() != 0) GTEST_SKIP() << lanes << " minibatches per step cannot be shared by "
-                                                << world().size() << " processes";
+  if (lanes % world().size() != 0)
+    GTEST_SKIP() << lanes << " minibatches per step cannot be shared by " << world().size() << " processes";
   const TrainingData data = planted_training_data();
-  std::unique_ptr<testing::TestSampler> sampler =
-      GetParam().sampler == "graphsage"
-          ? testing::graphsage(data.graph.adj, {4, 4}, 9)
-          : testing::layer_wise("ladies", data.graph.adj, {48, 48}, 9);
+  std::unique_ptr<testing::TestSampler> sampler = GetParam().sampler == "graphsage"
+                                                      ? testing::graphsage(data.graph.adj, {4, 4}, 9)
+                                                      : testing::layer_wise("ladies", data.graph.adj, {48, 48}, 9);
   TrainOptions options;
   options.model = GetParam().sampler == "graphsage" ? "sage" : "gcn";
   options.hidden = 16;
-  options.dropout = 0.5;   // masks are keyed by minibatch, so they match across p too
+  options.dropout = 0.5;  // masks are keyed by minibatch, so they match across p too
   options.learning_rate = 0.02;
   options.epochs = 6;
-  options.batch_size = 5;   // 36 training vertices: 8 minibatches, the last one short
+  options.batch_size = 5;  // 36 training vertices: 8 minibatches, the last one short
   options.bulk_steps = GetParam().bulk_steps;
-  options.feature_replication = GetParam().feature_replication;   // rows fetched from their owners
-  options.memory_budget = 3 * sampler->bytes_per_minibatch(options.batch_size);   // 3 of 8 minibatches fit
+  options.feature_replication = GetParam().feature_replication;                  // rows fetched from their owners
+  options.memory_budget = 3 * sampler->bytes_per_minibatch(options.batch_size);  // 3 of 8 minibatches fit
   options.minibatches_per_step = lanes;
   options.locality_blocks = GetParam().locality_blocks;
   options.seed = 9;
@@ -78,8 +76,7 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
     const EpochMetrics expected = single.train_epoch();
     // Only the order of float sums differs (gradients summed over ranks vs. accumulated).
     EXPECT_NEAR(got.loss, expected.loss, 1e-5 * expected.loss) << "epoch " << epoch;
-    EXPECT_NEAR(got.validation_loss, expected.validation_loss, 1e-5 * expected.validation_loss)
-        << "epoch " << epoch;
+    EXPECT_NEAR(got.validation_loss, expected.validation_loss, 1e-5 * expected.validation_loss) << "epoch " << epoch;
     EXPECT_EQ(got.steps, expected.steps);
   }
   EXPECT_EQ(distributed.next_epoch(), options.epochs);
@@ -91,8 +88,8 @@ INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpi,
                                            MpiCase{"graphsage", 2, 2, 1}, MpiCase{"ladies", 2, 2, 1},
                                            MpiCase{"graphsage", 2, 2, 1, 2}),
                          [](const auto& info) {
-                           return info.param.sampler + "_" + std::to_string(info.param.minibatches_per_step) +
-                                  "_" + std::to_string(info.param.bulk_steps) + "_c" +
+                           return info.param.sampler + "_" + std::to_string(info.param.minibatches_per_step) + "_" +
+                                  std::to_string(info.param.bulk_steps) + "_c" +
                                   std::to_string(info.param.feature_replication) + "_b" +
                                   std::to_string(info.param.locality_blocks);
                          });
@@ -105,7 +102,7 @@ TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
   PlantedPartitionOptions graph;
   graph.vertices = 400;
   graph.classes = 2;
-  graph.homophily = 1.0;   // classes v % 2 are the two components
+  graph.homophily = 1.0;  // classes v % 2 are the two components
   graph.feature_dim = 8;
   const Graph planted = generate_planted_partition(graph);
   std::vector<vid_t> by_class;
@@ -118,7 +115,7 @@ TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
   TrainOptions options;
   options.hidden = 8;
   options.epochs = 1;
-  options.batch_size = 10;   // 20 training vertices per block: two minibatches for each lane
+  options.batch_size = 10;  // 20 training vertices per block: two minibatches for each lane
   options.minibatches_per_step = 2;
   options.feature_replication = 1;
   options.threads = 1;

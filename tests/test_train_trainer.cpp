@@ -46,7 +46,7 @@ TrainOptions small_options(const std::string& model) {
   options.batch_size = 8;
   options.bulk_steps = 2;
   options.seed = 11;
-  options.threads = 1;   // tiny tensors: more threads only wait for each other
+  options.threads = 1;  // tiny tensors: more threads only wait for each other
   return options;
 }
 
@@ -84,8 +84,8 @@ TEST_P(TrainerOnPlantedGraph, ReachesFullTrainingAccuracy) {
   while (!trainer->finished()) last = trainer->train_epoch();
   EXPECT_EQ(last.train_accuracy, 1.0);
   EXPECT_LT(last.loss, 0.5 * first.loss);
-  EXPECT_EQ(last.steps, 5);   // 40 training vertices in minibatches of 8
-  EXPECT_GT(trainer->summary().best_validation_accuracy, 0.5);   // 4 classes: chance is 0.25
+  EXPECT_EQ(last.steps, 5);                                     // 40 training vertices in minibatches of 8
+  EXPECT_GT(trainer->summary().best_validation_accuracy, 0.5);  // 4 classes: chance is 0.25
 }
 
 TEST_P(TrainerOnPlantedGraph, ResumesFromACheckpointWithTheSameNextEpoch) {
@@ -161,7 +161,7 @@ TEST(Trainer, RejectsCheckpointsOfAnotherModelAndBadOptions) {
   EXPECT_THROW(other->load_checkpoint(dir + "/missing.pt"), Error);
 
   TrainOptions bad = small_options("sage");
-  bad.device = "cuda";   // without a GPU: a clear error, not a crash
+  bad.device = "cuda";  // without a GPU: a clear error, not a crash
   if (torch::cuda::is_available()) EXPECT_NO_THROW(setup.trainer(bad));
   else EXPECT_THROW(setup.trainer(bad), Error);
   bad = small_options("mlp");

@@ -70,7 +70,7 @@ TEST(Transform, InducedSubgraphKeepsTheGivenOrder) {
   g.feature_dim = 2;
   g.features = {0, 0.5f, 1, 1.5f, 2, 2.5f, 3, 3.5f, 4, 4.5f};
   g.labels = {10, 11, 12, 13, 14};
-  const Graph s = induced_subgraph(g, {4, 0, 2});   // new ids: 4 -> 0, 0 -> 1, 2 -> 2
+  const Graph s = induced_subgraph(g, {4, 0, 2});  // new ids: 4 -> 0, 0 -> 1, 2 -> 2
   validate(s.adj, "subgraph");
   validate(s, "subgraph");
   EXPECT_EQ(s.adj.rowptr, (std::vector<int64_t>{0, 0, 2, 4}));
@@ -109,7 +109,7 @@ TEST(Transform, GcnNormalizeAddsOneToAnExistingSelfLoop) {
 }
 
 TEST(Transform, GcnNormalizeMatchesADenseReference) {
-  const CsrMatrix a = symmetrize(random_csr(80, 80, 0.06, 7));   // weighted, some self loops
+  const CsrMatrix a = symmetrize(random_csr(80, 80, 0.06, 7));  // weighted, some self loops
   Dense b = to_dense(a);
   std::vector<double> degree(80, 0.0);
   for (int i = 0; i < 80; ++i) {

@@ -19,21 +19,20 @@ std::string dtype_name(at::ScalarType dtype) {
 
 void check_vector_shape(const at::Tensor& t, at::ScalarType dtype, const char* op, const char* name) {
   TORCH_CHECK_VALUE(t.defined(), op, ": ", name, " is missing");
-  TORCH_CHECK_TYPE(t.scalar_type() == dtype, op, ": ", name, " must have dtype ", dtype_name(dtype),
-                   ", got ", dtype_name(t.scalar_type()));
+  TORCH_CHECK_TYPE(t.scalar_type() == dtype, op, ": ", name, " must have dtype ", dtype_name(dtype), ", got ",
+                   dtype_name(t.scalar_type()));
   TORCH_CHECK_VALUE(t.dim() == 1, op, ": ", name, " must be 1-D, got shape ", t.sizes());
 }
 
 void check_vector(const at::Tensor& t, at::ScalarType dtype, const char* op, const char* name) {
   check_vector_shape(t, dtype, op, name);
-  TORCH_CHECK_VALUE(t.device().is_cpu(), op, ": ", name, " is on ", t.device(),
-                    ", but this kernel runs on the CPU");
+  TORCH_CHECK_VALUE(t.device().is_cpu(), op, ": ", name, " is on ", t.device(), ", but this kernel runs on the CPU");
 }
 
 std::vector<int64_t> to_int64_vector(const at::Tensor& t, const char* op, const char* name) {
   const at::ScalarType dtype = t.defined() ? t.scalar_type() : at::kLong;
-  TORCH_CHECK_TYPE(dtype == at::kLong || dtype == at::kInt, op, ": ", name,
-                   " must have dtype int64 or int32, got ", dtype_name(dtype));
+  TORCH_CHECK_TYPE(dtype == at::kLong || dtype == at::kInt, op, ": ", name, " must have dtype int64 or int32, got ",
+                   dtype_name(dtype));
   check_vector(t, dtype, op, name);
   const at::Tensor dense = t.contiguous();
   if (dtype == at::kLong) {
@@ -44,11 +43,10 @@ std::vector<int64_t> to_int64_vector(const at::Tensor& t, const char* op, const 
   return std::vector<int64_t>(data, data + dense.numel());
 }
 
-void check_ids_in_range(const int64_t* ids, int64_t count, int64_t n, const char* op,
-                        const char* name) {
+void check_ids_in_range(const int64_t* ids, int64_t count, int64_t n, const char* op, const char* name) {
   for (int64_t i = 0; i < count; ++i)
-    TORCH_CHECK_VALUE(ids[i] >= 0 && ids[i] < n, op, ": ", name, "[", i, "] = ", ids[i],
-                      " is out of range [0, ", n, ")");
+    TORCH_CHECK_VALUE(ids[i] >= 0 && ids[i] < n, op, ": ", name, "[", i, "] = ", ids[i], " is out of range [0, ", n,
+                      ")");
 }
 
 std::vector<int64_t> to_vertex_ids(const at::Tensor& ids, int64_t n, const char* op, const char* name) {

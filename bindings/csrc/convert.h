@@ -22,7 +22,7 @@ at::Tensor vector_to_tensor(std::vector<T>&& values) {
   at::Tensor t = at::from_blob(
       data, {size}, [held = owner.get()](void*) { delete held; },
       at::TensorOptions().dtype(c10::CppTypeToScalarType<T>::value));
-  owner.release();   // the tensor's deleter owns it now
+  owner.release();  // the tensor's deleter owns it now
   return t;
 }
 
@@ -31,8 +31,8 @@ at::Tensor vector_to_tensor(std::vector<T>&& values) {
 template <class T, class Owner>
 at::Tensor vector_view(const std::vector<T>& values, Owner keep_alive) {
   return at::from_blob(
-      const_cast<T*>(values.data()), {static_cast<int64_t>(values.size())},
-      [keep_alive](void*) {}, at::TensorOptions().dtype(c10::CppTypeToScalarType<T>::value));
+      const_cast<T*>(values.data()), {static_cast<int64_t>(values.size())}, [keep_alive](void*) {},
+      at::TensorOptions().dtype(c10::CppTypeToScalarType<T>::value));
 }
 
 // A Python TypeError / ValueError unless `t` is a 1-D tensor of `dtype` (on any device).
@@ -44,8 +44,7 @@ void check_vector(const at::Tensor& t, at::ScalarType dtype, const char* op, con
 std::vector<int64_t> to_int64_vector(const at::Tensor& t, const char* op, const char* name);
 
 // A ValueError naming the first id outside [0, n).
-void check_ids_in_range(const int64_t* ids, int64_t count, int64_t n, const char* op,
-                        const char* name);
+void check_ids_in_range(const int64_t* ids, int64_t count, int64_t n, const char* op, const char* name);
 
 // The elements of an int64 vertex id tensor, each checked to be in [0, n).
 std::vector<int64_t> to_vertex_ids(const at::Tensor& ids, int64_t n, const char* op, const char* name);

@@ -25,10 +25,8 @@ at::Tensor gather_rows(const at::Tensor& features, const at::Tensor& index) {
                     " but index is on ", index.device());
   check_vector_shape(index, at::kLong, kOp, "index");
   const at::Tensor ids = index.contiguous();
-  if (ids.device().is_cpu())
-    check_ids_in_range(ids.data_ptr<int64_t>(), ids.numel(), features.size(0), kOp, "index");
-  else
-    check_device_ids_in_range(ids, features.size(0));
+  if (ids.device().is_cpu()) check_ids_in_range(ids.data_ptr<int64_t>(), ids.numel(), features.size(0), kOp, "index");
+  else check_device_ids_in_range(ids, features.size(0));
   return at::index_select(features, 0, ids);
 }
 

@@ -4,8 +4,8 @@
 
 #include "convert.h"
 #include "graph/transform.h"
-#include "kernels/cuda_backend.h"
 #include "io/graph_io.h"
+#include "kernels/cuda_backend.h"
 #include "sampling/epoch.h"
 
 namespace matsamp::bindings {
@@ -25,8 +25,7 @@ std::vector<col_t> to_column_ids(const at::Tensor& col, int64_t n) {
 std::vector<float> to_values(const at::Tensor& value, int64_t nnz) {
   check_vector(value, at::kFloat, kOp, "value");
   if (value.numel() == 0) return std::vector<float>(nnz, 1.0f);
-  TORCH_CHECK_VALUE(value.numel() == nnz, kOp, ": ", value.numel(), " values for ", nnz,
-                    " column ids");
+  TORCH_CHECK_VALUE(value.numel() == nnz, kOp, ": ", value.numel(), " values for ", nnz, " column ids");
   const at::Tensor dense = value.contiguous();
   return std::vector<float>(dense.data_ptr<float>(), dense.data_ptr<float>() + nnz);
 }
@@ -36,8 +35,7 @@ using GraphPtr = c10::intrusive_ptr<GraphHolder>;
 // The CLI's --train-fraction choice of training vertices.
 at::Tensor training_vertices_of(const GraphPtr& graph, double fraction, int64_t seed) {
   const uint64_t key = to_seed(seed, "matsamp.Graph.training_vertices");
-  return vector_to_tensor(translate_errors(
-      [&] { return training_vertices(graph->adjacency().rows, fraction, key); }));
+  return vector_to_tensor(translate_errors([&] { return training_vertices(graph->adjacency().rows, fraction, key); }));
 }
 
 void define_graph_class() {
@@ -54,9 +52,8 @@ void define_graph_class() {
       .def("value", [](const GraphPtr& g) { return vector_view(g->adjacency().values, g); })
       .def("features", [](const GraphPtr& g) { return g->features(); })
       .def("labels", [](const GraphPtr& g) { return g->labels(); })
-      .def("training_vertices", [](const GraphPtr& g, double fraction, int64_t seed) {
-        return training_vertices_of(g, fraction, seed);
-      });
+      .def("training_vertices",
+           [](const GraphPtr& g, double fraction, int64_t seed) { return training_vertices_of(g, fraction, seed); });
 }
 
 }  // namespace
@@ -79,22 +76,20 @@ GraphHolder::GraphHolder(const at::Tensor& rowptr, const at::Tensor& col, const 
 GraphHolder::GraphHolder(Graph graph)
     : adj_(std::move(graph.adj)), backend_(make_cpu_backend()), graph_(std::make_unique<LocalGraph>(*backend_, adj_)) {
   const int64_t n = adj_.rows;
-  features_ = graph.has_features()
-                  ? vector_to_tensor(std::move(graph.features)).view({n, graph.feature_dim})
-                  : at::empty({0}, at::kFloat);
+  features_ = graph.has_features() ? vector_to_tensor(std::move(graph.features)).view({n, graph.feature_dim})
+                                   : at::empty({0}, at::kFloat);
   labels_ = graph.has_labels() ? vector_to_tensor(std::move(graph.labels)) : at::empty({0}, at::kLong);
 }
 
-c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path,
-                                                  const std::string& labels_path, bool symmetrize,
-                                                  bool drop_self_loops, bool largest_component) {
+c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const std::string& labels_path,
+                                                  bool symmetrize, bool drop_self_loops, bool largest_component) {
   Graph g;
   try {
     g = read_graph(path);
     if (!labels_path.empty()) read_vertex_labels(labels_path, g);
     g = cleanup(std::move(g), CleanupOptions{symmetrize, drop_self_loops, largest_component});
   } catch (const Error& e) {
-    TORCH_CHECK(false, e.what());   // a file problem, not an argument: RuntimeError
+    TORCH_CHECK(false, e.what());  // a file problem, not an argument: RuntimeError
   }
   return c10::make_intrusive<GraphHolder>(std::move(g));
 }
@@ -111,7 +106,7 @@ void GraphHolder::place_on_cuda(int64_t index) {
     TORCH_CHECK(false, kOp, ": cannot place the graph on cuda:", index, ": ", e.what());
   }
   std::lock_guard<std::mutex> lock(backend_mutex_);
-  graph_.reset();   // its handles belong to the old backend
+  graph_.reset();  // its handles belong to the old backend
   backend_ = std::move(backend);
   graph_ = std::make_unique<LocalGraph>(*backend_, adj_);
   device_ = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(index));

@@ -21,17 +21,16 @@ class GraphHolder : public torch::CustomClassHolder {
   // From CSR tensors: rowptr int64 [n + 1], col int32 or int64 [nnz], value
   // float32 [nnz] or empty (all ones). Copies once; ValueError on a bad CSR.
   GraphHolder(const at::Tensor& rowptr, const at::Tensor& col, const at::Tensor& value);
-  explicit GraphHolder(Graph graph);   // features and labels become tensors, not copied
+  explicit GraphHolder(Graph graph);  // features and labels become tensors, not copied
 
   // Through the C++ readers (read_graph picks by extension), then the same
   // cleanup steps as the CLI's --symmetrize, --drop-self-loops, --largest-component.
-  static c10::intrusive_ptr<GraphHolder> load(const std::string& path, const std::string& labels_path,
-                                              bool symmetrize, bool drop_self_loops,
-                                              bool largest_component);
+  static c10::intrusive_ptr<GraphHolder> load(const std::string& path, const std::string& labels_path, bool symmetrize,
+                                              bool drop_self_loops, bool largest_component);
 
   const CsrMatrix& adjacency() const { return adj_; }
-  const at::Tensor& features() const { return features_; }   // float32 [n, f], or [0]
-  const at::Tensor& labels() const { return labels_; }       // int64 [n], or [0]
+  const at::Tensor& features() const { return features_; }  // float32 [n, f], or [0]
+  const at::Tensor& labels() const { return labels_; }      // int64 [n], or [0]
   // Where the graph lives and its samplers run: the CPU, or the CUDA device of
   // place_on_cuda().
   c10::Device device() const { return device_; }
@@ -60,7 +59,7 @@ class GraphHolder : public torch::CustomClassHolder {
   at::Tensor labels_;
   c10::Device device_{c10::kCPU};
   std::unique_ptr<Backend> backend_;
-  std::unique_ptr<LocalGraph> graph_;   // adj_ registered in backend_
+  std::unique_ptr<LocalGraph> graph_;  // adj_ registered in backend_
   mutable std::mutex backend_mutex_;
 };
 

@@ -5,8 +5,8 @@
 
 #include <limits>
 #include <memory>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "convert.h"
@@ -29,9 +29,8 @@ at::Tensor shuffle_vertices_op(const at::Tensor& vertices, int64_t seed, int64_t
 // The epoch's seed order and where each minibatch starts in it (EpochOrder, the
 // one place an epoch is cut): vertices shuffled for (seed, epoch) or kept in
 // order, per locality block of [0, num_vertices) when locality_blocks > 0.
-std::tuple<at::Tensor, at::Tensor> epoch_order_op(const at::Tensor& vertices, int64_t num_vertices,
-                                                 int64_t batch_size, int64_t seed, int64_t epoch,
-                                                 int64_t locality_blocks, bool shuffle) {
+std::tuple<at::Tensor, at::Tensor> epoch_order_op(const at::Tensor& vertices, int64_t num_vertices, int64_t batch_size,
+                                                  int64_t seed, int64_t epoch, int64_t locality_blocks, bool shuffle) {
   constexpr const char* op = "matsamp.epoch_order";
   const std::vector<vid_t> ids = to_int64_vector(vertices, op, "vertices");
   TORCH_CHECK_VALUE(locality_blocks >= 0 && locality_blocks <= std::numeric_limits<int>::max(), op,
@@ -67,14 +66,14 @@ int64_t bulk_size_for_budget_op(const c10::intrusive_ptr<GraphHolder>& graph, co
 // stacked CSR (rowptr int64, col int32 with stacked column ids, value float32),
 // row_offsets and col_offsets (k + 1 each: minibatch g owns rows and columns
 // [offsets[g], offsets[g + 1])) and vertices (int64, the global id of each column).
-#define MATSAMP_SAMPLE_RETURNS                                                          \
-  " -> (Tensor[] rowptr, Tensor[] col, Tensor[] value, Tensor[] row_offsets, "          \
+#define MATSAMP_SAMPLE_RETURNS                                                 \
+  " -> (Tensor[] rowptr, Tensor[] col, Tensor[] value, Tensor[] row_offsets, " \
   "Tensor[] col_offsets, Tensor[] vertices)"
 
 }  // namespace
 
 TORCH_LIBRARY(matsamp, m) {
-  register_graph_class();   // the schemas below name it
+  register_graph_class();  // the schemas below name it
 
   // Bulk sampling of k minibatches by the registry's sampler of that name
   // (samplers() lists them): seeds stacked, seed_offsets (k + 1) cut them into
@@ -82,26 +81,27 @@ TORCH_LIBRARY(matsamp, m) {
   // sizes: per layer, batch layer first, the sampler's sizes option (fanouts,
   // vertices per layer, or GraphSAINT's walk length or budget once per layer);
   // include_frontier: for the samplers that can exclude it (LADIES, FastGCN).
-  m.def("sample(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor seeds, Tensor seed_offsets, "
-        "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
+  m.def(
+      "sample(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor seeds, Tensor seed_offsets, "
+      "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
   // The registered samplers' names, and each one's summary and sizes option.
   m.def("samplers() -> str[]", [] { return sampler_names(); });
-  m.def("sampler_summary(str sampler) -> str", [](const std::string& name) {
-    return translate_errors([&] { return find_sampler(name).summary; });
-  });
-  m.def("sampler_sizes_option(str sampler) -> str", [](const std::string& name) {
-    return translate_errors([&] { return find_sampler(name).sizes_option; });
-  });
+  m.def("sampler_summary(str sampler) -> str",
+        [](const std::string& name) { return translate_errors([&] { return find_sampler(name).summary; }); });
+  m.def("sampler_sizes_option(str sampler) -> str",
+        [](const std::string& name) { return translate_errors([&] { return find_sampler(name).sizes_option; }); });
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
   m.def("shuffle_vertices(Tensor vertices, int seed, int epoch, int stream=0) -> Tensor", &shuffle_vertices_op);
-  m.def("epoch_order(Tensor vertices, int num_vertices, int batch_size, int seed, int epoch, int locality_blocks, "
-        "bool shuffle) -> (Tensor order, Tensor starts)",
-        &epoch_order_op);
+  m.def(
+      "epoch_order(Tensor vertices, int num_vertices, int batch_size, int seed, int epoch, int locality_blocks, "
+      "bool shuffle) -> (Tensor order, Tensor starts)",
+      &epoch_order_op);
   // The bulk size for a memory budget in bytes (EpochIterator's k when bulk_size is 0).
-  m.def("bulk_size_for_budget(__torch__.torch.classes.matsamp.Graph graph, str sampler, int[] sizes, "
-        "bool include_frontier, int batch_size, int minibatches, int budget_bytes) -> int",
-        &bulk_size_for_budget_op);
+  m.def(
+      "bulk_size_for_budget(__torch__.torch.classes.matsamp.Graph graph, str sampler, int[] sizes, "
+      "bool include_frontier, int batch_size, int minibatches, int budget_bytes) -> int",
+      &bulk_size_for_budget_op);
 }
 
 }  // namespace matsamp::bindings

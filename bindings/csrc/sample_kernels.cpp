@@ -15,9 +15,8 @@ namespace matsamp::bindings {
 
 namespace {
 
-using SampleTensors = std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>,
-                                 std::vector<at::Tensor>, std::vector<at::Tensor>,
-                                 std::vector<at::Tensor>, std::vector<at::Tensor>>;
+using SampleTensors = std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
+                                 std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>>;
 
 // A copy, by torch on its own stream, of n elements in the backend's device memory.
 at::Tensor device_copy(const void* data, int64_t n, at::ScalarType type, c10::Device device) {
@@ -72,14 +71,12 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
   const std::vector<vid_t> seed_ids = to_vertex_ids(on_host(seeds), graph.adjacency().rows, op, "seeds");
   check_vector(on_host(seed_offsets), at::kLong, op, "seed_offsets");
   const Offsets offsets = to_int64_vector(on_host(seed_offsets), op, "seed_offsets");
-  TORCH_CHECK_VALUE(offsets.size() >= 2 && offsets.front() == 0 &&
-                        offsets.back() == static_cast<int64_t>(seed_ids.size()),
-                    op, ": seed_offsets must hold k + 1 >= 2 entries from 0 to the number of seeds (",
-                    seed_ids.size(), ")");
+  TORCH_CHECK_VALUE(
+      offsets.size() >= 2 && offsets.front() == 0 && offsets.back() == static_cast<int64_t>(seed_ids.size()), op,
+      ": seed_offsets must hold k + 1 >= 2 entries from 0 to the number of seeds (", seed_ids.size(), ")");
   for (size_t g = 1; g < offsets.size(); ++g)
     TORCH_CHECK_VALUE(offsets[g - 1] <= offsets[g], op, ": seed_offsets decrease at ", g);
-  TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ",
-                    first_minibatch);
+  TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ", first_minibatch);
   const uint64_t key = to_seed(seed, op);
   const uint32_t epoch_key = to_epoch(epoch, op);
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
@@ -89,12 +86,12 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
     try {
       graph.with_backend([&](Backend& backend, LocalGraph&) {
         Context ctx{backend, key};
-        tensors = to_tensors(backend, sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key),
-                             graph.device());
-        release_cached_gpu_memory(backend);   // torch's allocator shares the GPU
+        tensors =
+            to_tensors(backend, sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device());
+        release_cached_gpu_memory(backend);  // torch's allocator shares the GPU
         return 0;
       });
-    } catch (const GpuOutOfMemory& e) {   // not a bad argument: RuntimeError, with the k that fits
+    } catch (const GpuOutOfMemory& e) {  // not a bad argument: RuntimeError, with the k that fits
       TORCH_CHECK(false, op, ": ", explain_out_of_memory(e, k).what());
     }
     return tensors;
@@ -102,7 +99,7 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
 }
 
 void impl_sampling_kernels(torch::Library& m) {
-  register_graph_class();   // the kernels' signatures name it
+  register_graph_class();  // the kernels' signatures name it
   m.impl("sample", TORCH_FN(sample_bulk));
 }
 

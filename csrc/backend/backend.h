@@ -15,9 +15,9 @@ namespace matsamp {
 
 // How normalize_rows scales a row.
 enum class RowScale {
-  by_sum,              // each value / the row's sum
-  by_sum_of_squares,   // each value squared, then / the sum of the squares
-  mean,                // every entry 1 / (entries in the row): mean aggregation
+  by_sum,             // each value / the row's sum
+  by_sum_of_squares,  // each value squared, then / the sum of the squares
+  mean,               // every entry 1 / (entries in the row): mean aggregation
 };
 
 // compact_columns' result: the adjacency with per-minibatch local columns, and

@@ -24,9 +24,7 @@ class CpuBackend final : public Backend {
   Values upload_values(std::vector<float> values) override { return wrap_array(std::move(values)); }
   CsrMatrix to_host(Matrix m) override { return take(std::move(m), "to_host"); }
   std::vector<vid_t> ids_to_host(Ids ids) override { return take_array(std::move(ids), "ids_to_host"); }
-  std::vector<float> values_to_host(Values values) override {
-    return take_array(std::move(values), "values_to_host");
-  }
+  std::vector<float> values_to_host(Values values) override { return take_array(std::move(values), "values_to_host"); }
 
   Matrix spgemm(const Matrix& a, const Matrix& b) override {
     return wrap(matsamp::spgemm(host(a, "spgemm"), host(b, "spgemm")));

@@ -31,7 +31,7 @@ class Matrix {
   int64_t rows() const { return rows_; }
   int64_t cols() const { return cols_; }
   int64_t nnz() const { return nnz_; }
-  std::string shape() const;   // "rows x cols (nnz nonzeros)", as CsrMatrix::shape
+  std::string shape() const;  // "rows x cols (nnz nonzeros)", as CsrMatrix::shape
   bool defined() const { return storage_ != nullptr; }
 
   // Every row's stored values are equal and positive (an unweighted graph):
@@ -83,7 +83,7 @@ class Array {
   int64_t bound_ = -1;
 };
 using Ids = Array<vid_t>;
-using Values = Array<float>;   // undefined: "all ones" where an op takes weights
+using Values = Array<float>;  // undefined: "all ones" where an op takes weights
 
 // Ids of k stacked minibatches: block g is ids[offsets[g], offsets[g + 1]).
 struct BlockedIds {

@@ -23,13 +23,13 @@ struct EpochRun {
   StepStats steps;
   double seconds = 0;
   int64_t minibatches = 0, bulk_size = 0, sampled_edges = 0;
-  int64_t input_vertices = 0;           // the last layer's vertices, summed over minibatches: feature rows to read
+  int64_t input_vertices = 0;  // the last layer's vertices, summed over minibatches: feature rows to read
   uint64_t fingerprint = 0;
-  double copy_seconds = 0;              // host <-> GPU copies within the steps (CUDA backend)
-  bool held = false;                    // the layers stayed on the device after the steps ...
-  double fetch_seconds = 0;             // ... and were copied to the host after them
-  std::vector<double> repeat_seconds;   // every run's time when the epoch was repeated
-  bool repeats_identical = true;        // ... and whether they all gave the same minibatches
+  double copy_seconds = 0;             // host <-> GPU copies within the steps (CUDA backend)
+  bool held = false;                   // the layers stayed on the device after the steps ...
+  double fetch_seconds = 0;            // ... and were copied to the host after them
+  std::vector<double> repeat_seconds;  // every run's time when the epoch was repeated
+  bool repeats_identical = true;       // ... and whether they all gave the same minibatches
 };
 
 // Layers are left where they were sampled (on a GPU: its memory, as a GPU
@@ -46,7 +46,7 @@ EpochRun run_epoch(const Sampler& sampler, Context ctx, const std::vector<vid_t>
   Bulk resident;
   ScopedTimer timer(nullptr);
   int64_t done = 0;
-  double reported = 0;   // progress at most once a second, and at the end
+  double reported = 0;  // progress at most once a second, and at the end
   for (;;) {
     const CudaCounters before = cuda_counters(backend);
     if (!next_bulk(epoch, &resident, &run.steps)) break;
@@ -67,8 +67,8 @@ EpochRun run_epoch(const Sampler& sampler, Context ctx, const std::vector<vid_t>
     done += bulk.count();
     if (done == run.minibatches || timer.seconds() - reported >= 1.0) {
       reported = timer.seconds();
-      std::fprintf(stderr, "matsamp: %s: %lld / %lld minibatches (%.2f s)\n", label,
-                   static_cast<long long>(done), static_cast<long long>(run.minibatches), reported);
+      std::fprintf(stderr, "matsamp: %s: %lld / %lld minibatches (%.2f s)\n", label, static_cast<long long>(done),
+                   static_cast<long long>(run.minibatches), reported);
     }
   }
   run.seconds = run.steps.total();
@@ -81,8 +81,8 @@ EpochRun run_epoch_repeated(const Sampler& sampler, const Context& ctx, const st
                             const EpochOptions& options, bool results_to_host, const std::string& label, int repeat) {
   std::vector<EpochRun> runs;
   for (int i = 0; i < repeat; ++i) {
-    const std::string name =
-        repeat == 1 ? label : label + ", run " + std::to_string(i + 1) + " of " + std::to_string(repeat);
+    const std::string name = repeat == 1 ? label
+                                         : label + ", run " + std::to_string(i + 1) + " of " + std::to_string(repeat);
     runs.push_back(run_epoch(sampler, ctx, train, options, results_to_host, name.c_str()));
   }
   std::vector<double> seconds;
@@ -99,15 +99,14 @@ EpochRun run_epoch_repeated(const Sampler& sampler, const Context& ctx, const st
 }
 
 struct MachineRates {
-  double copy_bandwidth = 0;   // bytes/s
-  double gather_rate = 0;      // 4-byte random gathers/s
+  double copy_bandwidth = 0;  // bytes/s
+  double gather_rate = 0;     // 4-byte random gathers/s
 };
 
 JsonObject describe(const EpochRun& run, const MachineRates& rates) {
   const double floor = run.steps.gathers / rates.gather_rate + run.steps.streamed_bytes / rates.copy_bandwidth;
   JsonObject json;
-  json
-      .add("bulk_size", run.bulk_size)
+  json.add("bulk_size", run.bulk_size)
       .add("time_s", run.seconds)
       .add("probability_s", run.steps.probability)
       .add("sampling_s", run.steps.sampling)
@@ -137,7 +136,8 @@ JsonObject describe(const CudaCounters& gpu, const EpochRun& bulk) {
       .add("device_name", gpu.device_name)
       .add("peak_device_bytes", gpu.peak_device_bytes)
       .add("resident_graph_bytes", gpu.resident_bytes)
-      .add("gpu_bytes_per_minibatch", (gpu.peak_device_bytes - gpu.resident_bytes) / std::max<int64_t>(1, bulk.bulk_size))
+      .add("gpu_bytes_per_minibatch",
+           (gpu.peak_device_bytes - gpu.resident_bytes) / std::max<int64_t>(1, bulk.bulk_size))
       .add("bytes_to_device", gpu.bytes_to_device)
       .add("bytes_to_host", gpu.bytes_to_host)
       .add("to_device_s", gpu.to_device_seconds)
@@ -187,9 +187,9 @@ void add_bench_command(CLI::App& app) {
     const MachineRates rates = backend->name() == "cuda"
                                    ? MachineRates{gpu_copy_bandwidth(*backend), gpu_gather_rate(*backend)}
                                    : MachineRates{measure_copy_bandwidth(), measure_gather_rate()};
-    const EpochRun bulk = run_epoch_repeated(*sampler, ctx, train, options->sampler.epoch,
-                                              options->results_to_host, "bulk", options->repeat);
-    const CudaCounters gpu = cuda_counters(*backend);   // after the bulk: its peak memory
+    const EpochRun bulk = run_epoch_repeated(*sampler, ctx, train, options->sampler.epoch, options->results_to_host,
+                                             "bulk", options->repeat);
+    const CudaCounters gpu = cuda_counters(*backend);  // after the bulk: its peak memory
 
     JsonObject json;
     json.add("command", "bench").add("backend", backend->name()).add("graph", options->source.spec);
@@ -202,8 +202,8 @@ void add_bench_command(CLI::App& app) {
     if (options->compare_per_batch) {
       EpochOptions single = options->sampler.epoch;
       single.bulk_size = 1;
-      const EpochRun per_batch = run_epoch_repeated(*sampler, ctx, train, single, options->results_to_host,
-                                                       "per-batch", options->repeat);
+      const EpochRun per_batch =
+          run_epoch_repeated(*sampler, ctx, train, single, options->results_to_host, "per-batch", options->repeat);
       json.add("per_batch", describe(per_batch, rates));
       json.add("bulk_speedup", per_batch.seconds / bulk.seconds);
       json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);

@@ -61,8 +61,8 @@ void add_info_command(CLI::App& app) {
         .add("self_loops", self_loops)
         .add("degree", degree_statistics(g.adj))
         .add("feature_dim", g.feature_dim)
-        .add("labelled", static_cast<int64_t>(std::count_if(g.labels.begin(), g.labels.end(),
-                                                             [](int64_t l) { return l >= 0; })))
+        .add("labelled",
+             static_cast<int64_t>(std::count_if(g.labels.begin(), g.labels.end(), [](int64_t l) { return l >= 0; })))
         .add("classes", g.num_classes());
     if (*blocks > 0)
       info.add("blocks", *blocks)

@@ -9,8 +9,7 @@
 namespace matsamp::cli {
 
 void add_sample_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "sample", "bulk-sample an epoch and write each minibatch to DIR/minibatch_NNNNNN.npz");
+  auto* cmd = app.add_subcommand("sample", "bulk-sample an epoch and write each minibatch to DIR/minibatch_NNNNNN.npz");
   struct Options {
     GraphSource source;
     SamplerOptions sampler;
@@ -28,8 +27,8 @@ void add_sample_command(CLI::App& app) {
     const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     EpochIterator epoch(*sampler, make_context(options->sampler, *backend), train, options->sampler.epoch);
     std::filesystem::create_directories(options->out);
-    std::fprintf(stderr, "matsamp: %lld minibatches, %lld per bulk\n",
-                 static_cast<long long>(epoch.num_minibatches()), static_cast<long long>(epoch.bulk_size()));
+    std::fprintf(stderr, "matsamp: %lld minibatches, %lld per bulk\n", static_cast<long long>(epoch.num_minibatches()),
+                 static_cast<long long>(epoch.bulk_size()));
     BulkSample bulk;
     int64_t written = 0;
     while (next_bulk(epoch, &bulk)) {

@@ -29,13 +29,21 @@ struct TrainCommandOptions {
 void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
   cmd.add_option("-m,--model", o.train.model, "sage or gcn (default: gcn for ladies/fastgcn, else sage)")
       ->check(CLI::IsMember({"sage", "gcn"}));
-  cmd.add_option("--hidden", o.train.hidden, "hidden units per layer")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd.add_option("--dropout", o.train.dropout, "dropout probability")->check(CLI::Range(0.0, 0.99))->capture_default_str();
-  cmd.add_option("--lr", o.train.learning_rate, "Adam learning rate")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd.add_option("--hidden", o.train.hidden, "hidden units per layer")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--dropout", o.train.dropout, "dropout probability")
+      ->check(CLI::Range(0.0, 0.99))
+      ->capture_default_str();
+  cmd.add_option("--lr", o.train.learning_rate, "Adam learning rate")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd.add_option("--weight-decay", o.train.weight_decay, "Adam weight decay (L2)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd.add_option("--epochs", o.train.epochs, "most epochs to train")->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd.add_option("--epochs", o.train.epochs, "most epochs to train")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd.add_option("--patience", o.train.patience,
                  "stop after this many epochs without a better validation accuracy (0: never)")
       ->check(CLI::NonNegativeNumber)
@@ -89,11 +97,11 @@ void run_training(TrainCommandOptions& o) {
   o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
   const bool leader = comm->rank() == 0;
   const TrainingData data = prepare_training_data(load_graph(o.source), o.data);
-  auto backend = make_backend(o.sampler, data.graph.adj);   // may set the memory budget (cuda)
+  auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, data.graph.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
   o.train.batch_size = o.sampler.epoch.batch_size;
-  o.train.bulk_steps = o.sampler.epoch.bulk_size;   // one minibatch per rank and step by default
+  o.train.bulk_steps = o.sampler.epoch.bulk_size;  // one minibatch per rank and step by default
   o.train.memory_budget = o.sampler.epoch.memory_budget;
   o.train.seed = o.sampler.epoch.seed;
   o.train.locality_blocks = o.sampler.epoch.locality.blocks;
@@ -112,8 +120,7 @@ void run_training(TrainCommandOptions& o) {
   const TrainSummary summary = trainer.run(stdout, stderr, o.checkpoint);
   if (leader)
     std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
-                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch),
-                 summary.test_accuracy);
+                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
 }
 
 }  // namespace
@@ -124,20 +131,21 @@ void add_train_command(CLI::App& app) {
   auto o = std::make_shared<TrainCommandOptions>();
   // Node classification follows Shchur et al.: the symmetrized largest component.
   o->source.cleanup = {true, true, true};
-  o->source.spec = "planted:2000:5";   // runs out of the box; R-MAT has no features or labels
+  o->source.spec = "planted:2000:5";  // runs out of the box; R-MAT has no features or labels
   o->sampler.list("fanouts") = {10, 10};
   o->sampler.list("samples") = {256, 256};
   o->sampler.epoch.batch_size = 32;
-  o->train.model.clear();   // chosen from the sampler unless given
+  o->train.model.clear();  // chosen from the sampler unless given
   add_graph_options(*cmd, o->source);
   add_sampler_options(*cmd, o->sampler);
   // Training picks its own vertices and epochs.
   cmd->remove_option(cmd->get_option("--train-fraction"));
   cmd->remove_option(cmd->get_option("--epoch"));
   cmd->get_option("--locality-blocks")
-      ->description("fill the minibatches of lane j of each step from the training vertices of equal id range "
-                    "j*B/lanes (0: from all); B must divide --minibatches-per-step. With a graph renumbered by "
-                    "'matsamp partition --parts p/c' and B = p/c, a process fetches mostly the feature rows it holds");
+      ->description(
+          "fill the minibatches of lane j of each step from the training vertices of equal id range "
+          "j*B/lanes (0: from all); B must divide --minibatches-per-step. With a graph renumbered by "
+          "'matsamp partition --parts p/c' and B = p/c, a process fetches mostly the feature rows it holds");
   add_train_options(*cmd, *o);
   cmd->callback([o] { run_training(*o); });
 }

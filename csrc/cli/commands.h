@@ -11,7 +11,7 @@ void add_partition_command(CLI::App& app);
 void add_sample_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 #ifdef MATSAMP_HAVE_TRAIN
-void add_train_command(CLI::App& app);   // cmd_train.cpp, built with libtorch only
+void add_train_command(CLI::App& app);  // cmd_train.cpp, built with libtorch only
 #endif
 
 }  // namespace matsamp::cli

@@ -37,12 +37,14 @@ int launched_ranks() {
 }  // namespace
 
 void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& options) {
-  bench.add_option("--distributed", options.mode,
-                   "sample with every rank of an MPI job (mpirun, srun): the graph 'replicated' on every "
-                   "rank, or 'partitioned' into 1.5D block rows (replicated when the job has several ranks)")
+  bench
+      .add_option("--distributed", options.mode,
+                  "sample with every rank of an MPI job (mpirun, srun): the graph 'replicated' on every "
+                  "rank, or 'partitioned' into 1.5D block rows (replicated when the job has several ranks)")
       ->check(CLI::IsMember({"replicated", "partitioned"}));
-  bench.add_option("--replication", options.replication,
-                   "--distributed: replication factor c of the (p/c) x c grid; c*c must divide p")
+  bench
+      .add_option("--replication", options.replication,
+                  "--distributed: replication factor c of the (p/c) x c grid; c*c must divide p")
       ->capture_default_str();
   bench.add_flag("--oblivious", options.oblivious,
                  "--distributed partitioned: broadcast whole block rows (sparsity-oblivious) instead of "
@@ -70,19 +72,27 @@ namespace {
 // What one rank measured over its share of the epoch.
 struct RankStats {
   StepStats steps;
-  double sampling_s = 0;                             // wall time of its bulks
-  double exchange_s = 0, compute_s = 0, reduce_s = 0;   // inside the distributed product
+  double sampling_s = 0;                               // wall time of its bulks
+  double exchange_s = 0, compute_s = 0, reduce_s = 0;  // inside the distributed product
   int64_t bulks = 0, minibatches = 0, seeds = 0, sampled_edges = 0, bytes_sent = 0, peak_memory = 0;
-  int64_t first_fetch_bytes = 0, first_reduce_bytes = 0;   // the first product of each bulk
-  uint64_t fingerprint_sum = 0;                             // of its minibatches' fingerprints
-  int64_t gpu = -1;                                         // --device cuda: the GPU it sampled on
+  int64_t first_fetch_bytes = 0, first_reduce_bytes = 0;  // the first product of each bulk
+  uint64_t fingerprint_sum = 0;                           // of its minibatches' fingerprints
+  int64_t gpu = -1;                                       // --device cuda: the GPU it sampled on
 
   std::vector<double> times() const {
     return {sampling_s, steps.probability, steps.sampling, steps.extraction, exchange_s, compute_s, reduce_s};
   }
   std::vector<int64_t> counts() const {
-    return {bulks, minibatches, seeds, sampled_edges, bytes_sent, peak_memory, first_fetch_bytes, first_reduce_bytes,
-            static_cast<int64_t>(fingerprint_sum), gpu};
+    return {bulks,
+            minibatches,
+            seeds,
+            sampled_edges,
+            bytes_sent,
+            peak_memory,
+            first_fetch_bytes,
+            first_reduce_bytes,
+            static_cast<int64_t>(fingerprint_sum),
+            gpu};
   }
 };
 
@@ -108,9 +118,7 @@ T sum(const std::vector<T>& v) {
   return std::accumulate(v.begin(), v.end(), T{});
 }
 
-bool is_binary_csr(const std::string& path) {
-  return path.size() > 4 && path.compare(path.size() - 4, 4, ".msg") == 0;
-}
+bool is_binary_csr(const std::string& path) { return path.size() > 4 && path.compare(path.size() - 4, 4, ".msg") == 0; }
 
 // The whole graph on every rank, the same everywhere.
 Graph load_whole(Communicator& world, const GraphSource& source) {
@@ -126,15 +134,17 @@ DistributedCsr load_block_row(ProcessGrid& grid, const GraphSource& source) {
   if (is_binary_csr(source.spec) && !c.symmetrize && !c.drop_self_loops && !c.largest_component)
     return read_block_row(source.spec, grid);
   if (grid.rank() == 0)
-    std::fprintf(stderr, "matsamp: every rank loads all of %s, then keeps its block row (only a .msg file "
-                         "without cleanup options is read by block rows)\n", source.spec.c_str());
+    std::fprintf(stderr,
+                 "matsamp: every rank loads all of %s, then keeps its block row (only a .msg file "
+                 "without cleanup options is read by block rows)\n",
+                 source.spec.c_str());
   return block_row_of(load_whole(grid.world(), source).adj, grid);
 }
 
 struct FirstProductModel {
-  double seeds_per_bulk = 0;       // ū: first-layer rows of Q per process row and bulk
-  double average_row_nonzeros = 0; // d0 of the operand of the first product
-  double average_sampled_row = 0;  // m: E[min(s, row length)] over the operand's rows (GraphSAGE)
+  double seeds_per_bulk = 0;        // ū: first-layer rows of Q per process row and bulk
+  double average_row_nonzeros = 0;  // d0 of the operand of the first product
+  double average_sampled_row = 0;   // m: E[min(s, row length)] over the operand's rows (GraphSAGE)
   double fetch_bytes = 0, reduce_bytes = 0, design_bytes = 0;
   bool reduce_is_upper_bound = false;
 };
@@ -143,8 +153,8 @@ struct FirstProductModel {
 struct FirstProductShape {
   int p = 1, c = 1;
   bool oblivious = false;
-  bool sampled_rows = false;       // GraphSAGE sampled by the rows' owners (or here after a broadcast)
-  bool one_row_per_seed = true;    // false for LADIES (one row of Q per minibatch)
+  bool sampled_rows = false;     // GraphSAGE sampled by the rows' owners (or here after a broadcast)
+  bool one_row_per_seed = true;  // false for LADIES (one row of Q per minibatch)
 };
 
 // Bytes per step (all ranks) of the first product of a bulk; experiments/distributed.md derives it.
@@ -174,23 +184,23 @@ FirstProductModel model_first_product(const FirstProductShape& shape, double see
     // each with a 24-byte shape and 8-byte row pointers.
     const double q_rows = shape.one_row_per_seed ? u : minibatches_per_bulk;
     m.reduce_bytes = rows_of_grid * (c - 1) * (64 + 16 * q_rows + 12 * u * d);
-    m.reduce_is_upper_bound = !shape.one_row_per_seed;   // LADIES: P has at most ū·d0 entries
+    m.reduce_is_upper_bound = !shape.one_row_per_seed;  // LADIES: P has at most ū·d0 entries
   }
-  m.design_bytes = p * u * d * (1.0 / c + static_cast<double>(c) / p) * 8;   // DESIGN.md's k·b·d·(1/c + c/p)
+  m.design_bytes = p * u * d * (1.0 / c + static_cast<double>(c) / p) * 8;  // DESIGN.md's k·b·d·(1/c + c/p)
   return m;
 }
 
 JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& options,
                const DistributedBenchOptions& d) {
   ProcessGrid grid(world, d.replication);
-  pick_rank_gpu(options, local_rank());   // --device cuda: the GPU of this rank's local rank
+  pick_rank_gpu(options, local_rank());  // --device cuda: the GPU of this rank's local rank
   const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
   agree(world,
         (mode == GraphMode::partitioned && (options.sampler == "graphsage" || options.sampler == "labor")) ||
             !d.fetch_rows,
         "--fetch-rows applies to GraphSAGE and LABOR with --distributed partitioned");
-  agree_on(world, [&] {   // as make_backend does, for the partitioned samplers built below
+  agree_on(world, [&] {  // as make_backend does, for the partitioned samplers built below
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);
   });
@@ -229,7 +239,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     const DistributedCsr& block = partitioned->adjacency_block();
     const int64_t first = block.first_row(), end = block.blocks.end(block.block);
     for (col_t col : local.colidx) nnz[3] += col < first || col >= end;
-    grid.col_comm().all_reduce_sum(nnz);   // a process column holds every block row once
+    grid.col_comm().all_reduce_sum(nnz);  // a process column holds every block row once
     nonzeros = nnz[0];
     operand_nonzeros = graphsage ? nnz[0] : nnz[1];
     sampled_row_entries = nnz[2];
@@ -241,7 +251,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   // This rank's share of the epoch, timed bulk by bulk.
   const std::vector<vid_t> train = epoch_training_vertices(options, n);
   std::optional<EpochIterator> epoch;
-  agree_on(world, [&] {   // bad options fail everywhere
+  agree_on(world, [&] {  // bad options fail everywhere
     epoch.emplace(*sampler, make_context(options, backend), train, share_of_epoch(options.epoch, train, grid, mode));
   });
   world.barrier();
@@ -284,7 +294,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     }
     product->clear_calls();
   }
-  if (partitioned) partitioned->finish();   // serve the column until every rank is done
+  if (partitioned) partitioned->finish();  // serve the column until every rank is done
   world.barrier();
   const double epoch_s = epoch_timer.seconds();
   stats.bytes_sent = grid.bytes_sent();
@@ -297,15 +307,15 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
 
   // Per step: one bulk of every worker (a process row, or a rank when replicated).
   const int p = world.size(), c = grid.replication();
-  const int64_t copies = mode == GraphMode::partitioned ? c : 1;   // ranks sampling each minibatch
+  const int64_t copies = mode == GraphMode::partitioned ? c : 1;  // ranks sampling each minibatch
   const int workers = p / static_cast<int>(copies);
   const std::vector<int64_t> bulks = all.count(0), bytes = all.count(4);
   const double worker_bulks = static_cast<double>(sum(bulks)) / copies;
-  const double steps = worker_bulks / workers;   // average bulks per worker
+  const double steps = worker_bulks / workers;  // average bulks per worker
   const int64_t max_bulks = *std::max_element(bulks.begin(), bulks.end());
   std::vector<double> rank_time = all.time(0), rank_time_per_bulk(p);
   for (int r = 0; r < p; ++r) rank_time_per_bulk[r] = bulks[r] ? rank_time[r] / bulks[r] : 0;
-  uint64_t fingerprint_sum = 0;   // equal for every p, c and mode when the minibatches are
+  uint64_t fingerprint_sum = 0;  // equal for every p, c and mode when the minibatches are
   for (int64_t f : all.count(8)) fingerprint_sum += static_cast<uint64_t>(f);
 
   JsonObject json;
@@ -313,7 +323,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
   const bool sampled_rows = mode == GraphMode::partitioned && graphsage && !d.fetch_rows;
   json.add("row_sampling", sampled_rows ? (d.oblivious ? "here_after_broadcast" : "at_owner")
-                           : mode == GraphMode::partitioned && graphsage ? "fetched_rows" : "none");
+                           : mode == GraphMode::partitioned && graphsage ? "fetched_rows"
+                                                                         : "none");
   json.add("transport", world.transport()).add("processes", p).add("replication", c);
   json.add("process_rows", grid.process_rows()).add("backend", backend.name()).add("graph", source.spec);
   json.add("vertices", n).add("nonzeros", nonzeros);
@@ -332,17 +343,16 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
         {p, c, d.oblivious, sampled_rows, options.sampler != "ladies"}, sum(all.count(2)) / copies / worker_bulks,
         sum(all.count(1)) / copies / worker_bulks, static_cast<double>(n), static_cast<double>(operand_nonzeros),
         static_cast<double>(sampled_row_entries));
-    json.add("first_product",
-             JsonObject()
-                 .add("seeds_per_step_and_row", model.seeds_per_bulk)
-                 .add("operand_average_row_nonzeros", model.average_row_nonzeros)
-                 .add("operand_average_sampled_row", model.average_sampled_row)
-                 .add("measured_fetch_bytes_per_step", sum(all.count(6)) / steps)
-                 .add("model_fetch_bytes_per_step", model.fetch_bytes)
-                 .add("measured_reduce_bytes_per_step", sum(all.count(7)) / steps)
-                 .add("model_reduce_bytes_per_step", model.reduce_bytes)
-                 .add("model_reduce_is_upper_bound", model.reduce_is_upper_bound)
-                 .add("design_formula_bytes_per_step", model.design_bytes));
+    json.add("first_product", JsonObject()
+                                  .add("seeds_per_step_and_row", model.seeds_per_bulk)
+                                  .add("operand_average_row_nonzeros", model.average_row_nonzeros)
+                                  .add("operand_average_sampled_row", model.average_sampled_row)
+                                  .add("measured_fetch_bytes_per_step", sum(all.count(6)) / steps)
+                                  .add("model_fetch_bytes_per_step", model.fetch_bytes)
+                                  .add("measured_reduce_bytes_per_step", sum(all.count(7)) / steps)
+                                  .add("model_reduce_bytes_per_step", model.reduce_bytes)
+                                  .add("model_reduce_is_upper_bound", model.reduce_is_upper_bound)
+                                  .add("design_formula_bytes_per_step", model.design_bytes));
   }
   json.add("sampled_edges", sum(all.count(3)) / copies);
   json.add("minibatch_fingerprint_sum", fingerprint_sum);
@@ -352,8 +362,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
 
 }  // namespace
 
-void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler,
-                           const DistributedBenchOptions& options) {
+void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options) {
   int rank = 0;
   std::string agreed_error;
   {
@@ -364,9 +373,9 @@ void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler,
       const JsonObject json = run(*world, source, sampler, options);
       if (rank == 0) std::printf("%s\n", json.str().c_str());
     } catch (const AgreedError& e) {
-      agreed_error = e.what();   // every rank has it: end without MPI_Abort, rank 0 reports
+      agreed_error = e.what();  // every rank has it: end without MPI_Abort, rank 0 reports
     } catch (const std::exception& e) {
-      world->abort(e.what());    // this rank alone: end the job rather than leave the others waiting
+      world->abort(e.what());  // this rank alone: end the job rather than leave the others waiting
     }
   }
   if (agreed_error.empty()) return;

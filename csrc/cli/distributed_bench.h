@@ -11,17 +11,16 @@
 namespace matsamp::cli {
 
 struct DistributedBenchOptions {
-  std::string mode;        // "" (not distributed), replicated, partitioned
-  int replication = 1;     // c: the grid is (p/c) x c
-  bool oblivious = false;  // partitioned: broadcast whole block rows instead of the rows needed
-  bool fetch_rows = false; // partitioned GraphSAGE: fetch frontier rows whole, sample them here
+  std::string mode;         // "" (not distributed), replicated, partitioned
+  int replication = 1;      // c: the grid is (p/c) x c
+  bool oblivious = false;   // partitioned: broadcast whole block rows instead of the rows needed
+  bool fetch_rows = false;  // partitioned GraphSAGE: fetch frontier rows whole, sample them here
 };
 
 void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& options);
 // True with --distributed, or when the job has several ranks (then replicated is the default).
 bool distributed_bench_requested(DistributedBenchOptions& options);
 // Collective over the job; throws (on rank 0 only) an error every rank agreed on.
-void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler,
-                           const DistributedBenchOptions& options);
+void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options);
 
 }  // namespace matsamp::cli

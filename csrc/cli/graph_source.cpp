@@ -33,9 +33,10 @@ int64_t spec_number(const std::string& spec, const std::string& text) {
 }  // namespace
 
 void add_graph_options(CLI::App& command, GraphSource& source) {
-  command.add_option("-g,--graph", source.spec,
-                     "graph file (.mtx, .npz, .msg binary CSR, or edge list) or generator "
-                     "'rmat:SCALE[:EDGE_FACTOR]' / 'planted:N[:CLASSES]'")
+  command
+      .add_option("-g,--graph", source.spec,
+                  "graph file (.mtx, .npz, .msg binary CSR, or edge list) or generator "
+                  "'rmat:SCALE[:EDGE_FACTOR]' / 'planted:N[:CLASSES]'")
       ->capture_default_str();
   command.add_option("--labels", source.labels, "vertex label file for an edge list ('vertex label' lines)");
   command.add_option("--graph-seed", source.seed, "seed of the graph generator")->capture_default_str();
@@ -55,8 +56,7 @@ Graph load_graph(const GraphSource& source) {
     if (parts.size() == 3) options.edge_factor = static_cast<int>(spec_number(source.spec, parts[2]));
     options.seed = source.seed;
     MATSAMP_CHECK(options.scale <= 30, "graph spec '", source.spec, "': scale above 30 is not supported");
-    std::fprintf(stderr, "matsamp: generating R-MAT scale %d, edge factor %d\n", options.scale,
-                 options.edge_factor);
+    std::fprintf(stderr, "matsamp: generating R-MAT scale %d, edge factor %d\n", options.scale, options.edge_factor);
     g = generate_rmat(options);
   } else if (parts[0] == "planted" && parts.size() <= 3 && parts.size() >= 2) {
     PlantedPartitionOptions options;
@@ -73,8 +73,7 @@ Graph load_graph(const GraphSource& source) {
   }
   g = cleanup(std::move(g), source.cleanup);
   std::fprintf(stderr, "matsamp: graph ready: %lld vertices, %lld nonzeros (%.2f s)\n",
-               static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()),
-               timer.seconds());
+               static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()), timer.seconds());
   return g;
 }
 

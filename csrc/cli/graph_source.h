@@ -8,13 +8,13 @@
 namespace matsamp::cli {
 
 struct GraphSource {
-  std::string spec = "rmat:16";   // a path, "rmat:SCALE[:EDGE_FACTOR]" or "planted:N[:CLASSES]"
-  std::string labels;             // optional "vertex label" file for edge lists
-  uint64_t seed = 1;              // generator seed
+  std::string spec = "rmat:16";  // a path, "rmat:SCALE[:EDGE_FACTOR]" or "planted:N[:CLASSES]"
+  std::string labels;            // optional "vertex label" file for edge lists
+  uint64_t seed = 1;             // generator seed
   CleanupOptions cleanup;
 };
 
 void add_graph_options(CLI::App& command, GraphSource& source);
-Graph load_graph(const GraphSource& source);   // progress on stderr
+Graph load_graph(const GraphSource& source);  // progress on stderr
 
 }  // namespace matsamp::cli

@@ -7,8 +7,9 @@
 
 int main(int argc, char** argv) {
   matsamp::keep_freed_memory_for_reuse();
-  CLI::App app{"matsamp: samples GNN minibatches in bulk with sparse matrix algebra.\n"
-               "Run 'matsamp COMMAND --help' for the options of a command."};
+  CLI::App app{
+      "matsamp: samples GNN minibatches in bulk with sparse matrix algebra.\n"
+      "Run 'matsamp COMMAND --help' for the options of a command."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "matsamp 0.1.0");
   matsamp::cli::add_generate_command(app);

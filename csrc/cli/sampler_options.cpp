@@ -67,35 +67,36 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
           ->capture_default_str();
     if (o.kind == OptionSpec::Kind::flag) command.add_flag(flag_names(o.name), options.flags.at(o.name), help);
   }
-  command.add_option("-b,--batch-size", options.epoch.batch_size, "vertices per minibatch")
+  command.add_option("-b,--batch-size", options.epoch.batch_size, "vertices per minibatch")->capture_default_str();
+  command
+      .add_option("-k,--bulk-size", options.epoch.bulk_size,
+                  "minibatches sampled together (0: the most that fit --memory-budget)")
       ->capture_default_str();
-  command.add_option("-k,--bulk-size", options.epoch.bulk_size,
-                     "minibatches sampled together (0: the most that fit --memory-budget)")
+  command.add_option("--memory-budget", options.memory_budget, "memory for one bulk when choosing k (e.g. 4G, 512M)")
       ->capture_default_str();
-  command.add_option("--memory-budget", options.memory_budget,
-                     "memory for one bulk when choosing k (e.g. 4G, 512M)")
-      ->capture_default_str();
-  command.add_option("--train-fraction", options.train_fraction,
-                     "fraction of the vertices that are training vertices (a seeded choice)")
+  command
+      .add_option("--train-fraction", options.train_fraction,
+                  "fraction of the vertices that are training vertices (a seeded choice)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  command.add_option("--locality-blocks", options.epoch.locality.blocks,
-                     "draw each minibatch from one of this many equal vertex-id ranges (0: from all training "
-                     "vertices); after 'matsamp partition --parts P' use P, in distributed runs a multiple "
-                     "of the workers")
+  command
+      .add_option("--locality-blocks", options.epoch.locality.blocks,
+                  "draw each minibatch from one of this many equal vertex-id ranges (0: from all training "
+                  "vertices); after 'matsamp partition --parts P' use P, in distributed runs a multiple "
+                  "of the workers")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   command.add_option("--seed", options.epoch.seed, "sampling seed")->capture_default_str();
-  command.add_option("--epoch", options.epoch.epoch, "epoch number (part of every random key)")
-      ->capture_default_str();
-  command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")
-      ->check(CLI::NonNegativeNumber);
-  command.add_option("--device", options.device,
-                     "cpu, or cuda (the GPU backend; then k fits --gpu-memory-fraction, not --memory-budget)")
+  command.add_option("--epoch", options.epoch.epoch, "epoch number (part of every random key)")->capture_default_str();
+  command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")->check(CLI::NonNegativeNumber);
+  command
+      .add_option("--device", options.device,
+                  "cpu, or cuda (the GPU backend; then k fits --gpu-memory-fraction, not --memory-budget)")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->capture_default_str();
-  command.add_option("--gpu-memory-fraction", options.gpu_memory_fraction,
-                     "--device cuda: share of the free GPU memory one bulk may use when choosing k")
+  command
+      .add_option("--gpu-memory-fraction", options.gpu_memory_fraction,
+                  "--device cuda: share of the free GPU memory one bulk may use when choosing k")
       ->check(CLI::Range(0.01, 1.0))
       ->capture_default_str();
 }
@@ -116,7 +117,7 @@ int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj
   int64_t bytes = 0;
   for (GraphMatrix m : find_sampler(options.sampler).reads) switch (m) {
       case GraphMatrix::adjacency: bytes += device_csr_bytes(adj.rows, adj.nnz(), !adj.values.empty()); break;
-      case GraphMatrix::normalized:   // Â and Â∘Â: self-loops added
+      case GraphMatrix::normalized:  // Â and Â∘Â: self-loops added
       case GraphMatrix::squared: bytes += device_csr_bytes(adj.rows, adj.nnz() + adj.rows); break;
       case GraphMatrix::column_norms: bytes += device_csr_bytes(1, adj.rows); break;
       case GraphMatrix::edge_probabilities: bytes += device_csr_bytes(1, adj.nnz()); break;

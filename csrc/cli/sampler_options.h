@@ -19,12 +19,12 @@ struct SamplerOptions {
   std::map<std::string, std::vector<int64_t>> lists;
   std::map<std::string, int64_t> integers;
   std::map<std::string, bool> flags;
-  double train_fraction = 1.0;                // training vertices: a seeded fraction of all
+  double train_fraction = 1.0;  // training vertices: a seeded fraction of all
   std::string memory_budget = "4G";
-  int threads = 0;                            // 0: OpenMP default
-  std::string device = "cpu";                 // cpu | cuda
-  int cuda_device = 0;                        // cuda: which GPU (in MPI jobs: the rank's, see below)
-  double gpu_memory_fraction = 0.8;           // cuda: share of free GPU memory for one bulk
+  int threads = 0;                   // 0: OpenMP default
+  std::string device = "cpu";        // cpu | cuda
+  int cuda_device = 0;               // cuda: which GPU (in MPI jobs: the rank's, see below)
+  double gpu_memory_fraction = 0.8;  // cuda: share of free GPU memory for one bulk
   EpochOptions epoch;
 
   SamplerOptions();

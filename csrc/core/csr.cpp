@@ -6,9 +6,7 @@
 
 namespace matsamp {
 
-std::string CsrMatrix::shape() const {
-  return detail::concat(rows, " x ", cols, " (", nnz(), " nonzeros)");
-}
+std::string CsrMatrix::shape() const { return detail::concat(rows, " x ", cols, " (", nnz(), " nonzeros)"); }
 
 void check_column_count(int64_t cols, const char* what) {
   MATSAMP_CHECK(cols >= 0 && cols <= std::numeric_limits<col_t>::max(), what, ": ", cols,
@@ -18,20 +16,18 @@ void check_column_count(int64_t cols, const char* what) {
 void validate(const CsrMatrix& m, const std::string& what) {
   MATSAMP_CHECK(m.rows >= 0 && m.cols >= 0, what, ": negative shape ", m.rows, " x ", m.cols);
   check_column_count(m.cols, what.c_str());
-  MATSAMP_CHECK(static_cast<int64_t>(m.rowptr.size()) == m.rows + 1, what, ": ", m.rowptr.size(),
-                " row pointers for ", m.rows, " rows");
+  MATSAMP_CHECK(static_cast<int64_t>(m.rowptr.size()) == m.rows + 1, what, ": ", m.rowptr.size(), " row pointers for ",
+                m.rows, " rows");
   MATSAMP_CHECK(m.rowptr.front() == 0 && m.rowptr.back() == m.nnz(), what,
                 ": row pointers must run from 0 to nnz = ", m.nnz());
-  MATSAMP_CHECK(m.values.empty() || m.values.size() == m.colidx.size(), what, ": ", m.values.size(),
-                " values for ", m.nnz(), " column ids");
+  MATSAMP_CHECK(m.values.empty() || m.values.size() == m.colidx.size(), what, ": ", m.values.size(), " values for ",
+                m.nnz(), " column ids");
   for (int64_t r = 0; r < m.rows; ++r) {
     MATSAMP_CHECK(m.rowptr[r] <= m.rowptr[r + 1], what, ": row pointers decrease at row ", r);
     for (int64_t e = m.rowptr[r]; e < m.rowptr[r + 1]; ++e) {
       const col_t c = m.colidx[e];
-      MATSAMP_CHECK(c >= 0 && c < m.cols, what, ": column id ", c, " out of range [0, ", m.cols,
-                    ") in row ", r);
-      MATSAMP_CHECK(e == m.rowptr[r] || m.colidx[e - 1] < c, what,
-                    ": column ids not sorted and unique in row ", r);
+      MATSAMP_CHECK(c >= 0 && c < m.cols, what, ": column id ", c, " out of range [0, ", m.cols, ") in row ", r);
+      MATSAMP_CHECK(e == m.rowptr[r] || m.colidx[e - 1] < c, what, ": column ids not sorted and unique in row ", r);
       if (!m.values.empty()) {
         const float v = m.values[e];
         MATSAMP_CHECK(std::isfinite(v) && v >= 0, what, ": value ", v, " in row ", r,
@@ -41,8 +37,8 @@ void validate(const CsrMatrix& m, const std::string& what) {
   }
 }
 
-CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids,
-                           std::vector<int64_t> col_ids, std::vector<float> vals) {
+CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids, std::vector<int64_t> col_ids,
+                           std::vector<float> vals) {
   check_column_count(cols, "csr_from_triples");
   const size_t m = row_ids.size();
   MATSAMP_CHECK(col_ids.size() == m && (vals.empty() || vals.size() == m),
@@ -58,8 +54,8 @@ CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_
   int64_t last_row = -1, last_col = -1;
   for (size_t i : order) {
     const int64_t r = row_ids[i], c = col_ids[i];
-    MATSAMP_CHECK(r >= 0 && r < rows && c >= 0 && c < cols, "csr_from_triples: entry (", r, ", ",
-                  c, ") outside ", rows, " x ", cols);
+    MATSAMP_CHECK(r >= 0 && r < rows && c >= 0 && c < cols, "csr_from_triples: entry (", r, ", ", c, ") outside ", rows,
+                  " x ", cols);
     const float v = vals.empty() ? 1.0f : vals[i];
     if (r == last_row && c == last_col) {
       out.values.back() += v;

@@ -9,8 +9,8 @@
 
 namespace matsamp {
 
-using vid_t = int64_t;   // vertex ids in public APIs
-using col_t = int32_t;   // column ids inside a CSR (n < 2^31, checked)
+using vid_t = int64_t;  // vertex ids in public APIs
+using col_t = int32_t;  // column ids inside a CSR (n < 2^31, checked)
 
 // Rows of a stacked matrix (or ids of a stacked list) that belong to minibatch g:
 // [offsets[g], offsets[g+1]). Kept on the host: k + 1 numbers.
@@ -30,11 +30,10 @@ struct CsrMatrix {
   int64_t row_begin(int64_t r) const { return rowptr[r]; }
   int64_t row_end(int64_t r) const { return rowptr[r + 1]; }
   int64_t row_nnz(int64_t r) const { return rowptr[r + 1] - rowptr[r]; }
-  std::string shape() const;   // "rows x cols (nnz nonzeros)", for error messages
+  std::string shape() const;  // "rows x cols (nnz nonzeros)", for error messages
 
   bool operator==(const CsrMatrix& o) const {
-    return rows == o.rows && cols == o.cols && rowptr == o.rowptr && colidx == o.colidx &&
-           values == o.values;
+    return rows == o.rows && cols == o.cols && rowptr == o.rowptr && colidx == o.colidx && values == o.values;
   }
   bool operator!=(const CsrMatrix& o) const { return !(*this == o); }
 };
@@ -47,8 +46,8 @@ void check_column_count(int64_t cols, const char* what);
 void validate(const CsrMatrix& m, const std::string& what);
 
 // Builds a CSR from (row, col, value) triples; sorts, and sums duplicates.
-CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids,
-                           std::vector<int64_t> col_ids, std::vector<float> vals);
+CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids, std::vector<int64_t> col_ids,
+                           std::vector<float> vals);
 
 CsrMatrix transpose(const CsrMatrix& m);
 

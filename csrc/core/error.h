@@ -28,7 +28,7 @@ template <class... Args>
 }  // namespace matsamp
 
 // MATSAMP_CHECK(cond, "message parts", ...) throws matsamp::Error when cond is false.
-#define MATSAMP_CHECK(cond, ...)                 \
-  do {                                           \
-    if (!(cond)) ::matsamp::fail(__VA_ARGS__);   \
+#define MATSAMP_CHECK(cond, ...)               \
+  do {                                         \
+    if (!(cond)) ::matsamp::fail(__VA_ARGS__); \
   } while (0)

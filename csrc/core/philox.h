@@ -40,9 +40,9 @@ MATSAMP_HD Philox4x32 philox4x32_10(Philox4x32 ctr, uint64_t key64) {
 struct RandomKey {
   uint64_t seed = 0;
   uint32_t epoch = 0;
-  uint32_t layer = 0;       // or a purpose tag (shuffle, generator)
-  uint64_t minibatch = 0;   // global minibatch id
-  uint64_t row = 0;         // row within the minibatch
+  uint32_t layer = 0;      // or a purpose tag (shuffle, generator)
+  uint64_t minibatch = 0;  // global minibatch id
+  uint64_t row = 0;        // row within the minibatch
 };
 
 // The Philox key and counter of draw number `draw` of the row named by `key`
@@ -51,9 +51,9 @@ MATSAMP_HD uint64_t philox_key(const RandomKey& key) {
   return key.seed ^ (static_cast<uint64_t>(key.epoch) * 0x9E3779B97F4A7C15ull);
 }
 MATSAMP_HD Philox4x32 philox_counter(const RandomKey& key, uint32_t draw) {
-  return {{draw, static_cast<uint32_t>(key.row), static_cast<uint32_t>(key.minibatch),
-           (key.layer << 24) ^ static_cast<uint32_t>(key.row >> 32) ^
-               (static_cast<uint32_t>(key.minibatch >> 32) << 12)}};
+  return {
+      {draw, static_cast<uint32_t>(key.row), static_cast<uint32_t>(key.minibatch),
+       (key.layer << 24) ^ static_cast<uint32_t>(key.row >> 32) ^ (static_cast<uint32_t>(key.minibatch >> 32) << 12)}};
 }
 
 // 64 random bits for draw number `draw` of the row named by `key`.

@@ -20,8 +20,8 @@ void scalar_uniforms(const RandomKey& key, uint32_t draw, const int32_t* rows, i
 #ifdef MATSAMP_PHILOX_AVX2
 // One Philox round on eight counters: the 32x32 -> 64 bit products of even and
 // odd lanes come from two _mm256_mul_epu32 each, then are split into hi and lo.
-__attribute__((target("avx2"))) inline void avx2_round(__m256i& v0, __m256i& v1, __m256i& v2, __m256i& v3,
-                                                      __m256i k0, __m256i k1) {
+__attribute__((target("avx2"))) inline void avx2_round(__m256i& v0, __m256i& v1, __m256i& v2, __m256i& v3, __m256i k0,
+                                                       __m256i k1) {
   const __m256i m0 = _mm256_set1_epi32(static_cast<int>(0xD2511F53u));
   const __m256i m1 = _mm256_set1_epi32(static_cast<int>(0xCD9E8D57u));
   const __m256i even0 = _mm256_mul_epu32(v0, m0), odd0 = _mm256_mul_epu32(_mm256_srli_epi64(v0, 32), m0);

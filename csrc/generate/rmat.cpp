@@ -29,9 +29,8 @@ Graph generate_rmat(const RmatOptions& o) {
   MATSAMP_CHECK(o.scale >= 1 && o.scale <= 30, "generate_rmat: scale ", o.scale,
                 " out of range [1, 30] (ids are 32-bit)");
   MATSAMP_CHECK(o.edge_factor >= 0, "generate_rmat: negative edge factor ", o.edge_factor);
-  MATSAMP_CHECK(o.a >= 0 && o.b >= 0 && o.c >= 0 && o.a + o.b + o.c <= 1.0 + 1e-12,
-                "generate_rmat: initiator a=", o.a, " b=", o.b, " c=", o.c,
-                " needs non-negative entries summing to at most 1");
+  MATSAMP_CHECK(o.a >= 0 && o.b >= 0 && o.c >= 0 && o.a + o.b + o.c <= 1.0 + 1e-12, "generate_rmat: initiator a=", o.a,
+                " b=", o.b, " c=", o.c, " needs non-negative entries summing to at most 1");
   const int64_t n = int64_t{1} << o.scale;
   const int64_t m = static_cast<int64_t>(o.edge_factor) * n;
   // Quadrant thresholds on a 16-bit uniform (four levels per 64-bit draw; the

@@ -12,12 +12,10 @@ int64_t Graph::num_classes() const {
 void validate(const Graph& g, const std::string& what) {
   MATSAMP_CHECK(g.adj.rows == g.adj.cols, what, ": adjacency is not square (", g.adj.shape(), ")");
   const int64_t n = g.num_vertices();
-  MATSAMP_CHECK(g.feature_dim >= 0 &&
-                    static_cast<int64_t>(g.features.size()) == n * g.feature_dim,
-                what, ": ", g.features.size(), " feature values for ", n, " vertices x ",
-                g.feature_dim, " features");
-  MATSAMP_CHECK(g.labels.empty() || static_cast<int64_t>(g.labels.size()) == n, what, ": ",
-                g.labels.size(), " labels for ", n, " vertices");
+  MATSAMP_CHECK(g.feature_dim >= 0 && static_cast<int64_t>(g.features.size()) == n * g.feature_dim, what, ": ",
+                g.features.size(), " feature values for ", n, " vertices x ", g.feature_dim, " features");
+  MATSAMP_CHECK(g.labels.empty() || static_cast<int64_t>(g.labels.size()) == n, what, ": ", g.labels.size(),
+                " labels for ", n, " vertices");
   for (int64_t label : g.labels)
     MATSAMP_CHECK(label >= -1, what, ": label ", label, " is negative (-1 marks unlabelled)");
 }

@@ -8,16 +8,16 @@
 namespace matsamp {
 
 struct Graph {
-  CsrMatrix adj;                  // n x n
-  int64_t feature_dim = 0;        // 0 when the graph has no features
-  std::vector<float> features;    // n * feature_dim, row-major
-  std::vector<int64_t> labels;    // empty, or one per vertex (-1 = unlabelled)
+  CsrMatrix adj;                // n x n
+  int64_t feature_dim = 0;      // 0 when the graph has no features
+  std::vector<float> features;  // n * feature_dim, row-major
+  std::vector<int64_t> labels;  // empty, or one per vertex (-1 = unlabelled)
 
   int64_t num_vertices() const { return adj.rows; }
   int64_t num_edges() const { return adj.nnz(); }
   bool has_features() const { return feature_dim > 0; }
   bool has_labels() const { return !labels.empty(); }
-  int64_t num_classes() const;    // 1 + max label, 0 without labels
+  int64_t num_classes() const;  // 1 + max label, 0 without labels
 };
 
 // Throws unless the parts agree (square adjacency, feature and label counts = n).

@@ -89,7 +89,7 @@ std::vector<vid_t> largest_component(const CsrMatrix& a) {
   for (int64_t r = 0; r < n; ++r)
     for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
       const int64_t x = find_root(parent, r), y = find_root(parent, a.colidx[e]);
-      if (x != y) parent[std::max(x, y)] = std::min(x, y);   // edge direction is ignored
+      if (x != y) parent[std::max(x, y)] = std::min(x, y);  // edge direction is ignored
     }
   std::vector<int64_t> size(n, 0);
   for (int64_t v = 0; v < n; ++v) ++size[find_root(parent, v)];
@@ -150,7 +150,7 @@ Graph cleanup(Graph g, const CleanupOptions& options) {
 }
 
 std::vector<double> gcn_inverse_sqrt_degrees(const CsrMatrix& rows) {
-  std::vector<double> inv_sqrt_degree(rows.rows);   // degree of A + I: row sum plus the added 1
+  std::vector<double> inv_sqrt_degree(rows.rows);  // degree of A + I: row sum plus the added 1
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows.rows; ++r) {
     double degree = 1.0;
@@ -160,12 +160,10 @@ std::vector<double> gcn_inverse_sqrt_degrees(const CsrMatrix& rows) {
   return inv_sqrt_degree;
 }
 
-CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row,
-                             const std::vector<double>& inv_sqrt_degree) {
+CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row, const std::vector<double>& inv_sqrt_degree) {
   const int64_t n = static_cast<int64_t>(inv_sqrt_degree.size());
-  MATSAMP_CHECK(rows.cols == n && first_row >= 0 && first_row + rows.rows <= n,
-                "gcn_normalize: block of ", rows.shape(), " at row ", first_row, " does not fit ", n,
-                " vertices");
+  MATSAMP_CHECK(rows.cols == n && first_row >= 0 && first_row + rows.rows <= n, "gcn_normalize: block of ",
+                rows.shape(), " at row ", first_row, " does not fit ", n, " vertices");
   return build_by_rows(rows.rows, n, [&](int64_t local, auto&& emit) {
     const int64_t r = first_row + local;
     auto scaled = [&](int64_t c, double v) {
@@ -176,7 +174,7 @@ CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row,
       const col_t c = rows.colidx[e];
       if (!diagonal_done && c >= r) {
         diagonal_done = true;
-        if (c == r) {   // an existing self loop gets the +1 of the identity
+        if (c == r) {  // an existing self loop gets the +1 of the identity
           scaled(r, value_at(rows, e) + 1.0);
           continue;
         }

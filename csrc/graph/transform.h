@@ -10,9 +10,9 @@ struct CleanupOptions {
   bool largest_component = false;
 };
 
-CsrMatrix symmetrize(const CsrMatrix& a);          // pattern of A + A^T, values max(a_ij, a_ji)
+CsrMatrix symmetrize(const CsrMatrix& a);  // pattern of A + A^T, values max(a_ij, a_ji)
 CsrMatrix drop_self_loops(const CsrMatrix& a);
-std::vector<vid_t> largest_component(const CsrMatrix& a);   // ascending vertex ids (weakly connected)
+std::vector<vid_t> largest_component(const CsrMatrix& a);                    // ascending vertex ids (weakly connected)
 Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices);  // keeps order
 Graph cleanup(Graph g, const CleanupOptions& options);
 
@@ -22,8 +22,7 @@ CsrMatrix gcn_normalize(const CsrMatrix& a);
 // 1/sqrt(degree of A + I) of each row of `rows`, and Â's rows first_row … of a
 // block `rows` of A given those values for all n vertices.
 std::vector<double> gcn_inverse_sqrt_degrees(const CsrMatrix& rows);
-CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row,
-                             const std::vector<double>& inv_sqrt_degree);
+CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row, const std::vector<double>& inv_sqrt_degree);
 // Elementwise square (the LADIES distribution uses Â∘Â).
 CsrMatrix square_values(const CsrMatrix& a);
 

@@ -13,7 +13,7 @@ namespace {
 
 constexpr char kMagic[8] = {'M', 'A', 'T', 'S', 'A', 'M', 'P', '1'};
 constexpr uint32_t kVersion = 1;
-constexpr uint32_t kValues = 1, kFeatures = 2, kLabels = 4;   // header flags
+constexpr uint32_t kValues = 1, kFeatures = 2, kLabels = 4;  // header flags
 enum Section { kRowptr, kColidx, kValuesSection, kFeaturesSection, kLabelsSection, kSections };
 constexpr const char* kSectionNames[kSections] = {"rowptr", "colidx", "values", "features", "labels"};
 
@@ -62,14 +62,13 @@ uint64_t checksum(const char* bytes, uint64_t size) {
 // Where each section lies, from a header already checked for sane sizes.
 struct Layout {
   Header header;
-  std::array<uint64_t, kSections> offset{}, bytes{};   // bytes = 0 for absent sections
-  uint64_t file_size = 0;                              // what the header implies
+  std::array<uint64_t, kSections> offset{}, bytes{};  // bytes = 0 for absent sections
+  uint64_t file_size = 0;                             // what the header implies
 };
 
 uint64_t section_bytes(const std::string& path, int64_t count, uint64_t item) {
   uint64_t bytes;
-  if (count < 0 || __builtin_mul_overflow(static_cast<uint64_t>(count), item, &bytes) ||
-      bytes > (uint64_t{1} << 60))
+  if (count < 0 || __builtin_mul_overflow(static_cast<uint64_t>(count), item, &bytes) || bytes > (uint64_t{1} << 60))
     fail(path, ": corrupt header: section size overflows");
   return bytes;
 }
@@ -84,11 +83,9 @@ Layout parse_header(const MappedFile& file) {
   if (std::memcmp(h.magic, kMagic, 8) != 0) fail(path, ": not a matsamp binary graph (bad magic)");
   if (h.version != kVersion)
     fail(path, ": unsupported format version ", h.version, " (this build reads ", kVersion, ")");
-  if (h.flags & ~(kValues | kFeatures | kLabels))
-    fail(path, ": unknown flags 0x", std::hex, h.flags);
+  if (h.flags & ~(kValues | kFeatures | kLabels)) fail(path, ": unknown flags 0x", std::hex, h.flags);
   if (h.n < 0 || h.nnz < 0 || h.feature_dim < 0)
-    fail(path, ": corrupt header: negative size (n ", h.n, ", nnz ", h.nnz, ", feature_dim ",
-         h.feature_dim, ")");
+    fail(path, ": corrupt header: negative size (n ", h.n, ", nnz ", h.nnz, ", feature_dim ", h.feature_dim, ")");
   check_column_count(h.n, path.c_str());
   if ((h.feature_dim > 0) != bool(h.flags & kFeatures))
     fail(path, ": corrupt header: feature flag disagrees with feature_dim ", h.feature_dim);
@@ -108,8 +105,7 @@ Layout parse_header(const MappedFile& file) {
   }
   l.file_size = at;
   if (file.size() < at) fail(path, ": truncated: expected ", at, " bytes, file has ", file.size());
-  if (file.size() > at)
-    fail(path, ": size mismatch: expected ", at, " bytes, file has ", file.size());
+  if (file.size() > at) fail(path, ": size mismatch: expected ", at, " bytes, file has ", file.size());
   return l;
 }
 
@@ -146,8 +142,7 @@ void write_binary_csr(const std::string& path, const Graph& g) {
   const bool present[kSections] = {true, true, bool(h.flags & kValues), bool(h.flags & kFeatures),
                                    bool(h.flags & kLabels)};
   for (int s = 0; s < kSections; ++s)
-    if (present[s])
-      h.checksum[s] = checksum(static_cast<const char*>(sections[s].first), sections[s].second);
+    if (present[s]) h.checksum[s] = checksum(static_cast<const char*>(sections[s].first), sections[s].second);
 
   AtomicFileWriter out(path);
   out.write(&h, sizeof(h));
@@ -166,10 +161,8 @@ Graph read_binary_csr(const std::string& path) {
   g.adj.rows = g.adj.cols = l.header.n;
   g.adj.rowptr = copy_section<int64_t>(file, l, kRowptr);
   g.adj.colidx = copy_section<col_t>(file, l, kColidx);
-  if (l.header.flags & kValues)
-    g.adj.values = copy_section<float>(file, l, kValuesSection);
-  else
-    g.adj.values.assign(l.header.nnz, 1.0f);   // the in-memory form always carries values
+  if (l.header.flags & kValues) g.adj.values = copy_section<float>(file, l, kValuesSection);
+  else g.adj.values.assign(l.header.nnz, 1.0f);  // the in-memory form always carries values
   if (l.header.flags & kFeatures) {
     g.feature_dim = l.header.feature_dim;
     g.features = copy_section<float>(file, l, kFeaturesSection);
@@ -183,33 +176,28 @@ Graph read_binary_csr(const std::string& path) {
 BinaryCsrInfo read_binary_csr_info(const std::string& path) {
   const MappedFile file(path);
   const Header h = parse_header(file).header;
-  return {h.n, h.nnz, h.feature_dim, bool(h.flags & kValues), bool(h.flags & kFeatures),
-          bool(h.flags & kLabels)};
+  return {h.n, h.nnz, h.feature_dim, bool(h.flags & kValues), bool(h.flags & kFeatures), bool(h.flags & kLabels)};
 }
 
 CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) {
   const MappedFile file(path);
   const Layout l = parse_header(file);
   const int64_t n = l.header.n, nnz = l.header.nnz;
-  MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= n, path, ": row block [", r0, ", ", r1,
-                ") outside [0, ", n, ")");
+  MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= n, path, ": row block [", r0, ", ", r1, ") outside [0, ", n, ")");
   std::vector<int64_t> rowptr(r1 - r0 + 1);
   std::memcpy(rowptr.data(), file.data() + l.offset[kRowptr] + 8 * r0, 8 * rowptr.size());
   for (int64_t i = 0; i + 1 < static_cast<int64_t>(rowptr.size()); ++i)
-    MATSAMP_CHECK(rowptr[i] <= rowptr[i + 1], path, ": corrupt section rowptr: decreases at row ",
-                  r0 + i);
-  MATSAMP_CHECK(rowptr.front() >= 0 && rowptr.back() <= nnz, path,
-                ": corrupt section rowptr: rows [", r0, ", ", r1, ") point outside [0, ", nnz, "]");
+    MATSAMP_CHECK(rowptr[i] <= rowptr[i + 1], path, ": corrupt section rowptr: decreases at row ", r0 + i);
+  MATSAMP_CHECK(rowptr.front() >= 0 && rowptr.back() <= nnz, path, ": corrupt section rowptr: rows [", r0, ", ", r1,
+                ") point outside [0, ", nnz, "]");
   const int64_t first = rowptr.front(), count = rowptr.back() - first;
   CsrMatrix m(r1 - r0, n);
   for (size_t i = 0; i < rowptr.size(); ++i) m.rowptr[i] = rowptr[i] - first;
   m.colidx.resize(count);
-  if (count > 0)
-    std::memcpy(m.colidx.data(), file.data() + l.offset[kColidx] + 4 * first, 4 * count);
+  if (count > 0) std::memcpy(m.colidx.data(), file.data() + l.offset[kColidx] + 4 * first, 4 * count);
   if (l.header.flags & kValues) {
     m.values.resize(count);
-    if (count > 0)
-      std::memcpy(m.values.data(), file.data() + l.offset[kValuesSection] + 4 * first, 4 * count);
+    if (count > 0) std::memcpy(m.values.data(), file.data() + l.offset[kValuesSection] + 4 * first, 4 * count);
   } else {
     m.values.assign(count, 1.0f);
   }

@@ -23,9 +23,9 @@ namespace matsamp {
 
 struct BinaryCsrInfo {
   int64_t vertices = 0;
-  int64_t edges = 0;          // nonzeros of the adjacency
+  int64_t edges = 0;  // nonzeros of the adjacency
   int64_t feature_dim = 0;
-  bool has_values = false;    // without values every edge weighs 1
+  bool has_values = false;  // without values every edge weighs 1
   bool has_features = false;
   bool has_labels = false;
 };

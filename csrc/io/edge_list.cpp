@@ -24,7 +24,7 @@ int64_t read_vertex_id(const TextReader& in, std::string_view token) {
 Graph read_edge_list(const std::string& path) {
   TextReader in(path);
   std::vector<int64_t> src, dst;
-  std::vector<float> weights;   // stays empty while no line carries a weight
+  std::vector<float> weights;  // stays empty while no line carries a weight
   int64_t max_id = -1;
   while (in.next_data_line(kCommentChars)) {
     const auto& t = in.tokens();

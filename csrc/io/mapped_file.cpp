@@ -41,8 +41,7 @@ MappedFile::~MappedFile() {
   if (data_) ::munmap(const_cast<char*>(data_), size_);
 }
 
-AtomicFileWriter::AtomicFileWriter(const std::string& path)
-    : path_(path), tmp_path_(path + ".tmp") {
+AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path), tmp_path_(path + ".tmp") {
   file_ = std::fopen(tmp_path_.c_str(), "wb");
   if (!file_) fail("cannot open ", tmp_path_, " for writing: ", std::strerror(errno));
 }

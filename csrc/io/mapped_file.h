@@ -21,7 +21,7 @@ class MappedFile {
 
  private:
   std::string path_;
-  const char* data_ = nullptr;   // nullptr for an empty file (mmap of 0 bytes fails)
+  const char* data_ = nullptr;  // nullptr for an empty file (mmap of 0 bytes fails)
   size_t size_ = 0;
 };
 
@@ -30,12 +30,12 @@ class MappedFile {
 class AtomicFileWriter {
  public:
   explicit AtomicFileWriter(const std::string& path);
-  ~AtomicFileWriter();   // removes the temporary file unless commit() succeeded
+  ~AtomicFileWriter();  // removes the temporary file unless commit() succeeded
   AtomicFileWriter(const AtomicFileWriter&) = delete;
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
 
   void write(const void* bytes, size_t count);
-  void commit();   // flush, close, rename; throws on any failure
+  void commit();  // flush, close, rename; throws on any failure
 
  private:
   std::string path_, tmp_path_;

@@ -26,8 +26,7 @@ MatrixMarketHeader parse_header(TextReader& in) {
   if (!in.next_line() || in.tokens().empty() || lowercase(in.tokens()[0]) != "%%matrixmarket")
     in.fail_here("not a Matrix Market file (first line must start with %%MatrixMarket)");
   const auto& t = in.tokens();
-  if (t.size() != 5)
-    in.fail_here("header needs 4 words after %%MatrixMarket (matrix coordinate <field> <symmetry>)");
+  if (t.size() != 5) in.fail_here("header needs 4 words after %%MatrixMarket (matrix coordinate <field> <symmetry>)");
   if (lowercase(t[1]) != "matrix") in.fail_here("unsupported object '", t[1], "' (need matrix)");
   const std::string format = lowercase(t[2]), field = lowercase(t[3]), symmetry = lowercase(t[4]);
   if (format == "array") in.fail_here("dense array format is not supported (need coordinate)");
@@ -57,8 +56,7 @@ Graph read_matrix_market(const std::string& path) {
   const int64_t declared = in.integer(in.tokens()[2], "entry count");
   if (rows < 0 || cols < 0 || declared < 0) in.fail_here("negative size");
   if (rows != cols) in.fail_here("matrix is ", rows, " x ", cols, "; a graph needs a square matrix");
-  if (rows > std::numeric_limits<col_t>::max())
-    in.fail_here(rows, " vertices do not fit 32-bit column ids");
+  if (rows > std::numeric_limits<col_t>::max()) in.fail_here(rows, " vertices do not fit 32-bit column ids");
 
   const size_t expected_fields = header.pattern ? 2 : 3;
   const size_t capacity = static_cast<size_t>(declared) * (header.symmetric ? 2 : 1);
@@ -72,8 +70,7 @@ Graph read_matrix_market(const std::string& path) {
   while (in.next_data_line("%")) {
     if (seen == declared) in.fail_here("more entries than the ", declared, " declared");
     const auto& t = in.tokens();
-    if (t.size() != expected_fields)
-      in.fail_here("expected ", expected_fields, " fields, found ", t.size());
+    if (t.size() != expected_fields) in.fail_here("expected ", expected_fields, " fields, found ", t.size());
     const int64_t i = in.integer(t[0], "row id"), j = in.integer(t[1], "column id");
     for (int64_t id : {i, j})
       if (id < 1 || id > rows) in.fail_here("vertex id ", id, " out of range [1, ", rows, "]");
@@ -95,8 +92,7 @@ Graph read_matrix_market(const std::string& path) {
     }
     ++seen;
   }
-  if (seen < declared)
-    in.fail_here("truncated: ", declared, " entries declared, file ends after ", seen);
+  if (seen < declared) in.fail_here("truncated: ", declared, " entries declared, file ends after ", seen);
 
   Graph g;
   g.adj = csr_from_triples(rows, cols, std::move(row_ids), std::move(col_ids), std::move(values));

@@ -12,7 +12,7 @@
 
 namespace matsamp {
 
-std::string minibatch_path(const std::string& dir, int64_t id);   // DIR/minibatch_000042.npz
+std::string minibatch_path(const std::string& dir, int64_t id);  // DIR/minibatch_000042.npz
 void write_minibatch_npz(const std::string& path, const Minibatch& mb);
 Minibatch read_minibatch_npz(const std::string& path);
 

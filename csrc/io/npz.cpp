@@ -54,18 +54,16 @@ std::pair<uint64_t, uint64_t> central_directory(const ZipBytes& z) {
   const uint64_t size = z.file.size();
   if (size < 22) fail(z.file.path(), ": not a zip archive (", size, " bytes)");
   uint64_t end = size - 22;
-  const uint64_t lowest = size > 22 + 65535 ? size - 22 - 65535 : 0;   // the comment is < 64 KiB
+  const uint64_t lowest = size > 22 + 65535 ? size - 22 - 65535 : 0;  // the comment is < 64 KiB
   while (z.read<uint32_t>(end) != kEndSig) {
     if (end == lowest) fail(z.file.path(), ": not a zip archive (no end of central directory record)");
     --end;
   }
   uint64_t entries = z.read<uint16_t>(end + 10);
   uint64_t offset = z.read<uint32_t>(end + 16);
-  if ((entries == 0xFFFF || offset == 0xFFFFFFFF) && end >= 20 &&
-      z.read<uint32_t>(end - 20) == kZip64LocatorSig) {
+  if ((entries == 0xFFFF || offset == 0xFFFFFFFF) && end >= 20 && z.read<uint32_t>(end - 20) == kZip64LocatorSig) {
     const uint64_t end64 = z.read<uint64_t>(end - 20 + 8);
-    if (z.read<uint32_t>(end64) != kZip64EndSig)
-      fail(z.file.path(), ": malformed zip archive: bad zip64 end record");
+    if (z.read<uint32_t>(end64) != kZip64EndSig) fail(z.file.path(), ": malformed zip archive: bad zip64 end record");
     entries = z.read<uint64_t>(end64 + 32);
     offset = z.read<uint64_t>(end64 + 48);
   }
@@ -137,7 +135,7 @@ std::vector<char> extract(const ZipBytes& z, const ZipEntry& e) {
     s.next_out = reinterpret_cast<unsigned char*>(out.data());
     uint64_t in_left = e.compressed, out_left = out.size();
     int rc;
-    do {   // zlib counts in 32-bit chunks; refill both sides before each call
+    do {  // zlib counts in 32-bit chunks; refill both sides before each call
       if (s.avail_in == 0) {
         s.avail_in = static_cast<uInt>(std::min<uint64_t>(in_left, 1u << 30));
         in_left -= s.avail_in;
@@ -155,8 +153,7 @@ std::vector<char> extract(const ZipBytes& z, const ZipEntry& e) {
   } else {
     fail("compression method ", e.method, " is not supported (stored or deflate only)");
   }
-  if (crc32_of(0, out.data(), out.size()) != e.crc)
-    fail("CRC-32 mismatch (corrupt archive)");
+  if (crc32_of(0, out.data(), out.size()) != e.crc) fail("CRC-32 mismatch (corrupt archive)");
   return out;
 }
 
@@ -192,9 +189,16 @@ int64_t item_size(const std::string& dtype) {
     digits = digits * 10 + (dtype[i] - '0');
   }
   switch (dtype[0]) {
-    case 'U': return 4 * digits;   // UCS-4 characters
-    case 'b': case 'i': case 'u': case 'f': case 'c': case 'S': case 'V': case 'm': case 'M':
-      return digits;
+    case 'U': return 4 * digits;  // UCS-4 characters
+    case 'b':
+    case 'i':
+    case 'u':
+    case 'f':
+    case 'c':
+    case 'S':
+    case 'V':
+    case 'm':
+    case 'M': return digits;
     default: return 0;
   }
 }
@@ -228,8 +232,7 @@ NpyArray parse_npy(std::vector<char> data) {
   const char order = a.dtype[0];
   if (order == '<' || order == '>' || order == '|' || order == '=') a.dtype.erase(0, 1);
   const int64_t itemsize = item_size(a.dtype);
-  if (order == '>' && itemsize != 1)
-    fail("big-endian dtype ", descr, " is not supported (save little-endian arrays)");
+  if (order == '>' && itemsize != 1) fail("big-endian dtype ", descr, " is not supported (save little-endian arrays)");
   if (dict_value(header, "fortran_order") != "False")
     fail("fortran_order arrays are not supported (save C-ordered arrays)");
   const std::string shape = dict_value(header, "shape");
@@ -254,10 +257,9 @@ NpyArray parse_npy(std::vector<char> data) {
     for (int64_t d : a.shape)
       if (__builtin_mul_overflow(count, d, &count)) fail("shape ", shape, " overflows");
     int64_t expected;
-    if (__builtin_mul_overflow(count, itemsize, &expected) ||
-        expected != static_cast<int64_t>(a.bytes.size()))
-      fail("array data has ", a.bytes.size(), " bytes, shape ", shape, " of ", descr, " needs ",
-           count, " x ", itemsize);
+    if (__builtin_mul_overflow(count, itemsize, &expected) || expected != static_cast<int64_t>(a.bytes.size()))
+      fail("array data has ", a.bytes.size(), " bytes, shape ", shape, " of ", descr, " needs ", count, " x ",
+           itemsize);
   }
   return a;
 }
@@ -328,8 +330,7 @@ std::vector<float> NpyArray::as_float(const std::string& field) const {
         if (static_cast<long double>(f) != static_cast<long double>(v))
           fail(field, ": value ", v, " at index ", i, " is not exactly representable as float");
       } else if constexpr (std::is_same_v<T, double>) {
-        if (std::isfinite(v) && !std::isfinite(f))
-          fail(field, ": value ", v, " at index ", i, " overflows float");
+        if (std::isfinite(v) && !std::isfinite(f)) fail(field, ": value ", v, " at index ", i, " overflows float");
       }
       out[i] = f;
     }
@@ -345,9 +346,8 @@ NpzReader::NpzReader(const std::string& path) : path_(path) {
   const ZipBytes z{file};
   for (const ZipEntry& e : list_entries(z)) {
     const std::string suffix = ".npy";
-    if (e.name.size() <= suffix.size() ||
-        e.name.compare(e.name.size() - suffix.size(), suffix.size(), suffix) != 0)
-      continue;   // not an array: ignore
+    if (e.name.size() <= suffix.size() || e.name.compare(e.name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;  // not an array: ignore
     const std::string name = e.name.substr(0, e.name.size() - suffix.size());
     // A bad member only fails when someone asks for it: unknown members are ignored.
     try {
@@ -358,13 +358,10 @@ NpzReader::NpzReader(const std::string& path) : path_(path) {
   }
 }
 
-bool NpzReader::contains(const std::string& name) const {
-  return arrays_.count(name) > 0 || broken_.count(name) > 0;
-}
+bool NpzReader::contains(const std::string& name) const { return arrays_.count(name) > 0 || broken_.count(name) > 0; }
 
 const NpyArray& NpzReader::get(const std::string& name) const {
-  if (auto b = broken_.find(name); b != broken_.end())
-    fail(path_, ": field ", name, ": ", b->second);
+  if (auto b = broken_.find(name); b != broken_.end()) fail(path_, ": field ", name, ": ", b->second);
   auto a = arrays_.find(name);
   if (a == arrays_.end()) fail(path_, ": field ", name, ": not in the archive");
   return a->second;
@@ -388,8 +385,8 @@ std::vector<int64_t> checked_shape(const std::string& name, size_t count, std::v
     MATSAMP_CHECK(d >= 0, "npz member ", name, ": negative dimension ", d);
     product *= d;
   }
-  MATSAMP_CHECK(product == static_cast<int64_t>(count), "npz member ", name, ": shape holds ",
-                product, " elements, data has ", count);
+  MATSAMP_CHECK(product == static_cast<int64_t>(count), "npz member ", name, ": shape holds ", product,
+                " elements, data has ", count);
   return shape;
 }
 
@@ -431,7 +428,7 @@ void NpzWriter::add(const std::string& name, const std::vector<float>& data, std
 
 void NpzWriter::write(const std::string& path) const {
   MATSAMP_CHECK(members_.size() < 0xFFFF, path, ": too many npz members (", members_.size(), ")");
-  constexpr uint16_t kDosDate1980 = (0 << 9) | (1 << 5) | 1;   // 1980-01-01, as numpy writes
+  constexpr uint16_t kDosDate1980 = (0 << 9) | (1 << 5) | 1;  // 1980-01-01, as numpy writes
   AtomicFileWriter out(path);
   LittleEndianBuffer central;
   uint64_t offset = 0;
@@ -446,24 +443,24 @@ void NpzWriter::write(const std::string& path) const {
 
     LittleEndianBuffer local;
     local.put<uint32_t>(kLocalSig);
-    local.put<uint16_t>(20);   // version needed: 2.0
-    local.put<uint16_t>(0);    // flags
-    local.put<uint16_t>(0);    // method: stored
-    local.put<uint16_t>(0);    // time
+    local.put<uint16_t>(20);  // version needed: 2.0
+    local.put<uint16_t>(0);   // flags
+    local.put<uint16_t>(0);   // method: stored
+    local.put<uint16_t>(0);   // time
     local.put<uint16_t>(kDosDate1980);
     local.put<uint32_t>(crc);
     local.put<uint32_t>(static_cast<uint32_t>(size));
     local.put<uint32_t>(static_cast<uint32_t>(size));
     local.put<uint16_t>(static_cast<uint16_t>(file_name.size()));
-    local.put<uint16_t>(0);    // extra length
+    local.put<uint16_t>(0);  // extra length
     local.bytes += file_name;
     out.write(local.bytes.data(), local.bytes.size());
     out.write(header.data(), header.size());
     out.write(m.bytes.data(), m.bytes.size());
 
     central.put<uint32_t>(kCentralSig);
-    central.put<uint16_t>(20);   // version made by
-    central.put<uint16_t>(20);   // version needed
+    central.put<uint16_t>(20);  // version made by
+    central.put<uint16_t>(20);  // version needed
     central.put<uint16_t>(0);
     central.put<uint16_t>(0);
     central.put<uint16_t>(0);
@@ -472,11 +469,11 @@ void NpzWriter::write(const std::string& path) const {
     central.put<uint32_t>(static_cast<uint32_t>(size));
     central.put<uint32_t>(static_cast<uint32_t>(size));
     central.put<uint16_t>(static_cast<uint16_t>(file_name.size()));
-    central.put<uint16_t>(0);    // extra
-    central.put<uint16_t>(0);    // comment
-    central.put<uint16_t>(0);    // disk
-    central.put<uint16_t>(0);    // internal attributes
-    central.put<uint32_t>(0);    // external attributes
+    central.put<uint16_t>(0);  // extra
+    central.put<uint16_t>(0);  // comment
+    central.put<uint16_t>(0);  // disk
+    central.put<uint16_t>(0);  // internal attributes
+    central.put<uint32_t>(0);  // external attributes
     central.put<uint32_t>(static_cast<uint32_t>(offset));
     central.bytes += file_name;
     offset += local.bytes.size() + size;
@@ -490,7 +487,7 @@ void NpzWriter::write(const std::string& path) const {
   end.put<uint16_t>(static_cast<uint16_t>(members_.size()));
   end.put<uint32_t>(static_cast<uint32_t>(central.bytes.size()));
   end.put<uint32_t>(static_cast<uint32_t>(offset));
-  end.put<uint16_t>(0);   // comment length
+  end.put<uint16_t>(0);  // comment length
   out.write(central.bytes.data(), central.bytes.size());
   out.write(end.bytes.data(), end.bytes.size());
   out.commit();

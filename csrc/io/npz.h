@@ -9,10 +9,10 @@ namespace matsamp {
 
 // One array as read from an .npz member: raw little-endian bytes plus its numpy type.
 struct NpyArray {
-  std::string dtype;                 // numpy descr without byte order: "i4", "i8", "f4", "f8", "b1", "u1", ...
+  std::string dtype;  // numpy descr without byte order: "i4", "i8", "f4", "f8", "b1", "u1", ...
   std::vector<int64_t> shape;
   std::vector<char> bytes;
-  int64_t size() const;              // product of shape
+  int64_t size() const;  // product of shape
   // Converts to the requested element type; throws (naming `field`) when the
   // dtype is not an integer / float type that converts exactly. `field` is the
   // whole error context, e.g. "cora.npz: field labels".
@@ -22,15 +22,15 @@ struct NpyArray {
 
 class NpzReader {
  public:
-  explicit NpzReader(const std::string& path);   // throws on a malformed archive
-  bool contains(const std::string& name) const;   // name without ".npy"
-  const NpyArray& get(const std::string& name) const;   // throws naming file and field
+  explicit NpzReader(const std::string& path);         // throws on a malformed archive
+  bool contains(const std::string& name) const;        // name without ".npy"
+  const NpyArray& get(const std::string& name) const;  // throws naming file and field
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
   std::map<std::string, NpyArray> arrays_;
-  std::map<std::string, std::string> broken_;   // member -> why it cannot be read; thrown by get()
+  std::map<std::string, std::string> broken_;  // member -> why it cannot be read; thrown by get()
 };
 
 class NpzWriter {
@@ -43,7 +43,12 @@ class NpzWriter {
   void write(const std::string& path) const;
 
  private:
-  struct Member { std::string name; std::string dtype; std::vector<int64_t> shape; std::vector<char> bytes; };
+  struct Member {
+    std::string name;
+    std::string dtype;
+    std::vector<int64_t> shape;
+    std::vector<char> bytes;
+  };
   std::vector<Member> members_;
 };
 

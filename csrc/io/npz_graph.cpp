@@ -10,16 +10,14 @@
 namespace matsamp {
 namespace {
 
-std::string field(const NpzReader& in, const std::string& name) {
-  return in.path() + ": field " + name;
-}
+std::string field(const NpzReader& in, const std::string& name) { return in.path() + ": field " + name; }
 
 // The CSR stored as <prefix>_{shape,indptr,indices,data} (data optional: all ones),
 // checked, with columns sorted per row and duplicates summed.
 // `weights` demands non-negative values (adjacency); otherwise finite is enough.
 CsrMatrix read_csr(const NpzReader& in, const std::string& prefix, bool weights) {
-  const std::string shape_name = prefix + "_shape", ptr_name = prefix + "_indptr",
-                    idx_name = prefix + "_indices", data_name = prefix + "_data";
+  const std::string shape_name = prefix + "_shape", ptr_name = prefix + "_indptr", idx_name = prefix + "_indices",
+                    data_name = prefix + "_data";
   const std::vector<int64_t> shape = in.get(shape_name).as_int64(field(in, shape_name));
   if (shape.size() != 2 || shape[0] < 0 || shape[1] < 0)
     fail(field(in, shape_name), ": expected two non-negative dimensions");
@@ -32,8 +30,8 @@ CsrMatrix read_csr(const NpzReader& in, const std::string& prefix, bool weights)
   if (static_cast<int64_t>(indptr.size()) != rows + 1)
     fail(field(in, ptr_name), ": has ", indptr.size(), " entries, expected rows + 1 = ", rows + 1);
   if (indptr.front() != 0 || indptr.back() != nnz)
-    fail(field(in, ptr_name), ": must run from 0 to the ", nnz, " entries of ", idx_name,
-         " (runs from ", indptr.front(), " to ", indptr.back(), ")");
+    fail(field(in, ptr_name), ": must run from 0 to the ", nnz, " entries of ", idx_name, " (runs from ",
+         indptr.front(), " to ", indptr.back(), ")");
   for (int64_t r = 0; r < rows; ++r)
     if (indptr[r] > indptr[r + 1]) fail(field(in, ptr_name), ": decreases at row ", r);
   for (int64_t e = 0; e < nnz; ++e)
@@ -82,14 +80,12 @@ Graph read_npz_graph(const std::string& path) {
   Graph g;
   g.adj = read_csr(in, "adj", /*weights=*/true);
   if (g.adj.rows != g.adj.cols)
-    fail(field(in, "adj_shape"), ": matrix is ", g.adj.rows, " x ", g.adj.cols,
-         "; a graph needs a square matrix");
+    fail(field(in, "adj_shape"), ": matrix is ", g.adj.rows, " x ", g.adj.cols, "; a graph needs a square matrix");
   const int64_t n = g.num_vertices();
 
   if (in.contains("attr_shape")) {
     const CsrMatrix attr = read_csr(in, "attr", /*weights=*/false);
-    if (attr.rows != n)
-      fail(field(in, "attr_shape"), ": ", attr.rows, " feature rows for ", n, " vertices");
+    if (attr.rows != n) fail(field(in, "attr_shape"), ": ", attr.rows, " feature rows for ", n, " vertices");
     g.feature_dim = attr.cols;
     g.features.assign(static_cast<size_t>(n) * static_cast<size_t>(attr.cols), 0.0f);
     for (int64_t r = 0; r < n; ++r)
@@ -103,8 +99,7 @@ Graph read_npz_graph(const std::string& path) {
       fail(field(in, "labels"), ": has ", g.labels.size(), " entries for ", n, " vertices");
     for (int64_t v = 0; v < n; ++v)
       if (g.labels[v] < -1)
-        fail(field(in, "labels"), ": label ", g.labels[v], " of vertex ", v,
-             " is negative (-1 marks unlabelled)");
+        fail(field(in, "labels"), ": label ", g.labels[v], " of vertex ", v, " is negative (-1 marks unlabelled)");
   }
   validate(g, path);
   return g;

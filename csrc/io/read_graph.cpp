@@ -15,7 +15,7 @@ Graph read_graph(const std::string& path) {
   if (ext == ".mtx") return read_matrix_market(path);
   if (ext == ".npz") return read_npz_graph(path);
   if (ext == ".msg") return read_binary_csr(path);
-  return read_edge_list(path);   // .txt, .el, .tsv, .edges, ... (SNAP files vary)
+  return read_edge_list(path);  // .txt, .el, .tsv, .edges, ... (SNAP files vary)
 }
 
 }  // namespace matsamp

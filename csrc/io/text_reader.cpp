@@ -45,8 +45,7 @@ int64_t TextReader::integer(std::string_view token, const char* what) const {
   int64_t value = 0;
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec == std::errc::result_out_of_range) fail_here(what, " '", token, "' is too large");
-  if (ec != std::errc() || end != token.data() + token.size())
-    fail_here(what, " '", token, "' is not an integer");
+  if (ec != std::errc() || end != token.data() + token.size()) fail_here(what, " '", token, "' is not an integer");
   return value;
 }
 
@@ -55,10 +54,8 @@ float TextReader::weight(std::string_view token) const {
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
   double value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec == std::errc::result_out_of_range)
-    fail_here("weight ", token, " is not a finite non-negative number");
-  if (ec != std::errc() || end != digits.data() + digits.size())
-    fail_here("weight '", token, "' is not a number");
+  if (ec == std::errc::result_out_of_range) fail_here("weight ", token, " is not a finite non-negative number");
+  if (ec != std::errc() || end != digits.data() + digits.size()) fail_here("weight '", token, "' is not a number");
   if (!std::isfinite(value) || value < 0 || value > 3.4e38)
     fail_here("weight ", token, " is not a finite non-negative number");
   return static_cast<float>(value);

@@ -13,7 +13,7 @@ namespace matsamp {
 
 class TextReader {
  public:
-  explicit TextReader(const std::string& path);   // throws "cannot open <path>: ..."
+  explicit TextReader(const std::string& path);  // throws "cannot open <path>: ..."
 
   // Moves to the next line and splits it on blanks (space, tab, CR); false at end of file.
   bool next_line();

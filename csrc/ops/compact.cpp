@@ -8,8 +8,8 @@
 
 #include "ops/op_checks.h"
 #include "ops/ops.h"
-#include "ops/sorted_row.h"
 #include "ops/sort_marked.h"
+#include "ops/sorted_row.h"
 
 namespace matsamp {
 
@@ -28,7 +28,7 @@ CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std
   // Pass 1, per block: the vertex list (leading, then new vertices ascending);
   // each entry's column id becomes its local column, in place.
   std::vector<std::vector<vid_t>> lists(blocks);
-  int64_t repeated_leader = -1;   // exceptions must not leave the parallel region
+  int64_t repeated_leader = -1;  // exceptions must not leave the parallel region
 #pragma omp parallel
   {
     std::vector<col_t> table(s.cols, kUnseen);
@@ -73,7 +73,7 @@ CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std
   adj.cols = result.col_offsets.back();
   if (adj.values.empty()) adj.values.assign(adj.colidx.size(), 1.0f);
 
-  // Pass 2, per block: stacked column ids, each row sorted by its new ids.
+    // Pass 2, per block: stacked column ids, each row sorted by its new ids.
 #pragma omp parallel
   {
     RowEntries row;

@@ -8,10 +8,10 @@
 
 #include "core/philox.h"
 #include "ops/its_sample_row.h"
-#include "ops/prefix_sampling.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
 #include "ops/prefetch.h"
+#include "ops/prefix_sampling.h"
 #include "util/parallel.h"
 
 namespace matsamp {
@@ -146,18 +146,20 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
 
 }  // namespace
 
-CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                      const SampleKeys& keys, bool uniform_rows) {
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                      bool uniform_rows) {
   check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
-  return sample_rows_keyed(a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows);
+  return sample_rows_keyed(
+      a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows);
 }
 
-CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                      const std::vector<RandomKey>& keys, bool uniform_rows) {
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const std::vector<RandomKey>& keys,
+                      bool uniform_rows) {
   MATSAMP_CHECK(s > 0, "sample_rows: sample count must be positive, got ", s);
   MATSAMP_CHECK(rows.size() == keys.size(), "sample_rows: ", rows.size(), " rows selected but ", keys.size(),
                 " keys given");
-  return sample_rows_keyed(a, rows, s, [&](int64_t r) { return keys[r]; }, uniform_rows);
+  return sample_rows_keyed(
+      a, rows, s, [&](int64_t r) { return keys[r]; }, uniform_rows);
 }
 
 namespace {
@@ -186,7 +188,7 @@ CsrMatrix its_sample_shared_row(const CsrMatrix& p, int64_t s, const SampleKeys&
     out.values[r * chosen + i] = values[position];
   };
 
-  if (positive <= s) {   // every row takes every positive entry
+  if (positive <= s) {  // every row takes every positive entry
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0, i = 0; j < len; ++j)
         if (values[j] > 0) write(r, i++, j);

@@ -18,7 +18,7 @@ namespace matsamp {
 // the inner loop of every prefix built.
 MATSAMP_HD uint64_t quantized_weight(float value, float row_max) {
   if (!(value > 0)) return 0;
-  const double scaled = static_cast<double>(value) / row_max * 16777216.0;   // in (0, 2^24]
+  const double scaled = static_cast<double>(value) / row_max * 16777216.0;  // in (0, 2^24]
   const int64_t whole = static_cast<int64_t>(scaled);
   return static_cast<uint64_t>(whole + (static_cast<double>(whole) < scaled));
 }
@@ -35,7 +35,7 @@ class RowSampler {
       row_max = std::max(row_max, values[i]);
       positive += values[i] > 0;
     }
-    if (positive <= s) {   // everything is taken; no randomness needed
+    if (positive <= s) {  // everything is taken; no randomness needed
       for (int64_t i = 0; i < len; ++i)
         if (values[i] > 0) picked_.push_back(i);
       return positive;
@@ -90,7 +90,7 @@ class RowSampler {
       if (!(word & bit)) {
         word |= bit;
         picked_.push_back(i);
-      } else if (++misses > s) {   // mirrors the prefix rebuild of sample()
+      } else if (++misses > s) {  // mirrors the prefix rebuild of sample()
         excluded_ = picked_;
         std::sort(excluded_.begin(), excluded_.end());
         misses = 0;
@@ -114,8 +114,8 @@ class RowSampler {
   std::vector<uint64_t> prefix_;
   std::vector<char> taken_;
   std::vector<int64_t> picked_;
-  std::vector<int64_t> excluded_;   // sorted; sample_uniform only
-  std::vector<uint64_t> marks_;     // picked entries; all zero between rows
+  std::vector<int64_t> excluded_;  // sorted; sample_uniform only
+  std::vector<uint64_t> marks_;    // picked entries; all zero between rows
 };
 
 }  // namespace matsamp

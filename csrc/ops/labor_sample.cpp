@@ -13,7 +13,7 @@ namespace matsamp {
 
 namespace {
 
-constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;   // a draw number no its_sample row reaches
+constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;  // a draw number no its_sample row reaches
 
 // The number of `column` in the minibatch a row key names (its row is not used).
 double column_uniform(const RandomKey& row_key, vid_t column) {
@@ -31,7 +31,7 @@ CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t
     return [&, uniforms = std::vector<double>()](int64_t i, auto&& emit) mutable {
       const int64_t begin = a.rowptr[rows[i]], end = a.rowptr[rows[i] + 1];
       const auto value = [&](int64_t e) { return pattern ? 1.0 : static_cast<double>(a.values[e]); };
-      double sum = 0;   // normalize_rows' arithmetic: a double sum in row order, then float(v / sum)
+      double sum = 0;  // normalize_rows' arithmetic: a double sum in row order, then float(v / sum)
       bool equal_values = true;
       for (int64_t e = begin; e < end; ++e) {
         sum += value(e);
@@ -39,7 +39,7 @@ CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t
       }
       if (!(sum > 0)) return;
       const auto p_of = [&](int64_t e) { return static_cast<float>(value(e) / sum); };
-      const auto threshold_of = [&](float p) { return static_cast<double>(s) * p; };   // u < 1 <= it needs no draw
+      const auto threshold_of = [&](float p) { return static_cast<double>(s) * p; };  // u < 1 <= it needs no draw
       // Rows of equal values (unweighted graphs) share one p: kept whole, or
       // decided by one comparison per entry without a division.
       if (equal_values && threshold_of(p_of(begin)) >= 1) {

@@ -11,8 +11,8 @@ void check_sample_keys(const SampleKeys& keys, int64_t s, const char* op) {
 }
 
 void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, const char* what) {
-  MATSAMP_CHECK(!offsets.empty() && offsets.front() == 0 && offsets.back() == total, op, ": ",
-                what, " must run from 0 to ", total);
+  MATSAMP_CHECK(!offsets.empty() && offsets.front() == 0 && offsets.back() == total, op, ": ", what,
+                " must run from 0 to ", total);
   for (size_t g = 1; g < offsets.size(); ++g)
     MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": ", what, " decrease at block ", g);
 }
@@ -48,8 +48,7 @@ void check_compact_blocks(int64_t rows, const Offsets& row_offsets, int64_t lead
                           const Offsets& leading_offsets) {
   MATSAMP_CHECK(!row_offsets.empty() && row_offsets.front() == 0 && row_offsets.back() == rows,
                 "compact_columns: row offsets must run from 0 to ", rows);
-  MATSAMP_CHECK(leading_offsets.size() == row_offsets.size() &&
-                    leading_offsets.back() == leading_count,
+  MATSAMP_CHECK(leading_offsets.size() == row_offsets.size() && leading_offsets.back() == leading_count,
                 "compact_columns: ", leading_offsets.size() - 1, " leading blocks for ", row_offsets.size() - 1,
                 " row blocks");
 }
@@ -77,8 +76,7 @@ void check_select_cols(int64_t a_cols, const std::string& a_shape, int64_t rows,
   MATSAMP_CHECK(weights.empty() || weights.size() == cols.size(), op, ": ", weights.size(), " weights for ",
                 cols.size(), " columns");
   check_column_count(total_cols, op);
-  for (vid_t c : cols)
-    MATSAMP_CHECK(c >= 0 && c < a_cols, op, ": column id ", c, " out of range for ", a_shape);
+  for (vid_t c : cols) MATSAMP_CHECK(c >= 0 && c < a_cols, op, ": column id ", c, " out of range for ", a_shape);
 }
 
 void check_frontier_blocks(int64_t p_rows, int64_t p_cols, const std::vector<vid_t>& frontier, const Offsets& offsets) {
@@ -86,8 +84,7 @@ void check_frontier_blocks(int64_t p_rows, int64_t p_cols, const std::vector<vid
     MATSAMP_CHECK(v >= 0 && v < p_cols, "gather: id ", v, " out of range for ", p_cols, " columns");
   check_block_offsets(offsets, static_cast<int64_t>(frontier.size()), "gather", "offsets");
   const int64_t blocks = static_cast<int64_t>(offsets.size()) - 1;
-  MATSAMP_CHECK(p_rows == 1 || p_rows == blocks, "gather: ", blocks, " blocks for ", p_rows,
-                " rows of P");
+  MATSAMP_CHECK(p_rows == 1 || p_rows == blocks, "gather: ", blocks, " blocks for ", p_rows, " rows of P");
 }
 
 }  // namespace matsamp

@@ -24,15 +24,13 @@ CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b);
 CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows);
 
 // A·C where C has one nonzero per column: C[cols[j], j] = weights[j] (1 when empty).
-CsrMatrix select_cols(const CsrMatrix& a, const std::vector<vid_t>& cols,
-                      const std::vector<float>& weights = {});
+CsrMatrix select_cols(const CsrMatrix& a, const std::vector<vid_t>& cols, const std::vector<float>& weights = {});
 
 // Block-diagonal column extraction diag(A_1 … A_k)·[C_1; …; C_k]: rows of block g
 // (row_offsets) keep the columns listed in cols[col_offsets[g] … col_offsets[g+1]),
 // renumbered to col_offsets[g] + j and scaled by weights[j] (1 when empty).
-CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets,
-                              const std::vector<vid_t>& cols, const Offsets& col_offsets,
-                              const std::vector<float>& weights = {});
+CsrMatrix select_cols_blocked(const CsrMatrix& a, const Offsets& row_offsets, const std::vector<vid_t>& cols,
+                              const Offsets& col_offsets, const std::vector<float>& weights = {});
 
 // select_cols_blocked(select_rows(a, rows), …) without forming R·A: a layer-wise
 // sampler's extraction, where most of each selected row misses the sample.
@@ -51,7 +49,7 @@ struct SampleKeys {
   uint32_t epoch = 0;
   uint32_t layer = 0;
   int64_t first_minibatch = 0;
-  Offsets row_offsets;   // k + 1 entries; its back() is the number of rows sampled
+  Offsets row_offsets;  // k + 1 entries; its back() is the number of rows sampled
 };
 
 // Per row, exactly min(s, #positive entries) distinct entries, each drawn with
@@ -64,14 +62,14 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
 // never forms P; the result is exactly that composition's. With uniform_rows
 // (every row of a holds equal positive values, see has_uniform_rows) a row
 // costs O(s log s) whatever its length.
-CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                      const SampleKeys& keys, bool uniform_rows);
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                      bool uniform_rows);
 
 // The same with the key of each row given (keys[i] for rows[i]): how the owner of
 // distributed rows samples them for another process, bit-identical to the form
 // above when keys[i] = row_key(keys, i).
-CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                      const std::vector<RandomKey>& keys, bool uniform_rows);
+CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const std::vector<RandomKey>& keys,
+                      bool uniform_rows);
 
 // The random key of row r of a keyed call: its block's global minibatch id and
 // its position in the block.

@@ -17,8 +17,7 @@ constexpr int64_t kRowEntriesLookahead = 4;
 // row pointer of a row further on (for ops that read only the row's extent and
 // a few picked entries).
 template <class Id>
-[[gnu::always_inline]] inline void prefetch_row_pointer_ahead(const CsrMatrix& a, const Id* ids, int64_t n,
-                                                              int64_t i) {
+[[gnu::always_inline]] inline void prefetch_row_pointer_ahead(const CsrMatrix& a, const Id* ids, int64_t n, int64_t i) {
   if (i + kRowPointerLookahead < n) __builtin_prefetch(a.rowptr.data() + ids[i + kRowPointerLookahead]);
 }
 

@@ -68,14 +68,14 @@ MATSAMP_HD int64_t draw_index(const Prefix& p, int64_t len, const float* exclude
   uint64_t removed = 0;
   int64_t start = 0;
   for (int64_t q = 0; q <= m; ++q) {
-    const int64_t end = q < m ? float_as_position(excluded[q]) : len;   // segment [start, end)
+    const int64_t end = q < m ? float_as_position(excluded[q]) : len;  // segment [start, end)
     if (end > start && p.at(end - 1) - removed > target) return first_above(p, start, end - 1, target + removed);
     if (q < m) {
       removed += weight_at(p, end);
       start = end + 1;
     }
   }
-  return len - 1;   // not reached: target < the weight left
+  return len - 1;  // not reached: target < the weight left
 }
 
 // Draws s distinct entries of a row of len entries of which more than s have a
@@ -91,7 +91,7 @@ MATSAMP_HD void sample_row(const Prefix& p, int64_t len, int64_t s, const Random
   while (count < s) {
     const uint64_t target = scale_to(random_bits(key, draw++), total - excluded_weight);
     const int32_t i = static_cast<int32_t>(draw_index(p, len, scratch, excluded, target));
-    int64_t at = 0, hi = count;   // lower_bound of i among the picks
+    int64_t at = 0, hi = count;  // lower_bound of i among the picks
     while (at < hi) {
       const int64_t mid = at + (hi - at) / 2;
       if (picked[mid] < i) at = mid + 1;
@@ -101,7 +101,7 @@ MATSAMP_HD void sample_row(const Prefix& p, int64_t len, int64_t s, const Random
       for (int64_t t = count; t > at; --t) picked[t] = picked[t - 1];
       picked[at] = i;
       ++count;
-    } else if (++misses > s) {   // the CPU rebuilds its prefix without the picked entries here
+    } else if (++misses > s) {  // the CPU rebuilds its prefix without the picked entries here
       excluded_weight = 0;
       for (int64_t t = 0; t < count; ++t) {
         scratch[t] = position_as_float(picked[t]);

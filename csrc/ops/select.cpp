@@ -58,7 +58,8 @@ CsrMatrix select_cols_of_rows(const CsrMatrix& a, const vid_t* source, int64_t m
         const col_t c = a.colidx[e];
         if (!(filter.columns[c >> 6] >> (c & 63) & 1)) continue;
         const float v = a.values.empty() ? 1.0f : a.values[e];
-        for (auto hit = std::lower_bound(first, last, std::pair<vid_t, col_t>{c, 0}); hit != last && hit->first == c; ++hit)
+        for (auto hit = std::lower_bound(first, last, std::pair<vid_t, col_t>{c, 0}); hit != last && hit->first == c;
+             ++hit)
           row.push_back({hit->second, weights.empty() ? v : v * weights[hit->second]});
       }
       std::sort(row.begin(), row.end());
@@ -80,16 +81,13 @@ CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
   for (int64_t i = 0; i < m; ++i) {
     const int64_t src = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
     std::copy_n(a.colidx.begin() + src, len, out.colidx.begin() + out.rowptr[i]);
-    if (a.values.empty())
-      std::fill_n(out.values.begin() + out.rowptr[i], len, 1.0f);
-    else
-      std::copy_n(a.values.begin() + src, len, out.values.begin() + out.rowptr[i]);
+    if (a.values.empty()) std::fill_n(out.values.begin() + out.rowptr[i], len, 1.0f);
+    else std::copy_n(a.values.begin() + src, len, out.values.begin() + out.rowptr[i]);
   }
   return out;
 }
 
-CsrMatrix select_cols(const CsrMatrix& a, const std::vector<vid_t>& cols,
-                      const std::vector<float>& weights) {
+CsrMatrix select_cols(const CsrMatrix& a, const std::vector<vid_t>& cols, const std::vector<float>& weights) {
   const int64_t k = static_cast<int64_t>(cols.size());
   return select_cols_blocked(a, {0, a.rows}, cols, {0, k}, weights);
 }

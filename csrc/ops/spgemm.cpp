@@ -16,8 +16,7 @@ constexpr int64_t kScatterLookahead = 16;
 }  // namespace
 
 CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
-  MATSAMP_CHECK(a.cols == b.rows, "spgemm: inner dimensions differ: A is ", a.shape(), ", B is ",
-                b.shape());
+  MATSAMP_CHECK(a.cols == b.rows, "spgemm: inner dimensions differ: A is ", a.shape(), ", B is ", b.shape());
   const float* bval = b.values.empty() ? nullptr : b.values.data();
   const float* aval = a.values.empty() ? nullptr : a.values.data();
   // Each row is accumulated in the order of A's row, then emitted sorted.

@@ -9,25 +9,25 @@
 
 namespace matsamp {
 
-class Communicator;   // distributed/communicator.h
+class Communicator;  // distributed/communicator.h
 
 // Wall time of the three steps of every layer, summed over calls, and the
 // memory traffic no implementation can avoid (for the floor: gathers at the
 // measured random-gather rate plus streamed bytes at the copy bandwidth).
 struct StepStats {
-  double probability = 0;   // P = Q·A and its normalization
-  double sampling = 0;      // its_sample
-  double extraction = 0;    // row/column extraction and relabelling
-  int64_t gathers = 0;          // random reads of single elements
-  int64_t streamed_bytes = 0;   // bytes read in contiguous runs
+  double probability = 0;      // P = Q·A and its normalization
+  double sampling = 0;         // its_sample
+  double extraction = 0;       // row/column extraction and relabelling
+  int64_t gathers = 0;         // random reads of single elements
+  int64_t streamed_bytes = 0;  // bytes read in contiguous runs
   double total() const { return probability + sampling + extraction; }
 };
 
 struct Context {
   Backend& backend;
   uint64_t seed = 0;
-  StepStats* stats = nullptr;                // null: nothing is measured
-  Communicator* communicator = nullptr;      // distributed runs only
+  StepStats* stats = nullptr;            // null: nothing is measured
+  Communicator* communicator = nullptr;  // distributed runs only
 
   // fn(), its wall time (the backend's queued work included) added to the step
   // when measured.

@@ -10,7 +10,7 @@
 namespace matsamp {
 
 namespace {
-constexpr uint32_t kShuffleTag = 0xFFu;   // a layer value no sampler uses
+constexpr uint32_t kShuffleTag = 0xFFu;  // a layer value no sampler uses
 
 const std::vector<vid_t>& training_vertices_to_sample(const std::vector<vid_t>& vertices) {
   MATSAMP_CHECK(!vertices.empty(), "no training vertices to sample from");
@@ -43,8 +43,7 @@ std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& tra
   const RowBlocks blocks{locality.vertices, locality.blocks};
   std::vector<std::vector<vid_t>> out(locality.blocks);
   for (vid_t v : train_vertices) {
-    MATSAMP_CHECK(v >= 0 && v < locality.vertices, "training vertex ", v, " out of range [0, ",
-                  locality.vertices, ")");
+    MATSAMP_CHECK(v >= 0 && v < locality.vertices, "training vertex ", v, " out of range [0, ", locality.vertices, ")");
     out[blocks.owner(v)].push_back(v);
   }
   return out;
@@ -60,8 +59,7 @@ std::vector<int64_t> minibatches_per_block(const std::vector<vid_t>& train_verti
   return counts;
 }
 
-int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches,
-                             int64_t budget_bytes) {
+int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes) {
   const int64_t per = std::max<int64_t>(1, sampler.bytes_per_minibatch(batch_size));
   MATSAMP_CHECK(budget_bytes >= per, "memory budget of ", budget_bytes, " bytes is below the ~", per,
                 " bytes one minibatch of ", batch_size, " needs; raise the memory budget or lower the batch size");
@@ -114,19 +112,18 @@ EpochIterator::EpochIterator(const Sampler& sampler, Context ctx, const std::vec
     : sampler_(sampler),
       ctx_(ctx),
       options_(options),
-      order_(training_vertices_to_sample(train_vertices), options.batch_size, options.seed, options.epoch, options.locality) {
-  MATSAMP_CHECK(options.bulk_size >= 0, "bulk size must be positive (or 0 for automatic), got ",
-                options.bulk_size);
+      order_(training_vertices_to_sample(train_vertices), options.batch_size, options.seed, options.epoch,
+             options.locality) {
+  MATSAMP_CHECK(options.bulk_size >= 0, "bulk size must be positive (or 0 for automatic), got ", options.bulk_size);
   const int64_t num_minibatches = order_.num_minibatches();
   next_minibatch_ = options.first_minibatch;
   end_minibatch_ = options.end_minibatch < 0 ? num_minibatches : options.end_minibatch;
   MATSAMP_CHECK(0 <= next_minibatch_ && next_minibatch_ <= end_minibatch_ && end_minibatch_ <= num_minibatches,
-                "minibatch share [", options.first_minibatch, ", ", options.end_minibatch,
-                ") outside the epoch's ", num_minibatches, " minibatches");
+                "minibatch share [", options.first_minibatch, ", ", options.end_minibatch, ") outside the epoch's ",
+                num_minibatches, " minibatches");
   const int64_t share = end_minibatch_ - next_minibatch_;
-  bulk_size_ = options.bulk_size > 0
-                   ? std::max<int64_t>(1, std::min(options.bulk_size, share))
-                   : bulk_size_for_budget(sampler, options.batch_size, share, options.memory_budget);
+  bulk_size_ = options.bulk_size > 0 ? std::max<int64_t>(1, std::min(options.bulk_size, share))
+                                     : bulk_size_for_budget(sampler, options.batch_size, share, options.memory_budget);
 }
 
 bool EpochIterator::next_resident(Bulk* out, StepStats* times) {

@@ -25,7 +25,7 @@ int64_t minibatch_count(int64_t vertices, int64_t batch_size);
 // with as many process rows, on its own ranks. blocks = 0: one shuffle of all.
 struct BatchLocality {
   int blocks = 0;
-  int64_t vertices = 0;   // n: the id range the blocks split
+  int64_t vertices = 0;  // n: the id range the blocks split
 };
 // The training vertices of each locality block (blocks >= 1), in their given order.
 std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& train_vertices,
@@ -36,13 +36,12 @@ std::vector<int64_t> minibatches_per_block(const std::vector<vid_t>& train_verti
 
 // The largest k in [1, minibatches] whose estimated memory fits budget_bytes;
 // throws when not even one minibatch fits.
-int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches,
-                             int64_t budget_bytes);
+int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes);
 
 struct EpochOptions {
   int64_t batch_size = 1024;
-  int64_t bulk_size = 0;                    // 0: the largest that fits memory_budget
-  int64_t memory_budget = int64_t{4} << 30; // bytes
+  int64_t bulk_size = 0;                     // 0: the largest that fits memory_budget
+  int64_t memory_budget = int64_t{4} << 30;  // bytes
   uint64_t seed = 1;
   uint32_t epoch = 0;
   // The share of the epoch to sample: global minibatch ids [first_minibatch,
@@ -50,7 +49,7 @@ struct EpochOptions {
   // worker a share; ids, and so the random keys, stay global.
   int64_t first_minibatch = 0;
   int64_t end_minibatch = -1;
-  BatchLocality locality{};   // blocks = 0: minibatches from all training vertices
+  BatchLocality locality{};  // blocks = 0: minibatches from all training vertices
 };
 
 // The epoch's seed order cut into minibatches: minibatch g is
@@ -86,7 +85,7 @@ class EpochIterator {
  public:
   EpochIterator(const Sampler& sampler, Context ctx, const std::vector<vid_t>& train_vertices,
                 const EpochOptions& options);
-  int64_t num_minibatches() const { return order_.num_minibatches(); }   // of the whole epoch
+  int64_t num_minibatches() const { return order_.num_minibatches(); }  // of the whole epoch
   int64_t bulk_size() const { return bulk_size_; }
   // Samples the next k minibatches into *out, on the host; false after the last one.
   bool next(BulkSample* out, StepStats* times = nullptr);

@@ -25,8 +25,11 @@ class FastGcnSampler final : public LayerWiseSampler {
 }  // namespace
 
 SamplerSpec fastgcn_sampler() {
-  return {"fastgcn", "FastGCN (layer-wise): samples[l] vertices per minibatch, p(v) ∝ ‖Â[:,v]‖²",
-          {option::samples(), option::exclude_frontier()}, "samples", {GraphMatrix::normalized, GraphMatrix::column_norms},
+  return {"fastgcn",
+          "FastGCN (layer-wise): samples[l] vertices per minibatch, p(v) ∝ ‖Â[:,v]‖²",
+          {option::samples(), option::exclude_frontier()},
+          "samples",
+          {GraphMatrix::normalized, GraphMatrix::column_norms},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
             return std::make_unique<FastGcnSampler>(graph, params.list("samples"), !params.flag("exclude_frontier"));
           }};

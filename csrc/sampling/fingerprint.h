@@ -9,7 +9,7 @@ namespace matsamp {
 
 class Fingerprint {
  public:
-  void add(const BulkSample& bulk);     // minibatches in order of their ids
+  void add(const BulkSample& bulk);  // minibatches in order of their ids
   void add(const Minibatch& mb);
   uint64_t value() const { return hash_; }
 

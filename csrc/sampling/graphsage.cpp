@@ -26,8 +26,11 @@ class GraphSageSampler final : public NodeWiseSampler {
 }  // namespace
 
 SamplerSpec graphsage_sampler() {
-  return {"graphsage", "GraphSAGE: fanouts[l] distinct neighbours per frontier vertex, mean weights",
-          {option::fanouts()}, "fanouts", {GraphMatrix::adjacency},
+  return {"graphsage",
+          "GraphSAGE: fanouts[l] distinct neighbours per frontier vertex, mean weights",
+          {option::fanouts()},
+          "fanouts",
+          {GraphMatrix::adjacency},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
             return std::make_unique<GraphSageSampler>(graph, params.list("fanouts"));
           }};

@@ -32,7 +32,9 @@ SamplerSpec labor_sampler() {
   return {"labor",
           "LABOR-0: GraphSAGE's layers, each neighbour kept with probability min(1, fanout/degree) by a random "
           "number its minibatch shares",
-          {option::fanouts()}, "fanouts", {GraphMatrix::adjacency},
+          {option::fanouts()},
+          "fanouts",
+          {GraphMatrix::adjacency},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
             return std::make_unique<LaborSampler>(graph, params.list("fanouts"));
           }};

@@ -22,7 +22,7 @@ class LadiesSampler final : public LayerWiseSampler {
     Backend& backend = ctx.backend;
     Matrix p = backend.normalize_rows(backend.spgemm(backend.upload(frontier_indicator(frontier, offsets)), squared_),
                                       RowScale::by_sum);
-    ctx.count_streamed(8 * p.nnz());   // P written as column id + value
+    ctx.count_streamed(8 * p.nnz());  // P written as column id + value
     return p;
   }
   bool reads_frontier_rows() const override { return true; }
@@ -49,8 +49,11 @@ class LadiesSampler final : public LayerWiseSampler {
 }  // namespace
 
 SamplerSpec ladies_sampler() {
-  return {"ladies", "LADIES (layer-wise): samples[l] vertices per minibatch, p(v) ∝ Σ_u Â_uv² over the frontier",
-          {option::samples(), option::exclude_frontier()}, "samples", {GraphMatrix::normalized, GraphMatrix::squared},
+  return {"ladies",
+          "LADIES (layer-wise): samples[l] vertices per minibatch, p(v) ∝ Σ_u Â_uv² over the frontier",
+          {option::samples(), option::exclude_frontier()},
+          "samples",
+          {GraphMatrix::normalized, GraphMatrix::squared},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
             return std::make_unique<LadiesSampler>(graph, params.list("samples"), !params.flag("exclude_frontier"));
           }};

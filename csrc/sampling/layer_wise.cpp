@@ -62,22 +62,23 @@ Bulk LayerWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, con
                               int64_t first_minibatch, uint32_t epoch) const {
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
-  std::vector<vid_t> frontier_ids = seeds;   // the host's copy: C_g is built here
+  std::vector<vid_t> frontier_ids = seeds;  // the host's copy: C_g is built here
   BlockedIds frontier{backend.upload_ids(seeds), seed_offsets};
   const Offsets per_minibatch = one_row_per_minibatch(bulk.count());
   for (size_t l = 0; l < sizes_.size(); ++l) {
     const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, per_minibatch};
-    const Matrix p = ctx.timed(&StepStats::probability, [&] { return probability(ctx, frontier_ids, frontier.offsets); });
+    const Matrix p =
+        ctx.timed(&StepStats::probability, [&] { return probability(ctx, frontier_ids, frontier.offsets); });
     const CsrMatrix chosen =
         ctx.timed(&StepStats::sampling, [&] { return backend.to_host(backend.its_sample(p, sizes_[l], keys)); });
     Layer layer = ctx.timed(&StepStats::extraction, [&] {
       const std::vector<float> frontier_probability =
           include_frontier_ ? backend.values_to_host(backend.gather(p, frontier)) : std::vector<float>{};
-      ColumnSelector c = select_columns(chosen, frontier_probability, frontier_ids, frontier.offsets, sizes_[l],
-                                        include_frontier_);
+      ColumnSelector c =
+          select_columns(chosen, frontier_probability, frontier_ids, frontier.offsets, sizes_[l], include_frontier_);
       BlockedIds columns{backend.upload_ids(c.vertices), std::move(c.col_offsets)};
-      Matrix adj = backend.select_rows_cols_blocked(normalized_, frontier, columns,
-                                                    backend.upload_values(std::move(c.weights)));
+      Matrix adj =
+          backend.select_rows_cols_blocked(normalized_, frontier, columns, backend.upload_values(std::move(c.weights)));
       frontier_ids = std::move(c.vertices);
       return Layer{backend.normalize_rows(std::move(adj), RowScale::by_sum), frontier.offsets, std::move(columns)};
     });

@@ -19,8 +19,7 @@ Bulk NodeWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, cons
     const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, frontier.offsets};
     Matrix s = ctx.timed(&StepStats::sampling, [&] { return draw(backend, frontier.ids, fanouts_[l], keys); });
     Compacted next = ctx.timed(&StepStats::extraction, [&] {
-      return backend.compact_columns(backend.normalize_rows(std::move(s), RowScale::mean), frontier.offsets,
-                                     frontier);
+      return backend.compact_columns(backend.normalize_rows(std::move(s), RowScale::mean), frontier.offsets, frontier);
     });
     bulk.layers.push_back({std::move(next.adj), std::move(frontier.offsets), next.vertices});
     frontier = std::move(next.vertices);

@@ -11,26 +11,34 @@ namespace matsamp {
 
 namespace option {
 OptionSpec fanouts() {
-  return {"fanouts", OptionSpec::Kind::list, {15, 10, 5},
+  return {"fanouts",
+          OptionSpec::Kind::list,
+          {15, 10, 5},
           "neighbours per frontier vertex in each layer, batch layer first (LABOR: expected)"};
 }
 OptionSpec samples() {
   return {"samples", OptionSpec::Kind::list, {512}, "vertices per minibatch in each layer (LADIES, FastGCN)"};
 }
 OptionSpec exclude_frontier() {
-  return {"exclude_frontier", OptionSpec::Kind::flag, {0},
+  return {"exclude_frontier",
+          OptionSpec::Kind::flag,
+          {0},
           "layer-wise: the next layer is the sampled set only (by default the frontier is kept, first)"};
 }
 OptionSpec walk_length() {
   return {"walk_length", OptionSpec::Kind::integer, {2}, "GraphSAINT: random-walk steps from each batch vertex"};
 }
 OptionSpec budget() {
-  return {"budget", OptionSpec::Kind::integer, {1024},
+  return {"budget",
+          OptionSpec::Kind::integer,
+          {1024},
           "saint_node: vertices drawn per minibatch (p(v) ∝ ‖Â[:,v]‖²); saint_edge: edges drawn per minibatch "
           "(p(u,v) ∝ 1/deg(u) + 1/deg(v)), both endpoints added"};
 }
 OptionSpec layers() {
-  return {"layers", OptionSpec::Kind::integer, {2},
+  return {"layers",
+          OptionSpec::Kind::integer,
+          {2},
           "GraphSAINT: layers, each the minibatch's subgraph (the batch layer's rows are its roots)"};
 }
 }  // namespace option
@@ -94,7 +102,7 @@ SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64
       continue;
     }
     MATSAMP_CHECK(!sizes.empty(), spec.name, ": sizes need at least one layer");
-    std::string words = o.name;   // "walk length"
+    std::string words = o.name;  // "walk length"
     std::replace(words.begin(), words.end(), '_', ' ');
     for (int64_t size : sizes)
       MATSAMP_CHECK(size == sizes.front(), spec.name, ": sizes are the ", words,

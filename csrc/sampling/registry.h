@@ -19,20 +19,20 @@ namespace matsamp {
 // every sampler that takes them (the CLI has one --name for all).
 struct OptionSpec {
   enum class Kind { list, integer, flag };
-  std::string name;   // snake_case; the CLI spells it --kebab-case
+  std::string name;  // snake_case; the CLI spells it --kebab-case
   Kind kind = Kind::integer;
-  std::vector<int64_t> default_value;   // flag: {0}
+  std::vector<int64_t> default_value;  // flag: {0}
   std::string help;
 };
 
 // The shared options.
 namespace option {
-OptionSpec fanouts();            // list: neighbours per frontier vertex per layer, batch layer first
-OptionSpec samples();            // list: vertices per minibatch per layer (layer-wise)
-OptionSpec exclude_frontier();   // flag: the next layer is the sampled set only (layer-wise)
-OptionSpec walk_length();        // integer: GraphSAINT random-walk steps
-OptionSpec budget();             // integer: GraphSAINT vertices or edges drawn per minibatch
-OptionSpec layers();             // integer: GraphSAINT layers
+OptionSpec fanouts();           // list: neighbours per frontier vertex per layer, batch layer first
+OptionSpec samples();           // list: vertices per minibatch per layer (layer-wise)
+OptionSpec exclude_frontier();  // flag: the next layer is the sampled set only (layer-wise)
+OptionSpec walk_length();       // integer: GraphSAINT random-walk steps
+OptionSpec budget();            // integer: GraphSAINT vertices or edges drawn per minibatch
+OptionSpec layers();            // integer: GraphSAINT layers
 }  // namespace option
 
 // Option values by name.
@@ -56,7 +56,7 @@ enum class GraphMatrix { adjacency, normalized, squared, column_norms, edge_prob
 
 struct SamplerSpec {
   std::string name;
-  std::string summary;   // one line, for --help and Python's docs
+  std::string summary;  // one line, for --help and Python's docs
   std::vector<OptionSpec> options;
   // The option a list of per-layer sizes sets (Python's `sizes`): a list option
   // takes the list; an integer option takes its one value repeated once per

@@ -20,7 +20,7 @@ class SaintWalkSampler final : public SubgraphSampler {
   std::string name() const override { return "saint"; }
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override {
     SubgraphSampler::count_traffic(bulk, stats);
-    stats.gathers += walk_length_ * static_cast<int64_t>(bulk.seeds.size());   // one pick per step
+    stats.gathers += walk_length_ * static_cast<int64_t>(bulk.seeds.size());  // one pick per step
   }
 
  protected:
@@ -56,8 +56,11 @@ class SaintWalkSampler final : public SubgraphSampler {
 }  // namespace
 
 SamplerSpec saint_sampler() {
-  return {"saint", "GraphSAINT random walks: each batch vertex walks walk_length steps; layers are the subgraph",
-          {option::walk_length(), option::layers()}, "walk_length", {GraphMatrix::adjacency, GraphMatrix::normalized},
+  return {"saint",
+          "GraphSAINT random walks: each batch vertex walks walk_length steps; layers are the subgraph",
+          {option::walk_length(), option::layers()},
+          "walk_length",
+          {GraphMatrix::adjacency, GraphMatrix::normalized},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
             return std::make_unique<SaintWalkSampler>(graph, params.integer("walk_length"), params.integer("layers"));
           }};

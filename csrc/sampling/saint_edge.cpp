@@ -56,7 +56,9 @@ SamplerSpec saint_edge_sampler() {
   return {"saint_edge",
           "GraphSAINT edges: budget edges per minibatch drawn ∝ 1/deg(u) + 1/deg(v), both endpoints added; layers "
           "are the subgraph",
-          {option::budget(), option::layers()}, "budget", {GraphMatrix::normalized, GraphMatrix::edge_probabilities},
+          {option::budget(), option::layers()},
+          "budget",
+          {GraphMatrix::normalized, GraphMatrix::edge_probabilities},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
             return std::make_unique<SaintEdgeSampler>(graph, params.integer("budget"), params.integer("layers"));
           }};

@@ -36,8 +36,11 @@ class SaintNodeSampler final : public SubgraphSampler {
 }  // namespace
 
 SamplerSpec saint_node_sampler() {
-  return {"saint_node", "GraphSAINT nodes: budget vertices per minibatch drawn ∝ ‖Â[:,v]‖²; layers are the subgraph",
-          {option::budget(), option::layers()}, "budget", {GraphMatrix::normalized, GraphMatrix::column_norms},
+  return {"saint_node",
+          "GraphSAINT nodes: budget vertices per minibatch drawn ∝ ‖Â[:,v]‖²; layers are the subgraph",
+          {option::budget(), option::layers()},
+          "budget",
+          {GraphMatrix::normalized, GraphMatrix::column_norms},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
             return std::make_unique<SaintNodeSampler>(graph, params.integer("budget"), params.integer("layers"));
           }};

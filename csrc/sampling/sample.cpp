@@ -24,12 +24,10 @@ BulkSample to_host(Backend& backend, Bulk bulk) {
 }
 
 Minibatch extract_minibatch(const BulkSample& bulk, int64_t g) {
-  MATSAMP_CHECK(g >= 0 && g < bulk.count(), "extract_minibatch: minibatch ", g, " not in bulk of ",
-                bulk.count());
+  MATSAMP_CHECK(g >= 0 && g < bulk.count(), "extract_minibatch: minibatch ", g, " not in bulk of ", bulk.count());
   Minibatch mb;
   mb.id = bulk.first_minibatch + g;
-  mb.seeds.assign(bulk.seeds.begin() + bulk.seed_offsets[g],
-                  bulk.seeds.begin() + bulk.seed_offsets[g + 1]);
+  mb.seeds.assign(bulk.seeds.begin() + bulk.seed_offsets[g], bulk.seeds.begin() + bulk.seed_offsets[g + 1]);
   for (const SampledLayer& layer : bulk.layers) {
     const int64_t r0 = layer.row_offsets[g], r1 = layer.row_offsets[g + 1];
     const int64_t c0 = layer.col_offsets[g], c1 = layer.col_offsets[g + 1];

@@ -21,9 +21,9 @@ struct Layer {
 };
 
 struct Bulk {
-  int64_t first_minibatch = 0;   // global id of the first stacked minibatch
-  std::vector<vid_t> seeds;      // batch vertices, stacked (on the host: the caller's)
-  Offsets seed_offsets;          // k + 1
+  int64_t first_minibatch = 0;  // global id of the first stacked minibatch
+  std::vector<vid_t> seeds;     // batch vertices, stacked (on the host: the caller's)
+  Offsets seed_offsets;         // k + 1
   std::vector<Layer> layers;
 
   int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
@@ -53,8 +53,8 @@ BulkSample to_host(Backend& backend, Bulk bulk);
 
 // One minibatch cut out of a bulk, with local row and column ids.
 struct MinibatchLayer {
-  CsrMatrix adj;                 // |rows| x |vertices|
-  std::vector<vid_t> vertices;   // global ids of the columns
+  CsrMatrix adj;                // |rows| x |vertices|
+  std::vector<vid_t> vertices;  // global ids of the columns
 };
 struct Minibatch {
   int64_t id = 0;
@@ -62,6 +62,6 @@ struct Minibatch {
   std::vector<MinibatchLayer> layers;
 };
 
-Minibatch extract_minibatch(const BulkSample& bulk, int64_t g);   // g in [0, count())
+Minibatch extract_minibatch(const BulkSample& bulk, int64_t g);  // g in [0, count())
 
 }  // namespace matsamp

@@ -13,11 +13,11 @@ class SamplingGraph {
  public:
   virtual ~SamplingGraph() = default;
   virtual int64_t vertices() const = 0;
-  virtual const Matrix& adjacency() = 0;            // A
-  virtual const Matrix& normalized() = 0;           // Â = D^-1/2 (A + I) D^-1/2
-  virtual const Matrix& squared() = 0;              // Â∘Â
-  virtual const Matrix& column_norms() = 0;         // 1ᵀ·(Â∘Â), row-normalized: FastGCN's p (1 x n)
-  virtual const Matrix& edge_probabilities() = 0;   // GraphSAINT's p over A's entries (1 x nnz)
+  virtual const Matrix& adjacency() = 0;           // A
+  virtual const Matrix& normalized() = 0;          // Â = D^-1/2 (A + I) D^-1/2
+  virtual const Matrix& squared() = 0;             // Â∘Â
+  virtual const Matrix& column_norms() = 0;        // 1ᵀ·(Â∘Â), row-normalized: FastGCN's p (1 x n)
+  virtual const Matrix& edge_probabilities() = 0;  // GraphSAINT's p over A's entries (1 x nnz)
   // The whole adjacency and Â on the host, or null where no process holds them
   // (a partitioned graph): what needs them says so.
   virtual const CsrMatrix* host_adjacency() const = 0;
@@ -26,9 +26,9 @@ class SamplingGraph {
 
 // The host forms of the layer-wise matrices.
 struct LayerWiseMatrices {
-  CsrMatrix normalized;     // Â
-  CsrMatrix squared;        // Â∘Â
-  CsrMatrix column_norms;   // 1ᵀ·(Â∘Â), row-normalized
+  CsrMatrix normalized;    // Â
+  CsrMatrix squared;       // Â∘Â
+  CsrMatrix column_norms;  // 1ᵀ·(Â∘Â), row-normalized
 };
 std::shared_ptr<const LayerWiseMatrices> prepare_layerwise_matrices(const CsrMatrix& adj);
 
@@ -58,7 +58,7 @@ class LocalGraph final : public SamplingGraph {
   Backend& backend_;
   const CsrMatrix& adj_;
   Matrix adjacency_;
-  std::mutex mutex_;   // guards everything below
+  std::mutex mutex_;  // guards everything below
   std::shared_ptr<const LayerWiseMatrices> layerwise_;
   CsrMatrix edge_probabilities_host_;
   bool edge_probabilities_ready_ = false;

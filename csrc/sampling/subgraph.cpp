@@ -79,7 +79,8 @@ void SubgraphSampler::count_traffic(const BulkSample& bulk, StepStats& stats) co
 
 CsrMatrix draw_per_minibatch(Context& ctx, const Matrix& p, int64_t budget, const Offsets& offsets,
                              int64_t first_minibatch, uint32_t epoch) {
-  const SampleKeys keys{ctx.seed, epoch, 0, first_minibatch, one_row_per_minibatch(static_cast<int64_t>(offsets.size()) - 1)};
+  const SampleKeys keys{ctx.seed, epoch, 0, first_minibatch,
+                        one_row_per_minibatch(static_cast<int64_t>(offsets.size()) - 1)};
   return ctx.timed(&StepStats::sampling, [&] { return ctx.backend.to_host(ctx.backend.its_sample(p, budget, keys)); });
 }
 

@@ -21,7 +21,7 @@ class BackgroundWorker {
       stopping_ = true;
     }
     wake_.notify_one();
-    thread_.join();   // runs what is queued first: futures handed out are always satisfied
+    thread_.join();  // runs what is queued first: futures handed out are always satisfied
   }
   BackgroundWorker(const BackgroundWorker&) = delete;
   BackgroundWorker& operator=(const BackgroundWorker&) = delete;
@@ -49,7 +49,7 @@ class BackgroundWorker {
         task = std::move(queue_.front());
         queue_.pop_front();
       }
-      task();   // exceptions land in the task's future
+      task();  // exceptions land in the task's future
     }
   }
 
@@ -57,7 +57,7 @@ class BackgroundWorker {
   std::condition_variable wake_;
   std::deque<std::function<void()>> queue_;
   bool stopping_ = false;
-  std::thread thread_;   // last: starts after the members it uses exist
+  std::thread thread_;  // last: starts after the members it uses exist
 };
 
 }  // namespace matsamp

@@ -26,9 +26,9 @@ void save_checkpoint(const std::string& path, const std::vector<int64_t>& identi
   archive.write("identity", torch::tensor(identity));
   archive.write("progress", torch::tensor(std::vector<int64_t>{progress.next_epoch, progress.best_epoch,
                                                                progress.epochs_since_best, progress.stopped_early}));
-  archive.write("scores", torch::tensor(std::vector<double>{progress.best_validation_accuracy,
-                                                            progress.best_validation_loss,
-                                                            progress.test_accuracy_at_best}));
+  archive.write("scores",
+                torch::tensor(std::vector<double>{progress.best_validation_accuracy, progress.best_validation_loss,
+                                                  progress.test_accuracy_at_best}));
   // Written aside and renamed, so a crash never leaves half a checkpoint.
   const std::string partial = path + ".partial";
   try {
@@ -58,12 +58,13 @@ void load_checkpoint(const std::string& path, const std::vector<int64_t>& identi
   saved_identity = saved_identity.to(torch::kCPU);
   MATSAMP_CHECK(saved_identity.numel() == static_cast<int64_t>(identity.size()) &&
                     std::equal(identity.begin(), identity.end(), saved_identity.data_ptr<int64_t>()),
-                "checkpoint '", path, "' belongs to another run (seed, model, input, hidden, classes or layers differ)");
+                "checkpoint '", path,
+                "' belongs to another run (seed, model, input, hidden, classes or layers differ)");
   model.load(model_archive);
   optimizer.load(optimizer_archive);
   best_parameters.clear();
   while (true) {
-    torch::Tensor p;   // fresh each time: try_read fills a defined tensor in place
+    torch::Tensor p;  // fresh each time: try_read fills a defined tensor in place
     if (!best_archive.try_read(std::to_string(best_parameters.size()), p)) break;
     best_parameters.push_back(p.to(device));
   }

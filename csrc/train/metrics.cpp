@@ -34,19 +34,18 @@ TrainSummary summarize(const TrainingProgress& p) {
 }
 
 JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
-  const std::vector<std::pair<const char*, double>> parts{
-      {"sampling", m.times.sampling},
-      {"sampling_wait", m.times.sampling_wait},
-      {"block_conversion", m.times.block_conversion},
-      {"feature_fetch", m.times.feature_fetch},
-      {"propagation", m.times.propagation},
-      {"gradient_reduction", m.times.gradient_reduction},
-      {"optimizer", m.times.optimizer},
-      {"evaluation", m.times.evaluation},
-      {"epoch", m.times.total}};
+  const std::vector<std::pair<const char*, double>> parts{{"sampling", m.times.sampling},
+                                                          {"sampling_wait", m.times.sampling_wait},
+                                                          {"block_conversion", m.times.block_conversion},
+                                                          {"feature_fetch", m.times.feature_fetch},
+                                                          {"propagation", m.times.propagation},
+                                                          {"gradient_reduction", m.times.gradient_reduction},
+                                                          {"optimizer", m.times.optimizer},
+                                                          {"evaluation", m.times.evaluation},
+                                                          {"epoch", m.times.total}};
   std::vector<double> mine;
   for (const auto& part : parts) mine.push_back(part.second);
-  const std::vector<double> all = comm.all_gatherv(mine);   // rank-major
+  const std::vector<double> all = comm.all_gatherv(mine);  // rank-major
   JsonObject times;
   for (size_t i = 0; i < parts.size(); ++i) {
     std::vector<double> per_rank;

@@ -26,13 +26,13 @@ struct EpochTimes {
 struct EpochMetrics {
   int64_t epoch = 0;
   int64_t steps = 0;
-  double loss = 0;                // mean over the epoch's training seeds, all ranks
-  double train_accuracy = 0;      // evaluated like validation and test
+  double loss = 0;            // mean over the epoch's training seeds, all ranks
+  double train_accuracy = 0;  // evaluated like validation and test
   double validation_accuracy = 0;
   double validation_loss = 0;
   double test_accuracy = 0;
-  bool improved = false;          // a new best validation score
-  int64_t feature_fetch_bytes = 0;   // sent by this rank's feature fetches while training (1.5D features)
+  bool improved = false;            // a new best validation score
+  int64_t feature_fetch_bytes = 0;  // sent by this rank's feature fetches while training (1.5D features)
   EpochTimes times;
 };
 
@@ -42,7 +42,7 @@ struct TrainingProgress {
   int64_t best_epoch = -1;
   double best_validation_accuracy = -1;
   double best_validation_loss = std::numeric_limits<double>::infinity();
-  double test_accuracy_at_best = 0;   // reported, never used to choose
+  double test_accuracy_at_best = 0;  // reported, never used to choose
   int64_t epochs_since_best = 0;
   bool stopped_early = false;
 
@@ -56,7 +56,7 @@ struct TrainSummary {
   int64_t epochs_run = 0;
   int64_t best_epoch = -1;
   double best_validation_accuracy = 0;
-  double test_accuracy = 0;       // at the best validation epoch
+  double test_accuracy = 0;  // at the best validation epoch
   bool stopped_early = false;
 };
 TrainSummary summarize(const TrainingProgress& progress);

@@ -27,13 +27,12 @@ std::vector<int64_t> layer_widths(const ModelShape& s) {
 }
 
 void check_blocks(const std::vector<Block>& blocks, const torch::Tensor& x, int64_t layers) {
-  MATSAMP_CHECK(static_cast<int64_t>(blocks.size()) == layers, "model of ", layers, " layers got ",
-                blocks.size(), " sampled layers");
-  MATSAMP_CHECK(blocks.front().adj.size(1) == x.size(0), "input has ", x.size(0),
-                " rows, the first layer has ", blocks.front().adj.size(1), " columns");
+  MATSAMP_CHECK(static_cast<int64_t>(blocks.size()) == layers, "model of ", layers, " layers got ", blocks.size(),
+                " sampled layers");
+  MATSAMP_CHECK(blocks.front().adj.size(1) == x.size(0), "input has ", x.size(0), " rows, the first layer has ",
+                blocks.front().adj.size(1), " columns");
   for (size_t l = 0; l + 1 < blocks.size(); ++l)
-    MATSAMP_CHECK(blocks[l].adj.size(0) == blocks[l + 1].adj.size(1) &&
-                      blocks[l].num_dst == blocks[l].adj.size(0),
+    MATSAMP_CHECK(blocks[l].adj.size(0) == blocks[l + 1].adj.size(1) && blocks[l].num_dst == blocks[l].adj.size(0),
                   "sampled layers do not chain at layer ", l);
 }
 
@@ -47,8 +46,7 @@ torch::Tensor linear_map(torch::nn::Linear linear, const torch::Tensor& x) {
 torch::Tensor dropout_entries(const torch::Tensor& x, double p, bool training) {
   if (!x.is_sparse() || !training || p == 0) return torch::dropout(x, p, training);
   // Only stored entries can be dropped; the zeros stay zero either way.
-  return torch::sparse_coo_tensor(x._indices(), torch::dropout(x._values(), p, true), x.sizes())
-      ._coalesced_(true);
+  return torch::sparse_coo_tensor(x._indices(), torch::dropout(x._values(), p, true), x.sizes())._coalesced_(true);
 }
 
 class GraphSage final : public GnnModel {
@@ -66,7 +64,7 @@ class GraphSage final : public GnnModel {
     check_blocks(blocks, h, shape_.num_layers);
     for (size_t l = 0; l < blocks.size(); ++l) {
       h = dropout_entries(h, shape_.dropout, is_training());
-      const torch::Tensor& mean = blocks[l].adj;   // 1/count per sampled neighbour
+      const torch::Tensor& mean = blocks[l].adj;  // 1/count per sampled neighbour
       const int64_t n_dst = blocks[l].num_dst;
       if (h.is_sparse()) {
         // Sparse input rows: transform every row, then aggregate. The same sum

@@ -7,18 +7,17 @@
 #include <string>
 #include <vector>
 
-
 namespace matsamp {
 
 enum class ModelKind { sage, gcn };
-ModelKind parse_model_kind(const std::string& name);   // "sage" | "gcn"
+ModelKind parse_model_kind(const std::string& name);  // "sage" | "gcn"
 std::string model_kind_name(ModelKind kind);
 
 // One propagation step: the n_dst x n_src matrix of a layer, whose first
 // num_dst columns are the destination vertices themselves (the frontier-first
 // column order of every sampler here).
 struct Block {
-  torch::Tensor adj;   // sparse COO, float
+  torch::Tensor adj;  // sparse COO, float
   int64_t num_dst = 0;
 };
 

@@ -8,7 +8,7 @@
 namespace matsamp {
 
 struct DataSplit {
-  std::vector<vid_t> train;        // ascending vertex ids
+  std::vector<vid_t> train;  // ascending vertex ids
   std::vector<vid_t> validation;
   std::vector<vid_t> test;
 };

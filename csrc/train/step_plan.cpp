@@ -7,10 +7,7 @@
 namespace matsamp {
 
 StepPlan::StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk)
-    : num_vertices_(num_training_vertices),
-      batch_size_(batch_size),
-      lanes_(lanes),
-      steps_per_bulk_(steps_per_bulk) {
+    : num_vertices_(num_training_vertices), batch_size_(batch_size), lanes_(lanes), steps_per_bulk_(steps_per_bulk) {
   MATSAMP_CHECK(num_training_vertices > 0, "no training vertices");
   MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
   MATSAMP_CHECK(lanes > 0, "minibatches per step must be positive, got ", lanes);
@@ -45,8 +42,7 @@ std::pair<int64_t, int64_t> StepPlan::rank_lanes(int rank, int ranks) const {
   return {rank * per_rank, (rank + 1) * per_rank};
 }
 
-std::pair<int64_t, int64_t> StepPlan::lane_minibatches(const Bulk& bulk,
-                                                       std::pair<int64_t, int64_t> lanes) const {
+std::pair<int64_t, int64_t> StepPlan::lane_minibatches(const Bulk& bulk, std::pair<int64_t, int64_t> lanes) const {
   const int64_t first = std::min(bulk.end, bulk.first + lanes.first * bulk.lane_length);
   const int64_t end = std::min(bulk.end, bulk.first + lanes.second * bulk.lane_length);
   return {first, end};
@@ -67,8 +63,8 @@ int64_t StepPlan::step_seeds(const Bulk& bulk, int64_t step) const {
 
 std::vector<vid_t> StepPlan::epoch_order(const std::vector<vid_t>& train_vertices, uint64_t seed, uint32_t epoch,
                                          const BatchLocality& locality) const {
-  MATSAMP_CHECK(static_cast<int64_t>(train_vertices.size()) == num_vertices_, "epoch order: ",
-                train_vertices.size(), " training vertices for a plan of ", num_vertices_);
+  MATSAMP_CHECK(static_cast<int64_t>(train_vertices.size()) == num_vertices_, "epoch order: ", train_vertices.size(),
+                " training vertices for a plan of ", num_vertices_);
   if (locality.blocks == 0) return shuffle_vertices(train_vertices, seed, epoch);
   const int64_t blocks = locality.blocks;
   MATSAMP_CHECK(blocks > 0 && lanes_ % blocks == 0, "locality blocks (", blocks,
@@ -103,7 +99,7 @@ std::vector<vid_t> StepPlan::epoch_order(const std::vector<vid_t>& train_vertice
 BulkSample sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order,
                               std::pair<int64_t, int64_t> ids, uint32_t epoch) {
   BulkSample bulk = to_host(ctx.backend, sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch));
-  release_cached_gpu_memory(ctx.backend);   // torch trains on the same GPU: leave it the memory
+  release_cached_gpu_memory(ctx.backend);  // torch trains on the same GPU: leave it the memory
   return bulk;
 }
 

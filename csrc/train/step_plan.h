@@ -21,9 +21,9 @@ class StepPlan {
   StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk);
 
   struct Bulk {
-    int64_t first = 0;         // first minibatch id
-    int64_t end = 0;           // one past the last
-    int64_t lane_length = 0;   // minibatches per lane, the number of steps of this bulk
+    int64_t first = 0;        // first minibatch id
+    int64_t end = 0;          // one past the last
+    int64_t lane_length = 0;  // minibatches per lane, the number of steps of this bulk
   };
 
   int64_t num_minibatches() const { return num_minibatches_; }

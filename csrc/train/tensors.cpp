@@ -16,8 +16,8 @@ torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device) 
     }
   torch::Tensor values = torch::from_blob(const_cast<float*>(m.values.data()), {nnz}, torch::kFloat).clone();
   // CSR rows are sorted with unique columns, so the COO tensor is coalesced as built.
-  torch::Tensor t = torch::sparse_coo_tensor(indices, values, {m.rows, m.cols},
-                                             torch::TensorOptions().dtype(torch::kFloat));
+  torch::Tensor t =
+      torch::sparse_coo_tensor(indices, values, {m.rows, m.cols}, torch::TensorOptions().dtype(torch::kFloat));
   return t._coalesced_(true).to(device);
 }
 
@@ -60,8 +60,8 @@ FeatureTable::FeatureTable(const Graph& g, const torch::Device& device, double m
 }
 
 torch::Tensor FeatureTable::from_rows(const std::vector<float>& rows, int64_t count) const {
-  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim_, rows.size(), " feature values for ",
-                count, " rows of ", feature_dim_);
+  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim_, rows.size(), " feature values for ", count,
+                " rows of ", feature_dim_);
   if (is_sparse()) return to_sparse_tensor(dense_to_csr(rows, count, feature_dim_), device_);
   return torch::from_blob(const_cast<float*>(rows.data()), {count, feature_dim_}, torch::kFloat).clone().to(device_);
 }

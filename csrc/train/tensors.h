@@ -22,7 +22,7 @@ class FeatureTable {
  public:
   FeatureTable(const Graph& g, const torch::Device& device, double max_sparse_density = 0.1);
   bool is_sparse() const { return sparse_rows_.rows > 0; }
-  torch::Tensor rows(const std::vector<vid_t>& ids) const;   // in the order of ids
+  torch::Tensor rows(const std::vector<vid_t>& ids) const;  // in the order of ids
   // Row-major rows fetched elsewhere (count x feature dim), in this table's format.
   torch::Tensor from_rows(const std::vector<float>& rows, int64_t count) const;
   const torch::Tensor& all() const { return all_; }
@@ -30,8 +30,8 @@ class FeatureTable {
  private:
   torch::Device device_;
   int64_t feature_dim_;
-  CsrMatrix sparse_rows_;   // host copy when sparse
-  torch::Tensor all_;       // every row, on the device
+  CsrMatrix sparse_rows_;  // host copy when sparse
+  torch::Tensor all_;      // every row, on the device
 };
 
 }  // namespace matsamp

@@ -45,9 +45,8 @@ std::vector<Block> minibatch_blocks(const Minibatch& mb, const torch::Device& de
   const std::vector<vid_t>* rows = &mb.seeds;
   for (const MinibatchLayer& layer : mb.layers) {
     // GraphSAGE takes h_dst = h_src[:n_dst]; a sampler that drops the frontier would make that silently wrong.
-    MATSAMP_CHECK(!needs_frontier_first ||
-                      (layer.vertices.size() >= rows->size() &&
-                       std::equal(rows->begin(), rows->end(), layer.vertices.begin())),
+    MATSAMP_CHECK(!needs_frontier_first || (layer.vertices.size() >= rows->size() &&
+                                            std::equal(rows->begin(), rows->end(), layer.vertices.begin())),
                   "the sage model needs the frontier first among each layer's columns; "
                   "the sampler does not keep it (drop --exclude-frontier)");
     blocks.push_back({to_sparse_tensor(layer.adj, device), layer.adj.rows});
@@ -58,8 +57,8 @@ std::vector<Block> minibatch_blocks(const Minibatch& mb, const torch::Device& de
 }
 
 torch::Tensor summed_cross_entropy(const torch::Tensor& logits, const torch::Tensor& targets) {
-  return torch::nn::functional::cross_entropy(
-      logits, targets, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
+  return torch::nn::functional::cross_entropy(logits, targets,
+                                              torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
 }
 
 double accuracy(const torch::Tensor& logits, const torch::Tensor& labels, const torch::Tensor& ids) {
@@ -90,10 +89,8 @@ void all_reduce_gradients(const std::vector<torch::Tensor>& parameters, Communic
   int64_t offset = 0;
   for (const torch::Tensor& p : parameters) {
     torch::Tensor g = flat.narrow(0, offset, p.numel()).view_as(p).to(p.device());
-    if (p.grad().defined())
-      p.mutable_grad().copy_(g);
-    else
-      p.mutable_grad() = g.clone();
+    if (p.grad().defined()) p.mutable_grad().copy_(g);
+    else p.mutable_grad() = g.clone();
     offset += p.numel();
   }
 }
@@ -129,8 +126,7 @@ struct SampledBulk {
 struct FinishBeforeLeaving {
   std::future<SampledBulk>& pending;
   ~FinishBeforeLeaving() {
-    if (pending.valid() && pending.wait_for(std::chrono::seconds(0)) != std::future_status::deferred)
-      pending.wait();
+    if (pending.valid() && pending.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) pending.wait();
   }
 };
 
@@ -150,31 +146,31 @@ struct Trainer::State {
   TrainOptions options;
   torch::Device device;
   ModelShape shape;
-  int64_t rank_bulk_size = 1;          // minibatches this rank samples per call (set with plan)
+  int64_t rank_bulk_size = 1;  // minibatches this rank samples per call (set with plan)
   StepPlan plan;
-  std::pair<int64_t, int64_t> lanes;   // this rank's
+  std::pair<int64_t, int64_t> lanes;  // this rank's
   FeatureTable features;
 
   std::shared_ptr<GnnModel> model;
   std::unique_ptr<torch::optim::Adam> optimizer;
   torch::Tensor labels, train_ids, validation_ids, test_ids;
-  std::vector<Block> full_blocks;           // full-neighbourhood evaluation
-  std::vector<vid_t> evaluation_vertices;   // sampled evaluation
-  std::unique_ptr<BackgroundWorker> prefetcher;   // null without prefetching
+  std::vector<Block> full_blocks;                // full-neighbourhood evaluation
+  std::vector<vid_t> evaluation_vertices;        // sampled evaluation
+  std::unique_ptr<BackgroundWorker> prefetcher;  // null without prefetching
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  std::unique_ptr<ProcessGrid> grid;         // with the fetcher: features in the 1.5D layout
+  std::unique_ptr<ProcessGrid> grid;  // with the fetcher: features in the 1.5D layout
   std::unique_ptr<FeatureFetcher> fetcher;
-  torch::Tensor gathered_features;           // all rows, for full evaluation
+  torch::Tensor gathered_features;  // all rows, for full evaluation
 #endif
 
-  TrainingProgress progress;                 // with the next two, what checkpoints hold
+  TrainingProgress progress;  // with the next two, what checkpoints hold
   std::vector<torch::Tensor> best_parameters;
 
   State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_, Communicator& comm_,
         const TrainOptions& options_);
   static ModelShape model_shape(const TrainingData& data, const Sampler& sampler, const TrainOptions& options);
-  static StepPlan step_plan(const TrainingData& data, const Sampler& sampler, const TrainOptions& options,
-                            int ranks, int64_t* rank_bulk_size);
+  static StepPlan step_plan(const TrainingData& data, const Sampler& sampler, const TrainOptions& options, int ranks,
+                            int64_t* rank_bulk_size);
 
   double train_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step, uint32_t epoch,
                     EpochTimes& times);
@@ -182,14 +178,14 @@ struct Trainer::State {
   void evaluate(EpochMetrics& m);
   std::vector<int64_t> identity() const;
   void partition_features();
-  torch::Tensor input_rows(const std::vector<vid_t>& ids);   // collective with partitioned features
-  int64_t feature_bytes_sent() const;                        // by this rank's fetches so far
+  torch::Tensor input_rows(const std::vector<vid_t>& ids);  // collective with partitioned features
+  int64_t feature_bytes_sent() const;                       // by this rank's fetches so far
   BatchLocality locality() const { return {static_cast<int>(options.locality_blocks), data.graph.num_vertices()}; }
   torch::Tensor all_inputs();
 };
 
-Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_,
-                      Communicator& comm_, const TrainOptions& options_)
+Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_, Communicator& comm_,
+                      const TrainOptions& options_)
     : data(data_),
       sampler(sampler_),
       context{backend_, options_.seed},
@@ -207,16 +203,13 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
   if (options.threads > 0) torch::set_num_threads(options.threads);
 
   const Graph& g = data.graph;
-  labels = torch::from_blob(const_cast<int64_t*>(g.labels.data()), {g.num_vertices()}, torch::kLong)
-               .clone()
-               .to(device);
+  labels = torch::from_blob(const_cast<int64_t*>(g.labels.data()), {g.num_vertices()}, torch::kLong).clone().to(device);
   train_ids = index_tensor(data.split.train, device);
   validation_ids = index_tensor(data.split.validation, device);
   test_ids = index_tensor(data.split.test, device);
   if (options.evaluation == EvaluationMode::full) {
     const torch::Tensor full = to_sparse_tensor(
-        full_neighbourhood_matrix(g.adj, shape.kind == ModelKind::sage ? Aggregation::mean : Aggregation::gcn),
-        device);
+        full_neighbourhood_matrix(g.adj, shape.kind == ModelKind::sage ? Aggregation::mean : Aggregation::gcn), device);
     full_blocks.assign(shape.num_layers, Block{full, g.num_vertices()});
   } else {
     evaluation_vertices = sorted_union(data.split);
@@ -224,7 +217,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
 
   MATSAMP_CHECK(options.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
                 options.locality_blocks);
-  plan.epoch_order(data.split.train, options.seed, 0, locality());   // bad locality blocks fail here
+  plan.epoch_order(data.split.train, options.seed, 0, locality());  // bad locality blocks fail here
   if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
   if (options.feature_replication > 0) partition_features();
 
@@ -233,12 +226,10 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
   model->to(device);
   broadcast_parameters(model->parameters(), comm);
   optimizer = std::make_unique<torch::optim::Adam>(
-      model->parameters(),
-      torch::optim::AdamOptions(options.learning_rate).weight_decay(options.weight_decay));
+      model->parameters(), torch::optim::AdamOptions(options.learning_rate).weight_decay(options.weight_decay));
 }
 
-ModelShape Trainer::State::model_shape(const TrainingData& data, const Sampler& sampler,
-                                       const TrainOptions& options) {
+ModelShape Trainer::State::model_shape(const TrainingData& data, const Sampler& sampler, const TrainOptions& options) {
   ModelShape shape;
   shape.kind = parse_model_kind(options.model);
   shape.input_dim = data.graph.feature_dim;
@@ -249,11 +240,11 @@ ModelShape Trainer::State::model_shape(const TrainingData& data, const Sampler& 
   return shape;
 }
 
-StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& sampler,
-                                   const TrainOptions& options, int ranks, int64_t* rank_bulk_size) {
+StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& sampler, const TrainOptions& options,
+                                   int ranks, int64_t* rank_bulk_size) {
   const int64_t lanes = options.minibatches_per_step > 0 ? options.minibatches_per_step : ranks;
-  MATSAMP_CHECK(lanes % ranks == 0, "minibatches per step (", lanes, ") must be a multiple of the ",
-                ranks, " processes");
+  MATSAMP_CHECK(lanes % ranks == 0, "minibatches per step (", lanes, ") must be a multiple of the ", ranks,
+                " processes");
   MATSAMP_CHECK(options.batch_size > 0, "batch size must be positive, got ", options.batch_size);
   const int64_t lanes_per_rank = lanes / ranks;
   const int64_t train = static_cast<int64_t>(data.split.train.size());
@@ -263,8 +254,8 @@ StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& samp
   const int64_t steps_per_bulk =
       options.bulk_steps > 0
           ? options.bulk_steps
-          : std::max<int64_t>(
-                1, bulk_size_for_budget(sampler, options.batch_size, minibatches, options.memory_budget) / lanes);
+          : std::max<int64_t>(1, bulk_size_for_budget(sampler, options.batch_size, minibatches, options.memory_budget) /
+                                     lanes);
   *rank_bulk_size = steps_per_bulk * lanes_per_rank;
   return StepPlan(train, options.batch_size, lanes, steps_per_bulk);
 }
@@ -276,7 +267,7 @@ double Trainer::State::train_step(const BulkSample& sample, const StepPlan::Bulk
   double loss_sum = 0;
   for (int64_t lane = lanes.first; lane < lanes.second; ++lane) {
     const int64_t id = plan.minibatch(bulk, lane, step);
-    if (id < 0) {   // this lane ran out in the last bulk; the rank still joins the collectives
+    if (id < 0) {  // this lane ran out in the last bulk; the rank still joins the collectives
       ScopedTimer t(&times.feature_fetch);
       input_rows({});
       continue;
@@ -317,7 +308,8 @@ torch::Tensor Trainer::State::evaluation_logits(uint32_t epoch_key) {
   const EpochOrder order(evaluation_vertices, options.batch_size);
   const int64_t minibatches = order.num_minibatches();
   for (int64_t first = 0; first < minibatches; first += rank_bulk_size) {
-    const BulkSample sample = sample_minibatches(sampler, context, order, {first, std::min(minibatches, first + rank_bulk_size)},
+    const BulkSample sample = sample_minibatches(sampler, context, order,
+                                                 {first, std::min(minibatches, first + rank_bulk_size)},
                                                  epoch_key | kEvaluationEpochBit);
     for (int64_t g = 0; g < sample.count(); ++g) {
       const Minibatch mb = extract_minibatch(sample, g);
@@ -335,14 +327,13 @@ void Trainer::State::evaluate(EpochMetrics& m) {
   model->eval();
   const torch::Tensor logits = evaluation_logits(static_cast<uint32_t>(m.epoch));
   model->train();
-  std::vector<double> scores{
-      accuracy(logits, labels, train_ids), accuracy(logits, labels, validation_ids),
-      validation_ids.numel() ? summed_cross_entropy(logits.index_select(0, validation_ids),
-                                                    labels.index_select(0, validation_ids))
-                                       .item<double>() /
-                                   validation_ids.numel()
-                             : 0.0,
-      accuracy(logits, labels, test_ids)};
+  std::vector<double> scores{accuracy(logits, labels, train_ids), accuracy(logits, labels, validation_ids),
+                             validation_ids.numel() ? summed_cross_entropy(logits.index_select(0, validation_ids),
+                                                                           labels.index_select(0, validation_ids))
+                                                              .item<double>() /
+                                                          validation_ids.numel()
+                                                    : 0.0,
+                             accuracy(logits, labels, test_ids)};
   // Rank 0's scores decide early stopping everywhere, whatever the rounding of the reductions.
   comm.broadcast(scores.data(), static_cast<int64_t>(scores.size()), DataType::float64, 0);
   m.train_accuracy = scores[0];
@@ -352,8 +343,12 @@ void Trainer::State::evaluate(EpochMetrics& m) {
 }
 
 std::vector<int64_t> Trainer::State::identity() const {
-  return {static_cast<int64_t>(options.seed), static_cast<int64_t>(shape.kind), shape.input_dim, shape.hidden_dim,
-          shape.num_classes, shape.num_layers};
+  return {static_cast<int64_t>(options.seed),
+          static_cast<int64_t>(shape.kind),
+          shape.input_dim,
+          shape.hidden_dim,
+          shape.num_classes,
+          shape.num_layers};
 }
 
 void Trainer::State::partition_features() {
@@ -371,7 +366,7 @@ int64_t Trainer::State::feature_bytes_sent() const {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   if (grid) {
     const auto counters = grid->counters();
-    const auto fetches = counters.find("all_to_allv");   // only the fetcher exchanges on the grid
+    const auto fetches = counters.find("all_to_allv");  // only the fetcher exchanges on the grid
     return fetches == counters.end() ? 0 : fetches->second.bytes;
   }
 #endif
@@ -424,8 +419,8 @@ EpochMetrics Trainer::train_epoch() {
     SampledBulk out;
     ScopedTimer t(&out.seconds);
     Context ctx = s.context;
-    out.bulk = sample_minibatches(s.sampler, ctx, order, s.plan.lane_minibatches(s.plan.bulk(index), s.lanes),
-                                  epoch_key);
+    out.bulk =
+        sample_minibatches(s.sampler, ctx, order, s.plan.lane_minibatches(s.plan.bulk(index), s.lanes), epoch_key);
     return out;
   };
   // Deferred when not prefetching: then the wait is the sampling itself.
@@ -437,7 +432,7 @@ EpochMetrics Trainer::train_epoch() {
   // the worker may well run first, with this thread descheduled.
   ScopedTimer since_submission(nullptr);
   std::future<SampledBulk> pending = start(0);
-  const FinishBeforeLeaving finish{pending};   // the task refers to `order`
+  const FinishBeforeLeaving finish{pending};  // the task refers to `order`
   double loss_sum = 0;
   const int64_t fetched_before = s.feature_bytes_sent();
   s.model->train();

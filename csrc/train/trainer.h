@@ -17,36 +17,36 @@
 namespace matsamp {
 
 enum class EvaluationMode {
-  full,      // every layer multiplies by the full neighbourhood matrix
-  sampled,   // evaluation vertices are sampled like training minibatches
+  full,     // every layer multiplies by the full neighbourhood matrix
+  sampled,  // evaluation vertices are sampled like training minibatches
 };
-EvaluationMode parse_evaluation_mode(const std::string& name);   // "full" | "sampled"
+EvaluationMode parse_evaluation_mode(const std::string& name);  // "full" | "sampled"
 
 struct TrainOptions {
-  std::string model = "sage";          // sage | gcn
+  std::string model = "sage";  // sage | gcn
   int64_t hidden = 64;
   double dropout = 0.5;
   double learning_rate = 0.01;
   double weight_decay = 5e-4;
   int64_t epochs = 200;
-  int64_t patience = 0;                // stop after this many epochs without a better validation score; 0: never
+  int64_t patience = 0;  // stop after this many epochs without a better validation score; 0: never
   int64_t batch_size = 64;
-  int64_t bulk_steps = 0;              // steps sampled at once (a rank samples its minibatches of
-                                       // that many steps in one call); 0: from memory_budget
-                                       // (either way independent of p, so steps are too)
+  int64_t bulk_steps = 0;  // steps sampled at once (a rank samples its minibatches of
+                           // that many steps in one call); 0: from memory_budget
+                           // (either way independent of p, so steps are too)
   int64_t memory_budget = int64_t{1} << 30;
-  int64_t minibatches_per_step = 0;    // the global batch in minibatches (a multiple of p); 0: p
-  uint64_t seed = 1;                   // initialization, shuffles, dropout
-  std::string device = "cpu";          // cpu | cuda[:N]
+  int64_t minibatches_per_step = 0;  // the global batch in minibatches (a multiple of p); 0: p
+  uint64_t seed = 1;                 // initialization, shuffles, dropout
+  std::string device = "cpu";        // cpu | cuda[:N]
   EvaluationMode evaluation = EvaluationMode::full;
-  bool prefetch = true;                // sample the next bulk while training on this one
-  int threads = 0;                     // torch intra-op threads; 0: torch's default
-  int feature_replication = 0;         // 0: every rank reads its own copy of the features;
-                                       // c >= 1: the 1.5D layout with replication c, rows
-                                       // fetched per minibatch (distributed/, MPI builds)
-  int locality_blocks = 0;             // B > 0: lane j's minibatches from id block j·B/lanes
-                                       // (StepPlan::epoch_order); with B = p/c a rank's
-                                       // minibatches come from the feature rows it holds
+  bool prefetch = true;         // sample the next bulk while training on this one
+  int threads = 0;              // torch intra-op threads; 0: torch's default
+  int feature_replication = 0;  // 0: every rank reads its own copy of the features;
+                                // c >= 1: the 1.5D layout with replication c, rows
+                                // fetched per minibatch (distributed/, MPI builds)
+  int locality_blocks = 0;      // B > 0: lane j's minibatches from id block j·B/lanes
+                                // (StepPlan::epoch_order); with B = p/c a rank's
+                                // minibatches come from the feature rows it holds
 };
 
 class Trainer {
@@ -60,8 +60,8 @@ class Trainer {
   Trainer& operator=(const Trainer&) = delete;
 
   int64_t next_epoch() const;
-  bool finished() const;   // all epochs run, or stopped early
-  EpochMetrics train_epoch();   // collective: every rank calls it
+  bool finished() const;       // all epochs run, or stopped early
+  EpochMetrics train_epoch();  // collective: every rank calls it
   TrainSummary summary() const;
 
   // Model, optimizer state, best model, epoch and early-stopping state. Sampling

@@ -38,7 +38,7 @@ CsrMatrix full_neighbourhood_matrix(const CsrMatrix& adj, Aggregation aggregatio
     m = gcn_normalize(adj);
   } else {
     m = adj;
-    m.values.assign(m.colidx.size(), 1.0f);   // the sampler ignores edge weights too
+    m.values.assign(m.colidx.size(), 1.0f);  // the sampler ignores edge weights too
   }
   normalize_rows(m);
   return m;

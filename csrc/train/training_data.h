@@ -10,7 +10,7 @@
 namespace matsamp {
 
 struct TrainingDataOptions {
-  bool normalize_features = true;   // bag-of-words features train better as frequencies
+  bool normalize_features = true;  // bag-of-words features train better as frequencies
   PerClassSplitOptions split;
 };
 
@@ -30,8 +30,8 @@ void normalize_feature_rows(Graph& graph);
 // How a model aggregates neighbours, and the full-neighbourhood matrix that
 // evaluation multiplies with in place of the sampled ones.
 enum class Aggregation {
-  mean,   // GraphSAGE: D^-1 A (the expectation of the sampled 1/count rows)
-  gcn,    // GCN: Â = D^-1/2 (A+I) D^-1/2, row-normalized like LADIES/FastGCN layers
+  mean,  // GraphSAGE: D^-1 A (the expectation of the sampled 1/count rows)
+  gcn,   // GCN: Â = D^-1/2 (A+I) D^-1/2, row-normalized like LADIES/FastGCN layers
 };
 CsrMatrix full_neighbourhood_matrix(const CsrMatrix& adj, Aggregation aggregation);
 

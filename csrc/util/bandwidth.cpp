@@ -9,7 +9,7 @@
 namespace matsamp {
 
 double measure_copy_bandwidth() {
-  const size_t words = size_t{32} << 20;   // 256 MiB per buffer
+  const size_t words = size_t{32} << 20;  // 256 MiB per buffer
   std::vector<uint64_t> src(words, 1), dst(words, 0);
   double best = 0;
   for (int run = 0; run < 3; ++run) {
@@ -22,11 +22,11 @@ double measure_copy_bandwidth() {
 }
 
 namespace {
-volatile int64_t sink;   // keeps the gathered values live
+volatile int64_t sink;  // keeps the gathered values live
 }
 
 double measure_gather_rate() {
-  const int64_t size = int64_t{64} << 20;   // 256 MiB of int32
+  const int64_t size = int64_t{64} << 20;  // 256 MiB of int32
   const int64_t gathers = int64_t{32} << 20;
   std::vector<int32_t> table(size);
 #pragma omp parallel for schedule(static)

@@ -10,9 +10,7 @@ namespace matsamp {
 
 class JsonObject {
  public:
-  JsonObject& add(const std::string& key, const std::string& value) {
-    return raw(key, quote(value));
-  }
+  JsonObject& add(const std::string& key, const std::string& value) { return raw(key, quote(value)); }
   JsonObject& add(const std::string& key, const char* value) { return add(key, std::string(value)); }
   JsonObject& add(const std::string& key, bool value) { return raw(key, value ? "true" : "false"); }
   JsonObject& add(const std::string& key, double value) { return raw(key, number(value)); }

@@ -17,12 +17,10 @@ namespace matsamp {
 int64_t peak_resident_bytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  return static_cast<int64_t>(usage.ru_maxrss) * 1024;   // Linux reports KiB
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
-int64_t physical_memory_bytes() {
-  return static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-}
+int64_t physical_memory_bytes() { return static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE); }
 
 int64_t parse_bytes(const std::string& text) {
   size_t used = 0;
@@ -50,8 +48,8 @@ bool freed_memory_kept() { return kept; }
 
 bool keep_freed_memory_for_reuse() {
 #if defined(__GLIBC__)
-  for (const char* tuning : {"GLIBC_TUNABLES", "MALLOC_MMAP_MAX_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_",
-                             "MALLOC_TOP_PAD_"})
+  for (const char* tuning :
+       {"GLIBC_TUNABLES", "MALLOC_MMAP_MAX_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_"})
     if (std::getenv(tuning)) return false;
   // Large blocks from the heap rather than from mmap (which munmap returns at
   // once), and no trimming of the heap's free top.

@@ -10,9 +10,7 @@ class ScopedTimer {
   ~ScopedTimer() {
     if (sink_) *sink_ += seconds();
   }
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
 
  private:
   double* sink_;

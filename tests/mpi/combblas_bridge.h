@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/csr.h"   // ours first: CombBLAS's SequenceHeaps/util.h defines a macro Error
+#include "core/csr.h"  // ours first: CombBLAS's SequenceHeaps/util.h defines a macro Error
 #include "distributed/communicator.h"
 
 #include "CombBLAS/CombBLAS.h"
@@ -44,13 +44,12 @@ inline Matrix from_whole(const std::shared_ptr<combblas::CommGrid>& grid, const 
       c.push_back(m.colidx[e]);
       v.push_back(m.values.empty() ? 1.0 : m.values[e]);
     }
-  return Matrix(m.rows, m.cols, distributed_copy(r, grid), distributed_copy(c, grid), distributed_copy(v, grid),
-                false);
+  return Matrix(m.rows, m.cols, distributed_copy(r, grid), distributed_copy(c, grid), distributed_copy(v, grid), false);
 }
 
 // All of m on every rank (collective; values rounded to float).
 inline CsrMatrix gather(Matrix& m, Communicator& world) {
-  const int64_t rows = m.getnrow(), cols = m.getncol();   // collectives: every rank calls them
+  const int64_t rows = m.getnrow(), cols = m.getncol();  // collectives: every rank calls them
   combblas::FullyDistVec<int64_t, int64_t> r(m.getcommgrid()), c(m.getcommgrid());
   combblas::FullyDistVec<int64_t, double> v(m.getcommgrid());
   m.Find(r, c, v);

@@ -22,8 +22,8 @@ using testing::world;
 using Exchange = GraphProduct::Exchange;
 
 struct SamplerCase {
-  std::string name;                // graphsage, labor, ladies, fastgcn, saint, saint_node
-  std::vector<int64_t> sizes;      // per layer; GraphSAINT: walk length or budget, then layers
+  std::string name;            // graphsage, labor, ladies, fastgcn, saint, saint_node
+  std::vector<int64_t> sizes;  // per layer; GraphSAINT: walk length or budget, then layers
 };
 
 EpochOptions epoch_options(int64_t batch) {
@@ -111,8 +111,8 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
       const auto all = gather(mine);
       const size_t copies = run.mode == GraphMode::replicated ? 1 : static_cast<size_t>(c);
       const std::string where = spec.name + " on " + graph_file + ", p = " + std::to_string(world().size()) +
-                                ", c = " + std::to_string(c) + ", " + run.what +
-                                ", locality blocks " + std::to_string(locality_blocks);
+                                ", c = " + std::to_string(c) + ", " + run.what + ", locality blocks " +
+                                std::to_string(locality_blocks);
       EXPECT_EQ(all.size(), reference.size()) << where;
       for (const auto& [id, want] : reference) {
         const auto it = all.find(id);
@@ -144,7 +144,7 @@ TEST(DistributedDeterminism, FastGcnOnCora) {
 }
 
 TEST(DistributedDeterminism, SaintOnCora) {
-  check_against_reference(testing::data_file("cora.npz"), 256, {"saint", {3, 2}});        // walk length, layers
+  check_against_reference(testing::data_file("cora.npz"), 256, {"saint", {3, 2}});         // walk length, layers
   check_against_reference(testing::data_file("cora.npz"), 256, {"saint_node", {200, 2}});  // budget, layers
 }
 
@@ -179,12 +179,11 @@ TEST(EpochShare, LocalityBlocksGoToTheirWorkers) {
         EXPECT_EQ(blocks.owner(v), grid.row()) << "c = " << c << ": vertex " << v;
         ++seen;
       }
-    EXPECT_EQ(seen, mine) << "c = " << c;   // every training vertex of the block, once
+    EXPECT_EQ(seen, mine) << "c = " << c;  // every training vertex of the block, once
 
     options.locality.blocks = grid.process_rows() - 1;
     if (options.locality.blocks >= 1)
-      testing::expect_error([&] { share_of_epoch(options, train, grid, GraphMode::partitioned); },
-                            "is below the");
+      testing::expect_error([&] { share_of_epoch(options, train, grid, GraphMode::partitioned); }, "is below the");
   }
 }
 

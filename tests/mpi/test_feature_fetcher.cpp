@@ -20,7 +20,7 @@ TEST(FeatureFetcher, FetchedRowsAreTheRowsOfX) {
     FeatureFetcher fetcher(grid, n, f, feature_block_of(x, f, grid));
     std::mt19937_64 rng(grid.rank() + 17 * c);
     for (int round = 0; round < 3; ++round) {
-      std::vector<vid_t> ids(round == 1 && grid.rank() % 2 ? 0 : 40);   // some ranks ask for nothing
+      std::vector<vid_t> ids(round == 1 && grid.rank() % 2 ? 0 : 40);  // some ranks ask for nothing
       for (vid_t& v : ids) v = static_cast<vid_t>(rng() % n);
       if (ids.size() > 2) ids[2] = ids[0];
       grid.reset_counters();

@@ -48,8 +48,8 @@ std::vector<Case> all_cases() {
 }
 
 std::string describe(const Case& k) {
-  return std::string(k.exchange == Exchange::sparsity_aware ? "aware" : "oblivious") + ", c = " +
-         std::to_string(k.replication);
+  return std::string(k.exchange == Exchange::sparsity_aware ? "aware" : "oblivious") +
+         ", c = " + std::to_string(k.replication);
 }
 
 TEST(GraphProduct, EqualsTheLocalSpgemmBitForBit) {
@@ -74,7 +74,7 @@ TEST(GraphProduct, TheOrderOfTheSumMatters) {
   const CsrMatrix a = random_matrix(157, 157, 0.08, 7);
   const CsrMatrix q = random_matrix(9, 157, 0.1, 0);
   const CsrMatrix p = spgemm(q, a);
-  CsrMatrix reversed_q = q;   // same product, terms added in reverse row order of A
+  CsrMatrix reversed_q = q;  // same product, terms added in reverse row order of A
   int64_t differing = 0;
   for (int64_t r = 0; r < q.rows; ++r) {
     std::vector<double> dummy;
@@ -99,12 +99,12 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
     const Matrix whole = local->register_graph(a);
     EXPECT_EQ(distributed.uniform_rows(), whole.uniform_rows());
     EXPECT_EQ(distributed.nnz(), a.nnz());
-    Backend& here = backend.local();   // the distributed backend's local handles
+    Backend& here = backend.local();  // the distributed backend's local handles
 
     std::mt19937_64 rng(5 + grid.row());
     std::vector<vid_t> rows(23);
     for (vid_t& v : rows) v = static_cast<vid_t>(rng() % 120);
-    rows[1] = rows[0];   // repeats are fine
+    rows[1] = rows[0];  // repeats are fine
     const Offsets offsets{0, 10, 10, 23};
     const Ids ids = backend.upload_ids(rows), local_ids = local->upload_ids(rows);
     EXPECT_TRUE(backend.to_host(backend.select_rows(distributed, ids)) ==
@@ -118,10 +118,14 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
           << describe(k) << (where == DistributedBackend::RowSampling::at_owner ? ", at owner" : ", fetched rows");
     }
     testing::expect_error(
-        [&] { backend.sample_rows(distributed, backend.upload_ids({0, 120}), 4, {3, 1, 2, 0, {0, 2}}); },
+        [&] {
+          backend.sample_rows(distributed, backend.upload_ids({0, 120}), 4, {3, 1, 2, 0, {0, 2}});
+        },
         "row id 120 out of range for 120 rows");
     testing::expect_error(
-        [&] { backend.sample_rows(distributed, backend.upload_ids({0, 1}), 4, {3, 1, 2, 0, {0, 3}}); },
+        [&] {
+          backend.sample_rows(distributed, backend.upload_ids({0, 1}), 4, {3, 1, 2, 0, {0, 3}});
+        },
         "2 rows selected but the keys name 3");
     const CsrMatrix q = random_matrix(3, 120, 0.2, 9 + grid.row());
     EXPECT_TRUE(backend.to_host(backend.spgemm(here.upload(q), distributed)) == spgemm(q, a)) << describe(k);
@@ -133,9 +137,8 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
     const Offsets col_offsets{0, 4, 6, 9};
     std::vector<float> weights(cols.size());
     std::iota(weights.begin(), weights.end(), 1.0f);
-    EXPECT_TRUE(backend.to_host(backend.select_cols_blocked(here.upload(r), offsets,
-                                                            {here.upload_ids(cols), col_offsets},
-                                                            here.upload_values(weights))) ==
+    EXPECT_TRUE(backend.to_host(backend.select_cols_blocked(
+                    here.upload(r), offsets, {here.upload_ids(cols), col_offsets}, here.upload_values(weights))) ==
                 select_cols_blocked(r, offsets, cols, col_offsets, weights))
         << describe(k);
     product.finish();

@@ -17,7 +17,7 @@ using testing::world;
 int64_t part_size(int from, int to) { return (from + 2 * to) % 5; }
 int64_t part_value(int from, int to, int64_t i) { return 1000 * from + 100 * to + i; }
 
-class MpiTransport : public ::testing::TestWithParam<int64_t> {   // the message limit
+class MpiTransport : public ::testing::TestWithParam<int64_t> {  // the message limit
  protected:
   std::unique_ptr<Communicator> comm_ = make_mpi_communicator(MPI_COMM_WORLD, GetParam());
 };
