@@ -6,6 +6,7 @@
 
 #include "backend/cpu_backend.h"
 #include "csr_transfer.h"
+#include "ops/op_checks.h"
 
 namespace matsamp {
 
@@ -23,6 +24,10 @@ const std::vector<T>& on_host(Backend& local, const Array<T>& a, std::vector<T>*
   if constexpr (std::is_same_v<T, vid_t>) *scratch = local.ids_to_host(a);
   else *scratch = local.values_to_host(a);
   return *scratch;
+}
+const CsrMatrix& on_host(Backend& local, const Matrix& m, CsrMatrix* scratch) {
+  if (const CsrMatrix* own = host_view(m)) return *own;
+  return *scratch = local.to_host(m);
 }
 
 std::vector<vid_t> identity_ids(size_t n) {
@@ -67,7 +72,8 @@ Matrix DistributedBackend::spgemm(const Matrix& a, const Matrix& b) {
   reject_distributed(a, "spgemm with the left operand");
   const int operand = operand_of(b);
   if (operand < 0) return local_->spgemm(a, b);
-  return local_->upload(product_.multiply(local_->to_host(a), operand));
+  CsrMatrix scratch;
+  return local_->upload(product_.multiply(on_host(*local_, a, &scratch), operand));
 }
 
 CsrMatrix DistributedBackend::fetch_rows(const Matrix& a, const std::vector<vid_t>& rows) {
@@ -75,8 +81,8 @@ CsrMatrix DistributedBackend::fetch_rows(const Matrix& a, const std::vector<vid_
   const int64_t m = static_cast<int64_t>(rows.size()), n = a.rows();
   CsrMatrix selector(m, n);
   selector.colidx.resize(m);
+  check_ids_below(rows, n, "select_rows", "row id", std::to_string(n) + " rows");
   for (int64_t i = 0; i < m; ++i) {
-    MATSAMP_CHECK(rows[i] >= 0 && rows[i] < n, "select_rows: row id ", rows[i], " out of range for ", n, " rows");
     selector.colidx[i] = static_cast<col_t>(rows[i]);
     selector.rowptr[i + 1] = i + 1;
   }
@@ -123,9 +129,7 @@ Matrix DistributedBackend::select_cols_blocked(const Matrix& a, const Offsets& r
   // share of the minibatches, and the row gathers the pieces back in order.
   // The operands on the host: the CPU backend's own arrays, or copies.
   CsrMatrix a_copy;
-  const CsrMatrix* a_host = host_view(a);
-  if (!a_host) a_host = &(a_copy = local_->to_host(a));
-  const CsrMatrix& whole = *a_host;
+  const CsrMatrix& whole = on_host(*local_, a, &a_copy);
   std::vector<vid_t> ids_copy;
   const std::vector<vid_t>& ids = on_host(*local_, cols.ids, &ids_copy);
   std::vector<float> scale_copy;

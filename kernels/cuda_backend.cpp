@@ -103,7 +103,7 @@ class CudaBackend final : public Backend {
 
   Matrix select_rows(const Matrix& a, const Ids& rows) override {
     const DeviceScope scope(engine_);
-    check_ids(rows, a, "select_rows");
+    check_ids(rows, a.rows(), "select_rows", "row id", a.shape());
     const DeviceArray<vid_t>& drows = device(rows, "select_rows");
     return wrap(gpu::select_rows(engine_, device(a, "select_rows").view(), drows.data(), drows.size()));
   }
@@ -119,7 +119,7 @@ class CudaBackend final : public Backend {
   Matrix select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
                                   const Values& weights) override {
     const DeviceScope scope(engine_);
-    check_ids(rows.ids, a, "select_rows");
+    check_ids(rows.ids, a.rows(), "select_rows", "row id", a.shape());
     check_select_cols(a, rows.ids.size(), rows.offsets, cols, weights);
     const DeviceArray<vid_t>& drows = device(rows.ids, "select_rows");
     const DeviceCsr selected = gpu::select_rows(engine_, device(a, "select_rows").view(), drows.data(), drows.size());
@@ -148,7 +148,7 @@ class CudaBackend final : public Backend {
   Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     const DeviceScope scope(engine_);
     check_sample_rows(rows.size(), s, keys);
-    check_ids(rows, a, "sample_rows");
+    check_ids(rows, a.rows(), "sample_rows", "row id", a.shape());
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
     return wrap(gpu::sample_rows(engine_, device(a, "sample_rows").view(), device(rows, "sample_rows").data(), s,
                                  device_keys(keys, doffsets), a.uniform_rows()));
@@ -157,7 +157,7 @@ class CudaBackend final : public Backend {
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     const DeviceScope scope(engine_);
     check_sample_rows(rows.size(), s, keys, "labor_sample_rows");
-    check_ids(rows, a, "labor_sample_rows");
+    check_ids(rows, a.rows(), "labor_sample_rows", "row id", a.shape());
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
     return wrap(gpu::labor_sample_rows(engine_, device(a, "labor_sample_rows").view(),
                                        device(rows, "labor_sample_rows").data(), s, device_keys(keys, doffsets)));
@@ -167,9 +167,7 @@ class CudaBackend final : public Backend {
     const DeviceScope scope(engine_);
     const DeviceCsr& ds = device(s, "compact_columns");
     check_compact_blocks(s.rows(), row_offsets, leading.ids.size(), leading.offsets);
-    if (leading.ids.bound() < 0 || leading.ids.bound() > s.cols())
-      for (vid_t v : gpu::to_host(engine_, device(leading.ids, "compact_columns")))
-        MATSAMP_CHECK(v >= 0 && v < s.cols(), "compact_columns: leading vertex ", v, " out of range for ", s.shape());
+    check_ids(leading.ids, s.cols(), "compact_columns", "leading vertex", s.shape());
     const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
     const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading.offsets);
     const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
@@ -183,7 +181,8 @@ class CudaBackend final : public Backend {
   Values gather(const Matrix& p, const BlockedIds& at) override {
     const DeviceScope scope(engine_);
     const DeviceCsr& dp = device(p, "gather");
-    check_frontier_blocks(p.rows(), p.cols(), gpu::to_host(engine_, device(at.ids, "gather")), at.offsets);  // small
+    check_ids(at.ids, p.cols(), "gather", "id", std::to_string(p.cols()) + " columns");
+    check_gather_blocks(p.rows(), at.ids.size(), at.offsets);
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, at.offsets);
     return wrap_array(gpu::entries_at(engine_, dp.view(), {doffsets.data(), at.blocks(), at.ids.size()},
                                       device(at.ids, "gather").data()));
@@ -221,18 +220,18 @@ class CudaBackend final : public Backend {
     return copy;
   }
 
-  // Row ids checked with the CPU ops' message: by their bound when it is known,
-  // else read on the host.
-  void check_ids(const Ids& ids, const Matrix& a, const char* op) {
-    if (ids.bound() >= 0 && ids.bound() <= a.rows()) return;
-    check_row_ids(a.rows(), a.shape(), gpu::to_host(engine_, device(ids, op)), op);
+  // Ids in [0, bound), with the CPU ops' message (check_ids_below): by the bound
+  // the handle carries when it is known, else read on the host.
+  void check_ids(const Ids& ids, int64_t bound, const char* op, const char* what, const std::string& of) {
+    if (ids.bound() >= 0 && ids.bound() <= bound) return;
+    check_ids_below(gpu::to_host(engine_, device(ids, op)), bound, op, what, of);
   }
 
+  // select_cols_blocked's checks, the counts on the host and the column ids by their bound.
   void check_select_cols(const Matrix& a, int64_t rows, const Offsets& row_offsets, const BlockedIds& cols,
                          const Values& weights) {
-    matsamp::check_select_cols(
-        a.cols(), a.shape(), rows, row_offsets, gpu::to_host(engine_, device(cols.ids, "select_cols")), cols.offsets,
-        weights.defined() ? gpu::to_host(engine_, device(weights, "select_cols")) : std::vector<float>{});
+    check_select_cols_blocks(rows, row_offsets, cols.ids.size(), cols.offsets, weights.defined() ? weights.size() : 0);
+    check_ids(cols.ids, a.cols(), "select_cols", "column id", a.shape());
   }
 
   // A quarter of the memory the backend may use.

@@ -54,18 +54,14 @@ TrainOptions small_options(const std::string& model) {
 // one-process communicator: what every trainer of a test is built on.
 struct TrainSetup {
   explicit TrainSetup(const std::string& sampler_name = "graphsage")
-      : data(planted_training_data()),
-        sampler(sampler_for(sampler_name, data, 11)),
-        backend(make_cpu_backend()),
-        comm(make_self_communicator()) {}
+      : data(planted_training_data()), sampler(sampler_for(sampler_name, data, 11)), comm(make_self_communicator()) {}
 
   std::unique_ptr<Trainer> trainer(const TrainOptions& options) const {
     return std::make_unique<Trainer>(data, sampler->on_cpu(), sampler->cpu(), *comm, options);
   }
 
   const TrainingData data;
-  const std::unique_ptr<testing::TestSampler> sampler;
-  const std::unique_ptr<Backend> backend;
+  const std::unique_ptr<testing::TestSampler> sampler;  // and the CPU backend it samples on
   const std::unique_ptr<Communicator> comm;
 };
 

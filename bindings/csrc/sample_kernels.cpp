@@ -89,7 +89,6 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
         tensors =
             to_tensors(backend, sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device());
         release_cached_gpu_memory(backend);  // torch's allocator shares the GPU
-        return 0;
       });
     } catch (const GpuOutOfMemory& e) {  // not a bad argument: RuntimeError, with the k that fits
       TORCH_CHECK(false, op, ": ", explain_out_of_memory(e, k).what());

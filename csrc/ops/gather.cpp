@@ -6,7 +6,7 @@
 namespace matsamp {
 
 std::vector<float> entries_at(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets) {
-  check_frontier_blocks(p.rows, p.cols, at, offsets);
+  check_gather(p, at, offsets);
   const int64_t m = static_cast<int64_t>(at.size()), k = static_cast<int64_t>(offsets.size()) - 1;
   std::vector<float> out(m);
   // Many lookups in one shared row (FastGCN's n entries): one dense copy of the

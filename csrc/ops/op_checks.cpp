@@ -17,12 +17,13 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
     MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": ", what, " decrease at block ", g);
 }
 
-void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op) {
-  check_row_ids(a.rows, a.shape(), rows, op);
+void check_ids_below(const std::vector<vid_t>& ids, int64_t bound, const char* op, const char* what,
+                     const std::string& of) {
+  for (vid_t v : ids) MATSAMP_CHECK(v >= 0 && v < bound, op, ": ", what, " ", v, " out of range for ", of);
 }
 
-void check_row_ids(int64_t a_rows, const std::string& a_shape, const std::vector<vid_t>& rows, const char* op) {
-  for (vid_t v : rows) MATSAMP_CHECK(v >= 0 && v < a_rows, op, ": row id ", v, " out of range for ", a_shape);
+void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op) {
+  check_ids_below(rows, a.rows, op, "row id", a.shape());
 }
 
 void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys, const char* op) {
@@ -56,33 +57,34 @@ void check_compact_blocks(int64_t rows, const Offsets& row_offsets, int64_t lead
 void check_compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                            const Offsets& leading_offsets) {
   check_compact_blocks(s.rows, row_offsets, static_cast<int64_t>(leading.size()), leading_offsets);
-  for (vid_t v : leading)
-    MATSAMP_CHECK(v >= 0 && v < s.cols, "compact_columns: leading vertex ", v, " out of range for ", s.shape());
+  check_ids_below(leading, s.cols, "compact_columns", "leading vertex", s.shape());
 }
 
 void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                        const Offsets& col_offsets, const std::vector<float>& weights) {
-  check_select_cols(a.cols, a.shape(), rows, row_offsets, cols, col_offsets, weights);
+  check_select_cols_blocks(rows, row_offsets, static_cast<int64_t>(cols.size()), col_offsets,
+                           static_cast<int64_t>(weights.size()));
+  check_ids_below(cols, a.cols, "select_cols", "column id", a.shape());
 }
 
-void check_select_cols(int64_t a_cols, const std::string& a_shape, int64_t rows, const Offsets& row_offsets,
-                       const std::vector<vid_t>& cols, const Offsets& col_offsets, const std::vector<float>& weights) {
+void check_select_cols_blocks(int64_t rows, const Offsets& row_offsets, int64_t total_cols, const Offsets& col_offsets,
+                              int64_t weights) {
   const char* op = "select_cols";
-  const int64_t total_cols = static_cast<int64_t>(cols.size());
   check_block_offsets(row_offsets, rows, op, "row offsets");
   check_block_offsets(col_offsets, total_cols, op, "column offsets");
   MATSAMP_CHECK(row_offsets.size() == col_offsets.size(), op, ": ", row_offsets.size() - 1, " row blocks but ",
                 col_offsets.size() - 1, " column blocks");
-  MATSAMP_CHECK(weights.empty() || weights.size() == cols.size(), op, ": ", weights.size(), " weights for ",
-                cols.size(), " columns");
+  MATSAMP_CHECK(weights == 0 || weights == total_cols, op, ": ", weights, " weights for ", total_cols, " columns");
   check_column_count(total_cols, op);
-  for (vid_t c : cols) MATSAMP_CHECK(c >= 0 && c < a_cols, op, ": column id ", c, " out of range for ", a_shape);
 }
 
-void check_frontier_blocks(int64_t p_rows, int64_t p_cols, const std::vector<vid_t>& frontier, const Offsets& offsets) {
-  for (vid_t v : frontier)
-    MATSAMP_CHECK(v >= 0 && v < p_cols, "gather: id ", v, " out of range for ", p_cols, " columns");
-  check_block_offsets(offsets, static_cast<int64_t>(frontier.size()), "gather", "offsets");
+void check_gather(const CsrMatrix& p, const std::vector<vid_t>& ids, const Offsets& offsets) {
+  check_ids_below(ids, p.cols, "gather", "id", std::to_string(p.cols) + " columns");
+  check_gather_blocks(p.rows, static_cast<int64_t>(ids.size()), offsets);
+}
+
+void check_gather_blocks(int64_t p_rows, int64_t ids, const Offsets& offsets) {
+  check_block_offsets(offsets, ids, "gather", "offsets");
   const int64_t blocks = static_cast<int64_t>(offsets.size()) - 1;
   MATSAMP_CHECK(p_rows == 1 || p_rows == blocks, "gather: ", blocks, " blocks for ", p_rows, " rows of P");
 }

@@ -14,10 +14,12 @@ void check_sample_keys(const SampleKeys& keys, int64_t s, const char* op);
 // Offsets run from 0 to total and never decrease; `what` names them in errors.
 void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, const char* what);
 
+// Every id in [0, bound), else "op: what ID out of range for of".
+void check_ids_below(const std::vector<vid_t>& ids, int64_t bound, const char* op, const char* what,
+                     const std::string& of);
+
 // Every id names a row of a; `op` names the op in errors.
 void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op);
-// The same for a matrix known by its row count and shape ("r x c (nnz nonzeros)").
-void check_row_ids(int64_t a_rows, const std::string& a_shape, const std::vector<vid_t>& rows, const char* op);
 
 // sample_rows' count and keys: s and the keys valid, one keyed row per selected row.
 void check_sample_rows(int64_t rows, int64_t s, const SampleKeys& keys, const char* op = "sample_rows");
@@ -39,11 +41,14 @@ void check_compact_columns(const CsrMatrix& s, const Offsets& row_offsets, const
 // columns (a itself, or rows of a); column ids are named against a's shape.
 void check_select_cols(const CsrMatrix& a, int64_t rows, const Offsets& row_offsets, const std::vector<vid_t>& cols,
                        const Offsets& col_offsets, const std::vector<float>& weights);
-void check_select_cols(int64_t a_cols, const std::string& a_shape, int64_t rows, const Offsets& row_offsets,
-                       const std::vector<vid_t>& cols, const Offsets& col_offsets, const std::vector<float>& weights);
+// Those of them that need only the counts (weights: 0 when there are none).
+void check_select_cols_blocks(int64_t rows, const Offsets& row_offsets, int64_t total_cols, const Offsets& col_offsets,
+                              int64_t weights);
 
-// gather's ids: in [0, p_cols), offsets from 0 to their
-// size, one block per row of P (p_rows), or any number when P is one shared row.
-void check_frontier_blocks(int64_t p_rows, int64_t p_cols, const std::vector<vid_t>& frontier, const Offsets& offsets);
+// gather's: ids in [0, p.cols), offsets from 0 to their count, one block per row
+// of P, or any number when P is one shared row.
+void check_gather(const CsrMatrix& p, const std::vector<vid_t>& ids, const Offsets& offsets);
+// Those of them that need only the counts.
+void check_gather_blocks(int64_t p_rows, int64_t ids, const Offsets& offsets);
 
 }  // namespace matsamp

@@ -4,6 +4,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <type_traits>
 
 #include "backend/backend.h"
 
@@ -35,10 +36,18 @@ struct Context {
   auto timed(double StepStats::*step, Fn&& fn) -> decltype(fn()) {
     if (!stats) return fn();
     const auto start = std::chrono::steady_clock::now();
-    auto result = fn();
+    if constexpr (std::is_void_v<decltype(fn())>) {
+      fn();
+      add_time_since(step, start);
+    } else {
+      auto result = fn();
+      add_time_since(step, start);
+      return result;
+    }
+  }
+  void add_time_since(double StepStats::*step, std::chrono::steady_clock::time_point start) {
     backend.synchronize();
     stats->*step += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return result;
   }
   void count_streamed(int64_t bytes) {
     if (stats) stats->streamed_bytes += bytes;

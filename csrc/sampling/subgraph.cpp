@@ -50,7 +50,6 @@ Bulk SubgraphSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, cons
       bulk.layers.push_back({backend.normalize_rows(std::move(adj), RowScale::by_sum), rows.offsets, subgraph});
       rows = subgraph;
     }
-    return 0;
   });
   return bulk;
 }
