@@ -41,8 +41,11 @@ TEST(SamplerRegistry, SizesSetTheListOrTheValuePerLayer) {
   const SamplerParams walks = params_from_sizes(find_sampler("saint"), {3, 3, 3}, true);
   EXPECT_EQ(walks.integer("walk_length"), 3);
   EXPECT_EQ(walks.integer("layers"), 3);
-  testing::expect_error([] { params_from_sizes(find_sampler("saint_node"), {5, 6}, true); },
-                        "saint_node: sizes are the budget once per layer and must be equal, got 6 after 5");
+  testing::expect_error(
+      [] {
+        params_from_sizes(find_sampler("saint_node"), {5, 6}, true);
+      },
+      "saint_node: sizes are the budget once per layer and must be equal, got 6 after 5");
   testing::expect_error([] { params_from_sizes(find_sampler("saint"), {}, true); },
                         "saint: sizes need at least one layer");
 }
@@ -58,8 +61,11 @@ TEST(SamplerRegistry, UnknownNamesAndBadOptionsAreClearErrors) {
   const CsrMatrix ring = testing::ring_graph(10);
   auto backend = make_cpu_backend();
   LocalGraph graph(*backend, ring);
-  testing::expect_error([&] { make_sampler("saint", graph, SamplerParams().set("layers", std::vector<int64_t>{1, 2})); },
-                        "sampler option 'layers' takes one number, got 2");
+  testing::expect_error(
+      [&] {
+        make_sampler("saint", graph, SamplerParams().set("layers", std::vector<int64_t>{1, 2}));
+      },
+      "sampler option 'layers' takes one number, got 2");
 }
 
 }  // namespace
