@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "backend/backend_registry.h"
 #include "convert.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
@@ -97,13 +98,11 @@ c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const
 void GraphHolder::place_on_cuda(int64_t index) {
   TORCH_CHECK_VALUE(index >= 0 && index <= std::numeric_limits<int>::max(), kOp,
                     ": CUDA device index must be non-negative, got ", index);
-  CudaOptions options;
-  options.device = static_cast<int>(index);
   std::unique_ptr<Backend> backend;
   try {
-    backend = make_cuda_backend(options);
+    backend = make_backend(DeviceName{"cuda", static_cast<int>(index), true});
   } catch (const Error& e) {
-    TORCH_CHECK(false, kOp, ": cannot place the graph on cuda:", index, ": ", e.what());
+    TORCH_CHECK(false, kOp, ": cannot place the graph on ", e.what());
   }
   std::lock_guard<std::mutex> lock(backend_mutex_);
   graph_.reset();  // its handles belong to the old backend

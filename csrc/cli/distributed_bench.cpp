@@ -259,7 +259,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   if (product) product->clear_calls();
   ScopedTimer epoch_timer(nullptr);
   RankStats stats;
-  if (options.device == "cuda") stats.gpu = options.cuda_device;
+  if (options.parsed_device().kind == "cuda") stats.gpu = options.parsed_device().index;
   // A minibatch is sampled by the c ranks of its process row: count it once.
   const bool counts_fingerprints = mode == GraphMode::replicated || grid.col() == 0;
   BulkSample bulk;
@@ -336,7 +336,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   json.add("rank_time_s", rank_time).add("rank_steps", bulks).add("rank_time_per_step_s", rank_time_per_bulk);
   json.add("rank_probability_s", all.time(1)).add("rank_sampling_s", all.time(2)).add("rank_extraction_s", all.time(3));
   json.add("rank_exchange_s", all.time(4)).add("rank_compute_s", all.time(5)).add("rank_reduce_s", all.time(6));
-  if (options.device == "cuda") json.add("rank_gpu", all.count(9));
+  if (options.parsed_device().kind == "cuda") json.add("rank_gpu", all.count(9));
   json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));
   if (mode == GraphMode::partitioned) {
     const FirstProductModel model = model_first_product(

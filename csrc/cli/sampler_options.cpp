@@ -12,6 +12,16 @@
 
 namespace matsamp::cli {
 
+namespace {
+
+std::string device_help() {
+  std::string help = "where to sample";
+  for (const BackendKind* kind : backend_kinds()) help += "; " + kind->name + ": " + kind->summary;
+  return help;
+}
+
+}  // namespace
+
 SamplerOptions::SamplerOptions() {
   for (const OptionSpec& o : all_sampler_options()) {
     if (o.kind == OptionSpec::Kind::list) lists[o.name] = o.default_value;
@@ -89,10 +99,17 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
   command.add_option("--seed", options.epoch.seed, "sampling seed")->capture_default_str();
   command.add_option("--epoch", options.epoch.epoch, "epoch number (part of every random key)")->capture_default_str();
   command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")->check(CLI::NonNegativeNumber);
-  command
-      .add_option("--device", options.device,
-                  "cpu, or cuda (the GPU backend; then k fits --gpu-memory-fraction, not --memory-budget)")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
+  command.add_option("--device", options.device, device_help())
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            try {
+              parse_device(text);
+              return std::string();
+            } catch (const Error& e) {
+              return std::string(e.what());
+            }
+          },
+          "DEVICE"))
       ->capture_default_str();
   command
       .add_option("--gpu-memory-fraction", options.gpu_memory_fraction,
@@ -130,24 +147,27 @@ int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj
 std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj) {
   if (options.threads > 0) omp_set_num_threads(options.threads);
   options.epoch.memory_budget = parse_bytes(options.memory_budget);
-  if (options.device == "cpu") return make_cpu_backend();
   std::unique_ptr<Backend> backend;
   try {
-    CudaOptions cuda;
-    cuda.device = options.cuda_device;
-    backend = make_cuda_backend(cuda);
+    backend = make_backend(options.parsed_device());
   } catch (const Error& e) {
-    fail("--device cuda: ", e.what());
+    fail("--device ", e.what());
   }
-  options.epoch.memory_budget = gpu_memory_budget(cuda_counters(*backend).memory.free_bytes,
-                                                  resident_graph_bytes(options, adj), options.gpu_memory_fraction);
+  const GpuMemory gpu = cuda_counters(*backend).memory;
+  if (gpu.total_bytes > 0)  // a GPU: the bulk shares what the graph leaves free
+    options.epoch.memory_budget =
+        gpu_memory_budget(gpu.free_bytes, resident_graph_bytes(options, adj), options.gpu_memory_fraction);
   return backend;
 }
 
 std::string pick_rank_gpu(SamplerOptions& options, int local_rank) {
-  if (options.device != "cuda") return options.device;
-  options.cuda_device = local_rank % std::max(1, cuda_device_count());
-  return "cuda:" + std::to_string(options.cuda_device);
+  DeviceName device = options.parsed_device();
+  if (device.kind != "cuda") return device.str();
+  if (!device.has_index) {
+    device.index = local_rank % std::max(1, cuda_device_count());
+    device.has_index = true;
+  }
+  return options.device = device.str();
 }
 
 Context make_context(const SamplerOptions& options, Backend& backend) { return Context{backend, options.epoch.seed}; }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend_registry.h"
 #include "sampling/epoch.h"
 #include "sampling/registry.h"
 #include "util/json.h"
@@ -22,8 +23,7 @@ struct SamplerOptions {
   double train_fraction = 1.0;  // training vertices: a seeded fraction of all
   std::string memory_budget = "4G";
   int threads = 0;                   // 0: OpenMP default
-  std::string device = "cpu";        // cpu | cuda
-  int cuda_device = 0;               // cuda: which GPU (in MPI jobs: the rank's, see below)
+  std::string device = "cpu";        // a registered backend, cuda:N for one GPU (see pick_rank_gpu)
   double gpu_memory_fraction = 0.8;  // cuda: share of free GPU memory for one bulk
   EpochOptions epoch;
 
@@ -32,6 +32,7 @@ struct SamplerOptions {
   SamplerParams params() const;
   // An option's value (a default can be changed before parsing, as train does).
   std::vector<int64_t>& list(const std::string& name) { return lists.at(name); }
+  DeviceName parsed_device() const { return parse_device(device); }
 };
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options);
@@ -40,16 +41,16 @@ std::unique_ptr<Sampler> make_sampler(const SamplerOptions& options, SamplingGra
 // The training vertices of an n-vertex graph (--train-fraction, --seed); also
 // tells the epoch the id range its --locality-blocks split.
 std::vector<vid_t> epoch_training_vertices(SamplerOptions& options, int64_t n);
-// Applies --threads and --memory-budget, then makes the backend of --device.
-// For cuda the bulk budget becomes a share of the free GPU memory beside the
-// graph, and failures read "--device cuda: <reason>".
+// Applies --threads and --memory-budget, then makes the backend of --device
+// (through the backend registry). For cuda the bulk budget becomes a share of
+// the free GPU memory beside the graph, and failures read "--device cuda: <reason>".
 std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj);
 // The sampling context of these options on `backend`.
 Context make_context(const SamplerOptions& options, Backend& backend);
-// In a job of several ranks per node: --device cuda means the GPU of this rank's
-// local rank (modulo the GPUs it sees), so that `mpirun -np 4` on a 4-GPU node
-// spreads over the GPUs; with fewer GPUs than ranks, ranks share them. Returns the
-// torch device name of the choice ("cuda:N", or "cpu").
+// In a job of several ranks per node: --device cuda (no index) means the GPU of
+// this rank's local rank (modulo the GPUs it sees), so that `mpirun -np 4` on a
+// 4-GPU node spreads over the GPUs; with fewer GPUs than ranks, ranks share them.
+// Sets --device to the choice and returns it as a torch device name ("cuda:N", "cpu").
 std::string pick_rank_gpu(SamplerOptions& options, int local_rank);
 // EpochIterator::next / next_resident, with running out of GPU memory turned
 // into an error that says which bulk size would fit.
