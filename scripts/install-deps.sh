@@ -3,8 +3,9 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build zlib1g-dev libgtest-dev libcli11-dev
           libopenmpi-dev openmpi-bin libcombblas-dev libmetis-dev
-          libtorch-dev python3-torch python3-numpy python3-pytest pybind11-dev python3-pybind11
+          libxxhash-dev libtorch-dev python3-torch python3-numpy python3-pytest pybind11-dev python3-pybind11
           python3-matplotlib    # experiments/plot_distributed.py
+          python3-scipy         # tests of matsamp.Graph.from_scipy
           clang-format)         # scripts/format.sh
 missing=()
 for p in "${packages[@]}"; do

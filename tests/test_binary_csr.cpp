@@ -18,8 +18,6 @@ using testing::read_all;
 using testing::scratch_dir;
 using testing::throws_error_with;
 
-constexpr int64_t kHeaderBytes = 80;
-
 Graph small_labelled_graph() {
   PlantedPartitionOptions o;
   o.vertices = 97;  // odd sizes exercise the 8-byte padding of every section
@@ -120,7 +118,7 @@ TEST(BinaryCsr, TruncatedFileReportsExpectedAndActualSize) {
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr_rows(path, 0, 1); }, {path + ": " + expected}));
   overwrite(path, bytes.substr(0, 20));
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); },
-                                {path + ": truncated: expected at least 80 bytes, file has 20"}));
+                                {path + ": truncated: expected at least 48 bytes, file has 20"}));
   overwrite(path, bytes + "junk");
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": size mismatch"}));
 }
@@ -128,26 +126,37 @@ TEST(BinaryCsr, TruncatedFileReportsExpectedAndActualSize) {
 TEST(BinaryCsr, FlippedBytesFailTheSectionChecksum) {
   const std::string dir = scratch_dir("msg_checksum");
   const std::string path = dir + "/g.msg";
-  const Graph g = small_labelled_graph();
+  Graph g = small_labelled_graph();
+  g.splits["train"] = {1, 5, 9};
+  g.splits["test"] = {2, 3};
   write_binary_csr(path, g);
   const std::string bytes = read_all(path);
-  const int64_t n = g.num_vertices(), nnz = g.num_edges();
-  auto pad = [](int64_t b) { return (b + 7) / 8 * 8; };
-  const int64_t colidx_at = kHeaderBytes + pad(8 * (n + 1));
-  const int64_t values_at = colidx_at + pad(4 * nnz);
-  const int64_t features_at = values_at + pad(4 * nnz);
-  const int64_t labels_at = features_at + pad(4 * n * g.feature_dim);
-  for (auto [offset, section] : std::vector<std::pair<int64_t, std::string>>{{kHeaderBytes + 8 * 5, "rowptr"},
-                                                                             {colidx_at + 4 * (nnz / 2), "colidx"},
-                                                                             {values_at + 3, "values"},
-                                                                             {features_at + 4 * 7 + 1, "features"},
-                                                                             {labels_at + 8 * (n - 1), "labels"}}) {
-    std::string corrupt = bytes;
-    corrupt[offset] = static_cast<char>(corrupt[offset] ^ 0x10);
-    overwrite(path, corrupt);
-    EXPECT_TRUE(
-        throws_error_with([&] { read_binary_csr(path); }, {path + ": checksum mismatch in section " + section}));
+  const auto sections = read_binary_csr_sections(path);
+  ASSERT_EQ(sections.size(), 7u);  // rowptr colidx values features labels split/test split/train
+  for (const BinarySection& s : sections) {
+    for (uint64_t at : {s.offset, s.offset + s.bytes / 2, s.offset + s.bytes - 1}) {
+      std::string corrupt = bytes;
+      corrupt[at] = static_cast<char>(corrupt[at] ^ 0x10);
+      overwrite(path, corrupt);
+      EXPECT_TRUE(
+          throws_error_with([&] { read_binary_csr(path); }, {path + ": checksum mismatch in section " + s.name}));
+    }
   }
+}
+
+TEST(BinaryCsr, SplitsRoundTripAndAreListed) {
+  const std::string dir = scratch_dir("msg_splits");
+  Graph g = small_labelled_graph();
+  g.splits = {{"train", {0, 4, 96}}, {"valid", {}}, {"test", {7}}};
+  write_binary_csr(dir + "/g.msg", g);
+  EXPECT_EQ(read_binary_csr(dir + "/g.msg").splits, g.splits);
+  EXPECT_EQ(read_binary_csr_info(dir + "/g.msg").splits, (std::vector<std::string>{"test", "train", "valid"}));
+  g.splits["train"] = {4, 0};
+  EXPECT_TRUE(throws_error_with([&] { write_binary_csr(dir + "/bad.msg", g); }, {"split 'train' is not ascending"}));
+  g.splits["train"] = {97};
+  EXPECT_TRUE(throws_error_with([&] { write_binary_csr(dir + "/bad.msg", g); },
+                                {"split 'train' holds vertex 97 out of range [0, 97)"}));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad.msg"));
 }
 
 TEST(BinaryCsr, BadMagicVersionAndHeader) {
@@ -162,24 +171,27 @@ TEST(BinaryCsr, BadMagicVersionAndHeader) {
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": not a matsamp binary graph"}));
 
   bad = bytes;
-  bad[8] = 2;  // version
+  bad[8] = 1;  // a file of the first format
   overwrite(path, bad);
-  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unsupported format version 2"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); },
+                                {path + ": written in .msg format 1 by an older matsamp; re-convert it"}));
 
   bad = bytes;
-  bad[12] = 8;  // unknown flag bit
+  bad[8] = 3;
   overwrite(path, bad);
-  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unknown flags"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unsupported format version 3"}));
 
+  for (int at : {12, 16 + 7, 24 + 6, 32, 48 + 3, 48 + 40}) {  // count, n, nnz, feature_dim, a name, an offset
+    bad = bytes;
+    bad[at] = static_cast<char>(bad[at] ^ 0x40);
+    overwrite(path, bad);
+    EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": "})) << "byte " << at;
+    EXPECT_TRUE(throws_error_with([&] { read_binary_csr_info(path); }, {path + ": "})) << "byte " << at;
+  }
   bad = bytes;
-  bad[16 + 7] = static_cast<char>(0x80);  // n negative
+  bad[16 + 7] = static_cast<char>(0x80);  // n negative: caught by the header checksum first
   overwrite(path, bad);
-  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": corrupt header: negative size"}));
-
-  bad = bytes;
-  bad[24 + 6] = 0x7f;  // absurd nnz
-  overwrite(path, bad);
-  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": truncated: expected"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": checksum mismatch in the header"}));
 }
 
 TEST(BinaryCsr, WriterRefusesInconsistentGraphs) {

@@ -97,7 +97,7 @@ TEST(EdgeList, MalformedLinesNameFileAndLine) {
       {"0 2147483647", "vertex id 2147483647 does not fit 32-bit column ids"},
       {"0 99999999999999999999", "vertex id '99999999999999999999' is too large"},
       {"0 1 nan", "weight nan is not a finite non-negative number"},
-      {"0 1 -1", "weight -1 is not a finite non-negative number"},
+      {"0 1 -1", "weight -1 is negative; read the pattern (--values pattern) or magnitudes (--values abs)"},
       {"0 1 inf", "weight inf is not a finite"},
       {"0 1 w", "weight 'w' is not a number"},
       {"0", "found 1 fields"},

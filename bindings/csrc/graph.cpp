@@ -1,5 +1,6 @@
 #include "graph.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "backend/backend_registry.h"
@@ -53,6 +54,9 @@ void define_graph_class() {
       .def("value", [](const GraphPtr& g) { return vector_view(g->adjacency().values, g); })
       .def("features", [](const GraphPtr& g) { return g->features(); })
       .def("labels", [](const GraphPtr& g) { return g->labels(); })
+      .def("splits", [](const GraphPtr& g) { return g->splits(); })
+      .def("save", [](const GraphPtr& g, const std::string& path, const at::Tensor& features, const at::Tensor& labels,
+                      const c10::Dict<std::string, at::Tensor>& splits) { g->save(path, features, labels, splits); })
       .def("training_vertices",
            [](const GraphPtr& g, double fraction, int64_t seed) { return training_vertices_of(g, fraction, seed); });
 }
@@ -80,6 +84,40 @@ GraphHolder::GraphHolder(Graph graph)
   features_ = graph.has_features() ? vector_to_tensor(std::move(graph.features)).view({n, graph.feature_dim})
                                    : at::empty({0}, at::kFloat);
   labels_ = graph.has_labels() ? vector_to_tensor(std::move(graph.labels)) : at::empty({0}, at::kLong);
+  for (auto& [name, ids] : graph.splits) splits_.insert(name, vector_to_tensor(std::move(ids)));
+}
+
+void GraphHolder::save(const std::string& path, const at::Tensor& features, const at::Tensor& labels,
+                       const c10::Dict<std::string, at::Tensor>& splits) const {
+  constexpr const char* op = "matsamp.Graph.save";
+  Graph g;
+  g.adj = adj_;
+  const int64_t n = adj_.rows;
+  if (features.defined() && features.numel() > 0) {
+    TORCH_CHECK_TYPE(features.scalar_type() == at::kFloat, op, ": features must be float32, got ",
+                     features.scalar_type());
+    TORCH_CHECK_VALUE(features.dim() == 2 && features.size(0) == n, op, ": features must have shape [", n, ", f], got ",
+                      features.sizes());
+    const at::Tensor dense = features.contiguous().cpu();
+    g.feature_dim = features.size(1);
+    g.features.assign(dense.data_ptr<float>(), dense.data_ptr<float>() + dense.numel());
+  }
+  if (labels.defined() && labels.numel() > 0) g.labels = to_int64_vector(labels.cpu(), op, "labels");
+  for (const auto& entry : splits) {
+    std::vector<int64_t> ids = to_int64_vector(entry.value().cpu(), op, "splits");
+    std::sort(ids.begin(), ids.end());
+    g.splits[entry.key()] = std::move(ids);
+  }
+  try {
+    validate(g, path);
+  } catch (const Error& e) {
+    TORCH_CHECK_VALUE(false, op, ": ", e.what());
+  }
+  try {
+    write_binary_csr(path, g);
+  } catch (const Error& e) {
+    TORCH_CHECK(false, op, ": ", e.what());
+  }
 }
 
 c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const std::string& labels_path,

@@ -31,6 +31,13 @@ class GraphHolder : public torch::CustomClassHolder {
   const CsrMatrix& adjacency() const { return adj_; }
   const at::Tensor& features() const { return features_; }  // float32 [n, f], or [0]
   const at::Tensor& labels() const { return labels_; }      // int64 [n], or [0]
+  // The dataset's named vertex sets ("train", "valid", "test"), int64 ascending.
+  const c10::Dict<std::string, at::Tensor>& splits() const { return splits_; }
+  // Writes .msg: this adjacency with the given features ([n, f] float32, or
+  // empty), labels ([n] int64, or empty) and splits; atomic, ValueError on a
+  // mismatch, RuntimeError when the file cannot be written.
+  void save(const std::string& path, const at::Tensor& features, const at::Tensor& labels,
+            const c10::Dict<std::string, at::Tensor>& splits) const;
   // Where the graph lives and its samplers run: the CPU, or the CUDA device of
   // place_on_cuda().
   c10::Device device() const { return device_; }
@@ -57,6 +64,7 @@ class GraphHolder : public torch::CustomClassHolder {
   CsrMatrix adj_;
   at::Tensor features_;
   at::Tensor labels_;
+  c10::Dict<std::string, at::Tensor> splits_;
   c10::Device device_{c10::kCPU};
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<LocalGraph> graph_;  // adj_ registered in backend_

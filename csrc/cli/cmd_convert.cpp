@@ -3,25 +3,43 @@
 #include "cli/commands.h"
 #include "cli/graph_source.h"
 #include "io/graph_io.h"
+#include "util/timer.h"
 
 namespace matsamp::cli {
 
 void add_convert_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("convert", "convert a Matrix Market, edge list or .npz graph to binary CSR");
+  auto* cmd = app.add_subcommand("convert",
+                                 "convert a graph or dataset (any --graph input) to .msg, or write it as an OGB "
+                                 "dataset folder");
   struct Options {
     GraphSource source;
     std::string out;
+    std::string format = "msg";
+    bool plain = false;
   };
   auto options = std::make_shared<Options>();
   add_graph_options(*cmd, options->source);
   cmd->get_option("--graph")->required();
-  cmd->add_option("-o,--out", options->out, "output file (.msg binary CSR)")->required();
+  cmd->add_option("-o,--out", options->out, "output: a .msg file, or a folder with --format ogb")->required();
+  cmd->add_option("--format", options->format,
+                  "msg (one file: graph, features, labels, split) or ogb (OGB's CSV folder layout)")
+      ->check(CLI::IsMember({"msg", "ogb"}))
+      ->capture_default_str();
+  cmd->add_flag("--no-gzip", options->plain, "--format ogb: write .csv files, not .csv.gz");
   cmd->callback([options] {
     const Graph g = load_graph(options->source);
-    write_binary_csr(options->out, g);
-    std::printf("wrote %s: %lld vertices, %lld nonzeros%s%s\n", options->out.c_str(),
+    ScopedTimer timer(nullptr);
+    if (options->format == "ogb") {
+      OgbWriteOptions ogb;
+      ogb.gzip = !options->plain;
+      write_ogb_node_dataset(options->out, g, ogb);
+    } else {
+      write_binary_csr(options->out, g);
+    }
+    std::printf("wrote %s: %lld vertices, %lld nonzeros%s%s%s (%.2f s)\n", options->out.c_str(),
                 static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()),
-                g.has_features() ? ", features" : "", g.has_labels() ? ", labels" : "");
+                g.has_features() ? ", features" : "", g.has_labels() ? ", labels" : "", g.has_split() ? ", split" : "",
+                timer.seconds());
   });
 }
 

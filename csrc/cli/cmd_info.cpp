@@ -64,6 +64,11 @@ void add_info_command(CLI::App& app) {
         .add("labelled",
              static_cast<int64_t>(std::count_if(g.labels.begin(), g.labels.end(), [](int64_t l) { return l >= 0; })))
         .add("classes", g.num_classes());
+    if (!g.splits.empty()) {
+      JsonObject split;
+      for (const auto& [name, ids] : g.splits) split.add(name, static_cast<int64_t>(ids.size()));
+      info.add("split", split);
+    }
     if (*blocks > 0)
       info.add("blocks", *blocks)
           .add("block_cut_fraction", static_cast<double>(cut_nonzeros(g.adj, *blocks)) /

@@ -21,6 +21,7 @@ struct TrainCommandOptions {
   TrainOptions train;
   TrainingDataOptions data;
   std::string evaluation = "full";
+  std::string split = "auto";
   std::string checkpoint, resume;
   bool no_prefetch = false;
   bool raw_features = false;
@@ -56,10 +57,17 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->check(CLI::IsMember({"full", "sampled"}))
       ->capture_default_str();
   cmd.add_flag("--no-prefetch", o.no_prefetch, "sample each bulk only when training needs it");
-  cmd.add_option("--train-per-class", o.data.split.train_per_class, "training vertices per class")
+  cmd.add_option("--split", o.split,
+                 "given: the dataset's own train/valid/test sets (an OGB folder's split/, kept in .msg); random: "
+                 "a seeded per-class split (--train-per-class, --validation-per-class); auto: given when the "
+                 "dataset has one")
+      ->check(CLI::IsMember({"auto", "given", "random"}))
+      ->capture_default_str();
+  cmd.add_option("--train-per-class", o.data.split.train_per_class, "--split random: training vertices per class")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd.add_option("--validation-per-class", o.data.split.validation_per_class, "validation vertices per class")
+  cmd.add_option("--validation-per-class", o.data.split.validation_per_class,
+                 "--split random: validation vertices per class")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd.add_option("--split-seed", o.data.split.seed, "seed of the random per-class split")->capture_default_str();
@@ -77,12 +85,28 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
   cmd.add_option("--resume", o.resume, "continue from this checkpoint");
 }
 
+// The graph cleaned as node classification wants it, except that a dataset's
+// own split keeps all its vertices (no cut to the largest component).
+Graph load_training_graph(const TrainCommandOptions& o) {
+  GraphSource source = o.source;
+  source.cleanup.largest_component = false;
+  Graph g = load_graph(source);
+  const bool given = o.data.split_choice == SplitChoice::given ||
+                     (o.data.split_choice == SplitChoice::automatic && g.has_split());
+  if (o.source.cleanup.largest_component && !given) {
+    g = cleanup(std::move(g), {false, false, true});
+    std::fprintf(stderr, "matsamp: largest component: %lld vertices\n", static_cast<long long>(g.num_vertices()));
+  }
+  return g;
+}
+
 void run_training(TrainCommandOptions& o) {
   if (o.train.model.empty())
     o.train.model = o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn" ? "gcn" : "sage";
   o.train.evaluation = parse_evaluation_mode(o.evaluation);
   o.train.prefetch = !o.no_prefetch;
   o.data.normalize_features = !o.raw_features;
+  o.data.split_choice = parse_split_choice(o.split);
 
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
@@ -96,7 +120,7 @@ void run_training(TrainCommandOptions& o) {
   // --device: where sampling and propagation run; each rank on the GPU of its local rank.
   o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
   const bool leader = comm->rank() == 0;
-  const TrainingData data = prepare_training_data(load_graph(o.source), o.data);
+  const TrainingData data = prepare_training_data(load_training_graph(o), o.data);
   auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, data.graph.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);

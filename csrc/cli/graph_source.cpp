@@ -35,9 +35,18 @@ int64_t spec_number(const std::string& spec, const std::string& text) {
 void add_graph_options(CLI::App& command, GraphSource& source) {
   command
       .add_option("-g,--graph", source.spec,
-                  "graph file (.mtx, .npz, .msg binary CSR, or edge list) or generator "
+                  "graph file (.mtx, .npz, .msg, or an edge list: SNAP or CSV; text may be gzip), an OGB "
+                  "dataset folder (ogbn_arxiv/ as downloaded: raw/ and split/), or generator "
                   "'rmat:SCALE[:EDGE_FACTOR]' / 'planted:N[:CLASSES]'")
       ->capture_default_str();
+  command
+      .add_option("--values", source.values,
+                  "edge values: given (weights; negative ones refused), pattern (every edge weighs 1), abs "
+                  "(magnitudes, also of complex Matrix Market values)")
+      ->check(CLI::IsMember({"given", "pattern", "abs"}))
+      ->capture_default_str();
+  command.add_flag_callback(
+      "--pattern", [&source] { source.values = "pattern"; }, "same as --values pattern");
   command.add_option("--labels", source.labels, "vertex label file for an edge list ('vertex label' lines)");
   command.add_option("--graph-seed", source.seed, "seed of the graph generator")->capture_default_str();
   command.add_flag("--symmetrize", source.cleanup.symmetrize, "add the reverse of every edge");
@@ -68,12 +77,18 @@ Graph load_graph(const GraphSource& source) {
     g = generate_planted_partition(options);
   } else {
     std::fprintf(stderr, "matsamp: reading %s\n", source.spec.c_str());
-    g = read_graph(source.spec);
+    ReadOptions options;
+    options.values = parse_value_mode(source.values);
+    g = read_graph(source.spec, options);
     if (!source.labels.empty()) read_vertex_labels(source.labels, g);
   }
   g = cleanup(std::move(g), source.cleanup);
-  std::fprintf(stderr, "matsamp: graph ready: %lld vertices, %lld nonzeros (%.2f s)\n",
-               static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()), timer.seconds());
+  std::string split;
+  for (const auto& [name, ids] : g.splits)
+    split += detail::concat(split.empty() ? ", split " : " / ", name, " ", ids.size());
+  std::fprintf(stderr, "matsamp: graph ready: %lld vertices, %lld nonzeros%s (%.2f s)\n",
+               static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()), split.c_str(),
+               timer.seconds());
   return g;
 }
 

@@ -10,6 +10,7 @@ namespace matsamp::cli {
 struct GraphSource {
   std::string spec = "rmat:16";  // a path, "rmat:SCALE[:EDGE_FACTOR]" or "planted:N[:CLASSES]"
   std::string labels;            // optional "vertex label" file for edge lists
+  std::string values = "given";  // how readers take edge values: given, pattern, abs
   uint64_t seed = 1;             // generator seed
   CleanupOptions cleanup;
 };

@@ -18,6 +18,13 @@ void validate(const Graph& g, const std::string& what) {
                 " labels for ", n, " vertices");
   for (int64_t label : g.labels)
     MATSAMP_CHECK(label >= -1, what, ": label ", label, " is negative (-1 marks unlabelled)");
+  for (const auto& [name, ids] : g.splits)
+    for (size_t i = 0; i < ids.size(); ++i) {
+      MATSAMP_CHECK(ids[i] >= 0 && ids[i] < n, what, ": split '", name, "' holds vertex ", ids[i], " out of range [0, ",
+                    n, ")");
+      MATSAMP_CHECK(i == 0 || ids[i - 1] < ids[i], what, ": split '", name, "' is not ascending or repeats vertex ",
+                    ids[i]);
+    }
 }
 
 }  // namespace matsamp

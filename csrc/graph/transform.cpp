@@ -136,6 +136,12 @@ Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices) {
     out.labels.resize(k);
     for (int64_t i = 0; i < k; ++i) out.labels[i] = g.labels[vertices[i]];
   }
+  for (const auto& [name, ids] : g.splits) {  // the kept members, renumbered
+    std::vector<vid_t>& kept = out.splits[name];
+    for (vid_t v : ids)
+      if (new_id[v] >= 0) kept.push_back(new_id[v]);
+    std::sort(kept.begin(), kept.end());
+  }
   return out;
 }
 

@@ -1,7 +1,10 @@
 #include "io/binary_csr.h"
 
-#include <array>
+#include <xxhash.h>
+
+#include <cstddef>
 #include <cstring>
+#include <map>
 
 #include "io/graph_io.h"
 #include "io/mapped_file.h"
@@ -12,58 +15,51 @@ namespace matsamp {
 namespace {
 
 constexpr char kMagic[8] = {'M', 'A', 'T', 'S', 'A', 'M', 'P', '1'};
-constexpr uint32_t kVersion = 1;
-constexpr uint32_t kValues = 1, kFeatures = 2, kLabels = 4;  // header flags
-enum Section { kRowptr, kColidx, kValuesSection, kFeaturesSection, kLabelsSection, kSections };
-constexpr const char* kSectionNames[kSections] = {"rowptr", "colidx", "values", "features", "labels"};
+constexpr uint32_t kVersion = 2;
+constexpr uint32_t kMaxSections = 1024;
+constexpr uint64_t kAlign = 64;
+constexpr const char* kSplitPrefix = "split/";
 
 struct Header {
   char magic[8];
   uint32_t version;
-  uint32_t flags;
+  uint32_t sections;
   int64_t n;
   int64_t nnz;
   int64_t feature_dim;
-  uint64_t checksum[kSections];
+  uint64_t checksum;  // of bytes [0, 40) and of the table
 };
-static_assert(sizeof(Header) == 80, "the on-disk header is 80 bytes");
+static_assert(sizeof(Header) == 48, "the on-disk header is 48 bytes");
 
-uint64_t padded(uint64_t bytes) { return (bytes + 7) & ~uint64_t{7}; }
+struct Entry {
+  char name[32];
+  uint64_t offset;
+  uint64_t bytes;
+  uint64_t checksum;
+};
+static_assert(sizeof(Entry) == 56, "a section table entry is 56 bytes");
 
-// Checksum of one section: a multiply-xorshift chain over its 8-byte little-endian
-// words (the last word zero-padded), finished with MurmurHash3's fmix64. Each step is
-// a bijection of the running state, so any single changed word is always detected;
-// it is not cryptographic. About 1 ns per word.
-uint64_t checksum(const char* bytes, uint64_t size) {
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ size;
-  auto mix = [&h](uint64_t word) {
-    h = (h ^ word) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-  };
-  const uint64_t words = size / 8;
-  for (uint64_t i = 0; i < words; ++i) {
-    uint64_t w;
-    std::memcpy(&w, bytes + 8 * i, 8);
-    mix(w);
-  }
-  if (size % 8) {
-    uint64_t w = 0;
-    std::memcpy(&w, bytes + 8 * words, size % 8);
-    mix(w);
-  }
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  h *= 0xC4CEB9FE1A85EC53ull;
-  h ^= h >> 33;
-  return h;
+uint64_t padded(uint64_t bytes) { return (bytes + kAlign - 1) & ~(kAlign - 1); }
+
+uint64_t header_checksum(const Header& h, const Entry* table) {
+  XXH3_state_t* state = XXH3_createState();
+  MATSAMP_CHECK(state, "out of memory for a checksum state");
+  XXH3_64bits_reset(state);
+  XXH3_64bits_update(state, &h, offsetof(Header, checksum));
+  XXH3_64bits_update(state, table, sizeof(Entry) * h.sections);
+  const uint64_t sum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return sum;
 }
 
-// Where each section lies, from a header already checked for sane sizes.
+// The file's header and sections by name, checked against each other and the file.
 struct Layout {
   Header header;
-  std::array<uint64_t, kSections> offset{}, bytes{};  // bytes = 0 for absent sections
-  uint64_t file_size = 0;                             // what the header implies
+  std::map<std::string, Entry> sections;
+  const Entry* find(const std::string& name) const {
+    auto it = sections.find(name);
+    return it == sections.end() ? nullptr : &it->second;
+  }
 };
 
 uint64_t section_bytes(const std::string& path, int64_t count, uint64_t item) {
@@ -73,49 +69,73 @@ uint64_t section_bytes(const std::string& path, int64_t count, uint64_t item) {
   return bytes;
 }
 
-Layout parse_header(const MappedFile& file) {
+Layout parse_layout(const MappedFile& file) {
   const std::string& path = file.path();
   Layout l;
+  Header& h = l.header;
   if (file.size() < sizeof(Header))
     fail(path, ": truncated: expected at least ", sizeof(Header), " bytes, file has ", file.size());
-  std::memcpy(&l.header, file.data(), sizeof(Header));
-  const Header& h = l.header;
+  std::memcpy(&h, file.data(), sizeof(Header));
   if (std::memcmp(h.magic, kMagic, 8) != 0) fail(path, ": not a matsamp binary graph (bad magic)");
+  if (h.version == 1)
+    fail(path,
+         ": written in .msg format 1 by an older matsamp; re-convert it from its source (matsamp convert "
+         "SOURCE ",
+         path, ")");
   if (h.version != kVersion)
     fail(path, ": unsupported format version ", h.version, " (this build reads ", kVersion, ")");
-  if (h.flags & ~(kValues | kFeatures | kLabels)) fail(path, ": unknown flags 0x", std::hex, h.flags);
+  if (h.sections > kMaxSections) fail(path, ": corrupt header: ", h.sections, " sections");
+  const uint64_t table_end = sizeof(Header) + uint64_t{h.sections} * sizeof(Entry);
+  if (file.size() < table_end)
+    fail(path, ": truncated: expected at least ", table_end, " bytes, file has ", file.size());
+  std::vector<Entry> table(h.sections);
+  std::memcpy(table.data(), file.data() + sizeof(Header), sizeof(Entry) * h.sections);
+  if (header_checksum(h, table.data()) != h.checksum) fail(path, ": checksum mismatch in the header");
   if (h.n < 0 || h.nnz < 0 || h.feature_dim < 0)
     fail(path, ": corrupt header: negative size (n ", h.n, ", nnz ", h.nnz, ", feature_dim ", h.feature_dim, ")");
   check_column_count(h.n, path.c_str());
-  if ((h.feature_dim > 0) != bool(h.flags & kFeatures))
-    fail(path, ": corrupt header: feature flag disagrees with feature_dim ", h.feature_dim);
+
+  uint64_t at = padded(table_end);
+  for (const Entry& e : table) {
+    if (std::memchr(e.name, 0, sizeof e.name) == nullptr) fail(path, ": corrupt section table: unterminated name");
+    const std::string name = e.name;
+    if (e.offset != at || e.bytes > (uint64_t{1} << 60))
+      fail(path, ": corrupt section table: section ", name, " is not where the one before ends");
+    at += padded(e.bytes);
+    if (!l.sections.emplace(name, e).second) fail(path, ": corrupt section table: section ", name, " twice");
+  }
+  if (file.size() < at) fail(path, ": truncated: expected ", at, " bytes, file has ", file.size());
+  if (file.size() > at) fail(path, ": size mismatch: expected ", at, " bytes, file has ", file.size());
 
   int64_t feature_count;
   if (__builtin_mul_overflow(h.n, h.feature_dim, &feature_count))
     fail(path, ": corrupt header: section size overflows");
-  l.bytes[kRowptr] = section_bytes(path, h.n + 1, 8);
-  l.bytes[kColidx] = section_bytes(path, h.nnz, 4);
-  l.bytes[kValuesSection] = h.flags & kValues ? section_bytes(path, h.nnz, 4) : 0;
-  l.bytes[kFeaturesSection] = h.flags & kFeatures ? section_bytes(path, feature_count, 4) : 0;
-  l.bytes[kLabelsSection] = h.flags & kLabels ? section_bytes(path, h.n, 8) : 0;
-  uint64_t at = sizeof(Header);
-  for (int s = 0; s < kSections; ++s) {
-    l.offset[s] = at;
-    at += padded(l.bytes[s]);
+  const std::map<std::string, uint64_t> expected = {{"rowptr", section_bytes(path, h.n + 1, 8)},
+                                                    {"colidx", section_bytes(path, h.nnz, 4)},
+                                                    {"values", section_bytes(path, h.nnz, 4)},
+                                                    {"features", section_bytes(path, feature_count, 4)},
+                                                    {"labels", section_bytes(path, h.n, 8)}};
+  for (const char* required : {"rowptr", "colidx"})
+    if (!l.find(required)) fail(path, ": corrupt section table: no section ", required);
+  if ((h.feature_dim > 0) != (l.find("features") != nullptr))
+    fail(path, ": corrupt header: feature_dim ", h.feature_dim, " disagrees with the features section");
+  for (const auto& [name, e] : l.sections) {
+    auto want = expected.find(name);
+    if (want != expected.end() && e.bytes != want->second)
+      fail(path, ": corrupt section table: section ", name, " has ", e.bytes, " bytes, expected ", want->second);
+    if (name.rfind(kSplitPrefix, 0) == 0 && e.bytes % 8 != 0)
+      fail(path, ": corrupt section table: section ", name, " is not a whole number of ids");
   }
-  l.file_size = at;
-  if (file.size() < at) fail(path, ": truncated: expected ", at, " bytes, file has ", file.size());
-  if (file.size() > at) fail(path, ": size mismatch: expected ", at, " bytes, file has ", file.size());
   return l;
 }
 
 template <class T>
-std::vector<T> copy_section(const MappedFile& file, const Layout& l, Section s) {
-  const char* bytes = file.data() + l.offset[s];
-  if (checksum(bytes, l.bytes[s]) != l.header.checksum[s])
-    fail(file.path(), ": checksum mismatch in section ", kSectionNames[s]);
-  std::vector<T> out(l.bytes[s] / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), bytes, l.bytes[s]);
+std::vector<T> copy_section(const MappedFile& file, const Layout& l, const std::string& name) {
+  const Entry& e = l.sections.at(name);
+  const char* bytes = file.data() + e.offset;
+  if (XXH3_64bits(bytes, e.bytes) != e.checksum) fail(file.path(), ": checksum mismatch in section ", name);
+  std::vector<T> out(e.bytes / sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), bytes, e.bytes);
   return out;
 }
 
@@ -124,50 +144,72 @@ std::vector<T> copy_section(const MappedFile& file, const Layout& l, Section s) 
 void write_binary_csr(const std::string& path, const Graph& g) {
   validate(g, path);
   validate(g.adj, path);
+  struct Part {
+    std::string name;
+    const void* data;
+    uint64_t bytes;
+  };
+  std::vector<Part> parts = {{"rowptr", g.adj.rowptr.data(), g.adj.rowptr.size() * sizeof(int64_t)},
+                             {"colidx", g.adj.colidx.data(), g.adj.colidx.size() * sizeof(col_t)}};
+  if (!g.adj.values.empty()) parts.push_back({"values", g.adj.values.data(), g.adj.values.size() * sizeof(float)});
+  if (g.has_features()) parts.push_back({"features", g.features.data(), g.features.size() * sizeof(float)});
+  if (g.has_labels()) parts.push_back({"labels", g.labels.data(), g.labels.size() * sizeof(int64_t)});
+  for (const auto& [name, ids] : g.splits) {
+    MATSAMP_CHECK(name.size() + std::strlen(kSplitPrefix) < sizeof(Entry::name), path, ": split name '", name,
+                  "' is too long");
+    parts.push_back({kSplitPrefix + name, ids.data(), ids.size() * sizeof(vid_t)});
+  }
+
   Header h{};
   std::memcpy(h.magic, kMagic, 8);
   h.version = kVersion;
+  h.sections = static_cast<uint32_t>(parts.size());
   h.n = g.num_vertices();
   h.nnz = g.adj.nnz();
   h.feature_dim = g.feature_dim;
-  h.flags = (g.adj.values.empty() ? 0u : kValues) | (g.has_features() ? kFeatures : 0u) |
-            (g.has_labels() ? kLabels : 0u);
-  const std::array<std::pair<const void*, uint64_t>, kSections> sections = {{
-      {g.adj.rowptr.data(), g.adj.rowptr.size() * sizeof(int64_t)},
-      {g.adj.colidx.data(), g.adj.colidx.size() * sizeof(col_t)},
-      {g.adj.values.data(), g.adj.values.size() * sizeof(float)},
-      {g.features.data(), g.features.size() * sizeof(float)},
-      {g.labels.data(), g.labels.size() * sizeof(int64_t)},
-  }};
-  const bool present[kSections] = {true, true, bool(h.flags & kValues), bool(h.flags & kFeatures),
-                                   bool(h.flags & kLabels)};
-  for (int s = 0; s < kSections; ++s)
-    if (present[s]) h.checksum[s] = checksum(static_cast<const char*>(sections[s].first), sections[s].second);
+  std::vector<Entry> table(parts.size());
+  uint64_t at = padded(sizeof(Header) + sizeof(Entry) * parts.size());
+  const uint64_t first_section = at;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    Entry& e = table[i];
+    std::memset(&e, 0, sizeof e);
+    std::memcpy(e.name, parts[i].name.data(), parts[i].name.size());
+    e.offset = at;
+    e.bytes = parts[i].bytes;
+    e.checksum = XXH3_64bits(parts[i].data, parts[i].bytes);
+    at += padded(e.bytes);
+  }
+  h.checksum = header_checksum(h, table.data());
 
   AtomicFileWriter out(path);
+  const char zeros[kAlign] = {};
   out.write(&h, sizeof(h));
-  const char zeros[8] = {};
-  for (const auto& [data, bytes] : sections) {
-    out.write(data, bytes);
-    out.write(zeros, padded(bytes) - bytes);
+  out.write(table.data(), sizeof(Entry) * table.size());
+  out.write(zeros, first_section - sizeof(h) - sizeof(Entry) * table.size());
+  for (const Part& p : parts) {
+    out.write(p.data, p.bytes);
+    out.write(zeros, padded(p.bytes) - p.bytes);
   }
   out.commit();
 }
 
 Graph read_binary_csr(const std::string& path) {
   const MappedFile file(path);
-  const Layout l = parse_header(file);
+  const Layout l = parse_layout(file);
   Graph g;
   g.adj.rows = g.adj.cols = l.header.n;
-  g.adj.rowptr = copy_section<int64_t>(file, l, kRowptr);
-  g.adj.colidx = copy_section<col_t>(file, l, kColidx);
-  if (l.header.flags & kValues) g.adj.values = copy_section<float>(file, l, kValuesSection);
+  g.adj.rowptr = copy_section<int64_t>(file, l, "rowptr");
+  g.adj.colidx = copy_section<col_t>(file, l, "colidx");
+  if (l.find("values")) g.adj.values = copy_section<float>(file, l, "values");
   else g.adj.values.assign(l.header.nnz, 1.0f);  // the in-memory form always carries values
-  if (l.header.flags & kFeatures) {
+  if (l.find("features")) {
     g.feature_dim = l.header.feature_dim;
-    g.features = copy_section<float>(file, l, kFeaturesSection);
+    g.features = copy_section<float>(file, l, "features");
   }
-  if (l.header.flags & kLabels) g.labels = copy_section<int64_t>(file, l, kLabelsSection);
+  if (l.find("labels")) g.labels = copy_section<int64_t>(file, l, "labels");
+  for (const auto& [name, e] : l.sections)
+    if (name.rfind(kSplitPrefix, 0) == 0)
+      g.splits[name.substr(std::strlen(kSplitPrefix))] = copy_section<vid_t>(file, l, name);
   validate(g.adj, path);
   validate(g, path);
   return g;
@@ -175,17 +217,36 @@ Graph read_binary_csr(const std::string& path) {
 
 BinaryCsrInfo read_binary_csr_info(const std::string& path) {
   const MappedFile file(path);
-  const Header h = parse_header(file).header;
-  return {h.n, h.nnz, h.feature_dim, bool(h.flags & kValues), bool(h.flags & kFeatures), bool(h.flags & kLabels)};
+  const Layout l = parse_layout(file);
+  const Header& h = l.header;
+  BinaryCsrInfo info{h.n,
+                     h.nnz,
+                     h.feature_dim,
+                     l.find("values") != nullptr,
+                     l.find("features") != nullptr,
+                     l.find("labels") != nullptr,
+                     {}};
+  for (const auto& [name, e] : l.sections)
+    if (name.rfind(kSplitPrefix, 0) == 0) info.splits.push_back(name.substr(std::strlen(kSplitPrefix)));
+  return info;
+}
+
+std::vector<BinarySection> read_binary_csr_sections(const std::string& path) {
+  const MappedFile file(path);
+  std::vector<BinarySection> out;
+  for (const auto& [name, e] : parse_layout(file).sections) out.push_back({name, e.offset, e.bytes});
+  return out;
 }
 
 CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) {
   const MappedFile file(path);
-  const Layout l = parse_header(file);
+  const Layout l = parse_layout(file);
   const int64_t n = l.header.n, nnz = l.header.nnz;
   MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= n, path, ": row block [", r0, ", ", r1, ") outside [0, ", n, ")");
+  const char* rowptr_at = file.data() + l.find("rowptr")->offset;
+  const char* colidx_at = file.data() + l.find("colidx")->offset;
   std::vector<int64_t> rowptr(r1 - r0 + 1);
-  std::memcpy(rowptr.data(), file.data() + l.offset[kRowptr] + 8 * r0, 8 * rowptr.size());
+  std::memcpy(rowptr.data(), rowptr_at + 8 * r0, 8 * rowptr.size());
   for (int64_t i = 0; i + 1 < static_cast<int64_t>(rowptr.size()); ++i)
     MATSAMP_CHECK(rowptr[i] <= rowptr[i + 1], path, ": corrupt section rowptr: decreases at row ", r0 + i);
   MATSAMP_CHECK(rowptr.front() >= 0 && rowptr.back() <= nnz, path, ": corrupt section rowptr: rows [", r0, ", ", r1,
@@ -194,10 +255,10 @@ CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) 
   CsrMatrix m(r1 - r0, n);
   for (size_t i = 0; i < rowptr.size(); ++i) m.rowptr[i] = rowptr[i] - first;
   m.colidx.resize(count);
-  if (count > 0) std::memcpy(m.colidx.data(), file.data() + l.offset[kColidx] + 4 * first, 4 * count);
-  if (l.header.flags & kValues) {
+  if (count > 0) std::memcpy(m.colidx.data(), colidx_at + 4 * first, 4 * count);
+  if (const auto* values = l.find("values")) {
     m.values.resize(count);
-    if (count > 0) std::memcpy(m.values.data(), file.data() + l.offset[kValuesSection] + 4 * first, 4 * count);
+    if (count > 0) std::memcpy(m.values.data(), file.data() + values->offset + 4 * first, 4 * count);
   } else {
     m.values.assign(count, 1.0f);
   }

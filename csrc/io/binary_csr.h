@@ -1,21 +1,26 @@
-// The matsamp binary graph format (.msg): a fixed header, then the CSR arrays,
-// features and labels as raw little-endian sections, each 8-byte aligned and
-// covered by a checksum in the header. Loaded by mmap; write_binary_csr and
-// read_binary_csr are declared in graph_io.h.
+// The matsamp binary dataset format (.msg): a fixed header, a table of named
+// sections, then the sections: the CSR arrays, dense features, labels and the
+// named vertex sets of a split, each 64-byte aligned (rows of a mapped file
+// start on cache lines) and covered by an XXH3-64 checksum in the table; the
+// header and table are covered by one more. Loaded by mmap; write_binary_csr
+// and read_binary_csr are declared in graph_io.h.
 //
 // Layout (all integers little-endian):
 //   0   char[8]   magic "MATSAMP1"
-//   8   uint32    version (1)
-//   12  uint32    flags: bit 0 values, bit 1 features, bit 2 labels
+//   8   uint32    version (2; files of version 1 are refused with a re-convert hint)
+//   12  uint32    S, the number of sections
 //   16  int64     n (vertices)
 //   24  int64     nnz
 //   32  int64     feature_dim (0 without features)
-//   40  uint64[5] checksums of rowptr, colidx, values, features, labels (0 if absent)
-//   80  sections in that order: rowptr int64[n+1], colidx int32[nnz], values float[nnz],
-//       features float[n*feature_dim], labels int64[n]; each zero-padded to 8 bytes.
+//   40  uint64    XXH3-64 of bytes [0, 40) and of the section table
+//   48  S entries of 56 bytes: char name[32] (NUL-padded), uint64 offset, uint64 bytes, uint64 XXH3-64
+//   then the sections in table order, each zero-padded to 64 bytes; the file ends with the last.
+// Sections: rowptr int64[n+1], colidx int32[nnz], values float[nnz] (absent: all
+// ones), features float[n*feature_dim], labels int64[n], split/<name> int64[] (ascending ids).
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/csr.h"
 
@@ -28,10 +33,17 @@ struct BinaryCsrInfo {
   bool has_values = false;  // without values every edge weighs 1
   bool has_features = false;
   bool has_labels = false;
+  std::vector<std::string> splits;  // names of the vertex sets ("train", "valid", "test")
 };
 
-// Header only (checked against the file length); no section is read.
+struct BinarySection {
+  std::string name;
+  uint64_t offset = 0, bytes = 0;
+};
+
+// Header and table only (checked against the file length); no section is read.
 BinaryCsrInfo read_binary_csr_info(const std::string& path);
+std::vector<BinarySection> read_binary_csr_sections(const std::string& path);
 
 // Rows [r0, r1) of the adjacency: (r1 - r0) x n, rowptr rebased to 0. Only those rows
 // are touched (for partitioned loading); section checksums are not verified, bounds are.

@@ -1,6 +1,7 @@
 // Matrix Market coordinate files as graphs (https://math.nist.gov/MatrixMarket/formats.html).
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <string>
 
 #include "io/graph_io.h"
@@ -19,6 +20,7 @@ std::string lowercase(std::string_view s) {
 struct MatrixMarketHeader {
   bool pattern = false;    // no value column; every entry weighs 1
   bool integer = false;    // values must be integers
+  bool complex = false;    // two value columns (real, imaginary)
   bool symmetric = false;  // only one triangle stored; mirror off-diagonal entries
 };
 
@@ -34,7 +36,7 @@ MatrixMarketHeader parse_header(TextReader& in) {
   MatrixMarketHeader h;
   if (field == "pattern") h.pattern = true;
   else if (field == "integer") h.integer = true;
-  else if (field == "complex") in.fail_here("complex matrices are not graphs");
+  else if (field == "complex") h.complex = true;
   else if (field != "real" && field != "double") in.fail_here("unknown field '", t[3], "'");
   if (symmetry == "symmetric") h.symmetric = true;
   else if (symmetry == "hermitian" || symmetry == "skew-symmetric")
@@ -43,11 +45,32 @@ MatrixMarketHeader parse_header(TextReader& in) {
   return h;
 }
 
+// The weight of the entry on the current line: its value (integer or real), or
+// with --values abs the magnitude of its real or complex value.
+float entry_value(const TextReader& in, const MatrixMarketHeader& header, ValueMode mode) {
+  const auto& t = in.tokens();
+  if (mode == ValueMode::given && header.integer) {
+    const int64_t w = in.integer(t[2], "value");
+    if (w < 0)
+      in.fail_here("weight ", w, " is negative; read the pattern (--values pattern) or magnitudes (--values abs)");
+    return static_cast<float>(w);
+  }
+  if (mode == ValueMode::given) return in.weight(t[2]);
+  const double re = in.real(t[2], "value"), im = header.complex ? in.real(t[3], "imaginary part") : 0.0;
+  const double magnitude = std::hypot(re, im);
+  if (magnitude > 3.4e38) in.fail_here("magnitude ", magnitude, " does not fit a 32-bit float");
+  return static_cast<float>(magnitude);
+}
+
 }  // namespace
 
-Graph read_matrix_market(const std::string& path) {
+Graph read_matrix_market(const std::string& path, const ReadOptions& options) {
   TextReader in(path);
-  const MatrixMarketHeader header = parse_header(in);
+  MatrixMarketHeader header = parse_header(in);
+  if (header.complex && options.values == ValueMode::given)
+    in.fail_here(
+        "complex values are not edge weights; read the pattern (--values pattern) or magnitudes "
+        "(--values abs)");
 
   if (!in.next_data_line("%")) in.fail_here("file ends before the size line");
   if (in.tokens().size() != 3) in.fail_here("size line must be 'rows cols entries'");
@@ -58,13 +81,17 @@ Graph read_matrix_market(const std::string& path) {
   if (rows != cols) in.fail_here("matrix is ", rows, " x ", cols, "; a graph needs a square matrix");
   if (rows > std::numeric_limits<col_t>::max()) in.fail_here(rows, " vertices do not fit 32-bit column ids");
 
-  const size_t expected_fields = header.pattern ? 2 : 3;
-  const size_t capacity = static_cast<size_t>(declared) * (header.symmetric ? 2 : 1);
+  const size_t expected_fields = header.pattern ? 2 : header.complex ? 4 : 3;
+  const bool keep_values = !header.pattern && options.values != ValueMode::pattern;
+  // Reserve what the header declares, but no more than the file could hold
+  // (a forged count must not allocate before an entry is read).
+  const size_t capacity = static_cast<size_t>(std::min<int64_t>(declared, int64_t{1} << 22)) *
+                          (header.symmetric ? 2 : 1);
   std::vector<int64_t> row_ids, col_ids;
   std::vector<float> values;
   row_ids.reserve(capacity);
   col_ids.reserve(capacity);
-  if (!header.pattern) values.reserve(capacity);
+  if (keep_values) values.reserve(capacity);
 
   int64_t seen = 0;
   while (in.next_data_line("%")) {
@@ -74,21 +101,14 @@ Graph read_matrix_market(const std::string& path) {
     const int64_t i = in.integer(t[0], "row id"), j = in.integer(t[1], "column id");
     for (int64_t id : {i, j})
       if (id < 1 || id > rows) in.fail_here("vertex id ", id, " out of range [1, ", rows, "]");
-    float v = 1.0f;
-    if (header.integer) {
-      const int64_t w = in.integer(t[2], "value");
-      if (w < 0) in.fail_here("weight ", w, " is negative");
-      v = static_cast<float>(w);
-    } else if (!header.pattern) {
-      v = in.weight(t[2]);
-    }
+    const float v = keep_values ? entry_value(in, header, options.values) : 1.0f;
     row_ids.push_back(i - 1);
     col_ids.push_back(j - 1);
-    if (!header.pattern) values.push_back(v);
+    if (keep_values) values.push_back(v);
     if (header.symmetric && i != j) {
       row_ids.push_back(j - 1);
       col_ids.push_back(i - 1);
-      if (!header.pattern) values.push_back(v);
+      if (keep_values) values.push_back(v);
     }
     ++seen;
   }

@@ -8,13 +8,43 @@
 
 namespace matsamp {
 
+namespace {
+
+// The dataset's split, without unlabelled vertices (they cannot be scored).
+DataSplit given_split(const Graph& graph) {
+  MATSAMP_CHECK(graph.has_split(),
+                "--split given: the graph has no split (an OGB dataset folder's split/, or a .msg converted from one)");
+  auto labelled = [&](const char* name) {
+    std::vector<vid_t> ids;
+    auto it = graph.splits.find(name);
+    if (it != graph.splits.end())
+      for (vid_t v : it->second)
+        if (graph.labels[v] >= 0) ids.push_back(v);
+    return ids;
+  };
+  DataSplit split{labelled("train"), labelled("valid"), labelled("test")};
+  MATSAMP_CHECK(!split.train.empty(), "--split given: no labelled vertex in the dataset's training set");
+  return split;
+}
+
+}  // namespace
+
+SplitChoice parse_split_choice(const std::string& text) {
+  if (text == "auto") return SplitChoice::automatic;
+  if (text == "given") return SplitChoice::given;
+  if (text == "random") return SplitChoice::random;
+  fail("unknown split '", text, "' (auto, given or random)");
+}
+
 TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options) {
   MATSAMP_CHECK(graph.has_features(), "training needs vertex features; the graph has none");
   MATSAMP_CHECK(graph.has_labels(), "training needs vertex labels; the graph has none");
   validate(graph, "training graph");
   if (options.normalize_features) normalize_feature_rows(graph);
   TrainingData data;
-  data.split = split_per_class(graph.labels, options.split);
+  const bool given = options.split_choice == SplitChoice::given ||
+                     (options.split_choice == SplitChoice::automatic && graph.has_split());
+  data.split = given ? given_split(graph) : split_per_class(graph.labels, options.split);
   data.num_classes = graph.num_classes();
   data.graph = std::move(graph);
   return data;

@@ -9,9 +9,19 @@
 
 namespace matsamp {
 
+// Which vertices train, validate and test: the dataset's own split (its
+// "train", "valid" and "test" sets), or a seeded per-class one.
+enum class SplitChoice {
+  automatic,  // the dataset's when it has one, else random
+  given,
+  random,
+};
+SplitChoice parse_split_choice(const std::string& text);  // "auto", "given", "random"
+
 struct TrainingDataOptions {
   bool normalize_features = true;  // bag-of-words features train better as frequencies
-  PerClassSplitOptions split;
+  SplitChoice split_choice = SplitChoice::automatic;
+  PerClassSplitOptions split;  // for the random split
 };
 
 struct TrainingData {
@@ -21,7 +31,8 @@ struct TrainingData {
 };
 
 // Throws a one-line error when the graph cannot be trained on (no features, no
-// labels, counts that disagree with n, too few vertices of a class).
+// labels, counts that disagree with n, too few vertices of a class, a given
+// split asked of a graph without one or with no labelled training vertex).
 TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options);
 
 // Divides each feature row by its sum of absolute values (zero rows stay zero).

@@ -1,5 +1,9 @@
 """matsamp.Graph: a graph the samplers run on."""
+import numbers
+import operator
 import os
+import sys
+from typing import Dict, NamedTuple, Optional
 
 import torch
 
@@ -15,19 +19,22 @@ class Graph:
     (GCN-normalized adjacency and its square) are prepared on first use and kept.
 
     Make one with :meth:`load` (the C++ readers: ``.npz``, ``.mtx``, ``.msg``
-    binary CSR, anything else as an edge list) or :meth:`from_csr`. Row ``v`` of
-    the adjacency lists the neighbours that vertex ``v`` samples from.
+    binary CSR, anything else as an edge list), :meth:`from_csr`,
+    :meth:`from_edge_index` or :meth:`from_scipy`. Row ``v`` of the adjacency
+    lists the neighbours that vertex ``v`` samples from.
 
     Attributes:
         features: float tensor ``[num_nodes, f]`` or None.
         labels: int64 tensor ``[num_nodes]`` (-1 = unlabelled) or None.
+        splits: the dataset's own vertex sets, ``{"train": ids, "valid": ids,
+            "test": ids}`` (int64 ascending), or ``{}``.
         device: where the graph lives and its samplers run: the CPU, or a CUDA
             device (the engine's CUDA backend keeps the adjacency there after the
-            first sampling call; features and labels are moved there too).
+            first sampling call; features, labels and splits are moved there too).
     """
 
-    def __init__(self, handle, features=None, labels=None, device="cpu"):
-        """Internal: use :meth:`load` or :meth:`from_csr`."""
+    def __init__(self, handle, features=None, labels=None, device="cpu", splits=None):
+        """Internal: use :meth:`load` or a ``from_*`` constructor."""
         self.handle = handle   # torch.classes.matsamp.Graph, what the ops take
         self.device = _device.graph_device(device)
         n = handle.num_vertices()
@@ -44,15 +51,18 @@ class Graph:
             handle.place_on_cuda(self.device.index)
         self.features = None if features is None else features.to(self.device)
         self.labels = None if labels is None else labels.to(self.device)
+        self.splits = {name: ids.to(self.device) for name, ids in (splits or {}).items()}
 
     @classmethod
     def load(cls, path, *, labels_path=None, symmetrize=False, drop_self_loops=False,
              largest_component=False, device="cpu"):
-        """Reads a graph with the C++ readers, as ``matsamp sample --graph PATH`` does.
+        """Reads a graph or dataset with the C++ readers, as ``matsamp sample --graph PATH`` does.
 
         Args:
-            path: ``.npz`` (adjacency, optional features and labels, as cora.npz),
-                ``.mtx`` Matrix Market, ``.msg`` matsamp binary CSR, or an edge list.
+            path: an OGB dataset folder as downloaded (``ogbn_arxiv/``: its features,
+                labels and split come along), ``.npz`` (adjacency, optional features
+                and labels, as cora.npz), ``.mtx`` Matrix Market, ``.msg`` matsamp
+                binary, or an edge list (SNAP or CSV); text files may be gzip.
             labels_path: optional "vertex label" file (for edge lists).
             symmetrize, drop_self_loops, largest_component: the CLI's cleanup
                 options of the same names, applied in that order.
@@ -68,30 +78,160 @@ class Graph:
             drop_self_loops, largest_component)
         features, labels = handle.features(), handle.labels()
         return cls(handle, features if features.numel() else None,
-                   labels if labels.numel() else None, device)
+                   labels if labels.numel() else None, device, dict(handle.splits()))
+
+    def save(self, path):
+        """Writes the graph with its features, labels and splits as one ``.msg``
+        file (what ``matsamp convert`` writes; the CLI and :meth:`load` read it).
+        The file appears whole or not at all.
+
+        Raises:
+            RuntimeError: the file cannot be written (the message says why).
+        """
+        empty = torch.empty(0)
+        self.handle.save(os.fspath(path),
+                         empty if self.features is None else self.features.float().cpu(),
+                         empty.long() if self.labels is None else self.labels.cpu(),
+                         {name: ids.cpu() for name, ids in self.splits.items()})
 
     @classmethod
     def from_csr(cls, rowptr, col, value=None, *, features=None, labels=None, device="cpu"):
-        """A graph from CSR tensors (copied once into the engine).
+        """A graph from CSR arrays (copied once into the engine).
 
         Args:
-            rowptr: int64 ``[n + 1]``.
-            col: int32 or int64 ``[nnz]``, sorted and unique within each row.
-            value: float32 ``[nnz]`` edge weights (non-negative), or None for all ones.
+            rowptr: int64 or int32 ``[n + 1]``.
+            col: int32 or int64 ``[nnz]``. Columns need not be sorted within a row:
+                they are sorted on the way in, and repeated ones merged.
+            value: float32 ``[nnz]`` edge weights (non-negative; repeated entries
+                are summed), or None for all ones.
             features: optional float tensor ``[n, f]`` (kept, not copied).
             labels: optional int64 ``[n]``.
             device: "cpu", or "cuda" / "cuda:N" to sample on that GPU (the CSR tensors
                 may be on any device; they are copied to the engine once).
 
+        rowptr, col and value may be tensors, NumPy arrays or lists.
+
         Raises:
-            TypeError: a tensor has the wrong dtype.
+            TypeError: an argument has the wrong type or dtype.
             ValueError: the CSR is malformed (the message says where).
         """
         _device.graph_device(device)
+        rowptr = _array(rowptr, "rowptr", _ID_DTYPES, dim=1).to(torch.int64)
+        col = _array(col, "col", _ID_DTYPES, dim=1)
+        value = None if value is None else _array(value, "value", (torch.float32,), dim=1)
+        n = rowptr.numel() - 1
+        if n < 0:
+            raise ValueError("rowptr needs n + 1 >= 1 entries, got none")
+        nnz = col.numel()
+        if rowptr[0] != 0 or rowptr[-1] != nnz:
+            raise ValueError(f"rowptr must run from 0 to nnz = {nnz} (len(col)), "
+                             f"got {int(rowptr[0])} to {int(rowptr[-1])}")
+        if n and bool((rowptr[1:] < rowptr[:-1]).any()):
+            row = int((rowptr[1:] < rowptr[:-1]).nonzero()[0])
+            raise ValueError(f"rowptr decreases at row {row}: {int(rowptr[row])} > {int(rowptr[row + 1])}")
+        if value is not None and value.numel() == 0:
+            value = None   # the engine's "all ones"
+        if value is not None:
+            if value.numel() != nnz:
+                raise ValueError(f"value has {value.numel()} entries for {nnz} column ids")
+            _check_weights(value, "value")
+        if not _sorted_within_rows(rowptr, col):
+            _check_column_count(n)
+            _check_ids(col, "col", n)
+            rows = torch.repeat_interleave(torch.arange(n), rowptr.diff())
+            rowptr, col, value = _coalesce(n, rows, col.to(torch.int64), value)
+        return cls._from_sorted_csr(rowptr, col, value, features, labels, device)
+
+    @classmethod
+    def from_edge_index(cls, edge_index, num_nodes=None, *, edge_weight=None, features=None,
+                        labels=None, device="cpu"):
+        """A graph from a PyG-style edge list: edge ``i`` runs from ``edge_index[0, i]``
+        to ``edge_index[1, i]`` and is an entry of the adjacency row of its source, as
+        in ``SparseTensor(row=edge_index[0], col=edge_index[1])``.
+
+        Args:
+            edge_index: int64 or int32 ``[2, E]`` (tensor, NumPy array or list).
+            num_nodes: the number of vertices; None for 1 + the largest id (0 without edges).
+            edge_weight: float32 ``[E]`` (non-negative), or None for all ones.
+                Repeated edges are merged into one, their weights summed.
+            features, labels, device: as in :meth:`from_csr`.
+
+        Raises:
+            TypeError: an argument has the wrong type or dtype.
+            ValueError: wrong shape, negative ids, ids not below ``num_nodes``, or
+                negative weights.
+        """
+        _device.graph_device(device)
+        edges = _array(edge_index, "edge_index", _ID_DTYPES)
+        if edges.dim() == 1 and edges.numel() == 0:
+            edges = edges.view(2, 0)
+        if edges.dim() != 2 or edges.size(0) != 2:
+            raise ValueError(f"edge_index must have shape [2, E], got {list(edges.shape)}")
+        edges = edges.to(torch.int64)
+        if num_nodes is None:
+            _check_ids(edges, "edge_index", None)
+            n = int(edges.max()) + 1 if edges.numel() else 0
+        else:
+            n = _count(num_nodes, "num_nodes")
+            _check_ids(edges, "edge_index", n, bound="num_nodes")
+        weight = None
+        if edge_weight is not None:
+            weight = _array(edge_weight, "edge_weight", (torch.float32,))
+            if weight.shape != (edges.size(1),):
+                raise ValueError(f"edge_weight must have shape [{edges.size(1)}] (one per edge), "
+                                 f"got {list(weight.shape)}")
+            _check_weights(weight, "edge_weight")
+        _check_column_count(n)
+        rowptr, col, value = _coalesce(n, edges[0], edges[1], weight)
+        return cls._from_sorted_csr(rowptr, col, value, features, labels, device)
+
+    @classmethod
+    def from_scipy(cls, matrix, *, features=None, labels=None, device="cpu"):
+        """A graph from a square scipy.sparse matrix or array (CSR, CSC, COO, ...):
+        ``matrix[u, v]`` is the weight of the entry of ``v`` in row ``u``.
+
+        The matrix is converted to CSR with its duplicates summed; stored entries
+        (explicit zeros too) become edges, their values float32 weights, which must
+        be non-negative. The matrix itself is not modified.
+
+        Args:
+            matrix: a scipy.sparse matrix or array of real (or bool) values.
+            features, labels, device: as in :meth:`from_csr`.
+
+        Raises:
+            TypeError: ``matrix`` is not a scipy.sparse matrix, or holds complex values.
+            ValueError: ``matrix`` is not square, or has a negative or non-finite value.
+        """
+        _device.graph_device(device)
+        sparse = sys.modules.get("scipy.sparse")   # loaded by whoever made a scipy matrix
+        if sparse is None or not sparse.issparse(matrix):
+            raise TypeError(f"matrix must be a scipy.sparse matrix or array, got {_type_name(matrix)}")
+        if len(matrix.shape) != 2 or matrix.shape[0] != matrix.shape[1]:
+            raise ValueError(f"matrix must be square, got shape {tuple(matrix.shape)}")
+        if matrix.dtype.kind not in "biuf":
+            raise TypeError(f"matrix must hold real values, got dtype {matrix.dtype}")
+        csr = matrix.tocsr()
+        if not csr.has_canonical_format:
+            if csr is matrix:
+                csr = csr.copy()
+            csr.sum_duplicates()
+        csr.sort_indices()
+        rowptr = _array(csr.indptr, "indptr", _ID_DTYPES).to(torch.int64)
+        col = _array(csr.indices, "indices", _ID_DTYPES)
+        value = _array(csr.data.astype("float32", copy=False), "data", (torch.float32,))
+        bad = ~(value.isfinite() & (value >= 0))
+        if bool(bad.any()):
+            i = int(bad.nonzero()[0])
+            row = int(torch.searchsorted(rowptr, i, right=True)) - 1
+            raise ValueError(f"matrix[{row}, {int(col[i])}] = {csr.data[i]} is not a finite non-negative weight")
+        _check_column_count(matrix.shape[0])
+        return cls._from_sorted_csr(rowptr, col, value, features, labels, device)
+
+    @classmethod
+    def _from_sorted_csr(cls, rowptr, col, value, features, labels, device):
+        """The engine's graph from CPU tensors (columns sorted and unique per row)."""
         value = torch.empty(0, dtype=torch.float32) if value is None else value
-        handle = torch.classes.matsamp.Graph(*(t.cpu() if isinstance(t, torch.Tensor) else t
-                                               for t in (rowptr, col, value)))
-        return cls(handle, features, labels, device)
+        return cls(torch.classes.matsamp.Graph(rowptr, col, value), features, labels, device)
 
     @property
     def num_nodes(self):
@@ -117,5 +257,155 @@ class Graph:
 
     def __repr__(self):
         f = "none" if self.features is None else self.features.size(1)
+        split = "".join(f", {name}={ids.numel()}" for name, ids in sorted(self.splits.items()))
         return (f"matsamp.Graph(num_nodes={self.num_nodes}, num_edges={self.num_edges}, "
-                f"features={f}, classes={self.num_classes}, device={self.device})")
+                f"features={f}, classes={self.num_classes}{split}, device={self.device})")
+
+
+class Dataset(NamedTuple):
+    """What :func:`load_dataset` returns: the graph and, as the graph holds them,
+    its features, labels and splits (None / ``{}`` where the dataset has none)."""
+    graph: Graph
+    features: Optional[torch.Tensor]
+    labels: Optional[torch.Tensor]
+    splits: Dict[str, torch.Tensor]
+
+
+def load_dataset(path, **kwargs):
+    """Reads a dataset in any format :meth:`Graph.load` takes (an OGB folder as
+    downloaded, ``.msg``, ``.npz``, ...); keyword arguments go to :meth:`Graph.load`.
+
+    >>> graph, features, labels, splits = matsamp.load_dataset("dataset/ogbn_arxiv", symmetrize=True)
+    >>> train = splits["train"]
+    """
+    graph = Graph.load(path, **kwargs)
+    return Dataset(graph, graph.features, graph.labels, graph.splits)
+
+
+_ID_DTYPES = (torch.int64, torch.int32)
+
+
+def _type_name(x):
+    return f"{type(x).__module__}.{type(x).__name__}" if type(x).__module__ != "builtins" else type(x).__name__
+
+
+def _dtype_name(dtype):
+    return str(dtype).replace("torch.", "")
+
+
+def _array(x, name, dtypes, dim=None):
+    """x (a tensor, NumPy array or list) as a CPU tensor of one of ``dtypes``, with
+    ``dim`` dimensions if given; a list's numbers become ``dtypes[0]``."""
+    expected = " or ".join(_dtype_name(d) for d in dtypes)
+    numpy = sys.modules.get("numpy")
+    if isinstance(x, torch.Tensor):
+        if x.dtype not in dtypes:
+            raise TypeError(f"{name} must have dtype {expected}, got {_dtype_name(x.dtype)}")
+        t = x.cpu()
+    elif numpy is not None and isinstance(x, numpy.ndarray):
+        if x.dtype.name not in [_dtype_name(d) for d in dtypes]:
+            raise TypeError(f"{name} must have dtype {expected}, got {x.dtype.name} (a NumPy array)")
+        x = numpy.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
+        t = torch.from_numpy(x if x.flags.writeable else x.copy())
+    elif isinstance(x, (list, tuple)):
+        try:
+            t = torch.tensor(x)
+        except (TypeError, ValueError, RuntimeError) as e:
+            other = _non_number(x)
+            if other is not None:
+                raise TypeError(f"{name} must hold numbers, got a list holding {other.__name__}") from None
+            raise ValueError(f"{name}: cannot make a tensor of the list ({_first_line(e)})") from None
+        floating = dtypes[0].is_floating_point
+        if t.numel() and (t.dtype == torch.bool or (t.is_floating_point() and not floating)):
+            kind = "bools" if t.dtype == torch.bool else "floats"
+            raise TypeError(f"{name} must have dtype {expected}, got a list of {kind}")
+        t = t.to(dtypes[0])
+    else:
+        raise TypeError(f"{name} must be a tensor, NumPy array or list, got {_type_name(x)}")
+    if dim is not None and t.dim() != dim:
+        raise ValueError(f"{name} must be {dim}-D, got shape {list(t.shape)}")
+    return t
+
+
+def _non_number(x):
+    """The type of an element of the nested list x that is neither a number nor a list, or None."""
+    if isinstance(x, (list, tuple)):
+        return next((t for t in map(_non_number, x) if t is not None), None)
+    return None if isinstance(x, numbers.Number) else type(x)
+
+
+def _first_line(error):
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def _count(x, name):
+    """A non-negative Python int."""
+    if isinstance(x, bool):
+        raise TypeError(f"{name} must be an int, got {_type_name(x)}")
+    try:
+        n = operator.index(x)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {_type_name(x)}") from None
+    if n < 0:
+        raise ValueError(f"{name} must be non-negative, got {n}")
+    return n
+
+
+def _check_column_count(n):
+    if n > 2**31 - 1:
+        raise ValueError(f"{n} vertices do not fit 32-bit column ids (limit 2^31 - 1)")
+
+
+def _index_text(t, flat):
+    """"[i]" or "[r, c]": where the flat index ``flat`` of ``t`` is."""
+    if t.dim() == 1:
+        return f"[{flat}]"
+    return f"[{flat // t.size(1)}, {flat % t.size(1)}]"
+
+
+def _check_ids(ids, name, n, bound=None):
+    """A ValueError naming the first id that is negative, or not below n (when n is given;
+    ``bound`` names where n came from)."""
+    bad = ids < 0 if n is None else (ids < 0) | (ids >= n)
+    if bool(bad.any()):
+        i = int(bad.reshape(-1).nonzero()[0])
+        v = int(ids.reshape(-1)[i])
+        where = f"{name}{_index_text(ids, i)} = {v}"
+        if bound is None and n is not None:
+            raise ValueError(f"{where} is out of range [0, {n})")
+        raise ValueError(f"{where} is negative" if v < 0 else f"{where} is not below {bound} = {n}")
+
+
+def _check_weights(value, name):
+    bad = ~(value.isfinite() & (value >= 0))
+    if bool(bad.any()):
+        i = int(bad.nonzero()[0])
+        raise ValueError(f"{name}[{i}] = {float(value[i])} is not a finite non-negative weight")
+
+
+def _sorted_within_rows(rowptr, col):
+    """Whether each row's columns are strictly increasing (rowptr already checked)."""
+    nnz = col.numel()
+    if nnz < 2:
+        return True
+    increasing = col[1:] > col[:-1]
+    starts = rowptr[1:-1]
+    starts = starts[(starts > 0) & (starts < nnz)]
+    increasing[starts - 1] = True   # a row's first entry follows another row
+    return bool(increasing.all())
+
+
+def _coalesce(n, row, col, value):
+    """(rowptr, col, value) of the n x n CSR with entries (row[i], col[i]): columns sorted
+    within rows, repeated entries merged, their values summed (value may be None)."""
+    if row.numel() == 0:
+        return torch.zeros(n + 1, dtype=torch.int64), row.new_empty(0), value
+    key, order = torch.sort(row * n + col, stable=True)
+    key, inverse = torch.unique_consecutive(key, return_inverse=True)
+    rowptr = torch.zeros(n + 1, dtype=torch.int64)
+    rowptr[1:] = torch.cumsum(torch.bincount(torch.div(key, n, rounding_mode="floor"), minlength=n), 0)
+    if value is not None:
+        summed = torch.zeros(key.numel(), dtype=torch.float64)
+        value = summed.index_add_(0, inverse, value[order].double()).float()
+    return rowptr, key % n, value

@@ -1,0 +1,56 @@
+// A text file read as blocks of whole lines, plain or gzip-compressed (known by
+// its magic bytes, whatever its name), with the next block read or inflated on a
+// second thread while the caller parses the current one. Memory stays at two
+// blocks whatever the file's size, and nothing is memory-mapped, so a file that
+// shrinks while it is read is an error, not a SIGBUS.
+#pragma once
+#include <cstdint>
+#include <future>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace matsamp {
+
+class TextSource {
+ public:
+  // Throws "cannot open <path>: <reason>" (missing, a directory, a FIFO, unreadable).
+  explicit TextSource(const std::string& path, size_t block_bytes = size_t{8} << 20);
+  ~TextSource();
+  TextSource(const TextSource&) = delete;
+  TextSource& operator=(const TextSource&) = delete;
+
+  // The next block: whole lines (the last line of the file may lack its '\n'),
+  // valid until the next call; empty at the end of the file. A line longer than
+  // the block size grows the block. Throws "<path>: gzip stream truncated" or
+  // "<path>: corrupt gzip data (<zlib's reason>)".
+  std::string_view next_block();
+
+  const std::string& path() const { return path_; }
+  bool compressed() const;
+  // Uncompressed bytes handed out so far.
+  int64_t bytes_read() const { return bytes_read_; }
+
+  // True when the file at `path` starts with gzip's magic bytes (1f 8b).
+  static bool is_gzip(const std::string& path);
+
+  struct Reader;  // plain or inflating
+
+ private:
+  struct Block {
+    std::string bytes;
+    size_t size = 0;  // bytes handed out (whole lines); the rest is carried over
+  };
+  void fill(Block& block, std::string carry);
+
+  std::string path_;
+  size_t block_bytes_;
+  std::unique_ptr<Reader> reader_;
+  Block blocks_[2];
+  int current_ = 0;
+  bool started_ = false;
+  std::future<void> pending_;  // fills blocks_[1 - current_] after blocks_[current_]
+  int64_t bytes_read_ = 0;
+};
+
+}  // namespace matsamp
