@@ -99,6 +99,8 @@ TEST(OgbDataset, NpzFormAsPapers100MShipsIt) {
     write_lines(dir + "/split/time/" + name + ".csv.gz", static_cast<int64_t>(ids.size()),
                 [&](int64_t i, std::string& out) { append_number(out, ids[i]), out += '\n'; }, true);
   expect_same_dataset(read_graph(dir), g);
+  write_binary_csr(dir + "/../d.msg", read_graph(dir));
+  expect_same_dataset(read_graph(dir + "/../d.msg"), g);
 }
 
 // Each broken part of a dataset: the error names the file (and line), and
