@@ -5,6 +5,7 @@ packages=(g++ cmake ninja-build zlib1g-dev libgtest-dev libcli11-dev
           libopenmpi-dev openmpi-bin libcombblas-dev libmetis-dev
           libxxhash-dev libtorch-dev python3-torch python3-numpy python3-pytest pybind11-dev python3-pybind11
           python3-matplotlib    # experiments/plot_distributed.py
+          python3-xxhash python3-tqdm python3-jinja2 python3-fsspec python3-requests python3-psutil  # PyG (../shared/pyg) as a test client
           python3-scipy         # tests of matsamp.Graph.from_scipy
           clang-format)         # scripts/format.sh
 missing=()

@@ -33,7 +33,8 @@ Graph dataset(int64_t n = 300) {
   o.seed = 7;
   Graph g = generate_planted_partition(o);
   for (int64_t v = 0; v < n; v += 10) g.labels[v] = -1;
-  for (int64_t v = 0; v < n; ++v) (v % 5 == 0 ? g.splits["test"] : v % 5 == 1 ? g.splits["valid"] : g.splits["train"]).push_back(v);
+  for (int64_t v = 0; v < n; ++v)
+    (v % 5 == 0 ? g.splits["test"] : v % 5 == 1 ? g.splits["valid"] : g.splits["train"]).push_back(v);
   return g;
 }
 
@@ -96,8 +97,9 @@ TEST(OgbDataset, NpzFormAsPapers100MShipsIt) {
   label_file.write(dir + "/raw/node-label.npz");
   fs::create_directories(dir + "/split/time");
   for (const auto& [name, ids] : g.splits)  // all vertices, NaN-labelled ones too: the reader drops those
-    write_lines(dir + "/split/time/" + name + ".csv.gz", static_cast<int64_t>(ids.size()),
-                [&](int64_t i, std::string& out) { append_number(out, ids[i]), out += '\n'; }, true);
+    write_lines(
+        dir + "/split/time/" + name + ".csv.gz", static_cast<int64_t>(ids.size()),
+        [&](int64_t i, std::string& out) { append_number(out, ids[i]), out += '\n'; }, true);
   expect_same_dataset(read_graph(dir), g);
   write_binary_csr(dir + "/../d.msg", read_graph(dir));
   expect_same_dataset(read_graph(dir + "/../d.msg"), g);
@@ -132,7 +134,8 @@ TEST(OgbDataset, BrokenPartsAreOneLineErrorsNamingFileAndLine) {
     fs::remove(path);
     if (!cases[i].text.empty()) {
       const std::string text = cases[i].text;
-      write_lines(path, 1, [&](int64_t, std::string& out) { out += text; }, true);
+      write_lines(
+          path, 1, [&](int64_t, std::string& out) { out += text; }, true);
     }
     EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {cases[i].error})) << cases[i].file;
     const auto r = testing::run_cli("convert -g " + dir + " -o " + dir + "/out.msg", root);
@@ -160,7 +163,8 @@ TEST(OgbDataset, ConvertsSamplesAndTrainsWithItsSplit) {
   o.feature_dim = 16;
   o.seed = 3;
   Graph g = generate_planted_partition(o);
-  for (int64_t v = 0; v < g.num_vertices(); ++v) g.splits[v % 10 < 6 ? "train" : v % 10 < 8 ? "valid" : "test"].push_back(v);
+  for (int64_t v = 0; v < g.num_vertices(); ++v)
+    g.splits[v % 10 < 6 ? "train" : v % 10 < 8 ? "valid" : "test"].push_back(v);
   write_ogb_node_dataset(dir, g);
 
   auto r = testing::run_cli("convert -g " + dir + " -o " + root + "/d.msg", root);

@@ -39,7 +39,8 @@ Graph read_csv_form(const fs::path& raw, const ReadOptions& options) {
   check_column_count(n, (raw / "num-node-list.csv.gz").c_str());
   const std::string edges_path = required_csv(raw, "edge");
   EdgeTriples e = read_edge_triples(edges_path, options);
-  if (e.max_id >= n) fail(edges_path, ": vertex id ", e.max_id, " out of range [0, ", n, ") (num-node-list says ", n, ")");
+  if (e.max_id >= n)
+    fail(edges_path, ": vertex id ", e.max_id, " out of range [0, ", n, ") (num-node-list says ", n, ")");
   const std::string edge_count_path = csv_file(raw, "num-edge-list");
   if (!edge_count_path.empty()) {
     const int64_t declared = read_count(edge_count_path);
@@ -72,7 +73,8 @@ Graph read_npz_form(const fs::path& raw) {
   std::vector<int64_t> ends = edge_index.as_int64(field(in.path(), "edge_index"));
   const int64_t m = edge_index.shape[1];
   if (in.contains("num_edges_list") && single_count(in, "num_edges_list") != m)
-    fail(field(in.path(), "edge_index"), ": ", m, " edges, but num_edges_list says ", single_count(in, "num_edges_list"));
+    fail(field(in.path(), "edge_index"), ": ", m, " edges, but num_edges_list says ",
+         single_count(in, "num_edges_list"));
   for (int64_t i = 0; i < 2 * m; ++i)
     if (ends[i] < 0 || ends[i] >= n)
       fail(field(in.path(), "edge_index"), ": vertex id ", ends[i], " at ", i % m, " out of range [0, ", n, ")");
@@ -93,10 +95,12 @@ Graph read_npz_form(const fs::path& raw) {
     const NpyArray& a = labels.get("node_label");
     if (a.size() != n) fail(field(labels.path(), "node_label"), ": ", a.size(), " labels for ", n, " vertices");
     if (a.shape.size() == 2 && a.shape[1] != 1)
-      fail(field(labels.path(), "node_label"), ": ", a.shape[1], " label columns; only one label per vertex is supported");
+      fail(field(labels.path(), "node_label"), ": ", a.shape[1],
+           " label columns; only one label per vertex is supported");
     const std::vector<float> values = a.dtype[0] == 'f' ? a.as_float(field(labels.path(), "node_label"))
                                                         : std::vector<float>();
-    std::vector<int64_t> ints = values.empty() ? a.as_int64(field(labels.path(), "node_label")) : std::vector<int64_t>();
+    std::vector<int64_t> ints = values.empty() ? a.as_int64(field(labels.path(), "node_label"))
+                                               : std::vector<int64_t>();
     g.labels.resize(n);
     for (int64_t v = 0; v < n; ++v) {
       if (!values.empty() && std::isnan(values[v])) {
@@ -136,9 +140,8 @@ void read_split(const fs::path& dir, Graph& g) {
 
 bool is_ogb_node_dataset(const std::string& dir) {
   const fs::path raw = fs::path(dir) / "raw";
-  return fs::is_directory(raw) &&
-         (fs::is_regular_file(raw / "data.npz") || !csv_file(raw, "edge").empty() ||
-          !csv_file(raw, "num-node-list").empty());
+  return fs::is_directory(raw) && (fs::is_regular_file(raw / "data.npz") || !csv_file(raw, "edge").empty() ||
+                                   !csv_file(raw, "num-node-list").empty());
 }
 
 Graph read_ogb_node_dataset(const std::string& dir, const ReadOptions& options) {

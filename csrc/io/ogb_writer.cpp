@@ -17,8 +17,8 @@ void write_ogb_node_dataset(const std::string& dir, const Graph& g, const OgbWri
   const std::string ext = options.gzip ? ".csv.gz" : ".csv";
   auto file = [&](const fs::path& folder, const std::string& name) { return (folder / (name + ext)).string(); };
   auto count = [&](const std::string& name, int64_t value) {
-    write_lines(file(raw, name), 1, [&](int64_t, std::string& out) { append_number(out, value), out += '\n'; },
-                options.gzip);
+    write_lines(
+        file(raw, name), 1, [&](int64_t, std::string& out) { append_number(out, value), out += '\n'; }, options.gzip);
   };
   const CsrMatrix& a = g.adj;
   count("num-node-list", g.num_vertices());

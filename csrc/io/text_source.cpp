@@ -169,9 +169,8 @@ std::string_view TextSource::next_block() {
   Block& out = blocks_[current_];
   if (out.size == 0) return {};
   // Read the next block meanwhile, into the buffer the previous call handed out.
-  pending_ = std::async(std::launch::async, [this, &out, &next = blocks_[1 - current_]] {
-    fill(next, out.bytes.substr(out.size));
-  });
+  pending_ = std::async(std::launch::async,
+                        [this, &out, &next = blocks_[1 - current_]] { fill(next, out.bytes.substr(out.size)); });
   bytes_read_ += static_cast<int64_t>(out.size);
   return {out.bytes.data(), out.size};
 }

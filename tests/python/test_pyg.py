@@ -1,0 +1,173 @@
+"""matsamp.pyg.NeighborLoader as PyG users use it, against a real PyG source
+tree (../shared/pyg, PyG 2.8, or MATSAMP_PYG=/path): PyG's field conventions,
+field by field on a small directed graph, and PyG's own SAGEConv / GCNConv
+trained and run on the batches."""
+import os
+import pathlib
+import sys
+import types
+
+import pytest
+import torch
+
+import matsamp
+from matsamp.pyg import Batch, NeighborLoader
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+PYG = pathlib.Path(os.environ.get("MATSAMP_PYG", REPO.parent / "shared" / "pyg"))
+
+
+@pytest.fixture(scope="module")
+def pyg():
+    if not (PYG / "torch_geometric").is_dir():
+        pytest.skip(f"no PyG source tree at {PYG} (set MATSAMP_PYG; ../shared/pyg holds PyG 2.8)")
+    sys.path.insert(0, str(PYG))
+    import fx_py311_shim  # noqa: F401  (torch 1.13's fx on Python 3.11, before torch_geometric)
+    import torch_geometric
+    return torch_geometric
+
+
+def directed_data(pyg, n=80, m=500, seed=3):
+    g = torch.Generator().manual_seed(seed)
+    edge_index = torch.randint(0, n, (2, m), generator=g)
+    return pyg.data.Data(x=torch.randn(n, 4, generator=g), y=torch.randint(0, 3, (n,), generator=g),
+                         edge_index=edge_index, edge_attr=torch.randn(m, 2, generator=g),
+                         train_mask=torch.rand(n, generator=g) < 0.5)
+
+
+def check_batch(data, batch, seeds, fanouts):
+    n_id, ei, bs = batch.n_id, batch.edge_index, batch.batch_size
+    assert torch.equal(n_id[:bs], seeds)                       # the seeds first, in order
+    assert n_id.unique().numel() == n_id.numel()
+    assert torch.equal(data.edge_index[:, batch.e_id], n_id[ei])  # every edge exists, e_id finds it
+    assert sum(batch.num_sampled_nodes) == n_id.numel() == batch.num_nodes
+    assert sum(batch.num_sampled_edges) == ei.size(1)
+    assert torch.equal(batch.x, data.x[n_id]) and torch.equal(batch.y, data.y[n_id])
+    assert torch.equal(batch.edge_attr, data.edge_attr[batch.e_id])
+    sources = {}  # distinct sources of each target in the input graph
+    for u, v in data.edge_index.t().tolist():
+        sources.setdefault(v, set()).add(u)
+    begin, lo, hi = 0, 0, bs
+    for hop, count in enumerate(batch.num_sampled_edges):
+        edges = ei[:, begin:begin + count]
+        assert bool(((edges[1] >= lo) & (edges[1] < hi)).all())  # hop h expands hop h-1's new vertices
+        for t in range(lo, hi):
+            got = edges[0, edges[1] == t]
+            want = sources.get(int(n_id[t]), set())
+            assert got.numel() == min(fanouts[hop], len(want))   # without replacement
+            assert set(n_id[got].tolist()) <= want
+        begin, lo, hi = begin + count, hi, hi + batch.num_sampled_nodes[hop + 1]
+
+
+def test_batches_follow_pygs_conventions(pyg):
+    data = directed_data(pyg)
+    seeds = data.train_mask.nonzero().flatten()
+    loader = NeighborLoader(data, num_neighbors=[3, 2], input_nodes=data.train_mask, batch_size=16)
+    assert len(loader) == (seeds.numel() + 15) // 16
+    batches = list(loader)
+    assert len(batches) == len(loader)
+    for i, batch in enumerate(batches):
+        assert isinstance(batch, pyg.data.Data)
+        check_batch(data, batch, seeds[16 * i:16 * (i + 1)], [3, 2])
+        assert torch.equal(batch.input_id, torch.arange(16 * i, 16 * i + batch.batch_size))
+        assert torch.equal(batch.train_mask, data.train_mask[batch.n_id])
+
+    # shuffle: every seed once per epoch, a new order each epoch, fixed by torch.manual_seed
+    torch.manual_seed(0)
+    loader = NeighborLoader(data, [2], input_nodes=seeds, batch_size=7, shuffle=True)
+    epochs = [torch.cat([b.n_id[:b.batch_size] for b in loader]) for _ in range(2)]
+    for order in epochs:
+        assert torch.equal(order.sort().values, seeds)
+    assert not torch.equal(epochs[0], epochs[1])
+    torch.manual_seed(0)
+    again = NeighborLoader(data, [2], input_nodes=seeds, batch_size=7, shuffle=True)
+    assert torch.equal(torch.cat([b.n_id[:b.batch_size] for b in again]), epochs[0])
+
+
+def test_any_matsamp_sampler_and_all_neighbours(pyg):
+    data = directed_data(pyg, seed=4)
+    full = next(iter(NeighborLoader(data, [-1, -1], batch_size=10)))
+    check_batch(data, full, torch.arange(10), [data.num_nodes] * 2)
+    for sampler, sizes in (("labor", [3, 3]), ("ladies", [20, 20]), ("saint", [2, 2])):
+        for i, batch in enumerate(NeighborLoader(data, sizes, batch_size=12, sampler=sampler)):
+            assert torch.equal(batch.n_id[:batch.batch_size], torch.arange(12 * i, 12 * i + batch.batch_size))
+            assert torch.equal(data.edge_index[:, batch.e_id], batch.n_id[batch.edge_index])
+            assert sum(batch.num_sampled_edges) == batch.edge_index.size(1) > 0
+
+
+def cora(pyg, data_dir):
+    graph = matsamp.Graph.load(data_dir / "cora.npz", symmetrize=True)
+    rowptr, col, _ = graph.csr()
+    edge_index = torch.stack([torch.repeat_interleave(torch.arange(graph.num_nodes), rowptr.diff()), col.long()])
+    x = graph.features
+    data = pyg.data.Data(x=x / x.sum(1, keepdim=True).clamp(min=1), y=graph.labels, edge_index=edge_index)
+    perm = torch.randperm(data.num_nodes, generator=torch.Generator().manual_seed(0))
+    data.train_mask = torch.zeros(data.num_nodes, dtype=torch.bool)
+    data.train_mask[perm[:1000]] = True
+    data.test_mask = torch.zeros(data.num_nodes, dtype=torch.bool)
+    data.test_mask[perm[1500:]] = True
+    return data
+
+
+def test_pygs_own_models_train_on_the_batches(pyg, data_dir):
+    """The PyG example loop with only the loader's import changed."""
+    from torch_geometric.nn import GCNConv, SAGEConv
+    torch.manual_seed(1)
+    data = cora(pyg, data_dir)
+
+    class SAGE(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.convs = torch.nn.ModuleList([SAGEConv(data.num_features, 64), SAGEConv(64, 7)])
+
+        def forward(self, x, edge_index):
+            x = torch.relu(self.convs[0](x, edge_index))
+            return self.convs[1](torch.nn.functional.dropout(x, 0.5, self.training), edge_index)
+
+    model = SAGE()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=5e-4)
+    loader = NeighborLoader(data, num_neighbors=[10, 10], batch_size=128, input_nodes=data.train_mask,
+                            shuffle=True, num_workers=4)
+    for _ in range(8):
+        model.train()
+        for batch in loader:
+            optimizer.zero_grad()
+            out = model(batch.x, batch.edge_index)[:batch.batch_size]
+            loss = torch.nn.functional.cross_entropy(out, batch.y[:batch.batch_size])
+            loss.backward()
+            optimizer.step()
+    model.eval()
+    with torch.no_grad():
+        pred = model(data.x, data.edge_index).argmax(1)
+    accuracy = float((pred[data.test_mask] == data.y[data.test_mask]).float().mean())
+    assert accuracy > 0.75, accuracy
+
+    batch = next(iter(NeighborLoader(data, [5, 5], batch_size=64)))
+    out = GCNConv(data.num_features, 7)(batch.x, batch.edge_index)
+    assert out.shape == (batch.num_nodes, 7) and bool(torch.isfinite(out).all())
+
+
+def test_without_pyg_batches_are_light_objects(pyg, monkeypatch):
+    data = directed_data(pyg)
+    plain = types.SimpleNamespace(edge_index=data.edge_index, num_nodes=data.num_nodes, x=data.x, y=data.y,
+                                  edge_attr=data.edge_attr, name="toy")
+    monkeypatch.setitem(sys.modules, "torch_geometric.data", None)  # import fails as without PyG
+    batch = next(iter(NeighborLoader(plain, [3, 2], batch_size=8)))
+    assert isinstance(batch, Batch)
+    check_batch(plain, batch, torch.arange(8), [3, 2])
+    assert batch.name == "toy" and "n_id" in batch.keys()
+
+
+def test_unsupported_arguments_are_clear_errors(pyg):
+    data = directed_data(pyg)
+    for kwargs, message in (({"replace": True}, "replace=True is not supported"),
+                            ({"disjoint": True}, "disjoint=True is not supported"),
+                            ({"subgraph_type": "induced"}, "only the directional subgraph"),
+                            ({"num_neighbors": {("a", "b", "c"): [2]}}, "heterogeneous graphs")):
+        args = {"num_neighbors": [2], **kwargs}
+        with pytest.raises(ValueError, match=message):
+            NeighborLoader(data, **args)
+    with pytest.raises(TypeError, match="unexpected argument"):
+        NeighborLoader(data, [2], sampler_threads=3)
+    with pytest.raises(TypeError, match="edge_index"):
+        NeighborLoader(object(), [2])
