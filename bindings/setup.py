@@ -21,7 +21,7 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build_dir = pathlib.Path(self.build_temp).resolve() / "cmake"
         configure = ["cmake", "-S", str(REPO), "-B", str(build_dir),
-                     "-DCMAKE_BUILD_TYPE=Release", "-DMATSAMP_BUILD_TESTS=OFF",
+                     "-DCMAKE_BUILD_TYPE=Release", "-DMATSAMP_TESTS=OFF",
                      f"-DPython3_EXECUTABLE={sys.executable}"]
         if shutil.which("ninja"):
             configure += ["-G", "Ninja"]

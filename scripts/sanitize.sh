@@ -23,7 +23,7 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DMATSAMP_WITH_CUDA=OFF -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_MPI=OFF \
-  -DMATSAMP_WITH_NCCL=OFF -DMATSAMP_WITH_COMBBLAS=OFF -DMATSAMP_BUILD_TESTS=ON
+  -DMATSAMP_WITH_NCCL=OFF -DMATSAMP_WITH_COMBBLAS=OFF -DMATSAMP_TESTS=ON
 # unit_tests depends on matsamp (the CLI tests run it); building it discovers the tests.
 cmake --build "$build" -j "$jobs" --target matsamp unit_tests
 
