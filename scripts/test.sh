@@ -8,5 +8,12 @@ export MATSAMP_DATA=${MATSAMP_DATA:-$root/../shared/data}
 cd "$root/build"
 ctest --output-on-failure -j "${MATSAMP_JOBS:-$(nproc)}" 2>&1 | tee ctest.log
 summary=$(grep -E "tests passed" ctest.log || true)
-echo "matsamp tests: ${summary:-no summary}"
+skipped=$(grep -cE "\(Skipped\)$" ctest.log || true)
+echo "matsamp tests: ${summary:-no summary}; $skipped of them skipped"
+# Why, grouped: GoogleTest's GTEST_SKIP reason is the line after "Skipped" in ctest's log.
+grep -A1 -E ": Skipped$" Testing/Temporary/LastTest.log 2>/dev/null | grep -vE -- "^--$|: Skipped$" |
+  sort | uniq -c | sed -E 's/^ *([0-9]+) /matsamp tests: skipped \1: /' || true
+# pytest runs as one ctest test: its own counts and skip reasons (-rs).
+grep -hE "^[0-9]+ (passed|failed).* in [0-9.]+s|^SKIPPED \[" Testing/Temporary/LastTest.log 2>/dev/null |
+  sed -E 's/^/matsamp tests: pytest: /' || true
 grep -qE "out of [1-9]" ctest.log || { echo "matsamp tests: no test ran" >&2; exit 1; }
