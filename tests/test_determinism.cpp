@@ -62,6 +62,7 @@ TEST(Determinism, SaintOnCora) {
   check_sampler(*testing::saint("saint", g.adj, 3, 2, 42), g.num_vertices(), 512);
   check_sampler(*testing::saint("saint_node", g.adj, 400, 2, 42), g.num_vertices(), 512);
   check_sampler(*testing::saint("saint_edge", g.adj, 300, 2, 42), g.num_vertices(), 512);
+  check_sampler(*testing::saint("frontier", g.adj, 400, 2, 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, AllSamplersOnKarate) {
@@ -73,6 +74,7 @@ TEST(Determinism, AllSamplersOnKarate) {
   check_sampler(*testing::saint("saint", g.adj, 2, 2, 42), g.num_vertices(), 5);
   check_sampler(*testing::saint("saint_node", g.adj, 6, 2, 42), g.num_vertices(), 5);
   check_sampler(*testing::saint("saint_edge", g.adj, 4, 2, 42), g.num_vertices(), 5);
+  check_sampler(*testing::saint("frontier", g.adj, 6, 2, 42), g.num_vertices(), 5);
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ TEST(SamplerRegistry, SizesSetTheListOrTheValuePerLayer) {
 TEST(SamplerRegistry, UnknownNamesAndBadOptionsAreClearErrors) {
   testing::expect_error([] { find_sampler("cluster"); },
                         "unknown sampler 'cluster'; the samplers are graphsage, labor, ladies, fastgcn, saint, "
-                        "saint_node, saint_edge");
+                        "saint_node, saint_edge, frontier");
   SamplerParams params;
   params.set("layers", std::vector<int64_t>{2, 3});
   testing::expect_error([&] { params.integer("layers"); }, "sampler option 'layers' takes one number, got 2");

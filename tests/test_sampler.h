@@ -83,7 +83,7 @@ inline std::unique_ptr<TestSampler> layer_wise(const std::string& name, const Cs
       name, adj, SamplerParams().set("samples", std::move(samples)).set("exclude_frontier", int64_t{!include_frontier}),
       seed);
 }
-// "saint" (size: walk length), "saint_node" or "saint_edge" (size: budget).
+// "saint" (size: walk length), "saint_node", "saint_edge" or "frontier" (size: budget).
 inline std::unique_ptr<TestSampler> saint(const std::string& name, const CsrMatrix& adj, int64_t size, int64_t layers,
                                           uint64_t seed) {
   const std::string option = name == "saint" ? "walk_length" : "budget";

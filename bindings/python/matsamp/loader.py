@@ -81,12 +81,14 @@ class BulkSampler:
             fewer input nodes), "ladies", "fastgcn", "saint"
             (GraphSAINT: each batch vertex roots a random walk, and every layer is
             the subgraph induced by the roots and the vertices the walks visited),
-            "saint_node" (the same with vertices drawn ∝ ‖Â[:,v]‖²) or "saint_edge"
-            (with the endpoints of edges drawn ∝ 1/deg(u) + 1/deg(v)).
+            "saint_node" (the same with vertices drawn ∝ ‖Â[:,v]‖²), "saint_edge"
+            (with the endpoints of edges drawn ∝ 1/deg(u) + 1/deg(v)) or "frontier"
+            (GraphSAINT's frontier sampler: the batch is the frontier, each step
+            pops a vertex ∝ its degree and walks it to a neighbour).
         sizes: per layer, batch layer first: GraphSAGE neighbours per vertex, or
             LADIES / FastGCN vertices per minibatch; -1 takes all. GraphSAINT:
-            the walk length ("saint") or the vertices / edges drawn per minibatch
-            ("saint_node" / "saint_edge"), the same for every layer (``(2, 2)``: walks of two
+            the walk length ("saint") or the vertices / edges drawn / steps per
+            minibatch ("saint_node" / "saint_edge" / "frontier"), the same for every layer (``(2, 2)``: walks of two
             steps, two layers).
         include_frontier: LADIES / FastGCN: each layer keeps the previous layer's
             vertices first (needed for ``x[:size[1]]``).
@@ -126,8 +128,9 @@ class BulkSampler:
         self.graph = graph
         self.sampler = sampler
         sizes = list(sizes)
-        if sampler.startswith("saint") and (-1 in sizes or len(set(sizes)) > 1):
-            raise ValueError(f"sizes {sizes}: GraphSAINT takes its walk length or budget once "
+        if torch.ops.matsamp.sampler_sizes_option(sampler) in ("walk_length", "budget") and (
+                -1 in sizes or len(set(sizes)) > 1):
+            raise ValueError(f"sizes {sizes}: {sampler} takes its walk length or budget once "
                              "per layer, all equal and positive")
         self.sizes = _layer_sizes(sizes, graph.num_nodes)
         self.batch_size = _positive_int(batch_size, "batch_size")

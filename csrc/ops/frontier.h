@@ -1,0 +1,40 @@
+// GraphSAINT's frontier sampler (Ribeiro and Towsley's multidimensional random
+// walk; Zeng et al., "Accurate, efficient and scalable training of graph neural
+// networks", shared/papers/graphsaint-parallel.txt, Algorithm 2): a frontier of
+// m vertices; each step pops a frontier vertex u with probability deg(u)/Σ deg,
+// records it, and puts a uniformly chosen neighbour of u in its place.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/csr.h"
+
+namespace matsamp {
+
+// Where the draws come from: Philox keyed by (seed, epoch, minibatch, step).
+struct FrontierKeys {
+  uint64_t seed = 0;
+  uint32_t epoch = 0;
+  int64_t first_minibatch = 0;  // minibatch g of the bulk is first_minibatch + g
+};
+
+// For each minibatch g, its frontier the roots roots[offsets[g], offsets[g+1]),
+// the vertices popped in `steps` steps (in order; fewer when no frontier vertex
+// has a neighbour left to walk to). Pops use the paper's Dashboard: every
+// frontier vertex owns deg(u) consecutive pins of an array probed uniformly
+// (rejecting the pins of popped vertices), new vertices append their pins, and
+// the array is compacted when it reaches `enlargement` times the roots' degree
+// sum (at least 4 × the largest degree of a root or added vertex). Minibatches
+// run in parallel (OpenMP); the result depends only on the keys.
+std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std::vector<vid_t>& roots,
+                                                const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
+                                                double enlargement = 2.0);
+
+// The same process for one minibatch, written as Algorithm 2 reads: each pop an
+// inverse transform sample over the frontier's degrees (O(m) per step). The
+// reference the Dashboard's distribution is tested and measured against; its
+// draws differ from frontier_sample's, its distribution does not.
+std::vector<vid_t> frontier_sample_serial(const CsrMatrix& adj, const std::vector<vid_t>& roots, int64_t steps,
+                                          const FrontierKeys& keys, int64_t minibatch);
+
+}  // namespace matsamp
