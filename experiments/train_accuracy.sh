@@ -31,6 +31,7 @@ declare -A models=(
   [saint]="--sampler saint"   # walk length 2, 2 layers (the defaults)
   [saint_node]="--sampler saint_node"   # --budget 1024 (the default), 2 layers
   [saint_edge]="--sampler saint_edge"   # --budget 1024 edges, 2 layers
+  [frontier]="--sampler frontier --budget 256"   # the batch is the frontier; 256 pops, 2 layers
 )
 
 for name in "${names[@]}"; do

@@ -63,6 +63,8 @@ TEST(Determinism, SaintOnCora) {
   check_sampler(*testing::saint("saint_node", g.adj, 400, 2, 42), g.num_vertices(), 512);
   check_sampler(*testing::saint("saint_edge", g.adj, 300, 2, 42), g.num_vertices(), 512);
   check_sampler(*testing::saint("frontier", g.adj, 400, 2, 42), g.num_vertices(), 512);
+  const auto normalized = SamplerParams().set("walk_length", 2).set("layers", 2).set("saint_norm", 1);
+  check_sampler(*testing::make_test_sampler("saint", g.adj, normalized, 42), g.num_vertices(), 512);
 }
 
 TEST(Determinism, AllSamplersOnKarate) {

@@ -158,6 +158,7 @@ void add_train_command(CLI::App& app) {
   o->source.spec = "planted:2000:5";  // runs out of the box; R-MAT has no features or labels
   o->sampler.list("fanouts") = {10, 10};
   o->sampler.list("samples") = {256, 256};
+  o->sampler.flags.at("saint_norm") = true;  // GraphSAINT trains unbiased (--no-saint-norm: rows normalized)
   o->sampler.epoch.batch_size = 32;
   o->train.model.clear();  // chosen from the sampler unless given
   add_graph_options(*cmd, o->source);

@@ -75,7 +75,9 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       command.add_option(flag_names(o.name), options.integers.at(o.name), help)
           ->check(CLI::PositiveNumber)
           ->capture_default_str();
-    if (o.kind == OptionSpec::Kind::flag) command.add_flag(flag_names(o.name), options.flags.at(o.name), help);
+    if (o.kind == OptionSpec::Kind::flag)  // --no-X too: a command may turn a flag on by default
+      command.add_flag(flag_names(o.name) + ",!" + std::string("--no-") + flag_names(o.name).substr(2),
+                       options.flags.at(o.name), help);
   }
   command.add_option("-b,--batch-size", options.epoch.batch_size, "vertices per minibatch")->capture_default_str();
   command

@@ -15,8 +15,8 @@ namespace {
 
 class FrontierSampler final : public SubgraphSampler {
  public:
-  FrontierSampler(SamplingGraph& graph, int64_t budget, int64_t layers)
-      : SubgraphSampler(graph, layers), adj_(graph.host_adjacency()), budget_(budget) {
+  FrontierSampler(SamplingGraph& graph, int64_t budget, int64_t layers, bool aggregator_norm)
+      : SubgraphSampler(graph, layers, aggregator_norm), adj_(graph.host_adjacency()), budget_(budget) {
     check_positive_option(budget_, "frontier budget");
     MATSAMP_CHECK(adj_,
                   "the frontier sampler walks the whole adjacency: run it where the graph is whole (not "
@@ -44,11 +44,12 @@ SamplerSpec frontier_sampler() {
   return {"frontier",
           "GraphSAINT frontier: the batch is the frontier; budget steps pop a vertex ∝ degree and walk it on; "
           "layers are the subgraph",
-          {option::budget(), option::layers()},
+          {option::budget(), option::layers(), option::saint_norm()},
           "budget",
           {GraphMatrix::adjacency, GraphMatrix::normalized},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
-            return std::make_unique<FrontierSampler>(graph, params.integer("budget"), params.integer("layers"));
+            return std::make_unique<FrontierSampler>(graph, params.integer("budget"), params.integer("layers"),
+                                                     params.flag("saint_norm"));
           }};
 }
 

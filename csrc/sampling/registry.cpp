@@ -33,13 +33,20 @@ OptionSpec budget() {
           OptionSpec::Kind::integer,
           {1024},
           "saint_node: vertices drawn per minibatch (p(v) ∝ ‖Â[:,v]‖²); saint_edge: edges drawn per minibatch "
-          "(p(u,v) ∝ 1/deg(u) + 1/deg(v)), both endpoints added"};
+          "(p(u,v) ∝ 1/deg(u) + 1/deg(v)), both endpoints added; frontier: steps, each popping a frontier vertex"};
 }
 OptionSpec layers() {
   return {"layers",
           OptionSpec::Kind::integer,
           {2},
           "GraphSAINT: layers, each the minibatch's subgraph (the batch layer's rows are its roots)"};
+}
+OptionSpec saint_norm() {
+  return {"saint_norm",
+          OptionSpec::Kind::flag,
+          {0},
+          "GraphSAINT: scale each layer entry Â_vu by 1/α_uv, α_uv = P(u sampled | v sampled) estimated by "
+          "pre-sampling: an unbiased aggregation (without it rows are normalized; train turns it on)"};
 }
 }  // namespace option
 

@@ -33,6 +33,7 @@ OptionSpec exclude_frontier();  // flag: the next layer is the sampled set only 
 OptionSpec walk_length();       // integer: GraphSAINT random-walk steps
 OptionSpec budget();            // integer: GraphSAINT vertices or edges drawn per minibatch
 OptionSpec layers();            // integer: GraphSAINT layers
+OptionSpec saint_norm();        // flag: GraphSAINT's aggregator normalization
 }  // namespace option
 
 // Option values by name.

@@ -12,8 +12,8 @@ namespace {
 
 class SaintWalkSampler final : public SubgraphSampler {
  public:
-  SaintWalkSampler(SamplingGraph& graph, int64_t walk_length, int64_t layers)
-      : SubgraphSampler(graph, layers), adj_(graph.adjacency()), walk_length_(walk_length) {
+  SaintWalkSampler(SamplingGraph& graph, int64_t walk_length, int64_t layers, bool aggregator_norm)
+      : SubgraphSampler(graph, layers, aggregator_norm), adj_(graph.adjacency()), walk_length_(walk_length) {
     check_positive_option(walk_length_, "GraphSAINT walk length");
     MATSAMP_CHECK(adj_.rows() == adj_.cols(), "GraphSAINT: adjacency is not square (", adj_.shape(), ")");
   }
@@ -58,11 +58,12 @@ class SaintWalkSampler final : public SubgraphSampler {
 SamplerSpec saint_sampler() {
   return {"saint",
           "GraphSAINT random walks: each batch vertex walks walk_length steps; layers are the subgraph",
-          {option::walk_length(), option::layers()},
+          {option::walk_length(), option::layers(), option::saint_norm()},
           "walk_length",
           {GraphMatrix::adjacency, GraphMatrix::normalized},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
-            return std::make_unique<SaintWalkSampler>(graph, params.integer("walk_length"), params.integer("layers"));
+            return std::make_unique<SaintWalkSampler>(graph, params.integer("walk_length"), params.integer("layers"),
+                                                      params.flag("saint_norm"));
           }};
 }
 

@@ -21,8 +21,8 @@ const CsrMatrix& whole_adjacency(SamplingGraph& graph) {
 
 class SaintEdgeSampler final : public SubgraphSampler {
  public:
-  SaintEdgeSampler(SamplingGraph& graph, int64_t budget, int64_t layers)
-      : SubgraphSampler(graph, layers), adj_(whole_adjacency(graph)), budget_(budget) {
+  SaintEdgeSampler(SamplingGraph& graph, int64_t budget, int64_t layers, bool aggregator_norm)
+      : SubgraphSampler(graph, layers, aggregator_norm), adj_(whole_adjacency(graph)), budget_(budget) {
     check_positive_option(budget_, "GraphSAINT edge budget");
     edge_probabilities_ = graph.edge_probabilities();
   }
@@ -56,11 +56,12 @@ SamplerSpec saint_edge_sampler() {
   return {"saint_edge",
           "GraphSAINT edges: budget edges per minibatch drawn ∝ 1/deg(u) + 1/deg(v), both endpoints added; layers "
           "are the subgraph",
-          {option::budget(), option::layers()},
+          {option::budget(), option::layers(), option::saint_norm()},
           "budget",
           {GraphMatrix::normalized, GraphMatrix::edge_probabilities},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
-            return std::make_unique<SaintEdgeSampler>(graph, params.integer("budget"), params.integer("layers"));
+            return std::make_unique<SaintEdgeSampler>(graph, params.integer("budget"), params.integer("layers"),
+                                                      params.flag("saint_norm"));
           }};
 }
 

@@ -11,8 +11,8 @@ namespace {
 
 class SaintNodeSampler final : public SubgraphSampler {
  public:
-  SaintNodeSampler(SamplingGraph& graph, int64_t budget, int64_t layers)
-      : SubgraphSampler(graph, layers), column_norms_(graph.column_norms()), budget_(budget) {
+  SaintNodeSampler(SamplingGraph& graph, int64_t budget, int64_t layers, bool aggregator_norm)
+      : SubgraphSampler(graph, layers, aggregator_norm), column_norms_(graph.column_norms()), budget_(budget) {
     check_positive_option(budget_, "GraphSAINT node budget");
   }
   std::string name() const override { return "saint_node"; }
@@ -38,11 +38,12 @@ class SaintNodeSampler final : public SubgraphSampler {
 SamplerSpec saint_node_sampler() {
   return {"saint_node",
           "GraphSAINT nodes: budget vertices per minibatch drawn ∝ ‖Â[:,v]‖²; layers are the subgraph",
-          {option::budget(), option::layers()},
+          {option::budget(), option::layers(), option::saint_norm()},
           "budget",
           {GraphMatrix::normalized, GraphMatrix::column_norms},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
-            return std::make_unique<SaintNodeSampler>(graph, params.integer("budget"), params.integer("layers"));
+            return std::make_unique<SaintNodeSampler>(graph, params.integer("budget"), params.integer("layers"),
+                                                      params.flag("saint_norm"));
           }};
 }
 

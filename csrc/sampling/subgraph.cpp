@@ -2,9 +2,15 @@
 
 #include <algorithm>
 
+#include "sampling/epoch.h"
+#include "sampling/saint_normalization.h"
+
 namespace matsamp {
 
 namespace {
+
+// The epochs of the pre-sampling's keys: far above any training epoch.
+constexpr uint32_t kPresampleEpoch = 0xFFFF0000u;
 
 // V_g per minibatch: its roots in order, then the added vertices that are not
 // roots, ascending and once each.
@@ -32,9 +38,43 @@ BlockedIds list_subgraphs(Backend& backend, const std::vector<vid_t>& roots, con
 
 }  // namespace
 
-SubgraphSampler::SubgraphSampler(SamplingGraph& graph, int64_t layers)
-    : graph_(graph), normalized_(graph.normalized()), layers_(layers) {
+SubgraphSampler::SubgraphSampler(SamplingGraph& graph, int64_t layers, bool aggregator_norm)
+    : graph_(graph), normalized_(graph.normalized()), layers_(layers), aggregator_norm_(aggregator_norm) {
   MATSAMP_CHECK(layers_ >= 1, "GraphSAINT layers must be at least 1, got ", layers_);
+}
+
+const Matrix& SubgraphSampler::aggregator_normalized(Context& ctx, const Offsets& offsets) const {
+  std::lock_guard<std::mutex> lock(estimate_mutex_);
+  if (scaled_.defined()) return scaled_;
+  const CsrMatrix* host = graph_.host_normalized();
+  MATSAMP_CHECK(host, name(),
+                " with saint_norm estimates its normalization on the whole graph: run it where "
+                "the graph is whole (not --distributed partitioned)");
+  int64_t batch = 1;
+  for (size_t g = 0; g + 1 < offsets.size(); ++g) batch = std::max(batch, offsets[g + 1] - offsets[g]);
+  const int64_t n = host->rows;
+  std::vector<vid_t> all(n);
+  for (int64_t v = 0; v < n; ++v) all[v] = v;
+  Context quiet{ctx.backend, ctx.seed, nullptr, ctx.communicator};  // not part of any step's time
+  SubgraphCounts counts(*host);
+  constexpr int64_t kChunk = 64;  // minibatches per call
+  for (uint32_t pass = 0; counts.sampled_vertices < 50 * n; ++pass) {
+    const uint32_t epoch = kPresampleEpoch + pass;
+    const EpochOrder order(all, batch, ctx.seed, epoch);
+    for (int64_t first = 0; first < order.num_minibatches(); first += kChunk) {
+      const int64_t end = std::min(order.num_minibatches(), first + kChunk);
+      auto [roots, offsets_of] = order.seeds(first, end);
+      std::vector<std::vector<vid_t>> lists = add_vertices(quiet, roots, offsets_of, first, epoch);
+      for (size_t g = 0; g < lists.size(); ++g) {
+        lists[g].insert(lists[g].end(), roots.begin() + offsets_of[g], roots.begin() + offsets_of[g + 1]);
+        std::sort(lists[g].begin(), lists[g].end());
+        lists[g].erase(std::unique(lists[g].begin(), lists[g].end()), lists[g].end());
+      }
+      counts.add(*host, lists);
+    }
+  }
+  scaled_ = ctx.backend.upload(matsamp::aggregator_normalized(*host, counts));
+  return scaled_;
 }
 
 Bulk SubgraphSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
@@ -42,12 +82,14 @@ Bulk SubgraphSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, cons
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
   std::vector<std::vector<vid_t>> added = add_vertices(ctx, seeds, seed_offsets, first_minibatch, epoch);
+  const Matrix& layer_matrix = aggregator_norm_ ? aggregator_normalized(ctx, seed_offsets) : normalized_;
   ctx.timed(&StepStats::extraction, [&] {
     const BlockedIds subgraph = list_subgraphs(backend, seeds, seed_offsets, first_minibatch, added);
     BlockedIds rows{backend.upload_ids(seeds), seed_offsets};
     for (int64_t l = 0; l < layers_; ++l) {
-      Matrix adj = backend.select_rows_cols_blocked(normalized_, rows, subgraph, Values{});
-      bulk.layers.push_back({backend.normalize_rows(std::move(adj), RowScale::by_sum), rows.offsets, subgraph});
+      Matrix adj = backend.select_rows_cols_blocked(layer_matrix, rows, subgraph, Values{});
+      if (!aggregator_norm_) adj = backend.normalize_rows(std::move(adj), RowScale::by_sum);
+      bulk.layers.push_back({std::move(adj), rows.offsets, subgraph});
       rows = subgraph;
     }
   });

@@ -4,8 +4,14 @@
 //   A^l = normalize_rows(R·Â·C) with C = V_g, and R = the roots in the batch layer,
 //         V_g in the others
 // so every layer aggregates inside the same subgraph and the loss stays at the
-// batch vertices. A subclass adds the vertices (walks, drawn vertices, drawn edges).
+// batch vertices. With GraphSAINT's aggregator normalization (saint_norm) the
+// layers are R·(Â∘1/α)·C instead, unbiased (saint_normalization.h), α estimated
+// on the first call by pre-sampling until 50·n vertices were drawn, as the
+// GraphSAINT code does. A subclass adds the vertices (walks, drawn vertices,
+// drawn edges, a frontier's pops).
 #pragma once
+#include <mutex>
+
 #include "sampling/sampler.h"
 #include "sampling/sampling_graph.h"
 
@@ -13,7 +19,7 @@ namespace matsamp {
 
 class SubgraphSampler : public Sampler {
  public:
-  SubgraphSampler(SamplingGraph& graph, int64_t layers);
+  SubgraphSampler(SamplingGraph& graph, int64_t layers, bool aggregator_norm);
 
   int num_layers() const override { return static_cast<int>(layers_); }
   Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
@@ -32,6 +38,13 @@ class SubgraphSampler : public Sampler {
   SamplingGraph& graph_;
   Matrix normalized_;
   int64_t layers_;
+
+ private:
+  // Â∘1/α in the backend, estimated with minibatches of the largest block of `offsets`.
+  const Matrix& aggregator_normalized(Context& ctx, const Offsets& offsets) const;
+  bool aggregator_norm_;
+  mutable std::mutex estimate_mutex_;
+  mutable Matrix scaled_;
 };
 
 // C = its_sample(p, budget) with one row per minibatch of `offsets` drawing
