@@ -142,6 +142,8 @@ void GraphHolder::place_on_cuda(int64_t index) {
   } catch (const Error& e) {
     TORCH_CHECK(false, kOp, ": cannot place the graph on ", e.what());
   }
+  std::lock_guard<std::mutex> kept(samplers_mutex_);
+  samplers_.clear();  // built over the old graph
   std::lock_guard<std::mutex> lock(backend_mutex_);
   graph_.reset();  // its handles belong to the old backend
   backend_ = std::move(backend);
@@ -154,12 +156,20 @@ void register_graph_class() {
   (void)registered;
 }
 
-std::unique_ptr<Sampler> GraphHolder::make_sampler(const std::string& sampler, const std::vector<int64_t>& sizes,
-                                                   bool include_frontier) const {
-  const SamplerSpec& spec = find_sampler(sampler);
-  return with_backend([&](Backend&, LocalGraph& graph) {
-    return matsamp::make_sampler(sampler, graph, params_from_sizes(spec, sizes, include_frontier));
-  });
+std::shared_ptr<const Sampler> GraphHolder::sampler(const std::string& name, const std::vector<int64_t>& sizes,
+                                                    bool include_frontier, bool saint_norm) const {
+  const SamplerSpec& spec = find_sampler(name);
+  SamplerParams params = params_from_sizes(spec, sizes, include_frontier);
+  const bool takes_norm =
+      std::any_of(spec.options.begin(), spec.options.end(), [](const OptionSpec& o) { return o.name == "saint_norm"; });
+  if (takes_norm) params.set("saint_norm", int64_t{saint_norm});
+  std::string key = name + (include_frontier ? "/f" : "/-") + (saint_norm && takes_norm ? "/n" : "/-");
+  for (int64_t size : sizes) key += "/" + std::to_string(size);
+  std::lock_guard<std::mutex> lock(samplers_mutex_);
+  std::shared_ptr<const Sampler>& kept = samplers_[key];
+  if (!kept)
+    kept = with_backend([&](Backend&, LocalGraph& graph) { return matsamp::make_sampler(name, graph, params); });
+  return kept;
 }
 
 }  // namespace matsamp::bindings

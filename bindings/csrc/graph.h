@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 #include <torch/custom_class.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -54,11 +55,12 @@ class GraphHolder : public torch::CustomClassHolder {
     return fn(*backend_, *graph_);
   }
   // The engine's sampler of that name from the registry over this graph, its
-  // options from per-layer `sizes` (params_from_sizes). Cheap: it refers to the
-  // graph's registered matrices, so the graph must outlive it. A matsamp::Error
-  // for an unknown name or bad sizes.
-  std::unique_ptr<Sampler> make_sampler(const std::string& sampler, const std::vector<int64_t>& sizes,
-                                        bool include_frontier) const;
+  // options from per-layer `sizes` (params_from_sizes) and saint_norm (the
+  // samplers that take it). Kept per parameters, so what a sampler prepares once
+  // (GraphSAINT's normalization) is prepared once per graph; it refers to the
+  // graph's registered matrices. A matsamp::Error for an unknown name or bad sizes.
+  std::shared_ptr<const Sampler> sampler(const std::string& name, const std::vector<int64_t>& sizes,
+                                         bool include_frontier, bool saint_norm) const;
 
  private:
   CsrMatrix adj_;
@@ -69,6 +71,8 @@ class GraphHolder : public torch::CustomClassHolder {
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<LocalGraph> graph_;  // adj_ registered in backend_
   mutable std::mutex backend_mutex_;
+  mutable std::map<std::string, std::shared_ptr<const Sampler>> samplers_;  // built over graph_
+  mutable std::mutex samplers_mutex_;
 };
 
 // Registers the class as torch.classes.matsamp.Graph, once. Every file whose

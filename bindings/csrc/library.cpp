@@ -56,7 +56,7 @@ int64_t bulk_size_for_budget_op(const c10::intrusive_ptr<GraphHolder>& graph, co
   TORCH_CHECK_VALUE(minibatches > 0, op, ": minibatches must be positive, got ", minibatches);
   TORCH_CHECK_VALUE(budget_bytes > 0, op, ": budget_bytes must be positive, got ", budget_bytes);
   return translate_errors([&] {
-    const std::unique_ptr<Sampler> built = graph->make_sampler(sampler, sizes, include_frontier);
+    const auto built = graph->sampler(sampler, sizes, include_frontier, false);
     return bulk_size_for_budget(*built, batch_size, minibatches, budget_bytes);
   });
 }
@@ -80,10 +80,11 @@ TORCH_LIBRARY(matsamp, m) {
   // minibatches first_minibatch … first_minibatch + k - 1 of epoch `epoch`.
   // sizes: per layer, batch layer first, the sampler's sizes option (fanouts,
   // vertices per layer, or GraphSAINT's walk length or budget once per layer);
-  // include_frontier: for the samplers that can exclude it (LADIES, FastGCN).
+  // include_frontier: for the samplers that can exclude it (LADIES, FastGCN);
+  // saint_norm: GraphSAINT's aggregator normalization (the subgraph samplers).
   m.def(
       "sample(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor seeds, Tensor seed_offsets, "
-      "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True)" MATSAMP_SAMPLE_RETURNS);
+      "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True, bool saint_norm=False)" MATSAMP_SAMPLE_RETURNS);
   // The registered samplers' names, and each one's summary and sizes option.
   m.def("samplers() -> str[]", [] { return sampler_names(); });
   m.def("sampler_summary(str sampler) -> str",

@@ -57,12 +57,13 @@ SampleTensors to_tensors(Backend& backend, Bulk&& bulk, c10::Device device) {
 // The tensor on the host, for reading (no copy when it is there already).
 at::Tensor on_host(const at::Tensor& t) { return t.defined() ? t.cpu() : t; }
 
-// matsamp.sample: checks what every sampler takes, then builds the registry's
-// sampler over the graph (cheap: it refers to the graph's registered matrices)
-// and samples on the graph's backend.
+// matsamp.sample: checks what every sampler takes, then takes the registry's
+// sampler over the graph (built on first use, then kept by the graph) and
+// samples on the graph's backend.
 SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const std::string& sampler_name,
                           const at::Tensor& seeds, const at::Tensor& seed_offsets, std::vector<int64_t> sizes,
-                          int64_t first_minibatch, int64_t epoch, int64_t seed, bool include_frontier) {
+                          int64_t first_minibatch, int64_t epoch, int64_t seed, bool include_frontier,
+                          bool saint_norm) {
   const GraphHolder& graph = *graph_holder;
   const std::string op_name = "matsamp.sample(" + sampler_name + ")";
   const char* op = op_name.c_str();
@@ -81,7 +82,7 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
   const uint32_t epoch_key = to_epoch(epoch, op);
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
   return translate_errors([&] {
-    const std::unique_ptr<Sampler> sampler = graph.make_sampler(sampler_name, sizes, include_frontier);
+    const auto sampler = graph.sampler(sampler_name, sizes, include_frontier, saint_norm);
     SampleTensors tensors;
     try {
       graph.with_backend([&](Backend& backend, LocalGraph&) {

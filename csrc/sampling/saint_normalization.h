@@ -16,12 +16,11 @@ namespace matsamp {
 
 struct SubgraphCounts {
   int64_t subgraphs = 0;
-  int64_t sampled_vertices = 0;     // Σ |V_g|
-  std::vector<int64_t> vertex;      // C_v, per vertex
-  std::vector<int64_t> entry;       // C_uv, per entry of Â in CSR order
+  int64_t sampled_vertices = 0;  // Σ |V_g|
+  std::vector<int64_t> vertex;   // C_v, per vertex
+  std::vector<int64_t> entry;    // C_uv, per entry of Â in CSR order
 
-  explicit SubgraphCounts(const CsrMatrix& normalized)
-      : vertex(normalized.rows, 0), entry(normalized.nnz(), 0) {}
+  explicit SubgraphCounts(const CsrMatrix& normalized) : vertex(normalized.rows, 0), entry(normalized.nnz(), 0) {}
   // Counts the subgraphs' vertices and the entries of Â inside them (each list
   // holds a subgraph's distinct vertices). OpenMP over the subgraphs.
   void add(const CsrMatrix& normalized, const std::vector<std::vector<vid_t>>& lists);

@@ -11,7 +11,7 @@ import matsamp
 
 SEED, EPOCH, FRACTION = 7, 2, 0.5
 
-# (graph file, symmetrize, batch size, sampler, sizes, include_frontier[, locality blocks])
+# (graph file, symmetrize, batch size, sampler, sizes, include_frontier[, locality blocks[, saint_norm]])
 CASES = {
     "graphsage": ("cora.npz", True, 64, "graphsage", [5, 3], True),
     "graphsage-mtx-3-layers": ("karate.mtx", False, 4, "graphsage", [4, 2, 2], True),
@@ -22,6 +22,9 @@ CASES = {
     "saint": ("cora.npz", True, 64, "saint", [3, 3], True),
     "saint_node": ("cora.npz", True, 64, "saint_node", [200, 200], True),
     "saint_edge": ("cora.npz", True, 64, "saint_edge", [150, 150], True),
+    "frontier": ("cora.npz", True, 64, "frontier", [120, 120], True),
+    "saint-norm": ("cora.npz", True, 64, "saint", [2, 2], True, 0, True),
+    "frontier-norm": ("karate.mtx", False, 4, "frontier", [6, 6], True, 0, True),
     "graphsage-locality-blocks": ("cora.npz", True, 64, "graphsage", [5, 3], True, 4),
     "ladies-locality-blocks": ("karate.mtx", False, 4, "ladies", [6, 6], True, 3),
 }
@@ -29,19 +32,21 @@ CASES = {
 
 def sizes_options(sampler, sizes):
     """The CLI options that give the loader's sizes."""
-    if sampler.startswith("saint"):
+    if sampler.startswith("saint") or sampler == "frontier":
         size = "--walk-length" if sampler == "saint" else "--budget"
         return [size, str(sizes[0]), "--layers", str(len(sizes))]
     return ["--fanouts" if sampler in ("graphsage", "labor") else "--samples", ",".join(map(str, sizes))]
 
 
-def run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks):
+def run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks,
+            saint_norm):
     command = [str(cli), "sample", "--graph", str(graph_path), "--sampler", sampler,
                *sizes_options(sampler, sizes), "--batch-size", str(batch), "--bulk-size", "3", "--train-fraction", str(FRACTION),
                "--seed", str(SEED), "--epoch", str(EPOCH), "--locality-blocks", str(locality_blocks),
                "--out", str(out_dir)]
     command += ["--symmetrize"] if symmetrize else []
     command += [] if include_frontier else ["--exclude-frontier"]
+    command += ["--saint-norm"] if saint_norm else []
     subprocess.run(command, check=True, capture_output=True)
     return sorted(out_dir.glob("minibatch_*.npz"))
 
@@ -63,12 +68,13 @@ def as_npz_layout(mb):
 
 
 def expect_loader_matches_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir,
-                              locality_blocks=0):
-    files = run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks)
+                              locality_blocks=0, saint_norm=False):
+    files = run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks,
+                    saint_norm)
     graph = matsamp.Graph.load(graph_path, symmetrize=symmetrize)
     loader = matsamp.BulkSampler(graph, batch, graph.training_nodes(FRACTION, SEED), sampler=sampler,
                                  sizes=sizes, include_frontier=include_frontier, bulk_size=5,
-                                 locality_blocks=locality_blocks, seed=SEED, epoch=EPOCH)
+                                 locality_blocks=locality_blocks, seed=SEED, epoch=EPOCH, saint_norm=saint_norm)
     minibatches = list(loader)
     assert len(minibatches) == len(files) == len(loader) > 1
     for mb, path in zip(minibatches, files):
@@ -83,9 +89,9 @@ def expect_loader_matches_cli(cli, graph_path, symmetrize, batch, sampler, sizes
 
 @pytest.mark.parametrize("case", CASES)
 def test_loader_matches_cli(case, cli, data_dir, tmp_path):
-    name, symmetrize, batch, sampler, sizes, include_frontier, *locality = CASES[case]
+    name, symmetrize, batch, sampler, sizes, include_frontier, *extra = CASES[case]
     expect_loader_matches_cli(cli, data_dir / name, symmetrize, batch, sampler, sizes, include_frontier, tmp_path,
-                              *locality)
+                              *extra)
 
 
 def test_weighted_graph_matches_cli(cli, tmp_path):

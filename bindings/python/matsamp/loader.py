@@ -109,6 +109,9 @@ class BulkSampler:
         epoch: the epoch of the first iteration.
         device: where yielded tensors go (default: the graph's device);
             sampling runs where the graph is.
+        saint_norm: the GraphSAINT samplers: GraphSAINT's aggregator
+            normalization (``weight`` = Â_vu / α_uv, unbiased; α estimated once
+            per graph by pre-sampling); False: the subgraph's rows normalized.
 
     Attributes:
         bulk_size: k, the minibatches sampled per call (chosen or given).
@@ -122,7 +125,7 @@ class BulkSampler:
 
     def __init__(self, graph, batch_size, input_nodes=None, *, sampler="graphsage", sizes=(15, 10),
                  include_frontier=True, bulk_size=None, memory_budget=DEFAULT_MEMORY_BUDGET,
-                 shuffle=True, locality_blocks=0, seed=1, epoch=0, device=None):
+                 shuffle=True, locality_blocks=0, seed=1, epoch=0, device=None, saint_norm=False):
         if sampler not in ops.SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(ops.SAMPLERS)}; got {sampler!r}")
         self.graph = graph
@@ -141,6 +144,7 @@ class BulkSampler:
                              "need at most one per node")
         self._num_minibatches = len(self._order(0, shuffle=False)[1]) - 1
         self.include_frontier = bool(include_frontier)
+        self.saint_norm = bool(saint_norm)
         self.memory_budget = _positive_int(memory_budget, "memory_budget", " (bytes)")
         if bulk_size is None:
             self.bulk_size = ops.bulk_size_for_budget(
@@ -176,7 +180,7 @@ class BulkSampler:
             seeds = order[starts[first]:starts[last]].to(self.graph.device)
             layers = ops.sample_bulk(self.graph, self.sampler, seeds, torch.tensor(offsets), self.sizes,
                                      first_minibatch=first, epoch=epoch, seed=self.seed,
-                                     include_frontier=self.include_frontier)
+                                     include_frontier=self.include_frontier, saint_norm=self.saint_norm)
             yield from _split_bulk(layers, seeds, offsets, first, self.device)
 
 

@@ -28,7 +28,7 @@ FastGCN with include_frontier), then the newly sampled vertices in ascending id.
 
 
 def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0, epoch=0, seed=1,
-                include_frontier=True):
+                include_frontier=True, saint_norm=False):
     """Samples k minibatches at once: ``torch.ops.matsamp.sample``.
 
     Args:
@@ -38,8 +38,9 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
             that all rows of a minibatch share), "ladies", "fastgcn", "saint" (GraphSAINT random
             walks: every layer is the subgraph induced by the roots, which are the
             seeds, and the vertices their walks visited), "saint_node" (the same
-            with vertices drawn in proportion to ‖Â[:,v]‖² instead of walks) or
-            "saint_edge" (with the endpoints of edges drawn ∝ 1/deg(u) + 1/deg(v)).
+            with vertices drawn in proportion to ‖Â[:,v]‖² instead of walks),
+            "saint_edge" (with the endpoints of edges drawn ∝ 1/deg(u) + 1/deg(v))
+            or "frontier" (GraphSAINT's frontier sampler, the seeds the frontier).
         seeds: int64 batch vertices of all k minibatches, stacked.
         seed_offsets: int64 ``[k + 1]``; minibatch g is seeds[seed_offsets[g]:seed_offsets[g+1]].
         sizes: per layer, batch layer first: GraphSAGE neighbours per vertex (LABOR: expected),
@@ -49,6 +50,9 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
         first_minibatch: global id of the first minibatch (part of every random key).
         epoch, seed: the rest of the random key. Same arguments, same result, whatever k.
         include_frontier: LADIES / FastGCN: each layer's vertices start with the previous layer's.
+        saint_norm: the GraphSAINT samplers: GraphSAINT's aggregator normalization,
+            layer entries Â_vu / α_uv (α estimated once per graph by pre-sampling),
+            an unbiased aggregation; False: rows normalized.
 
     Returns:
         A list of :class:`SampledLayer`, in sampling order (index 0 has the seeds as rows).
@@ -57,7 +61,7 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
         raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
     _device.check_same_device(seeds, graph, "seeds")
     out = torch.ops.matsamp.sample(graph.handle, sampler, seeds, seed_offsets, list(sizes), first_minibatch, epoch,
-                                   seed, bool(include_frontier))
+                                   seed, bool(include_frontier), bool(saint_norm))
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 
