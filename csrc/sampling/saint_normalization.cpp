@@ -26,11 +26,16 @@ void SubgraphCounts::add(const CsrMatrix& a, const std::vector<std::vector<vid_t
 CsrMatrix aggregator_normalized(const CsrMatrix& a, const SubgraphCounts& counts) {
   CsrMatrix out = a;
 #pragma omp parallel for schedule(static)
-  for (int64_t v = 0; v < a.rows; ++v)
-    for (int64_t e = a.rowptr[v]; e < a.rowptr[v + 1]; ++e)
-      if (counts.vertex[v] > 0 && counts.entry[e] > 0)
-        out.values[e] = static_cast<float>(static_cast<double>(a.values[e]) * static_cast<double>(counts.vertex[v]) /
-                                           static_cast<double>(counts.entry[e]));
+  for (int64_t v = 0; v < a.rows; ++v) {
+    double row_sum = 0;
+    for (int64_t e = a.rowptr[v]; e < a.rowptr[v + 1]; ++e) row_sum += a.values[e];
+    for (int64_t e = a.rowptr[v]; e < a.rowptr[v + 1]; ++e) {
+      const double scale = counts.vertex[v] > 0 && counts.entry[e] > 0
+                               ? static_cast<double>(counts.vertex[v]) / static_cast<double>(counts.entry[e])
+                               : 1.0;
+      out.values[e] = row_sum > 0 ? static_cast<float>(static_cast<double>(a.values[e]) / row_sum * scale) : 0.0f;
+    }
+  }
   return out;
 }
 

@@ -1,7 +1,9 @@
 // GraphSAINT's aggregator normalization (Zeng et al., ICLR 2020, §3.2): a
-// subgraph layer's entry Â_vu counts only when u was sampled with v, which
+// subgraph layer's entry M_vu counts only when u was sampled with v, which
 // happens with probability α_uv = P(u ∈ V_g | v ∈ V_g); dividing it by α_uv makes
-// the aggregation Σ_u Â_vu x_u / α_uv an unbiased estimate of the full one, (Âx)_v.
+// the aggregation Σ_u M_vu x_u / α_uv an unbiased estimate of the full one,
+// (Mx)_v. M is Â with its rows normalized, the matrix full-neighbourhood
+// evaluation of a GCN multiplies with (as GraphSAINT scales its mean aggregator).
 // α is estimated by pre-sampling subgraphs: α_uv ≈ C_uv / C_v, C_v the
 // subgraphs holding v, C_uv those holding both. (GraphSAINT's loss weights
 // λ_v are all 1 here: the loss vertices are each minibatch's roots, which an
@@ -26,8 +28,8 @@ struct SubgraphCounts {
   void add(const CsrMatrix& normalized, const std::vector<std::vector<vid_t>>& lists);
 };
 
-// Â with entry (v, u) scaled by C_v / C_uv = 1/α_uv (by 1 where the pre-sampling
-// never saw v, or never saw u with v).
+// Â with its rows normalized and entry (v, u) scaled by C_v / C_uv = 1/α_uv (by
+// 1 where the pre-sampling never saw v, or never saw u with v).
 CsrMatrix aggregator_normalized(const CsrMatrix& normalized, const SubgraphCounts& counts);
 
 }  // namespace matsamp
