@@ -127,15 +127,16 @@ TEST(ParallelParse, EdgeListOverManyBlocksEqualsASerialParse) {
   const std::string bad = dir + "/bad.txt";
   const int64_t bad_line = 1'400'000;  // past the first block
   write_lines(
-      bad, edges,
-      [&](int64_t i, std::string& out) { out += i + 1 == bad_line ? "7 x\n" : "100000 200000\n"; }, /*gzip=*/false);
+      bad, edges, [&](int64_t i, std::string& out) { out += i + 1 == bad_line ? "7 x\n" : "100000 200000\n"; },
+      /*gzip=*/false);
   EXPECT_TRUE(throws_error_with([&] { read_edge_list(bad); },
                                 {bad + ":" + std::to_string(bad_line) + ": vertex id 'x' is not an integer"}));
 }
 
 TEST(CsvEdgeLists, HeadersCommasWeightsAndComments) {
   const std::string dir = scratch_dir("csv_edges");
-  const Graph g = read_edge_list(write_file(dir, "g.csv", "# made by hand\nsrc,dst,weight\n0,1,0.5\n1 , 2 , 2\n\n2,0,1\n"));
+  const Graph g =
+      read_edge_list(write_file(dir, "g.csv", "# made by hand\nsrc,dst,weight\n0,1,0.5\n1 , 2 , 2\n\n2,0,1\n"));
   EXPECT_EQ(g.num_vertices(), 3);
   EXPECT_EQ(g.adj.colidx, (std::vector<col_t>{1, 2, 0}));
   EXPECT_EQ(g.adj.values, (std::vector<float>{0.5f, 2.0f, 1.0f}));
@@ -159,7 +160,8 @@ TEST(MatrixMarketValues, NegativeAndComplexMatricesAsPatternOrMagnitudes) {
   const std::string real = write_file(dir, "k.mtx",
                                       "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 4\n2 1 -1\n3 2 "
                                       "-0.5\n");
-  EXPECT_TRUE(throws_error_with([&] { read_matrix_market(real); }, {real + ":4: weight -1 is negative", "--values abs"}));
+  EXPECT_TRUE(
+      throws_error_with([&] { read_matrix_market(real); }, {real + ":4: weight -1 is negative", "--values abs"}));
   const Graph magnitudes = read_matrix_market(real, {ValueMode::abs});
   EXPECT_EQ(magnitudes.adj.colidx, (std::vector<col_t>{0, 1, 0, 2, 1}));
   EXPECT_EQ(magnitudes.adj.values, (std::vector<float>{4, 1, 1, 0.5f, 0.5f}));
@@ -171,14 +173,20 @@ TEST(MatrixMarketValues, NegativeAndComplexMatricesAsPatternOrMagnitudes) {
   EXPECT_TRUE(throws_error_with([&] { read_matrix_market(complex); }, {"complex values", "--values abs"}));
   EXPECT_EQ(read_matrix_market(complex, {ValueMode::abs}).adj.values, (std::vector<float>{5, 1}));
   EXPECT_EQ(read_matrix_market(complex, {ValueMode::pattern}).num_edges(), 2);
-  const std::string integer = write_file(dir, "i.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -3\n");
+  const std::string integer =
+      write_file(dir, "i.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -3\n");
   EXPECT_EQ(read_matrix_market(integer, {ValueMode::abs}).adj.values, (std::vector<float>{3}));
   // Compressed, and with a forged entry count that must not be allocated up front.
   const std::string packed = write_file(dir, "z.mtx.gz", gzip(testing::read_all(testing::data_file("karate.mtx"))));
   EXPECT_EQ(read_graph(packed).num_edges(), 156);
-  const std::string forged = write_file(dir, "f.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 "
-                                                      "999999999999\n1 2\n");
-  EXPECT_TRUE(throws_error_with([&] { read_matrix_market(forged); }, {"truncated: 999999999999 entries declared"}));
+  const std::string forged = write_file(dir, "f.mtx",
+                                        "%%MatrixMarket matrix coordinate pattern general\n2 2 "
+                                        "999999999999\n1 2\n");
+  // Refused at the size line, before anything is reserved, with what the file can hold.
+  EXPECT_TRUE(throws_error_with([&] { read_matrix_market(forged); },
+                                {forged + ":2: 999999999999 entries declared, but the file can hold at most 17"}));
+  const std::string forged_gzip = write_file(dir, "f.mtx.gz", gzip(testing::read_all(forged)));
+  EXPECT_TRUE(throws_error_with([&] { read_graph(forged_gzip); }, {":2: 999999999999 entries declared", "gzip"}));
 }
 
 }  // namespace
