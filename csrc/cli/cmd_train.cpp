@@ -5,6 +5,7 @@
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
 #include "cli/validators.h"
+#include "io/atomic_file.h"
 #include "train/trainer.h"
 #include "util/memory.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
@@ -115,6 +116,8 @@ void run_training(TrainCommandOptions& o) {
   // --device: where sampling and propagation run; each rank on the GPU of its local rank.
   o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
   const bool leader = comm->rank() == 0;
+  // Before the graph is read: a checkpoint that cannot be written is a mistake in the command.
+  if (leader && !o.checkpoint.empty()) check_can_write(o.checkpoint);
   const TrainingData data = prepare_training_data(load_training_graph(o), o.data);
   auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, data.graph.adj);
