@@ -44,4 +44,12 @@ inline void expect_one_line_error(const CliResult& r, const std::string& needle)
   EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
 }
 
+// A mistake in the command line is one line on stderr, and exit code 2.
+inline void expect_usage_error(const CliResult& r, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("matsamp: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
 }  // namespace matsamp::testing

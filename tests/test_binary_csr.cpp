@@ -1,6 +1,10 @@
 // The .msg binary format: round trips, block-row reads, and corrupt files.
+#include <xxhash.h>
+
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -30,6 +34,12 @@ Graph small_labelled_graph() {
   return g;
 }
 
+int entries_in(const std::string& dir) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) count += entry.exists();
+  return count;
+}
+
 void expect_same_graph(const Graph& got, const Graph& want) {
   EXPECT_EQ(got.adj, want.adj);
   EXPECT_EQ(got.feature_dim, want.feature_dim);
@@ -41,7 +51,7 @@ TEST(BinaryCsr, RoundTripWithFeaturesAndLabels) {
   const std::string dir = scratch_dir("msg_roundtrip");
   const Graph g = small_labelled_graph();
   write_binary_csr(dir + "/g.msg", g);
-  EXPECT_FALSE(std::filesystem::exists(dir + "/g.msg.tmp"));
+  EXPECT_EQ(entries_in(dir), 1) << "no temporary file stays beside it";
   expect_same_graph(read_binary_csr(dir + "/g.msg"), g);
   expect_same_graph(read_graph(dir + "/g.msg"), g);
 
@@ -203,7 +213,47 @@ TEST(BinaryCsr, WriterRefusesInconsistentGraphs) {
   g.adj.values = {1, 1};
   EXPECT_TRUE(throws_error_with([&] { write_binary_csr(dir + "/g.msg", g); }, {dir + "/g.msg", "sorted and unique"}));
   EXPECT_FALSE(std::filesystem::exists(dir + "/g.msg"));
-  EXPECT_FALSE(std::filesystem::exists(dir + "/g.msg.tmp"));
+  EXPECT_EQ(entries_in(dir), 0) << "no temporary file stays";
+}
+
+// The file offset of a section, from the section table (entry: name[32], offset, bytes, checksum).
+uint64_t table_field(const std::string& bytes, int entry, int field) {
+  uint64_t value;
+  std::memcpy(&value, bytes.data() + 48 + 56 * entry + 32 + 8 * field, 8);
+  return value;
+}
+
+TEST(BinaryCsr, NonFiniteFeaturesAreRefusedNamingTheSection) {
+  const std::string dir = scratch_dir("msg_nan");
+  Graph g = small_labelled_graph();
+  g.features[5] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(throws_error_with([&] { write_binary_csr(dir + "/w.msg", g); },
+                                {dir + "/w.msg: section features: value nan", "not finite"}));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/w.msg"));
+
+  // A file that holds one anyway (checksums made to match) is refused on reading.
+  const std::string path = dir + "/g.msg";
+  write_binary_csr(path, small_labelled_graph());
+  std::string bytes = testing::read_all(path);
+  uint32_t sections_count;
+  std::memcpy(&sections_count, bytes.data() + 12, 4);
+  int table_entry = 0;
+  while (std::string(bytes.data() + 48 + 56 * table_entry) != "features") ++table_entry;
+  const uint64_t offset = table_field(bytes, table_entry, 0), size = table_field(bytes, table_entry, 1);
+  const float inf = std::numeric_limits<float>::infinity();
+  std::memcpy(&bytes[offset + 4 * 7], &inf, 4);
+  const uint64_t section_sum = XXH3_64bits(bytes.data() + offset, size);
+  std::memcpy(&bytes[48 + 56 * table_entry + 48], &section_sum, 8);
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  XXH3_64bits_update(state, bytes.data(), 40);
+  XXH3_64bits_update(state, bytes.data() + 48, 56 * sections_count);
+  const uint64_t header_sum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  std::memcpy(&bytes[40], &header_sum, 8);
+  testing::overwrite(path, bytes);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); },
+                                {path + ": section features: value inf of vertex ", "is not finite"}));
 }
 
 TEST(BinaryCsr, MissingFileNamesPathAndReason) {

@@ -181,7 +181,7 @@ TEST(Cli, BadInputIsOneLineError) {
   expect_one_line_error(run_cli("bench --graph rmat:8 --fanouts 5,0", dir), "layer 1 has 0 samples");
   expect_one_line_error(run_cli("info --graph " + dir + "/missing.mtx", dir), "missing.mtx");
   expect_one_line_error(run_cli("bench --graph rmat:x", dir), "rmat:x");
-  expect_one_line_error(run_cli("bench --graph rmat:8 --memory-budget 4Q", dir), "4Q");
+  testing::expect_usage_error(run_cli("bench --graph rmat:8 --memory-budget 4Q", dir), "4Q");
   expect_one_line_error(run_cli("bench --graph rmat:8 --memory-budget 1K", dir), "raise the memory budget");
   {
     std::ofstream empty(dir + "/empty.txt");
@@ -190,6 +190,42 @@ TEST(Cli, BadInputIsOneLineError) {
   expect_one_line_error(run_cli("bench --graph " + dir + "/empty.txt", dir), "no vertices");
   // CLI11 rejects unknown samplers before anything runs.
   EXPECT_NE(run_cli("bench --sampler nope", dir).exit_code, 0);
+}
+
+// Mistakes in the command line: one line each, "matsamp: error: ", exit code 2.
+TEST(Cli, UsageErrorsAreOneLineWithExitCode2) {
+  const std::string dir = scratch_dir("cli_usage");
+  using testing::expect_usage_error;
+  expect_usage_error(run_cli("bench --graph rmat:6 --threads 100000", dir),
+                     "--threads: Value 100000 not in range 0 to 4096");
+  expect_usage_error(run_cli("bench --graph rmat:6 --no-such-option", dir), "--no-such-option");
+  expect_usage_error(run_cli("bench extra words", dir), "not expected");
+  expect_usage_error(run_cli("sample --graph rmat:6", dir), "--out is required");
+  expect_usage_error(run_cli("", dir), "A subcommand is required");
+  // Bounds read as written, not as DBL_MAX's 310 digits.
+  const auto degree = run_cli("generate planted --degree -5 -o " + dir + "/p.msg", dir);
+  expect_usage_error(degree, "--degree: Value -5 is not positive");
+  EXPECT_LT(degree.err.size(), 120u) << degree.err;
+  expect_usage_error(run_cli("generate planted --homophily 2 -o " + dir + "/p.msg", dir),
+                     "--homophily: Value 2 not in range 0 to 1");
+  expect_usage_error(run_cli("bench --graph rmat:6 --train-fraction nan", dir), "not a finite number");
+}
+
+// Numbers that do not fit are refused, not wrapped around or saturated.
+TEST(Cli, NumbersThatWouldWrapAreRefused) {
+  const std::string dir = scratch_dir("cli_wrap");
+  using testing::expect_usage_error;
+  expect_usage_error(run_cli("bench --graph rmat:6 --seed -1", dir), "--seed: Value -1 is not a non-negative");
+  expect_usage_error(run_cli("bench --graph rmat:6 --seed 99999999999999999999", dir), "--seed");
+  expect_usage_error(run_cli("generate rmat --seed -3 -o " + dir + "/r.msg", dir), "--seed: Value -3");
+  expect_usage_error(run_cli("bench --graph rmat:6 --memory-budget 1e30G", dir), "'1e30G' is too large");
+  expect_usage_error(run_cli("bench --graph rmat:6 -b 0x10", dir), "--batch-size: Value 0x10");
+  expect_one_line_error(run_cli("bench --graph rmat:4294967312", dir), "scale 4294967312 is above 30");
+  expect_one_line_error(run_cli("bench --graph planted:10:99999999999", dir), "class count 99999999999 is above 10");
+  // Leading zeros are decimal, not octal.
+  const auto seed = run_cli("bench --graph rmat:6 --fanouts 2 -b 16 --seed 010", dir);
+  ASSERT_EQ(seed.exit_code, 0) << seed.err;
+  EXPECT_NE(seed.out.find("\"seed\":10,"), std::string::npos) << seed.out;
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include <unistd.h>
 
@@ -23,12 +25,35 @@ inline std::string data_file(const std::string& name) {
   return path;
 }
 
+// The scratch directories this process made, removed when it exits. Only by
+// the process that made them: a forked child that exits must not take its
+// parent's files.
+class ScratchDirs {
+ public:
+  static ScratchDirs& instance() {
+    static ScratchDirs dirs;
+    return dirs;
+  }
+  void add(const std::filesystem::path& dir) { dirs_.push_back(dir); }
+  ~ScratchDirs() {
+    if (::getpid() != owner_) return;
+    std::error_code ignored;
+    for (const auto& dir : dirs_) std::filesystem::remove_all(dir, ignored);
+  }
+
+ private:
+  ScratchDirs() = default;
+  pid_t owner_ = ::getpid();
+  std::vector<std::filesystem::path> dirs_;
+};
+
 // A fresh scratch directory for one test; the process id keeps concurrent
 // runs of the suite (two build trees, ctest -j) apart.
 inline std::string scratch_dir(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("matsamp_test_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  ScratchDirs::instance().add(dir);
   return dir.string();
 }
 

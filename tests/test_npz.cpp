@@ -8,7 +8,9 @@
 #include <numeric>
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
+#include "child_process.h"
 #include "io/graph_io.h"
 #include "io/npz.h"
 #include "io_test_helpers.h"
@@ -198,7 +200,7 @@ TEST(Npz, WriterRoundTrip) {
   out.add("real", std::vector<float>{0.5f, -2.0f});
   out.add("empty", std::vector<float>{});
   out.write(path);
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1) << "no temporary file stays beside it";
 
   const NpzReader in(path);
   EXPECT_EQ(in.get("big").dtype, "i8");
@@ -324,6 +326,97 @@ TEST(Npz, TruncatedArchiveIsRejected) {
   EXPECT_TRUE(throws_error_with([&] { read_npz_graph(path); }, {path + ": not a zip archive"}));
   testing::overwrite(path, "");
   EXPECT_TRUE(throws_error_with([&] { read_npz_graph(path); }, {path + ": not a zip archive (0 bytes)"}));
+}
+
+// A one-member archive whose central directory declares `uncompressed` bytes
+// (in a zip64 extra field when it does not fit 32 bits) for the member data `data`.
+std::string forged_archive(const std::string& name, uint16_t method, const std::string& data, uint64_t uncompressed) {
+  const bool zip64 = uncompressed >= 0xFFFFFFFFull;
+  const uint32_t crc = static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(data.data()), data.size()));
+  std::string out;
+  auto put = [&](auto value) { out.append(reinterpret_cast<const char*>(&value), sizeof value); };
+  put(uint32_t{0x04034b50}), put(uint16_t{20}), put(uint16_t{0}), put(method), put(uint32_t{0});
+  put(crc), put(static_cast<uint32_t>(data.size())), put(static_cast<uint32_t>(data.size()));
+  put(static_cast<uint16_t>(name.size())), put(uint16_t{0});
+  out += name + data;
+  const uint32_t central = static_cast<uint32_t>(out.size());
+  put(uint32_t{0x02014b50}), put(uint16_t{20}), put(uint16_t{20}), put(uint16_t{0}), put(method), put(uint32_t{0});
+  put(crc), put(static_cast<uint32_t>(data.size())), put(zip64 ? 0xFFFFFFFFu : static_cast<uint32_t>(uncompressed));
+  put(static_cast<uint16_t>(name.size())), put(uint16_t{zip64 ? 12 : 0}), put(uint16_t{0}), put(uint16_t{0});
+  put(uint16_t{0}), put(uint32_t{0}), put(uint32_t{0});
+  out += name;
+  if (zip64) put(uint16_t{1}), put(uint16_t{8}), put(uncompressed);
+  const uint32_t central_bytes = static_cast<uint32_t>(out.size()) - central;
+  put(uint32_t{0x06054b50}), put(uint32_t{0}), put(uint16_t{1}), put(uint16_t{1}), put(central_bytes), put(central);
+  put(uint16_t{0});
+  return out;
+}
+
+// A version 1.0 .npy member: the header dict, padded, then `data`.
+std::string npy(const std::string& dict, const std::string& data) {
+  std::string header = dict;
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header + data;
+}
+
+// Runs `read` in a child that may allocate at most 512 MiB: 0 when it threw a
+// matsamp::Error holding every part, 2 for another message, 3 for std::bad_alloc.
+template <class Read>
+int error_within_memory(Read read, std::vector<std::string> parts) {
+  return testing::run_in_child(
+      [&] {
+        try {
+          read();
+        } catch (const Error& e) {
+          for (const std::string& part : parts)
+            if (std::string(e.what()).find(part) == std::string::npos ||
+                std::string(e.what()).find('\n') != std::string::npos) {
+              std::fprintf(stderr, "message: %s\n", e.what());
+              return 2;
+            }
+          return 0;
+        } catch (const std::bad_alloc&) {
+          return 3;
+        }
+        return 1;
+      },
+      60, size_t{512} << 20);
+}
+
+TEST(Npz, ForgedMemberSizesAreRefusedBeforeAllocating) {
+  const std::string dir = scratch_dir("npz_forged_size");
+  const std::string array = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", std::string(8, '\0'));
+  struct Case {
+    std::string name;
+    uint16_t method;
+    uint64_t uncompressed;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {"stored.npz", 0, 0xF0000000ull, "stored member declares 4026531840 bytes but holds"},
+      {"deflated.npz", 8, 0xF0000000ull, "more than deflate can produce"},
+      {"zip64.npz", 8, uint64_t{1} << 40, "declares 1099511627776 bytes uncompressed"},
+      {"zip64_stored.npz", 0, uint64_t{1} << 40, "stored member declares 1099511627776 bytes"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = testing::write_file(dir, c.name, forged_archive("x.npy", c.method, array, c.uncompressed));
+    EXPECT_EQ(error_within_memory([&] { NpzReader(path).get("x"); }, {path + ": field x: ", c.says}), 0) << c.name;
+  }
+  const std::string fine = testing::write_file(dir, "fine.npz", forged_archive("x.npy", 0, array, array.size()));
+  EXPECT_EQ(NpzReader(fine).get("x").shape, (std::vector<int64_t>{2}));
+}
+
+TEST(Npz, DtypesWithoutAnItemSizeAreRefused) {
+  const std::string dir = scratch_dir("npz_no_itemsize");
+  for (const std::string descr : {"|V0", "|O", "<M8[ns]", "|S0", "<i99999999999999999999"}) {
+    const std::string member =
+        npy("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1000000000000,), }", "");
+    const std::string path = testing::write_file(dir, "a.npz", forged_archive("x.npy", 0, member, member.size()));
+    const NpzReader in(path);
+    EXPECT_TRUE(throws_error_with([&] { in.get("x"); }, {path + ": field x: dtype '" + descr + "' is not supported"}))
+        << descr;
+  }
 }
 
 TEST(Npz, MissingFileNamesPathAndReason) {

@@ -182,7 +182,11 @@ TEST(MatrixMarketValues, NegativeAndComplexMatricesAsPatternOrMagnitudes) {
   const std::string forged = write_file(dir, "f.mtx",
                                         "%%MatrixMarket matrix coordinate pattern general\n2 2 "
                                         "999999999999\n1 2\n");
-  EXPECT_TRUE(throws_error_with([&] { read_matrix_market(forged); }, {"truncated: 999999999999 entries declared"}));
+  // Refused at the size line, before anything is reserved, with what the file can hold.
+  EXPECT_TRUE(throws_error_with([&] { read_matrix_market(forged); },
+                                {forged + ":2: 999999999999 entries declared, but the file can hold at most 17"}));
+  const std::string forged_gzip = write_file(dir, "f.mtx.gz", gzip(testing::read_all(forged)));
+  EXPECT_TRUE(throws_error_with([&] { read_graph(forged_gzip); }, {":2: 999999999999 entries declared", "gzip"}));
 }
 
 }  // namespace

@@ -69,5 +69,17 @@ TEST(TrainCli, BadInputIsAOneLineError) {
   }
 }
 
+// A checkpoint that cannot be written is reported before the graph is read, not after an epoch.
+TEST(TrainCli, UnwritableCheckpointIsReportedBeforeTraining) {
+  const std::string dir = testing::scratch_dir("train_cli_checkpoint");
+  for (const std::string& checkpoint : {dir + "/missing/ckpt.pt", dir}) {
+    const testing::CliResult r =
+        testing::run_cli("train -g planted:300:3 --epochs 2 --hidden 8 --checkpoint " + checkpoint, dir);
+    testing::expect_one_line_error(r, "cannot write " + checkpoint);
+    EXPECT_EQ(r.out, "") << "no epoch ran";
+    EXPECT_EQ(r.err.find("graph ready"), std::string::npos) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace matsamp

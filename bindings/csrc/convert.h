@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "utf8.h"
 
 namespace matsamp::bindings {
 
@@ -54,13 +55,18 @@ uint64_t to_seed(int64_t seed, const char* op);
 uint32_t to_epoch(int64_t epoch, const char* op, const char* name = "epoch");
 
 // Runs fn; a matsamp::Error becomes a Python ValueError (bad argument or bad
-// input data) with the engine's one-line message.
+// input data) with the engine's one-line message, any other C++ exception a
+// RuntimeError; messages are made valid UTF-8 on the way.
 template <class Fn>
 auto translate_errors(Fn&& fn) -> decltype(fn()) {
   try {
     return fn();
+  } catch (const c10::Error&) {
+    throw;  // already a Python error
   } catch (const Error& e) {
-    TORCH_CHECK_VALUE(false, e.what());
+    TORCH_CHECK_VALUE(false, valid_utf8(e.what()));
+  } catch (const std::exception& e) {
+    TORCH_CHECK(false, valid_utf8(e.what()));
   }
 }
 

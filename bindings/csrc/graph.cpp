@@ -111,12 +111,12 @@ void GraphHolder::save(const std::string& path, const at::Tensor& features, cons
   try {
     validate(g, path);
   } catch (const Error& e) {
-    TORCH_CHECK_VALUE(false, op, ": ", e.what());
+    TORCH_CHECK_VALUE(false, op, ": ", valid_utf8(e.what()));
   }
   try {
     write_binary_csr(path, g);
   } catch (const Error& e) {
-    TORCH_CHECK(false, op, ": ", e.what());
+    TORCH_CHECK(false, op, ": ", valid_utf8(e.what()));
   }
 }
 
@@ -127,8 +127,8 @@ c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const
     g = read_graph(path);
     if (!labels_path.empty()) read_vertex_labels(labels_path, g);
     g = cleanup(std::move(g), CleanupOptions{symmetrize, drop_self_loops, largest_component});
-  } catch (const Error& e) {
-    TORCH_CHECK(false, e.what());  // a file problem, not an argument: RuntimeError
+  } catch (const std::exception& e) {
+    TORCH_CHECK(false, valid_utf8(e.what()));  // a file problem, not an argument: RuntimeError
   }
   return c10::make_intrusive<GraphHolder>(std::move(g));
 }
@@ -140,7 +140,7 @@ void GraphHolder::place_on_cuda(int64_t index) {
   try {
     backend = make_backend(DeviceName{"cuda", static_cast<int>(index), true});
   } catch (const Error& e) {
-    TORCH_CHECK(false, kOp, ": cannot place the graph on ", e.what());
+    TORCH_CHECK(false, kOp, ": cannot place the graph on ", valid_utf8(e.what()));
   }
   std::lock_guard<std::mutex> kept(samplers_mutex_);
   samplers_.clear();  // built over the old graph

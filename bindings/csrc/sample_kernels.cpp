@@ -92,7 +92,7 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
         release_cached_gpu_memory(backend);  // torch's allocator shares the GPU
       });
     } catch (const GpuOutOfMemory& e) {  // not a bad argument: RuntimeError, with the k that fits
-      TORCH_CHECK(false, op, ": ", explain_out_of_memory(e, k).what());
+      TORCH_CHECK(false, op, ": ", valid_utf8(explain_out_of_memory(e, k).what()));
     }
     return tensors;
   });

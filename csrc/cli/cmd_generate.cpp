@@ -1,6 +1,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/validators.h"
 #include "generate/generators.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
@@ -25,22 +26,20 @@ void add_generate_command(CLI::App& app) {
       ->check(CLI::Range(1, 30))
       ->capture_default_str();
   cmd->add_option("--edge-factor", options->rmat.edge_factor, "R-MAT: edges per vertex before symmetrizing")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   cmd->add_option("--vertices", options->planted.vertices, "planted: vertex count")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
-  cmd->add_option("--classes", options->planted.classes, "planted: classes")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  cmd->add_option("--classes", options->planted.classes, "planted: classes")->check(positive())->capture_default_str();
   cmd->add_option("--degree", options->planted.average_degree, "planted: average degree")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   cmd->add_option("--homophily", options->planted.homophily, "planted: fraction of intra-class edges")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(in_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--features", options->planted.feature_dim, "planted: feature dimension")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd->add_option("--signal", options->planted.feature_signal, "planted: class separation of features")
       ->capture_default_str();

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/graph_source.h"
+#include "cli/validators.h"
 #include "graph/partition.h"
 #include "util/json.h"
 
@@ -42,7 +43,7 @@ void add_info_command(CLI::App& app) {
   cmd->add_option("--blocks", *blocks,
                   "also report the share of nonzeros between this many equal id ranges (the 1.5D block rows "
                   "of that many process rows; 'matsamp partition' lowers it)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->callback([source, blocks] {
     const Graph g = load_graph(*source);
     MATSAMP_CHECK(*blocks <= g.num_vertices(), "--blocks ", *blocks, " exceeds the graph's ", g.num_vertices(),

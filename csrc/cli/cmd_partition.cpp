@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/graph_source.h"
+#include "cli/validators.h"
 #include "core/row_blocks.h"
 #include "graph/partition.h"
 #include "io/graph_io.h"
@@ -43,7 +44,7 @@ void add_partition_command(CLI::App& app) {
   cmd->get_option("--graph")->required();
   cmd->add_option("-p,--parts", options->parts, "parts (e.g. the process rows of a partitioned run)")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   cmd->add_option("-o,--out", options->out, "output file (.msg binary CSR): the graph with renumbered vertices")
       ->required();
   cmd->add_option("--permutation", options->permutation,

@@ -4,6 +4,8 @@
 #include "cli/commands.h"
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
+#include "cli/validators.h"
+#include "io/atomic_file.h"
 #include "train/trainer.h"
 #include "util/memory.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
@@ -30,28 +32,22 @@ struct TrainCommandOptions {
 void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
   cmd.add_option("-m,--model", o.train.model, "sage or gcn (default: gcn for ladies/fastgcn, else sage)")
       ->check(CLI::IsMember({"sage", "gcn"}));
-  cmd.add_option("--hidden", o.train.hidden, "hidden units per layer")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  cmd.add_option("--hidden", o.train.hidden, "hidden units per layer")->check(positive())->capture_default_str();
   cmd.add_option("--dropout", o.train.dropout, "dropout probability")
-      ->check(CLI::Range(0.0, 0.99))
+      ->check(in_range(0.0, 0.99))
       ->capture_default_str();
-  cmd.add_option("--lr", o.train.learning_rate, "Adam learning rate")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  cmd.add_option("--lr", o.train.learning_rate, "Adam learning rate")->check(positive())->capture_default_str();
   cmd.add_option("--weight-decay", o.train.weight_decay, "Adam weight decay (L2)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
-  cmd.add_option("--epochs", o.train.epochs, "most epochs to train")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  cmd.add_option("--epochs", o.train.epochs, "most epochs to train")->check(non_negative())->capture_default_str();
   cmd.add_option("--patience", o.train.patience,
                  "stop after this many epochs without a better validation accuracy (0: never)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd.add_option("--minibatches-per-step", o.train.minibatches_per_step,
                  "minibatches per optimizer step over all processes (0: one per process)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd.add_option("--evaluation", o.evaluation, "full (whole neighbourhoods) or sampled")
       ->check(CLI::IsMember({"full", "sampled"}))
@@ -64,22 +60,22 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->check(CLI::IsMember({"auto", "given", "random"}))
       ->capture_default_str();
   cmd.add_option("--train-per-class", o.data.split.train_per_class, "--split random: training vertices per class")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   cmd.add_option("--validation-per-class", o.data.split.validation_per_class,
                  "--split random: validation vertices per class")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd.add_option("--split-seed", o.data.split.seed, "seed of the random per-class split")->capture_default_str();
   cmd.add_flag("--raw-features", o.raw_features, "keep features as they are (default: rows divided by their sum)");
   cmd.add_option("--torch-threads", o.train.threads,
                  "torch threads for propagation (0: torch's default; --threads sets the sampler's)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd.add_option("--feature-replication", o.train.feature_replication,
                  "0: every process uses its own copy of the features; c: features in the 1.5D layout with "
                  "replication c, rows fetched for each minibatch (MPI builds)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd.add_option("--checkpoint", o.checkpoint, "write model, optimizer and progress here after every epoch");
   cmd.add_option("--resume", o.resume, "continue from this checkpoint");
@@ -120,6 +116,8 @@ void run_training(TrainCommandOptions& o) {
   // --device: where sampling and propagation run; each rank on the GPU of its local rank.
   o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
   const bool leader = comm->rank() == 0;
+  // Before the graph is read: a checkpoint that cannot be written is a mistake in the command.
+  if (leader && !o.checkpoint.empty()) check_can_write(o.checkpoint);
   const TrainingData data = prepare_training_data(load_training_graph(o), o.data);
   auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, data.graph.adj);

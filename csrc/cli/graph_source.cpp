@@ -1,6 +1,8 @@
 #include "cli/graph_source.h"
 
+#include <charconv>
 #include <cstdio>
+#include <limits>
 
 #include "generate/generators.h"
 #include "io/graph_io.h"
@@ -20,14 +22,15 @@ std::vector<std::string> split_spec(const std::string& spec) {
   return parts;
 }
 
-int64_t spec_number(const std::string& spec, const std::string& text) {
-  try {
-    size_t used = 0;
-    const long long value = std::stoll(text, &used);
-    if (used == text.size() && value > 0) return value;
-  } catch (const std::exception&) {
-  }
-  fail("graph spec '", spec, "': '", text, "' is not a positive integer");
+// A positive decimal integer of at most `max`, checked before any narrowing
+// (so that "rmat:4294967312" is refused rather than read as scale 16).
+int64_t spec_number(const std::string& spec, const std::string& text, const char* what, int64_t max) {
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value <= 0)
+    fail("graph spec '", spec, "': '", text, "' is not a positive integer");
+  if (value > max) fail("graph spec '", spec, "': ", what, " ", value, " is above ", max);
+  return value;
 }
 
 }  // namespace
@@ -61,16 +64,17 @@ Graph load_graph(const GraphSource& source) {
   Graph g;
   if (parts[0] == "rmat" && parts.size() <= 3 && parts.size() >= 2) {
     RmatOptions options;
-    options.scale = static_cast<int>(spec_number(source.spec, parts[1]));
-    if (parts.size() == 3) options.edge_factor = static_cast<int>(spec_number(source.spec, parts[2]));
+    options.scale = static_cast<int>(spec_number(source.spec, parts[1], "scale", 30));
+    if (parts.size() == 3)
+      options.edge_factor = static_cast<int>(spec_number(source.spec, parts[2], "edge factor", 1 << 20));
     options.seed = source.seed;
-    MATSAMP_CHECK(options.scale <= 30, "graph spec '", source.spec, "': scale above 30 is not supported");
     std::fprintf(stderr, "matsamp: generating R-MAT scale %d, edge factor %d\n", options.scale, options.edge_factor);
     g = generate_rmat(options);
   } else if (parts[0] == "planted" && parts.size() <= 3 && parts.size() >= 2) {
     PlantedPartitionOptions options;
-    options.vertices = spec_number(source.spec, parts[1]);
-    if (parts.size() == 3) options.classes = static_cast<int>(spec_number(source.spec, parts[2]));
+    options.vertices = spec_number(source.spec, parts[1], "vertex count", std::numeric_limits<col_t>::max());
+    if (parts.size() == 3)
+      options.classes = static_cast<int>(spec_number(source.spec, parts[2], "class count", options.vertices));
     options.seed = source.seed;
     std::fprintf(stderr, "matsamp: generating planted partition, %lld vertices, %d classes\n",
                  static_cast<long long>(options.vertices), options.classes);

@@ -1,9 +1,35 @@
 // matsamp: bulk matrix-based minibatch sampling for GNN training.
 #include <cstdio>
+#include <new>
+#include <string>
 
 #include "cli/commands.h"
+#include "cli/validators.h"
 #include "core/error.h"
 #include "util/memory.h"
+
+namespace {
+
+// One line: CLI11's messages may hold newlines (lists of extra arguments).
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+// The innermost command that was named on the line, for the help hint.
+std::string command_path(CLI::App& app) {
+  std::string path = "matsamp";
+  for (CLI::App* sub = &app; sub;) {
+    const auto named = sub->get_subcommands();
+    sub = named.empty() ? nullptr : named.front();
+    if (sub) path += " " + sub->get_name();
+  }
+  return path;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   matsamp::keep_freed_memory_for_reuse();
@@ -21,12 +47,20 @@ int main(int argc, char** argv) {
 #ifdef MATSAMP_HAVE_TRAIN
   matsamp::cli::add_train_command(app);
 #endif
+  matsamp::cli::check_numbers(app);
+  // Usage errors exit with 2, errors in the data or the run with 1; both are one line.
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::fprintf(stderr, "matsamp: error: %s (see '%s --help')\n", one_line(e.what()).c_str(),
+                 command_path(app).c_str());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "matsamp: error: out of memory (std::bad_alloc)\n");
+    return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "matsamp: error: %s\n", e.what());
+    std::fprintf(stderr, "matsamp: error: %s\n", one_line(e.what()).c_str());
     return 1;
   }
   return 0;

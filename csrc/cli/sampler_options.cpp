@@ -1,4 +1,5 @@
 #include "cli/sampler_options.h"
+#include "cli/validators.h"
 
 #include <omp.h>
 
@@ -73,7 +74,7 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       command.add_option(flag_names(o.name), options.lists.at(o.name), help)->delimiter(',')->capture_default_str();
     if (o.kind == OptionSpec::Kind::integer)
       command.add_option(flag_names(o.name), options.integers.at(o.name), help)
-          ->check(CLI::PositiveNumber)
+          ->check(positive())
           ->capture_default_str();
     if (o.kind == OptionSpec::Kind::flag)  // --no-X too: a command may turn a flag on by default
       command.add_flag(flag_names(o.name) + ",!" + std::string("--no-") + flag_names(o.name).substr(2),
@@ -85,22 +86,32 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
                   "minibatches sampled together (0: the most that fit --memory-budget)")
       ->capture_default_str();
   command.add_option("--memory-budget", options.memory_budget, "memory for one bulk when choosing k (e.g. 4G, 512M)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            try {
+              parse_bytes(text);
+              return std::string();
+            } catch (const Error& e) {
+              return std::string(e.what());
+            }
+          },
+          "BYTES"))
       ->capture_default_str();
   command
       .add_option("--train-fraction", options.train_fraction,
                   "fraction of the vertices that are training vertices (a seeded choice)")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(in_range(0.0, 1.0))
       ->capture_default_str();
   command
       .add_option("--locality-blocks", options.epoch.locality.blocks,
                   "draw each minibatch from one of this many equal vertex-id ranges (0: from all training "
                   "vertices); after 'matsamp partition --parts P' use P, in distributed runs a multiple "
                   "of the workers")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   command.add_option("--seed", options.epoch.seed, "sampling seed")->capture_default_str();
   command.add_option("--epoch", options.epoch.epoch, "epoch number (part of every random key)")->capture_default_str();
-  command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")->check(CLI::NonNegativeNumber);
+  command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")->check(CLI::Range(0, kMaxThreads));
   command.add_option("--device", options.device, device_help())
       ->check(CLI::Validator(
           [](std::string& text) {
@@ -116,7 +127,7 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
   command
       .add_option("--gpu-memory-fraction", options.gpu_memory_fraction,
                   "--device cuda: share of the free GPU memory one bulk may use when choosing k")
-      ->check(CLI::Range(0.01, 1.0))
+      ->check(in_range(0.01, 1.0))
       ->capture_default_str();
 }
 

@@ -2,12 +2,14 @@
 
 #include <xxhash.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <map>
 
+#include "io/atomic_file.h"
+#include "io/file_reader.h"
 #include "io/graph_io.h"
-#include "io/mapped_file.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the .msg format is little-endian");
 
@@ -69,13 +71,13 @@ uint64_t section_bytes(const std::string& path, int64_t count, uint64_t item) {
   return bytes;
 }
 
-Layout parse_layout(const MappedFile& file) {
+Layout parse_layout(const FileReader& file) {
   const std::string& path = file.path();
   Layout l;
   Header& h = l.header;
   if (file.size() < sizeof(Header))
     fail(path, ": truncated: expected at least ", sizeof(Header), " bytes, file has ", file.size());
-  std::memcpy(&h, file.data(), sizeof(Header));
+  file.read(0, &h, sizeof(Header));
   if (std::memcmp(h.magic, kMagic, 8) != 0) fail(path, ": not a matsamp binary graph (bad magic)");
   if (h.version == 1)
     fail(path,
@@ -89,7 +91,7 @@ Layout parse_layout(const MappedFile& file) {
   if (file.size() < table_end)
     fail(path, ": truncated: expected at least ", table_end, " bytes, file has ", file.size());
   std::vector<Entry> table(h.sections);
-  std::memcpy(table.data(), file.data() + sizeof(Header), sizeof(Entry) * h.sections);
+  file.read(sizeof(Header), table.data(), sizeof(Entry) * h.sections);
   if (header_checksum(h, table.data()) != h.checksum) fail(path, ": checksum mismatch in the header");
   if (h.n < 0 || h.nnz < 0 || h.feature_dim < 0)
     fail(path, ": corrupt header: negative size (n ", h.n, ", nnz ", h.nnz, ", feature_dim ", h.feature_dim, ")");
@@ -130,13 +132,20 @@ Layout parse_layout(const MappedFile& file) {
 }
 
 template <class T>
-std::vector<T> copy_section(const MappedFile& file, const Layout& l, const std::string& name) {
+std::vector<T> copy_section(const FileReader& file, const Layout& l, const std::string& name) {
   const Entry& e = l.sections.at(name);
-  const char* bytes = file.data() + e.offset;
-  if (XXH3_64bits(bytes, e.bytes) != e.checksum) fail(file.path(), ": checksum mismatch in section ", name);
   std::vector<T> out(e.bytes / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), bytes, e.bytes);
+  file.read(e.offset, out.data(), e.bytes);
+  if (XXH3_64bits(out.data(), e.bytes) != e.checksum) fail(file.path(), ": checksum mismatch in section ", name);
   return out;
+}
+
+// Features are numbers: a NaN or infinity would poison every layer it reaches.
+void check_finite_features(const std::string& path, const std::vector<float>& features, int64_t dim) {
+  for (size_t i = 0; i < features.size(); ++i)
+    if (!std::isfinite(features[i]))
+      fail(path, ": section features: value ", features[i], " of vertex ", static_cast<int64_t>(i) / dim, ", feature ",
+           static_cast<int64_t>(i) % dim, " is not finite");
 }
 
 }  // namespace
@@ -144,6 +153,7 @@ std::vector<T> copy_section(const MappedFile& file, const Layout& l, const std::
 void write_binary_csr(const std::string& path, const Graph& g) {
   validate(g, path);
   validate(g.adj, path);
+  check_finite_features(path, g.features, g.feature_dim);
   struct Part {
     std::string name;
     const void* data;
@@ -194,7 +204,7 @@ void write_binary_csr(const std::string& path, const Graph& g) {
 }
 
 Graph read_binary_csr(const std::string& path) {
-  const MappedFile file(path);
+  const FileReader file(path);
   const Layout l = parse_layout(file);
   Graph g;
   g.adj.rows = g.adj.cols = l.header.n;
@@ -205,6 +215,7 @@ Graph read_binary_csr(const std::string& path) {
   if (l.find("features")) {
     g.feature_dim = l.header.feature_dim;
     g.features = copy_section<float>(file, l, "features");
+    check_finite_features(path, g.features, g.feature_dim);
   }
   if (l.find("labels")) g.labels = copy_section<int64_t>(file, l, "labels");
   for (const auto& [name, e] : l.sections)
@@ -216,7 +227,7 @@ Graph read_binary_csr(const std::string& path) {
 }
 
 BinaryCsrInfo read_binary_csr_info(const std::string& path) {
-  const MappedFile file(path);
+  const FileReader file(path);
   const Layout l = parse_layout(file);
   const Header& h = l.header;
   BinaryCsrInfo info{h.n,
@@ -232,21 +243,20 @@ BinaryCsrInfo read_binary_csr_info(const std::string& path) {
 }
 
 std::vector<BinarySection> read_binary_csr_sections(const std::string& path) {
-  const MappedFile file(path);
+  const FileReader file(path);
   std::vector<BinarySection> out;
   for (const auto& [name, e] : parse_layout(file).sections) out.push_back({name, e.offset, e.bytes});
   return out;
 }
 
 CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) {
-  const MappedFile file(path);
+  const FileReader file(path);
   const Layout l = parse_layout(file);
   const int64_t n = l.header.n, nnz = l.header.nnz;
   MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= n, path, ": row block [", r0, ", ", r1, ") outside [0, ", n, ")");
-  const char* rowptr_at = file.data() + l.find("rowptr")->offset;
-  const char* colidx_at = file.data() + l.find("colidx")->offset;
+  const uint64_t rowptr_at = l.find("rowptr")->offset, colidx_at = l.find("colidx")->offset;
   std::vector<int64_t> rowptr(r1 - r0 + 1);
-  std::memcpy(rowptr.data(), rowptr_at + 8 * r0, 8 * rowptr.size());
+  file.read(rowptr_at + 8 * r0, rowptr.data(), 8 * rowptr.size());
   for (int64_t i = 0; i + 1 < static_cast<int64_t>(rowptr.size()); ++i)
     MATSAMP_CHECK(rowptr[i] <= rowptr[i + 1], path, ": corrupt section rowptr: decreases at row ", r0 + i);
   MATSAMP_CHECK(rowptr.front() >= 0 && rowptr.back() <= nnz, path, ": corrupt section rowptr: rows [", r0, ", ", r1,
@@ -255,10 +265,10 @@ CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) 
   CsrMatrix m(r1 - r0, n);
   for (size_t i = 0; i < rowptr.size(); ++i) m.rowptr[i] = rowptr[i] - first;
   m.colidx.resize(count);
-  if (count > 0) std::memcpy(m.colidx.data(), colidx_at + 4 * first, 4 * count);
+  file.read(colidx_at + 4 * first, m.colidx.data(), 4 * count);
   if (const auto* values = l.find("values")) {
     m.values.resize(count);
-    if (count > 0) std::memcpy(m.values.data(), file.data() + values->offset + 4 * first, 4 * count);
+    file.read(values->offset + 4 * first, m.values.data(), 4 * count);
   } else {
     m.values.assign(count, 1.0f);
   }

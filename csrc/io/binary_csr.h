@@ -1,9 +1,9 @@
 // The matsamp binary dataset format (.msg): a fixed header, a table of named
 // sections, then the sections: the CSR arrays, dense features, labels and the
-// named vertex sets of a split, each 64-byte aligned (rows of a mapped file
-// start on cache lines) and covered by an XXH3-64 checksum in the table; the
-// header and table are covered by one more. Loaded by mmap; write_binary_csr
-// and read_binary_csr are declared in graph_io.h.
+// named vertex sets of a split, each 64-byte aligned and covered by an XXH3-64
+// checksum in the table; the header and table are covered by one more. Read
+// with pread (io/file_reader.h), never mapped; write_binary_csr and
+// read_binary_csr are declared in graph_io.h.
 //
 // Layout (all integers little-endian):
 //   0   char[8]   magic "MATSAMP1"

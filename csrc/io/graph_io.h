@@ -45,7 +45,7 @@ struct OgbWriteOptions {
 // creates `dir`, overwrites its files.
 void write_ogb_node_dataset(const std::string& dir, const Graph& g, const OgbWriteOptions& options = {});
 
-// matsamp binary format: versioned header, named sections with checksums, memory-mapped load.
+// matsamp binary format: versioned header, named sections with checksums, read with pread.
 void write_binary_csr(const std::string& path, const Graph& g);
 Graph read_binary_csr(const std::string& path);
 

@@ -83,8 +83,14 @@ Graph read_matrix_market(const std::string& path, const ReadOptions& options) {
 
   const size_t expected_fields = header.pattern ? 2 : header.complex ? 4 : 3;
   const bool keep_values = !header.pattern && options.values != ValueMode::pattern;
-  // Reserve what the header declares, but no more than the file could hold
-  // (a forged count must not allocate before an entry is read).
+  // An entry takes at least two bytes a field ("1 1\n"): a count the file
+  // cannot hold is forged or truncated, and refused before anything is allocated.
+  const uint64_t can_hold = in.source().max_text_bytes() / (2 * expected_fields);
+  if (static_cast<uint64_t>(declared) > can_hold)
+    in.fail_here(declared, " entries declared, but the file can hold at most ", can_hold, " (",
+                 in.source().compressed() ? "gzip, " : "", in.source().max_text_bytes(), " bytes of text)");
+  // Reserve what the header declares, up to a cap (a count the file allows may
+  // still be far more than it holds).
   const size_t capacity = static_cast<size_t>(std::min<int64_t>(declared, int64_t{1} << 22)) *
                           (header.symmetric ? 2 : 1);
   std::vector<int64_t> row_ids, col_ids;

@@ -12,7 +12,9 @@
 #include <utility>
 
 #include "core/error.h"
-#include "io/mapped_file.h"
+#include "io/atomic_file.h"
+#include "io/file_reader.h"
+#include "util/memory.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "npz and zip parsing assume a little-endian host");
 
@@ -21,21 +23,18 @@ namespace {
 
 // ---------------------------------------------------------------- zip reading
 
-// Bounds-checked little-endian reads from the mapped archive.
+// Bounds-checked little-endian reads from the archive.
 struct ZipBytes {
-  const MappedFile& file;
+  const FileReader& file;
 
   template <class T>
   T read(uint64_t offset) const {
-    if (offset > file.size() || file.size() - offset < sizeof(T))
-      fail(file.path(), ": malformed zip archive: record at byte ", offset, " runs past the end");
-    T value;
-    std::memcpy(&value, file.data() + offset, sizeof(T));
-    return value;
+    need(offset, sizeof(T), "record");
+    return file.read<T>(offset);
   }
   void need(uint64_t offset, uint64_t length, const char* what) const {
     if (offset > file.size() || file.size() - offset < length)
-      fail(file.path(), ": malformed zip archive: ", what, " runs past the end of the file");
+      fail(file.path(), ": malformed zip archive: ", what, " at byte ", offset, " runs past the end of the file");
   }
 };
 
@@ -48,17 +47,27 @@ struct ZipEntry {
 
 constexpr uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50;
 constexpr uint32_t kZip64EndSig = 0x06064b50, kZip64LocatorSig = 0x07064b50;
+constexpr uint64_t kCentralEntryBytes = 46, kEndBytes = 22;
+// Deflate turns at most 1032 bytes into one (a 258-byte match per 2 bits), so a
+// member that declares more than that is forged: refused before allocating.
+constexpr uint64_t kMaxDeflateRatio = 1032;
 
 // Finds the central directory through the end record (and its zip64 version).
 std::pair<uint64_t, uint64_t> central_directory(const ZipBytes& z) {
   const uint64_t size = z.file.size();
-  if (size < 22) fail(z.file.path(), ": not a zip archive (", size, " bytes)");
-  uint64_t end = size - 22;
-  const uint64_t lowest = size > 22 + 65535 ? size - 22 - 65535 : 0;  // the comment is < 64 KiB
-  while (z.read<uint32_t>(end) != kEndSig) {
-    if (end == lowest) fail(z.file.path(), ": not a zip archive (no end of central directory record)");
-    --end;
+  if (size < kEndBytes) fail(z.file.path(), ": not a zip archive (", size, " bytes)");
+  // The end record is in the last 22 bytes plus a comment of < 64 KiB: search them in memory.
+  const uint64_t tail_start = size > kEndBytes + 65535 ? size - kEndBytes - 65535 : 0;
+  std::vector<char> tail(size - tail_start);
+  z.file.read(tail_start, tail.data(), tail.size());
+  uint64_t end = tail.size() - kEndBytes;
+  for (;; --end) {
+    uint32_t sig;
+    std::memcpy(&sig, tail.data() + end, 4);
+    if (sig == kEndSig) break;
+    if (end == 0) fail(z.file.path(), ": not a zip archive (no end of central directory record)");
   }
+  end += tail_start;
   uint64_t entries = z.read<uint16_t>(end + 10);
   uint64_t offset = z.read<uint32_t>(end + 16);
   if ((entries == 0xFFFF || offset == 0xFFFFFFFF) && end >= 20 && z.read<uint32_t>(end - 20) == kZip64LocatorSig) {
@@ -67,6 +76,9 @@ std::pair<uint64_t, uint64_t> central_directory(const ZipBytes& z) {
     entries = z.read<uint64_t>(end64 + 32);
     offset = z.read<uint64_t>(end64 + 48);
   }
+  if (entries > size / kCentralEntryBytes)
+    fail(z.file.path(), ": malformed zip archive: ", entries, " members declared, the file (", size,
+         " bytes) holds at most ", size / kCentralEntryBytes);
   return {offset, entries};
 }
 
@@ -85,15 +97,19 @@ std::vector<ZipEntry> list_entries(const ZipBytes& z) {
     const uint16_t name_len = z.read<uint16_t>(pos + 28), extra_len = z.read<uint16_t>(pos + 30),
                    comment_len = z.read<uint16_t>(pos + 32);
     e.local_offset = z.read<uint32_t>(pos + 42);
-    z.need(pos + 46, uint64_t{name_len} + extra_len, "central directory entry");
-    e.name.assign(z.file.data() + pos + 46, name_len);
+    z.need(pos + kCentralEntryBytes, uint64_t{name_len} + extra_len, "central directory entry");
+    e.name.resize(name_len);
+    z.file.read(pos + kCentralEntryBytes, e.name.data(), name_len);
     // Zip64 extra field: 64-bit values for exactly the fields saturated above, in this order.
-    for (uint64_t x = pos + 46 + name_len; x + 4 <= pos + 46 + name_len + extra_len;) {
+    const uint64_t extra_end = pos + kCentralEntryBytes + name_len + extra_len;
+    for (uint64_t x = pos + kCentralEntryBytes + name_len; x + 4 <= extra_end;) {
       const uint16_t id = z.read<uint16_t>(x), len = z.read<uint16_t>(x + 2);
       if (id == 0x0001) {
         uint64_t field = x + 4;
         for (uint64_t* value : {&e.uncompressed, &e.compressed, &e.local_offset})
           if (*value == 0xFFFFFFFF) {
+            if (field + 8 > x + 4 + len || field + 8 > extra_end)
+              fail(z.file.path(), ": malformed zip archive: zip64 field of member ", e.name, " is too short");
             *value = z.read<uint64_t>(field);
             field += 8;
           }
@@ -101,7 +117,7 @@ std::vector<ZipEntry> list_entries(const ZipBytes& z) {
       x += 4 + uint64_t{len};
     }
     entries.push_back(std::move(e));
-    pos += 46 + uint64_t{name_len} + extra_len + comment_len;
+    pos += kCentralEntryBytes + uint64_t{name_len} + extra_len + comment_len;
   }
   return entries;
 }
@@ -113,32 +129,24 @@ uint32_t crc32_of(uint32_t crc, const char* bytes, size_t size) {
   return static_cast<uint32_t>(crc32_z(crc, reinterpret_cast<const Bytef*>(bytes), size));
 }
 
-// The member's uncompressed bytes; throws a message (without the file prefix) on failure.
-std::vector<char> extract(const ZipBytes& z, const ZipEntry& e) {
-  if (e.flags & 1) fail("member is encrypted");
-  if (e.local_offset > z.file.size() || z.file.size() - e.local_offset < 30)
-    fail("truncated: local header runs past the end of the archive");
-  if (z.read<uint32_t>(e.local_offset) != kLocalSig) fail("bad local header");
-  const uint64_t start = e.local_offset + 30 + z.read<uint16_t>(e.local_offset + 26) +
-                         z.read<uint16_t>(e.local_offset + 28);
-  if (start > z.file.size() || z.file.size() - start < e.compressed)
-    fail("truncated: member data runs past the end of the archive");
-  const unsigned char* in = reinterpret_cast<const unsigned char*>(z.file.data() + start);
-  std::vector<char> out(e.uncompressed);
-  if (e.method == 0) {
-    if (e.compressed != e.uncompressed) fail("stored member with different sizes");
-    if (!out.empty()) std::memcpy(out.data(), in, out.size());
-  } else if (e.method == 8) {
-    z_stream s{};
-    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) fail("zlib inflateInit2 failed");
-    s.next_in = const_cast<unsigned char*>(in);
-    s.next_out = reinterpret_cast<unsigned char*>(out.data());
-    uint64_t in_left = e.compressed, out_left = out.size();
-    int rc;
+// Inflates `e.compressed` bytes from `start` into `out` (sized to the declared
+// uncompressed size), reading the archive a piece at a time.
+void inflate_member(const ZipBytes& z, const ZipEntry& e, uint64_t start, std::vector<char>& out) {
+  z_stream s{};
+  if (inflateInit2(&s, -MAX_WBITS) != Z_OK) fail("zlib inflateInit2 failed");
+  std::vector<unsigned char> piece(std::min<uint64_t>(e.compressed, uint64_t{1} << 20));
+  s.next_out = reinterpret_cast<unsigned char*>(out.data());
+  uint64_t in_at = start, in_left = e.compressed, out_left = out.size();
+  int rc;
+  try {
     do {  // zlib counts in 32-bit chunks; refill both sides before each call
-      if (s.avail_in == 0) {
-        s.avail_in = static_cast<uInt>(std::min<uint64_t>(in_left, 1u << 30));
-        in_left -= s.avail_in;
+      if (s.avail_in == 0 && in_left > 0) {
+        const size_t count = static_cast<size_t>(std::min<uint64_t>(in_left, piece.size()));
+        z.file.read(in_at, piece.data(), count);
+        s.next_in = piece.data();
+        s.avail_in = static_cast<uInt>(count);
+        in_at += count;
+        in_left -= count;
       }
       if (s.avail_out == 0) {
         s.avail_out = static_cast<uInt>(std::min<uint64_t>(out_left, 1u << 30));
@@ -146,13 +154,48 @@ std::vector<char> extract(const ZipBytes& z, const ZipEntry& e) {
       }
       rc = inflate(&s, Z_NO_FLUSH);
     } while (rc == Z_OK);
-    const uint64_t produced = s.total_out;
+  } catch (...) {
     inflateEnd(&s);
-    if (rc != Z_STREAM_END || produced != out.size())
-      fail("corrupt deflate stream (zlib code ", rc, ", ", produced, " of ", out.size(), " bytes)");
-  } else {
-    fail("compression method ", e.method, " is not supported (stored or deflate only)");
+    throw;
   }
+  const uint64_t produced = s.total_out;
+  inflateEnd(&s);
+  if (rc != Z_STREAM_END || produced != out.size())
+    fail("corrupt deflate stream (zlib code ", rc, ", ", produced, " of ", out.size(), " bytes)");
+}
+
+// The member's uncompressed bytes; throws a message (without the file prefix) on failure.
+// Its declared sizes are checked against the file and what deflate can produce
+// before anything is allocated.
+std::vector<char> extract(const ZipBytes& z, const ZipEntry& e) {
+  if (e.flags & 1) fail("member is encrypted");
+  if (e.method != 0 && e.method != 8)
+    fail("compression method ", e.method, " is not supported (stored or deflate only)");
+  const uint64_t size = z.file.size();
+  if (e.local_offset > size || size - e.local_offset < 30)
+    fail("truncated: local header runs past the end of the archive");
+  if (z.read<uint32_t>(e.local_offset) != kLocalSig) fail("bad local header");
+  const uint64_t start = e.local_offset + 30 + z.read<uint16_t>(e.local_offset + 26) +
+                         z.read<uint16_t>(e.local_offset + 28);
+  if (start > size || size - start < e.compressed)
+    fail("truncated: member data (", e.compressed, " bytes declared) runs past the end of the archive (", size,
+         " bytes)");
+  if (e.method == 0 && e.compressed != e.uncompressed)
+    fail("stored member declares ", e.uncompressed, " bytes but holds ", e.compressed);
+  if (e.method == 8 && e.uncompressed / kMaxDeflateRatio > e.compressed)
+    fail("declares ", e.uncompressed, " bytes uncompressed from ", e.compressed,
+         " compressed, more than deflate can produce (forged size)");
+  const int64_t memory = physical_memory_bytes();
+  if (memory > 0 && e.uncompressed > static_cast<uint64_t>(memory))
+    fail("needs ", e.uncompressed, " bytes uncompressed, more than this machine's memory (", memory, " bytes)");
+  std::vector<char> out;
+  try {
+    out.resize(e.uncompressed);
+  } catch (const std::exception&) {  // bad_alloc, length_error: one line naming the member, not a bare what()
+    fail("needs ", e.uncompressed, " bytes uncompressed: out of memory");
+  }
+  if (e.method == 0) z.file.read(start, out.data(), out.size());
+  else inflate_member(z, e, start, out);
   if (crc32_of(0, out.data(), out.size()) != e.crc) fail("CRC-32 mismatch (corrupt archive)");
   return out;
 }
@@ -180,13 +223,14 @@ std::string dict_value(const std::string& header, const std::string& key) {
   return value;
 }
 
-// Bytes per element of a descr without byte order, or 0 when unknown (e.g. objects).
+// Bytes per element of a descr without byte order, or 0 when unknown (objects, "S0", ...).
 int64_t item_size(const std::string& dtype) {
   if (dtype.size() < 2) return 0;
   int64_t digits = 0;
   for (size_t i = 1; i < dtype.size(); ++i) {
     if (dtype[i] < '0' || dtype[i] > '9') return 0;
     digits = digits * 10 + (dtype[i] - '0');
+    if (digits > (int64_t{1} << 32)) return 0;
   }
   switch (dtype[0]) {
     case 'U': return 4 * digits;  // UCS-4 characters
@@ -232,6 +276,9 @@ NpyArray parse_npy(std::vector<char> data) {
   const char order = a.dtype[0];
   if (order == '<' || order == '>' || order == '|' || order == '=') a.dtype.erase(0, 1);
   const int64_t itemsize = item_size(a.dtype);
+  // Without an item size the shape cannot be checked against the data (and a
+  // forged shape would size later allocations): such arrays are refused.
+  if (itemsize <= 0) fail("dtype ", descr, " is not supported (no fixed item size)");
   if (order == '>' && itemsize != 1) fail("big-endian dtype ", descr, " is not supported (save little-endian arrays)");
   if (dict_value(header, "fortran_order") != "False")
     fail("fortran_order arrays are not supported (save C-ordered arrays)");
@@ -252,15 +299,12 @@ NpyArray parse_npy(std::vector<char> data) {
   }
   data.erase(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(prefix + header_len));
   a.bytes = std::move(data);
-  if (itemsize > 0) {
-    int64_t count = 1;
-    for (int64_t d : a.shape)
-      if (__builtin_mul_overflow(count, d, &count)) fail("shape ", shape, " overflows");
-    int64_t expected;
-    if (__builtin_mul_overflow(count, itemsize, &expected) || expected != static_cast<int64_t>(a.bytes.size()))
-      fail("array data has ", a.bytes.size(), " bytes, shape ", shape, " of ", descr, " needs ", count, " x ",
-           itemsize);
-  }
+  int64_t count = 1;
+  for (int64_t d : a.shape)
+    if (__builtin_mul_overflow(count, d, &count)) fail("shape ", shape, " overflows");
+  int64_t expected;
+  if (__builtin_mul_overflow(count, itemsize, &expected) || expected != static_cast<int64_t>(a.bytes.size()))
+    fail("array data has ", a.bytes.size(), " bytes, shape ", shape, " of ", descr, " needs ", count, " x ", itemsize);
   return a;
 }
 
@@ -342,7 +386,7 @@ std::vector<float> NpyArray::as_float(const std::string& field) const {
 // ---------------------------------------------------------------- NpzReader
 
 NpzReader::NpzReader(const std::string& path) : path_(path) {
-  const MappedFile file(path);
+  const FileReader file(path);
   const ZipBytes z{file};
   for (const ZipEntry& e : list_entries(z)) {
     const std::string suffix = ".npy";

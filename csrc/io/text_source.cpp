@@ -16,7 +16,7 @@ namespace matsamp {
 
 namespace {
 
-int open_text_file(const std::string& path) {
+int open_text_file(const std::string& path, uint64_t* size = nullptr) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) fail("cannot open ", path, ": ", std::strerror(errno));
@@ -26,6 +26,7 @@ int open_text_file(const std::string& path) {
     fail("cannot open ", path, ": not a regular file");
   }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  if (size) *size = static_cast<uint64_t>(st.st_size);
   return fd;
 }
 
@@ -116,8 +117,8 @@ struct GzipReader final : TextSource::Reader {
 
 }  // namespace
 
-bool TextSource::is_gzip(const std::string& path) {
-  const int fd = open_text_file(path);
+bool TextSource::is_gzip(const std::string& path, uint64_t* file_bytes) {
+  const int fd = open_text_file(path, file_bytes);
   unsigned char magic[2] = {0, 0};
   const size_t got = read_fully(fd, reinterpret_cast<char*>(magic), 2, path);
   ::close(fd);
@@ -126,7 +127,7 @@ bool TextSource::is_gzip(const std::string& path) {
 
 TextSource::TextSource(const std::string& path, size_t block_bytes)
     : path_(path), block_bytes_(std::max<size_t>(block_bytes, 64)) {
-  if (is_gzip(path)) reader_ = std::make_unique<GzipReader>(path);
+  if (is_gzip(path, &file_bytes_)) reader_ = std::make_unique<GzipReader>(path);
   else reader_ = std::make_unique<PlainReader>(path);
   fill(blocks_[0], {});
 }
@@ -136,6 +137,13 @@ TextSource::~TextSource() {
 }
 
 bool TextSource::compressed() const { return reader_->compressed(); }
+
+uint64_t TextSource::max_text_bytes() const {
+  // Deflate turns at most 1032 bytes into one.
+  constexpr uint64_t kMaxDeflateRatio = 1032;
+  if (!compressed()) return file_bytes_;
+  return file_bytes_ > UINT64_MAX / kMaxDeflateRatio ? UINT64_MAX : file_bytes_ * kMaxDeflateRatio;
+}
 
 void TextSource::fill(Block& block, std::string carry) {
   block.bytes = std::move(carry);

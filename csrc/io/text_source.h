@@ -31,8 +31,13 @@ class TextSource {
   // Uncompressed bytes handed out so far.
   int64_t bytes_read() const { return bytes_read_; }
 
-  // True when the file at `path` starts with gzip's magic bytes (1f 8b).
-  static bool is_gzip(const std::string& path);
+  // The most text the file can hold: its size, or what that inflates to at most
+  // when gzip-compressed. Readers bound declared counts by it before allocating.
+  uint64_t max_text_bytes() const;
+
+  // True when the file at `path` starts with gzip's magic bytes (1f 8b); sets
+  // *file_bytes to the file's size when given.
+  static bool is_gzip(const std::string& path, uint64_t* file_bytes = nullptr);
 
   struct Reader;  // plain or inflating
 
@@ -51,6 +56,7 @@ class TextSource {
   bool started_ = false;
   std::future<void> pending_;  // fills blocks_[1 - current_] after blocks_[current_]
   int64_t bytes_read_ = 0;
+  uint64_t file_bytes_ = 0;  // on disk, when opened
 };
 
 }  // namespace matsamp

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "io/mapped_file.h"
+#include "io/atomic_file.h"
 
 namespace matsamp {
 

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/philox.h"
+#include "io/atomic_file.h"
 #include "sampling/epoch.h"
 #include "train/background_worker.h"
 #include "train/checkpoint.h"
@@ -476,6 +477,8 @@ void Trainer::load_checkpoint(const std::string& path) {
 
 TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::string& checkpoint_path) {
   const bool leader = state_->comm.rank() == 0;
+  // An unwritable checkpoint path is reported now, not after the first epoch.
+  if (leader && !checkpoint_path.empty()) check_can_write(checkpoint_path);
   while (!finished()) {
     const EpochMetrics m = train_epoch();
     if (leader && !checkpoint_path.empty()) save_checkpoint(checkpoint_path);

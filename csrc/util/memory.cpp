@@ -37,6 +37,9 @@ int64_t parse_bytes(const std::string& text) {
   else if (unit == "G" || unit == "g") scale = 1024.0 * 1024 * 1024;
   else if (!unit.empty()) fail("not a byte count: '", text, "' (unknown unit '", unit, "')");
   MATSAMP_CHECK(number > 0, "byte count must be positive: '", text, "'");
+  // 2^63 bytes and more would wrap around as an int64 (to a negative budget).
+  MATSAMP_CHECK(number * scale < 0x1p63, "byte count '", text, "' is too large (at most 2^63 - 1 bytes)");
+  MATSAMP_CHECK(number * scale >= 1, "byte count '", text, "' is less than one byte");
   return static_cast<int64_t>(number * scale);
 }
 

@@ -116,3 +116,41 @@ def test_tensor_on_another_device_than_the_graph(cora):
     seeds = torch.empty(4, dtype=torch.int64, device="meta")
     raises(ValueError, "seeds: META tensor given to a CPU graph",
            lambda: matsamp.ops.sample_bulk(cora, "graphsage", seeds, OFFSETS, [2]))
+
+
+def test_error_text_that_is_not_utf8_still_reaches_python(tmp_path):
+    # The reader quotes the bad field; its bytes come through as \xNN, not as an empty message.
+    bad = tmp_path / "bad.mtx"
+    bad.write_bytes(b"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 \xff\xfe\n")
+    raises(RuntimeError, r"bad\.mtx:3: .*\\xFF\\xFE", lambda: matsamp.Graph.load(bad))
+    edges = tmp_path / "bad.txt"
+    edges.write_bytes(b"1 2\n3 \xc3x\n")
+    raises(RuntimeError, r"bad\.txt:2: .*\\xC3x", lambda: matsamp.Graph.load(edges))
+
+
+def test_wrong_types_are_one_line_type_errors(cora):
+    seeds, offsets = SEEDS, OFFSETS
+    raises(TypeError, "graph must be a matsamp.Graph, got NoneType", lambda: matsamp.BulkSampler(None, 8))
+    raises(TypeError, "graph must be a matsamp.Graph, got torch.Tensor",
+           lambda: matsamp.BulkSampler(torch.zeros(3), 8))
+    raises(TypeError, "graph must be a matsamp.Graph, got NoneType",
+           lambda: matsamp.ops.sample_bulk(None, "graphsage", seeds, offsets, [2]))
+    raises(TypeError, "sampler must be a str, got int", lambda: matsamp.BulkSampler(cora, 8, sampler=3))
+    raises(TypeError, "sizes must be a list of ints, got int", lambda: matsamp.BulkSampler(cora, 8, sizes=5))
+    raises(TypeError, "seed must be an int, got str",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", seeds, offsets, [2], seed="x"))
+    raises(TypeError, "seed_offsets must be a tensor, got list",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", seeds, [0, 2, 4], [2]))
+    raises(TypeError, r"sizes\[1\] must be an int, got float",
+           lambda: matsamp.ops.sample_bulk(cora, "graphsage", seeds, offsets, [2, 1.5]))
+    raises(TypeError, "nodes must be a tensor, got list", lambda: matsamp.ops.shuffle_nodes([1, 2], 1, 0))
+    raises(TypeError, "features must be a tensor, got list",
+           lambda: matsamp.ops.gather_rows([1.0], torch.tensor([0])))
+    raises(TypeError, "batch_size must be an int, got str",
+           lambda: matsamp.ops.epoch_order(torch.tensor([0, 1]), 2708, "a", 1, 0))
+    raises(TypeError, "budget_bytes must be an int, got str",
+           lambda: matsamp.ops.bulk_size_for_budget(cora, "graphsage", [2], 8, 4, "x"))
+    raises(TypeError, "symmetrize must be a bool, got str",
+           lambda: matsamp.Graph.load("missing.npz", symmetrize="yes"))
+    raises(TypeError, "seed must be an int, got str", lambda: cora.training_nodes(0.5, seed="a"))
+    raises(TypeError, "fraction must be a number, got str", lambda: cora.training_nodes("half"))

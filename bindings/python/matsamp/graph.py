@@ -7,7 +7,7 @@ from typing import Dict, NamedTuple, Optional
 
 import torch
 
-from . import _device
+from . import _args, _device
 
 
 class Graph:
@@ -74,8 +74,8 @@ class Graph:
         """
         _device.graph_device(device)
         handle = torch.classes.matsamp.Graph.load(
-            os.fspath(path), os.fspath(labels_path) if labels_path else "", symmetrize,
-            drop_self_loops, largest_component)
+            os.fspath(path), os.fspath(labels_path) if labels_path else "", _args.boolean(symmetrize, "symmetrize"),
+            _args.boolean(drop_self_loops, "drop_self_loops"), _args.boolean(largest_component, "largest_component"))
         features, labels = handle.features(), handle.labels()
         return cls(handle, features if features.numel() else None,
                    labels if labels.numel() else None, device, dict(handle.splits()))
@@ -253,7 +253,9 @@ class Graph:
 
     def training_nodes(self, fraction, seed=1):
         """The CLI's ``--train-fraction`` choice: a seeded ``fraction`` of all vertices, ascending."""
-        return self.handle.training_vertices(float(fraction), seed)
+        if isinstance(fraction, bool) or not isinstance(fraction, numbers.Real):
+            raise TypeError(f"fraction must be a number, got {_type_name(fraction)}")
+        return self.handle.training_vertices(float(fraction), _args.integer(seed, "seed"))
 
     def __repr__(self):
         f = "none" if self.features is None else self.features.size(1)

@@ -3,7 +3,7 @@ from collections import namedtuple
 
 import torch
 
-from . import _device, ops
+from . import _args, _device, ops
 
 #: The default ``memory_budget`` of :class:`BulkSampler`, in bytes: 4 GiB, the
 #: C++ EpochOptions default (``matsamp sample --memory-budget 4G``).
@@ -118,6 +118,8 @@ class BulkSampler:
         memory_budget: the budget in bytes k was or would have been chosen for.
 
     Raises:
+        TypeError: ``graph`` is not a :class:`matsamp.Graph`, or ``sampler``
+            or ``sizes`` has the wrong type.
         ValueError: a bad argument, named in the message: among them a
             ``memory_budget`` that is not a positive int, or one below what a
             single minibatch needs (the message gives that size).
@@ -126,10 +128,13 @@ class BulkSampler:
     def __init__(self, graph, batch_size, input_nodes=None, *, sampler="graphsage", sizes=(15, 10),
                  include_frontier=True, bulk_size=None, memory_budget=DEFAULT_MEMORY_BUDGET,
                  shuffle=True, locality_blocks=0, seed=1, epoch=0, device=None, saint_norm=False):
-        if sampler not in ops.SAMPLERS:
+        _args.graph(graph)
+        if _args.string(sampler, "sampler") not in ops.SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(ops.SAMPLERS)}; got {sampler!r}")
         self.graph = graph
         self.sampler = sampler
+        if isinstance(sizes, (str, bytes, torch.Tensor)) or not hasattr(sizes, "__iter__"):
+            raise TypeError(f"sizes must be a list of ints, got {_args.type_name(sizes)}")
         sizes = list(sizes)
         if torch.ops.matsamp.sampler_sizes_option(sampler) in ("walk_length", "budget") and (
                 -1 in sizes or len(set(sizes)) > 1):

@@ -3,7 +3,7 @@ from collections import namedtuple
 
 import torch
 
-from . import _device
+from . import _args, _device
 
 #: The samplers the ops take, by name: the C++ sampler registry's.
 SAMPLERS = tuple(torch.ops.matsamp.samplers())
@@ -57,11 +57,13 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
     Returns:
         A list of :class:`SampledLayer`, in sampling order (index 0 has the seeds as rows).
     """
-    if sampler not in SAMPLERS:
-        raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
+    _args.graph(graph)
+    _check_sampler(sampler)
     _device.check_same_device(seeds, graph, "seeds")
-    out = torch.ops.matsamp.sample(graph.handle, sampler, seeds, seed_offsets, list(sizes), first_minibatch, epoch,
-                                   seed, bool(include_frontier), bool(saint_norm))
+    _args.tensor(seed_offsets, "seed_offsets")
+    out = torch.ops.matsamp.sample(graph.handle, sampler, seeds, seed_offsets, _args.int_list(sizes, "sizes"),
+                                   _args.integer(first_minibatch, "first_minibatch"), _args.integer(epoch, "epoch"),
+                                   _args.integer(seed, "seed"), bool(include_frontier), bool(saint_norm))
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 
@@ -89,11 +91,12 @@ def bulk_size_for_budget(graph, sampler, sizes, batch_size, minibatches, budget_
             the bytes one needs), or a non-positive batch_size, minibatches or
             budget_bytes, an unknown sampler, bad sizes.
     """
-    if sampler not in SAMPLERS:
-        raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
-    return torch.ops.matsamp.bulk_size_for_budget(graph.handle, sampler, list(sizes),
-                                                  bool(include_frontier), batch_size, minibatches,
-                                                  budget_bytes)
+    _args.graph(graph)
+    _check_sampler(sampler)
+    return torch.ops.matsamp.bulk_size_for_budget(graph.handle, sampler, _args.int_list(sizes, "sizes"),
+                                                  bool(include_frontier), _args.integer(batch_size, "batch_size"),
+                                                  _args.integer(minibatches, "minibatches"),
+                                                  _args.integer(budget_bytes, "budget_bytes"))
 
 
 def epoch_order(nodes, num_nodes, batch_size, seed, epoch, locality_blocks=0, shuffle=True):
@@ -102,17 +105,25 @@ def epoch_order(nodes, num_nodes, batch_size, seed, epoch, locality_blocks=0, sh
     trainer cut their epochs with. ``nodes`` are shuffled with a Philox key of
     (seed, epoch), or kept in order; with ``locality_blocks`` B > 0, per block of
     B equal id ranges of [0, num_nodes), blocks in order, each cut apart."""
-    order, starts = torch.ops.matsamp.epoch_order(nodes, num_nodes, batch_size, seed, epoch, locality_blocks,
-                                                  bool(shuffle))
+    order, starts = torch.ops.matsamp.epoch_order(
+        _args.tensor(nodes, "nodes"), _args.integer(num_nodes, "num_nodes"), _args.integer(batch_size, "batch_size"),
+        _args.integer(seed, "seed"), _args.integer(epoch, "epoch"), _args.integer(locality_blocks, "locality_blocks"),
+        bool(shuffle))
     return order, starts.tolist()
 
 
 def shuffle_nodes(nodes, seed, epoch, stream=0):
     """``nodes`` in the order of epoch ``epoch`` (the C++ EpochIterator's shuffle);
     ``stream`` j gives locality block j's independent order."""
-    return torch.ops.matsamp.shuffle_vertices(nodes, seed, epoch, stream)
+    return torch.ops.matsamp.shuffle_vertices(_args.tensor(nodes, "nodes"), _args.integer(seed, "seed"),
+                                              _args.integer(epoch, "epoch"), _args.integer(stream, "stream"))
 
 
 def gather_rows(features, index):
     """``features[index]`` along dim 0, with a ValueError that names an index out of range."""
-    return torch.ops.matsamp.gather_rows(features, index)
+    return torch.ops.matsamp.gather_rows(_args.tensor(features, "features"), _args.tensor(index, "index"))
+
+
+def _check_sampler(sampler):
+    if _args.string(sampler, "sampler") not in SAMPLERS:
+        raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}; got {sampler!r}")
