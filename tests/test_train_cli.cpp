@@ -81,5 +81,34 @@ TEST(TrainCli, UnwritableCheckpointIsReportedBeforeTraining) {
   }
 }
 
+// A dataset folder in OGB's layout, and its .msg, train on the dataset's own
+// split (no cut to the largest component); --split random draws one per class.
+TEST(TrainCli, TrainsOnADatasetsOwnSplit) {
+  const std::string root = testing::scratch_dir("train_ogb");
+  const std::string dir = root + "/ogbn_made";
+  PlantedPartitionOptions o;
+  o.vertices = 600;
+  o.classes = 3;
+  o.feature_dim = 16;
+  o.seed = 3;
+  Graph g = generate_planted_partition(o);
+  for (int64_t v = 0; v < g.num_vertices(); ++v)
+    g.splits[v % 10 < 6 ? "train" : v % 10 < 8 ? "valid" : "test"].push_back(v);
+  write_ogb_node_dataset(dir, g);
+  write_binary_csr(root + "/d.msg", read_graph(dir));
+  testing::CliResult r;
+  for (const std::string& graph : {dir, root + "/d.msg"}) {
+    r = testing::run_cli("train -g " + graph + " --epochs 2 --fanouts 4,4 -b 64", root);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("360 train, 120 validation, 120 test"), std::string::npos) << r.err;
+  }
+  r = testing::run_cli("train -g " + dir + " --split random --epochs 1 --fanouts 4,4 -b 64", root);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("60 train, 90 validation"), std::string::npos) << r.err;  // 20 and 30 per class
+  r = testing::run_cli("train -g planted:300:3 --split given --epochs 1", root);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--split given: the graph has no split"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace matsamp
