@@ -62,11 +62,11 @@ def test_bad_layer_sizes(cora):
 def test_other_bad_arguments(cora):
     raises(ValueError, "sampler must be one of",
            lambda: matsamp.BulkSampler(cora, 8, sampler="cluster"))
-    raises(ValueError, "saint takes its walk length or budget once",
+    raises(ValueError, "takes its walk length or budget once per layer",
            lambda: matsamp.BulkSampler(cora, 8, sampler="saint", sizes=[2, 3]))
-    raises(ValueError, "saint takes its walk length or budget once",
+    raises(ValueError, "takes its walk length or budget once per layer",
            lambda: matsamp.BulkSampler(cora, 8, sampler="saint", sizes=[-1, -1]))
-    raises(ValueError, "saint takes its walk length or budget once",
+    raises(ValueError, "takes its walk length or budget once per layer",
            lambda: matsamp.BulkSampler(cora, 8, sampler="saint_node", sizes=[100, 50]))
     raises(ValueError, "batch_size must be a positive integer",
            lambda: matsamp.BulkSampler(cora, 0))
