@@ -13,6 +13,7 @@
 #include "io/npz.h"
 #include "io/text_writer.h"
 #include "io_test_helpers.h"
+#include "split_dataset.h"
 #include "test_data.h"
 
 namespace matsamp {
@@ -157,15 +158,7 @@ TEST(OgbDataset, BrokenPartsAreOneLineErrorsNamingFileAndLine) {
 TEST(OgbDataset, ConvertsAndSamplesFromTheCli) {
   const std::string root = scratch_dir("ogb_cli");
   const std::string dir = root + "/ogbn_made";
-  PlantedPartitionOptions o;
-  o.vertices = 600;
-  o.classes = 3;
-  o.feature_dim = 16;
-  o.seed = 3;
-  Graph g = generate_planted_partition(o);
-  for (int64_t v = 0; v < g.num_vertices(); ++v)
-    g.splits[v % 10 < 6 ? "train" : v % 10 < 8 ? "valid" : "test"].push_back(v);
-  write_ogb_node_dataset(dir, g);
+  write_ogb_node_dataset(dir, testing::split_dataset());
 
   auto r = testing::run_cli("convert -g " + dir + " -o " + root + "/d.msg", root);
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -7,6 +7,7 @@
 #include "cli_runner.h"
 #include "generate/generators.h"
 #include "io/graph_io.h"
+#include "split_dataset.h"
 #include "test_data.h"
 
 #include <torch/cuda.h>
@@ -86,15 +87,7 @@ TEST(TrainCli, UnwritableCheckpointIsReportedBeforeTraining) {
 TEST(TrainCli, TrainsOnADatasetsOwnSplit) {
   const std::string root = testing::scratch_dir("train_ogb");
   const std::string dir = root + "/ogbn_made";
-  PlantedPartitionOptions o;
-  o.vertices = 600;
-  o.classes = 3;
-  o.feature_dim = 16;
-  o.seed = 3;
-  Graph g = generate_planted_partition(o);
-  for (int64_t v = 0; v < g.num_vertices(); ++v)
-    g.splits[v % 10 < 6 ? "train" : v % 10 < 8 ? "valid" : "test"].push_back(v);
-  write_ogb_node_dataset(dir, g);
+  write_ogb_node_dataset(dir, testing::split_dataset());
   write_binary_csr(root + "/d.msg", read_graph(dir));
   testing::CliResult r;
   for (const std::string& graph : {dir, root + "/d.msg"}) {
