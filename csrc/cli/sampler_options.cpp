@@ -86,16 +86,7 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
                   "minibatches sampled together (0: the most that fit --memory-budget)")
       ->capture_default_str();
   command.add_option("--memory-budget", options.memory_budget, "memory for one bulk when choosing k (e.g. 4G, 512M)")
-      ->check(CLI::Validator(
-          [](std::string& text) {
-            try {
-              parse_bytes(text);
-              return std::string();
-            } catch (const Error& e) {
-              return std::string(e.what());
-            }
-          },
-          "BYTES"))
+      ->check(parsed_by([](const std::string& text) { parse_bytes(text); }, "BYTES"))
       ->capture_default_str();
   command
       .add_option("--train-fraction", options.train_fraction,
@@ -113,16 +104,7 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
   command.add_option("--epoch", options.epoch.epoch, "epoch number (part of every random key)")->capture_default_str();
   command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")->check(CLI::Range(0, kMaxThreads));
   command.add_option("--device", options.device, device_help())
-      ->check(CLI::Validator(
-          [](std::string& text) {
-            try {
-              parse_device(text);
-              return std::string();
-            } catch (const Error& e) {
-              return std::string(e.what());
-            }
-          },
-          "DEVICE"))
+      ->check(parsed_by([](const std::string& text) { parse_device(text); }, "DEVICE"))
       ->capture_default_str();
   command
       .add_option("--gpu-memory-fraction", options.gpu_memory_fraction,

@@ -4,12 +4,31 @@
 // 2^64 - 1 for an unsigned option, "010" as octal, and saturates huge values.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "core/error.h"
 
 namespace matsamp::cli {
 
 CLI::Validator positive();      // > 0
 CLI::Validator non_negative();  // >= 0
 CLI::Validator in_range(double low, double high);
+
+// An option whose text `parse` accepts, or the message of the matsamp::Error it
+// throws; `name` is the value's name in --help (BYTES, DEVICE).
+template <class Parse>
+CLI::Validator parsed_by(Parse parse, const std::string& name) {
+  return CLI::Validator(
+      [parse](std::string& text) {
+        try {
+          parse(text);
+          return std::string();
+        } catch (const Error& e) {
+          return std::string(e.what());
+        }
+      },
+      name);
+}
 
 // The most OpenMP threads --threads takes: far above any machine's cores, far
 // below what makes thread creation fail.
