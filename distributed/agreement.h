@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "communicator.h"
 #include "core/error.h"
@@ -36,5 +37,12 @@ void agree_on(Communicator& comm, Body&& body) {
   }
   agree(comm, message.empty(), message);
 }
+
+// Collective: every rank must have been started with the same command line (an
+// MPMD launch, or a script that builds arguments per rank, can differ, and two
+// ranks sampling with different samplers wait for each other forever). Throws
+// AgreedError on every rank naming the first difference of the lowest rank that
+// differs from rank 0.
+void agree_on_arguments(Communicator& comm, const std::vector<std::string>& arguments);
 
 }  // namespace matsamp

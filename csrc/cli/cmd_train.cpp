@@ -9,6 +9,7 @@
 #include "train/trainer.h"
 #include "util/memory.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
+#include "distributed/agreement.h"
 #include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
 #endif
@@ -108,6 +109,7 @@ void run_training(TrainCommandOptions& o) {
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
   MpiSession mpi;
   auto comm = make_mpi_communicator(MPI_COMM_WORLD);
+  agree_on_arguments(*comm, command_line());  // ranks of different commands would wait for each other forever
   const int rank_on_node = local_rank();
 #else
   auto comm = make_self_communicator();

@@ -4,6 +4,11 @@
 
 namespace matsamp::cli {
 
+// The command line as main() received it (after the program name), for the
+// ranks of a distributed run to check that they all run the same command.
+void set_command_line(int argc, char** argv);
+const std::vector<std::string>& command_line();
+
 void add_generate_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_info_command(CLI::App& app);

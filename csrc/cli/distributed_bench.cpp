@@ -12,6 +12,7 @@
 #include <numeric>
 #include <optional>
 
+#include "cli/commands.h"
 #include "distributed/agreement.h"
 #include "distributed/epoch_share.h"
 #include "distributed/local_rank.h"
@@ -192,6 +193,7 @@ FirstProductModel model_first_product(const FirstProductShape& shape, double see
 
 JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& options,
                const DistributedBenchOptions& d) {
+  agree_on_arguments(world, command_line());  // ranks of different commands would wait for each other forever
   ProcessGrid grid(world, d.replication);
   pick_rank_gpu(options, local_rank());  // --device cuda: the GPU of this rank's local rank
   const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;

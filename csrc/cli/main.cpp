@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/validators.h"
@@ -29,10 +30,21 @@ std::string command_path(CLI::App& app) {
   return path;
 }
 
+std::vector<std::string>& arguments() {
+  static std::vector<std::string> given;
+  return given;
+}
+
 }  // namespace
+
+namespace matsamp::cli {
+void set_command_line(int argc, char** argv) { arguments().assign(argv + 1, argv + argc); }
+const std::vector<std::string>& command_line() { return arguments(); }
+}  // namespace matsamp::cli
 
 int main(int argc, char** argv) {
   matsamp::keep_freed_memory_for_reuse();
+  matsamp::cli::set_command_line(argc, argv);
   CLI::App app{
       "matsamp: samples GNN minibatches in bulk with sparse matrix algebra.\n"
       "Run 'matsamp COMMAND --help' for the options of a command."};

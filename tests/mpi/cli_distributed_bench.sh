@@ -2,8 +2,8 @@
 # `matsamp bench --distributed` under mpirun: rank 0 alone prints one JSON line, every
 # mode samples the same minibatches as one process (also with locality blocks on a
 # graph renumbered by `matsamp partition`), and a bad configuration (c*c not dividing p,
-# ranks given different graph files, fewer locality blocks than process rows) ends
-# every rank with one message.
+# ranks started with different arguments or given different graph files, fewer
+# locality blocks than process rows) ends every rank with one message.
 # Usage: cli_distributed_bench.sh MATSAMP MPIEXEC NP
 set -euo pipefail
 matsamp=$1 mpiexec=$2 np=$3
@@ -90,8 +90,16 @@ expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -
 if [ "$np" -ge 2 ]; then
   expect_one_error "is below the $np process rows" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
     --distributed partitioned --locality-blocks 1
-  expect_one_error "different graph files" \
+  expect_one_error "ranks were started with different arguments: rank 1 has '$dir/b.msg' where rank 0 has '$dir/a.msg'" \
     -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed partitioned : \
     -np $((np - 1)) "$matsamp" "${bench[@]}" -g "$dir/b.msg" --distributed partitioned
+  expect_one_error "rank 1 has 'ladies' where rank 0 has 'graphsage'" \
+    -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler graphsage --distributed replicated : \
+    -np $((np - 1)) "$matsamp" "${bench[@]}" -g "$dir/a.msg" --sampler ladies --distributed replicated
+  # Same arguments, different files behind them (as on nodes with their own copies).
+  mkdir -p "$dir/n1" "$dir/n2" && cp "$dir/a.msg" "$dir/n1/g.msg" && cp "$dir/b.msg" "$dir/n2/g.msg"
+  expect_one_error "different graph files" \
+    -np 1 --wdir "$dir/n1" "$matsamp" "${bench[@]}" -g g.msg --distributed partitioned : \
+    -np $((np - 1)) --wdir "$dir/n2" "$matsamp" "${bench[@]}" -g g.msg --distributed partitioned
 fi
 echo "PASS"
