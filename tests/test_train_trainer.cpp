@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include "generate/generators.h"
@@ -12,6 +14,7 @@
 #include "train/trainer.h"
 
 #include <torch/cuda.h>
+#include <torch/nn/module.h>
 
 namespace matsamp {
 namespace {
@@ -165,6 +168,55 @@ TEST(Trainer, RejectsCheckpointsOfAnotherModelAndBadOptions) {
   bad = small_options("sage");
   bad.learning_rate = 0;
   EXPECT_THROW(setup.trainer(bad), Error);
+}
+
+// A checkpoint with a flipped byte or cut short is refused in one line; a flip
+// inside a model tensor names it, a flip anywhere else fails the file's checksum.
+TEST(Trainer, CorruptCheckpointsAreRefusedNamingTheTensor) {
+  const TrainSetup setup;
+  const std::string dir = testing::scratch_dir("train_corrupt_checkpoint");
+  const auto trainer = setup.trainer(small_options("sage"));
+  trainer->save_checkpoint(dir + "/good.pt");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/good.pt.partial"));
+  std::ifstream in(dir + "/good.pt", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  auto write = [&](const std::string& name, const std::string& content) {
+    std::ofstream(dir + "/" + name, std::ios::binary) << content;
+    return dir + "/" + name;
+  };
+  auto expect_refused = [&](const std::string& path, const std::string& fragment) {
+    const auto other = setup.trainer(small_options("sage"));
+    try {
+      other->load_checkpoint(path);
+      ADD_FAILURE() << "accepted " << path;
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+      EXPECT_NE(message.find(fragment), std::string::npos) << message;
+    }
+  };
+  // The first parameter's bytes, found in the file: a flip there names it.
+  torch::Tensor first;
+  std::string first_name;
+  for (const auto& p : trainer->model().named_parameters()) {
+    first = p.value().detach().contiguous().cpu();
+    first_name = p.key();
+    break;
+  }
+  const std::string raw(static_cast<const char*>(first.data_ptr()), first.numel() * first.element_size());
+  const size_t at = bytes.find(raw);
+  ASSERT_NE(at, std::string::npos);
+  std::string flipped = bytes;
+  flipped[at + raw.size() / 2] ^= 0x20;
+  expect_refused(write("tensor.pt", flipped), "tensor model." + first_name + " fails its checksum");
+  for (size_t offset : {size_t{40}, bytes.size() / 3, bytes.size() - 30}) {  // anywhere: some error, never silence
+    flipped = bytes;
+    flipped[offset] ^= 0x01;
+    expect_refused(write("flip.pt", flipped), "checkpoint");
+  }
+  expect_refused(write("cut.pt", bytes.substr(0, bytes.size() - 100)), "is truncated");
+  expect_refused(write("old.pt", bytes.substr(32)), "not a matsamp checkpoint");
+  EXPECT_NO_THROW(setup.trainer(small_options("sage"))->load_checkpoint(dir + "/good.pt"));
 }
 
 }  // namespace

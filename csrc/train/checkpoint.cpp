@@ -1,15 +1,49 @@
 #include "train/checkpoint.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
-#include <filesystem>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "core/error.h"
+#include "io/atomic_file.h"
 
 namespace matsamp {
 
 namespace {
 
+// A checkpoint file: this 32-byte header (magic, the torch archive's length
+// and XXH3-64), then the archive. The archive also holds an XXH3-64 per model
+// and best-model tensor, so that a corrupt one is named.
+constexpr char kMagic[16] = "MATSAMP-CKPT-1\n";
+
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+uint64_t tensor_checksum(const torch::Tensor& t) {
+  const torch::Tensor dense = t.detach().to(torch::kCPU).contiguous();
+  return XXH3_64bits(dense.data_ptr(), dense.numel() * dense.element_size());
+}
+
+// The tensors that get a checksum each, by name: model parameters and buffers
+// ("model.<name>") and the best model's ("best_model.<i>").
+std::vector<std::pair<std::string, torch::Tensor>> named_tensors(const torch::nn::Module& model,
+                                                                 const std::vector<torch::Tensor>& best) {
+  std::vector<std::pair<std::string, torch::Tensor>> out;
+  for (const auto& p : model.named_parameters()) out.emplace_back("model." + p.key(), p.value());
+  for (const auto& b : model.named_buffers()) out.emplace_back("model." + b.key(), b.value());
+  for (size_t i = 0; i < best.size(); ++i) out.emplace_back("best_model." + std::to_string(i), best[i]);
+  return out;
+}
+
+torch::Tensor checksums_of(const std::vector<std::pair<std::string, torch::Tensor>>& tensors) {
+  std::vector<int64_t> sums;
+  for (const auto& [name, t] : tensors) sums.push_back(static_cast<int64_t>(tensor_checksum(t)));
+  return torch::tensor(sums);
+}
 
 }  // namespace
 
@@ -29,23 +63,47 @@ void save_checkpoint(const std::string& path, const std::vector<int64_t>& identi
   archive.write("scores",
                 torch::tensor(std::vector<double>{progress.best_validation_accuracy, progress.best_validation_loss,
                                                   progress.test_accuracy_at_best}));
-  // Written aside and renamed, so a crash never leaves half a checkpoint.
-  const std::string partial = path + ".partial";
+  archive.write("checksums", checksums_of(named_tensors(model, best_parameters)));
+  std::ostringstream bytes;
   try {
-    archive.save_to(partial);
+    archive.save_to(bytes);
   } catch (const c10::Error& e) {
     fail("cannot write checkpoint '", path, "': ", first_line(e.what_without_backtrace()));
   }
-  std::filesystem::rename(partial, path);
+  const std::string payload = bytes.str();
+  const uint64_t length = payload.size(), sum = XXH3_64bits(payload.data(), payload.size());
+  // Whole or not at all: a full disk or a signal leaves the previous checkpoint.
+  AtomicFileWriter out(path);
+  out.write(kMagic, sizeof kMagic);
+  out.write(&length, sizeof length);
+  out.write(&sum, sizeof sum);
+  out.write(payload.data(), payload.size());
+  out.commit();
 }
 
 void load_checkpoint(const std::string& path, const std::vector<int64_t>& identity, const torch::Device& device,
                      torch::nn::Module& model, torch::optim::Optimizer& optimizer,
                      std::vector<torch::Tensor>& best_parameters, TrainingProgress& progress) {
+  std::ifstream in(path, std::ios::binary);
+  MATSAMP_CHECK(in, "cannot read checkpoint '", path, "': ", std::strerror(errno));
+  const std::string file((std::istreambuf_iterator<char>(in)), {});
+  uint64_t length = 0, sum = 0;
+  MATSAMP_CHECK(file.size() >= sizeof kMagic + 16 && std::memcmp(file.data(), kMagic, sizeof kMagic) == 0,
+                "cannot read checkpoint '", path, "': not a matsamp checkpoint (or one written before checksums)");
+  std::memcpy(&length, file.data() + sizeof kMagic, 8);
+  std::memcpy(&sum, file.data() + sizeof kMagic + 8, 8);
+  const size_t header = sizeof kMagic + 16;
+  MATSAMP_CHECK(file.size() - header == length, "checkpoint '", path,
+                "' is truncated or has trailing bytes: ", file.size() - header, " bytes of archive, the header says ",
+                length);
+  const bool whole = XXH3_64bits(file.data() + header, length) == sum;
+
   torch::serialize::InputArchive archive, model_archive, optimizer_archive, best_archive;
-  torch::Tensor saved_identity, counters, scores;
+  torch::Tensor saved_identity, counters, scores, checksums;
   try {
-    archive.load_from(path, device);
+    std::istringstream payload(file.substr(header));
+    archive.load_from(payload, device);
+    archive.read("checksums", checksums);
     archive.read("identity", saved_identity);
     archive.read("progress", counters);
     archive.read("scores", scores);
@@ -53,7 +111,8 @@ void load_checkpoint(const std::string& path, const std::vector<int64_t>& identi
     archive.read("optimizer", optimizer_archive);
     archive.read("best_model", best_archive);
   } catch (const c10::Error& e) {
-    fail("cannot read checkpoint '", path, "': ", first_line(e.what_without_backtrace()));
+    fail("cannot read checkpoint '", path, "': ", whole ? "" : "corrupt (checksum mismatch); ",
+         first_line(e.what_without_backtrace()));
   }
   saved_identity = saved_identity.to(torch::kCPU);
   MATSAMP_CHECK(saved_identity.numel() == static_cast<int64_t>(identity.size()) &&
@@ -69,6 +128,15 @@ void load_checkpoint(const std::string& path, const std::vector<int64_t>& identi
     best_parameters.push_back(p.to(device));
   }
 
+  // Name the tensor a flipped byte landed in, where it is one of these.
+  const auto tensors = named_tensors(model, best_parameters);
+  checksums = checksums.to(torch::kCPU);
+  MATSAMP_CHECK(checksums.numel() == static_cast<int64_t>(tensors.size()), "checkpoint '", path,
+                "' is corrupt: ", checksums.numel(), " tensor checksums for ", tensors.size(), " tensors");
+  for (size_t i = 0; i < tensors.size(); ++i)
+    MATSAMP_CHECK(static_cast<int64_t>(tensor_checksum(tensors[i].second)) == checksums[i].item<int64_t>(),
+                  "checkpoint '", path, "' is corrupt: tensor ", tensors[i].first, " fails its checksum");
+  MATSAMP_CHECK(whole, "checkpoint '", path, "' is corrupt: the file fails its checksum");
   counters = counters.to(torch::kCPU);
   scores = scores.to(torch::kCPU);
   progress.next_epoch = counters[0].item<int64_t>();

@@ -465,6 +465,8 @@ EpochMetrics Trainer::train_epoch() {
 
 TrainSummary Trainer::summary() const { return summarize(state_->progress); }
 
+const torch::nn::Module& Trainer::model() const { return *state_->model; }
+
 void Trainer::save_checkpoint(const std::string& path) const {
   const State& s = *state_;
   matsamp::save_checkpoint(path, s.identity(), *s.model, *s.optimizer, s.best_parameters, s.progress);

@@ -14,6 +14,10 @@
 #include "train/metrics.h"
 #include "train/training_data.h"
 
+namespace torch::nn {
+class Module;  // trainer.h stays free of torch's headers (they cost ~20 s per file)
+}
+
 namespace matsamp {
 
 enum class EvaluationMode {
@@ -68,6 +72,8 @@ class Trainer {
   // and dropout are keyed by (seed, epoch, minibatch), so this resumes exactly.
   void save_checkpoint(const std::string& path) const;
   void load_checkpoint(const std::string& path);
+  // The model being trained (its parameters, for inspection).
+  const torch::nn::Module& model() const;
 
   // Trains until finished. Rank 0 writes one JSON line per epoch (with every
   // rank's times) and a summary line to `metrics`, and a progress line per
