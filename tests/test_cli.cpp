@@ -154,6 +154,33 @@ TEST(Cli, SampleWritesEveryMinibatchAsNpz) {
   EXPECT_FALSE(std::filesystem::exists(minibatch_path(dir + "/mb", 5)));
 }
 
+// The output folder appears whole: an earlier run's files never mix with the
+// new ones, a failed run leaves the earlier folder as it was, and nothing
+// hidden stays beside it.
+TEST(Cli, SampleReplacesTheOutputFolderWhole) {
+  const std::string dir = scratch_dir("cli_sample_atomic");
+  std::filesystem::create_directories(dir + "/mb");
+  std::ofstream(dir + "/mb/minibatch_000099.npz") << "an earlier run";
+  auto r = run_cli("sample --graph rmat:7 --fanouts 3 -b 64 --out " + dir + "/mb", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/mb/minibatch_000099.npz"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/mb/minibatch_000001.npz"));
+  r = run_cli("sample --graph rmat:7 --fanouts 3 --sampler ladies --samples 0 --out " + dir + "/mb", dir);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/mb/minibatch_000001.npz"));  // the earlier folder, untouched
+  std::ofstream(dir + "/file") << "mine";
+  r = run_cli("sample --graph rmat:7 --out " + dir + "/file", dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot write " + dir + "/file: a file of that name exists"), std::string::npos) << r.err;
+  int entries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_TRUE(name == "mb" || name == "file" || name == "cli.out" || name == "cli.err") << name;
+    ++entries;
+  }
+  EXPECT_EQ(entries, 4);
+}
+
 TEST(Cli, GenerateConvertInfo) {
   const std::string dir = scratch_dir("cli_generate");
   ASSERT_EQ(run_cli("generate rmat --scale 9 --edge-factor 8 -o " + dir + "/r.msg", dir).exit_code, 0);

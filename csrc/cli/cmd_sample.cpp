@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
+#include "io/atomic_file.h"
 #include "io/minibatch_npz.h"
 
 namespace matsamp::cli {
@@ -18,7 +19,9 @@ void add_sample_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   add_graph_options(*cmd, options->source);
   add_sampler_options(*cmd, options->sampler);
-  cmd->add_option("-o,--out", options->out, "output directory (created if missing)")->required();
+  cmd->add_option("-o,--out", options->out,
+                  "output directory: it appears when the epoch is written, replacing an earlier one of that name")
+      ->required();
   cmd->callback([options] {
     const Graph g = load_graph(options->source);
     auto backend = make_backend(options->sampler, g.adj);
@@ -26,7 +29,7 @@ void add_sample_command(CLI::App& app) {
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, graph);
     const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     EpochIterator epoch(*sampler, make_context(options->sampler, *backend), train, options->sampler.epoch);
-    std::filesystem::create_directories(options->out);
+    AtomicDirectory out(options->out);  // whole or not at all: never mixed with an earlier run's files
     std::fprintf(stderr, "matsamp: %lld minibatches, %lld per bulk\n", static_cast<long long>(epoch.num_minibatches()),
                  static_cast<long long>(epoch.bulk_size()));
     BulkSample bulk;
@@ -34,12 +37,13 @@ void add_sample_command(CLI::App& app) {
     while (next_bulk(epoch, &bulk)) {
       for (int64_t g_local = 0; g_local < bulk.count(); ++g_local) {
         const Minibatch mb = extract_minibatch(bulk, g_local);
-        write_minibatch_npz(minibatch_path(options->out, mb.id), mb);
+        write_minibatch_npz(minibatch_path(out.staging(), mb.id), mb);
         ++written;
       }
       std::fprintf(stderr, "matsamp: wrote %lld / %lld minibatches\n", static_cast<long long>(written),
                    static_cast<long long>(epoch.num_minibatches()));
     }
+    out.commit();
     std::printf("wrote %lld minibatches to %s\n", static_cast<long long>(written), options->out.c_str());
   });
 }

@@ -6,7 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <random>
+#include <system_error>
 
 #include "core/error.h"
 #include "io/temporary_files.h"
@@ -100,6 +102,50 @@ void check_can_write(const std::string& path) {
   const int fd = create_beside(path, probe);
   ::close(fd);
   ::unlink(probe.c_str());
+}
+
+namespace {
+
+// ".NAME.XXXXXX" beside `path`, made as a new folder.
+std::string make_folder_beside(const std::string& path, const char* what) {
+  const std::filesystem::path target(path);
+  const std::string name = target.filename().string();
+  if (name.empty() || name == "." || name == "..") fail("cannot write ", path, ": not a folder name");
+  std::string pattern = (target.parent_path() / ("." + name + "." + what + "XXXXXX")).string();
+  if (!::mkdtemp(pattern.data())) fail("cannot write ", path, ": ", std::strerror(errno));
+  return pattern;
+}
+
+}  // namespace
+
+AtomicDirectory::AtomicDirectory(const std::string& path) : path_(path) {
+  while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
+  struct stat st;
+  if (::stat(path_.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    fail("cannot write ", path, ": a file of that name exists");
+  tmp_path_ = make_folder_beside(path_, "");
+}
+
+AtomicDirectory::~AtomicDirectory() {
+  std::error_code ignored;
+  if (!committed_) std::filesystem::remove_all(tmp_path_, ignored);
+}
+
+void AtomicDirectory::commit() {
+  std::error_code ec;
+  std::string old;
+  if (std::filesystem::exists(path_, ec)) {  // an earlier run's folder: aside, then gone
+    old = make_folder_beside(path_, "old.");
+    std::filesystem::remove(old, ec);
+    if (::rename(path_.c_str(), old.c_str()) != 0) fail("cannot replace ", path_, ": ", std::strerror(errno));
+  }
+  if (::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    if (!old.empty()) ::rename(old.c_str(), path_.c_str());  // put the earlier folder back
+    fail("cannot write ", path_, ": ", std::strerror(err));
+  }
+  committed_ = true;
+  if (!old.empty()) std::filesystem::remove_all(old, ec);
 }
 
 }  // namespace matsamp

@@ -29,6 +29,28 @@ class AtomicFileWriter {
   int slot_ = -1;  // in the signal cleanup registry
 };
 
+// A folder of outputs that appears whole or not at all: filled under a unique
+// hidden name beside it (".NAME.XXXXXX") and renamed into place by commit(),
+// which replaces an earlier folder of that name (moved aside, then removed), so
+// that files of an earlier run never mix with new ones. Removed with what it
+// holds unless committed (a signal leaves the hidden folder; its files written
+// through AtomicFileWriter are whole).
+class AtomicDirectory {
+ public:
+  // Throws "cannot write <path>: <reason>" (a file of that name, no folder beside it).
+  explicit AtomicDirectory(const std::string& path);
+  ~AtomicDirectory();
+  AtomicDirectory(const AtomicDirectory&) = delete;
+  AtomicDirectory& operator=(const AtomicDirectory&) = delete;
+
+  const std::string& staging() const { return tmp_path_; }  // where to write
+  void commit();
+
+ private:
+  std::string path_, tmp_path_;
+  bool committed_ = false;
+};
+
 // Throws "cannot write <path>: <reason>" unless a file could be written there
 // now (its folder exists and takes new files, and the path is not a folder):
 // for outputs written only after long work, such as checkpoints.
