@@ -1,6 +1,7 @@
 // The .msg binary format: round trips, block-row reads, and corrupt files.
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -142,7 +143,7 @@ TEST(BinaryCsr, FlippedBytesFailTheSectionChecksum) {
   write_binary_csr(path, g);
   const std::string bytes = read_all(path);
   const auto sections = read_binary_csr_sections(path);
-  ASSERT_EQ(sections.size(), 7u);  // rowptr colidx values features labels split/test split/train
+  ASSERT_EQ(sections.size(), 12u);  // rowptr colidx values features labels, their chunks/*, split/test split/train
   for (const BinarySection& s : sections) {
     for (uint64_t at : {s.offset, s.offset + s.bytes / 2, s.offset + s.bytes - 1}) {
       std::string corrupt = bytes;
@@ -152,6 +153,33 @@ TEST(BinaryCsr, FlippedBytesFailTheSectionChecksum) {
           throws_error_with([&] { read_binary_csr(path); }, {path + ": checksum mismatch in section " + s.name}));
     }
   }
+}
+
+// A block of rows is verified as it is read: a flipped byte in the chunk it
+// reads is an error naming the section, one in another chunk is not read.
+TEST(BinaryCsr, BlockRowsAreVerifiedChunkByChunk) {
+  const std::string dir = scratch_dir("msg_chunks");
+  RmatOptions o;
+  o.scale = 14;  // ~ 425k nonzeros: colidx spans two MiB chunks
+  const Graph g = generate_rmat(o);
+  const std::string path = dir + "/g.msg";
+  write_binary_csr(path, g);
+  uint64_t colidx_at = 0;
+  for (const BinarySection& s : read_binary_csr_sections(path))
+    if (s.name == "colidx") colidx_at = s.offset;
+  ASSERT_GT(g.num_edges() * 4, 1 << 20);
+  const std::string bytes = read_all(path);
+  const int64_t last = g.num_vertices();
+  const int64_t late_row = std::upper_bound(g.adj.rowptr.begin(), g.adj.rowptr.end(), (1 << 20) / 4 + 10) -
+                           g.adj.rowptr.begin();  // a row whose entries lie in the second chunk
+  std::string flipped = bytes;
+  flipped[colidx_at + 4 * 100] ^= 0x04;  // entry 100: the first chunk
+  overwrite(path, flipped);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr_rows(path, 0, 10); },
+                                {path + ": checksum mismatch in section colidx (bytes 0 to"}));
+  const CsrMatrix tail = read_binary_csr_rows(path, late_row, last);  // reads the second chunk only
+  EXPECT_EQ(tail.nnz(), g.adj.rowptr[last] - g.adj.rowptr[late_row]);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": checksum mismatch in section colidx"}));
 }
 
 TEST(BinaryCsr, SplitsRoundTripAndAreListed) {

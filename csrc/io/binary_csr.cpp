@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -21,6 +22,18 @@ constexpr uint32_t kVersion = 2;
 constexpr uint32_t kMaxSections = 1024;
 constexpr uint64_t kAlign = 64;
 constexpr const char* kSplitPrefix = "split/";
+constexpr const char* kChunksPrefix = "chunks/";
+constexpr uint64_t kChunk = uint64_t{1} << 20;  // bytes per chunk checksum
+
+uint64_t chunk_count(uint64_t bytes) { return (bytes + kChunk - 1) / kChunk; }
+
+std::vector<uint64_t> chunk_checksums(const void* data, uint64_t bytes) {
+  std::vector<uint64_t> sums(chunk_count(bytes));
+  const char* p = static_cast<const char*>(data);
+  for (uint64_t c = 0; c < sums.size(); ++c)
+    sums[c] = XXH3_64bits(p + c * kChunk, std::min(kChunk, bytes - c * kChunk));
+  return sums;
+}
 
 struct Header {
   char magic[8];
@@ -127,7 +140,15 @@ Layout parse_layout(const FileReader& file) {
       fail(path, ": corrupt section table: section ", name, " has ", e.bytes, " bytes, expected ", want->second);
     if (name.rfind(kSplitPrefix, 0) == 0 && e.bytes % 8 != 0)
       fail(path, ": corrupt section table: section ", name, " is not a whole number of ids");
+    if (name.rfind(kChunksPrefix, 0) == 0) {
+      const Entry* of = l.find(name.substr(std::strlen(kChunksPrefix)));
+      if (!of || e.bytes != 8 * chunk_count(of->bytes))
+        fail(path, ": corrupt section table: section ", name, " does not match its section");
+    }
   }
+  for (const char* partial : {"rowptr", "colidx", "values"})  // what partitioned loading reads in parts
+    if (l.find(partial) && !l.find(std::string(kChunksPrefix) + partial))
+      fail(path, ": corrupt section table: no section ", kChunksPrefix, partial);
   return l;
 }
 
@@ -168,6 +189,15 @@ void write_binary_csr(const std::string& path, const Graph& g) {
     MATSAMP_CHECK(name.size() + std::strlen(kSplitPrefix) < sizeof(Entry::name), path, ": split name '", name,
                   "' is too long");
     parts.push_back({kSplitPrefix + name, ids.data(), ids.size() * sizeof(vid_t)});
+  }
+  // A checksum per MiB of the sections a process may read only part of (its
+  // block of rows, its feature rows), so that it can verify what it reads.
+  std::vector<std::vector<uint64_t>> chunks;
+  chunks.reserve(parts.size());
+  for (size_t i = 0, whole = parts.size(); i < whole; ++i) {
+    if (parts[i].name.rfind(kSplitPrefix, 0) == 0) continue;
+    chunks.push_back(chunk_checksums(parts[i].data, parts[i].bytes));
+    parts.push_back({kChunksPrefix + parts[i].name, chunks.back().data(), chunks.back().size() * sizeof(uint64_t)});
   }
 
   Header h{};
@@ -218,9 +248,11 @@ Graph read_binary_csr(const std::string& path) {
     check_finite_features(path, g.features, g.feature_dim);
   }
   if (l.find("labels")) g.labels = copy_section<int64_t>(file, l, "labels");
-  for (const auto& [name, e] : l.sections)
+  for (const auto& [name, e] : l.sections) {
     if (name.rfind(kSplitPrefix, 0) == 0)
       g.splits[name.substr(std::strlen(kSplitPrefix))] = copy_section<vid_t>(file, l, name);
+    if (name.rfind(kChunksPrefix, 0) == 0) copy_section<uint64_t>(file, l, name);  // verified, like every section
+  }
   validate(g.adj, path);
   validate(g, path);
   return g;
@@ -249,14 +281,39 @@ std::vector<BinarySection> read_binary_csr_sections(const std::string& path) {
   return out;
 }
 
+namespace {
+
+// Bytes [begin, end) of section `name` into `out`: the whole chunks around them
+// are read and each checked against its checksum (at most 2 MiB more than asked).
+void read_checked(const FileReader& file, const Layout& l, const std::string& name, uint64_t begin, uint64_t end,
+                  void* out) {
+  if (end <= begin) return;
+  const Entry& e = l.sections.at(name);
+  const Entry& sums_entry = l.sections.at(kChunksPrefix + name);
+  const uint64_t c0 = begin / kChunk, c1 = (end - 1) / kChunk;
+  std::vector<uint64_t> sums(c1 - c0 + 1);
+  file.read(sums_entry.offset + 8 * c0, sums.data(), 8 * sums.size());
+  const uint64_t from = c0 * kChunk, to = std::min((c1 + 1) * kChunk, e.bytes);
+  std::vector<char> bytes(to - from);
+  file.read(e.offset + from, bytes.data(), bytes.size());
+  for (uint64_t c = c0; c <= c1; ++c) {
+    const uint64_t at = c * kChunk - from, size = std::min(kChunk, e.bytes - c * kChunk);
+    if (XXH3_64bits(bytes.data() + at, size) != sums[c - c0])
+      fail(file.path(), ": checksum mismatch in section ", name, " (bytes ", c * kChunk, " to ", c * kChunk + size,
+           ")");
+  }
+  std::memcpy(out, bytes.data() + (begin - from), end - begin);
+}
+
+}  // namespace
+
 CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) {
   const FileReader file(path);
   const Layout l = parse_layout(file);
   const int64_t n = l.header.n, nnz = l.header.nnz;
   MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= n, path, ": row block [", r0, ", ", r1, ") outside [0, ", n, ")");
-  const uint64_t rowptr_at = l.find("rowptr")->offset, colidx_at = l.find("colidx")->offset;
   std::vector<int64_t> rowptr(r1 - r0 + 1);
-  file.read(rowptr_at + 8 * r0, rowptr.data(), 8 * rowptr.size());
+  read_checked(file, l, "rowptr", 8 * r0, 8 * (r1 + 1), rowptr.data());
   for (int64_t i = 0; i + 1 < static_cast<int64_t>(rowptr.size()); ++i)
     MATSAMP_CHECK(rowptr[i] <= rowptr[i + 1], path, ": corrupt section rowptr: decreases at row ", r0 + i);
   MATSAMP_CHECK(rowptr.front() >= 0 && rowptr.back() <= nnz, path, ": corrupt section rowptr: rows [", r0, ", ", r1,
@@ -265,10 +322,10 @@ CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) 
   CsrMatrix m(r1 - r0, n);
   for (size_t i = 0; i < rowptr.size(); ++i) m.rowptr[i] = rowptr[i] - first;
   m.colidx.resize(count);
-  file.read(colidx_at + 4 * first, m.colidx.data(), 4 * count);
-  if (const auto* values = l.find("values")) {
+  read_checked(file, l, "colidx", 4 * first, 4 * (first + count), m.colidx.data());
+  if (l.find("values")) {
     m.values.resize(count);
-    file.read(values->offset + 4 * first, m.values.data(), 4 * count);
+    read_checked(file, l, "values", 4 * first, 4 * (first + count), m.values.data());
   } else {
     m.values.assign(count, 1.0f);
   }

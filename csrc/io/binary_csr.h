@@ -16,7 +16,10 @@
 //   48  S entries of 56 bytes: char name[32] (NUL-padded), uint64 offset, uint64 bytes, uint64 XXH3-64
 //   then the sections in table order, each zero-padded to 64 bytes; the file ends with the last.
 // Sections: rowptr int64[n+1], colidx int32[nnz], values float[nnz] (absent: all
-// ones), features float[n*feature_dim], labels int64[n], split/<name> int64[] (ascending ids).
+// ones), features float[n*feature_dim], labels int64[n], split/<name> int64[]
+// (ascending ids), and for each of the first five chunks/<name> uint64[]: the
+// XXH3-64 of each MiB of that section, so that a reader of a part of it (a
+// block of rows) verifies what it reads.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -46,7 +49,8 @@ BinaryCsrInfo read_binary_csr_info(const std::string& path);
 std::vector<BinarySection> read_binary_csr_sections(const std::string& path);
 
 // Rows [r0, r1) of the adjacency: (r1 - r0) x n, rowptr rebased to 0. Only those rows
-// are touched (for partitioned loading); section checksums are not verified, bounds are.
+// are read (for partitioned loading), with the MiB chunks around them, each
+// verified against its checksum; bounds are checked.
 CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1);
 
 }  // namespace matsamp
