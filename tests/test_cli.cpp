@@ -217,6 +217,14 @@ TEST(Cli, BadInputIsOneLineError) {
   expect_one_line_error(run_cli("bench --graph " + dir + "/empty.txt", dir), "no vertices");
   // CLI11 rejects unknown samplers before anything runs.
   EXPECT_NE(run_cli("bench --sampler nope", dir).exit_code, 0);
+  // Options of distributed runs are not ignored without --distributed, and a
+  // distributed run that no launcher started does not quietly run alone.
+  expect_one_line_error(run_cli("bench --graph rmat:6 --oblivious", dir), "--oblivious applies to --distributed");
+  expect_one_line_error(run_cli("bench --graph rmat:6 --replication 2", dir), "--replication applies to --distributed");
+  expect_one_line_error(run_cli("bench --graph rmat:6 --fetch-rows", dir), "--fetch-rows applies to --distributed");
+  if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMI_SIZE") && !std::getenv("SLURM_STEP_NUM_TASKS"))
+    expect_one_line_error(run_cli("bench --graph rmat:6 --distributed replicated", dir),
+                          "was not started by mpirun or srun");
 }
 
 // Mistakes in the command line: one line each, "matsamp: error: ", exit code 2.

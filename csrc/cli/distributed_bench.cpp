@@ -28,11 +28,12 @@ namespace matsamp::cli {
 
 namespace {
 
-// Ranks in the job as the launcher tells them (mpirun, MPICH/Hydra, srun); 1 otherwise.
+// Ranks in the job as the launcher tells them (mpirun, MPICH/Hydra, srun); 0
+// when no launcher started this process.
 int launched_ranks() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"})
     if (const char* value = std::getenv(name)) return std::max(1, std::atoi(value));
-  return 1;
+  return 0;
 }
 
 }  // namespace
@@ -57,7 +58,17 @@ void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& opt
 
 bool distributed_bench_requested(DistributedBenchOptions& options) {
   if (options.mode.empty() && launched_ranks() > 1) options.mode = "replicated";
-  return !options.mode.empty();
+  if (options.mode.empty()) {  // options of distributed runs mean nothing here: say so rather than ignore them
+    if (options.replication != 1) fail("--replication applies to --distributed runs");
+    if (options.oblivious) fail("--oblivious applies to --distributed partitioned");
+    if (options.fetch_rows) fail("--fetch-rows applies to --distributed partitioned");
+    return false;
+  }
+  if (launched_ranks() == 0)
+    fail(
+        "--distributed: this process was not started by mpirun or srun, so it would run alone (p = 1); launch "
+        "it with mpirun -np P or srun -n P (mpirun -np 1 for one process on purpose)");
+  return true;
 }
 
 #ifndef MATSAMP_HAVE_DISTRIBUTED
