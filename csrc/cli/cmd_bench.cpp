@@ -13,6 +13,7 @@
 #include "util/bandwidth.h"
 #include "util/json.h"
 #include "util/memory.h"
+#include "util/progress.h"
 #include "util/timer.h"
 
 namespace matsamp::cli {
@@ -44,9 +45,8 @@ EpochRun run_epoch(const Sampler& sampler, Context ctx, const std::vector<vid_t>
   run.bulk_size = epoch.bulk_size();
   Fingerprint fingerprint;
   Bulk resident;
-  ScopedTimer timer(nullptr);
+  Progress progress(label, run.minibatches, "minibatches");
   int64_t done = 0;
-  double reported = 0;  // progress at most once a second, and at the end
   for (;;) {
     const CudaCounters before = cuda_counters(backend);
     if (!next_bulk(epoch, &resident, &run.steps)) break;
@@ -65,11 +65,7 @@ EpochRun run_epoch(const Sampler& sampler, Context ctx, const std::vector<vid_t>
     if (!bulk.layers.empty()) run.input_vertices += bulk.layers.back().col_offsets.back();
     fingerprint.add(bulk);
     done += bulk.count();
-    if (done == run.minibatches || timer.seconds() - reported >= 1.0) {
-      reported = timer.seconds();
-      std::fprintf(stderr, "matsamp: %s: %lld / %lld minibatches (%.2f s)\n", label, static_cast<long long>(done),
-                   static_cast<long long>(run.minibatches), reported);
-    }
+    progress.update(done);
   }
   run.seconds = run.steps.total();
   run.fingerprint = fingerprint.value();

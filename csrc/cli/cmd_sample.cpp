@@ -6,6 +6,7 @@
 #include "cli/sampler_options.h"
 #include "io/atomic_file.h"
 #include "io/minibatch_npz.h"
+#include "util/progress.h"
 
 namespace matsamp::cli {
 
@@ -34,14 +35,14 @@ void add_sample_command(CLI::App& app) {
                  static_cast<long long>(epoch.bulk_size()));
     BulkSample bulk;
     int64_t written = 0;
+    Progress progress("sample", epoch.num_minibatches(), "minibatches");
     while (next_bulk(epoch, &bulk)) {
       for (int64_t g_local = 0; g_local < bulk.count(); ++g_local) {
         const Minibatch mb = extract_minibatch(bulk, g_local);
         write_minibatch_npz(minibatch_path(out.staging(), mb.id), mb);
         ++written;
       }
-      std::fprintf(stderr, "matsamp: wrote %lld / %lld minibatches\n", static_cast<long long>(written),
-                   static_cast<long long>(epoch.num_minibatches()));
+      progress.update(written);
     }
     out.commit();
     std::printf("wrote %lld minibatches to %s\n", static_cast<long long>(written), options->out.c_str());
