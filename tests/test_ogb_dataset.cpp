@@ -97,10 +97,12 @@ TEST(OgbDataset, NpzFormAsPapers100MShipsIt) {
   label_file.add("node_label", labels, {g.num_vertices(), 1});
   label_file.write(dir + "/raw/node-label.npz");
   fs::create_directories(dir + "/split/time");
-  for (const auto& [name, ids] : g.splits)  // all vertices, NaN-labelled ones too: the reader drops those
+  for (const auto& set : g.splits) {  // all vertices, NaN-labelled ones too: the reader drops those
+    const std::vector<vid_t>& ids = set.second;
     write_lines(
-        dir + "/split/time/" + name + ".csv.gz", static_cast<int64_t>(ids.size()),
+        dir + "/split/time/" + set.first + ".csv.gz", static_cast<int64_t>(ids.size()),
         [&](int64_t i, std::string& out) { append_number(out, ids[i]), out += '\n'; }, true);
+  }
   expect_same_dataset(read_graph(dir), g);
   write_binary_csr(dir + "/../d.msg", read_graph(dir));
   expect_same_dataset(read_graph(dir + "/../d.msg"), g);

@@ -58,10 +58,12 @@ void write_ogb_node_dataset(const std::string& dir, const Graph& g, const OgbWri
   if (g.splits.empty()) return;
   const fs::path split = fs::path(dir) / "split" / options.split_scheme;
   fs::create_directories(split);
-  for (const auto& [name, ids] : g.splits)
+  for (const auto& set : g.splits) {
+    const std::vector<vid_t>& ids = set.second;
     write_lines(
-        file(split, name), static_cast<int64_t>(ids.size()),
+        file(split, set.first), static_cast<int64_t>(ids.size()),
         [&](int64_t i, std::string& out) { append_number(out, ids[i]), out += '\n'; }, options.gzip);
+  }
 }
 
 }  // namespace matsamp

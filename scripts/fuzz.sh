@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Fuzzing of the readers with libFuzzer under ASan and UBSan: builds build-fuzz
+# with clang, seeds each target with the real data in ../shared/data and small
+# generated files, and runs each for MATSAMP_FUZZ_SECONDS (default 60). A crash,
+# a sanitizer report, an exception other than matsamp::Error, or an allocation
+# above 1 GiB for an input of at most 64 KiB fails the run; the input is kept in
+# build-fuzz/findings/ (make it a regression test of its reader).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${MATSAMP_FUZZ_BUILD:-$root/build-fuzz}
+seconds=${MATSAMP_FUZZ_SECONDS:-60}
+data=${MATSAMP_DATA:-$root/../shared/data}
+jobs=${MATSAMP_JOBS:-$(nproc)}
+targets=(npz matrix_market edge_list msg)
+
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DMATSAMP_WITH_CUDA=OFF -DMATSAMP_WITH_MPI=OFF -DMATSAMP_WITH_NCCL=OFF -DMATSAMP_WITH_COMBBLAS=OFF \
+  -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_METIS=OFF -DMATSAMP_TESTS=OFF -DMATSAMP_FUZZ=ON > /dev/null
+cmake --build "$build" -j "$jobs" --target matsamp "${targets[@]/#/fuzz_}"
+
+# Seeds: the real files where they are small, and generated ones of every kind.
+corpus=$build/corpus
+findings=$build/findings
+rm -rf "$corpus" "$findings"
+mkdir -p "$findings" "${targets[@]/#/$corpus/}"
+matsamp=$build/csrc/matsamp
+export ASAN_OPTIONS=detect_leaks=0  # the seed generator is not what is measured
+cp "$data/karate.mtx" "$data/jagmesh7.mtx" "$corpus/matrix_market/"
+gzip -c "$data/karate.mtx" > "$corpus/matrix_market/karate.mtx.gz"
+printf '%%%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 1 0\n2 1 0.5 -2\n' > "$corpus/matrix_market/c.mtx"
+printf '%%%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n2 1 -4\n3 3 7\n' > "$corpus/matrix_market/i.mtx"
+head -300 "$data/email-Eu-core.txt" > "$corpus/edge_list/email.txt"
+gzip -c "$corpus/edge_list/email.txt" > "$corpus/edge_list/email.txt.gz"
+printf 'source,target,weight\n# c\n0,1,0.5\n1 , 2,3\n2,0,1e3\n' > "$corpus/edge_list/w.csv"
+"$matsamp" generate rmat --scale 5 -o "$corpus/msg/rmat.msg" > /dev/null
+"$matsamp" generate planted --vertices 40 --classes 3 --features 3 -o "$corpus/msg/planted.msg" > /dev/null
+"$matsamp" sample -g rmat:5 -b 8 --fanouts 2,2 -o "$build/minibatches" > /dev/null 2>&1
+cp "$build"/minibatches/minibatch_00000[0-3].npz "$corpus/npz/"
+/usr/bin/python3 - "$corpus/npz/graph.npz" <<'PY'
+import sys, numpy as np
+np.savez(sys.argv[1], adj_indptr=np.array([0, 2, 3, 3]), adj_indices=np.array([1, 2, 0]),
+         adj_data=np.array([1.0, 0.5, 2.0], dtype=np.float32), adj_shape=np.array([3, 3]),
+         attr_indptr=np.array([0, 1, 1, 2]), attr_indices=np.array([0, 1]), attr_data=np.array([1.0, 2.0]),
+         attr_shape=np.array([3, 2]), labels=np.array([0, 1, -1]))
+np.savez_compressed(sys.argv[1].replace(".npz", "_deflated.npz"), adj_indptr=np.array([0, 1, 1]),
+                    adj_indices=np.array([1]), adj_shape=np.array([2, 2]))
+PY
+unset ASAN_OPTIONS
+
+status=0
+export OMP_NUM_THREADS=1  # more inputs per second; the readers' threads are tested by the unit tests
+for t in "${targets[@]}"; do
+  log=$build/fuzz_$t.log
+  if "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
+       -malloc_limit_mb=1024 -artifact_prefix="$findings/$t-" -print_final_stats=1 "$corpus/$t" > "$log" 2>&1; then
+    echo "matsamp fuzz: $t: no finding ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') inputs in ${seconds} s)"
+  else
+    status=1
+    echo "matsamp fuzz: $t: FINDING (input in $findings/):"
+    grep -E "ERROR|runtime error|Exception|malloc limit|out-of-memory" "$log" | head -5
+  fi
+done
+exit "$status"
