@@ -88,9 +88,7 @@ Graph load_training_graph(const TrainCommandOptions& o) {
   GraphSource source = o.source;
   source.cleanup.largest_component = false;
   Graph g = load_graph(source);
-  const bool given = o.data.split_choice == SplitChoice::given ||
-                     (o.data.split_choice == SplitChoice::automatic && g.has_split());
-  if (o.source.cleanup.largest_component && !given) {
+  if (o.source.cleanup.largest_component && !uses_given_split(o.data.split_choice, g)) {
     g = cleanup(std::move(g), {false, false, true});
     std::fprintf(stderr, "matsamp: largest component: %lld vertices\n", static_cast<long long>(g.num_vertices()));
   }

@@ -36,15 +36,18 @@ SplitChoice parse_split_choice(const std::string& text) {
   fail("unknown split '", text, "' (auto, given or random)");
 }
 
+bool uses_given_split(SplitChoice choice, const Graph& graph) {
+  return choice == SplitChoice::given || (choice == SplitChoice::automatic && graph.has_split());
+}
+
 TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options) {
   MATSAMP_CHECK(graph.has_features(), "training needs vertex features; the graph has none");
   MATSAMP_CHECK(graph.has_labels(), "training needs vertex labels; the graph has none");
   validate(graph, "training graph");
   if (options.normalize_features) normalize_feature_rows(graph);
   TrainingData data;
-  const bool given = options.split_choice == SplitChoice::given ||
-                     (options.split_choice == SplitChoice::automatic && graph.has_split());
-  data.split = given ? given_split(graph) : split_per_class(graph.labels, options.split);
+  data.split = uses_given_split(options.split_choice, graph) ? given_split(graph)
+                                                             : split_per_class(graph.labels, options.split);
   data.num_classes = graph.num_classes();
   data.graph = std::move(graph);
   return data;

@@ -17,6 +17,8 @@ enum class SplitChoice {
   random,
 };
 SplitChoice parse_split_choice(const std::string& text);  // "auto", "given", "random"
+// Whether `choice` trains on the dataset's own split of `graph`.
+bool uses_given_split(SplitChoice choice, const Graph& graph);
 
 struct TrainingDataOptions {
   bool normalize_features = true;  // bag-of-words features train better as frequencies
