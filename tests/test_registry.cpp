@@ -38,9 +38,11 @@ TEST(SamplerRegistry, SizesSetTheListOrTheValuePerLayer) {
   const SamplerParams ladies = params_from_sizes(find_sampler("ladies"), {64}, false);
   EXPECT_EQ(ladies.list("samples"), (std::vector<int64_t>{64}));
   EXPECT_TRUE(ladies.flag("exclude_frontier"));
-  const SamplerParams walks = params_from_sizes(find_sampler("saint"), {3, 3, 3}, true);
+  const SamplerParams walks = params_from_sizes(find_sampler("saint"), {3, 3, 3}, true, true);
   EXPECT_EQ(walks.integer("walk_length"), 3);
   EXPECT_EQ(walks.integer("layers"), 3);
+  EXPECT_TRUE(walks.flag("saint_norm"));  // the samplers that take it get it
+  EXPECT_FALSE(sage.has("saint_norm"));   // the others do not
   testing::expect_error(
       [] {
         params_from_sizes(find_sampler("saint_node"), {5, 6}, true);

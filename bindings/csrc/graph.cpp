@@ -159,11 +159,8 @@ void register_graph_class() {
 std::shared_ptr<const Sampler> GraphHolder::sampler(const std::string& name, const std::vector<int64_t>& sizes,
                                                     bool include_frontier, bool saint_norm) const {
   const SamplerSpec& spec = find_sampler(name);
-  SamplerParams params = params_from_sizes(spec, sizes, include_frontier);
-  const bool takes_norm =
-      std::any_of(spec.options.begin(), spec.options.end(), [](const OptionSpec& o) { return o.name == "saint_norm"; });
-  if (takes_norm) params.set("saint_norm", int64_t{saint_norm});
-  std::string key = name + (include_frontier ? "/f" : "/-") + (saint_norm && takes_norm ? "/n" : "/-");
+  const SamplerParams params = params_from_sizes(spec, sizes, include_frontier, saint_norm);
+  std::string key = name + (include_frontier ? "/f" : "/-") + (saint_norm ? "/n" : "/-");
   for (int64_t size : sizes) key += "/" + std::to_string(size);
   std::lock_guard<std::mutex> lock(samplers_mutex_);
   std::shared_ptr<const Sampler>& kept = samplers_[key];

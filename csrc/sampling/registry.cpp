@@ -99,10 +99,12 @@ std::vector<OptionSpec> all_sampler_options() {
   return options;
 }
 
-SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier) {
+SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier,
+                                bool saint_norm) {
   SamplerParams params;
   for (const OptionSpec& o : spec.options) {
     if (o.name == "exclude_frontier") params.set(o.name, int64_t{!include_frontier});
+    if (o.name == "saint_norm") params.set(o.name, int64_t{saint_norm});
     if (o.name != spec.sizes_option) continue;
     if (o.kind == OptionSpec::Kind::list) {
       params.set(o.name, sizes);

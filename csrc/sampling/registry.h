@@ -78,8 +78,10 @@ const SamplerSpec& find_sampler(const std::string& name);
 std::vector<OptionSpec> all_sampler_options();
 
 // A sampler's options from per-layer sizes (SamplerSpec::sizes_option) and,
-// for the samplers that take exclude_frontier, whether the frontier is kept.
-SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier);
+// for the samplers that take them, whether the frontier is kept
+// (exclude_frontier) and GraphSAINT's normalization (saint_norm): Python's arguments.
+SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier,
+                                bool saint_norm = false);
 
 // Builds sampler `name`: params may hold any registered option (those the
 // sampler does not take are ignored); missing ones take their defaults.
