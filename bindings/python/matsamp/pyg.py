@@ -152,9 +152,10 @@ class NeighborLoader:
     def _edge_id(self, n_id, edge_index):
         """The column of data.edge_index of each sampled edge, and whether it has one."""
         keys = n_id[edge_index[1]] * self.graph.num_nodes + n_id[edge_index[0]]
-        at = torch.searchsorted(self._edge_keys, keys).clamp(max=max(self._edge_keys.numel() - 1, 0))
-        found = self._edge_keys[at] == keys if self._edge_keys.numel() else torch.zeros_like(keys, dtype=torch.bool)
-        return self._edge_ids[at] if self._edge_keys.numel() else keys, found
+        if self._edge_keys.numel() == 0:  # no edges: nothing sampled is one
+            return keys, torch.zeros_like(keys, dtype=torch.bool)
+        at = torch.searchsorted(self._edge_keys, keys).clamp(max=self._edge_keys.numel() - 1)
+        return self._edge_ids[at], self._edge_keys[at] == keys
 
 
 def _as_ids(nodes, num_nodes):
