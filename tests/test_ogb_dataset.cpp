@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.h"
+#include "error_checks.h"
 #include "generate/generators.h"
 #include "io/graph_io.h"
 #include "io/npz.h"
@@ -106,6 +107,68 @@ TEST(OgbDataset, NpzFormAsPapers100MShipsIt) {
   expect_same_dataset(read_graph(dir), g);
   write_binary_csr(dir + "/../d.msg", read_graph(dir));
   expect_same_dataset(read_graph(dir + "/../d.msg"), g);
+}
+
+// The npz form's broken arrays: each a one-line error naming the file and field.
+TEST(OgbDataset, NpzFormBrokenArraysAreOneLineErrors) {
+  const std::string dir = scratch_dir("ogb_npz_bad") + "/d";
+  fs::create_directories(dir + "/raw");
+  const std::string data = dir + "/raw/data.npz", labels = dir + "/raw/node-label.npz";
+  auto write_data = [&](std::vector<int64_t> edges, std::vector<int64_t> shape, int64_t nodes, int64_t declared_edges,
+                        std::vector<int64_t> feature_shape) {
+    NpzWriter w;
+    w.add("edge_index", edges, std::move(shape));
+    w.add("num_nodes_list", std::vector<int64_t>{nodes});
+    w.add("num_edges_list", std::vector<int64_t>{declared_edges});
+    std::vector<float> features(feature_shape[0] * feature_shape[1], 1.0f);
+    w.add("node_feat", features, std::move(feature_shape));
+    w.write(data);
+    fs::remove(labels);
+  };
+  write_data({0, 1, 1, 2, 0, 0}, {3, 2}, 3, 2, {3, 2});
+  EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {data + ": field edge_index: expected shape (2, E)"}));
+  write_data({0, 1, 1, 2}, {2, 2}, 3, 5, {3, 2});
+  EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {"2 edges, but num_edges_list says 5"}));
+  write_data({0, 1, 1, 3}, {2, 2}, 3, 2, {3, 2});
+  EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {"vertex id 3 at 1 out of range [0, 3)"}));
+  write_data({0, 1, 1, 2}, {2, 2}, 3, 2, {4, 2});
+  EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {data + ": field node_feat: expected shape (3, d)"}));
+  write_data({0, 1, 1, 2}, {2, 2}, 3, 2, {3, 2});
+  NpzWriter two_columns;
+  two_columns.add("node_label", std::vector<float>(6, 1.0f), {3, 2});
+  two_columns.write(labels);
+  EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {"2 label columns; only one label per vertex"}));
+  NpzWriter fractional;
+  fractional.add("node_label", std::vector<float>{0.0f, 1.5f, 2.0f}, {3, 1});
+  fractional.write(labels);
+  EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {"label 1.5 of vertex 1 is not a non-negative integer"}));
+}
+
+// Column files past what the dataset declares: one line naming file and line.
+TEST(OgbDataset, ColumnFilesLongerThanDeclaredAreErrors) {
+  const Graph g = dataset(8);
+  const std::string root = scratch_dir("ogb_columns");
+  std::string nine_rows, nine_labels;
+  for (int i = 0; i < 9; ++i) nine_rows += "1,2,3,4,5\n", nine_labels += "1\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {{"raw/node-feat.csv.gz", nine_rows},
+                                                                  {"raw/node-label.csv.gz", nine_labels},
+                                                                  {"raw/node-label.csv.gz", "1,2\n"},
+                                                                  {"raw/num-node-list.csv.gz", "8\n8\n"},
+                                                                  {"raw/num-node-list.csv.gz", "-8\n"}};
+  const std::vector<std::string> errors = {
+      "node-feat.csv.gz:9: more than the 8 feature rows expected",
+      "node-label.csv.gz:9: more than the 8 labels expected", "node-label.csv.gz:1: 2 label columns",
+      "num-node-list.csv.gz:2: more than one graph", "num-node-list.csv.gz:1: count -8 is negative"};
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string dir = root + "/d" + std::to_string(i);
+    write_ogb_node_dataset(dir, g);
+    const std::string text = cases[i].second;
+    write_lines(
+        dir + "/" + cases[i].first, 1, [&](int64_t, std::string& out) { out += text; }, true);
+    EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {errors[i]})) << cases[i].first;
+  }
+  testing::expect_error([] { parse_value_mode("magnitude"); },
+                        "unknown value mode 'magnitude' (given, pattern or abs)");
 }
 
 // Each broken part of a dataset: the error names the file (and line), and

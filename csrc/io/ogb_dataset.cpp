@@ -93,10 +93,10 @@ Graph read_npz_form(const fs::path& raw) {
   if (fs::exists(label_path)) {
     const NpzReader labels(label_path.string());
     const NpyArray& a = labels.get("node_label");
-    if (a.size() != n) fail(field(labels.path(), "node_label"), ": ", a.size(), " labels for ", n, " vertices");
-    if (a.shape.size() == 2 && a.shape[1] != 1)
+    if (a.shape.size() == 2 && a.shape[1] != 1)  // first: [n, 2] has the wrong size too
       fail(field(labels.path(), "node_label"), ": ", a.shape[1],
            " label columns; only one label per vertex is supported");
+    if (a.size() != n) fail(field(labels.path(), "node_label"), ": ", a.size(), " labels for ", n, " vertices");
     const std::vector<float> values = a.dtype[0] == 'f' ? a.as_float(field(labels.path(), "node_label"))
                                                         : std::vector<float>();
     std::vector<int64_t> ints = values.empty() ? a.as_int64(field(labels.path(), "node_label"))
