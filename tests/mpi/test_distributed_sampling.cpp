@@ -187,13 +187,16 @@ TEST(EpochShare, LocalityBlocksGoToTheirWorkers) {
   }
 }
 
-// Drawn edges are looked up in the whole adjacency, which a partitioned rank lacks.
+// Drawn edges are looked up, and frontier walks walk, in the whole adjacency,
+// which a partitioned rank lacks.
 TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
   const Graph g = read_graph(testing::data_file("karate.mtx"));
   ProcessGrid grid(world(), 1);
   PartitionedSampling graph(grid, block_row_of(g.adj, grid), Exchange::sparsity_aware);
   testing::expect_error([&] { make_sampler("saint_edge", graph, SamplerParams().set("budget", 4)); },
                         "saint_edge needs the whole graph");
+  testing::expect_error([&] { make_sampler("frontier", graph, SamplerParams().set("budget", 4)); },
+                        "the frontier sampler walks the whole adjacency");
   graph.finish();
 }
 
