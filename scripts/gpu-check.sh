@@ -38,11 +38,11 @@ if [ -x /usr/bin/g++ ]; then
 fi
 
 # configure_and_build DIR "TARGETS" CMAKE_ARGS...: the GPU machine's configuration
-# (CLI11 and zlib headers may be missing there; .gpu-deps carries them).
+# (CLI11, GoogleTest, xxHash and zlib headers are missing there; .gpu-deps is a
+# prefix that carries them; $torch_prefix, when set, is searched too).
 configure_and_build() {
-  local dir=$1 targets=$2 cxx_flags="" extra=()
+  local dir=$1 targets=$2 prefix=$deps extra=()
   shift 2
-  [ -e /usr/include/CLI/CLI.hpp ] || cxx_flags="-I$deps/include"
 
   if [ ! -e /usr/include/zlib.h ]; then
     local zlib
@@ -53,7 +53,7 @@ configure_and_build() {
   # shellcheck disable=SC2086  # targets are words
   if ! cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DMATSAMP_WITH_COMBBLAS=OFF -DMATSAMP_WITH_MPI=OFF -DMATSAMP_DATA_DIR="$deps/data" \
-        ${cxx_flags:+-DCMAKE_CXX_FLAGS="$cxx_flags"} "${extra[@]}" "$@" >>"$logs" 2>&1 ||
+        -DCMAKE_PREFIX_PATH="$prefix${torch_prefix:+;$torch_prefix}" "${extra[@]}" "$@" >>"$logs" 2>&1 ||
      ! cmake --build "$dir" -j "$jobs" --target $targets >>"$logs" 2>&1; then
     note "build of $dir FAILED after $((SECONDS - started)) s; the end of logs.txt:"
     tail -40 "$logs"
@@ -70,34 +70,32 @@ do_build() {
 
 # Issues 5 and 6: the trainer and the Python extension against this machine's torch.
 do_torch() {
-  local tb=$build-torch prefix
-  prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "torch step: no torch"; return; }
+  local tb=$build-torch torch_prefix
+  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "torch step: no torch"; return; }
   note "torch $("$python" -c 'import torch; print(torch.__version__, torch.version.cuda)')"
-  configure_and_build "$tb" "matsamp train_tests matsamp_python" -DCMAKE_PREFIX_PATH="$prefix" \
-    -DPython3_EXECUTABLE="$python"
+  configure_and_build "$tb" "matsamp train_tests matsamp_python" -DPython3_EXECUTABLE="$python"
   grep -q "torch=ON" "$logs" || note "WARNING: configured without torch"
   export MATSAMP_DATA=$deps/data MATSAMP_CLI=$tb/csrc/matsamp
-  "$tb/tests/train_tests" --gtest_output=json:"$out/train_tests.json" >"$tb/train_tests.log" 2>&1
+  # Line-buffered: a crash must not take the end of the log with it.
+  stdbuf -oL "$tb/tests/train_tests" --gtest_output=json:"$out/train_tests.json" >"$tb/train_tests.log" 2>&1
   local rc=$?
   { echo "== train_tests"; cat "$tb/train_tests.log"; } >>"$logs"
   note "train_tests exit $rc: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$tb/train_tests.log" | tr '\n' ' ')"
-  if [ $rc -ge 128 ]; then   # a crash: does an earlier test set it up? (experiments/gpu.md)
-    local filter debugger
-    for filter in 'Models/*Resumes*ladies*' 'Trainer.Rejects*:Models/*Resumes*ladies*'; do
-      "$tb/tests/train_tests" --gtest_filter="$filter" >>"$logs" 2>&1
-      note "train_tests --gtest_filter='$filter' exit $?"
-    done
+  if [ $rc -ge 128 ]; then   # a crash
+    local debugger
     # The whole suite again under a debugger: the crashing thread's stack and every thread's top.
+    # A jump through a null pointer leaves no frame to unwind from: pop the return address first.
     debugger=$(command -v gdb || command -v cuda-gdb)
     if [ -n "$debugger" ]; then
-      "$debugger" -batch -ex run -ex bt -ex 'info threads' -ex 'thread apply all bt 6' \
+      "$debugger" -batch -ex run -ex bt -ex 'if $pc == 0' -ex 'set $pc = *(void **)$sp' -ex 'set $sp += 8' \
+        -ex end -ex bt -ex 'info threads' -ex 'thread apply all bt 6' \
         --args "$tb/tests/train_tests" >"$out/train_tests_backtrace.txt" 2>&1
       note "train_tests under $(basename "$debugger"): $(grep -m1 -E 'received signal|exited' "$out/train_tests_backtrace.txt")"
       grep -m12 -E '^#[0-9]+ ' "$out/train_tests_backtrace.txt" | cut -c1-200 | tee -a "$summary"
     fi
   fi
   if "$python" -c 'import pytest' 2>/dev/null; then
-    PYTHONPATH=$tb/python "$python" -m pytest "$root/tests/python" -q -rs -p no:cacheprovider >"$out/pytest.txt" 2>&1
+    MATSAMP_PYG=$deps/pyg PYTHONPATH=$tb/python "$python" -m pytest "$root/tests/python" -q -rs -p no:cacheprovider >"$out/pytest.txt" 2>&1
     note "pytest exit $?: $(tail -1 "$out/pytest.txt")"
   else
     note "pytest is not installed: tests/python not run"

@@ -3,12 +3,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include "io/atomic_file.h"
 
 namespace matsamp::testing {
 
@@ -37,8 +38,7 @@ class ScratchDirs {
   void add(const std::filesystem::path& dir) { dirs_.push_back(dir); }
   ~ScratchDirs() {
     if (::getpid() != owner_) return;
-    std::error_code ignored;
-    for (const auto& dir : dirs_) std::filesystem::remove_all(dir, ignored);
+    for (const auto& dir : dirs_) matsamp::remove_tree(dir.string());
   }
 
  private:
@@ -51,7 +51,7 @@ class ScratchDirs {
 // runs of the suite (two build trees, ctest -j) apart.
 inline std::string scratch_dir(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("matsamp_test_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  matsamp::remove_tree(dir.string());
   std::filesystem::create_directories(dir);
   ScratchDirs::instance().add(dir);
   return dir.string();

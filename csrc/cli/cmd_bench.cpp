@@ -51,12 +51,14 @@ EpochRun run_epoch(const Sampler& sampler, Context ctx, const std::vector<vid_t>
     const CudaCounters before = cuda_counters(backend);
     if (!next_bulk(epoch, &resident, &run.steps)) break;
     const bool held = !results_to_host && backend.name() != "cpu";
+    const CudaCounters after_steps = cuda_counters(backend);
     BulkSample bulk;
     {
       ScopedTimer fetch(held ? &run.fetch_seconds : &run.steps.extraction);
       bulk = to_host(backend, std::move(resident));
     }
-    const CudaCounters after = cuda_counters(backend);
+    // The copies timed as part of the steps: the fetch of held layers is not.
+    const CudaCounters after = held ? after_steps : cuda_counters(backend);
     run.copy_seconds += after.to_device_seconds - before.to_device_seconds + after.to_host_seconds -
                         before.to_host_seconds;
     run.held = run.held || held;

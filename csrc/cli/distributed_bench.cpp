@@ -220,10 +220,11 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   const bool graphsage = options.sampler == "graphsage";
 
   // The graph, the sampler and the backend of this mode.
+  // Destroyed in reverse: the backend outlives the graph resident on it.
   std::optional<Graph> whole;
+  std::unique_ptr<Backend> local_backend;
   std::optional<LocalGraph> local_graph;
   std::optional<PartitionedSampling> partitioned;
-  std::unique_ptr<Backend> local_backend;
   std::unique_ptr<Sampler> sampler;
   int64_t n = 0, nonzeros = 0, operand_nonzeros = 0, sampled_row_entries = 0, nonzeros_between_blocks = 0;
   if (mode == GraphMode::replicated) {

@@ -1,6 +1,7 @@
 #include "io/atomic_file.h"
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -127,8 +128,7 @@ AtomicDirectory::AtomicDirectory(const std::string& path) : path_(path) {
 }
 
 AtomicDirectory::~AtomicDirectory() {
-  std::error_code ignored;
-  if (!committed_) std::filesystem::remove_all(tmp_path_, ignored);
+  if (!committed_) remove_tree(tmp_path_);
 }
 
 void AtomicDirectory::commit() {
@@ -145,7 +145,16 @@ void AtomicDirectory::commit() {
     fail("cannot write ", path_, ": ", std::strerror(err));
   }
   committed_ = true;
-  if (!old.empty()) std::filesystem::remove_all(old, ec);
+  if (!old.empty()) remove_tree(old);
+}
+
+void remove_tree(const std::string& path) {
+  // Depth first (FTW_DEPTH: contents before their folder), links not followed.
+  const auto remove_one = [](const char* name, const struct stat*, int, struct FTW*) {
+    ::remove(name);
+    return 0;
+  };
+  ::nftw(path.c_str(), remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 }  // namespace matsamp

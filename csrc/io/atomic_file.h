@@ -56,4 +56,10 @@ class AtomicDirectory {
 // for outputs written only after long work, such as checkpoints.
 void check_can_write(const std::string& path);
 
+// Removes a file or a folder with all it holds, not following symbolic links;
+// what cannot be removed stays (best effort, no error). Written on POSIX's
+// nftw rather than std::filesystem::remove_all: libtorch 2.11 exports its own
+// copy of the latter, which binds in place of libstdc++'s and crashes.
+void remove_tree(const std::string& path);
+
 }  // namespace matsamp

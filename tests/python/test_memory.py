@@ -39,9 +39,12 @@ def run(mode, **env):
 def test_freed_memory_is_reused_only_when_asked():
     changed, kept = run("keep")
     assert changed == "True"
-    assert kept < 0.2, f"the second sample faulted {kept:.0%} as many pages as the first"
     _, default = run("default")
     assert default > 0.5, f"by default the second sample faulted only {default:.0%} as many: the test cannot tell"
+    # Threads' own malloc arenas keep less (their heaps are capped): none faulted at 2 threads,
+    # 27% at 16 (the GPU machine, 2026-11-25).
+    assert kept < 0.4 and kept < default / 2, \
+        f"the second sample faulted {kept:.0%} as many pages as the first ({default:.0%} by default)"
 
 
 def test_malloc_tuning_in_the_environment_wins():
