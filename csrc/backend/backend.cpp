@@ -11,6 +11,10 @@ Matrix Backend::select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows
   return select_cols_blocked(select_rows(a, rows.ids), rows.offsets, cols, weights);
 }
 
+Matrix Backend::mask_entries(Matrix p, const Matrix& mask) {
+  return upload(matsamp::mask_entries(to_host(std::move(p)), to_host(mask)));
+}
+
 void Backend::check_made_here(const Backend* owner, bool defined, const char* op) const {
   MATSAMP_CHECK(defined, op, ": an operand is an empty handle");
   MATSAMP_CHECK(owner == this, op, ": an operand lives in the ", owner ? owner->name() : std::string("?"),

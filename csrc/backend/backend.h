@@ -59,6 +59,9 @@ class Backend {
   // forming R·A. The default composes the two.
   virtual Matrix select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
                                           const Values& weights);
+  // P ∘ ¬M (ops.h). The default runs the host op between two transfers: masks
+  // are small and rare (link prediction's seed edges).
+  virtual Matrix mask_entries(Matrix p, const Matrix& mask);
   virtual Matrix normalize_rows(Matrix p, RowScale scale) = 0;
   virtual Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) = 0;
   // its_sample(normalize_rows(select_rows(a, rows)), s, keys) without forming P.

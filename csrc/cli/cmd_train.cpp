@@ -6,6 +6,7 @@
 #include "cli/sampler_options.h"
 #include "cli/validators.h"
 #include "io/atomic_file.h"
+#include "train/link_trainer.h"
 #include "train/trainer.h"
 #include "util/memory.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
@@ -28,6 +29,13 @@ struct TrainCommandOptions {
   std::string checkpoint, resume;
   bool no_prefetch = false;
   bool raw_features = false;
+  std::string task = "node";
+  // --task link
+  std::vector<double> edge_split{0.05, 0.10};
+  EdgeSplitOptions link_split;
+  LinkTrainOptions link;
+  std::string negative_distribution = "uniform";
+  bool keep_reverse_edges = false;
 };
 
 void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
@@ -78,6 +86,42 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "replication c, rows fetched for each minibatch (MPI builds)")
       ->check(non_negative())
       ->capture_default_str();
+  cmd.add_option("--task", o.task,
+                 "node: vertex classification; link: link prediction (edge-seeded minibatches, negatives, the "
+                 "minibatch's edges masked out of its layers)")
+      ->check(CLI::IsMember({"node", "link"}))
+      ->capture_default_str();
+  auto* link = "Link prediction (--task link)";
+  cmd.add_option("--edge-split", o.edge_split,
+                 "validation and test fractions of the edges (each undirected edge once); the rest trains and "
+                 "alone forms the graph the layers are sampled from")
+      ->expected(2)
+      ->delimiter(',')
+      ->group(link)
+      ->capture_default_str();
+  cmd.add_option("--negatives", o.link.negatives.per_positive, "negative destinations per positive edge")
+      ->check(positive())
+      ->group(link)
+      ->capture_default_str();
+  cmd.add_option("--negative-distribution", o.negative_distribution, "uniform, or degree (proportional to degree^0.75)")
+      ->check(CLI::IsMember({"uniform", "degree"}))
+      ->group(link)
+      ->capture_default_str();
+  cmd.add_flag("--reject-known-negatives", o.link.negatives.reject_known_edges,
+               "redraw a training negative that is an edge of its source")
+      ->group(link);
+  cmd.add_option("--evaluation-negatives", o.link_split.evaluation_negatives,
+                 "fixed negatives per validation and test edge (AUC, MRR, Hits@K)")
+      ->check(positive())
+      ->group(link)
+      ->capture_default_str();
+  cmd.add_option("--decoder", o.link.decoder, "dot (product of the embeddings) or mlp")
+      ->check(CLI::IsMember({"dot", "mlp"}))
+      ->group(link)
+      ->capture_default_str();
+  cmd.add_flag("--keep-reverse-edges", o.keep_reverse_edges,
+               "mask only (u, v) of a seed edge, not (v, u) too, on undirected graphs")
+      ->group(link);
   cmd.add_option("--checkpoint", o.checkpoint, "write model, optimizer and progress here after every epoch");
   cmd.add_option("--resume", o.resume, "continue from this checkpoint");
 }
@@ -95,7 +139,45 @@ Graph load_training_graph(const TrainCommandOptions& o) {
   return g;
 }
 
+// Link prediction, one process: a random edge split, the sampler over the
+// training edges' graph.
+void run_link_training(TrainCommandOptions& o) {
+  MATSAMP_CHECK(o.checkpoint.empty() && o.resume.empty(), "--task link does not checkpoint yet");
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  MpiSession mpi;
+  MATSAMP_CHECK(make_mpi_communicator(MPI_COMM_WORLD)->size() == 1, "--task link runs on one process");
+#endif
+  o.train.device = pick_rank_gpu(o.sampler, 0);
+  o.train.batch_size = o.sampler.epoch.batch_size;
+  o.train.bulk_steps = o.sampler.epoch.bulk_size;
+  o.train.seed = o.sampler.epoch.seed;
+  o.link_split.validation_fraction = o.edge_split[0];
+  o.link_split.test_fraction = o.edge_split[1];
+  o.link_split.seed = o.data.split.seed;
+  o.link.negatives.distribution = parse_negative_distribution(o.negative_distribution);
+  o.link.exclude_reverse = !o.keep_reverse_edges;
+  o.link.train = o.train;
+  Graph g = load_training_graph(o);
+  if (!o.raw_features) normalize_feature_rows(g);
+  const EdgeSplit split = split_edges(g.adj, o.link_split);
+  g.adj = split.train_graph;
+  std::fprintf(stderr, "matsamp: link prediction on %lld vertices (%s): %lld train, %lld validation, %lld test edges\n",
+               static_cast<long long>(g.num_vertices()), split.undirected ? "undirected" : "directed",
+               static_cast<long long>(split.train.size()), static_cast<long long>(split.validation.size()),
+               static_cast<long long>(split.test.size()));
+  auto backend = make_backend(o.sampler, g.adj);
+  LocalGraph graph(*backend, g.adj);
+  std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
+  const LinkSummary summary = train_link_prediction(g, split, *sampler, *backend, o.link, stdout, stderr);
+  std::fprintf(stderr, "matsamp: best validation AUC %.4f at epoch %lld; test AUC %.4f, MRR %.4f\n",
+               summary.validation.auc, static_cast<long long>(summary.best_epoch), summary.test.auc, summary.test.mrr);
+}
+
 void run_training(TrainCommandOptions& o) {
+  if (o.task == "link") {
+    if (o.train.model.empty()) o.train.model = "sage";
+    return run_link_training(o);
+  }
   if (o.train.model.empty())
     o.train.model = o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn" ? "gcn" : "sage";
   o.train.evaluation = parse_evaluation_mode(o.evaluation);

@@ -38,6 +38,11 @@ CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>&
                                    const std::vector<vid_t>& cols, const Offsets& col_offsets,
                                    const std::vector<float>& weights = {});
 
+// P ∘ ¬M: P without the entries where M has one (M's values are ignored; M has
+// P's shape). A masked row extraction: link prediction's seed edges taken out of
+// the rows a minibatch samples from.
+CsrMatrix mask_entries(CsrMatrix p, const CsrMatrix& mask);
+
 // Divides each row by its sum, after squaring each value when square_first.
 // All-zero rows stay zero.
 void normalize_rows(CsrMatrix& p, bool square_first = false);

@@ -87,6 +87,30 @@ CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
   return out;
 }
 
+CsrMatrix mask_entries(CsrMatrix p, const CsrMatrix& mask) {
+  MATSAMP_CHECK(mask.rows == p.rows && mask.cols == p.cols, "mask_entries: the mask is ", mask.rows, " x ", mask.cols,
+                ", the matrix ", p.rows, " x ", p.cols);
+  if (mask.nnz() == 0) return p;
+  if (p.values.empty()) p.values.assign(p.colidx.size(), 1.0f);
+  // Kept entries move left in place, row by row (rows only shrink).
+  int64_t out = 0;
+  for (int64_t r = 0; r < p.rows; ++r) {
+    const int64_t begin = p.rowptr[r], end = p.rowptr[r + 1];
+    p.rowptr[r] = out;
+    const auto masked_begin = mask.colidx.begin() + mask.rowptr[r],
+               masked_end = mask.colidx.begin() + mask.rowptr[r + 1];
+    for (int64_t e = begin; e < end; ++e) {
+      if (masked_begin != masked_end && std::binary_search(masked_begin, masked_end, p.colidx[e])) continue;
+      p.colidx[out] = p.colidx[e];
+      p.values[out++] = p.values[e];
+    }
+  }
+  p.rowptr[p.rows] = out;
+  p.colidx.resize(out);
+  p.values.resize(out);
+  return p;
+}
+
 CsrMatrix select_cols(const CsrMatrix& a, const std::vector<vid_t>& cols, const std::vector<float>& weights) {
   const int64_t k = static_cast<int64_t>(cols.size());
   return select_cols_blocked(a, {0, a.rows}, cols, {0, k}, weights);

@@ -21,8 +21,9 @@ class LaborSampler final : public NodeWiseSampler {
   }
 
  protected:
-  Matrix draw(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys) const override {
-    return backend.labor_sample_rows(adj_, frontier, fanout, keys);
+  Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout,
+              const SampleKeys& keys) const override {
+    return backend.labor_sample_rows(a, rows, fanout, keys);
   }
 };
 

@@ -60,6 +60,16 @@ LayerWiseSampler::LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> si
 
 Bulk LayerWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
                               int64_t first_minibatch, uint32_t epoch) const {
+  return sample_layers(ctx, seeds, seed_offsets, first_minibatch, epoch, nullptr);
+}
+
+Bulk LayerWiseSampler::sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                                        int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const {
+  return sample_layers(ctx, seeds, seed_offsets, first_minibatch, epoch, &excluded);
+}
+
+Bulk LayerWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                                     int64_t first_minibatch, uint32_t epoch, const ExcludedEdges* excluded) const {
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
   std::vector<vid_t> frontier_ids = seeds;  // the host's copy: C_g is built here
@@ -76,9 +86,12 @@ Bulk LayerWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, con
           include_frontier_ ? backend.values_to_host(backend.gather(p, frontier)) : std::vector<float>{};
       ColumnSelector c =
           select_columns(chosen, frontier_probability, frontier_ids, frontier.offsets, sizes_[l], include_frontier_);
-      BlockedIds columns{backend.upload_ids(c.vertices), std::move(c.col_offsets)};
+      BlockedIds columns{backend.upload_ids(c.vertices), c.col_offsets};
       Matrix adj =
           backend.select_rows_cols_blocked(normalized_, frontier, columns, backend.upload_values(std::move(c.weights)));
+      if (excluded)
+        adj = backend.mask_entries(std::move(adj), backend.upload(excluded->local_mask(frontier_ids, frontier.offsets,
+                                                                                       c.vertices, c.col_offsets)));
       frontier_ids = std::move(c.vertices);
       return Layer{backend.normalize_rows(std::move(adj), RowScale::by_sum), frontier.offsets, std::move(columns)};
     });

@@ -18,10 +18,17 @@ class LayerWiseSampler : public Sampler {
   int num_layers() const override { return static_cast<int>(sizes_.size()); }
   Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
               uint32_t epoch) const override;
+  // The layers with each minibatch's excluded edges masked out of its extracted
+  // rows (the column draw is the unmasked one's).
+  Bulk sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                        int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const override;
+  bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
 
  protected:
+  Bulk sample_layers(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                     int64_t first_minibatch, uint32_t epoch, const ExcludedEdges* excluded) const;
   // Each minibatch's distribution over the vertices given its frontier (block g
   // of `offsets`): k rows, or one row all minibatches share.
   virtual Matrix probability(Context& ctx, const std::vector<vid_t>& frontier, const Offsets& offsets) const = 0;

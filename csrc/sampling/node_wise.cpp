@@ -12,12 +12,31 @@ NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fano
 
 Bulk NodeWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
                              int64_t first_minibatch, uint32_t epoch) const {
+  return sample_layers(ctx, seeds, seed_offsets, first_minibatch, epoch, nullptr);
+}
+
+Bulk NodeWiseSampler::sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                                       int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const {
+  return sample_layers(ctx, seeds, seed_offsets, first_minibatch, epoch, &excluded);
+}
+
+Bulk NodeWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                                    int64_t first_minibatch, uint32_t epoch, const ExcludedEdges* excluded) const {
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
   BlockedIds frontier{backend.upload_ids(seeds), seed_offsets};
   for (size_t l = 0; l < fanouts_.size(); ++l) {
     const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, frontier.offsets};
-    Matrix s = ctx.timed(&StepStats::sampling, [&] { return draw(backend, frontier.ids, fanouts_[l], keys); });
+    Matrix s = ctx.timed(&StepStats::sampling, [&] {
+      if (!excluded) return draw(backend, adj_, frontier.ids, fanouts_[l], keys);
+      // The same draw over the masked rows (row i of the result = frontier row i).
+      const std::vector<vid_t> rows = backend.ids_to_host(frontier.ids);
+      std::vector<vid_t> positions(rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) positions[i] = static_cast<vid_t>(i);
+      const Matrix masked = backend.mask_entries(backend.select_rows(adj_, frontier.ids),
+                                                 backend.upload(excluded->mask(rows, frontier.offsets, adj_.cols())));
+      return draw(backend, masked, backend.upload_ids(std::move(positions)), fanouts_[l], keys);
+    });
     Compacted next = ctx.timed(&StepStats::extraction, [&] {
       return backend.compact_columns(backend.normalize_rows(std::move(s), RowScale::mean), frontier.offsets, frontier);
     });

@@ -20,16 +20,26 @@ class NodeWiseSampler : public Sampler {
   int num_layers() const override { return static_cast<int>(fanouts_.size()); }
   Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
               uint32_t epoch) const override;
+  // Each layer draws from R·A ∘ ¬M instead: the frontier's rows with the
+  // minibatch's excluded edges masked out (rows read whole).
+  Bulk sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                        int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const override;
+  bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
 
  protected:
-  // The frontier's rows of A sampled with `fanout` (mean weights are applied after).
-  virtual Matrix draw(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys) const = 0;
+  // Rows `rows` of `a` (the adjacency, or the masked frontier rows) sampled with
+  // `fanout` (mean weights are applied after).
+  virtual Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout,
+                      const SampleKeys& keys) const = 0;
   // A row's extent read per frontier vertex and each sampled column id (random
   // gathers), and with rows_read_whole, every frontier row streamed.
   void count_node_wise_traffic(const BulkSample& bulk, bool rows_read_whole, StepStats& stats) const;
 
   SamplingGraph& graph_;
+  Bulk sample_layers(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                     int64_t first_minibatch, uint32_t epoch, const ExcludedEdges* excluded) const;
+
   Matrix adj_;
   std::vector<int64_t> fanouts_;
 };

@@ -8,6 +8,12 @@ void check_layer_sizes(const std::vector<int64_t>& sizes, const char* what) {
     MATSAMP_CHECK(sizes[l] > 0, what, ": layer ", l, " has ", sizes[l], " samples; every layer needs at least 1");
 }
 
+Bulk Sampler::sample_excluding(Context&, const std::vector<vid_t>&, const Offsets&, int64_t, uint32_t,
+                               const ExcludedEdges&) const {
+  fail("the ", name(), " sampler cannot take seed edges out of its layers (link prediction samples with ",
+       "graphsage, labor, ladies or fastgcn)");
+}
+
 const std::vector<vid_t>& frontier_of(const BulkSample& bulk, size_t l) {
   return l == 0 ? bulk.seeds : bulk.layers[l - 1].vertices;
 }

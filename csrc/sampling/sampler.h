@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sampling/context.h"
+#include "sampling/excluded_edges.h"
 #include "sampling/sample.h"
 
 namespace matsamp {
@@ -20,6 +21,12 @@ class Sampler {
   // ctx.backend with random keys (ctx.seed, epoch, layer, minibatch, row, draw).
   virtual Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
                       int64_t first_minibatch, uint32_t epoch) const = 0;
+  // sample() with each minibatch's `excluded` edges (block g: minibatch g)
+  // taken out of the rows its layers sample from: link prediction's seed
+  // edges. Only samplers whose excludes_edges() is true can; others throw.
+  virtual Bulk sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                                int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const;
+  virtual bool excludes_edges() const { return false; }
   // Upper estimate of the bytes one minibatch of batch_size seeds needs while sampled.
   virtual int64_t bytes_per_minibatch(int64_t batch_size) const = 0;
   // Adds the traffic no implementation of this sampler can avoid for `bulk`

@@ -1,6 +1,9 @@
 #include "train/models.h"
 
+#include <algorithm>
+
 #include "core/error.h"
+#include "train/tensors.h"
 
 namespace matsamp {
 
@@ -110,6 +113,22 @@ class Gcn final : public GnnModel {
 };
 
 }  // namespace
+
+std::vector<Block> minibatch_blocks(const Minibatch& mb, const torch::Device& device, bool needs_frontier_first) {
+  std::vector<Block> blocks;
+  const std::vector<vid_t>* rows = &mb.seeds;
+  for (const MinibatchLayer& layer : mb.layers) {
+    // GraphSAGE takes h_dst = h_src[:n_dst]; a sampler that drops the frontier would make that silently wrong.
+    MATSAMP_CHECK(!needs_frontier_first || (layer.vertices.size() >= rows->size() &&
+                                            std::equal(rows->begin(), rows->end(), layer.vertices.begin())),
+                  "the sage model needs the frontier first among each layer's columns; "
+                  "the sampler does not keep it (drop --exclude-frontier)");
+    blocks.push_back({to_sparse_tensor(layer.adj, device), layer.adj.rows});
+    rows = &layer.vertices;
+  }
+  std::reverse(blocks.begin(), blocks.end());
+  return blocks;
+}
 
 std::shared_ptr<GnnModel> make_model(const ModelShape& shape) {
   if (shape.kind == ModelKind::sage) return std::make_shared<GraphSage>(shape);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sampling/sample.h"
+
 namespace matsamp {
 
 enum class ModelKind { sage, gcn };
@@ -46,5 +48,10 @@ class GnnModel : public torch::nn::Module {
 // GraphSAGE-mean: h_dst' = W_root·h_dst + W_neigh·(A·h_src), ReLU and dropout between layers.
 // GCN: h' = A·(h·W) + b, for the importance-weighted LADIES/FastGCN matrices.
 std::shared_ptr<GnnModel> make_model(const ModelShape& shape);
+
+// A minibatch's layers as blocks in propagation order (furthest layer first).
+// needs_frontier_first: throws unless every layer lists its rows first among
+// its columns (GraphSAGE's h_dst = h_src[:n_dst]).
+std::vector<Block> minibatch_blocks(const Minibatch& mb, const torch::Device& device, bool needs_frontier_first);
 
 }  // namespace matsamp

@@ -4,6 +4,19 @@
 
 namespace matsamp {
 
+torch::Device torch_device(const std::string& name) {
+  std::unique_ptr<torch::Device> device;
+  try {
+    device = std::make_unique<torch::Device>(name);
+  } catch (const std::exception&) {
+    fail("unknown device '", name, "' (expected cpu or cuda[:N])");
+  }
+  MATSAMP_CHECK(device->is_cpu() || device->is_cuda(), "device '", name, "' is not supported (use cpu or cuda)");
+  MATSAMP_CHECK(device->is_cpu() || torch::cuda::is_available(), "device '", name,
+                "': this build of torch has no CUDA support or sees no GPU");
+  return *device;
+}
+
 torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device) {
   const int64_t nnz = m.nnz();
   torch::Tensor indices = torch::empty({2, nnz}, torch::kLong);

@@ -9,6 +9,10 @@
 
 namespace matsamp {
 
+// "cpu", "cuda" or "cuda:N" as a torch device; a one-line error when unknown or
+// when this torch has no usable CUDA.
+torch::Device torch_device(const std::string& name);
+
 // A CSR matrix as a coalesced sparse COO tensor on `device`.
 torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device);
 

@@ -27,36 +27,6 @@ constexpr uint32_t kDropoutTag = 0xD0u;
 // Sampled evaluation draws with epoch | this, apart from every training epoch.
 constexpr uint32_t kEvaluationEpochBit = 0x80000000u;
 
-torch::Device parse_device(const std::string& name) {
-  std::unique_ptr<torch::Device> device;
-  try {
-    device = std::make_unique<torch::Device>(name);
-  } catch (const std::exception&) {
-    fail("unknown device '", name, "' (expected cpu or cuda[:N])");
-  }
-  MATSAMP_CHECK(device->is_cpu() || device->is_cuda(), "device '", name, "' is not supported (use cpu or cuda)");
-  MATSAMP_CHECK(device->is_cpu() || torch::cuda::is_available(), "device '", name,
-                "': this build of torch has no CUDA support or sees no GPU");
-  return *device;
-}
-
-// The minibatch's layers in propagation order (furthest layer first).
-std::vector<Block> minibatch_blocks(const Minibatch& mb, const torch::Device& device, bool needs_frontier_first) {
-  std::vector<Block> blocks;
-  const std::vector<vid_t>* rows = &mb.seeds;
-  for (const MinibatchLayer& layer : mb.layers) {
-    // GraphSAGE takes h_dst = h_src[:n_dst]; a sampler that drops the frontier would make that silently wrong.
-    MATSAMP_CHECK(!needs_frontier_first || (layer.vertices.size() >= rows->size() &&
-                                            std::equal(rows->begin(), rows->end(), layer.vertices.begin())),
-                  "the sage model needs the frontier first among each layer's columns; "
-                  "the sampler does not keep it (drop --exclude-frontier)");
-    blocks.push_back({to_sparse_tensor(layer.adj, device), layer.adj.rows});
-    rows = &layer.vertices;
-  }
-  std::reverse(blocks.begin(), blocks.end());
-  return blocks;
-}
-
 torch::Tensor summed_cross_entropy(const torch::Tensor& logits, const torch::Tensor& targets) {
   return torch::nn::functional::cross_entropy(logits, targets,
                                               torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
@@ -192,7 +162,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
       context{backend_, options_.seed},
       comm(comm_),
       options(options_),
-      device(parse_device(options_.device)),
+      device(torch_device(options_.device)),
       shape(model_shape(data_, sampler_, options_)),
       plan(step_plan(data_, sampler_, options_, comm_.size(), &rank_bulk_size)),
       lanes(plan.rank_lanes(comm_.rank(), comm_.size())),

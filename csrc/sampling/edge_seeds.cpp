@@ -1,0 +1,118 @@
+#include "sampling/edge_seeds.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "core/philox.h"
+
+namespace matsamp {
+
+namespace {
+
+constexpr uint32_t kNegativeTag = 0xE0u;  // the RandomKey layer of negative draws (no sampler layer uses it)
+constexpr uint32_t kMaxRejections = 64;
+
+bool has_edge(const CsrMatrix& adj, vid_t u, vid_t v) {
+  const auto begin = adj.colidx.begin() + adj.rowptr[u], end = adj.colidx.begin() + adj.rowptr[u + 1];
+  return std::binary_search(begin, end, static_cast<col_t>(v));
+}
+
+// Position of v in the sorted block [begin, end).
+int64_t position_in(const std::vector<vid_t>& seeds, int64_t begin, int64_t end, vid_t v) {
+  return std::lower_bound(seeds.begin() + begin, seeds.begin() + end, v) - seeds.begin() - begin;
+}
+
+}  // namespace
+
+NegativeDistribution parse_negative_distribution(const std::string& name) {
+  if (name == "uniform") return NegativeDistribution::uniform;
+  if (name == "degree") return NegativeDistribution::degree;
+  fail("unknown negative distribution '", name, "' (expected uniform or degree)");
+}
+
+NegativeSampler::NegativeSampler(const CsrMatrix& adj, const NegativeOptions& options)
+    : adj_(adj), options_(options) {
+  MATSAMP_CHECK(options.per_positive >= 1, "negatives per positive must be at least 1, got ", options.per_positive);
+  MATSAMP_CHECK(adj.rows > 0 && adj.rows == adj.cols, "negative sampling needs a square, non-empty graph (got ",
+                adj.rows, " x ", adj.cols, ")");
+  if (options.distribution != NegativeDistribution::degree) return;
+  cumulative_.resize(adj.rows);
+  double total = 0;
+  for (int64_t v = 0; v < adj.rows; ++v) cumulative_[v] = total += std::pow(static_cast<double>(adj.row_nnz(v)), 0.75);
+  MATSAMP_CHECK(total > 0, "negative sampling by degree: the graph has no edges");
+}
+
+vid_t NegativeSampler::draw(vid_t source, uint64_t seed, uint32_t epoch, int64_t minibatch, int64_t j,
+                            int64_t i) const {
+  const RandomKey key{seed, epoch, kNegativeTag, static_cast<uint64_t>(minibatch),
+                      static_cast<uint64_t>(j * options_.per_positive + i)};
+  vid_t v = 0;
+  for (uint32_t attempt = 0; attempt <= kMaxRejections; ++attempt) {
+    const uint64_t bits = random_bits(key, attempt);
+    if (cumulative_.empty()) {
+      v = static_cast<vid_t>(scale_to(bits, static_cast<uint64_t>(adj_.rows)));
+    } else {
+      const double u = uniform01(bits) * cumulative_.back();
+      v = std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin();
+      v = std::min<vid_t>(v, adj_.rows - 1);
+    }
+    if (!options_.reject_known_edges || !has_edge(adj_, source, v)) break;
+  }
+  return v;
+}
+
+double NegativeSampler::probability(vid_t v) const {
+  if (cumulative_.empty()) return 1.0 / static_cast<double>(adj_.rows);
+  return (cumulative_[v] - (v > 0 ? cumulative_[v - 1] : 0.0)) / cumulative_.back();
+}
+
+EdgeBulk make_edge_bulk(std::vector<vid_t> sources, std::vector<vid_t> destinations, Offsets edge_offsets,
+                        int64_t first_minibatch, const NegativeSampler* negatives, const EdgeBulkOptions& options) {
+  MATSAMP_CHECK(sources.size() == destinations.size() && !edge_offsets.empty() &&
+                    edge_offsets.back() == static_cast<int64_t>(sources.size()),
+                "edge minibatches: ", sources.size(), " sources, ", destinations.size(), " destinations, offsets to ",
+                edge_offsets.empty() ? 0 : edge_offsets.back());
+  EdgeBulk b;
+  b.first_minibatch = first_minibatch;
+  b.sources = std::move(sources);
+  b.destinations = std::move(destinations);
+  b.edge_offsets = std::move(edge_offsets);
+  const int64_t kn = negatives ? negatives->options().per_positive : 0;
+  b.negatives_per_positive = kn;
+  b.negatives.resize(b.sources.size() * kn);
+  for (int64_t g = 0; g < b.count(); ++g) {
+    const int64_t begin = b.edge_offsets[g], end = b.edge_offsets[g + 1];
+    for (int64_t e = begin; e < end && kn > 0; ++e)
+      for (int64_t i = 0; i < kn; ++i)
+        b.negatives[e * kn + i] = negatives->draw(b.sources[e], options.seed, options.epoch, first_minibatch + g,
+                                                  e - begin, i);
+    // The seeds: sources, destinations and negatives of the minibatch, distinct, ascending.
+    const int64_t seeds_begin = static_cast<int64_t>(b.seeds.size());
+    b.seeds.insert(b.seeds.end(), b.sources.begin() + begin, b.sources.begin() + end);
+    b.seeds.insert(b.seeds.end(), b.destinations.begin() + begin, b.destinations.begin() + end);
+    b.seeds.insert(b.seeds.end(), b.negatives.begin() + begin * kn, b.negatives.begin() + end * kn);
+    std::sort(b.seeds.begin() + seeds_begin, b.seeds.end());
+    b.seeds.erase(std::unique(b.seeds.begin() + seeds_begin, b.seeds.end()), b.seeds.end());
+    const int64_t seeds_end = static_cast<int64_t>(b.seeds.size());
+    b.seed_offsets.push_back(seeds_end);
+    std::vector<std::pair<vid_t, vid_t>> excluded;
+    for (int64_t e = begin; e < end; ++e) {
+      b.source_index.push_back(position_in(b.seeds, seeds_begin, seeds_end, b.sources[e]));
+      b.destination_index.push_back(position_in(b.seeds, seeds_begin, seeds_end, b.destinations[e]));
+      for (int64_t i = 0; i < kn; ++i)
+        b.negative_index.push_back(position_in(b.seeds, seeds_begin, seeds_end, b.negatives[e * kn + i]));
+      if (options.exclude) excluded.emplace_back(b.sources[e], b.destinations[e]);
+      if (options.exclude && options.exclude_reverse) excluded.emplace_back(b.destinations[e], b.sources[e]);
+    }
+    b.excluded.add_minibatch(std::move(excluded));
+  }
+  return b;
+}
+
+Bulk sample_edge_bulk(const Sampler& sampler, Context& ctx, const EdgeBulk& edges, uint32_t epoch) {
+  if (edges.excluded.edges.empty()) return sampler.sample(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch);
+  return sampler.sample_excluding(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch, edges.excluded);
+}
+
+}  // namespace matsamp

@@ -1,0 +1,96 @@
+#include "train/edge_split.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "sampling/edge_seeds.h"
+#include "sampling/epoch.h"
+
+namespace matsamp {
+
+namespace {
+
+constexpr uint32_t kEdgeSplitEpoch = 0xED6E5000u;  // a shuffle key no training epoch uses
+constexpr uint32_t kValidationNegativesEpoch = 0xED6E5001u, kTestNegativesEpoch = 0xED6E5002u;
+
+bool is_symmetric(const CsrMatrix& a) {
+  if (a.rows != a.cols) return false;
+  const CsrMatrix t = transpose(a);
+  return t.rowptr == a.rowptr && t.colidx == a.colidx;
+}
+
+// evaluation_negatives per positive: destinations that are no edge of the source
+// (nor the source itself), drawn uniformly with fixed keys.
+std::vector<vid_t> fixed_negatives(const CsrMatrix& adj, const EdgeSet& positives, int64_t per_positive,
+                                   uint64_t seed, uint32_t epoch) {
+  if (per_positive == 0) return {};
+  const NegativeSampler sampler(adj, {per_positive, NegativeDistribution::uniform, true});
+  std::vector<vid_t> out(positives.size() * per_positive);
+  for (int64_t e = 0; e < positives.size(); ++e)
+    for (int64_t i = 0; i < per_positive; ++i)
+      out[e * per_positive + i] = sampler.draw(positives.sources[e], seed, epoch, 0, e, i);
+  return out;
+}
+
+}  // namespace
+
+EdgeSplit split_edges(const CsrMatrix& adj, const EdgeSplitOptions& options) {
+  const double valid = options.validation_fraction, test = options.test_fraction;
+  MATSAMP_CHECK(valid >= 0 && test >= 0 && valid + test < 1, "edge split: validation (", valid, ") and test (", test,
+                ") fractions must be non-negative and leave edges to train on");
+  MATSAMP_CHECK(options.evaluation_negatives >= 0, "edge split: evaluation negatives must be non-negative, got ",
+                options.evaluation_negatives);
+  MATSAMP_CHECK(adj.rows == adj.cols, "edge split: the graph is not square (", adj.rows, " x ", adj.cols, ")");
+  EdgeSplit split;
+  split.undirected = is_symmetric(adj);
+  // The candidate edges: each undirected one once (u < v), self-loops left out.
+  EdgeSet all;
+  for (int64_t u = 0; u < adj.rows; ++u)
+    for (int64_t e = adj.rowptr[u]; e < adj.rowptr[u + 1]; ++e) {
+      const vid_t v = adj.colidx[e];
+      if (v == u || (split.undirected && v < u)) continue;
+      all.sources.push_back(u);
+      all.destinations.push_back(v);
+    }
+  MATSAMP_CHECK(all.size() > 0, "edge split: the graph has no edges (other than self-loops)");
+  std::vector<vid_t> order(all.size());
+  for (int64_t e = 0; e < all.size(); ++e) order[e] = e;
+  order = shuffle_vertices(order, options.seed, kEdgeSplitEpoch);
+  const auto count = [&](double fraction) { return static_cast<int64_t>(std::floor(fraction * all.size())); };
+  const int64_t n_valid = count(valid), n_test = count(test), n_train = all.size() - n_valid - n_test;
+  MATSAMP_CHECK(n_train > 0 && (valid == 0 || n_valid > 0) && (test == 0 || n_test > 0), "edge split: ", all.size(),
+                " edges are too few for fractions ", valid, " and ", test, " (a set would be empty)");
+  // Each set in ascending edge order, so that its edges do not depend on the shuffle's order within it.
+  const auto take = [&](int64_t begin, int64_t end) {
+    std::vector<vid_t> ids(order.begin() + begin, order.begin() + end);
+    std::sort(ids.begin(), ids.end());
+    EdgeSet s;
+    for (vid_t e : ids) {
+      s.sources.push_back(all.sources[e]);
+      s.destinations.push_back(all.destinations[e]);
+    }
+    return s;
+  };
+  split.validation = take(0, n_valid);
+  split.test = take(n_valid, n_valid + n_test);
+  split.train = take(n_valid + n_test, all.size());
+
+  std::vector<int64_t> rows(split.train.sources.begin(), split.train.sources.end());
+  std::vector<int64_t> cols(split.train.destinations.begin(), split.train.destinations.end());
+  if (split.undirected) {
+    rows.insert(rows.end(), split.train.destinations.begin(), split.train.destinations.end());
+    cols.insert(cols.end(), split.train.sources.begin(), split.train.sources.end());
+  }
+  std::vector<float> values(rows.size(), 1.0f);
+  split.train_graph = csr_from_triples(adj.rows, adj.cols, std::move(rows), std::move(cols), std::move(values));
+
+  split.evaluation_negatives = options.evaluation_negatives;
+  split.validation_negatives = fixed_negatives(adj, split.validation, options.evaluation_negatives, options.seed,
+                                               kValidationNegativesEpoch);
+  split.test_negatives =
+      fixed_negatives(adj, split.test, options.evaluation_negatives, options.seed, kTestNegativesEpoch);
+  return split;
+}
+
+}  // namespace matsamp

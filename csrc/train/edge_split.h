@@ -1,0 +1,38 @@
+// Train / validation / test edges for link prediction, in the manner of PyG's
+// RandomLinkSplit: a seeded random split of the graph's edges (each undirected
+// edge once when the graph is symmetric), the message-passing graph built from
+// the training edges only, and fixed negatives for validation and test.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/csr.h"
+
+namespace matsamp {
+
+struct EdgeSet {
+  std::vector<vid_t> sources, destinations;
+  int64_t size() const { return static_cast<int64_t>(sources.size()); }
+};
+
+struct EdgeSplitOptions {
+  double validation_fraction = 0.05;
+  double test_fraction = 0.10;  // the rest trains
+  uint64_t seed = 0;
+  int64_t evaluation_negatives = 100;  // per validation / test positive, not edges of the graph
+};
+
+struct EdgeSplit {
+  CsrMatrix train_graph;  // the graph's training edges only (both ways when it is symmetric)
+  bool undirected = false;
+  EdgeSet train, validation, test;  // positives (one direction per undirected edge)
+  // Negative destinations, evaluation_negatives per positive (row-major), same sources.
+  std::vector<vid_t> validation_negatives, test_negatives;
+  int64_t evaluation_negatives = 0;
+};
+
+// Throws a one-line error for fractions outside [0, 1) or summing to 1 or more,
+// a graph without edges, or a split that leaves a set empty.
+EdgeSplit split_edges(const CsrMatrix& adj, const EdgeSplitOptions& options);
+
+}  // namespace matsamp

@@ -1,0 +1,293 @@
+// Link prediction's sampling: the mask op, edge-seeded minibatches, negatives
+// and seed-edge exclusion (sampling/edge_seeds.h).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "graph/graph.h"
+#include "io/graph_io.h"
+#include "ops/ops.h"
+#include "reference.h"
+#include "sampling_checks.h"
+#include "sampling/edge_seeds.h"
+#include "sampling/epoch.h"
+#include "sampling/registry.h"
+#include "sampling/sampling_graph.h"
+#include "statistics.h"
+#include "test_data.h"
+
+namespace matsamp {
+namespace {
+
+using testing::Dense;
+using testing::random_csr;
+using testing::to_dense;
+
+TEST(MaskEntries, EqualsTheDenseMaskOnRandomMatrices) {
+  for (uint64_t seed : {1, 2, 3}) {
+    const CsrMatrix p = random_csr(40, 70, 0.2, seed, true), mask = random_csr(40, 70, 0.1, seed + 100);
+    const Dense dp = to_dense(p), dm = to_dense(mask);
+    Dense want = dp;
+    for (size_t r = 0; r < want.size(); ++r)
+      for (size_t c = 0; c < want[r].size(); ++c)
+        if (dm[r][c] != 0) want[r][c] = 0;
+    const CsrMatrix got = mask_entries(p, mask);
+    validate(got, "masked");
+    testing::expect_matches(got, want);
+    int64_t kept = 0;  // every stored entry outside the mask stays, none inside it
+    for (int64_t r = 0; r < p.rows; ++r)
+      for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e) kept += dm[r][p.colidx[e]] == 0;
+    EXPECT_EQ(got.nnz(), kept);
+  }
+}
+
+TEST(MaskEntries, RefusesAMaskOfAnotherShape) {
+  EXPECT_THROW(mask_entries(random_csr(4, 5, 0.5, 1), random_csr(4, 6, 0.5, 2)), Error);
+}
+
+TEST(ExcludedEdges, MasksEachRowWithItsOwnMinibatchsEdges) {
+  ExcludedEdges excluded;
+  excluded.add_minibatch({{3, 7}, {1, 2}, {3, 5}});
+  excluded.add_minibatch({{3, 9}});
+  // Rows: minibatch 0 holds vertices 3, 1, 4; minibatch 1 holds 3.
+  const CsrMatrix m = excluded.mask({3, 1, 4, 3}, {0, 3, 4}, 10);
+  EXPECT_EQ(m.rowptr, (Offsets{0, 2, 3, 3, 4}));
+  EXPECT_EQ(m.colidx, (std::vector<col_t>{5, 7, 2, 9}));
+  // Local columns: minibatch 0's columns are 3, 1, 4, 7 (positions 0-3), minibatch 1's 3, 9 (4-5).
+  const CsrMatrix local = excluded.local_mask({3, 1, 4, 3}, {0, 3, 4}, {3, 1, 4, 7, 3, 9}, {0, 4, 6});
+  EXPECT_EQ(local.rowptr, (Offsets{0, 1, 1, 1, 2}));  // 3 -> 5 and 1 -> 2 miss the columns
+  EXPECT_EQ(local.colidx, (std::vector<col_t>{3, 5}));
+}
+
+Graph cora() { return read_graph(testing::data_file("cora.npz")); }
+
+// The positives of an epoch of edge minibatches of `batch` over all edges u < v.
+struct EdgeList {
+  std::vector<vid_t> sources, destinations;
+};
+EdgeList upper_edges(const CsrMatrix& a) {
+  EdgeList e;
+  for (int64_t u = 0; u < a.rows; ++u)
+    for (int64_t i = a.rowptr[u]; i < a.rowptr[u + 1]; ++i)
+      if (a.colidx[i] > u) {
+        e.sources.push_back(u);
+        e.destinations.push_back(a.colidx[i]);
+      }
+  return e;
+}
+
+// Minibatches [first, end) of edges cut every `batch`, in edge order.
+EdgeBulk bulk_of(const EdgeList& e, int64_t batch, int64_t first, int64_t end, const NegativeSampler* negatives,
+                 const EdgeBulkOptions& options) {
+  std::vector<vid_t> s, d;
+  Offsets offsets{0};
+  for (int64_t g = first; g < end; ++g) {
+    for (int64_t i = g * batch; i < std::min<int64_t>((g + 1) * batch, e.sources.size()); ++i) {
+      s.push_back(e.sources[i]);
+      d.push_back(e.destinations[i]);
+    }
+    offsets.push_back(static_cast<int64_t>(s.size()));
+  }
+  return make_edge_bulk(s, d, offsets, first, negatives, options);
+}
+
+TEST(EdgeBulk, SeedsAreTheDistinctEndpointsAndNegativesWithIndexMaps) {
+  const Graph g = cora();
+  const EdgeList e = upper_edges(g.adj);
+  const NegativeSampler negatives(g.adj, {3, NegativeDistribution::uniform, false});
+  const EdgeBulk b = bulk_of(e, 50, 0, 4, &negatives, {7, 2, true, true});
+  ASSERT_EQ(b.count(), 4);
+  ASSERT_EQ(b.negatives.size(), b.sources.size() * 3);
+  for (int64_t g = 0; g < b.count(); ++g) {
+    std::set<vid_t> want;
+    for (int64_t i = b.edge_offsets[g]; i < b.edge_offsets[g + 1]; ++i) {
+      want.insert({b.sources[i], b.destinations[i]});
+      for (int k = 0; k < 3; ++k) want.insert(b.negatives[i * 3 + k]);
+    }
+    const std::vector<vid_t> seeds(b.seeds.begin() + b.seed_offsets[g], b.seeds.begin() + b.seed_offsets[g + 1]);
+    EXPECT_EQ(seeds, std::vector<vid_t>(want.begin(), want.end()));
+    for (int64_t i = b.edge_offsets[g]; i < b.edge_offsets[g + 1]; ++i) {
+      EXPECT_EQ(seeds[b.source_index[i]], b.sources[i]);
+      EXPECT_EQ(seeds[b.destination_index[i]], b.destinations[i]);
+      for (int k = 0; k < 3; ++k) EXPECT_EQ(seeds[b.negative_index[i * 3 + k]], b.negatives[i * 3 + k]);
+    }
+    // Excluded: each positive and its reverse.
+    EXPECT_EQ(b.excluded.offsets[g + 1] - b.excluded.offsets[g], 2 * (b.edge_offsets[g + 1] - b.edge_offsets[g]));
+  }
+}
+
+TEST(EdgeBulk, NegativesDependOnTheMinibatchNotTheBulk) {
+  const Graph g = cora();
+  const EdgeList e = upper_edges(g.adj);
+  const NegativeSampler negatives(g.adj, {2, NegativeDistribution::degree, true});
+  const EdgeBulk all = bulk_of(e, 40, 0, 6, &negatives, {3, 1, true, false});
+  for (int64_t g0 = 0; g0 < 6; ++g0) {
+    const EdgeBulk one = bulk_of(e, 40, g0, g0 + 1, &negatives, {3, 1, true, false});
+    EXPECT_EQ(one.negatives, std::vector<vid_t>(all.negatives.begin() + all.edge_offsets[g0] * 2,
+                                                all.negatives.begin() + all.edge_offsets[g0 + 1] * 2));
+  }
+  const EdgeBulk other_epoch = bulk_of(e, 40, 0, 6, &negatives, {3, 2, true, false});
+  EXPECT_NE(other_epoch.negatives, all.negatives);
+}
+
+TEST(NegativeSampler, RejectsKnownEdgesWhenAsked) {
+  const Graph g = cora();
+  const NegativeSampler negatives(g.adj, {1, NegativeDistribution::uniform, true});
+  for (int64_t j = 0; j < 2000; ++j) {
+    const vid_t u = j % g.adj.rows;
+    EXPECT_FALSE(testing::has_entry(g.adj, u, negatives.draw(u, 5, 0, 0, j, 0)));
+  }
+}
+
+// Draw frequencies against the distribution: chi-square on karate, both kinds.
+TEST(NegativeSampler, DrawsFollowTheUniformAndDegreeDistributions) {
+  const Graph g = read_graph(testing::data_file("karate.mtx"));
+  for (NegativeDistribution kind : {NegativeDistribution::uniform, NegativeDistribution::degree}) {
+    const NegativeSampler negatives(g.adj, {4, kind, false});
+    const int64_t draws = 200000;
+    std::vector<double> observed(g.adj.rows, 0), expected(g.adj.rows);
+    for (int64_t j = 0; j < draws / 4; ++j)
+      for (int64_t i = 0; i < 4; ++i) observed[negatives.draw(0, 11, 0, j / 100, j % 100, i)] += 1;
+    double total = 0;
+    for (int64_t v = 0; v < g.adj.rows; ++v) total += expected[v] = negatives.probability(v) * draws;
+    EXPECT_NEAR(total, draws, 1e-6 * draws);
+    EXPECT_LT(testing::chi_square(observed, expected), testing::chi_square_critical(g.adj.rows - 1))
+        << (kind == NegativeDistribution::uniform ? "uniform" : "degree");
+  }
+  const NegativeSampler degree(g.adj, {1, NegativeDistribution::degree, false});
+  EXPECT_NEAR(degree.probability(0) / degree.probability(11), std::pow(16.0 / 1.0, 0.75), 1e-9);  // degrees 16, 1
+}
+
+// Every sampler that takes edge seeds: no positive seed edge (nor its reverse)
+// in any layer of its own minibatch, the layers otherwise well formed, and the
+// same minibatches whatever the bulk size.
+class Exclusion : public ::testing::TestWithParam<std::string> {};
+
+std::vector<Minibatch> sampled(const Sampler& sampler, Backend& backend, const EdgeBulk& b) {
+  Context ctx{backend, 9};
+  const BulkSample bulk = to_host(backend, sample_edge_bulk(sampler, ctx, b, 4));
+  std::vector<Minibatch> out;
+  for (int64_t g = 0; g < bulk.count(); ++g) out.push_back(extract_minibatch(bulk, g));
+  return out;
+}
+
+// Sampled entries that are a positive seed edge (either way) of their own
+// minibatch; every entry must be an edge of the graph.
+int64_t seed_edges_sampled(const EdgeBulk& b, const std::vector<Minibatch>& got, const CsrMatrix& adj,
+                           int64_t* entries) {
+  int64_t found = 0;
+  for (int64_t m = 0; m < b.count(); ++m) {
+    std::set<std::pair<vid_t, vid_t>> positives;
+    for (int64_t i = b.edge_offsets[m]; i < b.edge_offsets[m + 1]; ++i) {
+      positives.insert({b.sources[i], b.destinations[i]});
+      positives.insert({b.destinations[i], b.sources[i]});
+    }
+    const std::vector<vid_t>* rows = &got[m].seeds;
+    for (const MinibatchLayer& layer : got[m].layers) {
+      for (int64_t r = 0; r < layer.adj.rows; ++r)
+        for (int64_t x = layer.adj.rowptr[r]; x < layer.adj.rowptr[r + 1]; ++x) {
+          const std::pair<vid_t, vid_t> edge{(*rows)[r], layer.vertices[layer.adj.colidx[x]]};
+          // (LADIES and FastGCN sample Â = D^-1/2 (A + I) D^-1/2: self-loops too.)
+          EXPECT_TRUE(edge.first == edge.second || testing::has_entry(adj, edge.first, edge.second));
+          found += positives.count(edge);
+          ++*entries;
+        }
+      rows = &layer.vertices;
+    }
+  }
+  return found;
+}
+
+TEST_P(Exclusion, SeedEdgesNeverAppearInTheirOwnMinibatchsLayers) {
+  const Graph g = cora();
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, g.adj);
+  const SamplerSpec& spec = find_sampler(GetParam());
+  const bool node_wise = spec.sizes_option == "fanouts";
+  const auto sampler = make_sampler(
+      GetParam(), graph,
+      params_from_sizes(spec, node_wise ? std::vector<int64_t>{25, 25} : std::vector<int64_t>{512, 512}, true));
+  ASSERT_TRUE(sampler->excludes_edges());
+  const EdgeList e = upper_edges(g.adj);
+  const NegativeSampler negatives(g.adj, {1, NegativeDistribution::uniform, false});
+  const EdgeBulk b = bulk_of(e, 64, 0, 8, &negatives, {1, 4, true, true});
+  int64_t entries = 0;
+  EXPECT_EQ(seed_edges_sampled(b, sampled(*sampler, *backend, b), g.adj, &entries), 0);
+  EXPECT_GT(entries, 1000);
+  // Without exclusion the same seeds do sample their own edges: the test can tell.
+  const EdgeBulk unmasked = bulk_of(e, 64, 0, 8, &negatives, {1, 4, false, false});
+  entries = 0;
+  EXPECT_GT(seed_edges_sampled(unmasked, sampled(*sampler, *backend, unmasked), g.adj, &entries), 100);
+}
+
+TEST_P(Exclusion, MinibatchesDoNotDependOnTheBulkSize) {
+  const Graph g = cora();
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, g.adj);
+  const SamplerSpec& spec = find_sampler(GetParam());
+  const bool node_wise = spec.sizes_option == "fanouts";
+  const auto sampler = make_sampler(
+      GetParam(), graph, params_from_sizes(spec, node_wise ? std::vector<int64_t>{5, 5} : std::vector<int64_t>{64, 64}, true));
+  const EdgeList e = upper_edges(g.adj);
+  const NegativeSampler negatives(g.adj, {2, NegativeDistribution::degree, false});
+  const std::vector<Minibatch> all = sampled(*sampler, *backend, bulk_of(e, 32, 0, 5, &negatives, {1, 4, true, true}));
+  for (int64_t m = 0; m < 5; ++m) {
+    const std::vector<Minibatch> one =
+        sampled(*sampler, *backend, bulk_of(e, 32, m, m + 1, &negatives, {1, 4, true, true}));
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0].seeds, all[m].seeds);
+    ASSERT_EQ(one[0].layers.size(), all[m].layers.size());
+    for (size_t l = 0; l < all[m].layers.size(); ++l) {
+      EXPECT_EQ(one[0].layers[l].vertices, all[m].layers[l].vertices) << "minibatch " << m << " layer " << l;
+      EXPECT_TRUE(one[0].layers[l].adj == all[m].layers[l].adj) << "minibatch " << m << " layer " << l;
+    }
+  }
+}
+
+// With nothing to exclude, the masked program is the plain one (its contract).
+TEST_P(Exclusion, AnEmptyMaskSamplesAsWithoutExclusion) {
+  const Graph g = cora();
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, g.adj);
+  const SamplerSpec& spec = find_sampler(GetParam());
+  const bool node_wise = spec.sizes_option == "fanouts";
+  const auto sampler = make_sampler(
+      GetParam(), graph, params_from_sizes(spec, node_wise ? std::vector<int64_t>{5, 5} : std::vector<int64_t>{64, 64}, true));
+  const std::vector<vid_t> seeds{1, 5, 9, 40, 41, 300, 301, 302};
+  const Offsets offsets{0, 3, 8};
+  ExcludedEdges nothing;
+  nothing.add_minibatch({});
+  nothing.add_minibatch({});
+  Context ctx{*backend, 3};
+  const BulkSample masked = to_host(*backend, sampler->sample_excluding(ctx, seeds, offsets, 2, 1, nothing));
+  const BulkSample plain = to_host(*backend, sampler->sample(ctx, seeds, offsets, 2, 1));
+  ASSERT_EQ(masked.layers.size(), plain.layers.size());
+  for (size_t l = 0; l < plain.layers.size(); ++l) {
+    EXPECT_TRUE(masked.layers[l].adj == plain.layers[l].adj) << "layer " << l;
+    EXPECT_EQ(masked.layers[l].vertices, plain.layers[l].vertices) << "layer " << l;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Samplers, Exclusion, ::testing::Values("graphsage", "labor", "ladies", "fastgcn"),
+                         [](const auto& info) { return info.param; });
+
+TEST(Exclusion, SamplersWithoutItSayWhichDo) {
+  const Graph g = cora();
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, g.adj);
+  const auto saint = make_sampler("saint", graph);
+  EXPECT_FALSE(saint->excludes_edges());
+  ExcludedEdges e;
+  e.add_minibatch({{0, 1}});
+  Context ctx{*backend, 1};
+  try {
+    saint->sample_excluding(ctx, {0, 1}, {0, 2}, 0, 0, e);
+    FAIL() << "saint sampled with exclusion";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("graphsage, labor, ladies or fastgcn"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace matsamp
