@@ -9,11 +9,11 @@
 #include "io/graph_io.h"
 #include "ops/ops.h"
 #include "reference.h"
-#include "sampling_checks.h"
 #include "sampling/edge_seeds.h"
 #include "sampling/epoch.h"
 #include "sampling/registry.h"
 #include "sampling/sampling_graph.h"
+#include "sampling_checks.h"
 #include "statistics.h"
 #include "test_data.h"
 
@@ -228,7 +228,8 @@ TEST_P(Exclusion, MinibatchesDoNotDependOnTheBulkSize) {
   const SamplerSpec& spec = find_sampler(GetParam());
   const bool node_wise = spec.sizes_option == "fanouts";
   const auto sampler = make_sampler(
-      GetParam(), graph, params_from_sizes(spec, node_wise ? std::vector<int64_t>{5, 5} : std::vector<int64_t>{64, 64}, true));
+      GetParam(), graph,
+      params_from_sizes(spec, node_wise ? std::vector<int64_t>{5, 5} : std::vector<int64_t>{64, 64}, true));
   const EdgeList e = upper_edges(g.adj);
   const NegativeSampler negatives(g.adj, {2, NegativeDistribution::degree, false});
   const std::vector<Minibatch> all = sampled(*sampler, *backend, bulk_of(e, 32, 0, 5, &negatives, {1, 4, true, true}));
@@ -253,7 +254,8 @@ TEST_P(Exclusion, AnEmptyMaskSamplesAsWithoutExclusion) {
   const SamplerSpec& spec = find_sampler(GetParam());
   const bool node_wise = spec.sizes_option == "fanouts";
   const auto sampler = make_sampler(
-      GetParam(), graph, params_from_sizes(spec, node_wise ? std::vector<int64_t>{5, 5} : std::vector<int64_t>{64, 64}, true));
+      GetParam(), graph,
+      params_from_sizes(spec, node_wise ? std::vector<int64_t>{5, 5} : std::vector<int64_t>{64, 64}, true));
   const std::vector<vid_t> seeds{1, 5, 9, 40, 41, 300, 301, 302};
   const Offsets offsets{0, 3, 8};
   ExcludedEdges nothing;

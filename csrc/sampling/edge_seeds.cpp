@@ -31,8 +31,7 @@ NegativeDistribution parse_negative_distribution(const std::string& name) {
   fail("unknown negative distribution '", name, "' (expected uniform or degree)");
 }
 
-NegativeSampler::NegativeSampler(const CsrMatrix& adj, const NegativeOptions& options)
-    : adj_(adj), options_(options) {
+NegativeSampler::NegativeSampler(const CsrMatrix& adj, const NegativeOptions& options) : adj_(adj), options_(options) {
   MATSAMP_CHECK(options.per_positive >= 1, "negatives per positive must be at least 1, got ", options.per_positive);
   MATSAMP_CHECK(adj.rows > 0 && adj.rows == adj.cols, "negative sampling needs a square, non-empty graph (got ",
                 adj.rows, " x ", adj.cols, ")");
@@ -85,8 +84,8 @@ EdgeBulk make_edge_bulk(std::vector<vid_t> sources, std::vector<vid_t> destinati
     const int64_t begin = b.edge_offsets[g], end = b.edge_offsets[g + 1];
     for (int64_t e = begin; e < end && kn > 0; ++e)
       for (int64_t i = 0; i < kn; ++i)
-        b.negatives[e * kn + i] = negatives->draw(b.sources[e], options.seed, options.epoch, first_minibatch + g,
-                                                  e - begin, i);
+        b.negatives[e * kn + i] =
+            negatives->draw(b.sources[e], options.seed, options.epoch, first_minibatch + g, e - begin, i);
     // The seeds: sources, destinations and negatives of the minibatch, distinct, ascending.
     const int64_t seeds_begin = static_cast<int64_t>(b.seeds.size());
     b.seeds.insert(b.seeds.end(), b.sources.begin() + begin, b.sources.begin() + end);
@@ -111,7 +110,8 @@ EdgeBulk make_edge_bulk(std::vector<vid_t> sources, std::vector<vid_t> destinati
 }
 
 Bulk sample_edge_bulk(const Sampler& sampler, Context& ctx, const EdgeBulk& edges, uint32_t epoch) {
-  if (edges.excluded.edges.empty()) return sampler.sample(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch);
+  if (edges.excluded.edges.empty())
+    return sampler.sample(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch);
   return sampler.sample_excluding(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch, edges.excluded);
 }
 

@@ -49,15 +49,15 @@ class NegativeSampler {
 // k stacked edge minibatches on the host, ready to be sampled.
 struct EdgeBulk {
   int64_t first_minibatch = 0;
-  Offsets edge_offsets{0};            // k + 1: minibatch g holds positives [edge_offsets[g], edge_offsets[g+1])
+  Offsets edge_offsets{0};  // k + 1: minibatch g holds positives [edge_offsets[g], edge_offsets[g+1])
   std::vector<vid_t> sources, destinations;
   int64_t negatives_per_positive = 0;
-  std::vector<vid_t> negatives;       // positive e's are negatives[e·k_neg …)
-  std::vector<vid_t> seeds;           // per minibatch: sorted, distinct endpoints and negatives
+  std::vector<vid_t> negatives;  // positive e's are negatives[e·k_neg …)
+  std::vector<vid_t> seeds;      // per minibatch: sorted, distinct endpoints and negatives
   Offsets seed_offsets{0};
   // Positions of each edge's vertices within its minibatch's seeds block.
   std::vector<int64_t> source_index, destination_index, negative_index;
-  ExcludedEdges excluded;             // empty blocks when nothing is excluded
+  ExcludedEdges excluded;  // empty blocks when nothing is excluded
 
   int64_t count() const { return static_cast<int64_t>(edge_offsets.size()) - 1; }
   int64_t positives() const { return static_cast<int64_t>(sources.size()); }

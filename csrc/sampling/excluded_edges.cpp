@@ -13,12 +13,14 @@ namespace {
 template <class ToColumn>
 CsrMatrix build_mask(const ExcludedEdges& excluded, const std::vector<vid_t>& rows, const Offsets& row_offsets,
                      int64_t cols, ToColumn to_column) {
-  MATSAMP_CHECK(row_offsets.size() == excluded.offsets.size() && row_offsets.back() == static_cast<int64_t>(rows.size()),
+  MATSAMP_CHECK(row_offsets.size() == excluded.offsets.size() &&
+                    row_offsets.back() == static_cast<int64_t>(rows.size()),
                 "excluded edges: ", excluded.count(), " minibatches, the rows have ", row_offsets.size() - 1);
   CsrMatrix m(static_cast<int64_t>(rows.size()), cols);
   std::vector<col_t> row_columns;
   for (int64_t g = 0; g + 1 < static_cast<int64_t>(row_offsets.size()); ++g) {
-    const auto begin = excluded.edges.begin() + excluded.offsets[g], end = excluded.edges.begin() + excluded.offsets[g + 1];
+    const auto begin = excluded.edges.begin() + excluded.offsets[g],
+               end = excluded.edges.begin() + excluded.offsets[g + 1];
     for (int64_t i = row_offsets[g]; i < row_offsets[g + 1]; ++i) {
       row_columns.clear();
       const auto first = std::lower_bound(begin, end, std::make_pair(rows[i], vid_t{-1}));

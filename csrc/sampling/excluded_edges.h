@@ -10,7 +10,7 @@
 namespace matsamp {
 
 struct ExcludedEdges {
-  Offsets offsets{0};                           // k + 1: block g holds minibatch g's edges
+  Offsets offsets{0};                          // k + 1: block g holds minibatch g's edges
   std::vector<std::pair<vid_t, vid_t>> edges;  // (source row, target column), sorted per block
 
   int64_t count() const { return static_cast<int64_t>(offsets.size()) - 1; }

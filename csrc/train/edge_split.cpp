@@ -22,8 +22,8 @@ bool is_symmetric(const CsrMatrix& a) {
 
 // evaluation_negatives per positive: destinations that are no edge of the source
 // (nor the source itself), drawn uniformly with fixed keys.
-std::vector<vid_t> fixed_negatives(const CsrMatrix& adj, const EdgeSet& positives, int64_t per_positive,
-                                   uint64_t seed, uint32_t epoch) {
+std::vector<vid_t> fixed_negatives(const CsrMatrix& adj, const EdgeSet& positives, int64_t per_positive, uint64_t seed,
+                                   uint32_t epoch) {
   if (per_positive == 0) return {};
   const NegativeSampler sampler(adj, {per_positive, NegativeDistribution::uniform, true});
   std::vector<vid_t> out(positives.size() * per_positive);
@@ -86,8 +86,8 @@ EdgeSplit split_edges(const CsrMatrix& adj, const EdgeSplitOptions& options) {
   split.train_graph = csr_from_triples(adj.rows, adj.cols, std::move(rows), std::move(cols), std::move(values));
 
   split.evaluation_negatives = options.evaluation_negatives;
-  split.validation_negatives = fixed_negatives(adj, split.validation, options.evaluation_negatives, options.seed,
-                                               kValidationNegativesEpoch);
+  split.validation_negatives =
+      fixed_negatives(adj, split.validation, options.evaluation_negatives, options.seed, kValidationNegativesEpoch);
   split.test_negatives =
       fixed_negatives(adj, split.test, options.evaluation_negatives, options.seed, kTestNegativesEpoch);
   return split;

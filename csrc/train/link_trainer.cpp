@@ -88,9 +88,8 @@ LinkScores score(LinkModel& model, const torch::Tensor& h, const EdgeSet& positi
 
 }  // namespace
 
-LinkSummary train_link_prediction(const Graph& graph, const EdgeSplit& split, const Sampler& sampler,
-                                  Backend& backend, const LinkTrainOptions& options, std::FILE* metrics,
-                                  std::FILE* progress) {
+LinkSummary train_link_prediction(const Graph& graph, const EdgeSplit& split, const Sampler& sampler, Backend& backend,
+                                  const LinkTrainOptions& options, std::FILE* metrics, std::FILE* progress) {
   const TrainOptions& o = options.train;
   MATSAMP_CHECK(o.model == "sage", "link prediction trains the sage model (got '", o.model, "')");
   MATSAMP_CHECK(o.batch_size > 0, "batch size must be positive, got ", o.batch_size);
@@ -140,17 +139,16 @@ LinkSummary train_link_prediction(const Graph& graph, const EdgeSplit& split, co
         sources[i] = split.train.sources[ids[i]];
         destinations[i] = split.train.destinations[ids[i]];
       }
-      const EdgeBulk edges = make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), first,
-                                            &negatives,
-                                            {o.seed, static_cast<uint32_t>(epoch), true,
-                                             options.exclude_reverse && split.undirected});
+      const EdgeBulk edges =
+          make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), first, &negatives,
+                         {o.seed, static_cast<uint32_t>(epoch), true, options.exclude_reverse && split.undirected});
       const BulkSample sampled = to_host(backend, sample_edge_bulk(sampler, ctx, edges, static_cast<uint32_t>(epoch)));
       m.sampling_s += seconds_since(start);
       start = std::chrono::steady_clock::now();
       for (int64_t g = 0; g < edges.count(); ++g) {
         const Minibatch mb = extract_minibatch(sampled, g);
-        const torch::Tensor h = model.encoder->forward(minibatch_blocks(mb, device, true),
-                                                       features.rows(mb.layers.back().vertices));
+        const torch::Tensor h =
+            model.encoder->forward(minibatch_blocks(mb, device, true), features.rows(mb.layers.back().vertices));
         const int64_t e0 = edges.edge_offsets[g], e1 = edges.edge_offsets[g + 1];
         const auto slice = [&](const std::vector<int64_t>& index, int64_t from, int64_t to) {
           return index_tensor(std::vector<vid_t>(index.begin() + from, index.begin() + to), device);
@@ -158,11 +156,10 @@ LinkSummary train_link_prediction(const Graph& graph, const EdgeSplit& split, co
         const torch::Tensor src = slice(edges.source_index, e0, e1), dst = slice(edges.destination_index, e0, e1);
         const torch::Tensor pos = model.decoder->forward(h.index_select(0, src), h.index_select(0, dst));
         const torch::Tensor neg_src = src.repeat_interleave(kn);
-        const torch::Tensor neg = model.decoder->forward(h.index_select(0, neg_src),
-                                                         h.index_select(0, slice(edges.negative_index, e0 * kn, e1 * kn)));
-        const torch::Tensor loss =
-            torch::binary_cross_entropy_with_logits(torch::cat({pos, neg}),
-                                                    torch::cat({torch::ones_like(pos), torch::zeros_like(neg)}));
+        const torch::Tensor neg = model.decoder->forward(
+            h.index_select(0, neg_src), h.index_select(0, slice(edges.negative_index, e0 * kn, e1 * kn)));
+        const torch::Tensor loss = torch::binary_cross_entropy_with_logits(
+            torch::cat({pos, neg}), torch::cat({torch::ones_like(pos), torch::zeros_like(neg)}));
         optimizer.zero_grad();
         loss.backward();
         optimizer.step();

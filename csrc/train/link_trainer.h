@@ -47,8 +47,7 @@ struct LinkSummary {
 // training graph: graph.adj == split.train_graph) and `sampler` is built over
 // it on `backend`. One process. Rank-0-style output: one JSON line per epoch
 // and a summary line to `metrics`, a progress line per epoch to `progress`.
-LinkSummary train_link_prediction(const Graph& graph, const EdgeSplit& split, const Sampler& sampler,
-                                  Backend& backend, const LinkTrainOptions& options, std::FILE* metrics,
-                                  std::FILE* progress);
+LinkSummary train_link_prediction(const Graph& graph, const EdgeSplit& split, const Sampler& sampler, Backend& backend,
+                                  const LinkTrainOptions& options, std::FILE* metrics, std::FILE* progress);
 
 }  // namespace matsamp

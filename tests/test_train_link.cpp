@@ -1,0 +1,99 @@
+// Link prediction's training side: OGB's metrics on hand-computed cases, the
+// random edge split, and `matsamp train --task link` as a user runs it.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cli_runner.h"
+#include "graph/transform.h"
+#include "io/graph_io.h"
+#include "sampling_checks.h"
+#include "test_data.h"
+#include "train/edge_split.h"
+#include "train/link_metrics.h"
+
+namespace matsamp {
+namespace {
+
+TEST(LinkMetrics, MatchHandComputedCases) {
+  // Positives 0.9, 0.4; negatives 0.5, 0.4, 0.1: pairs won 3 + 1.5 (a tie) of 6.
+  EXPECT_DOUBLE_EQ(roc_auc({0.9f, 0.4f}, {0.5f, 0.4f, 0.1f}), 4.5 / 6);
+  EXPECT_DOUBLE_EQ(roc_auc({1, 2}, {0}), 1.0);
+  // Hits@K: above the K-th highest negative (0.5 for K = 1, 0.4 for K = 2).
+  EXPECT_DOUBLE_EQ(hits_at_k({0.9f, 0.4f}, {0.5f, 0.4f, 0.1f}, 1), 0.5);
+  EXPECT_DOUBLE_EQ(hits_at_k({0.9f, 0.45f}, {0.5f, 0.4f, 0.1f}, 2), 1.0);
+  EXPECT_DOUBLE_EQ(hits_at_k({0.0f}, {0.5f}, 3), 1.0);  // fewer negatives than K
+  // Per-source ranks: positive 0.5 among 0.9, 0.5, 0.1 -> 1 + 1 + 0.5; positive 1 among 0, 0, 0 -> 1.
+  const std::vector<double> ranks = ranks_among_own_negatives({0.5f, 1.0f}, {0.9f, 0.5f, 0.1f, 0, 0, 0});
+  EXPECT_EQ(ranks, (std::vector<double>{2.5, 1.0}));
+  EXPECT_DOUBLE_EQ(mean_reciprocal_rank(ranks), (1 / 2.5 + 1) / 2);
+  EXPECT_DOUBLE_EQ(hits_at_k_per_source(ranks, 2), 0.5);
+  EXPECT_THROW(ranks_among_own_negatives({1, 2}, {1, 2, 3}), Error);
+  EXPECT_THROW(roc_auc({}, {1}), Error);
+}
+
+TEST(EdgeSplit, SplitsEachUndirectedEdgeOnceAndTrainsOnlyOnTrainingEdges) {
+  Graph g = read_graph(testing::data_file("cora.npz"));
+  g.adj = symmetrize(drop_self_loops(g.adj));  // as train's clean-up leaves it
+  const EdgeSplit s = split_edges(g.adj, {0.05, 0.10, 3, 20});
+  ASSERT_TRUE(s.undirected);
+  const int64_t undirected = g.adj.nnz() / 2;
+  EXPECT_EQ(s.train.size() + s.validation.size() + s.test.size(), undirected);
+  EXPECT_EQ(s.validation.size(), static_cast<int64_t>(0.05 * undirected));
+  EXPECT_EQ(s.test.size(), static_cast<int64_t>(0.10 * undirected));
+  std::set<std::pair<vid_t, vid_t>> seen;
+  for (const EdgeSet* set : {&s.train, &s.validation, &s.test})
+    for (int64_t e = 0; e < set->size(); ++e) {
+      EXPECT_TRUE(seen.insert({set->sources[e], set->destinations[e]}).second) << "an edge in two sets";
+      EXPECT_TRUE(testing::has_entry(g.adj, set->sources[e], set->destinations[e]));
+    }
+  // The training graph: exactly the training edges, both ways.
+  EXPECT_EQ(s.train_graph.nnz(), 2 * s.train.size());
+  for (int64_t e = 0; e < s.test.size(); ++e)
+    EXPECT_FALSE(testing::has_entry(s.train_graph, s.test.sources[e], s.test.destinations[e]));
+  // Fixed negatives: not edges of the whole graph, the same for the same seed.
+  ASSERT_EQ(static_cast<int64_t>(s.test_negatives.size()), 20 * s.test.size());
+  for (int64_t i = 0; i < static_cast<int64_t>(s.test_negatives.size()); ++i)
+    EXPECT_FALSE(testing::has_entry(g.adj, s.test.sources[i / 20], s.test_negatives[i]));
+  const EdgeSplit again = split_edges(g.adj, {0.05, 0.10, 3, 20});
+  EXPECT_EQ(again.test.sources, s.test.sources);
+  EXPECT_EQ(again.test_negatives, s.test_negatives);
+  EXPECT_NE(split_edges(g.adj, {0.05, 0.10, 4, 20}).test.sources, s.test.sources);
+  EXPECT_THROW(split_edges(g.adj, {0.5, 0.5, 0, 1}), Error);
+  // A directed graph: each edge once, the training graph one way.
+  const EdgeSplit directed = split_edges(read_graph(testing::data_file("cora.npz")).adj, {0.05, 0.10, 3, 1});
+  EXPECT_FALSE(directed.undirected);
+  EXPECT_EQ(directed.train_graph.nnz(), directed.train.size());
+}
+
+TEST(LinkCli, TrainsOnCoraAndScoresTheTestEdges) {
+  const std::string dir = testing::scratch_dir("link_cli");
+  const testing::CliResult r =
+      testing::run_cli("train --task link -g " + testing::data_file("cora.npz") +
+                           " --fanouts 10,10 -b 256 --epochs 25 --hidden 64 --dropout 0 --torch-threads 2",
+                       dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::count_lines(r.out), 26) << r.out;
+  const size_t at = r.out.find("\"summary\":true");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const size_t test = r.out.find("\"test\":{\"auc\":", at);
+  ASSERT_NE(test, std::string::npos) << r.out;
+  const double auc = std::stod(r.out.substr(test + 14));
+  EXPECT_GT(auc, 0.85) << r.out.substr(at);  // a random scorer gives 0.5
+  EXPECT_NE(r.err.find("link prediction on"), std::string::npos);
+}
+
+TEST(LinkCli, BadInputIsAOneLineError) {
+  const std::string dir = testing::scratch_dir("link_cli_errors");
+  const std::string cora = testing::data_file("cora.npz");
+  testing::expect_one_line_error(testing::run_cli("train --task link -g " + cora + " --sampler saint --epochs 1", dir),
+                                 "the saint sampler cannot take seed edges out of its layers");
+  testing::expect_one_line_error(
+      testing::run_cli("train --task link -g " + cora + " --edge-split 0.5,0.6 --epochs 1", dir),
+      "fractions must be non-negative and leave edges to train on");
+  testing::expect_one_line_error(testing::run_cli("train --task link -g rmat:6 --epochs 1", dir),
+                                 "link prediction needs vertex features");
+}
+
+}  // namespace
+}  // namespace matsamp
