@@ -56,6 +56,16 @@ std::vector<int64_t> to_vertex_ids(const at::Tensor& ids, int64_t n, const char*
   return out;
 }
 
+std::vector<int64_t> to_block_offsets(const at::Tensor& t, int64_t total, const char* op, const char* name) {
+  check_vector(t, at::kLong, op, name);
+  const std::vector<int64_t> offsets = to_int64_vector(t, op, name);
+  TORCH_CHECK_VALUE(offsets.size() >= 2 && offsets.front() == 0 && offsets.back() == total, op, ": ", name,
+                    " must hold k + 1 >= 2 entries from 0 to ", total);
+  for (size_t g = 1; g < offsets.size(); ++g)
+    TORCH_CHECK_VALUE(offsets[g - 1] <= offsets[g], op, ": ", name, " decrease at ", g);
+  return offsets;
+}
+
 uint64_t to_seed(int64_t seed, const char* op) {
   TORCH_CHECK_VALUE(seed >= 0, op, ": seed must be non-negative, got ", seed);
   return static_cast<uint64_t>(seed);

@@ -51,6 +51,8 @@ void check_ids_in_range(const int64_t* ids, int64_t count, int64_t n, const char
 std::vector<int64_t> to_vertex_ids(const at::Tensor& ids, int64_t n, const char* op, const char* name);
 
 // Python ints are int64; the engine's seed is uint64 and its epoch uint32.
+// Block offsets (k + 1 >= 2 non-decreasing entries from 0 to `total`), int64 on the host.
+std::vector<int64_t> to_block_offsets(const at::Tensor& t, int64_t total, const char* op, const char* name);
 uint64_t to_seed(int64_t seed, const char* op);
 uint32_t to_epoch(int64_t epoch, const char* op, const char* name = "epoch");
 

@@ -85,6 +85,20 @@ TORCH_LIBRARY(matsamp, m) {
   m.def(
       "sample(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor seeds, Tensor seed_offsets, "
       "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True, bool saint_norm=False)" MATSAMP_SAMPLE_RETURNS);
+  // Link prediction: minibatches of seed edges (sources, destinations cut by
+  // edge_offsets), each with `negatives` negative destinations per positive
+  // (uniform or degree^0.75, on the engine's keys; known edges redrawn when
+  // asked), its seeds the distinct endpoints and negatives, its layers sampled
+  // with its positives (and, with exclude_reverse, their reverses) masked out.
+  // Returns the seeds, seed_offsets, each edge's source / destination /
+  // negatives' positions in its minibatch's seeds, the negatives, then the layers.
+  m.def(
+      "sample_edges(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor sources, Tensor destinations, "
+      "Tensor edge_offsets, int[] sizes, int first_minibatch, int epoch, int seed, int negatives, "
+      "str negative_distribution, bool reject_known_edges, bool exclude, bool exclude_reverse, "
+      "bool include_frontier=True) -> (Tensor seeds, Tensor seed_offsets, Tensor source_index, "
+      "Tensor destination_index, Tensor negatives, Tensor negative_index, Tensor[] rowptr, Tensor[] col, "
+      "Tensor[] value, Tensor[] row_offsets, Tensor[] col_offsets, Tensor[] vertices)");
   // The registered samplers' names, and each one's summary and sizes option.
   m.def("samplers() -> str[]", [] { return sampler_names(); });
   m.def("sampler_summary(str sampler) -> str",

@@ -7,6 +7,7 @@
 #include <torch/cuda.h>
 #include <torch/library.h>
 
+#include "bulk_tensors.h"
 #include "convert.h"
 #include "graph.h"
 #include "kernels/cuda_backend.h"
@@ -14,48 +15,6 @@
 namespace matsamp::bindings {
 
 namespace {
-
-using SampleTensors = std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
-                                 std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>>;
-
-// A copy, by torch on its own stream, of n elements in the backend's device memory.
-at::Tensor device_copy(const void* data, int64_t n, at::ScalarType type, c10::Device device) {
-  const auto options = at::TensorOptions().dtype(type).device(device);
-  if (n == 0) return at::empty({0}, options);
-  return at::from_blob(const_cast<void*>(data), {n}, options).clone();
-}
-
-// The bulk as tensors on `device`: on the CPU its host arrays, moved; on a GPU
-// its device arrays, copied device to device before this returns (synchronized),
-// so the caller may drop the handles. Block offsets are on the host: copied up.
-SampleTensors to_tensors(Backend& backend, Bulk&& bulk, c10::Device device) {
-  SampleTensors out;
-  auto& [rowptr, col, value, row_offsets, col_offsets, vertices] = out;
-  auto on_device = [&](auto&& values) { return vector_to_tensor(std::move(values)).to(device); };
-  for (Layer& layer : bulk.layers) {
-    if (device.is_cuda()) {
-      const DeviceCsrArrays arrays = device_arrays(backend, layer.adj);
-      rowptr.push_back(device_copy(arrays.rowptr, layer.adj.rows() + 1, at::kLong, device));
-      col.push_back(device_copy(arrays.colidx, layer.adj.nnz(), at::kInt, device));
-      value.push_back(device_copy(arrays.values, layer.adj.nnz(), at::kFloat, device));
-      vertices.push_back(
-          device_copy(device_ids(backend, layer.vertices.ids), layer.vertices.ids.size(), at::kLong, device));
-    } else {
-      CsrMatrix adj = backend.to_host(std::move(layer.adj));
-      rowptr.push_back(vector_to_tensor(std::move(adj.rowptr)));
-      col.push_back(vector_to_tensor(std::move(adj.colidx)));
-      value.push_back(vector_to_tensor(std::move(adj.values)));
-      vertices.push_back(vector_to_tensor(backend.ids_to_host(std::move(layer.vertices.ids))));
-    }
-    row_offsets.push_back(on_device(std::move(layer.row_offsets)));
-    col_offsets.push_back(on_device(std::move(layer.vertices.offsets)));
-  }
-  if (device.is_cuda()) torch::cuda::synchronize(device.index());
-  return out;
-}
-
-// The tensor on the host, for reading (no copy when it is there already).
-at::Tensor on_host(const at::Tensor& t) { return t.defined() ? t.cpu() : t; }
 
 // matsamp.sample: checks what every sampler takes, then takes the registry's
 // sampler over the graph (built on first use, then kept by the graph) and
@@ -70,13 +29,8 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
   TORCH_CHECK_VALUE(!seeds.defined() || seeds.device().type() == graph.device().type(), op, ": seeds are on ",
                     seeds.device(), " but the graph is on ", graph.device());
   const std::vector<vid_t> seed_ids = to_vertex_ids(on_host(seeds), graph.adjacency().rows, op, "seeds");
-  check_vector(on_host(seed_offsets), at::kLong, op, "seed_offsets");
-  const Offsets offsets = to_int64_vector(on_host(seed_offsets), op, "seed_offsets");
-  TORCH_CHECK_VALUE(
-      offsets.size() >= 2 && offsets.front() == 0 && offsets.back() == static_cast<int64_t>(seed_ids.size()), op,
-      ": seed_offsets must hold k + 1 >= 2 entries from 0 to the number of seeds (", seed_ids.size(), ")");
-  for (size_t g = 1; g < offsets.size(); ++g)
-    TORCH_CHECK_VALUE(offsets[g - 1] <= offsets[g], op, ": seed_offsets decrease at ", g);
+  const Offsets offsets =
+      to_block_offsets(on_host(seed_offsets), static_cast<int64_t>(seed_ids.size()), op, "seed_offsets");
   TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ", first_minibatch);
   const uint64_t key = to_seed(seed, op);
   const uint32_t epoch_key = to_epoch(epoch, op);

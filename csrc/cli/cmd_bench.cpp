@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/distributed_bench.h"
 #include "cli/graph_source.h"
+#include "cli/link_bench.h"
 #include "cli/sampler_options.h"
 #include "kernels/cuda_backend.h"
 #include "sampling/fingerprint.h"
@@ -157,6 +158,7 @@ void add_bench_command(CLI::App& app) {
     bool results_to_host = false;
     int repeat = 1;
     DistributedBenchOptions distributed;
+    LinkBenchOptions link;
   };
   auto options = std::make_shared<Options>();
   add_graph_options(*cmd, options->source);
@@ -172,6 +174,7 @@ void add_bench_command(CLI::App& app) {
                   "go to repeat_times_s")
       ->check(CLI::Range(1, 1000));
   add_distributed_bench_options(*cmd, options->distributed);
+  add_link_bench_options(*cmd, options->link);
   cmd->callback([options] {
     if (distributed_bench_requested(options->distributed))
       return run_distributed_bench(options->source, options->sampler, options->distributed);
@@ -179,6 +182,17 @@ void add_bench_command(CLI::App& app) {
     auto backend = make_backend(options->sampler, g.adj);
     LocalGraph graph(*backend, g.adj);
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, graph);
+    if (options->link.edge_seeds) {
+      options->link.compare_per_batch = options->compare_per_batch;
+      JsonObject json;
+      json.add("command", "bench").add("backend", backend->name()).add("graph", options->source.spec);
+      json.add("vertices", g.num_vertices()).add("nonzeros", g.num_edges());
+      describe(options->sampler, json);
+      json.add("link", run_link_bench(g, *sampler, *backend, options->sampler, options->link));
+      json.add("peak_memory_bytes", peak_resident_bytes());
+      std::printf("%s\n", json.str().c_str());
+      return;
+    }
     const Context ctx = make_context(options->sampler, *backend);
     const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     // The floor is taken on the machine that samples: host memory or the GPU's.

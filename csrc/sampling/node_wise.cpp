@@ -33,8 +33,9 @@ Bulk NodeWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& seed
       const std::vector<vid_t> rows = backend.ids_to_host(frontier.ids);
       std::vector<vid_t> positions(rows.size());
       for (size_t i = 0; i < rows.size(); ++i) positions[i] = static_cast<vid_t>(i);
-      const Matrix masked = backend.mask_entries(backend.select_rows(adj_, frontier.ids),
-                                                 backend.upload(excluded->mask(rows, frontier.offsets, adj_.cols())));
+      Matrix masked = backend.mask_entries(backend.select_rows(adj_, frontier.ids),
+                                           backend.upload(excluded->mask(rows, frontier.offsets, adj_.cols())));
+      masked.set_uniform_rows(adj_.uniform_rows());  // rows of A, fewer entries: still uniform when A's are
       return draw(backend, masked, backend.upload_ids(std::move(positions)), fanouts_[l], keys);
     });
     Compacted next = ctx.timed(&StepStats::extraction, [&] {

@@ -1,0 +1,24 @@
+// A sampled bulk's layers as tensors: what the sampling ops return.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <tuple>
+#include <vector>
+
+#include "sampling/sample.h"
+
+namespace matsamp::bindings {
+
+// Per layer, in sampling order: rowptr, col, value, row_offsets, col_offsets, vertices.
+using SampleTensors = std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
+                                 std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>>;
+
+// The bulk as tensors on `device`: on the CPU its host arrays, moved; on a GPU
+// its device arrays, copied device to device before this returns (synchronized),
+// so the caller may drop the handles. Block offsets are on the host: copied up.
+SampleTensors to_tensors(Backend& backend, Bulk&& bulk, c10::Device device);
+
+// The tensor on the host, for reading (no copy when it is there already).
+at::Tensor on_host(const at::Tensor& t);
+
+}  // namespace matsamp::bindings

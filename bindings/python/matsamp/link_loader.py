@@ -1,0 +1,136 @@
+"""matsamp.LinkLoader: an epoch of edge-seeded minibatches for link prediction."""
+from collections import namedtuple
+
+import torch
+
+from . import _args, ops
+from .loader import _cut_layer, _non_negative_int, _positive_int, _layer_sizes
+
+
+class LinkBatch(namedtuple("LinkBatch", ["n_id", "batch_size", "adjs", "edge_label_index", "edge_label",
+                                         "negative_index", "e_id", "id"])):
+    """One minibatch of seed edges::
+
+        for batch in loader:
+            h = model(features[batch.n_id], batch.adjs)          # h[:batch.batch_size]: the seeds
+            score = (h[batch.edge_label_index[0]] * h[batch.edge_label_index[1]]).sum(-1)
+            loss = F.binary_cross_entropy_with_logits(score, batch.edge_label)
+
+    n_id: int64 global ids of the input vertices; its first ``batch_size`` are the
+        seeds: the minibatch's sources, destinations and negatives, distinct, ascending.
+    adjs: one :class:`matsamp.Adj` per layer, input layer first, as in :class:`matsamp.MiniBatch`;
+        no positive edge of the minibatch (nor, with ``exclude_reverse``, its
+        reverse) is among their edges.
+    edge_label_index: int64 ``[2, P + P·k]``, positions among the seeds: the P
+        positives, then for each positive its k negatives (same source).
+    edge_label: float32 ``[P + P·k]``: 1 for positives, 0 for negatives.
+    negative_index: int64 ``[P, k]``: positions of each positive's negative
+        destinations (the per-source form, for MRR).
+    e_id: int64 ``[P]``: the positives' indices into the loader's edges.
+    id: global minibatch id within the epoch.
+    """
+    __slots__ = ()
+
+
+class LinkLoader:
+    """Edge-seeded minibatches, sampled k (``bulk_size``) at a time by the C++
+    engine: the edges are shuffled with a Philox key of (seed, epoch) and cut
+    into minibatches of ``batch_size`` positives; each positive gets
+    ``negatives`` negative destinations from the engine's counter-based keys,
+    so the same seed gives the same minibatches whatever ``bulk_size``.
+
+    Args:
+        graph: a :class:`matsamp.Graph` (the message-passing graph: for
+            training, the training edges only).
+        edge_index: int64 ``[2, E]`` seed edges (sources, destinations); None: every
+            stored edge of the graph.
+        batch_size: positive edges per minibatch.
+        sampler: "graphsage" (default), "labor", "ladies" or "fastgcn".
+        sizes: per layer, as for :class:`matsamp.BulkSampler`.
+        negatives: negatives per positive (0: none).
+        negative_distribution: "uniform" or "degree" (∝ degree^0.75).
+        reject_known_edges: redraw a negative that is an edge of the graph.
+        exclude: mask each minibatch's positives out of its layers.
+        exclude_reverse: also mask (v, u) for a positive (u, v) (undirected graphs).
+        bulk_size: minibatches sampled per call.
+        shuffle, seed, epoch: the epoch order and the random key.
+    """
+
+    def __init__(self, graph, edge_index=None, batch_size=1024, *, sampler="graphsage", sizes=(15, 10),
+                 negatives=1, negative_distribution="uniform", reject_known_edges=False, exclude=True,
+                 exclude_reverse=True, include_frontier=True, bulk_size=16, shuffle=True, seed=1, epoch=0):
+        _args.graph(graph)
+        if _args.string(sampler, "sampler") not in ("graphsage", "labor", "ladies", "fastgcn"):
+            raise ValueError(f"sampler {sampler!r} cannot mask seed edges; use graphsage, labor, ladies or fastgcn")
+        if negative_distribution not in ("uniform", "degree"):
+            raise ValueError(f"negative_distribution must be 'uniform' or 'degree', got {negative_distribution!r}")
+        self.graph = graph
+        self.sampler = sampler
+        self.sizes = _layer_sizes(sizes, graph.num_nodes)
+        if edge_index is None:
+            rowptr, col = graph.csr()[:2]
+            edge_index = torch.stack([torch.repeat_interleave(torch.arange(graph.num_nodes), rowptr.diff()),
+                                      col.to(torch.int64)])
+        edge_index = _args.tensor(edge_index, "edge_index")
+        if edge_index.dim() != 2 or edge_index.size(0) != 2 or edge_index.dtype != torch.int64:
+            raise ValueError(f"edge_index must be an int64 [2, E] tensor, got {edge_index.dtype} "
+                             f"{list(edge_index.shape)}")
+        self.edge_index = edge_index.cpu()
+        self.batch_size = _positive_int(batch_size, "batch_size")
+        self.negatives = _non_negative_int(negatives, "negatives")
+        self.negative_distribution = negative_distribution
+        self.reject_known_edges = bool(reject_known_edges)
+        self.exclude, self.exclude_reverse = bool(exclude), bool(exclude_reverse)
+        self.include_frontier = bool(include_frontier)
+        self.bulk_size = _positive_int(bulk_size, "bulk_size")
+        self.shuffle = bool(shuffle)
+        self.seed = _non_negative_int(seed, "seed")
+        self.epoch = _non_negative_int(epoch, "epoch")
+        self._edges = torch.arange(self.edge_index.size(1), dtype=torch.int64)
+
+    def __len__(self):
+        return -(-self.edge_index.size(1) // self.batch_size)
+
+    def set_epoch(self, epoch):
+        """The epoch the next iteration samples."""
+        self.epoch = _non_negative_int(epoch, "epoch")
+
+    def __iter__(self):
+        epoch, self.epoch = self.epoch, self.epoch + 1
+        return self._epoch(epoch)
+
+    def _epoch(self, epoch):
+        num_edges = self.edge_index.size(1)
+        order, starts = ops.epoch_order(self._edges, max(num_edges, 1), self.batch_size,
+                                        self.seed if self.shuffle else 0, epoch, 0, self.shuffle)
+        for first in range(0, len(self), self.bulk_size):
+            last = min(len(self), first + self.bulk_size)
+            ids = order[starts[first]:starts[last]]
+            offsets = torch.tensor([starts[g] - starts[first] for g in range(first, last + 1)])
+            out = torch.ops.matsamp.sample_edges(
+                self.graph.handle, self.sampler, self.edge_index[0, ids].to(self.graph.device),
+                self.edge_index[1, ids].to(self.graph.device), offsets, self.sizes, first, epoch, self.seed,
+                self.negatives, self.negative_distribution, self.reject_known_edges, self.exclude,
+                self.exclude_reverse, self.include_frontier)
+            yield from self._split(out, ids, offsets.tolist(), first)
+
+    def _split(self, out, ids, edge_offsets, first):
+        seeds, seed_offsets, source_index, destination_index, _, negative_index = out[:6]
+        layers = [ops.SampledLayer(*fields) for fields in zip(*out[6:])]
+        bounds = [(layer.row_offsets.tolist(), layer.col_offsets.tolist()) for layer in layers]
+        seed_offsets = seed_offsets.tolist()
+        k = self.negatives
+        for g in range(len(edge_offsets) - 1):
+            e0, e1 = edge_offsets[g], edge_offsets[g + 1]
+            adjs, layer_ids = [], [seeds[seed_offsets[g]:seed_offsets[g + 1]]]
+            for layer, (rows, cols) in zip(layers, bounds):
+                adjs.append(_cut_layer(layer, rows[g], rows[g + 1], cols[g], cols[g + 1]))
+                layer_ids.append(layer.vertices[cols[g]:cols[g + 1]])
+            adjs.reverse()
+            src, dst = source_index[e0:e1], destination_index[e0:e1]
+            negative = negative_index[e0 * k:e1 * k].view(e1 - e0, k)
+            edge_label_index = torch.cat([torch.stack([src, dst]),
+                                          torch.stack([src.repeat_interleave(k), negative.reshape(-1)])], dim=1)
+            edge_label = torch.cat([torch.ones(e1 - e0), torch.zeros((e1 - e0) * k)]).to(src.device)
+            yield LinkBatch(layer_ids[-1], seed_offsets[g + 1] - seed_offsets[g], adjs, edge_label_index,
+                            edge_label, negative, ids[e0:e1], first + g)
