@@ -42,6 +42,23 @@ TEST(MaskEntries, EqualsTheDenseMaskOnRandomMatrices) {
   }
 }
 
+// The fused op against its definition, weighted and uniform rows, repeated rows.
+TEST(SampleRowsMasked, EqualsSampleRowsOverTheMaskedRows) {
+  for (bool uniform : {false, true}) {
+    const CsrMatrix a = uniform ? testing::uniform_rows_matrix(50, 50, 4) : random_csr(50, 50, 0.3, 4);
+    const std::vector<vid_t> rows{3, 7, 7, 0, 49, 12, 3, 30};
+    const CsrMatrix mask = random_csr(static_cast<int64_t>(rows.size()), 50, 0.15, 9, true);
+    const SampleKeys keys{5, 1, 0, 10, {0, 3, 8}};
+    std::vector<vid_t> positions(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) positions[i] = static_cast<vid_t>(i);
+    for (int64_t s : {1, 3, 40}) {
+      const CsrMatrix want = sample_rows(mask_entries(select_rows(a, rows), mask), positions, s, keys, uniform);
+      const CsrMatrix got = sample_rows_masked(a, rows, s, keys, uniform, mask);
+      EXPECT_TRUE(got == want) << "s = " << s << (uniform ? " uniform" : " weighted");
+    }
+  }
+}
+
 TEST(MaskEntries, RefusesAMaskOfAnotherShape) {
   EXPECT_THROW(mask_entries(random_csr(4, 5, 0.5, 1), random_csr(4, 6, 0.5, 2)), Error);
 }

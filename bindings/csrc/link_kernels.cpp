@@ -40,9 +40,9 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
     const auto sampler = graph.sampler(sampler_name, sizes, include_frontier, false);
     std::optional<NegativeSampler> negative_sampler;
     if (negatives > 0)
-      negative_sampler.emplace(graph.adjacency(), NegativeOptions{negatives,
-                                                                  parse_negative_distribution(negative_distribution),
-                                                                  reject_known_edges});
+      negative_sampler.emplace(
+          graph.adjacency(),
+          NegativeOptions{negatives, parse_negative_distribution(negative_distribution), reject_known_edges});
     EdgeBulk b = make_edge_bulk(std::move(src), std::move(dst), std::move(offsets), first_minibatch,
                                 negative_sampler ? &*negative_sampler : nullptr,
                                 {key, epoch_key, exclude, exclude_reverse});

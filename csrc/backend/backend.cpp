@@ -15,6 +15,20 @@ Matrix Backend::mask_entries(Matrix p, const Matrix& mask) {
   return upload(matsamp::mask_entries(to_host(std::move(p)), to_host(mask)));
 }
 
+Matrix Backend::sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                   const Matrix& mask) {
+  const auto [masked, positions] = masked_rows(*this, a, rows, mask);
+  return sample_rows(masked, positions, s, keys);
+}
+
+std::pair<Matrix, Ids> masked_rows(Backend& backend, const Matrix& a, const Ids& rows, const Matrix& mask) {
+  Matrix masked = backend.mask_entries(backend.select_rows(a, rows), mask);
+  masked.set_uniform_rows(a.uniform_rows());  // rows of a, fewer entries: still uniform when a's are
+  std::vector<vid_t> positions(masked.rows());
+  for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<vid_t>(i);
+  return {std::move(masked), backend.upload_ids(std::move(positions))};
+}
+
 void Backend::check_made_here(const Backend* owner, bool defined, const char* op) const {
   MATSAMP_CHECK(defined, op, ": an operand is an empty handle");
   MATSAMP_CHECK(owner == this, op, ": an operand lives in the ", owner ? owner->name() : std::string("?"),

@@ -6,6 +6,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend/resident.h"
@@ -66,6 +67,10 @@ class Backend {
   virtual Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) = 0;
   // its_sample(normalize_rows(select_rows(a, rows)), s, keys) without forming P.
   virtual Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
+  // sample_rows over select_rows(a, rows) ∘ ¬mask (ops.h: sample_rows_masked).
+  // The default composes select_rows, mask_entries and sample_rows (rows read whole).
+  virtual Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                    const Matrix& mask);
   virtual Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
   // Block g of s (row_offsets) gets the columns leading block g first, then its
   // other non-empty columns in ascending id.
@@ -82,6 +87,10 @@ class Backend {
   }
   void check_made_here(const Backend* owner, bool defined, const char* op) const;
 };
+
+// The operands of a draw over masked rows: select_rows(a, rows) ∘ ¬mask (its
+// rows uniform when a's are) and the ids 0 … m - 1 of its rows.
+std::pair<Matrix, Ids> masked_rows(Backend& backend, const Matrix& a, const Ids& rows, const Matrix& mask);
 
 std::unique_ptr<Backend> make_cpu_backend();
 

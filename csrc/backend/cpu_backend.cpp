@@ -55,6 +55,11 @@ class CpuBackend final : public Backend {
   Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     return wrap(matsamp::sample_rows(host(a, "sample_rows"), host(rows, "sample_rows"), s, keys, a.uniform_rows()));
   }
+  Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                            const Matrix& mask) override {
+    return wrap(matsamp::sample_rows_masked(host(a, "sample_rows_masked"), host(rows, "sample_rows_masked"), s, keys,
+                                            a.uniform_rows(), host(mask, "sample_rows_masked")));
+  }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     return wrap(matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s, keys));
   }

@@ -68,25 +68,41 @@ bool has_uniform_rows(const CsrMatrix& a) {
 namespace {
 
 // sample_rows with row i drawn under key_of(i); the callers check s and the keys.
+// With a mask (row i of it masks row rows[i] of a: mask_entries), a masked row
+// is sampled as the row of its kept entries, in order: the result is that of
+// sample_rows over mask_entries(select_rows(a, rows), mask), never formed.
 template <class KeyOf>
 CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
-                            bool uniform_rows) {
+                            bool uniform_rows, const CsrMatrix* mask = nullptr) {
   const int64_t m = static_cast<int64_t>(rows.size());
   check_row_ids(a, rows, "sample_rows");
   const bool pattern = a.values.empty();
   auto value = [&](int64_t e) { return pattern ? 1.0f : a.values[e]; };
-
-  // Row i of normalize_rows(select_rows(a, rows)), with normalize_rows'
-  // arithmetic (a double sum in row order, then float(v / sum)); returns how
-  // many of its values are positive (tiny weights may underflow to 0).
-  auto normalized_row = [&](int64_t i, std::vector<float>& out_values) {
+  auto masked = [&](int64_t i) { return mask && mask->row_nnz(i) > 0; };
+  // The positions (within the row) of row i's entries that its mask keeps.
+  auto kept_positions = [&](int64_t i, std::vector<int64_t>& kept) {
     const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
+    const auto mask_begin = mask->colidx.begin() + mask->rowptr[i],
+               mask_end = mask->colidx.begin() + mask->rowptr[i + 1];
+    kept.clear();
+    for (int64_t j = 0; j < len; ++j)
+      if (!std::binary_search(mask_begin, mask_end, a.colidx[begin + j])) kept.push_back(j);
+  };
+
+  // Row i of normalize_rows(select_rows(a, rows)) (its kept entries when
+  // masked), with normalize_rows' arithmetic (a double sum in row order, then
+  // float(v / sum)); returns how many of its values are positive (tiny weights
+  // may underflow to 0).
+  auto normalized_row = [&](int64_t i, const std::vector<int64_t>* kept, std::vector<float>& out_values) {
+    const int64_t begin = a.rowptr[rows[i]];
+    const int64_t len = kept ? static_cast<int64_t>(kept->size()) : a.row_nnz(rows[i]);
+    auto entry = [&](int64_t j) { return value(begin + (kept ? (*kept)[j] : j)); };
     double sum = 0;
-    for (int64_t e = begin; e < begin + len; ++e) sum += value(e);
+    for (int64_t j = 0; j < len; ++j) sum += entry(j);
     out_values.resize(len);
     int64_t positive = 0;
     for (int64_t j = 0; j < len; ++j) {
-      out_values[j] = sum == 0 ? value(begin + j) : static_cast<float>(value(begin + j) / sum);
+      out_values[j] = sum == 0 ? entry(j) : static_cast<float>(entry(j) / sum);
       positive += out_values[j] > 0;
     }
     return positive;
@@ -96,10 +112,14 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
 #pragma omp parallel
   {
     std::vector<float> scratch;
+    std::vector<int64_t> kept;
 #pragma omp for schedule(dynamic, row_chunk(m, 1024))
     for (int64_t i = 0; i < m; ++i) {
       prefetch_row_pointer_ahead(a, rows.data(), m, i);
-      out.rowptr[i + 1] = std::min(s, uniform_rows ? a.row_nnz(rows[i]) : normalized_row(i, scratch));
+      if (masked(i)) kept_positions(i, kept);
+      const std::vector<int64_t>* row_kept = masked(i) ? &kept : nullptr;
+      const int64_t len = row_kept ? static_cast<int64_t>(kept.size()) : a.row_nnz(rows[i]);
+      out.rowptr[i + 1] = std::min(s, uniform_rows ? len : normalized_row(i, row_kept, scratch));
     }
   }
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
@@ -114,25 +134,30 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
   {
     RowSampler sampler;
     std::vector<float> normalized;
+    std::vector<int64_t> kept;
 #pragma omp for schedule(dynamic, row_chunk(groups, 16))
     for (int64_t group = 0; group < groups; ++group) {
       const int64_t first = group * kRowGroup, last = std::min(m, first + kRowGroup);
       for (int64_t i = first; i < last; ++i) {
         prefetch_row_pointer_ahead(a, rows.data(), m, i);
-        const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
+        if (masked(i)) kept_positions(i, kept);
+        const std::vector<int64_t>* row_kept = masked(i) ? &kept : nullptr;
+        const int64_t begin = a.rowptr[rows[i]];
+        const int64_t len = row_kept ? static_cast<int64_t>(kept.size()) : a.row_nnz(rows[i]);
         int64_t chosen;
         if (uniform_rows) {
           chosen = sampler.sample_uniform(len, s, key_of(i));
           normalized.assign(1, uniform_weight(len, [&] { return value(begin); }));
         } else {
-          normalized_row(i, normalized);
+          normalized_row(i, row_kept, normalized);
           chosen = sampler.sample(normalized.data(), len, s, key_of(i));
         }
         for (int64_t j = 0; j < chosen; ++j) {
-          const int64_t position = sampler.picked()[j];
+          const int64_t picked = sampler.picked()[j];
+          const int64_t position = row_kept ? kept[picked] : picked;  // within the row of a
           __builtin_prefetch(a.colidx.data() + begin + position);
           out.colidx[out.rowptr[i] + j] = static_cast<col_t>(position);
-          out.values[out.rowptr[i] + j] = normalized[uniform_rows ? 0 : position];
+          out.values[out.rowptr[i] + j] = normalized[uniform_rows ? 0 : picked];
         }
       }
       for (int64_t i = first; i < last; ++i) {
@@ -151,6 +176,16 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
   check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
   return sample_rows_keyed(
       a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows);
+}
+
+CsrMatrix sample_rows_masked(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                             bool uniform_rows, const CsrMatrix& mask) {
+  check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
+  MATSAMP_CHECK(mask.rows == static_cast<int64_t>(rows.size()) && mask.cols == a.cols,
+                "sample_rows_masked: the mask is ", mask.rows, " x ", mask.cols, " for ", rows.size(), " rows of ",
+                a.cols, " columns");
+  return sample_rows_keyed(
+      a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows, &mask);
 }
 
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const std::vector<RandomKey>& keys,

@@ -70,6 +70,13 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                       bool uniform_rows);
 
+// sample_rows over the masked rows: exactly sample_rows(mask_entries(select_rows(a,
+// rows), mask), 0 … m - 1, s, keys, uniform_rows), without forming them (a
+// row without mask entries costs what sample_rows costs). Link prediction's
+// seed edges out of GraphSAGE's draws.
+CsrMatrix sample_rows_masked(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                             bool uniform_rows, const CsrMatrix& mask);
+
 // The same with the key of each row given (keys[i] for rows[i]): how the owner of
 // distributed rows samples them for another process, bit-identical to the form
 // above when keys[i] = row_key(keys, i).

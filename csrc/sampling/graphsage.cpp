@@ -22,6 +22,10 @@ class GraphSageSampler final : public NodeWiseSampler {
               const SampleKeys& keys) const override {
     return backend.sample_rows(a, rows, fanout, keys);
   }
+  Matrix draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,
+                     const Matrix& mask) const override {
+    return backend.sample_rows_masked(adj_, frontier, fanout, keys, mask);
+  }
 };
 
 }  // namespace

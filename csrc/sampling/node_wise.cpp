@@ -29,14 +29,9 @@ Bulk NodeWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& seed
     const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, frontier.offsets};
     Matrix s = ctx.timed(&StepStats::sampling, [&] {
       if (!excluded) return draw(backend, adj_, frontier.ids, fanouts_[l], keys);
-      // The same draw over the masked rows (row i of the result = frontier row i).
-      const std::vector<vid_t> rows = backend.ids_to_host(frontier.ids);
-      std::vector<vid_t> positions(rows.size());
-      for (size_t i = 0; i < rows.size(); ++i) positions[i] = static_cast<vid_t>(i);
-      Matrix masked = backend.mask_entries(backend.select_rows(adj_, frontier.ids),
-                                           backend.upload(excluded->mask(rows, frontier.offsets, adj_.cols())));
-      masked.set_uniform_rows(adj_.uniform_rows());  // rows of A, fewer entries: still uniform when A's are
-      return draw(backend, masked, backend.upload_ids(std::move(positions)), fanouts_[l], keys);
+      const Matrix mask =
+          backend.upload(excluded->mask(backend.ids_to_host(frontier.ids), frontier.offsets, adj_.cols()));
+      return draw_masked(backend, frontier.ids, fanouts_[l], keys, mask);
     });
     Compacted next = ctx.timed(&StepStats::extraction, [&] {
       return backend.compact_columns(backend.normalize_rows(std::move(s), RowScale::mean), frontier.offsets, frontier);
@@ -45,6 +40,13 @@ Bulk NodeWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& seed
     frontier = std::move(next.vertices);
   }
   return bulk;
+}
+
+Matrix NodeWiseSampler::draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,
+                                    const Matrix& mask) const {
+  // Row i of the masked rows is frontier row i: drawn under the same key.
+  const auto [masked, positions] = masked_rows(backend, adj_, frontier, mask);
+  return draw(backend, masked, positions, fanout, keys);
 }
 
 int64_t NodeWiseSampler::bytes_per_minibatch(int64_t batch_size) const {

@@ -32,6 +32,11 @@ class NodeWiseSampler : public Sampler {
   // `fanout` (mean weights are applied after).
   virtual Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout,
                       const SampleKeys& keys) const = 0;
+  // The draw over the frontier's rows of A ∘ ¬mask (row i of mask masks frontier
+  // row i). By default draw() over the masked rows, formed; a fused op may do
+  // without forming them.
+  virtual Matrix draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,
+                             const Matrix& mask) const;
   // A row's extent read per frontier vertex and each sampled column id (random
   // gathers), and with rows_read_whole, every frontier row streamed.
   void count_node_wise_traffic(const BulkSample& bulk, bool rows_read_whole, StepStats& stats) const;
