@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import matsamp
-from matsamp.pyg import Batch, NeighborLoader
+from matsamp.pyg import Batch, LinkNeighborLoader, NeighborLoader
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PYG = pathlib.Path(os.environ.get("MATSAMP_PYG", REPO.parent / "shared" / "pyg"))
@@ -171,3 +171,80 @@ def test_unsupported_arguments_are_clear_errors(pyg):
         NeighborLoader(data, [2], sampler_threads=3)
     with pytest.raises(TypeError, match="edge_index"):
         NeighborLoader(object(), [2])
+
+
+def test_link_batches_follow_pygs_conventions(pyg):
+    data = directed_data(pyg, n=120, m=900, seed=5)
+    seeds = data.edge_index[:, :200]
+    loader = LinkNeighborLoader(data, [4, 3], edge_label_index=seeds, batch_size=32, neg_sampling_ratio=2,
+                                exclude_seed_edges=True, seed=3)
+    assert len(loader) == 7
+    seen = []
+    for batch in loader:
+        assert isinstance(batch, pyg.data.Data)
+        p = batch.input_id.numel()
+        seen.append(batch.input_id)
+        # edge_label_index: local ids into n_id; the positives are the seed edges, then 2 negatives each
+        pairs = batch.n_id[batch.edge_label_index]
+        assert torch.equal(pairs[:, :p], seeds[:, batch.input_id])
+        assert torch.equal(pairs[0, p:], seeds[0, batch.input_id].repeat_interleave(2))
+        assert torch.equal(batch.edge_label, torch.cat([torch.ones(p), torch.zeros(2 * p)]))
+        # sampled edges: real edges of data, e_id finds them, and none is a seed edge of the batch (either way)
+        assert torch.equal(data.edge_index[:, batch.e_id], batch.n_id[batch.edge_index])
+        sampled = set(map(tuple, batch.n_id[batch.edge_index].t().tolist()))
+        positives = set(map(tuple, seeds[:, batch.input_id].t().tolist()))
+        assert not sampled & (positives | {(v, u) for u, v in positives})
+        assert sum(batch.num_sampled_edges) == batch.edge_index.size(1)
+        assert torch.equal(batch.x, data.x[batch.n_id])
+    assert torch.equal(torch.cat(seen).sort().values, torch.arange(200))
+
+    # triplet: per positive its source, destination and k negative destinations, local ids
+    batch = next(iter(LinkNeighborLoader(data, [4], edge_label_index=seeds, batch_size=16,
+                                         neg_sampling={"mode": "triplet", "amount": 3}, seed=3)))
+    assert batch.dst_neg_index.shape == (16, 3)
+    assert torch.equal(batch.n_id[batch.src_index], seeds[0, batch.input_id])
+    assert torch.equal(batch.n_id[batch.dst_pos_index], seeds[1, batch.input_id])
+    # given labels are shifted by one with binary negatives, as PyG does
+    labels = torch.arange(200) % 3
+    batch = next(iter(LinkNeighborLoader(data, [2], edge_label_index=seeds, edge_label=labels, batch_size=10,
+                                         neg_sampling="binary", seed=1)))
+    assert torch.equal(batch.edge_label[:10], labels[batch.input_id] + 1.0)
+    with pytest.raises(ValueError, match="whole number"):
+        LinkNeighborLoader(data, [2], neg_sampling_ratio=0.5)
+
+
+def test_pygs_own_model_learns_links_on_the_batches(pyg, data_dir):
+    """PyG's link-prediction loop on Cora (SAGEConv, dot-product scores) with matsamp's loader."""
+    from torch_geometric.nn import SAGEConv
+    torch.manual_seed(2)
+    data = cora(pyg, data_dir)
+    perm = torch.randperm(data.edge_index.size(1), generator=torch.Generator().manual_seed(1))
+    test_edges, train_edges = data.edge_index[:, perm[:500]], data.edge_index[:, perm[500:]]
+    train_data = pyg.data.Data(x=data.x, edge_index=train_edges, num_nodes=data.num_nodes)
+
+    class Encoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = SAGEConv(data.num_features, 64), SAGEConv(64, 64)
+
+        def forward(self, x, edge_index):
+            return self.conv2(self.conv1(x, edge_index).relu(), edge_index)
+
+    model = Encoder()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    loader = LinkNeighborLoader(train_data, [10, 10], batch_size=256, neg_sampling_ratio=1, shuffle=True,
+                                exclude_seed_edges=True)
+    for _ in range(5):
+        for batch in loader:
+            optimizer.zero_grad()
+            h = model(batch.x, batch.edge_index)
+            score = (h[batch.edge_label_index[0]] * h[batch.edge_label_index[1]]).sum(-1)
+            torch.nn.functional.binary_cross_entropy_with_logits(score, batch.edge_label).backward()
+            optimizer.step()
+    model.eval()
+    with torch.no_grad():
+        h = model(data.x, train_edges)
+        negatives = torch.randint(0, data.num_nodes, (2, 500), generator=torch.Generator().manual_seed(3))
+        pos, neg = (h[test_edges[0]] * h[test_edges[1]]).sum(-1), (h[negatives[0]] * h[negatives[1]]).sum(-1)
+    auc = float((pos[:, None] > neg[None, :]).float().mean())
+    assert auc > 0.8, auc

@@ -8,7 +8,7 @@ from .loader import _cut_layer, _non_negative_int, _positive_int, _layer_sizes
 
 
 class LinkBatch(namedtuple("LinkBatch", ["n_id", "batch_size", "adjs", "edge_label_index", "edge_label",
-                                         "negative_index", "e_id", "id"])):
+                                         "negative_index", "e_id", "id", "layer_ids"])):
     """One minibatch of seed edges::
 
         for batch in loader:
@@ -28,6 +28,8 @@ class LinkBatch(namedtuple("LinkBatch", ["n_id", "batch_size", "adjs", "edge_lab
         destinations (the per-source form, for MRR).
     e_id: int64 ``[P]``: the positives' indices into the loader's edges.
     id: global minibatch id within the epoch.
+    layer_ids: int64 global ids per layer, input first (``layer_ids[0]`` is ``n_id``,
+        ``layer_ids[-1]`` the seeds), as in :class:`matsamp.MiniBatch`.
     """
     __slots__ = ()
 
@@ -127,10 +129,11 @@ class LinkLoader:
                 adjs.append(_cut_layer(layer, rows[g], rows[g + 1], cols[g], cols[g + 1]))
                 layer_ids.append(layer.vertices[cols[g]:cols[g + 1]])
             adjs.reverse()
+            layer_ids.reverse()
             src, dst = source_index[e0:e1], destination_index[e0:e1]
             negative = negative_index[e0 * k:e1 * k].view(e1 - e0, k)
             edge_label_index = torch.cat([torch.stack([src, dst]),
                                           torch.stack([src.repeat_interleave(k), negative.reshape(-1)])], dim=1)
             edge_label = torch.cat([torch.ones(e1 - e0), torch.zeros((e1 - e0) * k)]).to(src.device)
-            yield LinkBatch(layer_ids[-1], seed_offsets[g + 1] - seed_offsets[g], adjs, edge_label_index,
-                            edge_label, negative, ids[e0:e1], first + g)
+            yield LinkBatch(layer_ids[0], seed_offsets[g + 1] - seed_offsets[g], adjs, edge_label_index,
+                            edge_label, negative, ids[e0:e1], first + g, layer_ids)

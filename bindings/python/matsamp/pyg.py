@@ -1,4 +1,4 @@
-"""matsamp.pyg: PyG's ``NeighborLoader`` on matsamp's samplers.
+"""matsamp.pyg: PyG's ``NeighborLoader`` and ``LinkNeighborLoader`` on matsamp's samplers.
 
 A PyG training script switches by changing its import::
 
@@ -21,6 +21,7 @@ every node- and edge-level attribute of ``data`` cut to the batch. They are
 import torch
 
 from .graph import Graph
+from .link_loader import LinkLoader
 from .loader import DEFAULT_MEMORY_BUDGET, BulkSampler
 
 _NODE_WISE = ("graphsage", "labor")
@@ -84,19 +85,7 @@ class NeighborLoader:
     def __init__(self, data, num_neighbors, input_nodes=None, *, batch_size=1, shuffle=False, replace=False,
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage", bulk_size=None,
                  memory_budget=DEFAULT_MEMORY_BUDGET, seed=None, device=None, transform=None, **loader_args):
-        unknown = sorted(set(loader_args) - set(_IGNORED_LOADER_ARGS))
-        if unknown:
-            raise TypeError(f"NeighborLoader got unexpected argument(s) {', '.join(unknown)}")
-        if isinstance(num_neighbors, dict):
-            raise ValueError("num_neighbors as a dict (heterogeneous graphs) is not supported yet; "
-                             "pass a list for a homogeneous graph")
-        if replace:
-            raise ValueError("replace=True is not supported: matsamp samples neighbours without replacement")
-        if not directed or subgraph_type not in ("directional",):
-            raise ValueError("only the directional subgraph is supported (directed=True, "
-                             "subgraph_type='directional'); induced subgraphs are not")
-        if disjoint:
-            raise ValueError("disjoint=True is not supported: seeds of a batch share their sampled vertices")
+        _check_pyg_options(loader_args, num_neighbors, replace, directed, disjoint, subgraph_type)
         edge_index = getattr(data, "edge_index", None)
         if not isinstance(edge_index, torch.Tensor):
             raise TypeError(f"data must have an edge_index tensor, got {type(data).__name__}")
@@ -107,7 +96,7 @@ class NeighborLoader:
         self.device = torch.device("cpu") if device is None else torch.device(device)
         # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
         self.graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
-        self._edge_keys, self._edge_ids = _edge_lookup(edge_index, num_nodes)
+        self._edges = _SampledEdges(edge_index, num_nodes, sampler)
         self._input_nodes = input_nodes
         if seed is None:
             seed = int(torch.randint(0, 1 << 62, ()))
@@ -125,37 +114,67 @@ class NeighborLoader:
             yield self.transform(batch) if self.transform is not None else batch
 
     def _batch(self, mb):
-        n_id = mb.layer_ids[0]
-        hops = list(reversed(mb.adjs))            # hop 1 (into the seeds) first
-        targets = list(reversed(mb.layer_ids))   # targets[h] are hop h + 1's targets
+        fields = self._edges.subgraph(mb.layer_ids, mb.adjs)
+        n_id = fields["n_id"]
+        fields.update(batch_size=mb.batch_size, input_id=self._input_position[n_id[:mb.batch_size]])
+        return _make_batch(self.data, fields, n_id, fields["e_id"]).to(self.device)
+
+
+class _SampledEdges:
+    """PyG's edge fields of a sampled minibatch: hop by hop edge_index in local
+    ids, e_id into data.edge_index, num_sampled_nodes / num_sampled_edges."""
+
+    def __init__(self, edge_index, num_nodes, sampler):
+        self.num_nodes = num_nodes
+        self.node_wise = sampler in _NODE_WISE
+        self.keys, self.ids = _edge_lookup(edge_index, num_nodes)
+
+    def subgraph(self, layer_ids, adjs):
+        n_id = layer_ids[0]
+        hops = list(reversed(adjs))               # hop 1 (into the seeds) first
+        targets = list(reversed(layer_ids))      # targets[h] are hop h + 1's targets
         edges, num_edges = [], []
         for h, adj in enumerate(hops):
             edge_index = adj.edge_index
-            if self.sampler in _NODE_WISE and h > 0:  # only the previous hop's new vertices expand
+            if self.node_wise and h > 0:  # only the previous hop's new vertices expand
                 edge_index = edge_index[:, edge_index[1] >= targets[h - 1].numel()]
             edges.append(edge_index)
             num_edges.append(edge_index.size(1))
         edge_index = torch.cat(edges, dim=1)
         sizes = [t.numel() for t in targets]
         num_nodes = [sizes[0]] + [b - a for a, b in zip(sizes, sizes[1:])]
-        e_id, found = self._edge_id(n_id, edge_index)
+        e_id, found = self.edge_id(n_id, edge_index)
         if not bool(found.all()):  # self-loops of Â (layer-wise, GraphSAINT): left to the model, as GCNConv adds them
             hop = torch.repeat_interleave(torch.arange(len(num_edges)), torch.tensor(num_edges))
             num_edges = torch.bincount(hop[found], minlength=len(num_edges)).tolist()
             edge_index, e_id = edge_index[:, found], e_id[found]
-        fields = dict(edge_index=edge_index, n_id=n_id, e_id=e_id, batch_size=mb.batch_size,
-                      input_id=self._input_position[n_id[:mb.batch_size]],
-                      num_sampled_nodes=num_nodes, num_sampled_edges=num_edges)
-        return _make_batch(self.data, fields, n_id, e_id).to(self.device)
+        return dict(edge_index=edge_index, n_id=n_id, e_id=e_id, num_sampled_nodes=num_nodes,
+                    num_sampled_edges=num_edges)
 
-
-    def _edge_id(self, n_id, edge_index):
+    def edge_id(self, n_id, edge_index):
         """The column of data.edge_index of each sampled edge, and whether it has one."""
-        keys = n_id[edge_index[1]] * self.graph.num_nodes + n_id[edge_index[0]]
-        if self._edge_keys.numel() == 0:  # no edges: nothing sampled is one
+        keys = n_id[edge_index[1]] * self.num_nodes + n_id[edge_index[0]]
+        if self.keys.numel() == 0:  # no edges: nothing sampled is one
             return keys, torch.zeros_like(keys, dtype=torch.bool)
-        at = torch.searchsorted(self._edge_keys, keys).clamp(max=self._edge_keys.numel() - 1)
-        return self._edge_ids[at], self._edge_keys[at] == keys
+        at = torch.searchsorted(self.keys, keys).clamp(max=self.keys.numel() - 1)
+        return self.ids[at], self.keys[at] == keys
+
+
+def _check_pyg_options(loader_args, num_neighbors, replace, directed, disjoint, subgraph_type):
+    """PyG's loader options that matsamp does not sample: a clear error each."""
+    unknown = sorted(set(loader_args) - set(_IGNORED_LOADER_ARGS))
+    if unknown:
+        raise TypeError(f"unexpected argument(s) {', '.join(unknown)}")
+    if isinstance(num_neighbors, dict):
+        raise ValueError("num_neighbors as a dict (heterogeneous graphs) is not supported yet; "
+                         "pass a list for a homogeneous graph")
+    if replace:
+        raise ValueError("replace=True is not supported: matsamp samples neighbours without replacement")
+    if not directed or subgraph_type not in ("directional",):
+        raise ValueError("only the directional subgraph is supported (directed=True, "
+                         "subgraph_type='directional'); induced subgraphs are not")
+    if disjoint:
+        raise ValueError("disjoint=True is not supported: seeds of a batch share their sampled vertices")
 
 
 def _as_ids(nodes, num_nodes):
@@ -210,3 +229,117 @@ def _make_batch(data, fields, n_id, e_id):
     batch = Data(**attributes, **fields)
     batch.num_nodes = n_id.numel()
     return batch
+
+
+class LinkNeighborLoader:
+    """PyG's ``LinkNeighborLoader`` (homogeneous graphs), sampled by matsamp in bulk.
+
+    Args:
+        data: a ``torch_geometric.data.Data`` (or an object with ``edge_index``
+            and ``num_nodes``), the graph messages pass along.
+        num_neighbors: neighbours per vertex per hop, first hop first.
+        edge_label_index: int64 ``[2, P]`` seed edges (default: ``data.edge_index``).
+        edge_label: labels of the seed edges (default: ones). With binary
+            negative sampling the positives' labels are shifted by one and the
+            negatives get 0, as PyG does.
+        neg_sampling: ``"binary"`` / ``"triplet"``, a dict ``{"mode": ..., "amount": k}``
+            or PyG's ``NegativeSampling``; ``neg_sampling_ratio=k`` is binary with k.
+            k must be a whole number: k negative destinations per positive,
+            uniform over the vertices (``{"weight": ...}`` is not supported;
+            matsamp's ``negative_distribution="degree"`` draws ∝ degree^0.75).
+        exclude_seed_edges: mask each batch's seed edges (both ways) out of its
+            sampled edges so that a model cannot read the answer; False (PyG's
+            behaviour) keeps them.
+        batch_size, shuffle, replace, directed, disjoint, subgraph_type, sampler,
+        bulk_size, seed, device, transform, num_workers, ...: as for
+        :class:`NeighborLoader` (samplers that can mask edges: graphsage,
+        labor, ladies, fastgcn).
+
+    Batches hold PyG's fields: ``n_id`` (the seed edges' endpoints and
+    negatives first), ``e_id``, ``edge_index``, ``num_sampled_nodes``,
+    ``num_sampled_edges``, node and edge attributes cut to the batch,
+    ``input_id`` (indices of the batch's seed edges into ``edge_label_index``),
+    and per mode: binary, ``edge_label_index`` (local ids; positives, then
+    negatives) and ``edge_label``; triplet, ``src_index``, ``dst_pos_index``
+    and ``dst_neg_index`` (``[P, k]``).
+    """
+
+    def __init__(self, data, num_neighbors, edge_label_index=None, edge_label=None, edge_label_time=None, *,
+                 neg_sampling=None, neg_sampling_ratio=None, batch_size=1, shuffle=False, replace=False,
+                 directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage",
+                 negative_distribution="uniform", exclude_seed_edges=False, bulk_size=16, seed=None,
+                 device=None, transform=None, **loader_args):
+        _check_pyg_options(loader_args, num_neighbors, replace, directed, disjoint, subgraph_type)
+        if edge_label_time is not None:
+            raise ValueError("edge_label_time (temporal sampling) is not supported")
+        edge_index = getattr(data, "edge_index", None)
+        if not isinstance(edge_index, torch.Tensor):
+            raise TypeError(f"data must have an edge_index tensor, got {type(data).__name__}")
+        num_nodes = int(data.num_nodes)
+        self.data, self.transform = data, transform
+        self.mode, amount = _negative_sampling(neg_sampling, neg_sampling_ratio)
+        self.device = torch.device("cpu") if device is None else torch.device(device)
+        self.edge_label_index = edge_index if edge_label_index is None else edge_label_index
+        self.edge_label = edge_label
+        if self.mode == "triplet" and edge_label is not None:
+            raise ValueError("edge_label cannot be given with triplet negative sampling (as in PyG)")
+        # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
+        graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
+        self._edges = _SampledEdges(edge_index, num_nodes, sampler)
+        if seed is None:
+            seed = int(torch.randint(0, 1 << 62, ()))
+        self._loader = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
+                                  sizes=list(num_neighbors), negatives=amount,
+                                  negative_distribution=negative_distribution, exclude=bool(exclude_seed_edges),
+                                  exclude_reverse=True, bulk_size=bulk_size, shuffle=shuffle, seed=seed)
+
+    def __len__(self):
+        return len(self._loader)
+
+    def __iter__(self):
+        for lb in self._loader:
+            batch = self._batch(lb)
+            yield self.transform(batch) if self.transform is not None else batch
+
+    def _batch(self, lb):
+        fields = self._edges.subgraph(lb.layer_ids, lb.adjs)
+        p = lb.e_id.numel()
+        fields["input_id"] = lb.e_id
+        if self.mode == "triplet":
+            fields.update(src_index=lb.edge_label_index[0, :p], dst_pos_index=lb.edge_label_index[1, :p],
+                          dst_neg_index=lb.negative_index)
+        else:
+            positive = (torch.ones(p) if self.edge_label is None else self.edge_label[lb.e_id])
+            if self.mode == "binary":
+                positive = positive + (0 if self.edge_label is None else 1)
+                label = torch.cat([positive, torch.zeros(lb.edge_label.numel() - p, dtype=positive.dtype)])
+                fields.update(edge_label_index=lb.edge_label_index, edge_label=label)
+            else:
+                fields.update(edge_label_index=lb.edge_label_index[:, :p], edge_label=positive)
+        return _make_batch(self.data, fields, fields["n_id"], fields["e_id"]).to(self.device)
+
+
+def _negative_sampling(neg_sampling, ratio):
+    """(mode, amount) from PyG's arguments: mode None, "binary" or "triplet"."""
+    if neg_sampling is None and ratio is not None:
+        neg_sampling = {"mode": "binary", "amount": ratio}
+    if neg_sampling is None:
+        return None, 0
+    if isinstance(neg_sampling, str):
+        neg_sampling = {"mode": neg_sampling}
+    if not isinstance(neg_sampling, dict):   # PyG's NegativeSampling
+        if getattr(neg_sampling, "weight", None) is not None:
+            raise ValueError("negative sampling weights are not supported; matsamp draws negatives uniformly "
+                             "or with negative_distribution='degree'")
+        neg_sampling = {"mode": str(getattr(neg_sampling.mode, "value", neg_sampling.mode)),
+                        "amount": neg_sampling.amount}
+    if neg_sampling.get("weight") is not None:
+        raise ValueError("negative sampling weights are not supported; matsamp draws negatives uniformly "
+                         "or with negative_distribution='degree'")
+    mode, amount = neg_sampling.get("mode"), neg_sampling.get("amount", 1)
+    if mode not in ("binary", "triplet"):
+        raise ValueError(f"negative sampling mode must be 'binary' or 'triplet', got {mode!r}")
+    if isinstance(amount, bool) or float(amount) != int(amount) or int(amount) < 1:
+        raise ValueError(f"negative sampling amount must be a whole number >= 1 (negatives per positive), "
+                         f"got {amount!r}")
+    return mode, int(amount)
