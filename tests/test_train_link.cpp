@@ -2,9 +2,12 @@
 // random edge split, and `matsamp train --task link` as a user runs it.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "cli_runner.h"
+#include "generate/generators.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
 #include "sampling_checks.h"
@@ -81,6 +84,22 @@ TEST(LinkCli, TrainsOnCoraAndScoresTheTestEdges) {
   const double auc = std::stod(r.out.substr(test + 14));
   EXPECT_GT(auc, 0.85) << r.out.substr(at);  // a random scorer gives 0.5
   EXPECT_NE(r.err.find("link prediction on"), std::string::npos);
+}
+
+// OGB's link datasets ship their split as torch pickles: read without it, and said so.
+TEST(LinkCli, TrainsOnAnOgbLinkFolderAndNamesThePickledSplit) {
+  const std::string dir = testing::scratch_dir("link_cli_ogbl");
+  const std::string folder = dir + "/ogbl_toy";
+  write_ogb_node_dataset(folder, generate_planted_partition({}));
+  std::filesystem::create_directories(folder + "/split/time");
+  for (const char* name : {"train.pt", "valid.pt", "test.pt"})
+    std::ofstream(folder + "/split/time/" + name) << "pickle";
+  EXPECT_EQ(ogb_pickled_split(folder), folder + "/split/time/train.pt");
+  EXPECT_TRUE(read_graph(folder).splits.empty());
+  const testing::CliResult r = testing::run_cli("train --task link -g " + folder + " --epochs 1 --hidden 8", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("split/time/train.pt and its valid/test are torch pickles"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
 }
 
 TEST(LinkCli, BadInputIsAOneLineError) {

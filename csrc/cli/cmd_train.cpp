@@ -6,6 +6,7 @@
 #include "cli/sampler_options.h"
 #include "cli/validators.h"
 #include "io/atomic_file.h"
+#include "io/graph_io.h"
 #include "train/link_trainer.h"
 #include "train/trainer.h"
 #include "util/memory.h"
@@ -161,6 +162,11 @@ void run_link_training(TrainCommandOptions& o) {
   o.link.negatives.distribution = parse_negative_distribution(o.negative_distribution);
   o.link.exclude_reverse = !o.keep_reverse_edges;
   o.link.train = o.train;
+  if (const std::string pickled = ogb_pickled_split(o.source.spec); !pickled.empty())
+    std::fprintf(stderr,
+                 "matsamp: %s and its valid/test are torch pickles (OGB's link split), which matsamp does not "
+                 "read; the edges are split at random (--edge-split)\n",
+                 pickled.c_str());
   Graph g = load_training_graph(o);
   if (!o.raw_features) normalize_feature_rows(g);
   const EdgeSplit split = split_edges(g.adj, o.link_split);

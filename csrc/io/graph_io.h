@@ -37,6 +37,10 @@ Graph read_npz_graph(const std::string& path);
 // is NaN are unlabelled (-1) and kept out of every split.
 Graph read_ogb_node_dataset(const std::string& dir, const ReadOptions& options = {});
 bool is_ogb_node_dataset(const std::string& dir);
+// OGB's link-property datasets (ogbl-collab, ...) read as above, but their split
+// ships as torch pickles (split/<scheme>/train.pt, ...), which matsamp does not
+// read: the path of such a split's train.pt, or "" when there is none.
+std::string ogb_pickled_split(const std::string& dir);
 struct OgbWriteOptions {
   bool gzip = true;
   std::string split_scheme = "given";  // split/<scheme>/ holds g.splits

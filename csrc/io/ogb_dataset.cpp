@@ -116,19 +116,25 @@ Graph read_npz_form(const fs::path& raw) {
   return g;
 }
 
-// split/<scheme>/{train,valid,test}: the only scheme, or the first by name.
-void read_split(const fs::path& dir, Graph& g) {
+// split/<scheme>: the only scheme, or the first by name; "" when none.
+fs::path split_scheme(const fs::path& dir) {
   const fs::path split = dir / "split";
-  if (!fs::is_directory(split)) return;
+  if (!fs::is_directory(split)) return {};
   std::vector<fs::path> schemes;
   for (const auto& entry : fs::directory_iterator(split))
     if (entry.is_directory()) schemes.push_back(entry.path());
-  if (schemes.empty()) return;
-  std::sort(schemes.begin(), schemes.end());
+  if (schemes.empty()) return {};
+  return *std::min_element(schemes.begin(), schemes.end());
+}
+
+// split/<scheme>/{train,valid,test}; a link dataset's pickled split is left out.
+void read_split(const fs::path& dir, Graph& g) {
+  const fs::path scheme = split_scheme(dir);
+  if (scheme.empty() || (csv_file(scheme, "train").empty() && fs::is_regular_file(scheme / "train.pt"))) return;
   const int64_t n = g.num_vertices();
   for (const char* name : {"train", "valid", "test"}) {
-    const std::string path = csv_file(schemes[0], name);
-    if (path.empty()) fail((schemes[0] / (std::string(name) + ".csv.gz")).string(), ": missing (the split needs it)");
+    const std::string path = csv_file(scheme, name);
+    if (path.empty()) fail((scheme / (std::string(name) + ".csv.gz")).string(), ": missing (the split needs it)");
     std::vector<int64_t> ids = read_id_list(path, n);
     if (g.has_labels())  // NaN-labelled vertices (papers100M) are in no split
       ids.erase(std::remove_if(ids.begin(), ids.end(), [&](int64_t v) { return g.labels[v] < 0; }), ids.end());
@@ -142,6 +148,12 @@ bool is_ogb_node_dataset(const std::string& dir) {
   const fs::path raw = fs::path(dir) / "raw";
   return fs::is_directory(raw) && (fs::is_regular_file(raw / "data.npz") || !csv_file(raw, "edge").empty() ||
                                    !csv_file(raw, "num-node-list").empty());
+}
+
+std::string ogb_pickled_split(const std::string& dir) {
+  const fs::path scheme = split_scheme(dir);
+  if (scheme.empty() || !csv_file(scheme, "train").empty() || !fs::is_regular_file(scheme / "train.pt")) return "";
+  return (scheme / "train.pt").string();
 }
 
 Graph read_ogb_node_dataset(const std::string& dir, const ReadOptions& options) {
