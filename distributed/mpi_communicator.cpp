@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 
 #include "core/error.h"
 
@@ -28,6 +29,9 @@ MpiSession::MpiSession() {
 }
 
 MpiSession::~MpiSession() {
+  // Leaving on an error: MPI_Finalize would wait for the other ranks forever.
+  // Exiting without it makes mpirun (or srun) end the whole job instead.
+  if (std::uncaught_exceptions() > 0) return;
   int finalized = 0;
   if (owned_ && MPI_Finalized(&finalized) == MPI_SUCCESS && !finalized) MPI_Finalize();
 }

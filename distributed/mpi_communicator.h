@@ -19,7 +19,8 @@ void check_mpi(int code, const char* call);
 // since no rank sees the others' counts). Tests lower the limit to exercise that path.
 std::unique_ptr<Communicator> make_mpi_communicator(MPI_Comm comm, int64_t max_message_elements = INT_MAX);
 
-// Initializes MPI for its lifetime unless it already runs (then it leaves it alone).
+// Initializes MPI for its lifetime unless it already runs (then it leaves it alone);
+// destroyed by an exception, it leaves MPI unfinalized so that the launcher ends the job.
 class MpiSession {
  public:
   MpiSession();

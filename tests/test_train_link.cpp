@@ -86,6 +86,29 @@ TEST(LinkCli, TrainsOnCoraAndScoresTheTestEdges) {
   EXPECT_NE(r.err.find("link prediction on"), std::string::npos);
 }
 
+TEST(LinkCli, CheckpointsAndResumes) {
+  const std::string dir = testing::scratch_dir("link_cli_resume");
+  const std::string command = "train --task link -g planted:300:4 --fanouts 5,5 -b 64 --hidden 16 --torch-threads 1";
+  const testing::CliResult first = testing::run_cli(command + " --epochs 2 --checkpoint " + dir + "/link.pt", dir);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const testing::CliResult straight = testing::run_cli(command + " --epochs 3", dir);
+  const testing::CliResult resumed = testing::run_cli(command + " --epochs 3 --resume " + dir + "/link.pt", dir);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("resumed from " + dir + "/link.pt at epoch 2"), std::string::npos) << resumed.err;
+  EXPECT_EQ(testing::count_lines(resumed.out), 2) << resumed.out;  // epoch 2 and the summary
+  // The third epoch's line, times aside, is the one of a run that never stopped.
+  const auto loss_of = [](const std::string& out) {
+    const size_t at = out.find("{\"epoch\":2,");
+    return at == std::string::npos ? std::string("missing") : out.substr(at, out.find("\"time_s\"", at) - at);
+  };
+  EXPECT_EQ(loss_of(resumed.out), loss_of(straight.out));
+  EXPECT_NE(loss_of(straight.out), "missing") << straight.out;
+  // A node-classification checkpoint is not a link one.
+  ASSERT_EQ(testing::run_cli("train -g planted:300:4 --epochs 1 --checkpoint " + dir + "/node.pt", dir).exit_code, 0);
+  testing::expect_one_line_error(testing::run_cli(command + " --epochs 3 --resume " + dir + "/node.pt", dir),
+                                 "belongs to another run");
+}
+
 // OGB's link datasets ship their split as torch pickles: read without it, and said so.
 TEST(LinkCli, TrainsOnAnOgbLinkFolderAndNamesThePickledSplit) {
   const std::string dir = testing::scratch_dir("link_cli_ogbl");

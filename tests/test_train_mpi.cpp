@@ -7,6 +7,7 @@
 #include "distributed/mpi_communicator.h"
 #include "generate/generators.h"
 #include "graph/transform.h"
+#include "link_training_data.h"
 #include "test_sampler.h"
 #include "train/trainer.h"
 
@@ -127,6 +128,29 @@ TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
   }
   EXPECT_GT(bytes[0], 4000) << "without locality about half the rows are the other rank's; with: " << bytes[1];
   EXPECT_LT(bytes[1], bytes[0] / 20) << "with locality only the exchange of counts remains";
+}
+
+// Link prediction the same way: p ranks share 4 lanes of every step.
+TEST(LinkTrainMpi, FollowsTheSingleProcessLossCurve) {
+  if (4 % world().size() != 0) GTEST_SKIP() << "4 minibatches per step cannot be shared by " << world().size();
+  const testing::LinkTrainingData data = testing::planted_link_data();
+  auto sampler = testing::graphsage(data.graph.adj, {4, 4}, 9);
+  LinkTrainOptions options = testing::small_link_options();
+  options.train.minibatches_per_step = 4;
+  options.train.epochs = 3;
+  // 18 minibatches in bulks of 2 steps x 4 lanes: the last bulk leaves lanes 2 and 3 without one.
+  options.train.batch_size = (data.split.train.size() + 17) / 18;
+  ASSERT_EQ(minibatch_count(data.split.train.size(), options.train.batch_size), 18);
+  LinkTrainer distributed(data.graph, data.split, sampler->on_cpu(), sampler->cpu(), world(), options);
+  auto self = make_self_communicator();
+  LinkTrainer single(data.graph, data.split, sampler->on_cpu(), sampler->cpu(), *self, options);
+  while (!single.finished()) {
+    const LinkEpoch got = distributed.train_epoch(), expected = single.train_epoch();
+    EXPECT_NEAR(got.loss, expected.loss, 1e-5 * expected.loss) << "epoch " << expected.epoch;
+    EXPECT_NEAR(got.validation.auc, expected.validation.auc, 1e-4) << "epoch " << expected.epoch;
+    EXPECT_EQ(got.steps, expected.steps);
+  }
+  EXPECT_TRUE(distributed.finished());
 }
 
 }  // namespace

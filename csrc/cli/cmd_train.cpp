@@ -142,27 +142,23 @@ Graph load_training_graph(const TrainCommandOptions& o) {
   return g;
 }
 
-// Link prediction, one process: a random edge split, the sampler over the
-// training edges' graph.
-void run_link_training(TrainCommandOptions& o) {
-  MATSAMP_CHECK(o.checkpoint.empty() && o.resume.empty(), "--task link does not checkpoint yet");
-#ifdef MATSAMP_HAVE_DISTRIBUTED
-  MpiSession mpi;
-  MATSAMP_CHECK(make_mpi_communicator(MPI_COMM_WORLD)->size() == 1, "--task link runs on one process");
-#endif
-  o.train.device = pick_rank_gpu(o.sampler, 0);
+void print_resumed(const std::string& path, int64_t epoch) {
+  std::fprintf(stderr, "matsamp: resumed from %s at epoch %lld\n", path.c_str(), static_cast<long long>(epoch));
+}
+
+// Link prediction: a random edge split (the same on every rank), the sampler
+// over the training edges' graph.
+void train_links(TrainCommandOptions& o, Communicator& comm) {
+  const bool leader = comm.rank() == 0;
   // Embeddings scored by dot products train poorly under L2 (Cora: test AUC 0.75 at 5e-4, 0.91 at 0).
   if (o.weight_decay_option->count() == 0) o.train.weight_decay = 0;
-  o.train.batch_size = o.sampler.epoch.batch_size;
-  o.train.bulk_steps = o.sampler.epoch.bulk_size;
-  o.train.seed = o.sampler.epoch.seed;
   o.link_split.validation_fraction = o.edge_split[0];
   o.link_split.test_fraction = o.edge_split[1];
   o.link_split.seed = o.data.split.seed;
   o.link.negatives.distribution = parse_negative_distribution(o.negative_distribution);
   o.link.exclude_reverse = !o.keep_reverse_edges;
   o.link.train = o.train;
-  if (const std::string pickled = ogb_pickled_split(o.source.spec); !pickled.empty())
+  if (const std::string pickled = ogb_pickled_split(o.source.spec); !pickled.empty() && leader)
     std::fprintf(stderr,
                  "matsamp: %s and its valid/test are torch pickles (OGB's link split), which matsamp does not "
                  "read; the edges are split at random (--edge-split)\n",
@@ -171,30 +167,59 @@ void run_link_training(TrainCommandOptions& o) {
   if (!o.raw_features) normalize_feature_rows(g);
   const EdgeSplit split = split_edges(g.adj, o.link_split);
   g.adj = split.train_graph;
-  std::fprintf(stderr, "matsamp: link prediction on %lld vertices (%s): %lld train, %lld validation, %lld test edges\n",
-               static_cast<long long>(g.num_vertices()), split.undirected ? "undirected" : "directed",
-               static_cast<long long>(split.train.size()), static_cast<long long>(split.validation.size()),
-               static_cast<long long>(split.test.size()));
-  auto backend = make_backend(o.sampler, g.adj);
+  if (leader)
+    std::fprintf(stderr,
+                 "matsamp: link prediction on %lld vertices (%s): %lld train, %lld validation, %lld test edges\n",
+                 static_cast<long long>(g.num_vertices()), split.undirected ? "undirected" : "directed",
+                 static_cast<long long>(split.train.size()), static_cast<long long>(split.validation.size()),
+                 static_cast<long long>(split.test.size()));
+  auto backend = make_backend(o.sampler, g.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, g.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
-  const LinkSummary summary = train_link_prediction(g, split, *sampler, *backend, o.link, stdout, stderr);
-  std::fprintf(stderr, "matsamp: best validation AUC %.4f at epoch %lld; test AUC %.4f, MRR %.4f\n",
-               summary.validation.auc, static_cast<long long>(summary.best_epoch), summary.test.auc, summary.test.mrr);
+  o.link.train.memory_budget = o.sampler.epoch.memory_budget;
+  LinkTrainer trainer(g, split, *sampler, *backend, comm, o.link);
+  if (!o.resume.empty()) {
+    trainer.load_checkpoint(o.resume);
+    if (leader) print_resumed(o.resume, trainer.next_epoch());
+  }
+  const LinkSummary summary = trainer.run(stdout, stderr, o.checkpoint);
+  if (leader)
+    std::fprintf(stderr, "matsamp: best validation AUC %.4f at epoch %lld; test AUC %.4f, MRR %.4f\n",
+                 summary.validation.auc, static_cast<long long>(summary.best_epoch), summary.test.auc,
+                 summary.test.mrr);
 }
 
-void run_training(TrainCommandOptions& o) {
-  if (o.task == "link") {
-    if (o.train.model.empty()) o.train.model = "sage";
-    return run_link_training(o);
-  }
-  if (o.train.model.empty())
-    o.train.model = o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn" ? "gcn" : "sage";
+void train_nodes(TrainCommandOptions& o, Communicator& comm) {
+  const bool leader = comm.rank() == 0;
   o.train.evaluation = parse_evaluation_mode(o.evaluation);
   o.train.prefetch = !o.no_prefetch;
   o.data.normalize_features = !o.raw_features;
   o.data.split_choice = parse_split_choice(o.split);
+  const TrainingData data = prepare_training_data(load_training_graph(o), o.data);
+  auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
+  LocalGraph graph(*backend, data.graph.adj);
+  std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
+  o.train.memory_budget = o.sampler.epoch.memory_budget;
+  if (leader)
+    std::fprintf(stderr, "matsamp: training %s on %lld vertices: %zu train, %zu validation, %zu test, %lld classes\n",
+                 o.train.model.c_str(), static_cast<long long>(data.graph.num_vertices()), data.split.train.size(),
+                 data.split.validation.size(), data.split.test.size(), static_cast<long long>(data.num_classes));
 
+  Trainer trainer(data, *sampler, *backend, comm, o.train);
+  if (!o.resume.empty()) {
+    trainer.load_checkpoint(o.resume);
+    if (leader) print_resumed(o.resume, trainer.next_epoch());
+  }
+  const TrainSummary summary = trainer.run(stdout, stderr, o.checkpoint);
+  if (leader)
+    std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
+                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
+}
+
+void run_training(TrainCommandOptions& o) {
+  if (o.train.model.empty())
+    o.train.model = o.task == "node" && (o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn") ? "gcn"
+                                                                                                          : "sage";
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
   MpiSession mpi;
@@ -207,34 +232,14 @@ void run_training(TrainCommandOptions& o) {
 #endif
   // --device: where sampling and propagation run; each rank on the GPU of its local rank.
   o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
-  const bool leader = comm->rank() == 0;
   // Before the graph is read: a checkpoint that cannot be written is a mistake in the command.
-  if (leader && !o.checkpoint.empty()) check_can_write(o.checkpoint);
-  const TrainingData data = prepare_training_data(load_training_graph(o), o.data);
-  auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
-  LocalGraph graph(*backend, data.graph.adj);
-  std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
+  if (comm->rank() == 0 && !o.checkpoint.empty()) check_can_write(o.checkpoint);
   o.train.batch_size = o.sampler.epoch.batch_size;
-  o.train.bulk_steps = o.sampler.epoch.bulk_size;  // one minibatch per rank and step by default
-  o.train.memory_budget = o.sampler.epoch.memory_budget;
+  o.train.bulk_steps = o.sampler.epoch.bulk_size;  // 0: from the memory budget (set with the backend)
   o.train.seed = o.sampler.epoch.seed;
   o.train.locality_blocks = o.sampler.epoch.locality.blocks;
-  if (leader)
-    std::fprintf(stderr, "matsamp: training %s on %lld vertices: %zu train, %zu validation, %zu test, %lld classes\n",
-                 o.train.model.c_str(), static_cast<long long>(data.graph.num_vertices()), data.split.train.size(),
-                 data.split.validation.size(), data.split.test.size(), static_cast<long long>(data.num_classes));
-
-  Trainer trainer(data, *sampler, *backend, *comm, o.train);
-  if (!o.resume.empty()) {
-    trainer.load_checkpoint(o.resume);
-    if (leader)
-      std::fprintf(stderr, "matsamp: resumed from %s at epoch %lld\n", o.resume.c_str(),
-                   static_cast<long long>(trainer.next_epoch()));
-  }
-  const TrainSummary summary = trainer.run(stdout, stderr, o.checkpoint);
-  if (leader)
-    std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
-                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
+  if (o.task == "link") return train_links(o, *comm);
+  train_nodes(o, *comm);
 }
 
 }  // namespace

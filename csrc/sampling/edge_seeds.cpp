@@ -110,6 +110,7 @@ EdgeBulk make_edge_bulk(std::vector<vid_t> sources, std::vector<vid_t> destinati
 }
 
 Bulk sample_edge_bulk(const Sampler& sampler, Context& ctx, const EdgeBulk& edges, uint32_t epoch) {
+  if (edges.count() == 0) return Bulk{edges.first_minibatch, {}, {0}, {}};  // a rank's lanes that ran out
   if (edges.excluded.edges.empty())
     return sampler.sample(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch);
   return sampler.sample_excluding(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch, edges.excluded);

@@ -49,7 +49,7 @@ torch::Tensor checksums_of(const std::vector<std::pair<std::string, torch::Tenso
 
 void save_checkpoint(const std::string& path, const std::vector<int64_t>& identity, const torch::nn::Module& model,
                      const torch::optim::Optimizer& optimizer, const std::vector<torch::Tensor>& best_parameters,
-                     const TrainingProgress& progress) {
+                     const ProgressNumbers& progress) {
   torch::serialize::OutputArchive archive, model_archive, optimizer_archive, best_archive;
   model.save(model_archive);
   optimizer.save(optimizer_archive);
@@ -58,11 +58,8 @@ void save_checkpoint(const std::string& path, const std::vector<int64_t>& identi
   archive.write("optimizer", optimizer_archive);
   archive.write("best_model", best_archive);
   archive.write("identity", torch::tensor(identity));
-  archive.write("progress", torch::tensor(std::vector<int64_t>{progress.next_epoch, progress.best_epoch,
-                                                               progress.epochs_since_best, progress.stopped_early}));
-  archive.write("scores",
-                torch::tensor(std::vector<double>{progress.best_validation_accuracy, progress.best_validation_loss,
-                                                  progress.test_accuracy_at_best}));
+  archive.write("progress", torch::tensor(progress.counters, torch::kLong));
+  archive.write("scores", torch::tensor(progress.scores, torch::kDouble));
   archive.write("checksums", checksums_of(named_tensors(model, best_parameters)));
   std::ostringstream bytes;
   try {
@@ -83,7 +80,7 @@ void save_checkpoint(const std::string& path, const std::vector<int64_t>& identi
 
 void load_checkpoint(const std::string& path, const std::vector<int64_t>& identity, const torch::Device& device,
                      torch::nn::Module& model, torch::optim::Optimizer& optimizer,
-                     std::vector<torch::Tensor>& best_parameters, TrainingProgress& progress) {
+                     std::vector<torch::Tensor>& best_parameters, ProgressNumbers& progress) {
   std::ifstream in(path, std::ios::binary);
   MATSAMP_CHECK(in, "cannot read checkpoint '", path, "': ", std::strerror(errno));
   const std::string file((std::istreambuf_iterator<char>(in)), {});
@@ -119,6 +116,12 @@ void load_checkpoint(const std::string& path, const std::vector<int64_t>& identi
                     std::equal(identity.begin(), identity.end(), saved_identity.data_ptr<int64_t>()),
                 "checkpoint '", path,
                 "' belongs to another run (seed, model, input, hidden, classes or layers differ)");
+  counters = counters.to(torch::kCPU, torch::kLong).contiguous();
+  scores = scores.to(torch::kCPU, torch::kDouble).contiguous();
+  MATSAMP_CHECK(counters.numel() == static_cast<int64_t>(progress.counters.size()) &&
+                    scores.numel() == static_cast<int64_t>(progress.scores.size()),
+                "checkpoint '", path, "' belongs to another kind of run (", counters.numel(), " counters and ",
+                scores.numel(), " scores, expected ", progress.counters.size(), " and ", progress.scores.size(), ")");
   model.load(model_archive);
   optimizer.load(optimizer_archive);
   best_parameters.clear();
@@ -137,15 +140,8 @@ void load_checkpoint(const std::string& path, const std::vector<int64_t>& identi
     MATSAMP_CHECK(static_cast<int64_t>(tensor_checksum(tensors[i].second)) == checksums[i].item<int64_t>(),
                   "checkpoint '", path, "' is corrupt: tensor ", tensors[i].first, " fails its checksum");
   MATSAMP_CHECK(whole, "checkpoint '", path, "' is corrupt: the file fails its checksum");
-  counters = counters.to(torch::kCPU);
-  scores = scores.to(torch::kCPU);
-  progress.next_epoch = counters[0].item<int64_t>();
-  progress.best_epoch = counters[1].item<int64_t>();
-  progress.epochs_since_best = counters[2].item<int64_t>();
-  progress.stopped_early = counters[3].item<int64_t>() != 0;
-  progress.best_validation_accuracy = scores[0].item<double>();
-  progress.best_validation_loss = scores[1].item<double>();
-  progress.test_accuracy_at_best = scores[2].item<double>();
+  progress.counters.assign(counters.data_ptr<int64_t>(), counters.data_ptr<int64_t>() + counters.numel());
+  progress.scores.assign(scores.data_ptr<double>(), scores.data_ptr<double>() + scores.numel());
 }
 
 }  // namespace matsamp

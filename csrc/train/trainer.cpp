@@ -5,11 +5,11 @@
 #include <future>
 #include <numeric>
 
-#include "core/philox.h"
 #include "io/atomic_file.h"
 #include "sampling/epoch.h"
 #include "train/background_worker.h"
 #include "train/checkpoint.h"
+#include "train/data_parallel.h"
 #include "train/models.h"
 #include "train/step_plan.h"
 #include "train/tensors.h"
@@ -22,8 +22,6 @@ namespace matsamp {
 
 namespace {
 
-// Purpose tags in random keys (sampler layers use small numbers).
-constexpr uint32_t kDropoutTag = 0xD0u;
 // Sampled evaluation draws with epoch | this, apart from every training epoch.
 constexpr uint32_t kEvaluationEpochBit = 0x80000000u;
 
@@ -38,46 +36,6 @@ double accuracy(const torch::Tensor& logits, const torch::Tensor& labels, const 
   return predicted.eq(labels.index_select(0, ids)).sum().item<double>() / static_cast<double>(ids.numel());
 }
 
-// The tensors as one flat CPU tensor, for one collective instead of one per tensor.
-torch::Tensor flatten(const std::vector<torch::Tensor>& tensors) {
-  std::vector<torch::Tensor> parts;
-  for (const torch::Tensor& t : tensors) parts.push_back(t.reshape(-1));
-  return torch::cat(parts).to(torch::kCPU).contiguous();
-}
-
-// Undefined gradients (a rank without a minibatch in a step) count as zeros.
-std::vector<torch::Tensor> gradients_of(const std::vector<torch::Tensor>& parameters) {
-  std::vector<torch::Tensor> grads;
-  for (const torch::Tensor& p : parameters) grads.push_back(p.grad().defined() ? p.grad() : torch::zeros_like(p));
-  return grads;
-}
-
-// Sums the gradients over all ranks. The loss is already divided by the global
-// seed count of the step, so the sum is the gradient of the global mean loss.
-void all_reduce_gradients(const std::vector<torch::Tensor>& parameters, Communicator& comm) {
-  torch::Tensor flat = flatten(gradients_of(parameters));
-  comm.all_reduce_sum(flat.data_ptr<float>(), flat.numel(), DataType::float32);
-  int64_t offset = 0;
-  for (const torch::Tensor& p : parameters) {
-    torch::Tensor g = flat.narrow(0, offset, p.numel()).view_as(p).to(p.device());
-    if (p.grad().defined()) p.mutable_grad().copy_(g);
-    else p.mutable_grad() = g.clone();
-    offset += p.numel();
-  }
-}
-
-// Makes every rank start from rank 0's parameters.
-void broadcast_parameters(const std::vector<torch::Tensor>& parameters, Communicator& comm) {
-  torch::NoGradGuard no_grad;
-  torch::Tensor flat = flatten(parameters);
-  comm.broadcast(flat.data_ptr<float>(), flat.numel(), DataType::float32, 0);
-  int64_t offset = 0;
-  for (torch::Tensor p : parameters) {
-    p.copy_(flat.narrow(0, offset, p.numel()).view_as(p));
-    offset += p.numel();
-  }
-}
-
 std::vector<vid_t> sorted_union(const DataSplit& split) {
   std::vector<vid_t> all = split.train;
   all.insert(all.end(), split.validation.begin(), split.validation.end());
@@ -85,6 +43,23 @@ std::vector<vid_t> sorted_union(const DataSplit& split) {
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
   return all;
+}
+
+ProgressNumbers numbers_of(const TrainingProgress& p) {
+  return {{p.next_epoch, p.best_epoch, p.epochs_since_best, p.stopped_early},
+          {p.best_validation_accuracy, p.best_validation_loss, p.test_accuracy_at_best}};
+}
+
+TrainingProgress progress_of(const ProgressNumbers& n) {
+  TrainingProgress p;
+  p.next_epoch = n.counters[0];
+  p.best_epoch = n.counters[1];
+  p.epochs_since_best = n.counters[2];
+  p.stopped_early = n.counters[3] != 0;
+  p.best_validation_accuracy = n.scores[0];
+  p.best_validation_loss = n.scores[1];
+  p.test_accuracy_at_best = n.scores[2];
+  return p;
 }
 
 struct SampledBulk {
@@ -257,8 +232,7 @@ double Trainer::State::train_step(const BulkSample& sample, const StepPlan::Bulk
       y = labels.index_select(0, index_tensor(mb.seeds, device));
     }
     ScopedTimer t(&times.propagation);
-    // Dropout masks follow the minibatch, not the rank or the order of work.
-    torch::manual_seed(random_bits({options.seed, epoch_key, kDropoutTag, static_cast<uint64_t>(id), 0}, 0));
+    seed_minibatch_dropout(options.seed, epoch_key, id);
     const torch::Tensor loss = summed_cross_entropy(model->forward(blocks, x), y) / step_seeds;
     loss.backward();
     loss_sum += loss.item<double>() * step_seeds;
@@ -439,12 +413,14 @@ const torch::nn::Module& Trainer::model() const { return *state_->model; }
 
 void Trainer::save_checkpoint(const std::string& path) const {
   const State& s = *state_;
-  matsamp::save_checkpoint(path, s.identity(), *s.model, *s.optimizer, s.best_parameters, s.progress);
+  matsamp::save_checkpoint(path, s.identity(), *s.model, *s.optimizer, s.best_parameters, numbers_of(s.progress));
 }
 
 void Trainer::load_checkpoint(const std::string& path) {
   State& s = *state_;
-  matsamp::load_checkpoint(path, s.identity(), s.device, *s.model, *s.optimizer, s.best_parameters, s.progress);
+  ProgressNumbers numbers = numbers_of(s.progress);
+  matsamp::load_checkpoint(path, s.identity(), s.device, *s.model, *s.optimizer, s.best_parameters, numbers);
+  s.progress = progress_of(numbers);
 }
 
 TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::string& checkpoint_path) {
