@@ -1,5 +1,6 @@
 // Link prediction's training side: OGB's metrics on hand-computed cases, the
-// random edge split, and `matsamp train --task link` as a user runs it.
+// random edge split, OGB link datasets' own splits, and `matsamp train --task link`
+// as a user runs it.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +15,10 @@
 #include "test_data.h"
 #include "train/edge_split.h"
 #include "train/link_metrics.h"
+#include "train/ogb_link_split.h"
+
+#include <torch/serialize.h>
+#include <torch/torch.h>
 
 namespace matsamp {
 namespace {
@@ -55,12 +60,14 @@ TEST(EdgeSplit, SplitsEachUndirectedEdgeOnceAndTrainsOnlyOnTrainingEdges) {
   for (int64_t e = 0; e < s.test.size(); ++e)
     EXPECT_FALSE(testing::has_entry(s.train_graph, s.test.sources[e], s.test.destinations[e]));
   // Fixed negatives: not edges of the whole graph, the same for the same seed.
-  ASSERT_EQ(static_cast<int64_t>(s.test_negatives.size()), 20 * s.test.size());
-  for (int64_t i = 0; i < static_cast<int64_t>(s.test_negatives.size()); ++i)
-    EXPECT_FALSE(testing::has_entry(g.adj, s.test.sources[i / 20], s.test_negatives[i]));
+  ASSERT_EQ(s.test_negatives.size(), 20 * s.test.size());
+  for (int64_t i = 0; i < s.test_negatives.size(); ++i) {
+    EXPECT_EQ(s.test_negatives.sources[i], s.test.sources[i / 20]);
+    EXPECT_FALSE(testing::has_entry(g.adj, s.test.sources[i / 20], s.test_negatives.destinations[i]));
+  }
   const EdgeSplit again = split_edges(g.adj, {0.05, 0.10, 3, 20});
   EXPECT_EQ(again.test.sources, s.test.sources);
-  EXPECT_EQ(again.test_negatives, s.test_negatives);
+  EXPECT_EQ(again.test_negatives.destinations, s.test_negatives.destinations);
   EXPECT_NE(split_edges(g.adj, {0.05, 0.10, 4, 20}).test.sources, s.test.sources);
   EXPECT_THROW(split_edges(g.adj, {0.5, 0.5, 0, 1}), Error);
   // A directed graph: each edge once, the training graph one way.
@@ -109,20 +116,141 @@ TEST(LinkCli, CheckpointsAndResumes) {
                                  "belongs to another run");
 }
 
-// OGB's link datasets ship their split as torch pickles: read without it, and said so.
-TEST(LinkCli, TrainsOnAnOgbLinkFolderAndNamesThePickledSplit) {
+// An OGB link dataset as it ships: raw/ holds the training graph, split/<scheme>/
+// {train,valid,test}.pt the positives and the negatives of each set, written by
+// torch.save (torch::pickle_save writes the same zip archive), in one of OGB's two
+// layouts: 'edge' / 'edge_neg' pairs (a shared pool), or 'source_node',
+// 'target_node' and 'target_node_neg' (k per source).
+struct OgbLinkFolder {
+  std::string folder;
+  EdgeSplit split;  // what was written
+};
+
+void save_pt(const std::string& path, const std::vector<std::pair<std::string, torch::Tensor>>& entries) {
+  c10::Dict<std::string, torch::Tensor> dict;
+  for (const auto& [key, value] : entries) dict.insert(key, value);
+  const std::vector<char> bytes = torch::pickle_save(dict);
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+torch::Tensor pairs_tensor(const EdgeSet& edges) {
+  torch::Tensor t = torch::empty({edges.size(), 2}, torch::kLong);
+  for (int64_t e = 0; e < edges.size(); ++e) {
+    t[e][0] = static_cast<int64_t>(edges.sources[e]);
+    t[e][1] = static_cast<int64_t>(edges.destinations[e]);
+  }
+  return t;
+}
+
+torch::Tensor ids_tensor(const std::vector<vid_t>& ids) {
+  return torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kLong);
+}
+
+OgbLinkFolder write_ogb_link_folder(const std::string& dir, bool per_source) {
+  PlantedPartitionOptions planted;
+  planted.vertices = 400;
+  planted.feature_dim = 16;
+  Graph g = generate_planted_partition(planted);
+  OgbLinkFolder out{dir + (per_source ? "/ogbl_citation_toy" : "/ogbl_collab_toy"),
+                    split_edges(g.adj, {0.1, 0.1, 2, 3})};
+  g.adj = out.split.train_graph;  // OGB's graph holds the training edges only
+  write_ogb_node_dataset(out.folder, g);
+  const std::string scheme = out.folder + "/split/" + (per_source ? "time" : "collab");
+  std::filesystem::create_directories(scheme);
+  const auto write = [&](const std::string& name, const EdgeSet& positives, const EdgeSet* negatives) {
+    if (!per_source) {
+      std::vector<std::pair<std::string, torch::Tensor>> entries{{"edge", pairs_tensor(positives)},
+                                                                 {"weight", torch::ones({positives.size()})}};
+      if (negatives) entries.emplace_back("edge_neg", pairs_tensor(*negatives));
+      return save_pt(scheme + "/" + name, entries);
+    }
+    std::vector<std::pair<std::string, torch::Tensor>> entries{{"source_node", ids_tensor(positives.sources)},
+                                                               {"target_node", ids_tensor(positives.destinations)}};
+    if (negatives) entries.emplace_back("target_node_neg", ids_tensor(negatives->destinations).view({-1, 3}));
+    save_pt(scheme + "/" + name, entries);
+  };
+  write("train.pt", out.split.train, nullptr);
+  write("valid.pt", out.split.validation, &out.split.validation_negatives);
+  write("test.pt", out.split.test, &out.split.test_negatives);
+  return out;
+}
+
+void expect_same_edges(const EdgeSet& got, const EdgeSet& expected, const std::string& what) {
+  EXPECT_EQ(got.sources, expected.sources) << what;
+  EXPECT_EQ(got.destinations, expected.destinations) << what;
+}
+
+TEST(OgbLinkSplit, ReadsBothLayoutsAsWritten) {
+  const std::string dir = testing::scratch_dir("ogb_link_split");
+  for (bool per_source : {false, true}) {
+    const OgbLinkFolder written = write_ogb_link_folder(dir, per_source);
+    const std::string train_pt = ogb_pickled_split(written.folder);
+    ASSERT_FALSE(train_pt.empty());
+    const Graph g = read_graph(written.folder);
+    const EdgeSplit read = read_ogb_link_split(train_pt, g.adj);
+    EXPECT_TRUE(read.undirected);
+    EXPECT_EQ(read.train_graph.colidx, written.split.train_graph.colidx);
+    expect_same_edges(read.train, written.split.train, "train");
+    expect_same_edges(read.validation, written.split.validation, "validation");
+    expect_same_edges(read.test, written.split.test, "test");
+    expect_same_edges(read.validation_negatives, written.split.validation_negatives, "validation negatives");
+    expect_same_edges(read.test_negatives, written.split.test_negatives, "test negatives");
+    EXPECT_EQ(read.evaluation_negatives, per_source ? 3 : 0) << "a pool of pairs has no per-source ranks";
+  }
+}
+
+TEST(OgbLinkSplit, BadFilesAreOneLineErrors) {
+  const std::string dir = testing::scratch_dir("ogb_link_split_bad");
+  const OgbLinkFolder written = write_ogb_link_folder(dir, false);
+  const std::string scheme = written.folder + "/split/collab";
+  const CsrMatrix adj = read_graph(written.folder).adj;
+  const auto expect_error = [&](const std::string& expected) {
+    try {
+      read_ogb_link_split(scheme + "/train.pt", adj);
+      ADD_FAILURE() << "no error; expected: " << expected;
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(expected), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  };
+  save_pt(scheme + "/valid.pt", {{"edge", torch::tensor({0, 400}, torch::kLong).view({1, 2})}});
+  expect_error("'edge' has vertex ids in [0, 400], outside the graph's [0, 400)");
+  save_pt(scheme + "/valid.pt", {{"edge", torch::zeros({3, 2}, torch::kLong)}});
+  expect_error("valid.pt has no positives or no negatives");
+  save_pt(scheme + "/valid.pt", {{"edge", torch::zeros({3, 3}, torch::kLong)}});
+  expect_error("'edge' has shape [3, 3], expected [E, 2]");
+  save_pt(scheme + "/valid.pt", {{"head", torch::zeros({3}, torch::kLong)}});
+  expect_error("a knowledge-graph split");
+  std::ofstream(scheme + "/valid.pt", std::ios::binary) << "\x80\x02legacy pickle";
+  expect_error("is not in torch's zip format (a pickle saved before torch 1.6");
+  std::filesystem::remove(scheme + "/valid.pt");
+  expect_error("valid.pt is missing");
+}
+
+TEST(LinkCli, TrainsOnAnOgbLinkFolderWithItsOwnSplit) {
   const std::string dir = testing::scratch_dir("link_cli_ogbl");
-  const std::string folder = dir + "/ogbl_toy";
-  write_ogb_node_dataset(folder, generate_planted_partition({}));
-  std::filesystem::create_directories(folder + "/split/time");
-  for (const char* name : {"train.pt", "valid.pt", "test.pt"})
-    std::ofstream(folder + "/split/time/" + name) << "pickle";
-  EXPECT_EQ(ogb_pickled_split(folder), folder + "/split/time/train.pt");
-  EXPECT_TRUE(read_graph(folder).splits.empty());
-  const testing::CliResult r = testing::run_cli("train --task link -g " + folder + " --epochs 1 --hidden 8", dir);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("split/time/train.pt and its valid/test are torch pickles"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
+  for (bool per_source : {false, true}) {
+    const OgbLinkFolder written = write_ogb_link_folder(dir, per_source);
+    const testing::CliResult r =
+        testing::run_cli("train --task link -g " + written.folder + " --epochs 2 --hidden 8 -b 128", dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("the dataset's own split"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(std::to_string(written.split.train.size()) + " train, " +
+                         std::to_string(written.split.validation.size()) + " validation"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
+    EXPECT_EQ(r.out.find("\"mrr\"") != std::string::npos, per_source) << "MRR needs negatives per source";
+    // --split random splits the folder's graph instead.
+    const testing::CliResult random = testing::run_cli(
+        "train --task link -g " + written.folder + " --split random --epochs 1 --hidden 8 -b 128", dir);
+    ASSERT_EQ(random.exit_code, 0) << random.err;
+    EXPECT_EQ(random.err.find("the dataset's own split"), std::string::npos) << random.err;
+  }
+  testing::expect_one_line_error(
+      testing::run_cli("train --task link -g " + testing::data_file("cora.npz") + " --split given --epochs 1", dir),
+      "ships no link split");
 }
 
 TEST(LinkCli, BadInputIsAOneLineError) {

@@ -71,7 +71,8 @@ TEST(LinkTrainer, ResumesFromACheckpointExactly) {
   EXPECT_DOUBLE_EQ(got.validation.auc, expected.validation.auc);
   EXPECT_EQ(resumed->summary().best_epoch, original->summary().best_epoch);
   EXPECT_DOUBLE_EQ(resumed->summary().test.auc, original->summary().test.auc);
-  EXPECT_NE(setup.trainer(options)->train_epoch().loss, expected.loss) << "a fresh trainer: the checkpoint carried state";
+  EXPECT_NE(setup.trainer(options)->train_epoch().loss, expected.loss)
+      << "a fresh trainer: the checkpoint carried state";
 
   // Another run's checkpoint is refused by name, before anything is loaded.
   options.decoder = "mlp";

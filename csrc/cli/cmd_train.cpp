@@ -8,6 +8,7 @@
 #include "io/atomic_file.h"
 #include "io/graph_io.h"
 #include "train/link_trainer.h"
+#include "train/ogb_link_split.h"
 #include "train/trainer.h"
 #include "util/memory.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
@@ -66,9 +67,10 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->capture_default_str();
   cmd.add_flag("--no-prefetch", o.no_prefetch, "sample each bulk only when training needs it");
   cmd.add_option("--split", o.split,
-                 "given: the dataset's own train/valid/test sets (an OGB folder's split/, kept in .msg); random: "
-                 "a seeded per-class split (--train-per-class, --validation-per-class); auto: given when the "
-                 "dataset has one")
+                 "given: the dataset's own train/valid/test sets (an OGB folder's split/, kept in .msg; with "
+                 "--task link, an OGB link folder's split/<scheme>/*.pt); random: a seeded per-class split "
+                 "(--train-per-class, --validation-per-class), or with --task link --edge-split; auto: given "
+                 "when the dataset has one")
       ->check(CLI::IsMember({"auto", "given", "random"}))
       ->capture_default_str();
   cmd.add_option("--train-per-class", o.data.split.train_per_class, "--split random: training vertices per class")
@@ -96,8 +98,9 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->capture_default_str();
   auto* link = "Link prediction (--task link)";
   cmd.add_option("--edge-split", o.edge_split,
-                 "validation and test fractions of the edges (each undirected edge once); the rest trains and "
-                 "alone forms the graph the layers are sampled from")
+                 "validation and test fractions of the edges (each undirected edge once) when the dataset has "
+                 "no split of its own or with --split random; the rest trains and alone forms the graph the "
+                 "layers are sampled from")
       ->expected(2)
       ->delimiter(',')
       ->group(link)
@@ -158,15 +161,19 @@ void train_links(TrainCommandOptions& o, Communicator& comm) {
   o.link.negatives.distribution = parse_negative_distribution(o.negative_distribution);
   o.link.exclude_reverse = !o.keep_reverse_edges;
   o.link.train = o.train;
-  if (const std::string pickled = ogb_pickled_split(o.source.spec); !pickled.empty() && leader)
-    std::fprintf(stderr,
-                 "matsamp: %s and its valid/test are torch pickles (OGB's link split), which matsamp does not "
-                 "read; the edges are split at random (--edge-split)\n",
-                 pickled.c_str());
+  // An OGB link dataset's own split (its graph is then the training graph, ids as given).
+  const std::string given = ogb_pickled_split(o.source.spec);
+  const SplitChoice choice = parse_split_choice(o.split);
+  MATSAMP_CHECK(choice != SplitChoice::given || !given.empty(), "--split given: ", o.source.spec,
+                " ships no link split (an OGB folder's split/<scheme>/train.pt)");
+  const bool use_given = !given.empty() && choice != SplitChoice::random;
+  if (use_given) o.source.cleanup.largest_component = false;
   Graph g = load_training_graph(o);
   if (!o.raw_features) normalize_feature_rows(g);
-  const EdgeSplit split = split_edges(g.adj, o.link_split);
+  const EdgeSplit split = use_given ? read_ogb_link_split(given, g.adj) : split_edges(g.adj, o.link_split);
   g.adj = split.train_graph;
+  if (leader && use_given)
+    std::fprintf(stderr, "matsamp: the dataset's own split (%s, valid.pt, test.pt)\n", given.c_str());
   if (leader)
     std::fprintf(stderr,
                  "matsamp: link prediction on %lld vertices (%s): %lld train, %lld validation, %lld test edges\n",
@@ -184,9 +191,8 @@ void train_links(TrainCommandOptions& o, Communicator& comm) {
   }
   const LinkSummary summary = trainer.run(stdout, stderr, o.checkpoint);
   if (leader)
-    std::fprintf(stderr, "matsamp: best validation AUC %.4f at epoch %lld; test AUC %.4f, MRR %.4f\n",
-                 summary.validation.auc, static_cast<long long>(summary.best_epoch), summary.test.auc,
-                 summary.test.mrr);
+    std::fprintf(stderr, "matsamp: best validation AUC %.4f at epoch %lld; test %s\n", summary.validation.auc,
+                 static_cast<long long>(summary.best_epoch), score_line(summary.test).c_str());
 }
 
 void train_nodes(TrainCommandOptions& o, Communicator& comm) {

@@ -88,4 +88,10 @@ CsrMatrix transpose(const CsrMatrix& m) {
   return t;
 }
 
+bool is_pattern_symmetric(const CsrMatrix& m) {
+  if (m.rows != m.cols) return false;
+  const CsrMatrix t = transpose(m);
+  return t.rowptr == m.rowptr && t.colidx == m.colidx;
+}
+
 }  // namespace matsamp

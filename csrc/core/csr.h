@@ -50,5 +50,7 @@ CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_
                            std::vector<float> vals);
 
 CsrMatrix transpose(const CsrMatrix& m);
+// Whether m is square with an entry (v, u) for every (u, v), values aside.
+bool is_pattern_symmetric(const CsrMatrix& m);
 
 }  // namespace matsamp

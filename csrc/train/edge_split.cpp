@@ -14,22 +14,18 @@ namespace {
 constexpr uint32_t kEdgeSplitEpoch = 0xED6E5000u;  // a shuffle key no training epoch uses
 constexpr uint32_t kValidationNegativesEpoch = 0xED6E5001u, kTestNegativesEpoch = 0xED6E5002u;
 
-bool is_symmetric(const CsrMatrix& a) {
-  if (a.rows != a.cols) return false;
-  const CsrMatrix t = transpose(a);
-  return t.rowptr == a.rowptr && t.colidx == a.colidx;
-}
-
 // evaluation_negatives per positive: destinations that are no edge of the source
 // (nor the source itself), drawn uniformly with fixed keys.
-std::vector<vid_t> fixed_negatives(const CsrMatrix& adj, const EdgeSet& positives, int64_t per_positive, uint64_t seed,
-                                   uint32_t epoch) {
-  if (per_positive == 0) return {};
+EdgeSet fixed_negatives(const CsrMatrix& adj, const EdgeSet& positives, int64_t per_positive, uint64_t seed,
+                        uint32_t epoch) {
+  EdgeSet out;
+  if (per_positive == 0) return out;
   const NegativeSampler sampler(adj, {per_positive, NegativeDistribution::uniform, true});
-  std::vector<vid_t> out(positives.size() * per_positive);
   for (int64_t e = 0; e < positives.size(); ++e)
-    for (int64_t i = 0; i < per_positive; ++i)
-      out[e * per_positive + i] = sampler.draw(positives.sources[e], seed, epoch, 0, e, i);
+    for (int64_t i = 0; i < per_positive; ++i) {
+      out.sources.push_back(positives.sources[e]);
+      out.destinations.push_back(sampler.draw(positives.sources[e], seed, epoch, 0, e, i));
+    }
   return out;
 }
 
@@ -43,7 +39,7 @@ EdgeSplit split_edges(const CsrMatrix& adj, const EdgeSplitOptions& options) {
                 options.evaluation_negatives);
   MATSAMP_CHECK(adj.rows == adj.cols, "edge split: the graph is not square (", adj.rows, " x ", adj.cols, ")");
   EdgeSplit split;
-  split.undirected = is_symmetric(adj);
+  split.undirected = is_pattern_symmetric(adj);
   // The candidate edges: each undirected one once (u < v), self-loops left out.
   EdgeSet all;
   for (int64_t u = 0; u < adj.rows; ++u)

@@ -1,7 +1,8 @@
 // Train / validation / test edges for link prediction, in the manner of PyG's
 // RandomLinkSplit: a seeded random split of the graph's edges (each undirected
 // edge once when the graph is symmetric), the message-passing graph built from
-// the training edges only, and fixed negatives for validation and test.
+// the training edges only, and fixed negatives for validation and test. A
+// dataset's own split (OGB's) is read by train/ogb_link_split.h.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -26,8 +27,11 @@ struct EdgeSplit {
   CsrMatrix train_graph;  // the graph's training edges only (both ways when it is symmetric)
   bool undirected = false;
   EdgeSet train, validation, test;  // positives (one direction per undirected edge)
-  // Negative destinations, evaluation_negatives per positive (row-major), same sources.
-  std::vector<vid_t> validation_negatives, test_negatives;
+  // What validation and test positives are scored against. evaluation_negatives
+  // k > 0: negatives [i·k, (i+1)·k) share positive i's source (ranks per source,
+  // MRR; as ogbl-citation2); 0: one pool that every positive is ranked against
+  // (AUC, Hits@K; as ogbl-collab's edge_neg).
+  EdgeSet validation_negatives, test_negatives;
   int64_t evaluation_negatives = 0;
 };
 

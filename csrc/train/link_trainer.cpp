@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "io/atomic_file.h"
 #include "sampling/epoch.h"
@@ -62,26 +63,35 @@ std::vector<float> to_vector(const torch::Tensor& t) {
 JsonObject describe(const LinkScores& s) {
   JsonObject hits;
   for (const auto& [k, v] : s.hits) hits.add(std::to_string(k), v);
-  return JsonObject().add("auc", s.auc).add("mrr", s.mrr).add("hits", hits);
+  JsonObject out = JsonObject().add("auc", s.auc);
+  if (s.mrr) out.add("mrr", *s.mrr);
+  return out.add("hits", hits);
 }
 
-// Scores as numbers (auc, mrr, Hits@K for each K, 0 where not scored yet) and
-// back, for broadcasts and checkpoints.
+// Scores as numbers (auc, mrr or NaN, Hits@K for each K, 0 where not scored
+// yet) and back, for broadcasts and checkpoints.
 void append_numbers(const LinkScores& s, const std::vector<int64_t>& hits_k, std::vector<double>& out) {
   out.push_back(s.auc);
-  out.push_back(s.mrr);
+  out.push_back(s.mrr.value_or(std::nan("")));
   for (int64_t k : hits_k) out.push_back(s.hits.count(k) ? s.hits.at(k) : 0.0);
 }
 
 LinkScores scores_from(const double* numbers, const std::vector<int64_t>& hits_k) {
   LinkScores s;
   s.auc = numbers[0];
-  s.mrr = numbers[1];
+  if (!std::isnan(numbers[1])) s.mrr = numbers[1];
   for (size_t i = 0; i < hits_k.size(); ++i) s.hits[hits_k[i]] = numbers[2 + i];
   return s;
 }
 
 }  // namespace
+
+std::string score_line(const LinkScores& s) {
+  char text[64];
+  if (s.mrr) std::snprintf(text, sizeof text, "AUC %.4f  MRR %.4f", s.auc, *s.mrr);
+  else std::snprintf(text, sizeof text, "AUC %.4f", s.auc);
+  return text;
+}
 
 struct LinkTrainer::State {
   const Graph& graph;
@@ -111,7 +121,7 @@ struct LinkTrainer::State {
   BulkSample sample(const EpochOrder& order, const StepPlan::Bulk& bulk, uint32_t epoch, EdgeBulk* edges);
   double train_step(const BulkSample& sampled, const EdgeBulk& edges, const StepPlan::Bulk& bulk, int64_t step,
                     uint32_t epoch);
-  LinkScores score(const torch::Tensor& h, const EdgeSet& positives, const std::vector<vid_t>& negatives);
+  LinkScores score(const torch::Tensor& h, const EdgeSet& positives, const EdgeSet& negatives);
   LinkScores leaders(const LinkScores& mine);  // rank 0's scores, on every rank
   void evaluate(LinkEpoch& m);
   std::vector<int64_t> identity() const;
@@ -139,8 +149,8 @@ LinkTrainer::State::State(const Graph& graph_, const EdgeSplit& split_, const Sa
   MATSAMP_CHECK(o.feature_replication == 0 && o.locality_blocks == 0,
                 "link prediction reads the features on every process (no feature replication or locality blocks)");
   MATSAMP_CHECK(graph.feature_dim > 0, "link prediction needs vertex features (the graph has none)");
-  MATSAMP_CHECK(split.validation.size() > 0 && split.evaluation_negatives > 0,
-                "link prediction needs validation edges and evaluation negatives");
+  MATSAMP_CHECK(split.validation.size() > 0 && split.validation_negatives.size() > 0,
+                "link prediction needs validation edges and negatives to score them against");
   if (o.threads > 0) torch::set_num_threads(o.threads);
   edge_ids.resize(split.train.size());
   for (int64_t e = 0; e < split.train.size(); ++e) edge_ids[e] = e;
@@ -227,17 +237,16 @@ double LinkTrainer::State::train_step(const BulkSample& sampled, const EdgeBulk&
   return loss_sum;
 }
 
-LinkScores LinkTrainer::State::score(const torch::Tensor& h, const EdgeSet& positives,
-                                     const std::vector<vid_t>& negative_destinations) {
+LinkScores LinkTrainer::State::score(const torch::Tensor& h, const EdgeSet& positives, const EdgeSet& negatives) {
   LinkScores s;
   if (positives.size() == 0) return s;
-  const torch::Tensor src = index_tensor(positives.sources, device), dst = index_tensor(positives.destinations, device);
-  const std::vector<float> pos = to_vector(model->decoder->forward(h.index_select(0, src), h.index_select(0, dst)));
-  const torch::Tensor neg_src = src.repeat_interleave(split.evaluation_negatives);
-  const std::vector<float> neg = to_vector(model->decoder->forward(
-      h.index_select(0, neg_src), h.index_select(0, index_tensor(negative_destinations, device))));
+  const auto scores_of = [&](const EdgeSet& edges) {
+    return to_vector(model->decoder->forward(h.index_select(0, index_tensor(edges.sources, device)),
+                                             h.index_select(0, index_tensor(edges.destinations, device))));
+  };
+  const std::vector<float> pos = scores_of(positives), neg = scores_of(negatives);
   s.auc = roc_auc(pos, neg);
-  s.mrr = mean_reciprocal_rank(ranks_among_own_negatives(pos, neg));
+  if (split.evaluation_negatives > 0) s.mrr = mean_reciprocal_rank(ranks_among_own_negatives(pos, neg));
   for (int64_t k : options.hits_k) s.hits[k] = hits_at_k(pos, neg, k);
   return s;
 }
@@ -378,9 +387,9 @@ LinkSummary LinkTrainer::run(std::FILE* metrics, std::FILE* progress, const std:
       std::fflush(metrics);
     }
     if (progress)
-      std::fprintf(progress, "matsamp: epoch %lld/%lld  loss %.4f  validation AUC %.4f  MRR %.4f\n",
-                   static_cast<long long>(m.epoch + 1), static_cast<long long>(epochs), m.loss, m.validation.auc,
-                   m.validation.mrr);
+      std::fprintf(progress, "matsamp: epoch %lld/%lld  loss %.4f  validation %s\n",
+                   static_cast<long long>(m.epoch + 1), static_cast<long long>(epochs), m.loss,
+                   score_line(m.validation).c_str());
   }
   const LinkSummary result = summary();
   if (leader && metrics) {

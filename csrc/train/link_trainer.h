@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,13 @@ struct LinkTrainOptions {
 };
 
 struct LinkScores {
-  double auc = 0, mrr = 0;
+  double auc = 0;
+  std::optional<double> mrr;       // with negatives per source only (EdgeSplit::evaluation_negatives > 0)
   std::map<int64_t, double> hits;  // Hits@K against all negatives (ogbl-collab's definition)
 };
+
+// "AUC 0.9012  MRR 0.4011" (MRR where defined), for progress lines.
+std::string score_line(const LinkScores& scores);
 
 struct LinkEpoch {
   int64_t epoch = 0, steps = 0;

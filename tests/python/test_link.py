@@ -103,3 +103,47 @@ def test_the_example_learns_link_prediction_on_cora(cora_path):
     result = json.loads(out.splitlines()[-1])
     assert result["train_edges"] + result["validation_edges"] + result["test_edges"] == 5278
     assert result["test_auc"] >= 0.8, result   # a random scorer gives 0.5
+
+
+def _write_csv_gz(path, rows):
+    import gzip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt") as f:
+        for row in rows:
+            f.write(",".join(str(x) for x in row) + "\n")
+
+
+@pytest.mark.parametrize("layout", ["collab", "citation2"])
+def test_the_cli_trains_on_an_ogb_link_split_saved_by_torch(tmp_path, cli, layout):
+    """OGB's split/<scheme>/*.pt as Python's torch.save writes them, read by `matsamp train --task link`."""
+    g = torch.Generator().manual_seed(3)
+    n, k = 120, 4
+    edges = torch.randint(0, n, (2, 600), generator=g)
+    edges = edges[:, edges[0] != edges[1]]
+    train, valid, test = edges[:, :500], edges[:, 500:540], edges[:, 540:580]
+    root = tmp_path / f"ogbl_{layout}"
+    raw = root / "raw"
+    _write_csv_gz(raw / "edge.csv.gz", train.t().tolist())  # the graph: training edges only
+    _write_csv_gz(raw / "num-node-list.csv.gz", [[n]])
+    _write_csv_gz(raw / "num-edge-list.csv.gz", [[train.shape[1]]])
+    _write_csv_gz(raw / "node-feat.csv.gz", torch.randn(n, 8, generator=g).tolist())
+    split = root / "split" / layout
+    split.mkdir(parents=True)
+    for name, positives in [("train", train), ("valid", valid), ("test", test)]:
+        if layout == "collab":
+            entry = {"edge": positives.t().contiguous(), "weight": torch.ones(positives.shape[1])}
+            if name != "train":
+                entry["edge_neg"] = torch.randint(0, n, (100, 2), generator=g)
+        else:
+            entry = {"source_node": positives[0].clone(), "target_node": positives[1].clone()}
+            if name != "train":
+                entry["target_node_neg"] = torch.randint(0, n, (positives.shape[1], k), generator=g)
+        torch.save(entry, split / f"{name}.pt")
+    run = subprocess.run([str(cli), "train", "--task", "link", "-g", str(root), "--epochs", "2", "--hidden", "8",
+                          "-b", "128", "--torch-threads", "1"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "the dataset's own split" in run.stderr
+    assert "500 train, 40 validation, 40 test edges" in run.stderr
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    assert 0 <= summary["test"]["auc"] <= 1
+    assert ("mrr" in summary["test"]) == (layout == "citation2")
