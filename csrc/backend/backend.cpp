@@ -15,6 +15,17 @@ Matrix Backend::mask_entries(Matrix p, const Matrix& mask) {
   return upload(matsamp::mask_entries(to_host(std::move(p)), to_host(mask)));
 }
 
+SharedCompacted Backend::compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
+                                                const BlockedIds& leading) {
+  std::vector<CsrMatrix> host;
+  for (Matrix& m : parts) host.push_back(to_host(std::move(m)));
+  SharedCompactResult c =
+      matsamp::compact_columns_shared(std::move(host), row_offsets, ids_to_host(leading.ids), leading.offsets);
+  SharedCompacted out{{}, {upload_ids(std::move(c.vertices)), std::move(c.col_offsets)}};
+  for (CsrMatrix& m : c.adj) out.adj.push_back(upload(std::move(m)));
+  return out;
+}
+
 Matrix Backend::sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                                    const Matrix& mask) {
   const auto [masked, positions] = masked_rows(*this, a, rows, mask);

@@ -28,6 +28,12 @@ struct Compacted {
   BlockedIds vertices;
 };
 
+// compact_columns_shared's result: each part relabelled, and the shared list.
+struct SharedCompacted {
+  std::vector<Matrix> adj;
+  BlockedIds vertices;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -75,6 +81,11 @@ class Backend {
   // Block g of s (row_offsets) gets the columns leading block g first, then its
   // other non-empty columns in ascending id.
   virtual Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) = 0;
+  // compact_columns of several matrices whose block g shares one vertex list
+  // (ops.h: compact_columns_shared): a heterogeneous graph's relations into one
+  // vertex type. The default runs the host op between transfers.
+  virtual SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
+                                                 const BlockedIds& leading);
   // P's value at (row g, at.ids[i]) for i in block g of `at` (row 0 for every
   // block when P is one shared row); 0 where P has no entry.
   virtual Values gather(const Matrix& p, const BlockedIds& at) = 0;

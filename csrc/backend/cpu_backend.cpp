@@ -68,6 +68,16 @@ class CpuBackend final : public Backend {
                                                host(leading.ids, "compact_columns"), leading.offsets);
     return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)), std::move(c.col_offsets)}};
   }
+  SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
+                                         const BlockedIds& leading) override {
+    std::vector<CsrMatrix> owned;
+    for (Matrix& m : parts) owned.push_back(take(std::move(m), "compact_columns"));
+    SharedCompactResult c = matsamp::compact_columns_shared(std::move(owned), row_offsets,
+                                                            host(leading.ids, "compact_columns"), leading.offsets);
+    SharedCompacted out{{}, {wrap_array(std::move(c.vertices)), std::move(c.col_offsets)}};
+    for (CsrMatrix& m : c.adj) out.adj.push_back(wrap(std::move(m)));
+    return out;
+  }
   Values gather(const Matrix& p, const BlockedIds& at) override {
     return wrap_array(matsamp::entries_at(host(p, "gather"), host(at.ids, "gather"), at.offsets));
   }

@@ -1,4 +1,6 @@
-// Per-minibatch column relabelling: the column extraction of node-wise samplers.
+// Per-minibatch column relabelling: the column extraction of node-wise samplers
+// (of one sampled matrix, or of several sharing their blocks' vertex lists: the
+// relations of a heterogeneous graph into one source type).
 //
 // Each thread keeps a dense vertex -> local id table (reset after each block),
 // so relabelling costs O(1) per entry. The new vertices are put in order by
@@ -20,19 +22,26 @@ constexpr col_t kNew = -2;
 
 }  // namespace
 
-CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
-                              const Offsets& leading_offsets) {
-  check_compact_columns(s, row_offsets, leading, leading_offsets);
-  const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
+SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
+                                           const std::vector<vid_t>& leading, const Offsets& leading_offsets) {
+  MATSAMP_CHECK(!parts.empty() && parts.size() == row_offsets.size(), "compact_columns: ", parts.size(),
+                " matrices and ", row_offsets.size(), " row offset lists (one each, at least one)");
+  for (size_t i = 0; i < parts.size(); ++i) {
+    check_compact_columns(parts[i], row_offsets[i], leading, leading_offsets);
+    MATSAMP_CHECK(parts[i].cols == parts[0].cols, "compact_columns: the matrices' columns differ (", parts[0].cols,
+                  " and ", parts[i].cols, "): they share one vertex list");
+  }
+  const int64_t blocks = static_cast<int64_t>(leading_offsets.size()) - 1;
+  const int64_t n = parts[0].cols;
 
-  // Pass 1, per block: the vertex list (leading, then new vertices ascending);
-  // each entry's column id becomes its local column, in place.
+  // Pass 1, per block: the vertex list (leading, then new vertices of any part
+  // ascending); each entry's column id becomes its local column, in place.
   std::vector<std::vector<vid_t>> lists(blocks);
   int64_t repeated_leader = -1;  // exceptions must not leave the parallel region
 #pragma omp parallel
   {
-    std::vector<col_t> table(s.cols, kUnseen);
-    std::vector<uint64_t> new_marks((s.cols + 63) / 64, 0);
+    std::vector<col_t> table(n, kUnseen);
+    std::vector<uint64_t> new_marks((n + 63) / 64, 0);
 #pragma omp for schedule(dynamic, 1)
     for (int64_t g = 0; g < blocks; ++g) {
       std::vector<vid_t>& list = lists[g];
@@ -45,16 +54,22 @@ CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std
         table[list[j]] = static_cast<col_t>(j);
       }
       const size_t lead = list.size();
-      const int64_t e0 = s.rowptr[row_offsets[g]], e1 = s.rowptr[row_offsets[g + 1]];
-      for (int64_t e = e0; e < e1; ++e)
-        if (table[s.colidx[e]] == kUnseen) {
-          table[s.colidx[e]] = kNew;
-          list.push_back(s.colidx[e]);
-          new_marks[s.colidx[e] >> 6] |= uint64_t{1} << (s.colidx[e] & 63);
-        }
+      for (size_t i = 0; i < parts.size(); ++i) {
+        const CsrMatrix& s = parts[i];
+        for (int64_t e = s.rowptr[row_offsets[i][g]]; e < s.rowptr[row_offsets[i][g + 1]]; ++e)
+          if (table[s.colidx[e]] == kUnseen) {
+            table[s.colidx[e]] = kNew;
+            list.push_back(s.colidx[e]);
+            new_marks[s.colidx[e] >> 6] |= uint64_t{1} << (s.colidx[e] & 63);
+          }
+      }
       sort_marked(list, lead, new_marks.data(), new_marks.size());
       for (size_t j = lead; j < list.size(); ++j) table[list[j]] = static_cast<col_t>(j);
-      for (int64_t e = e0; e < e1; ++e) s.colidx[e] = table[s.colidx[e]];
+      for (size_t i = 0; i < parts.size(); ++i) {
+        CsrMatrix& s = parts[i];
+        for (int64_t e = s.rowptr[row_offsets[i][g]]; e < s.rowptr[row_offsets[i][g + 1]]; ++e)
+          s.colidx[e] = table[s.colidx[e]];
+      }
       for (vid_t v : list) table[v] = kUnseen;
     }
   }
@@ -62,34 +77,45 @@ CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std
   MATSAMP_CHECK(repeated_leader < 0, "compact_columns: vertex ", repeated_leader,
                 " appears twice among the leading vertices of one minibatch");
 
-  CompactResult result;
+  SharedCompactResult result;
   result.col_offsets.assign(blocks + 1, 0);
   for (int64_t g = 0; g < blocks; ++g)
     result.col_offsets[g + 1] = result.col_offsets[g] + static_cast<int64_t>(lists[g].size());
   check_column_count(result.col_offsets.back(), "compact_columns");
   result.vertices.resize(result.col_offsets.back());
-  CsrMatrix& adj = result.adj;
-  adj = std::move(s);
-  adj.cols = result.col_offsets.back();
-  if (adj.values.empty()) adj.values.assign(adj.colidx.size(), 1.0f);
+  for (int64_t g = 0; g < blocks; ++g)
+    std::copy(lists[g].begin(), lists[g].end(), result.vertices.begin() + result.col_offsets[g]);
+  result.adj = std::move(parts);
 
-    // Pass 2, per block: stacked column ids, each row sorted by its new ids.
+  // Pass 2, per block: stacked column ids, each row sorted by its new ids.
+  for (size_t i = 0; i < result.adj.size(); ++i) {
+    CsrMatrix& adj = result.adj[i];
+    adj.cols = result.col_offsets.back();
+    if (adj.values.empty()) adj.values.assign(adj.colidx.size(), 1.0f);
 #pragma omp parallel
-  {
-    RowEntries row;
+    {
+      RowEntries row;
 #pragma omp for schedule(dynamic, 1)
-    for (int64_t g = 0; g < blocks; ++g) {
-      std::copy(lists[g].begin(), lists[g].end(), result.vertices.begin() + result.col_offsets[g]);
-      const col_t base = static_cast<col_t>(result.col_offsets[g]);
-      for (int64_t r = row_offsets[g]; r < row_offsets[g + 1]; ++r) {
-        row.clear();
-        for (int64_t e = adj.rowptr[r]; e < adj.rowptr[r + 1]; ++e)
-          row.push_back({static_cast<col_t>(base + adj.colidx[e]), adj.values[e]});
-        write_sorted_row(row, adj, r);
+      for (int64_t g = 0; g < blocks; ++g) {
+        const col_t base = static_cast<col_t>(result.col_offsets[g]);
+        for (int64_t r = row_offsets[i][g]; r < row_offsets[i][g + 1]; ++r) {
+          row.clear();
+          for (int64_t e = adj.rowptr[r]; e < adj.rowptr[r + 1]; ++e)
+            row.push_back({static_cast<col_t>(base + adj.colidx[e]), adj.values[e]});
+          write_sorted_row(row, adj, r);
+        }
       }
     }
   }
   return result;
+}
+
+CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                              const Offsets& leading_offsets) {
+  std::vector<CsrMatrix> parts;
+  parts.push_back(std::move(s));
+  SharedCompactResult shared = compact_columns_shared(std::move(parts), {row_offsets}, leading, leading_offsets);
+  return {std::move(shared.adj[0]), std::move(shared.vertices), std::move(shared.col_offsets)};
 }
 
 }  // namespace matsamp

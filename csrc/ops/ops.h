@@ -120,6 +120,18 @@ struct CompactResult {
 CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                               const Offsets& leading_offsets);
 
+// compact_columns of several matrices with the same columns and k row blocks
+// each (parts[i]'s in row_offsets[i]) that share each block's vertex list:
+// leading block g first, then the other non-empty columns of block g of any
+// part, ascending. The relations of a heterogeneous graph into one vertex type.
+struct SharedCompactResult {
+  std::vector<CsrMatrix> adj;  // parts[i] relabelled, in order
+  std::vector<vid_t> vertices;
+  Offsets col_offsets;
+};
+SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
+                                           const std::vector<vid_t>& leading, const Offsets& leading_offsets);
+
 // The gather op: P's value at (row g, at[i]) for every i in block g of offsets
 // (row 0 for every block when P is one shared row), 0 where P has no entry.
 std::vector<float> entries_at(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets);

@@ -113,8 +113,8 @@ SetRead read_set(const std::string& path, int64_t n) {
 }  // namespace
 
 EdgeSplit read_ogb_link_split(const std::string& train_pt, const CsrMatrix& graph) {
-  MATSAMP_CHECK(graph.rows == graph.cols, "OGB link split: the graph is not square (", graph.rows, " x ",
-                graph.cols, ")");
+  MATSAMP_CHECK(graph.rows == graph.cols, "OGB link split: the graph is not square (", graph.rows, " x ", graph.cols,
+                ")");
   const fs::path dir = fs::path(train_pt).parent_path();
   const int64_t n = graph.rows;
   EdgeSplit split;
@@ -124,7 +124,8 @@ EdgeSplit read_ogb_link_split(const std::string& train_pt, const CsrMatrix& grap
   MATSAMP_CHECK(split.train.size() > 0, train_pt, " has no training edges");
   SetRead valid = read_set((dir / "valid.pt").string(), n), test = read_set((dir / "test.pt").string(), n);
   for (const auto* set : {&valid, &test})
-    MATSAMP_CHECK(set->has_negatives && set->positives.size() > 0, (dir / (set == &valid ? "valid.pt" : "test.pt")).string(),
+    MATSAMP_CHECK(set->has_negatives && set->positives.size() > 0,
+                  (dir / (set == &valid ? "valid.pt" : "test.pt")).string(),
                   " has no positives or no negatives ('edge_neg' or 'target_node_neg') to score them against");
   MATSAMP_CHECK(valid.per_source == test.per_source, "OGB link split in ", dir.string(),
                 ": valid.pt and test.pt rank negatives differently (", valid.per_source, " and ", test.per_source,

@@ -1,0 +1,155 @@
+#include "sampling/hetero_neighbor.h"
+
+#include <sstream>
+
+#include "core/error.h"
+
+namespace matsamp {
+
+namespace {
+
+constexpr uint32_t kRelationKeyShift = 16;  // layer l of relation r keys as l + 2^16·r
+
+std::vector<int64_t> parse_counts(const std::string& text, const std::string& what) {
+  std::vector<int64_t> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t used = 0;
+    int64_t value = -1;
+    try {
+      value = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    MATSAMP_CHECK(used == item.size() && !item.empty() && value >= 0, what, ": '", item,
+                  "' is not a non-negative count (expected e.g. 15,10)");
+    out.push_back(value);
+  }
+  MATSAMP_CHECK(!out.empty(), what, ": no counts in '", text, "'");
+  return out;
+}
+
+}  // namespace
+
+HeteroNeighborSampler::HeteroNeighborSampler(Backend& backend, const HeteroGraph& graph,
+                                             std::vector<std::vector<int64_t>> fanouts)
+    : backend_(backend), graph_(graph), fanouts_(std::move(fanouts)) {
+  validate(graph, "heterogeneous sampling");
+  MATSAMP_CHECK(fanouts_.size() == graph.relations.size(), "heterogeneous sampling: fanouts for ", fanouts_.size(),
+                " relations, the graph has ", graph.relations.size());
+  num_layers_ = fanouts_.empty() ? 0 : static_cast<int>(fanouts_[0].size());
+  MATSAMP_CHECK(num_layers_ > 0, "heterogeneous sampling: at least one layer is needed");
+  for (size_t r = 0; r < fanouts_.size(); ++r) {
+    const std::string& key = graph.relations[r].key();
+    MATSAMP_CHECK(static_cast<int>(fanouts_[r].size()) == num_layers_, "heterogeneous sampling: relation ", key,
+                  " has ", fanouts_[r].size(), " fanouts, the first one ", num_layers_);
+    for (int64_t f : fanouts_[r])
+      MATSAMP_CHECK(f >= 0, "heterogeneous sampling: relation ", key, " has a negative fanout ", f);
+    relations_.push_back(backend.register_graph(graph.relations[r].adj));
+    source_.push_back(graph.type_index(graph.relations[r].source));
+    destination_.push_back(graph.type_index(graph.relations[r].destination));
+  }
+}
+
+HeteroBulk HeteroNeighborSampler::sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds,
+                                         const Offsets& seed_offsets, int64_t first_minibatch, uint32_t epoch) const {
+  Backend& backend = ctx.backend;
+  MATSAMP_CHECK(&backend == &backend_, "heterogeneous sampling: the context's backend is not the sampler's");
+  const int types = static_cast<int>(graph_.types.size());
+  MATSAMP_CHECK(seed_type >= 0 && seed_type < types, "heterogeneous sampling: seed type ", seed_type,
+                " outside [0, ", types, ")");
+  MATSAMP_CHECK(seed_offsets.size() >= 2 && seed_offsets.front() == 0 &&
+                    seed_offsets.back() == static_cast<int64_t>(seeds.size()),
+                "heterogeneous sampling: seed offsets must run from 0 to the ", seeds.size(), " seeds");
+  const int64_t count = graph_.types[seed_type].count;
+  for (vid_t v : seeds)
+    MATSAMP_CHECK(v >= 0 && v < count, "heterogeneous sampling: seed ", v, " is not a ",
+                  graph_.types[seed_type].name, " vertex (there are ", count, ")");
+  const int64_t k = static_cast<int64_t>(seed_offsets.size()) - 1;
+
+  HeteroBulk bulk{first_minibatch, seed_type, seeds, seed_offsets, {}};
+  std::vector<BlockedIds> frontier(types);
+  for (int t = 0; t < types; ++t)
+    frontier[t] = t == seed_type ? BlockedIds{backend.upload_ids(seeds), seed_offsets}
+                                 : BlockedIds{backend.upload_ids({}), Offsets(k + 1, 0)};
+  const size_t relations = relations_.size();
+  for (int l = 0; l < num_layers_; ++l) {
+    HeteroLayer layer;
+    layer.adj.resize(relations);
+    layer.row_offsets.resize(relations);
+    // Per source type: the sampled relations into it, to share its vertex list.
+    std::vector<std::vector<Matrix>> parts(types);
+    std::vector<std::vector<Offsets>> part_offsets(types);
+    std::vector<std::vector<size_t>> part_relations(types);
+    for (size_t r = 0; r < relations; ++r) {
+      const BlockedIds& rows = frontier[destination_[r]];
+      const int64_t fanout = fanouts_[r][l];
+      if (fanout == 0 || rows.offsets.back() == 0) continue;
+      const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l) + (static_cast<uint32_t>(r) << kRelationKeyShift),
+                            first_minibatch, rows.offsets};
+      Matrix s = ctx.timed(&StepStats::sampling,
+                           [&] { return backend.sample_rows(relations_[r], rows.ids, fanout, keys); });
+      parts[source_[r]].push_back(backend.normalize_rows(std::move(s), RowScale::mean));
+      part_offsets[source_[r]].push_back(rows.offsets);
+      part_relations[source_[r]].push_back(r);
+      layer.row_offsets[r] = rows.offsets;
+    }
+    layer.vertices.resize(types);
+    for (int t = 0; t < types; ++t) {
+      if (parts[t].empty()) {
+        layer.vertices[t] = frontier[t];
+        continue;
+      }
+      SharedCompacted c = ctx.timed(&StepStats::extraction, [&] {
+        return backend.compact_columns_shared(std::move(parts[t]), part_offsets[t], frontier[t]);
+      });
+      for (size_t i = 0; i < part_relations[t].size(); ++i) layer.adj[part_relations[t][i]] = std::move(c.adj[i]);
+      layer.vertices[t] = std::move(c.vertices);
+    }
+    frontier = layer.vertices;
+    bulk.layers.push_back(std::move(layer));
+  }
+  return bulk;
+}
+
+HeteroBulkSample to_host(Backend& backend, HeteroBulk bulk) {
+  HeteroBulkSample out{bulk.first_minibatch, bulk.seed_type, std::move(bulk.seeds), std::move(bulk.seed_offsets), {}};
+  for (HeteroLayer& layer : bulk.layers) {
+    HeteroSampledLayer host;
+    for (size_t r = 0; r < layer.adj.size(); ++r)
+      host.adj.push_back(layer.adj[r].defined() ? backend.to_host(std::move(layer.adj[r])) : CsrMatrix{});
+    host.row_offsets = std::move(layer.row_offsets);
+    for (BlockedIds& v : layer.vertices) {
+      host.vertices.push_back(backend.ids_to_host(std::move(v.ids)));
+      host.vertex_offsets.push_back(std::move(v.offsets));
+    }
+    out.layers.push_back(std::move(host));
+  }
+  return out;
+}
+
+std::vector<std::vector<int64_t>> parse_relation_fanouts(const HeteroGraph& graph, const std::string& text) {
+  const size_t relations = graph.relations.size();
+  if (text.find('=') == std::string::npos)
+    return std::vector<std::vector<int64_t>>(relations, parse_counts(text, "fanouts"));
+  std::vector<std::vector<int64_t>> out(relations);
+  std::stringstream in(text);
+  std::string entry;
+  size_t layers = 0;
+  while (std::getline(in, entry, ';')) {
+    const size_t eq = entry.find('=');
+    MATSAMP_CHECK(eq != std::string::npos, "fanouts: '", entry, "' is not RELATION=COUNTS (e.g. writes=15,10)");
+    const int r = graph.relation_index(entry.substr(0, eq));
+    MATSAMP_CHECK(out[r].empty(), "fanouts: relation ", graph.relations[r].key(), " is given twice");
+    out[r] = parse_counts(entry.substr(eq + 1), "fanouts of " + graph.relations[r].key());
+    MATSAMP_CHECK(layers == 0 || out[r].size() == layers, "fanouts: relation ", graph.relations[r].key(), " has ",
+                  out[r].size(), " layers, the others ", layers);
+    layers = out[r].size();
+  }
+  for (std::vector<int64_t>& f : out)
+    if (f.empty()) f.assign(layers, 0);  // not sampled
+  return out;
+}
+
+}  // namespace matsamp

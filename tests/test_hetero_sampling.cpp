@@ -1,0 +1,284 @@
+// Heterogeneous graphs and their node-wise sampler: relations built and checked
+// as the user gives them, the shared column compaction against a plain
+// reference, one type and one relation giving exactly GraphSAGE's minibatches,
+// per-relation fanouts and distributions, and minibatches that do not depend on
+// the bulk size.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "backend/backend.h"
+#include "io/graph_io.h"
+#include "graph/hetero_graph.h"
+#include "sampling/hetero_neighbor.h"
+#include "sampling_checks.h"
+#include "statistics.h"
+#include "test_data.h"
+#include "test_sampler.h"
+
+namespace matsamp {
+namespace {
+
+// Papers cite papers, authors write papers, papers have one of a few topics;
+// with the reverses added: 3 types, 4 relations (cites made symmetric).
+HeteroGraph small_hetero_graph(uint64_t seed = 3) {
+  HeteroGraph g;
+  g.types = {{"paper", 300}, {"author", 120}, {"topic", 8}};
+  std::mt19937_64 rng(seed);
+  const auto edges = [&](int64_t m, int64_t n_src, int64_t n_dst) {
+    std::vector<int64_t> src(m), dst(m);
+    for (int64_t e = 0; e < m; ++e) src[e] = static_cast<int64_t>(rng() % n_src), dst[e] = static_cast<int64_t>(rng() % n_dst);
+    return std::make_pair(src, dst);
+  };
+  auto [cs, cd] = edges(1200, 300, 300);
+  add_relation(g, "paper", "cites", "paper", cs, cd);
+  auto [ws, wd] = edges(700, 120, 300);
+  add_relation(g, "author", "writes", "paper", ws, wd);
+  std::vector<int64_t> papers(300), topics(300);
+  for (int64_t p = 0; p < 300; ++p) papers[p] = p, topics[p] = static_cast<int64_t>(rng() % 8);
+  add_relation(g, "paper", "has_topic", "topic", papers, topics);
+  add_reverse_relations(g);
+  return g;
+}
+
+// The (destination, source) global pairs of relation r in minibatch g of a layer.
+std::set<std::pair<vid_t, vid_t>> relation_edges(const HeteroBulkSample& bulk, const HeteroGraph& graph, size_t l,
+                                                  size_t r, int64_t g, const std::vector<vid_t>& rows) {
+  std::set<std::pair<vid_t, vid_t>> out;
+  const HeteroSampledLayer& layer = bulk.layers[l];
+  if (layer.adj[r].rows == 0) return out;
+  const int s = graph.type_index(graph.relations[r].source);
+  const CsrMatrix& a = layer.adj[r];
+  for (int64_t i = layer.row_offsets[r][g]; i < layer.row_offsets[r][g + 1]; ++i)
+    for (int64_t e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
+      EXPECT_GE(a.colidx[e], layer.vertex_offsets[s][g]) << "a column outside its minibatch";
+      EXPECT_LT(a.colidx[e], layer.vertex_offsets[s][g + 1]) << "a column outside its minibatch";
+      out.insert({rows[i], layer.vertices[s][a.colidx[e]]});
+    }
+  return out;
+}
+
+TEST(HeteroGraph, RelationsAreCheckedAndNamed) {
+  HeteroGraph g = small_hetero_graph();
+  validate(g, "test");
+  ASSERT_EQ(g.relations.size(), 5u);  // cites (symmetric), writes, has_topic, rev_writes, rev_has_topic
+  EXPECT_EQ(g.relations[g.relation_index("rev_writes")].key(), "paper,rev_writes,author");
+  EXPECT_EQ(g.relation_index("author,writes,paper"), g.relation_index("writes"));
+  const Relation& writes = g.relations[g.relation_index("writes")];
+  EXPECT_EQ(writes.adj.rows, 300);  // rows: the destination type
+  EXPECT_EQ(writes.adj.cols, 120);
+  const Relation& cites = g.relations[g.relation_index("cites")];
+  EXPECT_TRUE(is_pattern_symmetric(cites.adj));
+  EXPECT_EQ(g.relations[g.relation_index("rev_writes")].adj.colidx, transpose(writes.adj).colidx);
+  const auto expect_error = [](auto&& fn, const std::string& expected) {
+    try {
+      fn();
+      ADD_FAILURE() << "no error; expected: " << expected;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  expect_error([&] { g.relation_index("reviews"); }, "unknown relation 'reviews' (the relations are paper,cites,paper");
+  expect_error([&] { g.type_index("venue"); }, "unknown vertex type 'venue' (the types are paper, author, topic)");
+  expect_error([&] { add_relation(g, "author", "edits", "paper", {0, 120}, {1, 2}); },
+               "relation author,edits,paper: edge 1 starts at author 120, outside [0, 120)");
+  expect_error([&] { add_relation(g, "author", "writes", "paper", {0}, {1}); }, "is given twice");
+  g.relations.push_back({"author", "x", "topic", CsrMatrix{}});
+  expect_error([&] { validate(g, "graph"); }, "graph: relation author,x,topic is 0 x 0");
+}
+
+TEST(HeteroSampling, SharedCompactionMatchesTheReference) {
+  std::mt19937_64 rng(7);
+  const int64_t n = 50, k = 3;
+  std::vector<CsrMatrix> parts;
+  std::vector<Offsets> offsets;
+  for (int p = 0; p < 3; ++p) {
+    const int64_t rows = 4 + p;
+    std::vector<int64_t> r, c;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int j = 0; j < 3; ++j) r.push_back(i), c.push_back(static_cast<int64_t>(rng() % n));
+    parts.push_back(csr_from_triples(rows, n, r, c, std::vector<float>(r.size(), 1.0f)));
+    offsets.push_back({0, 1, rows - 2, rows});
+  }
+  const std::vector<vid_t> leading{7, 3, 9, 42};
+  const Offsets leading_offsets{0, 2, 2, 4};
+  const SharedCompactResult got = compact_columns_shared(parts, offsets, leading, leading_offsets);
+  // Reference: per block, the leaders, then every other column of any part ascending.
+  std::vector<vid_t> vertices;
+  Offsets col_offsets{0};
+  std::vector<std::map<vid_t, int64_t>> position(k);
+  for (int64_t g = 0; g < k; ++g) {
+    std::vector<vid_t> list(leading.begin() + leading_offsets[g], leading.begin() + leading_offsets[g + 1]);
+    std::set<vid_t> others;
+    for (size_t p = 0; p < parts.size(); ++p)
+      for (int64_t e = parts[p].rowptr[offsets[p][g]]; e < parts[p].rowptr[offsets[p][g + 1]]; ++e)
+        if (std::find(list.begin(), list.end(), parts[p].colidx[e]) == list.end()) others.insert(parts[p].colidx[e]);
+    list.insert(list.end(), others.begin(), others.end());
+    for (vid_t v : list) position[g][v] = static_cast<int64_t>(vertices.size()), vertices.push_back(v);
+    col_offsets.push_back(static_cast<int64_t>(vertices.size()));
+  }
+  EXPECT_EQ(got.vertices, vertices);
+  EXPECT_EQ(got.col_offsets, col_offsets);
+  for (size_t p = 0; p < parts.size(); ++p)
+    for (int64_t g = 0; g < k; ++g)
+      for (int64_t i = offsets[p][g]; i < offsets[p][g + 1]; ++i) {
+        std::vector<int64_t> expected;
+        for (int64_t e = parts[p].rowptr[i]; e < parts[p].rowptr[i + 1]; ++e)
+          expected.push_back(position[g][parts[p].colidx[e]]);
+        std::sort(expected.begin(), expected.end());
+        expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+        const std::vector<int64_t> row(got.adj[p].colidx.begin() + got.adj[p].rowptr[i],
+                                       got.adj[p].colidx.begin() + got.adj[p].rowptr[i + 1]);
+        EXPECT_EQ(row, expected) << "part " << p << " row " << i;
+      }
+  // One part: exactly compact_columns.
+  const CompactResult single = compact_columns(parts[0], offsets[0], leading, leading_offsets);
+  const SharedCompactResult shared = compact_columns_shared({parts[0]}, {offsets[0]}, leading, leading_offsets);
+  EXPECT_EQ(shared.vertices, single.vertices);
+  EXPECT_EQ(shared.adj[0].colidx, single.adj.colidx);
+  EXPECT_THROW(compact_columns_shared({parts[0], parts[1]}, {offsets[0]}, leading, leading_offsets), Error);
+}
+
+TEST(HeteroSampling, OneTypeAndOneRelationIsGraphSage) {
+  const Graph cora = read_graph(testing::data_file("cora.npz"));
+  const HeteroGraph h = as_heterogeneous(cora);
+  auto cpu = make_cpu_backend();
+  const HeteroNeighborSampler hetero(*cpu, h, {{10, 5}});
+  const std::vector<vid_t> seeds{5, 17, 100, 4, 2000, 17, 9};
+  const Offsets offsets{0, 3, 5, 7};
+  Context ctx{*cpu, 11};
+  const HeteroBulkSample got = to_host(*cpu, hetero.sample(ctx, 0, seeds, offsets, 4, 2));
+  const BulkSample expected = testing::graphsage(cora.adj, {10, 5}, 11)->sample(seeds, offsets, 4, 2);
+  ASSERT_EQ(got.layers.size(), expected.layers.size());
+  for (size_t l = 0; l < got.layers.size(); ++l) {
+    EXPECT_EQ(got.layers[l].vertices[0], expected.layers[l].vertices) << "layer " << l;
+    EXPECT_EQ(got.layers[l].adj[0].rowptr, expected.layers[l].adj.rowptr) << "layer " << l;
+    EXPECT_EQ(got.layers[l].adj[0].colidx, expected.layers[l].adj.colidx) << "layer " << l;
+    EXPECT_EQ(got.layers[l].adj[0].values, expected.layers[l].adj.values) << "layer " << l;
+  }
+}
+
+TEST(HeteroSampling, RelationsSampleTheirOwnEdgesWithTheirOwnFanouts) {
+  const HeteroGraph g = small_hetero_graph();
+  auto cpu = make_cpu_backend();
+  // Papers as seeds: layer 0 samples what points into papers (cites, writes,
+  // rev_has_topic); layer 1 also what points into authors and topics.
+  const auto fanouts = parse_relation_fanouts(g, "cites=4,2;writes=3,1;rev_has_topic=1,1;rev_writes=0,2");
+  const HeteroNeighborSampler sampler(*cpu, g, fanouts);
+  const std::vector<vid_t> seeds{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  Context ctx{*cpu, 5};
+  const HeteroBulkSample bulk = to_host(*cpu, sampler.sample(ctx, 0, seeds, {0, 5, 10}, 0, 0));
+  const int paper = g.type_index("paper"), author = g.type_index("author"), topic = g.type_index("topic");
+  const HeteroSampledLayer& first = bulk.layers[0];
+  EXPECT_EQ(first.adj[g.relation_index("has_topic")].rows, 0) << "nothing samples into topics from papers";
+  EXPECT_EQ(first.adj[g.relation_index("rev_writes")].rows, 0) << "fanout 0 in layer 0";
+  EXPECT_TRUE(first.vertices[author].size() > 0 && first.vertices[topic].size() > 0);
+  // The papers' vertex list starts with the seeds of each minibatch.
+  for (int64_t g2 = 0; g2 < 2; ++g2)
+    for (int64_t i = 0; i < 5; ++i)
+      EXPECT_EQ(first.vertices[paper][first.vertex_offsets[paper][g2] + i], seeds[5 * g2 + i]);
+  for (size_t l = 0; l < bulk.layers.size(); ++l) {
+    const std::vector<std::vector<vid_t>>& frontier =
+        l == 0 ? std::vector<std::vector<vid_t>>{seeds, {}, {}} : bulk.layers[l - 1].vertices;
+    for (size_t r = 0; r < g.relations.size(); ++r) {
+      const CsrMatrix& a = bulk.layers[l].adj[r];
+      if (a.rows == 0) continue;
+      for (int64_t i = 0; i < a.rows; ++i)
+        EXPECT_LE(a.rowptr[i + 1] - a.rowptr[i], fanouts[r][l]) << g.relations[r].key() << " layer " << l;
+      const std::vector<vid_t>& rows = frontier[g.type_index(g.relations[r].destination)];
+      for (int64_t mb = 0; mb < 2; ++mb)
+        for (const auto& [v, u] : relation_edges(bulk, g, l, r, mb, rows))
+          EXPECT_TRUE(testing::has_entry(g.relations[r].adj, v, u))
+              << g.relations[r].key() << ": (" << v << ", " << u << ") is not an edge";
+    }
+  }
+  EXPECT_GT(bulk.layers[1].adj[g.relation_index("rev_writes")].nnz(), 0) << "authors sample their papers in layer 1";
+}
+
+TEST(HeteroSampling, MinibatchesDoNotDependOnTheBulkSize) {
+  const HeteroGraph g = small_hetero_graph();
+  auto cpu = make_cpu_backend();
+  const HeteroNeighborSampler sampler(*cpu, g, parse_relation_fanouts(g, "3,2"));
+  std::vector<vid_t> seeds;
+  for (vid_t v = 0; v < 24; ++v) seeds.push_back((v * 37) % 300);
+  Context ctx{*cpu, 9};
+  const HeteroBulkSample bulk = to_host(*cpu, sampler.sample(ctx, 0, seeds, {0, 6, 12, 18, 24}, 10, 1));
+  for (int64_t mb = 0; mb < 4; ++mb) {
+    const std::vector<vid_t> own(seeds.begin() + 6 * mb, seeds.begin() + 6 * mb + 6);
+    const HeteroBulkSample alone = to_host(*cpu, sampler.sample(ctx, 0, own, {0, 6}, 10 + mb, 1));
+    std::vector<std::vector<vid_t>> frontier_bulk{seeds, {}, {}}, frontier_alone{own, {}, {}};
+    for (size_t l = 0; l < bulk.layers.size(); ++l) {
+      for (size_t t = 0; t < g.types.size(); ++t) {
+        const auto& v = bulk.layers[l].vertex_offsets[t];
+        EXPECT_EQ(std::vector<vid_t>(bulk.layers[l].vertices[t].begin() + v[mb],
+                                     bulk.layers[l].vertices[t].begin() + v[mb + 1]),
+                  alone.layers[l].vertices[t])
+            << "minibatch " << mb << " layer " << l << " type " << g.types[t].name;
+      }
+      for (size_t r = 0; r < g.relations.size(); ++r) {
+        const std::vector<vid_t>& rows_bulk = frontier_bulk[g.type_index(g.relations[r].destination)];
+        const std::vector<vid_t>& rows_alone = frontier_alone[g.type_index(g.relations[r].destination)];
+        EXPECT_EQ(relation_edges(bulk, g, l, r, mb, rows_bulk), relation_edges(alone, g, l, r, 0, rows_alone))
+            << "minibatch " << mb << " layer " << l << " " << g.relations[r].key();
+      }
+      frontier_bulk = bulk.layers[l].vertices;
+      frontier_alone = alone.layers[l].vertices;
+    }
+  }
+}
+
+// Each relation draws its fanout uniformly among a vertex's neighbours through it.
+TEST(HeteroSampling, EachRelationDrawsUniformly) {
+  const HeteroGraph g = small_hetero_graph();
+  auto cpu = make_cpu_backend();
+  const int writes = g.relation_index("writes");
+  std::vector<std::vector<int64_t>> fanouts(g.relations.size(), std::vector<int64_t>{0});
+  fanouts[writes] = {2};
+  const HeteroNeighborSampler sampler(*cpu, g, fanouts);
+  // The paper with the most authors.
+  const CsrMatrix& a = g.relations[writes].adj;
+  vid_t paper = 0;
+  for (vid_t p = 0; p < a.rows; ++p)
+    if (a.rowptr[p + 1] - a.rowptr[p] > a.rowptr[paper + 1] - a.rowptr[paper]) paper = p;
+  const int64_t degree = a.rowptr[paper + 1] - a.rowptr[paper];
+  ASSERT_GE(degree, 4);
+  std::map<vid_t, double> counts;
+  const int draws = 4000;
+  for (int epoch = 0; epoch < draws; ++epoch) {
+    Context ctx{*cpu, 1};
+    const HeteroBulkSample s = to_host(*cpu, sampler.sample(ctx, 0, {paper}, {0, 1}, 0, epoch));
+    for (const auto& [v, u] : relation_edges(s, g, 0, writes, 0, {paper})) counts[u] += 1;
+  }
+  std::vector<double> observed, expected;
+  for (int64_t e = a.rowptr[paper]; e < a.rowptr[paper + 1]; ++e) {
+    observed.push_back(counts[a.colidx[e]]);
+    expected.push_back(2.0 * draws / static_cast<double>(degree));
+  }
+  EXPECT_LT(testing::chi_square(observed, expected), testing::chi_square_critical(degree - 1));
+}
+
+TEST(HeteroSampling, BadFanoutsAreOneLineErrors) {
+  const HeteroGraph g = small_hetero_graph();
+  const auto expect_error = [&](const std::string& text, const std::string& expected) {
+    try {
+      parse_relation_fanouts(g, text);
+      ADD_FAILURE() << "no error for '" << text << "'";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  expect_error("reviews=3,2", "unknown relation 'reviews'");
+  expect_error("cites=3,2;writes=1", "relation author,writes,paper has 1 layers, the others 2");
+  expect_error("cites=3,-1", "'-1' is not a non-negative count");
+  expect_error("cites=3;cites=2", "is given twice");
+  auto cpu = make_cpu_backend();
+  EXPECT_THROW(HeteroNeighborSampler(*cpu, g, {{1}}), Error);  // fanouts for 1 of 5 relations
+  const HeteroNeighborSampler sampler(*cpu, g, parse_relation_fanouts(g, "2"));
+  Context ctx{*cpu, 1};
+  EXPECT_THROW(sampler.sample(ctx, 1, {120}, {0, 1}, 0, 0), Error);  // author ids are [0, 120)
+}
+
+}  // namespace
+}  // namespace matsamp
