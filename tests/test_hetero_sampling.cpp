@@ -11,6 +11,8 @@
 
 #include "backend/backend.h"
 #include "io/graph_io.h"
+#include "io/hetero_io.h"
+#include "io/text_writer.h"
 #include "graph/hetero_graph.h"
 #include "sampling/hetero_neighbor.h"
 #include "sampling_checks.h"
@@ -87,6 +89,49 @@ TEST(HeteroGraph, RelationsAreCheckedAndNamed) {
   expect_error([&] { add_relation(g, "author", "writes", "paper", {0}, {1}); }, "is given twice");
   g.relations.push_back({"author", "x", "topic", CsrMatrix{}});
   expect_error([&] { validate(g, "graph"); }, "graph: relation author,x,topic is 0 x 0");
+}
+
+TEST(HeteroGraph, OgbLayoutRoundTrips) {
+  HeteroGraph g = small_hetero_graph();
+  VertexType& paper = g.types[g.type_index("paper")];
+  paper.feature_dim = 3;
+  for (int64_t i = 0; i < paper.count * 3; ++i) paper.features.push_back(0.25f * static_cast<float>(i % 7));
+  for (int64_t v = 0; v < paper.count; ++v) paper.labels.push_back(v % 5 == 0 ? -1 : v % 4);
+  paper.splits = {{"train", {1, 2, 3, 5}}, {"valid", {6, 7}}, {"test", {8, 9, 10}}};
+  const std::string dir = testing::scratch_dir("ogb_hetero") + "/ogbn_toy";
+  write_ogb_hetero_dataset(dir, g);
+  ASSERT_TRUE(is_ogb_hetero_dataset(dir));
+  EXPECT_FALSE(is_ogb_node_dataset(dir)) << "a heterogeneous folder is not read as a homogeneous one";
+  const HeteroGraph back = read_ogb_hetero_dataset(dir);
+  ASSERT_EQ(back.types.size(), g.types.size());
+  for (size_t t = 0; t < g.types.size(); ++t) {
+    EXPECT_EQ(back.types[t].name, g.types[t].name);
+    EXPECT_EQ(back.types[t].count, g.types[t].count);
+    EXPECT_EQ(back.types[t].features, g.types[t].features);
+    EXPECT_EQ(back.types[t].labels, g.types[t].labels);
+  }
+  // Vertex 5 is unlabelled: left out of the split.
+  EXPECT_EQ(back.types[0].splits.at("train"), (std::vector<vid_t>{1, 2, 3}));
+  ASSERT_EQ(back.relations.size(), g.relations.size());
+  for (const Relation& r : g.relations) {
+    const Relation& b = back.relations[back.relation_index(r.key())];
+    EXPECT_EQ(b.adj.rowptr, r.adj.rowptr) << r.key();
+    EXPECT_EQ(b.adj.colidx, r.adj.colidx) << r.key();
+  }
+  // An edge file naming a vertex beyond its type's count.
+  write_lines(dir + "/raw/relations/author___writes___paper/edge.csv.gz", 1,
+              [](int64_t, std::string& out) { out += "120,3\n"; }, true);
+  write_lines(dir + "/raw/relations/author___writes___paper/num-edge-list.csv.gz", 1,
+              [](int64_t, std::string& out) { out += "1\n"; }, true);
+  try {
+    read_ogb_hetero_dataset(dir);
+    ADD_FAILURE() << "read an author id beyond the 120 authors";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("author___writes___paper/edge.csv.gz: relation author,writes,paper: edge 0 "
+                                         "starts at author 120, outside [0, 120)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(HeteroSampling, SharedCompactionMatchesTheReference) {

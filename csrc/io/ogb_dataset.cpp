@@ -13,13 +13,14 @@
 #include "io/edge_triples.h"
 #include "io/graph_io.h"
 #include "io/npz.h"
+#include "io/ogb_files.h"
 
 namespace matsamp {
-namespace {
+
+namespace ogb {
 
 namespace fs = std::filesystem;
 
-// `dir/name.csv.gz`, or `dir/name.csv` when only that exists; empty when neither.
 std::string csv_file(const fs::path& dir, const std::string& name) {
   for (const char* ext : {".csv.gz", ".csv"}) {
     const fs::path p = dir / (name + ext);
@@ -33,6 +34,25 @@ std::string required_csv(const fs::path& dir, const std::string& name) {
   if (path.empty()) fail((dir / (name + ".csv.gz")).string(), ": missing (an OGB dataset needs it)");
   return path;
 }
+
+fs::path split_scheme(const fs::path& dir) {
+  const fs::path split = dir / "split";
+  if (!fs::is_directory(split)) return {};
+  std::vector<fs::path> schemes;
+  for (const auto& entry : fs::directory_iterator(split))
+    if (entry.is_directory()) schemes.push_back(entry.path());
+  if (schemes.empty()) return {};
+  return *std::min_element(schemes.begin(), schemes.end());
+}
+
+}  // namespace ogb
+
+namespace {
+
+namespace fs = std::filesystem;
+using ogb::csv_file;
+using ogb::required_csv;
+using ogb::split_scheme;
 
 Graph read_csv_form(const fs::path& raw, const ReadOptions& options) {
   const int64_t n = read_count(required_csv(raw, "num-node-list"));
@@ -114,17 +134,6 @@ Graph read_npz_form(const fs::path& raw) {
     }
   }
   return g;
-}
-
-// split/<scheme>: the only scheme, or the first by name; "" when none.
-fs::path split_scheme(const fs::path& dir) {
-  const fs::path split = dir / "split";
-  if (!fs::is_directory(split)) return {};
-  std::vector<fs::path> schemes;
-  for (const auto& entry : fs::directory_iterator(split))
-    if (entry.is_directory()) schemes.push_back(entry.path());
-  if (schemes.empty()) return {};
-  return *std::min_element(schemes.begin(), schemes.end());
 }
 
 // split/<scheme>/{train,valid,test}; a link dataset's pickled split is left out.
