@@ -304,6 +304,33 @@ TEST(HeteroSampling, EachRelationDrawsUniformly) {
   EXPECT_LT(testing::chi_square(observed, expected), testing::chi_square_critical(degree - 1));
 }
 
+// Two relations with the same matrix draw independently (their own Philox keys).
+TEST(HeteroSampling, RelationsDrawIndependently) {
+  const Graph cora = read_graph(testing::data_file("cora.npz"));
+  HeteroGraph g = as_heterogeneous(cora);
+  g.relations.push_back({"v", "again", "v", cora.adj});
+  auto cpu = make_cpu_backend();
+  const HeteroNeighborSampler sampler(*cpu, g, {{3}, {3}});
+  std::vector<vid_t> seeds;
+  for (vid_t v = 0; v < cora.num_vertices(); ++v)
+    if (cora.adj.rowptr[v + 1] - cora.adj.rowptr[v] >= 8) seeds.push_back(v);
+  ASSERT_GT(seeds.size(), 50u);
+  Context ctx{*cpu, 4};
+  const HeteroBulkSample s = to_host(*cpu, sampler.sample(ctx, 0, seeds, {0, static_cast<int64_t>(seeds.size())}, 0, 0));
+  int64_t same = 0;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    const auto row = [&](int r) {
+      const CsrMatrix& a = s.layers[0].adj[r];
+      std::vector<vid_t> out;
+      for (int64_t e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) out.push_back(s.layers[0].vertices[0][a.colidx[e]]);
+      return out;
+    };
+    same += row(0) == row(1);
+  }
+  // With degree >= 8 and 3 draws, equal sets by chance are rare (at most 1 in 56 per row).
+  EXPECT_LT(same, static_cast<int64_t>(seeds.size()) / 10) << same << " of " << seeds.size() << " rows drew alike";
+}
+
 TEST(HeteroSampling, BadFanoutsAreOneLineErrors) {
   const HeteroGraph g = small_hetero_graph();
   const auto expect_error = [&](const std::string& text, const std::string& expected) {

@@ -8,7 +8,15 @@ namespace matsamp {
 
 namespace {
 
-constexpr uint32_t kRelationKeyShift = 16;  // layer l of relation r keys as l + 2^16·r
+// Relation r draws under its own Philox key: the seed mixed with r (r = 0
+// keeps the seed, so that one relation gives GraphSAGE's draws).
+uint64_t relation_seed(uint64_t seed, size_t r) {
+  if (r == 0) return seed;
+  uint64_t z = static_cast<uint64_t>(r) * 0x9E3779B97F4A7C15ull;  // splitmix64's finalizer
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return seed ^ z ^ (z >> 31);
+}
 
 std::vector<int64_t> parse_counts(const std::string& text, const std::string& what) {
   std::vector<int64_t> out;
@@ -86,8 +94,8 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, int seed_type, const std:
       const BlockedIds& rows = frontier[destination_[r]];
       const int64_t fanout = fanouts_[r][l];
       if (fanout == 0 || rows.offsets.back() == 0) continue;
-      const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l) + (static_cast<uint32_t>(r) << kRelationKeyShift),
-                            first_minibatch, rows.offsets};
+      const SampleKeys keys{relation_seed(ctx.seed, r), epoch, static_cast<uint32_t>(l), first_minibatch,
+                            rows.offsets};
       Matrix s = ctx.timed(&StepStats::sampling,
                            [&] { return backend.sample_rows(relations_[r], rows.ids, fanout, keys); });
       parts[source_[r]].push_back(backend.normalize_rows(std::move(s), RowScale::mean));

@@ -6,9 +6,10 @@
 // and per vertex type s, the relations into s share one column list per minibatch:
 //   {S_r}_{src(r)=s}, V_s = compact_columns_shared(…, leading F_s)
 // (F_s's own vertices first, then the new ones ascending), and V_s is the next
-// frontier of s. Random keys are the homogeneous ones with layer l + 2^16·r, so a
-// one-type, one-relation graph gives exactly GraphSAGE's minibatches, and the
-// same seed gives the same minibatches for any bulk size and backend.
+// frontier of s. Random keys are the homogeneous ones under a seed mixed with r
+// (relation 0 keeps the seed), so relations draw independently, a one-type,
+// one-relation graph gives exactly GraphSAGE's minibatches, and the same seed
+// gives the same minibatches for any bulk size and backend.
 #pragma once
 #include <string>
 #include <vector>
