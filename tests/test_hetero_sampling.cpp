@@ -10,10 +10,10 @@
 #include <set>
 
 #include "backend/backend.h"
+#include "graph/hetero_graph.h"
 #include "io/graph_io.h"
 #include "io/hetero_io.h"
 #include "io/text_writer.h"
-#include "graph/hetero_graph.h"
 #include "sampling/hetero_neighbor.h"
 #include "sampling_checks.h"
 #include "statistics.h"
@@ -31,7 +31,8 @@ HeteroGraph small_hetero_graph(uint64_t seed = 3) {
   std::mt19937_64 rng(seed);
   const auto edges = [&](int64_t m, int64_t n_src, int64_t n_dst) {
     std::vector<int64_t> src(m), dst(m);
-    for (int64_t e = 0; e < m; ++e) src[e] = static_cast<int64_t>(rng() % n_src), dst[e] = static_cast<int64_t>(rng() % n_dst);
+    for (int64_t e = 0; e < m; ++e)
+      src[e] = static_cast<int64_t>(rng() % n_src), dst[e] = static_cast<int64_t>(rng() % n_dst);
     return std::make_pair(src, dst);
   };
   auto [cs, cd] = edges(1200, 300, 300);
@@ -47,7 +48,7 @@ HeteroGraph small_hetero_graph(uint64_t seed = 3) {
 
 // The (destination, source) global pairs of relation r in minibatch g of a layer.
 std::set<std::pair<vid_t, vid_t>> relation_edges(const HeteroBulkSample& bulk, const HeteroGraph& graph, size_t l,
-                                                  size_t r, int64_t g, const std::vector<vid_t>& rows) {
+                                                 size_t r, int64_t g, const std::vector<vid_t>& rows) {
   std::set<std::pair<vid_t, vid_t>> out;
   const HeteroSampledLayer& layer = bulk.layers[l];
   if (layer.adj[r].rows == 0) return out;
@@ -84,8 +85,11 @@ TEST(HeteroGraph, RelationsAreCheckedAndNamed) {
   };
   expect_error([&] { g.relation_index("reviews"); }, "unknown relation 'reviews' (the relations are paper,cites,paper");
   expect_error([&] { g.type_index("venue"); }, "unknown vertex type 'venue' (the types are paper, author, topic)");
-  expect_error([&] { add_relation(g, "author", "edits", "paper", {0, 120}, {1, 2}); },
-               "relation author,edits,paper: edge 1 starts at author 120, outside [0, 120)");
+  expect_error(
+      [&] {
+        add_relation(g, "author", "edits", "paper", {0, 120}, {1, 2});
+      },
+      "relation author,edits,paper: edge 1 starts at author 120, outside [0, 120)");
   expect_error([&] { add_relation(g, "author", "writes", "paper", {0}, {1}); }, "is given twice");
   g.relations.push_back({"author", "x", "topic", CsrMatrix{}});
   expect_error([&] { validate(g, "graph"); }, "graph: relation author,x,topic is 0 x 0");
@@ -119,10 +123,12 @@ TEST(HeteroGraph, OgbLayoutRoundTrips) {
     EXPECT_EQ(b.adj.colidx, r.adj.colidx) << r.key();
   }
   // An edge file naming a vertex beyond its type's count.
-  write_lines(dir + "/raw/relations/author___writes___paper/edge.csv.gz", 1,
-              [](int64_t, std::string& out) { out += "120,3\n"; }, true);
-  write_lines(dir + "/raw/relations/author___writes___paper/num-edge-list.csv.gz", 1,
-              [](int64_t, std::string& out) { out += "1\n"; }, true);
+  write_lines(
+      dir + "/raw/relations/author___writes___paper/edge.csv.gz", 1,
+      [](int64_t, std::string& out) { out += "120,3\n"; }, true);
+  write_lines(
+      dir + "/raw/relations/author___writes___paper/num-edge-list.csv.gz", 1,
+      [](int64_t, std::string& out) { out += "1\n"; }, true);
   try {
     read_ogb_hetero_dataset(dir);
     ADD_FAILURE() << "read an author id beyond the 120 authors";
@@ -225,8 +231,8 @@ TEST(HeteroSampling, RelationsSampleTheirOwnEdgesWithTheirOwnFanouts) {
     for (int64_t i = 0; i < 5; ++i)
       EXPECT_EQ(first.vertices[paper][first.vertex_offsets[paper][g2] + i], seeds[5 * g2 + i]);
   for (size_t l = 0; l < bulk.layers.size(); ++l) {
-    const std::vector<std::vector<vid_t>>& frontier =
-        l == 0 ? std::vector<std::vector<vid_t>>{seeds, {}, {}} : bulk.layers[l - 1].vertices;
+    const std::vector<std::vector<vid_t>>& frontier = l == 0 ? std::vector<std::vector<vid_t>>{seeds, {}, {}}
+                                                             : bulk.layers[l - 1].vertices;
     for (size_t r = 0; r < g.relations.size(); ++r) {
       const CsrMatrix& a = bulk.layers[l].adj[r];
       if (a.rows == 0) continue;
@@ -316,7 +322,8 @@ TEST(HeteroSampling, RelationsDrawIndependently) {
     if (cora.adj.rowptr[v + 1] - cora.adj.rowptr[v] >= 8) seeds.push_back(v);
   ASSERT_GT(seeds.size(), 50u);
   Context ctx{*cpu, 4};
-  const HeteroBulkSample s = to_host(*cpu, sampler.sample(ctx, 0, seeds, {0, static_cast<int64_t>(seeds.size())}, 0, 0));
+  const HeteroBulkSample s =
+      to_host(*cpu, sampler.sample(ctx, 0, seeds, {0, static_cast<int64_t>(seeds.size())}, 0, 0));
   int64_t same = 0;
   for (size_t i = 0; i < seeds.size(); ++i) {
     const auto row = [&](int r) {

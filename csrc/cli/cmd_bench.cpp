@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/distributed_bench.h"
 #include "cli/graph_source.h"
+#include "cli/hetero_bench.h"
 #include "cli/link_bench.h"
 #include "cli/sampler_options.h"
 #include "kernels/cuda_backend.h"
@@ -159,6 +160,7 @@ void add_bench_command(CLI::App& app) {
     int repeat = 1;
     DistributedBenchOptions distributed;
     LinkBenchOptions link;
+    HeteroBenchOptions hetero;
   };
   auto options = std::make_shared<Options>();
   add_graph_options(*cmd, options->source);
@@ -175,7 +177,14 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   add_distributed_bench_options(*cmd, options->distributed);
   add_link_bench_options(*cmd, options->link);
+  add_hetero_bench_options(*cmd, options->hetero);
   cmd->callback([options] {
+    if (is_hetero_source(options->source.spec)) {
+      const JsonObject json =
+          run_hetero_bench(options->source, options->sampler, options->hetero, options->compare_per_batch);
+      std::printf("%s\n", json.str().c_str());
+      return;
+    }
     if (distributed_bench_requested(options->distributed))
       return run_distributed_bench(options->source, options->sampler, options->distributed);
     const Graph g = load_graph(options->source);

@@ -5,7 +5,9 @@
 #include <limits>
 
 #include "generate/generators.h"
+#include "graph/hetero_graph.h"
 #include "io/graph_io.h"
+#include "io/hetero_io.h"
 #include "util/timer.h"
 
 namespace matsamp::cli {
@@ -40,7 +42,8 @@ void add_graph_options(CLI::App& command, GraphSource& source) {
       .add_option("-g,--graph", source.spec,
                   "graph file (.mtx, .npz, .msg, or an edge list: SNAP or CSV; text may be gzip), an OGB "
                   "dataset folder (ogbn_arxiv/ as downloaded: raw/ and split/), or generator "
-                  "'rmat:SCALE[:EDGE_FACTOR]' / 'planted:N[:CLASSES]'")
+                  "'rmat:SCALE[:EDGE_FACTOR]' / 'planted:N[:CLASSES]'; bench also takes heterogeneous graphs: an OGB "
+                  "heterogeneous folder (ogbn_mag/) or 'mag:PAPERS[:CLASSES]' (ogbn-mag's shape)")
       ->capture_default_str();
   command
       .add_option("--values", source.values,
@@ -58,7 +61,38 @@ void add_graph_options(CLI::App& command, GraphSource& source) {
                    "keep only the largest connected component");
 }
 
+bool is_hetero_source(const std::string& spec) { return split_spec(spec)[0] == "mag" || is_ogb_hetero_dataset(spec); }
+
+HeteroGraph load_hetero_graph(const std::string& spec, uint64_t seed) {
+  ScopedTimer timer(nullptr);
+  const std::vector<std::string> parts = split_spec(spec);
+  HeteroGraph g;
+  if (parts[0] == "mag" && parts.size() <= 3 && parts.size() >= 2) {
+    HeteroMagOptions options;
+    options.papers = spec_number(spec, parts[1], "paper count", int64_t{1} << 29);
+    if (parts.size() == 3) options.classes = static_cast<int>(spec_number(spec, parts[2], "class count", 1 << 16));
+    options.seed = seed;
+    std::fprintf(stderr, "matsamp: generating an ogbn-mag-shaped graph, %lld papers, %d classes\n",
+                 static_cast<long long>(options.papers), options.classes);
+    g = generate_hetero_mag(options);
+  } else {
+    MATSAMP_CHECK(is_ogb_hetero_dataset(spec), "graph spec '", spec,
+                  "': not a heterogeneous graph (an OGB folder with raw/num-node-dict.csv.gz, or 'mag:PAPERS')");
+    std::fprintf(stderr, "matsamp: reading %s\n", spec.c_str());
+    g = read_ogb_hetero_dataset(spec);
+  }
+  std::fprintf(stderr,
+               "matsamp: heterogeneous graph ready: %zu vertex types, %zu relations, %lld vertices, %lld "
+               "edges (%.2f s)\n",
+               g.types.size(), g.relations.size(), static_cast<long long>(g.num_vertices()),
+               static_cast<long long>(g.num_edges()), timer.seconds());
+  return g;
+}
+
 Graph load_graph(const GraphSource& source) {
+  MATSAMP_CHECK(!is_hetero_source(source.spec), source.spec,
+                " is a heterogeneous graph: sample it with 'matsamp bench --relation-fanouts ...' (this command "
+                "reads one vertex type)");
   ScopedTimer timer(nullptr);
   const std::vector<std::string> parts = split_spec(source.spec);
   Graph g;

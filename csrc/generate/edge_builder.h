@@ -16,6 +16,7 @@ enum GeneratorTag : uint32_t {
   kPlantedEdgeTag = 0xF2,
   kPlantedMeanTag = 0xF3,
   kPlantedNoiseTag = 0xF4,
+  kHeteroEdgeTag = 0xF5,  // + the relation's index below 8
 };
 
 inline uint64_t pack_edge(uint64_t u, uint64_t v) { return (u << 32) | v; }

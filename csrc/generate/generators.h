@@ -27,4 +27,24 @@ struct PlantedPartitionOptions {
 // Labels 0..classes-1, features = class mean + Gaussian noise, symmetric, no self loops.
 Graph generate_planted_partition(const PlantedPartitionOptions& options);
 
+// A heterogeneous graph of ogbn-mag's shape: papers, authors, institutions and
+// fields of study in ogbn-mag's proportions (1.54 authors, 0.012 institutions and
+// 0.081 fields per paper), relations author-writes-paper (9.7 per paper),
+// paper-cites-paper (7.3), paper-has_topic-field (10.2) and
+// author-affiliated_with-institution (0.92 per author), as OGB lists them (no
+// reverses). Every vertex has a class (id % classes); an edge's far end is of its
+// near end's class with probability `homophily`. Papers carry the labels, a
+// train/valid/test split (60/20/20 by a hash of the id) and Gaussian features
+// around their class mean, `feature_signal` apart; the other types have none.
+struct HeteroMagOptions {
+  int64_t papers = 20000;
+  int classes = 8;
+  double homophily = 0.7;
+  int feature_dim = 32;
+  double feature_signal = 0.3;
+  uint64_t seed = 1;
+};
+struct HeteroGraph;
+HeteroGraph generate_hetero_mag(const HeteroMagOptions& options);
+
 }  // namespace matsamp

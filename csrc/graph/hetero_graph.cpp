@@ -59,10 +59,10 @@ void add_relation(HeteroGraph& g, const std::string& source, const std::string& 
                 " source ids but ", destination_ids.size(), " destination ids");
   for (const Relation& r : g.relations) MATSAMP_CHECK(r.key() != key, "relation ", key, " is given twice");
   for (size_t e = 0; e < source_ids.size(); ++e) {
-    MATSAMP_CHECK(source_ids[e] >= 0 && source_ids[e] < s.count, "relation ", key, ": edge ", e, " starts at ",
-                  source, " ", source_ids[e], ", outside [0, ", s.count, ")");
-    MATSAMP_CHECK(destination_ids[e] >= 0 && destination_ids[e] < d.count, "relation ", key, ": edge ", e,
-                  " ends at ", destination, " ", destination_ids[e], ", outside [0, ", d.count, ")");
+    MATSAMP_CHECK(source_ids[e] >= 0 && source_ids[e] < s.count, "relation ", key, ": edge ", e, " starts at ", source,
+                  " ", source_ids[e], ", outside [0, ", s.count, ")");
+    MATSAMP_CHECK(destination_ids[e] >= 0 && destination_ids[e] < d.count, "relation ", key, ": edge ", e, " ends at ",
+                  destination, " ", destination_ids[e], ", outside [0, ", d.count, ")");
   }
   Relation r{source, name, destination, {}};
   r.adj = csr_from_triples(d.count, s.count, destination_ids, source_ids, std::vector<float>(source_ids.size(), 1.0f));
@@ -94,8 +94,8 @@ void validate(const HeteroGraph& g, const std::string& what) {
     MATSAMP_CHECK(t.feature_dim >= 0 && static_cast<int64_t>(t.features.size()) == t.count * t.feature_dim, what,
                   ": vertex type ", t.name, " has ", t.features.size(), " feature values for ", t.count, " x ",
                   t.feature_dim);
-    MATSAMP_CHECK(t.labels.empty() || static_cast<int64_t>(t.labels.size()) == t.count, what, ": vertex type ",
-                  t.name, " has ", t.labels.size(), " labels for ", t.count, " vertices");
+    MATSAMP_CHECK(t.labels.empty() || static_cast<int64_t>(t.labels.size()) == t.count, what, ": vertex type ", t.name,
+                  " has ", t.labels.size(), " labels for ", t.count, " vertices");
     for (const auto& [split, ids] : t.splits)
       for (size_t i = 0; i < ids.size(); ++i)
         MATSAMP_CHECK(ids[i] >= 0 && ids[i] < t.count && (i == 0 || ids[i - 1] < ids[i]), what, ": ", t.name, " ",

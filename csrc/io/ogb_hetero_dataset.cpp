@@ -81,7 +81,8 @@ HeteroGraph read_ogb_hetero_dataset(const std::string& dir, const ReadOptions& o
       if (!fs::is_directory(scheme / t.name)) continue;
       for (const char* name : {"train", "valid", "test"}) {
         const std::string path = ogb::csv_file(scheme / t.name, name);
-        if (path.empty()) fail((scheme / t.name / (std::string(name) + ".csv.gz")).string(), ": missing (the split needs it)");
+        if (path.empty())
+          fail((scheme / t.name / (std::string(name) + ".csv.gz")).string(), ": missing (the split needs it)");
         std::vector<int64_t> ids = read_id_list(path, t.count);
         if (!t.labels.empty())
           ids.erase(std::remove_if(ids.begin(), ids.end(), [&](int64_t v) { return t.labels[v] < 0; }), ids.end());

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "sampling/hetero_neighbor.h"
 #include "sampling/sample.h"
 
 namespace matsamp {
@@ -11,6 +12,9 @@ class Fingerprint {
  public:
   void add(const BulkSample& bulk);  // minibatches in order of their ids
   void add(const Minibatch& mb);
+  // Per minibatch: its seeds, then per layer each type's vertices and each
+  // relation's rows with columns local to the minibatch: the same for any bulk size.
+  void add(const HeteroBulkSample& bulk);
   uint64_t value() const { return hash_; }
 
  private:

@@ -60,23 +60,35 @@ HeteroNeighborSampler::HeteroNeighborSampler(Backend& backend, const HeteroGraph
   }
 }
 
+int64_t HeteroNeighborSampler::bytes_per_minibatch(int64_t batch_size) const {
+  constexpr int64_t kBytesPerEntry = 24, kBytesPerVertex = 16;  // entry: column, value, row share, relabel
+  int64_t frontier = batch_size, bytes = 0;
+  for (int l = 0; l < num_layers_; ++l) {
+    int64_t entries = 0;
+    for (const std::vector<int64_t>& f : fanouts_) entries += frontier * f[l];
+    bytes += entries * kBytesPerEntry + (frontier + entries) * kBytesPerVertex;
+    frontier += entries;
+  }
+  return bytes;
+}
+
 HeteroBulk HeteroNeighborSampler::sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds,
                                          const Offsets& seed_offsets, int64_t first_minibatch, uint32_t epoch) const {
   Backend& backend = ctx.backend;
   MATSAMP_CHECK(&backend == &backend_, "heterogeneous sampling: the context's backend is not the sampler's");
   const int types = static_cast<int>(graph_.types.size());
-  MATSAMP_CHECK(seed_type >= 0 && seed_type < types, "heterogeneous sampling: seed type ", seed_type,
-                " outside [0, ", types, ")");
+  MATSAMP_CHECK(seed_type >= 0 && seed_type < types, "heterogeneous sampling: seed type ", seed_type, " outside [0, ",
+                types, ")");
   MATSAMP_CHECK(seed_offsets.size() >= 2 && seed_offsets.front() == 0 &&
                     seed_offsets.back() == static_cast<int64_t>(seeds.size()),
                 "heterogeneous sampling: seed offsets must run from 0 to the ", seeds.size(), " seeds");
   const int64_t count = graph_.types[seed_type].count;
   for (vid_t v : seeds)
-    MATSAMP_CHECK(v >= 0 && v < count, "heterogeneous sampling: seed ", v, " is not a ",
-                  graph_.types[seed_type].name, " vertex (there are ", count, ")");
+    MATSAMP_CHECK(v >= 0 && v < count, "heterogeneous sampling: seed ", v, " is not a ", graph_.types[seed_type].name,
+                  " vertex (there are ", count, ")");
   const int64_t k = static_cast<int64_t>(seed_offsets.size()) - 1;
 
-  HeteroBulk bulk{first_minibatch, seed_type, seeds, seed_offsets, {}};
+  HeteroBulk bulk{first_minibatch, seed_type, seeds, seed_offsets, source_, {}};
   std::vector<BlockedIds> frontier(types);
   for (int t = 0; t < types; ++t)
     frontier[t] = t == seed_type ? BlockedIds{backend.upload_ids(seeds), seed_offsets}
@@ -94,10 +106,9 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, int seed_type, const std:
       const BlockedIds& rows = frontier[destination_[r]];
       const int64_t fanout = fanouts_[r][l];
       if (fanout == 0 || rows.offsets.back() == 0) continue;
-      const SampleKeys keys{relation_seed(ctx.seed, r), epoch, static_cast<uint32_t>(l), first_minibatch,
-                            rows.offsets};
-      Matrix s = ctx.timed(&StepStats::sampling,
-                           [&] { return backend.sample_rows(relations_[r], rows.ids, fanout, keys); });
+      const SampleKeys keys{relation_seed(ctx.seed, r), epoch, static_cast<uint32_t>(l), first_minibatch, rows.offsets};
+      Matrix s =
+          ctx.timed(&StepStats::sampling, [&] { return backend.sample_rows(relations_[r], rows.ids, fanout, keys); });
       parts[source_[r]].push_back(backend.normalize_rows(std::move(s), RowScale::mean));
       part_offsets[source_[r]].push_back(rows.offsets);
       part_relations[source_[r]].push_back(r);
@@ -122,7 +133,12 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, int seed_type, const std:
 }
 
 HeteroBulkSample to_host(Backend& backend, HeteroBulk bulk) {
-  HeteroBulkSample out{bulk.first_minibatch, bulk.seed_type, std::move(bulk.seeds), std::move(bulk.seed_offsets), {}};
+  HeteroBulkSample out{bulk.first_minibatch,
+                       bulk.seed_type,
+                       std::move(bulk.seeds),
+                       std::move(bulk.seed_offsets),
+                       std::move(bulk.relation_sources),
+                       {}};
   for (HeteroLayer& layer : bulk.layers) {
     HeteroSampledLayer host;
     for (size_t r = 0; r < layer.adj.size(); ++r)

@@ -33,16 +33,17 @@ struct HeteroLayer {
 struct HeteroBulk {
   int64_t first_minibatch = 0;
   int seed_type = 0;
-  std::vector<vid_t> seeds;  // of seed_type, stacked
-  Offsets seed_offsets;      // k + 1
+  std::vector<vid_t> seeds;           // of seed_type, stacked
+  Offsets seed_offsets;               // k + 1
+  std::vector<int> relation_sources;  // per relation: its source type, whose V_s its columns index
   std::vector<HeteroLayer> layers;
   int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
 };
 
 // The same on the host.
 struct HeteroSampledLayer {
-  std::vector<CsrMatrix> adj;             // empty (0 x 0) where not sampled
-  std::vector<Offsets> row_offsets;       // per relation: its destination frontier's blocks
+  std::vector<CsrMatrix> adj;                // empty (0 x 0) where not sampled
+  std::vector<Offsets> row_offsets;          // per relation: its destination frontier's blocks
   std::vector<std::vector<vid_t>> vertices;  // per vertex type
   std::vector<Offsets> vertex_offsets;       // per vertex type
 };
@@ -51,6 +52,7 @@ struct HeteroBulkSample {
   int seed_type = 0;
   std::vector<vid_t> seeds;
   Offsets seed_offsets;
+  std::vector<int> relation_sources;
   std::vector<HeteroSampledLayer> layers;
   int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
 };
@@ -64,6 +66,9 @@ class HeteroNeighborSampler {
   HeteroNeighborSampler(Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> fanouts);
 
   int num_layers() const { return num_layers_; }
+  // Upper estimate of the bytes one minibatch of batch_size seeds needs while
+  // sampled (every relation's fanout taken by every frontier vertex).
+  int64_t bytes_per_minibatch(int64_t batch_size) const;
   // Minibatches first_minibatch … + k - 1 whose seeds (of type seed_type) are
   // split by seed_offsets (k + 1), on ctx.backend (the constructor's).
   HeteroBulk sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
@@ -73,7 +78,7 @@ class HeteroNeighborSampler {
   Backend& backend_;
   const HeteroGraph& graph_;
   std::vector<std::vector<int64_t>> fanouts_;
-  std::vector<Matrix> relations_;  // A_r, registered
+  std::vector<Matrix> relations_;          // A_r, registered
   std::vector<int> source_, destination_;  // type index of each relation's ends
   int num_layers_ = 0;
 };

@@ -1,0 +1,138 @@
+#include "cli/hetero_bench.h"
+
+#include <algorithm>
+
+#include "sampling/fingerprint.h"
+#include "sampling/hetero_neighbor.h"
+#include "util/memory.h"
+#include "util/progress.h"
+#include "util/timer.h"
+
+namespace matsamp::cli {
+
+namespace {
+
+struct HeteroRun {
+  double seconds = 0;
+  int64_t minibatches = 0, bulk_size = 0, sampled_edges = 0, vertices = 0;
+  uint64_t fingerprint = 0;
+};
+
+HeteroRun run_epoch(const HeteroNeighborSampler& sampler, Context ctx, int seed_type, const std::vector<vid_t>& seeds,
+                    const EpochOptions& epoch, int64_t bulk_size, const char* label) {
+  const EpochOrder order(seeds, epoch.batch_size, epoch.seed, epoch.epoch);
+  HeteroRun run;
+  run.minibatches = order.num_minibatches();
+  run.bulk_size = std::min(bulk_size, run.minibatches);
+  Fingerprint fingerprint;
+  Progress progress(label, run.minibatches, "minibatches");
+  for (int64_t first = 0; first < run.minibatches; first += run.bulk_size) {
+    const int64_t end = std::min(run.minibatches, first + run.bulk_size);
+    HeteroBulkSample bulk;
+    {
+      ScopedTimer timer(&run.seconds);
+      const auto [ids, offsets] = order.seeds(first, end);
+      bulk = to_host(ctx.backend, sampler.sample(ctx, seed_type, ids, offsets, first, epoch.epoch));
+    }
+    for (const HeteroSampledLayer& layer : bulk.layers) {
+      for (const CsrMatrix& a : layer.adj) run.sampled_edges += a.nnz();
+      for (const std::vector<vid_t>& v : layer.vertices) run.vertices += static_cast<int64_t>(v.size());
+    }
+    fingerprint.add(bulk);
+    progress.update(end);
+  }
+  run.fingerprint = fingerprint.value();
+  return run;
+}
+
+JsonObject describe(const HeteroRun& r) {
+  return JsonObject()
+      .add("bulk_size", r.bulk_size)
+      .add("time_s", r.seconds)
+      .add("minibatches_per_s", r.minibatches / r.seconds)
+      .add("sampled_edges", r.sampled_edges)
+      .add("sampled_edges_per_s", r.sampled_edges / r.seconds)
+      .add("layer_vertices", r.vertices)
+      .add("fingerprint", r.fingerprint);
+}
+
+int default_seed_type(const HeteroGraph& g) {
+  for (size_t t = 0; t < g.types.size(); ++t)
+    if (g.types[t].splits.count("train")) return static_cast<int>(t);
+  for (size_t t = 0; t < g.types.size(); ++t)
+    if (!g.types[t].labels.empty()) return static_cast<int>(t);
+  return 0;
+}
+
+}  // namespace
+
+void add_hetero_bench_options(CLI::App& command, HeteroBenchOptions& options) {
+  const char* group = "Heterogeneous graphs (OGB heterogeneous folders, mag:PAPERS)";
+  command
+      .add_option("--relation-fanouts", options.relation_fanouts,
+                  "fanouts per relation and layer, 'writes=15,10;cites=10,5' (a relation by name or as "
+                  "src,name,dst; relations left out are not sampled); default: --fanouts for every relation")
+      ->group(group);
+  command
+      .add_option("--seed-type", options.seed_type,
+                  "vertex type of the seeds (default: the type with a training split, else the first labelled one)")
+      ->group(group);
+  command.add_flag("--keep-relations", options.keep_relations,
+                   "sample the relations as given (default: reverses added, as PyG's ToUndirected does)")
+      ->group(group);
+}
+
+JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, const HeteroBenchOptions& hetero,
+                            bool compare_per_batch) {
+  MATSAMP_CHECK(options.sampler == "graphsage", "heterogeneous graphs are sampled with graphsage (per-relation "
+                "fanouts), not ", options.sampler);
+  HeteroGraph g = load_hetero_graph(source.spec, source.seed);
+  if (!hetero.keep_relations) add_reverse_relations(g);
+  const int seed_type = hetero.seed_type.empty() ? default_seed_type(g) : g.type_index(hetero.seed_type);
+  const std::vector<std::vector<int64_t>> fanouts =
+      hetero.relation_fanouts.empty()
+          ? std::vector<std::vector<int64_t>>(g.relations.size(), options.list("fanouts"))
+          : parse_relation_fanouts(g, hetero.relation_fanouts);
+  const VertexType& type = g.types[seed_type];
+  const auto given = type.splits.find("train");
+  const std::vector<vid_t> seeds = given != type.splits.end() && options.train_fraction == 1.0
+                                       ? given->second
+                                       : training_vertices(type.count, options.train_fraction, options.epoch.seed);
+  MATSAMP_CHECK(!seeds.empty(), "no seeds: vertex type ", type.name, " has no training vertices");
+  const auto largest = std::max_element(g.relations.begin(), g.relations.end(), [](const Relation& a, const Relation& b) {
+    return a.adj.nnz() < b.adj.nnz();
+  });
+  auto backend = make_backend(options, largest->adj);
+  const HeteroNeighborSampler sampler(*backend, g, fanouts);
+  const Context ctx = make_context(options, *backend);
+  const int64_t minibatches = minibatch_count(static_cast<int64_t>(seeds.size()), options.epoch.batch_size);
+  const int64_t per_minibatch = sampler.bytes_per_minibatch(options.epoch.batch_size);
+  const int64_t bulk_size = options.epoch.bulk_size > 0
+                                ? options.epoch.bulk_size
+                                : std::clamp<int64_t>(options.epoch.memory_budget / per_minibatch, 1, minibatches);
+  const HeteroRun bulk = run_epoch(sampler, ctx, seed_type, seeds, options.epoch, bulk_size, "bulk");
+
+  JsonObject types, relations;
+  for (const VertexType& t : g.types) types.add(t.name, t.count);
+  for (size_t r = 0; r < g.relations.size(); ++r) {
+    std::string text;
+    for (int64_t f : fanouts[r]) text += (text.empty() ? "" : ",") + std::to_string(f);
+    relations.add(g.relations[r].key(), JsonObject().add("edges", g.relations[r].adj.nnz()).add("fanouts", text));
+  }
+  JsonObject json;
+  json.add("command", "bench").add("backend", backend->name()).add("graph", source.spec);
+  json.add("heterogeneous", true).add("vertex_types", types).add("relations", relations);
+  json.add("seed_type", type.name).add("seeds", static_cast<int64_t>(seeds.size()));
+  json.add("batch_size", options.epoch.batch_size).add("seed", options.epoch.seed);
+  json.add("minibatches", bulk.minibatches).add("bulk", describe(bulk));
+  if (compare_per_batch) {
+    const HeteroRun per_batch = run_epoch(sampler, ctx, seed_type, seeds, options.epoch, 1, "per-batch");
+    json.add("per_batch", describe(per_batch))
+        .add("bulk_speedup", per_batch.seconds / bulk.seconds)
+        .add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
+  }
+  json.add("peak_memory_bytes", peak_resident_bytes());
+  return json;
+}
+
+}  // namespace matsamp::cli
