@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.h"
-#include "test_data.h"
 #include "generate/generators.h"
 #include "graph/hetero_graph.h"
 #include "io/hetero_io.h"
+#include "test_data.h"
 
 namespace matsamp {
 namespace {

@@ -160,7 +160,7 @@ void add_bench_command(CLI::App& app) {
     int repeat = 1;
     DistributedBenchOptions distributed;
     LinkBenchOptions link;
-    HeteroBenchOptions hetero;
+    HeteroOptions hetero;
   };
   auto options = std::make_shared<Options>();
   add_graph_options(*cmd, options->source);
@@ -177,7 +177,7 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   add_distributed_bench_options(*cmd, options->distributed);
   add_link_bench_options(*cmd, options->link);
-  add_hetero_bench_options(*cmd, options->hetero);
+  add_hetero_options(*cmd, options->hetero);
   cmd->callback([options] {
     if (is_hetero_source(options->source.spec)) {
       const JsonObject json =

@@ -1,12 +1,15 @@
 // Trains a GNN on sampled minibatches (built only with libtorch).
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/commands.h"
 #include "cli/graph_source.h"
+#include "cli/hetero_options.h"
 #include "cli/sampler_options.h"
 #include "cli/validators.h"
 #include "io/atomic_file.h"
 #include "io/graph_io.h"
+#include "train/hetero_trainer.h"
 #include "train/link_trainer.h"
 #include "train/ogb_link_split.h"
 #include "train/trainer.h"
@@ -39,6 +42,9 @@ struct TrainCommandOptions {
   std::string negative_distribution = "uniform";
   bool keep_reverse_edges = false;
   CLI::Option* weight_decay_option = nullptr;  // given: used by --task link too
+  // Heterogeneous graphs (R-GCN)
+  HeteroOptions hetero;
+  std::string relation_weights = "per-relation";
 };
 
 void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
@@ -128,6 +134,13 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
   cmd.add_flag("--keep-reverse-edges", o.keep_reverse_edges,
                "mask only (u, v) of a seed edge, not (v, u) too, on undirected graphs")
       ->group(link);
+  add_hetero_options(cmd, o.hetero);
+  cmd.add_option("--relation-weights", o.relation_weights,
+                 "heterogeneous graphs: per-relation (R-GCN) or shared (one weight for every relation and one root "
+                 "for every type: a model that ignores the types)")
+      ->check(CLI::IsMember({"per-relation", "shared"}))
+      ->group("Heterogeneous graphs (OGB heterogeneous folders, mag:PAPERS)")
+      ->capture_default_str();
   cmd.add_option("--checkpoint", o.checkpoint, "write model, optimizer and progress here after every epoch");
   cmd.add_option("--resume", o.resume, "continue from this checkpoint");
 }
@@ -222,6 +235,31 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
                  summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
 }
 
+// R-GCN on a heterogeneous graph, one process.
+void train_hetero(TrainCommandOptions& o, Communicator& comm) {
+  MATSAMP_CHECK(comm.size() == 1, "training on a heterogeneous graph runs on one process");
+  MATSAMP_CHECK(o.task == "node", "--task link is for homogeneous graphs");
+  MATSAMP_CHECK(o.checkpoint.empty() && o.resume.empty(), "training on a heterogeneous graph does not checkpoint");
+  MATSAMP_CHECK(o.train.model == "sage", "heterogeneous graphs train R-GCN (no --model)");
+  const HeteroSetup setup = prepare_hetero(o.source, o.sampler, o.hetero);
+  const auto largest = std::max_element(setup.graph.relations.begin(), setup.graph.relations.end(),
+                                        [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
+  auto backend = make_backend(o.sampler, largest->adj);
+  const HeteroNeighborSampler sampler(*backend, setup.graph, setup.fanouts);
+  HeteroTrainOptions options;
+  options.train = o.train;
+  options.shared_relation_weight = o.relation_weights == "shared";
+  const VertexType& type = setup.graph.types[setup.seed_type];
+  std::fprintf(stderr, "matsamp: training R-GCN (%s weights) on %s vertices: %zu train, %zu validation, %zu test\n",
+               o.relation_weights.c_str(), type.name.c_str(),
+               type.splits.count("train") ? type.splits.at("train").size() : 0,
+               type.splits.count("valid") ? type.splits.at("valid").size() : 0,
+               type.splits.count("test") ? type.splits.at("test").size() : 0);
+  const HeteroSummary summary = train_rgcn(setup.graph, setup.seed_type, sampler, *backend, options, stdout, stderr);
+  std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
+               summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
+}
+
 void run_training(TrainCommandOptions& o) {
   if (o.train.model.empty())
     o.train.model = o.task == "node" && (o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn") ? "gcn"
@@ -244,6 +282,7 @@ void run_training(TrainCommandOptions& o) {
   o.train.bulk_steps = o.sampler.epoch.bulk_size;  // 0: from the memory budget (set with the backend)
   o.train.seed = o.sampler.epoch.seed;
   o.train.locality_blocks = o.sampler.epoch.locality.blocks;
+  if (is_hetero_source(o.source.spec)) return train_hetero(o, *comm);
   if (o.task == "link") return train_links(o, *comm);
   train_nodes(o, *comm);
 }

@@ -56,52 +56,22 @@ JsonObject describe(const HeteroRun& r) {
       .add("fingerprint", r.fingerprint);
 }
 
-int default_seed_type(const HeteroGraph& g) {
-  for (size_t t = 0; t < g.types.size(); ++t)
-    if (g.types[t].splits.count("train")) return static_cast<int>(t);
-  for (size_t t = 0; t < g.types.size(); ++t)
-    if (!g.types[t].labels.empty()) return static_cast<int>(t);
-  return 0;
-}
-
 }  // namespace
 
-void add_hetero_bench_options(CLI::App& command, HeteroBenchOptions& options) {
-  const char* group = "Heterogeneous graphs (OGB heterogeneous folders, mag:PAPERS)";
-  command
-      .add_option("--relation-fanouts", options.relation_fanouts,
-                  "fanouts per relation and layer, 'writes=15,10;cites=10,5' (a relation by name or as "
-                  "src,name,dst; relations left out are not sampled); default: --fanouts for every relation")
-      ->group(group);
-  command
-      .add_option("--seed-type", options.seed_type,
-                  "vertex type of the seeds (default: the type with a training split, else the first labelled one)")
-      ->group(group);
-  command.add_flag("--keep-relations", options.keep_relations,
-                   "sample the relations as given (default: reverses added, as PyG's ToUndirected does)")
-      ->group(group);
-}
-
-JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, const HeteroBenchOptions& hetero,
+JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, const HeteroOptions& hetero,
                             bool compare_per_batch) {
-  MATSAMP_CHECK(options.sampler == "graphsage", "heterogeneous graphs are sampled with graphsage (per-relation "
-                "fanouts), not ", options.sampler);
-  HeteroGraph g = load_hetero_graph(source.spec, source.seed);
-  if (!hetero.keep_relations) add_reverse_relations(g);
-  const int seed_type = hetero.seed_type.empty() ? default_seed_type(g) : g.type_index(hetero.seed_type);
-  const std::vector<std::vector<int64_t>> fanouts =
-      hetero.relation_fanouts.empty()
-          ? std::vector<std::vector<int64_t>>(g.relations.size(), options.list("fanouts"))
-          : parse_relation_fanouts(g, hetero.relation_fanouts);
+  const HeteroSetup setup = prepare_hetero(source, options, hetero);
+  const HeteroGraph& g = setup.graph;
+  const int seed_type = setup.seed_type;
+  const std::vector<std::vector<int64_t>>& fanouts = setup.fanouts;
   const VertexType& type = g.types[seed_type];
   const auto given = type.splits.find("train");
   const std::vector<vid_t> seeds = given != type.splits.end() && options.train_fraction == 1.0
                                        ? given->second
                                        : training_vertices(type.count, options.train_fraction, options.epoch.seed);
   MATSAMP_CHECK(!seeds.empty(), "no seeds: vertex type ", type.name, " has no training vertices");
-  const auto largest = std::max_element(g.relations.begin(), g.relations.end(), [](const Relation& a, const Relation& b) {
-    return a.adj.nnz() < b.adj.nnz();
-  });
+  const auto largest = std::max_element(g.relations.begin(), g.relations.end(),
+                                        [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
   auto backend = make_backend(options, largest->adj);
   const HeteroNeighborSampler sampler(*backend, g, fanouts);
   const Context ctx = make_context(options, *backend);

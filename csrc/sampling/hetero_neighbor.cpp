@@ -153,6 +153,36 @@ HeteroBulkSample to_host(Backend& backend, HeteroBulk bulk) {
   return out;
 }
 
+HeteroMinibatch extract_minibatch(const HeteroBulkSample& bulk, int64_t g) {
+  MATSAMP_CHECK(g >= 0 && g < bulk.count(), "extract_minibatch: minibatch ", g, " not in bulk of ", bulk.count());
+  HeteroMinibatch mb;
+  mb.id = bulk.first_minibatch + g;
+  mb.seeds.assign(bulk.seeds.begin() + bulk.seed_offsets[g], bulk.seeds.begin() + bulk.seed_offsets[g + 1]);
+  for (const HeteroSampledLayer& layer : bulk.layers) {
+    HeteroMinibatchLayer out;
+    for (size_t t = 0; t < layer.vertices.size(); ++t)
+      out.vertices.emplace_back(layer.vertices[t].begin() + layer.vertex_offsets[t][g],
+                                layer.vertices[t].begin() + layer.vertex_offsets[t][g + 1]);
+    for (size_t r = 0; r < layer.adj.size(); ++r) {
+      const CsrMatrix& a = layer.adj[r];
+      if (a.rows == 0) {
+        out.adj.emplace_back();
+        continue;
+      }
+      const std::vector<int64_t>& cols = layer.vertex_offsets[bulk.relation_sources[r]];
+      const int64_t r0 = layer.row_offsets[r][g], r1 = layer.row_offsets[r][g + 1], c0 = cols[g];
+      CsrMatrix m(r1 - r0, cols[g + 1] - c0);
+      const int64_t e0 = a.rowptr[r0], e1 = a.rowptr[r1];
+      for (int64_t i = r0; i <= r1; ++i) m.rowptr[i - r0] = a.rowptr[i] - e0;
+      for (int64_t e = e0; e < e1; ++e) m.colidx.push_back(static_cast<col_t>(a.colidx[e] - c0));
+      m.values.assign(a.values.begin() + e0, a.values.begin() + e1);
+      out.adj.push_back(std::move(m));
+    }
+    mb.layers.push_back(std::move(out));
+  }
+  return mb;
+}
+
 std::vector<std::vector<int64_t>> parse_relation_fanouts(const HeteroGraph& graph, const std::string& text) {
   const size_t relations = graph.relations.size();
   if (text.find('=') == std::string::npos)

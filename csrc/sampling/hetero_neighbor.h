@@ -58,6 +58,19 @@ struct HeteroBulkSample {
 };
 HeteroBulkSample to_host(Backend& backend, HeteroBulk bulk);
 
+// One minibatch of a heterogeneous bulk with local ids: per layer, each type's
+// vertex list and each relation's |F_d| x |V_s| matrix (0 x 0 where not sampled).
+struct HeteroMinibatchLayer {
+  std::vector<CsrMatrix> adj;
+  std::vector<std::vector<vid_t>> vertices;
+};
+struct HeteroMinibatch {
+  int64_t id = 0;
+  std::vector<vid_t> seeds;
+  std::vector<HeteroMinibatchLayer> layers;
+};
+HeteroMinibatch extract_minibatch(const HeteroBulkSample& bulk, int64_t g);  // g in [0, count())
+
 class HeteroNeighborSampler {
  public:
   // fanouts[r][l]: relation r's neighbours per vertex in layer l (0: r is not

@@ -1,0 +1,49 @@
+#include "cli/hetero_options.h"
+
+#include "sampling/hetero_neighbor.h"
+
+namespace matsamp::cli {
+
+namespace {
+
+int default_seed_type(const HeteroGraph& g) {
+  for (size_t t = 0; t < g.types.size(); ++t)
+    if (g.types[t].splits.count("train")) return static_cast<int>(t);
+  for (size_t t = 0; t < g.types.size(); ++t)
+    if (!g.types[t].labels.empty()) return static_cast<int>(t);
+  return 0;
+}
+
+}  // namespace
+
+void add_hetero_options(CLI::App& command, HeteroOptions& options) {
+  const char* group = "Heterogeneous graphs (OGB heterogeneous folders, mag:PAPERS)";
+  command
+      .add_option("--relation-fanouts", options.relation_fanouts,
+                  "fanouts per relation and layer, 'writes=15,10;cites=10,5' (a relation by name or as "
+                  "src,name,dst; relations left out are not sampled); default: --fanouts for every relation")
+      ->group(group);
+  command
+      .add_option("--seed-type", options.seed_type,
+                  "vertex type of the seeds (default: the type with a training split, else the first labelled one)")
+      ->group(group);
+  command.add_flag("--keep-relations", options.keep_relations,
+                   "sample the relations as given (default: reverses added, as PyG's ToUndirected does)")
+      ->group(group);
+}
+
+HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options) {
+  MATSAMP_CHECK(sampler.sampler == "graphsage", "heterogeneous graphs are sampled with graphsage (per-relation "
+                "fanouts), not ", sampler.sampler);
+  HeteroSetup setup;
+  setup.graph = load_hetero_graph(source.spec, source.seed);
+  HeteroGraph& g = setup.graph;
+  if (!options.keep_relations) add_reverse_relations(g);
+  setup.seed_type = options.seed_type.empty() ? default_seed_type(g) : g.type_index(options.seed_type);
+  setup.fanouts = options.relation_fanouts.empty()
+                      ? std::vector<std::vector<int64_t>>(g.relations.size(), sampler.list("fanouts"))
+                      : parse_relation_fanouts(g, options.relation_fanouts);
+  return setup;
+}
+
+}  // namespace matsamp::cli

@@ -1,0 +1,31 @@
+// The options of a command on a heterogeneous graph (bench, train): which
+// relations to sample with which fanouts, the seeds' vertex type, reverses.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/graph_source.h"
+#include "cli/sampler_options.h"
+#include "graph/hetero_graph.h"
+
+namespace matsamp::cli {
+
+struct HeteroOptions {
+  std::string relation_fanouts;  // "rel=15,10;rel2=5,5" (empty: --fanouts for every relation)
+  std::string seed_type;         // empty: the type with a training split, else the first labelled one
+  bool keep_relations = false;   // true: no reverse relations added
+};
+
+void add_hetero_options(CLI::App& command, HeteroOptions& options);
+
+// The graph (reverses added unless kept as given), the seeds' type and the
+// fanouts per relation and layer, as the options say.
+struct HeteroSetup {
+  HeteroGraph graph;
+  int seed_type = 0;
+  std::vector<std::vector<int64_t>> fanouts;
+};
+HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options);
+
+}  // namespace matsamp::cli
