@@ -27,14 +27,17 @@ void add_hetero_options(CLI::App& command, HeteroOptions& options) {
       .add_option("--seed-type", options.seed_type,
                   "vertex type of the seeds (default: the type with a training split, else the first labelled one)")
       ->group(group);
-  command.add_flag("--keep-relations", options.keep_relations,
-                   "sample the relations as given (default: reverses added, as PyG's ToUndirected does)")
+  command
+      .add_flag("--keep-relations", options.keep_relations,
+                "sample the relations as given (default: reverses added, as PyG's ToUndirected does)")
       ->group(group);
 }
 
 HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options) {
-  MATSAMP_CHECK(sampler.sampler == "graphsage", "heterogeneous graphs are sampled with graphsage (per-relation "
-                "fanouts), not ", sampler.sampler);
+  MATSAMP_CHECK(sampler.sampler == "graphsage",
+                "heterogeneous graphs are sampled with graphsage (per-relation "
+                "fanouts), not ",
+                sampler.sampler);
   HeteroSetup setup;
   setup.graph = load_hetero_graph(source.spec, source.seed);
   HeteroGraph& g = setup.graph;

@@ -26,7 +26,17 @@ class Rgcn : public torch::nn::Module {
       : graph_(g), dropout_(dropout), shared_(shared) {
     for (const VertexType& t : g.types) {
       if (t.feature_dim > 0) {
-        project_.push_back(register_module("project_" + t.name, torch::nn::Linear(t.feature_dim, hidden)));
+        // Shared: one map for every featured type (the types' features look alike to it).
+        const bool reuse = shared && !shared_projection_.is_empty();
+        MATSAMP_CHECK(!reuse || shared_projection_->options.in_features() == t.feature_dim,
+                      "a model that ignores types needs equal feature widths (", t.name, " has ", t.feature_dim, ")");
+        if (!reuse) {
+          torch::nn::Linear map = register_module("project_" + t.name, torch::nn::Linear(t.feature_dim, hidden));
+          if (shared) shared_projection_ = map;
+          project_.push_back(map);
+        } else {
+          project_.push_back(shared_projection_);
+        }
         embed_.emplace_back(nullptr);
       } else {
         project_.emplace_back(nullptr);
@@ -41,7 +51,8 @@ class Rgcn : public torch::nn::Module {
         rel.push_back(register_module("rel" + std::to_string(l) + "_" + std::to_string(r),
                                       torch::nn::Linear(torch::nn::LinearOptions(hidden, out).bias(false))));
       for (size_t t = 0; t < roots; ++t)
-        root.push_back(register_module("root" + std::to_string(l) + "_" + std::to_string(t), torch::nn::Linear(hidden, out)));
+        root.push_back(
+            register_module("root" + std::to_string(l) + "_" + std::to_string(t), torch::nn::Linear(hidden, out)));
       relation_.push_back(std::move(rel));
       root_.push_back(std::move(root));
     }
@@ -67,12 +78,27 @@ class Rgcn : public torch::nn::Module {
                                     : static_cast<int64_t>(mb.layers[l - 1].vertices[d].size());
         if (rows == 0) continue;
         torch::Tensor y = root_[l][shared_ ? 0 : d]->forward(h[d].narrow(0, 0, rows));
+        // Shared: the mean over all sampled neighbours, whatever their relation,
+        // as a homogeneous GraphSAGE sees the graph.
+        torch::Tensor sum, count;
         for (size_t r = 0; r < graph_.relations.size(); ++r) {
           const CsrMatrix& a = mb.layers[l].adj[r];
           if (a.rows == 0 || graph_.type_index(graph_.relations[r].destination) != static_cast<int>(d)) continue;
-          const int s = graph_.type_index(graph_.relations[r].source);
-          y = y + relation_[l][shared_ ? 0 : r]->forward(torch::mm(to_sparse_tensor(a, device), h[s]));
+          const torch::Tensor& x = h[graph_.type_index(graph_.relations[r].source)];
+          if (!shared_) {
+            y = y + relation_[l][r]->forward(torch::mm(to_sparse_tensor(a, device), x));
+            continue;
+          }
+          CsrMatrix ones = a;
+          std::fill(ones.values.begin(), ones.values.end(), 1.0f);
+          std::vector<float> degrees(a.rows);
+          for (int64_t i = 0; i < a.rows; ++i) degrees[i] = static_cast<float>(a.rowptr[i + 1] - a.rowptr[i]);
+          const torch::Tensor part = torch::mm(to_sparse_tensor(ones, device), x);
+          const torch::Tensor n = torch::tensor(degrees).unsqueeze(1).to(device);
+          sum = sum.defined() ? sum + part : part;
+          count = count.defined() ? count + n : n;
         }
+        if (sum.defined()) y = y + relation_[l][0]->forward(sum / count.clamp_min(1));
         out[d] = l > 0 ? torch::dropout(torch::relu(y), dropout_, is_training()) : y;
       }
       h = std::move(out);
@@ -85,9 +111,9 @@ class Rgcn : public torch::nn::Module {
     if (features_.size() <= t) features_.resize(graph_.types.size());
     if (!features_[t].defined()) {
       const VertexType& type = graph_.types[t];
-      features_[t] = torch::from_blob(const_cast<float*>(type.features.data()), {type.count, type.feature_dim},
-                                      torch::kFloat)
-                         .to(device);
+      features_[t] =
+          torch::from_blob(const_cast<float*>(type.features.data()), {type.count, type.feature_dim}, torch::kFloat)
+              .to(device);
     }
     return features_[t];
   }
@@ -96,6 +122,7 @@ class Rgcn : public torch::nn::Module {
   double dropout_;
   bool shared_;
   std::vector<torch::nn::Linear> project_;
+  torch::nn::Linear shared_projection_{nullptr};
   std::vector<torch::nn::Embedding> embed_;
   std::vector<std::vector<torch::nn::Linear>> relation_, root_;
   std::vector<torch::Tensor> features_;  // not parameters: the inputs of featured types
@@ -141,8 +168,8 @@ HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroNe
   const torch::Device device = torch_device(o.device);
   if (o.threads > 0) torch::set_num_threads(o.threads);
   torch::manual_seed(o.seed);
-  auto model = std::make_shared<Rgcn>(graph, sampler.num_layers(), o.hidden, classes, o.dropout,
-                                      options.shared_relation_weight);
+  auto model =
+      std::make_shared<Rgcn>(graph, sampler.num_layers(), o.hidden, classes, o.dropout, options.shared_relation_weight);
   model->to(device);
   torch::optim::Adam optimizer(model->parameters(),
                                torch::optim::AdamOptions(o.learning_rate).weight_decay(o.weight_decay));
@@ -184,8 +211,8 @@ HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroNe
     {
       torch::NoGradGuard no_grad;
       model->eval();
-      m.validation_accuracy = evaluate(*model, sampler, context, seed_type, validation, type.labels, o.batch_size,
-                                       bulk, key, device);
+      m.validation_accuracy =
+          evaluate(*model, sampler, context, seed_type, validation, type.labels, o.batch_size, bulk, key, device);
       m.test_accuracy =
           evaluate(*model, sampler, context, seed_type, test, type.labels, o.batch_size, bulk, key, device);
     }

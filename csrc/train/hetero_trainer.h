@@ -18,8 +18,9 @@ namespace matsamp {
 struct HeteroTrainOptions {
   TrainOptions train;  // hidden, dropout, lr, weight decay, epochs, patience, batch size, seed, threads, device;
                        // bulk_steps minibatches sampled at once (0: 16)
-  bool shared_relation_weight = false;  // one weight for all relations and one root for all types (an
-                                        // ablation: a model that ignores the types)
+  bool shared_relation_weight = false;  // the ablation that ignores types: one weight for the mean over
+                                        // all sampled neighbours (whatever their relation), one root, one
+                                        // input map for all featured types
 };
 
 struct HeteroEpoch {
