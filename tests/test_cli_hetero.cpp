@@ -4,9 +4,6 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.h"
-#include "generate/generators.h"
-#include "graph/hetero_graph.h"
-#include "io/hetero_io.h"
 #include "test_data.h"
 
 namespace matsamp {
@@ -23,7 +20,10 @@ TEST(HeteroCli, BenchSamplesEveryRelationAndBulkEqualsPerBatch) {
   EXPECT_NE(r.out.find("\"paper,has_topic,field_of_study\":{\"edges\":"), std::string::npos);
 
   // The same graph as an OGB heterogeneous folder, relations kept as given.
-  write_ogb_hetero_dataset(dir + "/ogbn_mag_toy", generate_hetero_mag({2000}));
+  const testing::CliResult converted =
+      testing::run_cli("convert -g mag:2000 --format ogb -o " + dir + "/ogbn_mag_toy", dir);
+  ASSERT_EQ(converted.exit_code, 0) << converted.err;
+  EXPECT_NE(converted.out.find("4 vertex types, 4 relations"), std::string::npos) << converted.out;
   const testing::CliResult folder =
       testing::run_cli("bench -g " + dir + "/ogbn_mag_toy --keep-relations --fanouts 4,4 -b 64", dir);
   ASSERT_EQ(folder.exit_code, 0) << folder.err;
@@ -41,6 +41,8 @@ TEST(HeteroCli, MistakesAreOneLineErrors) {
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --sampler ladies", dir),
                                  "heterogeneous graphs are sampled with graphsage");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:10", dir), "10 papers out of range");
+  testing::expect_one_line_error(testing::run_cli("convert -g mag:1000 -o mag.msg", dir),
+                                 "converts to an OGB folder (--format ogb), not yet to .msg");
 }
 
 }  // namespace

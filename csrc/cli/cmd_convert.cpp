@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/graph_source.h"
 #include "io/graph_io.h"
+#include "io/hetero_io.h"
 #include "util/timer.h"
 
 namespace matsamp::cli {
@@ -27,6 +28,19 @@ void add_convert_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--no-gzip", options->plain, "--format ogb: write .csv files, not .csv.gz");
   cmd->callback([options] {
+    if (is_hetero_source(options->source.spec)) {
+      MATSAMP_CHECK(options->format == "ogb", options->source.spec,
+                    " is a heterogeneous graph: it converts to an OGB folder (--format ogb), not yet to .msg");
+      const HeteroGraph g = load_hetero_graph(options->source.spec, options->source.seed);
+      ScopedTimer timer(nullptr);
+      OgbWriteOptions ogb;
+      ogb.gzip = !options->plain;
+      write_ogb_hetero_dataset(options->out, g, ogb);
+      std::printf("wrote %s: %zu vertex types, %zu relations, %lld vertices, %lld edges (%.2f s)\n",
+                  options->out.c_str(), g.types.size(), g.relations.size(), static_cast<long long>(g.num_vertices()),
+                  static_cast<long long>(g.num_edges()), timer.seconds());
+      return;
+    }
     const Graph g = load_graph(options->source);
     ScopedTimer timer(nullptr);
     if (options->format == "ogb") {
