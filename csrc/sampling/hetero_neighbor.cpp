@@ -170,13 +170,7 @@ HeteroMinibatch extract_minibatch(const HeteroBulkSample& bulk, int64_t g) {
         continue;
       }
       const std::vector<int64_t>& cols = layer.vertex_offsets[bulk.relation_sources[r]];
-      const int64_t r0 = layer.row_offsets[r][g], r1 = layer.row_offsets[r][g + 1], c0 = cols[g];
-      CsrMatrix m(r1 - r0, cols[g + 1] - c0);
-      const int64_t e0 = a.rowptr[r0], e1 = a.rowptr[r1];
-      for (int64_t i = r0; i <= r1; ++i) m.rowptr[i - r0] = a.rowptr[i] - e0;
-      for (int64_t e = e0; e < e1; ++e) m.colidx.push_back(static_cast<col_t>(a.colidx[e] - c0));
-      m.values.assign(a.values.begin() + e0, a.values.begin() + e1);
-      out.adj.push_back(std::move(m));
+      out.adj.push_back(minibatch_block(a, layer.row_offsets[r][g], layer.row_offsets[r][g + 1], cols[g], cols[g + 1]));
     }
     mb.layers.push_back(std::move(out));
   }

@@ -23,6 +23,16 @@ BulkSample to_host(Backend& backend, Bulk bulk) {
   return out;
 }
 
+CsrMatrix minibatch_block(const CsrMatrix& a, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  CsrMatrix out(r1 - r0, c1 - c0);
+  const int64_t e0 = a.rowptr[r0], e1 = a.rowptr[r1];
+  for (int64_t r = r0; r <= r1; ++r) out.rowptr[r - r0] = a.rowptr[r] - e0;
+  out.colidx.reserve(e1 - e0);
+  for (int64_t e = e0; e < e1; ++e) out.colidx.push_back(static_cast<col_t>(a.colidx[e] - c0));
+  out.values.assign(a.values.begin() + e0, a.values.begin() + e1);
+  return out;
+}
+
 Minibatch extract_minibatch(const BulkSample& bulk, int64_t g) {
   MATSAMP_CHECK(g >= 0 && g < bulk.count(), "extract_minibatch: minibatch ", g, " not in bulk of ", bulk.count());
   Minibatch mb;
@@ -33,12 +43,7 @@ Minibatch extract_minibatch(const BulkSample& bulk, int64_t g) {
     const int64_t c0 = layer.col_offsets[g], c1 = layer.col_offsets[g + 1];
     MinibatchLayer out;
     out.vertices.assign(layer.vertices.begin() + c0, layer.vertices.begin() + c1);
-    out.adj = CsrMatrix(r1 - r0, c1 - c0);
-    const int64_t e0 = layer.adj.rowptr[r0], e1 = layer.adj.rowptr[r1];
-    for (int64_t r = r0; r <= r1; ++r) out.adj.rowptr[r - r0] = layer.adj.rowptr[r] - e0;
-    out.adj.colidx.reserve(e1 - e0);
-    for (int64_t e = e0; e < e1; ++e) out.adj.colidx.push_back(static_cast<col_t>(layer.adj.colidx[e] - c0));
-    out.adj.values.assign(layer.adj.values.begin() + e0, layer.adj.values.begin() + e1);
+    out.adj = minibatch_block(layer.adj, r0, r1, c0, c1);
     mb.layers.push_back(std::move(out));
   }
   return mb;

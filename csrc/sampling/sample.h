@@ -64,4 +64,8 @@ struct Minibatch {
 
 Minibatch extract_minibatch(const BulkSample& bulk, int64_t g);  // g in [0, count())
 
+// Rows [r0, r1) of a stacked layer with their columns, which lie in [c0, c1),
+// shifted to [0, c1 - c0): one minibatch's block with local ids.
+CsrMatrix minibatch_block(const CsrMatrix& a, int64_t r0, int64_t r1, int64_t c0, int64_t c1);
+
 }  // namespace matsamp
