@@ -14,10 +14,11 @@ import torch  # noqa: F401  (loads libtorch before the extension registers into 
 from . import _C  # noqa: F401  (registers torch.ops.matsamp and torch.classes.matsamp)
 from . import ops
 from .graph import Dataset, Graph, load_dataset
+from .hetero import HeteroBatch, HeteroBulkSampler, HeteroGraph
 from .link_loader import LinkBatch, LinkLoader
 from .loader import Adj, BulkSampler, MiniBatch
 
 built_with_cuda = _C.built_with_cuda
 keep_freed_memory_for_reuse = _C.keep_freed_memory_for_reuse
 
-__all__ = ["Adj", "BulkSampler", "Dataset", "Graph", "LinkBatch", "LinkLoader", "MiniBatch", "load_dataset", "ops", "built_with_cuda", "keep_freed_memory_for_reuse"]
+__all__ = ["Adj", "BulkSampler", "Dataset", "Graph", "HeteroBatch", "HeteroBulkSampler", "HeteroGraph", "LinkBatch", "LinkLoader", "MiniBatch", "load_dataset", "ops", "built_with_cuda", "keep_freed_memory_for_reuse"]

@@ -1,0 +1,76 @@
+"""matsamp.HeteroGraph and HeteroBulkSampler: typed minibatches in PyG's
+HeteroData form, from a generated ogbn-mag-shaped graph and from PyG-style
+edge_index dicts."""
+import pytest
+import torch
+
+import matsamp
+
+
+@pytest.fixture(scope="module")
+def mag():
+    return matsamp.HeteroGraph.generate_mag(1000, classes=4, seed=2)
+
+
+def global_edges(graph, batch):
+    """Every sampled edge of a batch as (edge type, source id, destination id) in global ids."""
+    out = set()
+    for e, edge_index in batch.edge_index.items():
+        src, dst = batch.n_id[e[0]][edge_index[0]], batch.n_id[e[2]][edge_index[1]]
+        out |= {(e, int(u), int(v)) for u, v in zip(src, dst)}
+    return out
+
+
+def test_batches_hold_real_typed_edges_and_start_with_their_seeds(mag):
+    assert ("paper", "rev_writes", "author") in mag.edge_types
+    csr = {}
+    for r, e in enumerate(mag.edge_types):
+        rowptr, col = mag.handle.relation_csr(r)
+        csr[e] = (rowptr, col)
+    loader = matsamp.HeteroBulkSampler(mag, "paper", 64, num_neighbors=[4, 3], seed=3, bulk_size=4)
+    batches = list(loader)
+    assert len(batches) == len(loader) == (len(mag.split("paper", "train")) + 63) // 64
+    for batch in batches[:5]:
+        assert batch.batch_size == 64 or batch is batches[-1]
+        assert set(batch.n_id) == set(mag.node_types)
+        seeds = batch.n_id["paper"][:batch.batch_size]
+        assert set(seeds.tolist()) <= set(mag.split("paper", "train").tolist())
+        edges = global_edges(mag, batch)
+        assert edges, "a minibatch samples edges"
+        for e, u, v in edges:  # u -> v is an entry (v, u) of the relation's matrix
+            rowptr, col = csr[e]
+            assert u in col[rowptr[v]:rowptr[v + 1]].tolist(), f"{e}: {u} -> {v} is not an edge"
+        # Layer 0 holds only edges into the seeds.
+        for e, (edge_index, weight) in batch.layers[0].items():
+            assert e[2] == "paper" and int(edge_index[1].max()) < batch.batch_size
+            assert torch.all(weight > 0)
+
+
+def test_bulk_size_changes_nothing(mag):
+    def edges(bulk):
+        loader = matsamp.HeteroBulkSampler(mag, "paper", 50, num_neighbors={("author", "writes", "paper"): [5, 2],
+                                                                           ("paper", "cites", "paper"): [3, 3]},
+                                           seed=9, bulk_size=bulk)
+        return [(b.n_id["paper"].tolist(), sorted(global_edges(mag, b))) for b in loader]
+    assert edges(1) == edges(7)
+
+
+def test_from_edge_index_dict_as_pyg_names_edge_types():
+    g = matsamp.HeteroGraph.from_edge_index_dict(
+        {"user": 3, "item": 4}, {("user", "buys", "item"): torch.tensor([[0, 0, 1, 2], [1, 3, 3, 0]])})
+    assert g.edge_types == [("user", "buys", "item"), ("item", "rev_buys", "user")]
+    batch = next(iter(matsamp.HeteroBulkSampler(g, "item", 4, torch.arange(4), num_neighbors=[5], shuffle=False)))
+    assert sorted(global_edges(g, batch)) == [(("user", "buys", "item"), u, v) for u, v in
+                                              sorted([(2, 0), (0, 1), (0, 3), (1, 3)])]
+
+
+def test_bad_arguments_are_clear_errors(mag):
+    with pytest.raises(ValueError, match="unknown vertex type 'venue'"):
+        matsamp.HeteroBulkSampler(mag, "venue", 8, num_neighbors=[2])
+    with pytest.raises(ValueError, match="unknown edge types"):
+        matsamp.HeteroBulkSampler(mag, "paper", 8, num_neighbors={("paper", "reviews", "paper"): [2]})
+    with pytest.raises(ValueError, match="edge 0 starts at user 5, outside"):
+        matsamp.HeteroGraph.from_edge_index_dict({"user": 3, "item": 4},
+                                                 {("user", "buys", "item"): torch.tensor([[5], [0]])})
+    with pytest.raises(TypeError, match="matsamp.HeteroGraph"):
+        matsamp.HeteroBulkSampler(None, "paper", 8, num_neighbors=[2])
