@@ -54,8 +54,10 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     std::shared_ptr<const HeteroNeighborSampler>& kept = samplers_[key + std::to_string(layers)];
     if (!kept) {
       std::vector<std::vector<int64_t>> fanouts(relations);
-      for (size_t r = 0; r < relations; ++r) fanouts[r].assign(flat.begin() + r * layers, flat.begin() + (r + 1) * layers);
-      kept = translate_errors([&] { return std::make_shared<const HeteroNeighborSampler>(*backend_, graph_, fanouts); });
+      for (size_t r = 0; r < relations; ++r)
+        fanouts[r].assign(flat.begin() + r * layers, flat.begin() + (r + 1) * layers);
+      kept =
+          translate_errors([&] { return std::make_shared<const HeteroNeighborSampler>(*backend_, graph_, fanouts); });
     }
     return kept;
   }
@@ -139,8 +141,9 @@ void define_hetero_graph_class() {
       .def("split", [](const HeteroPtr& h, const std::string& type, const std::string& name) {
         const VertexType& t = h->graph().types[translate_errors([&] { return h->graph().type_index(type); })];
         const auto found = t.splits.find(name);
-        return found == t.splits.end() ? at::empty({0}, at::kLong)
-                                       : vector_to_tensor(std::vector<int64_t>(found->second.begin(), found->second.end()));
+        return found == t.splits.end()
+                   ? at::empty({0}, at::kLong)
+                   : vector_to_tensor(std::vector<int64_t>(found->second.begin(), found->second.end()));
       });
 }
 
@@ -162,8 +165,7 @@ sample_hetero(const HeteroPtr& holder, const std::string& seed_type, const at::T
   std::lock_guard<std::mutex> lock(holder->sampling_mutex());
   HeteroBulkSample bulk = translate_errors([&] {
     Context ctx{holder->backend(), to_seed(seed, op)};
-    return to_host(holder->backend(),
-                   sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, op)));
+    return to_host(holder->backend(), sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, op)));
   });
   std::vector<at::Tensor> rowptr, col, value, row_offsets, vertices, vertex_offsets;
   for (HeteroSampledLayer& layer : bulk.layers) {

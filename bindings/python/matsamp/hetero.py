@@ -102,13 +102,16 @@ class HeteroBatch(NamedTuple):
     seeds first, for the seed type); ``edge_index[e]``: the sampled edges of edge
     type e over all layers, as local ids into ``n_id`` (row 0 sources, row 1
     destinations); ``layers``: per layer (batch layer first) ``{e: (edge_index,
-    weight)}`` with the mean-aggregation weights, for layer-by-layer models."""
+    weight)}`` with the mean-aggregation weights, for layer-by-layer models: layer
+    l's destinations are the first ``layer_sizes[l - 1][t]`` vertices of ``n_id[t]``
+    (the seeds for l = 0), its sources the first ``layer_sizes[l][t]``."""
     id: int
     seed_type: str
     batch_size: int
     n_id: Dict[str, torch.Tensor]
     edge_index: Dict[EdgeType, torch.Tensor]
     layers: List[Dict[EdgeType, Tuple[torch.Tensor, torch.Tensor]]]
+    layer_sizes: List[Dict[str, int]]
 
 
 class HeteroBulkSampler:
@@ -182,6 +185,8 @@ class HeteroBulkSampler:
         n_id = {t: vertices[last * len(types) + i][vertex_offsets[last * len(types) + i][g]:
                                                    vertex_offsets[last * len(types) + i][g + 1]]
                 for i, t in enumerate(types)}
+        layer_sizes = [{t: int(vertex_offsets[layer * len(types) + i][g + 1] - vertex_offsets[layer * len(types) + i][g])
+                        for i, t in enumerate(types)} for layer in range(self.layers)]
         layers, merged = [], {}
         for layer in range(self.layers):
             per_layer = {}
@@ -201,4 +206,4 @@ class HeteroBulkSampler:
                 merged.setdefault(e, []).append(edge_index)
             layers.append(per_layer)
         edge_index = {e: torch.unique(torch.cat(parts, 1), dim=1) for e, parts in merged.items()}
-        return HeteroBatch(minibatch, self.seed_type, len(seeds), n_id, edge_index, layers)
+        return HeteroBatch(minibatch, self.seed_type, len(seeds), n_id, edge_index, layers, layer_sizes)
