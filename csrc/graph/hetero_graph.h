@@ -17,10 +17,10 @@ namespace matsamp {
 struct VertexType {
   std::string name;
   int64_t count = 0;
-  int64_t feature_dim = 0;                           // 0: no features (a model learns embeddings)
-  std::vector<float> features;                       // count * feature_dim, row-major
-  std::vector<int64_t> labels;                       // empty, or one per vertex (-1 = unlabelled)
-  std::map<std::string, std::vector<vid_t>> splits;  // "train", "valid", "test": ascending ids
+  int64_t feature_dim = 0;                             // 0: no features (a model learns embeddings)
+  std::vector<float> features{};                       // count * feature_dim, row-major
+  std::vector<int64_t> labels{};                       // empty, or one per vertex (-1 = unlabelled)
+  std::map<std::string, std::vector<vid_t>> splits{};  // "train", "valid", "test": ascending ids
 };
 
 struct Relation {
