@@ -56,9 +56,11 @@ class OgbFiles {
     });
   }
   void splits(const fs::path& folder, const std::map<std::string, std::vector<vid_t>>& sets) const {
-    for (const auto& [name, ids] : sets)
-      lines(file(folder, name), static_cast<int64_t>(ids.size()),
+    for (const auto& set : sets) {
+      const std::vector<vid_t>& ids = set.second;
+      lines(file(folder, set.first), static_cast<int64_t>(ids.size()),
             [&](int64_t i, std::string& out) { append_number(out, ids[i]), out += '\n'; });
+    }
   }
 
  private:
