@@ -4,19 +4,9 @@
 
 namespace matsamp {
 
-namespace {
-
-// C_g: the frontier (when included) then the other chosen vertices in ascending
-// id, into vertices / col_offsets, with each column's weight 1/(s·p_g(v)).
-// Blocks are independent: built in parallel.
-struct ColumnSelector {
-  std::vector<vid_t> vertices;
-  Offsets col_offsets;
-  std::vector<float> weights;
-};
-ColumnSelector select_columns(const CsrMatrix& chosen, const std::vector<float>& frontier_probability,
-                              const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
-                              bool include_frontier) {
+ColumnSelector layer_columns(const CsrMatrix& chosen, const std::vector<float>& frontier_probability,
+                             const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
+                             bool include_frontier) {
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
   const auto weight = [&](float probability) { return 1.0f / (static_cast<float>(s) * probability); };
   std::vector<std::vector<vid_t>> block_vertices(k);
@@ -49,8 +39,6 @@ ColumnSelector select_columns(const CsrMatrix& chosen, const std::vector<float>&
   }
   return c;
 }
-
-}  // namespace
 
 LayerWiseSampler::LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> sizes, bool include_frontier,
                                    const char* what)
@@ -85,7 +73,7 @@ Bulk LayerWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& see
       const std::vector<float> frontier_probability =
           include_frontier_ ? backend.values_to_host(backend.gather(p, frontier)) : std::vector<float>{};
       ColumnSelector c =
-          select_columns(chosen, frontier_probability, frontier_ids, frontier.offsets, sizes_[l], include_frontier_);
+          layer_columns(chosen, frontier_probability, frontier_ids, frontier.offsets, sizes_[l], include_frontier_);
       BlockedIds columns{backend.upload_ids(c.vertices), c.col_offsets};
       Matrix adj =
           backend.select_rows_cols_blocked(normalized_, frontier, columns, backend.upload_values(std::move(c.weights)));

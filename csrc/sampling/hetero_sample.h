@@ -1,0 +1,114 @@
+// What heterogeneous samplers produce and the interface they share. A bulk
+// holds k minibatches of seeds of one vertex type; each layer holds one matrix
+// per relation (its destination type's frontier x its source type's vertex list)
+// and one blocked vertex list per type, the frontier's vertices first: the shape
+// of PyG's heterogeneous minibatches, dicts keyed by relation and by type.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "graph/hetero_graph.h"
+#include "sampling/context.h"
+#include "sampling/sample.h"
+
+namespace matsamp {
+
+// One hop of a heterogeneous bulk, on the backend that sampled it.
+struct HeteroLayer {
+  // Per relation: |F_d| x |V_s| (rows: the destination type's frontier, blocked
+  // by its offsets; columns: positions in the source type's V_s), or undefined
+  // where the relation was not sampled in this layer.
+  std::vector<Matrix> adj;
+  std::vector<Offsets> row_offsets;  // per relation: the blocks of its rows (k + 1; empty where not sampled)
+  std::vector<BlockedIds> vertices;  // per vertex type: V_t (the frontier's vertices first)
+};
+
+struct HeteroBulk {
+  int64_t first_minibatch = 0;
+  int seed_type = 0;
+  std::vector<vid_t> seeds;           // of seed_type, stacked
+  Offsets seed_offsets;               // k + 1
+  std::vector<int> relation_sources;  // per relation: its source type, whose V_s its columns index
+  std::vector<HeteroLayer> layers;
+  int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
+};
+
+// The same on the host.
+struct HeteroSampledLayer {
+  std::vector<CsrMatrix> adj;                // empty (0 x 0) where not sampled
+  std::vector<Offsets> row_offsets;          // per relation: its destination frontier's blocks
+  std::vector<std::vector<vid_t>> vertices;  // per vertex type
+  std::vector<Offsets> vertex_offsets;       // per vertex type
+};
+struct HeteroBulkSample {
+  int64_t first_minibatch = 0;
+  int seed_type = 0;
+  std::vector<vid_t> seeds;
+  Offsets seed_offsets;
+  std::vector<int> relation_sources;
+  std::vector<HeteroSampledLayer> layers;
+  int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
+};
+HeteroBulkSample to_host(Backend& backend, HeteroBulk bulk);
+
+// One minibatch of a heterogeneous bulk with local ids: per layer, each type's
+// vertex list and each relation's |F_d| x |V_s| matrix (0 x 0 where not sampled).
+struct HeteroMinibatchLayer {
+  std::vector<CsrMatrix> adj;
+  std::vector<std::vector<vid_t>> vertices;
+};
+struct HeteroMinibatch {
+  int64_t id = 0;
+  std::vector<vid_t> seeds;
+  std::vector<HeteroMinibatchLayer> layers;
+};
+HeteroMinibatch extract_minibatch(const HeteroBulkSample& bulk, int64_t g);  // g in [0, count())
+
+class HeteroSampler {
+ public:
+  virtual ~HeteroSampler() = default;
+  virtual std::string name() const = 0;
+  virtual int num_layers() const = 0;
+  // Upper estimate of the bytes one minibatch of batch_size seeds needs while sampled.
+  virtual int64_t bytes_per_minibatch(int64_t batch_size) const = 0;
+  // Minibatches first_minibatch … + k - 1 whose seeds (of type seed_type) are
+  // split by seed_offsets (k + 1), on ctx.backend (which holds the relations).
+  virtual HeteroBulk sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                            int64_t first_minibatch, uint32_t epoch) const = 0;
+};
+
+// The relations of `graph` as a sampler reads them: each A_r registered in a
+// backend (replicated), or each a distributed handle (partitioned, one block row
+// of A_r per process row). The graph gives the types and the relations' ends.
+struct HeteroRelations {
+  const HeteroGraph& graph;
+  std::vector<Matrix> adj;               // per relation
+  std::vector<int> source, destination;  // type index of each relation's ends
+  HeteroRelations(const HeteroGraph& graph, std::vector<Matrix> adj);
+  // Every A_r registered in `backend` (the graph must outlive the handles).
+  static HeteroRelations registered(Backend& backend, const HeteroGraph& graph);
+};
+
+// Throws unless every handle was made by ctx.backend.
+void check_held_by(const std::vector<Matrix>& matrices, const Context& ctx);
+// Throws unless seed_type is a type of `graph` and the seeds are its vertices
+// split by offsets running from 0 to seeds.size().
+void check_hetero_seeds(const HeteroGraph& graph, int seed_type, const std::vector<vid_t>& seeds,
+                        const Offsets& seed_offsets);
+
+// The random keys of part i (a relation, a vertex type) of a heterogeneous
+// program: the seed mixed with i, i = 0 keeping it, so that a one-type graph
+// draws as the homogeneous sampler does and the parts draw independently.
+uint64_t part_seed(uint64_t seed, size_t i);
+
+// "name=15,10;name2=5,5" or one list "15,10" for every part: counts per part
+// and layer, a part named as index_of accepts (names[i] in messages); parts left
+// out get zeros. Throws naming a repeated part, a bad count or lists of
+// different lengths (index_of throws for an unknown name).
+std::vector<std::vector<int64_t>> parse_named_counts(const std::string& text, const std::vector<std::string>& names,
+                                                     const std::function<int(const std::string&)>& index_of,
+                                                     const std::string& what);
+
+}  // namespace matsamp
