@@ -35,8 +35,8 @@ inline HeteroGraph small_hetero_graph(uint64_t seed = 3) {
 }
 
 // The (destination, source) global pairs of relation r in minibatch g of a layer.
-inline std::set<std::pair<vid_t, vid_t>> relation_edges(const HeteroBulkSample& bulk, const HeteroGraph& graph, size_t l,
-                                                 size_t r, int64_t g, const std::vector<vid_t>& rows) {
+inline std::set<std::pair<vid_t, vid_t>> relation_edges(const HeteroBulkSample& bulk, const HeteroGraph& graph,
+                                                        size_t l, size_t r, int64_t g, const std::vector<vid_t>& rows) {
   std::set<std::pair<vid_t, vid_t>> out;
   const HeteroSampledLayer& layer = bulk.layers[l];
   if (layer.adj[r].rows == 0) return out;

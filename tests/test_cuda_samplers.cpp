@@ -12,6 +12,7 @@
 #include "io/graph_io.h"
 #include "sampling/epoch.h"
 #include "sampling/fingerprint.h"
+#include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
 #include "sampling/sampler.h"
 #include "sampling_checks.h"
@@ -57,20 +58,27 @@ TEST_F(CudaSamplers, GraphSage) {
 }
 
 // A heterogeneous graph (ogbn-mag's shape, reverses added): every relation's
-// draws and the shared compaction give the CPU's minibatches, in one bulk.
-TEST_F(CudaSamplers, HeterogeneousNeighbourSampling) {
+// draws and the shared compaction (node-wise), and the per-type products and
+// draws (layer-wise), give the CPU's minibatches, in one bulk.
+TEST_F(CudaSamplers, HeterogeneousSampling) {
   HeteroGraph g = generate_hetero_mag({3000});
   add_reverse_relations(g);
   const auto fanouts = parse_relation_fanouts(g, "6,4");
-  const HeteroNeighborSampler on_cpu(*cpu, g, fanouts), on_gpu(*cuda, g, fanouts);
+  const auto budgets = parse_type_budgets(g, "64,32");
+  const HeteroNeighborSampler node_cpu(*cpu, g, fanouts), node_gpu(*cuda, g, fanouts);
+  const HeteroLayerWiseSampler layer_cpu(*cpu, g, budgets), layer_gpu(*cuda, g, budgets);
   const std::vector<vid_t>& seeds = g.types[g.type_index("paper")].splits.at("train");
   const Offsets offsets{0, 100, 250, 400};
   const std::vector<vid_t> used(seeds.begin(), seeds.begin() + 400);
-  Context cpu_context{*cpu, 7}, gpu_context{*cuda, 7};
-  Fingerprint expected, got;
-  expected.add(to_host(*cpu, on_cpu.sample(cpu_context, g.type_index("paper"), used, offsets, 0, 1)));
-  got.add(to_host(*cuda, on_gpu.sample(gpu_context, g.type_index("paper"), used, offsets, 0, 1)));
-  EXPECT_EQ(got.value(), expected.value());
+  const std::pair<const HeteroSampler*, const HeteroSampler*> pairs[] = {{&node_cpu, &node_gpu},
+                                                                         {&layer_cpu, &layer_gpu}};
+  for (const auto& [on_cpu, on_gpu] : pairs) {
+    Context cpu_context{*cpu, 7}, gpu_context{*cuda, 7};
+    Fingerprint expected, got;
+    expected.add(to_host(*cpu, on_cpu->sample(cpu_context, g.type_index("paper"), used, offsets, 0, 1)));
+    got.add(to_host(*cuda, on_gpu->sample(gpu_context, g.type_index("paper"), used, offsets, 0, 1)));
+    EXPECT_EQ(got.value(), expected.value()) << on_cpu->name();
+  }
 }
 
 // Layers stay on the device until asked for (the bench's and the Python ops'

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "sampling/hetero_neighbor.h"
+#include "sampling/hetero_sample.h"
 #include "sampling/sample.h"
 
 namespace matsamp {
@@ -15,6 +15,7 @@ class Fingerprint {
   // Per minibatch: its seeds, then per layer each type's vertices and each
   // relation's rows with columns local to the minibatch: the same for any bulk size.
   void add(const HeteroBulkSample& bulk);
+  void add(const HeteroBulkSample& bulk, int64_t g);  // minibatch g only
   uint64_t value() const { return hash_; }
 
  private:

@@ -46,8 +46,8 @@ CsrMatrix budget_rows(int64_t k, int64_t cols, const std::vector<size_t>& relati
 
 }  // namespace
 
-HeteroLayerWiseSampler::HeteroLayerWiseSampler(Backend& backend, const HeteroGraph& graph,
-                                               std::vector<std::vector<int64_t>> budgets)
+HeteroLayerWiseSampler::HeteroLayerWiseSampler(const HeteroGraph& graph, std::vector<std::vector<int64_t>> budgets,
+                                               const Place& place)
     : graph_(graph), budgets_(std::move(budgets)) {
   validate(graph, "heterogeneous layer-wise sampling");
   const size_t types = graph.types.size();
@@ -76,7 +76,7 @@ HeteroLayerWiseSampler::HeteroLayerWiseSampler(Backend& backend, const HeteroGra
     if (!from_[s].empty()) {
       CsrMatrix b = stack_normalized(graph, from_[s], graph.types[s].count);
       check_column_count(b.rows, "heterogeneous layer-wise sampling: the relations leaving one type");  // Q_s's columns
-      stacked_[s] = backend.upload(std::move(b));
+      stacked_[s] = place(std::move(b));
     }
 }
 
@@ -133,16 +133,16 @@ HeteroBulk HeteroLayerWiseSampler::sample(Context& ctx, int seed_type, const std
       const CsrMatrix chosen =
           ctx.timed(&StepStats::sampling, [&] { return backend.to_host(backend.its_sample(p, n, keys)); });
       ctx.timed(&StepStats::extraction, [&] {
-        ColumnSelector c = layer_columns(chosen, backend.values_to_host(backend.gather(p, frontier[s])), ids[s],
-                                         offsets[s], n, true);
+        ColumnSelector c =
+            layer_columns(chosen, backend.values_to_host(backend.gather(p, frontier[s])), ids[s], offsets[s], n, true);
         const BlockedIds columns{backend.upload_ids(c.vertices), c.col_offsets};
         const Values weights = backend.upload_values(std::move(c.weights));
         for (size_t r : sampled) {
           const int d = destination_[r];
           std::vector<vid_t> rows = ids[d];
           for (vid_t& u : rows) u += base_[r];
-          Matrix a = backend.select_rows_cols_blocked(b, {backend.upload_ids(std::move(rows)), offsets[d]}, columns,
-                                                      weights);
+          Matrix a =
+              backend.select_rows_cols_blocked(b, {backend.upload_ids(std::move(rows)), offsets[d]}, columns, weights);
           layer.adj[r] = backend.normalize_rows(std::move(a), RowScale::by_sum);
           layer.row_offsets[r] = offsets[d];
         }

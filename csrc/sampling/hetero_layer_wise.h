@@ -13,6 +13,7 @@
 // draws under part_seed(seed, s): the same seed gives the same minibatches for any
 // bulk size, backend and rank count.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,15 @@ namespace matsamp {
 class HeteroLayerWiseSampler final : public HeteroSampler {
  public:
   // budgets[t][l]: vertices of type t drawn per minibatch in layer l (0: none);
-  // every type lists the same number of layers. Builds the B_s in `backend`.
-  HeteroLayerWiseSampler(Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> budgets);
+  // every type lists the same number of layers. `place` puts each B_s where the
+  // ops read it (uploaded to a backend, or partitioned over a grid); the graph
+  // must outlive the sampler.
+  using Place = std::function<Matrix(CsrMatrix)>;
+  HeteroLayerWiseSampler(const HeteroGraph& graph, std::vector<std::vector<int64_t>> budgets, const Place& place);
+  // The B_s uploaded to `backend`.
+  HeteroLayerWiseSampler(Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> budgets)
+      : HeteroLayerWiseSampler(graph, std::move(budgets),
+                               [&backend](CsrMatrix b) { return backend.upload(std::move(b)); }) {}
 
   std::string name() const override { return "hgt"; }
   int num_layers() const override { return num_layers_; }

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,20 @@ inline std::vector<int> valid_replications() {
   std::vector<int> out;
   for (int c = 1; c * c <= world().size(); ++c)
     if (world().size() % (c * c) == 0) out.push_back(c);
+  return out;
+}
+
+// Every rank's pairs, on every rank, grouped by minibatch id.
+inline std::map<int64_t, std::vector<uint64_t>> gather_fingerprints(
+    const std::vector<std::pair<int64_t, uint64_t>>& mine) {
+  std::vector<int64_t> ids, values;
+  for (const auto& [id, f] : mine) {
+    ids.push_back(id);
+    values.push_back(static_cast<int64_t>(f));
+  }
+  const std::vector<int64_t> all_ids = world().all_gatherv(ids), all_values = world().all_gatherv(values);
+  std::map<int64_t, std::vector<uint64_t>> out;
+  for (size_t i = 0; i < all_ids.size(); ++i) out[all_ids[i]].push_back(static_cast<uint64_t>(all_values[i]));
   return out;
 }
 

@@ -55,19 +55,6 @@ std::vector<std::pair<int64_t, uint64_t>> fingerprints(EpochIterator& epoch) {
   return out;
 }
 
-// Every rank's pairs, on every rank, grouped by minibatch id.
-std::map<int64_t, std::vector<uint64_t>> gather(const std::vector<std::pair<int64_t, uint64_t>>& mine) {
-  std::vector<int64_t> ids, values;
-  for (const auto& [id, f] : mine) {
-    ids.push_back(id);
-    values.push_back(static_cast<int64_t>(f));
-  }
-  const std::vector<int64_t> all_ids = world().all_gatherv(ids), all_values = world().all_gatherv(values);
-  std::map<int64_t, std::vector<uint64_t>> out;
-  for (size_t i = 0; i < all_ids.size(); ++i) out[all_ids[i]].push_back(static_cast<uint64_t>(all_values[i]));
-  return out;
-}
-
 void check_against_reference(const std::string& graph_file, int64_t batch, const SamplerCase& spec,
                              int locality_blocks = 0) {
   const Graph g = read_graph(graph_file);
@@ -108,7 +95,7 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
         mine = fingerprints(epoch);
         graph.finish();
       }
-      const auto all = gather(mine);
+      const auto all = testing::gather_fingerprints(mine);
       const size_t copies = run.mode == GraphMode::replicated ? 1 : static_cast<size_t>(c);
       const std::string where = spec.name + " on " + graph_file + ", p = " + std::to_string(world().size()) +
                                 ", c = " + std::to_string(c) + ", " + run.what + ", locality blocks " +
