@@ -86,7 +86,9 @@ void check_against_one_process(const std::string& what, const MakeSampler& make)
         PartitionedHetero graph(grid, g, run.exchange);
         graph.backend().set_row_sampling(run.rows);
         mine = sample_share(*make(g, graph.backend(), &graph), Context{graph.backend(), 42}, paper, train, share);
-        if (!mine.empty()) EXPECT_FALSE(graph.product().calls().empty()) << "the relations were not read distributed";
+        if (!mine.empty()) {
+          EXPECT_FALSE(graph.product().calls().empty()) << "the relations were not read distributed";
+        }
         graph.finish();
       }
       const auto all = testing::gather_fingerprints(mine);
