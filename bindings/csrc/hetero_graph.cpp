@@ -1,6 +1,7 @@
 // torch.classes.matsamp.HeteroGraph and torch.ops.matsamp.sample_hetero: a
 // heterogeneous graph held by the engine (types, relations as |dst| x |src|
-// matrices) and its per-relation neighbour sampling, on the CPU.
+// matrices) and its node-wise (a fanout per relation) or layer-wise (a budget
+// per vertex type, HGT's) sampling, on the CPU.
 #include <torch/custom_class.h>
 #include <torch/library.h>
 
@@ -12,6 +13,7 @@
 #include "generate/generators.h"
 #include "graph/hetero_graph.h"
 #include "io/hetero_io.h"
+#include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
 
 namespace matsamp::bindings {
@@ -41,23 +43,31 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     check_unfrozen();
     matsamp::add_reverse_relations(graph_);
   }
-  // The sampler of these fanouts (relation-major: fanouts[r * layers + l]), kept.
-  std::shared_ptr<const HeteroNeighborSampler> sampler(const std::vector<int64_t>& flat, int64_t layers) const {
-    const size_t relations = graph_.relations.size();
-    TORCH_CHECK_VALUE(layers > 0 && flat.size() == relations * static_cast<size_t>(layers),
-                      "matsamp.sample_hetero: ", flat.size(), " fanouts for ", relations, " relations x ", layers,
-                      " layers");
-    std::string key;
+  // The sampler of these counts, kept: "graphsage" with a fanout per relation
+  // (relation-major: counts[r * layers + l]), "hgt" with a budget per vertex type
+  // (type-major: counts[t * layers + l]).
+  std::shared_ptr<const HeteroSampler> sampler(const std::string& name, const std::vector<int64_t>& flat,
+                                               int64_t layers) const {
+    const char* op = "matsamp.sample_hetero";
+    TORCH_CHECK_VALUE(name == "graphsage" || name == "hgt", op, ": unknown sampler '", name,
+                      "' (heterogeneous samplers: graphsage, hgt)");
+    const bool by_type = name == "hgt";
+    const size_t parts = by_type ? graph_.types.size() : graph_.relations.size();
+    TORCH_CHECK_VALUE(layers > 0 && flat.size() == parts * static_cast<size_t>(layers), op, ": ", flat.size(), " ",
+                      by_type ? "budgets" : "fanouts", " for ", parts, by_type ? " vertex types" : " relations", " x ",
+                      layers, " layers");
+    std::string key = name + ":" + std::to_string(layers) + ":";
     for (int64_t f : flat) key += std::to_string(f) + ",";
     std::lock_guard<std::mutex> lock(mutex_);
     frozen_ = true;  // samplers refer to the relations
-    std::shared_ptr<const HeteroNeighborSampler>& kept = samplers_[key + std::to_string(layers)];
+    std::shared_ptr<const HeteroSampler>& kept = samplers_[key];
     if (!kept) {
-      std::vector<std::vector<int64_t>> fanouts(relations);
-      for (size_t r = 0; r < relations; ++r)
-        fanouts[r].assign(flat.begin() + r * layers, flat.begin() + (r + 1) * layers);
-      kept =
-          translate_errors([&] { return std::make_shared<const HeteroNeighborSampler>(*backend_, graph_, fanouts); });
+      std::vector<std::vector<int64_t>> counts(parts);
+      for (size_t i = 0; i < parts; ++i) counts[i].assign(flat.begin() + i * layers, flat.begin() + (i + 1) * layers);
+      kept = translate_errors([&]() -> std::shared_ptr<const HeteroSampler> {
+        if (by_type) return std::make_shared<const HeteroLayerWiseSampler>(*backend_, graph_, counts);
+        return std::make_shared<const HeteroNeighborSampler>(*backend_, graph_, counts);
+      });
     }
     return kept;
   }
@@ -73,7 +83,7 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   std::unique_ptr<Backend> backend_ = make_cpu_backend();
   mutable std::mutex mutex_, sampling_mutex_;
   mutable bool frozen_ = false;
-  mutable std::map<std::string, std::shared_ptr<const HeteroNeighborSampler>> samplers_;
+  mutable std::map<std::string, std::shared_ptr<const HeteroSampler>> samplers_;
 };
 
 using HeteroPtr = c10::intrusive_ptr<HeteroGraphHolder>;
@@ -153,15 +163,15 @@ void define_hetero_graph_class() {
 std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
            std::vector<at::Tensor>, std::vector<at::Tensor>>
 sample_hetero(const HeteroPtr& holder, const std::string& seed_type, const at::Tensor& seeds,
-              const at::Tensor& seed_offsets, std::vector<int64_t> fanouts, int64_t layers, int64_t first_minibatch,
-              int64_t epoch, int64_t seed) {
+              const at::Tensor& seed_offsets, const std::string& sampler_name, std::vector<int64_t> counts,
+              int64_t layers, int64_t first_minibatch, int64_t epoch, int64_t seed) {
   const char* op = "matsamp.sample_hetero";
   const HeteroGraph& g = holder->graph();
   const int type = translate_errors([&] { return g.type_index(seed_type); });
   const std::vector<vid_t> ids = to_vertex_ids(seeds, g.types[type].count, op, "seeds");
   const Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), op, "seed_offsets");
   TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ", first_minibatch);
-  const auto sampler = holder->sampler(fanouts, layers);
+  const auto sampler = holder->sampler(sampler_name, counts, layers);
   std::lock_guard<std::mutex> lock(holder->sampling_mutex());
   HeteroBulkSample bulk = translate_errors([&] {
     Context ctx{holder->backend(), to_seed(seed, op)};
@@ -192,11 +202,12 @@ void register_hetero_graph_class() {
 
 TORCH_LIBRARY_FRAGMENT(matsamp, m) {
   register_hetero_graph_class();
-  // Heterogeneous neighbour sampling: seeds of seed_type, fanouts relation-major
-  // (fanouts[r * layers + l], relations in graph.relations() order).
+  // Heterogeneous sampling of seeds of seed_type: "graphsage" with fanouts
+  // relation-major (counts[r * layers + l], relations in graph.relations()
+  // order) or "hgt" with budgets type-major (counts[t * layers + l]).
   m.def(
       "sample_hetero(__torch__.torch.classes.matsamp.HeteroGraph graph, str seed_type, Tensor seeds, "
-      "Tensor seed_offsets, int[] fanouts, int layers, int first_minibatch, int epoch, int seed) -> (Tensor[] rowptr, "
+      "Tensor seed_offsets, str sampler, int[] counts, int layers, int first_minibatch, int epoch, int seed) -> (Tensor[] rowptr, "
       "Tensor[] col, Tensor[] value, Tensor[] row_offsets, Tensor[] vertices, Tensor[] vertex_offsets)",
       &sample_hetero);
 }

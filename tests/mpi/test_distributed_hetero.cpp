@@ -39,7 +39,8 @@ std::vector<std::pair<int64_t, uint64_t>> sample_share(const HeteroSampler& samp
   std::vector<std::pair<int64_t, uint64_t>> out;
   for (int64_t first = share.first_minibatch; first < end; first += 2) {
     const auto [ids, offsets] = order.seeds(first, std::min(end, first + 2));
-    const HeteroBulkSample bulk = to_host(ctx.backend, sampler.sample(ctx, seed_type, ids, offsets, first, share.epoch));
+    const HeteroBulkSample bulk =
+        to_host(ctx.backend, sampler.sample(ctx, seed_type, ids, offsets, first, share.epoch));
     for (int64_t g = 0; g < bulk.count(); ++g) {
       Fingerprint f;
       f.add(bulk, g);
@@ -73,11 +74,11 @@ void check_against_one_process(const std::string& what, const MakeSampler& make)
       Exchange exchange = Exchange::sparsity_aware;
       RowSampling rows = RowSampling::at_owner;
     };
-    for (const Run& run : {Run{"replicated", GraphMode::replicated},
-                           Run{"partitioned, sparsity-aware", GraphMode::partitioned},
-                           Run{"partitioned, rows fetched whole", GraphMode::partitioned, Exchange::sparsity_aware,
-                               RowSampling::fetched_rows},
-                           Run{"partitioned, oblivious", GraphMode::partitioned, Exchange::oblivious}}) {
+    for (const Run& run :
+         {Run{"replicated", GraphMode::replicated}, Run{"partitioned, sparsity-aware", GraphMode::partitioned},
+          Run{"partitioned, rows fetched whole", GraphMode::partitioned, Exchange::sparsity_aware,
+              RowSampling::fetched_rows},
+          Run{"partitioned, oblivious", GraphMode::partitioned, Exchange::oblivious}}) {
       const EpochOptions share = share_of_epoch(options, train, grid, run.mode);
       std::vector<std::pair<int64_t, uint64_t>> mine;
       if (run.mode == GraphMode::replicated) {
@@ -93,8 +94,8 @@ void check_against_one_process(const std::string& what, const MakeSampler& make)
       }
       const auto all = testing::gather_fingerprints(mine);
       const size_t copies = run.mode == GraphMode::replicated ? 1 : static_cast<size_t>(c);
-      const std::string where = what + ", p = " + std::to_string(world().size()) + ", c = " + std::to_string(c) +
-                                ", " + run.what;
+      const std::string where = what + ", p = " + std::to_string(world().size()) + ", c = " + std::to_string(c) + ", " +
+                                run.what;
       EXPECT_EQ(all.size(), reference.size()) << where;
       for (const auto& [id, want] : reference) {
         const auto it = all.find(id);
@@ -110,22 +111,24 @@ void check_against_one_process(const std::string& what, const MakeSampler& make)
 }
 
 TEST(DistributedHetero, NeighbourSamplingEqualsOneProcess) {
-  check_against_one_process("hetero graphsage", [](const HeteroGraph& g, Backend& backend,
-                                                  PartitionedHetero* partitioned) -> std::unique_ptr<HeteroSampler> {
-    const auto fanouts = parse_relation_fanouts(g, "5,3");
-    return partitioned ? std::make_unique<HeteroNeighborSampler>(partitioned->relations(), fanouts)
-                       : std::make_unique<HeteroNeighborSampler>(backend, g, fanouts);
-  });
+  check_against_one_process(
+      "hetero graphsage",
+      [](const HeteroGraph& g, Backend& backend, PartitionedHetero* partitioned) -> std::unique_ptr<HeteroSampler> {
+        const auto fanouts = parse_relation_fanouts(g, "5,3");
+        return partitioned ? std::make_unique<HeteroNeighborSampler>(partitioned->relations(), fanouts)
+                           : std::make_unique<HeteroNeighborSampler>(backend, g, fanouts);
+      });
 }
 
 TEST(DistributedHetero, LayerWiseSamplingEqualsOneProcess) {
-  check_against_one_process("hetero layer-wise", [](const HeteroGraph& g, Backend& backend,
-                                                   PartitionedHetero* partitioned) -> std::unique_ptr<HeteroSampler> {
-    const auto budgets = parse_type_budgets(g, "paper=40,20;author=30,15;field_of_study=10,5;institution=5,3");
-    if (!partitioned) return std::make_unique<HeteroLayerWiseSampler>(backend, g, budgets);
-    return std::make_unique<HeteroLayerWiseSampler>(g, budgets,
-                                                    [partitioned](CsrMatrix b) { return partitioned->distribute(b); });
-  });
+  check_against_one_process(
+      "hetero layer-wise",
+      [](const HeteroGraph& g, Backend& backend, PartitionedHetero* partitioned) -> std::unique_ptr<HeteroSampler> {
+        const auto budgets = parse_type_budgets(g, "paper=40,20;author=30,15;field_of_study=10,5;institution=5,3");
+        if (!partitioned) return std::make_unique<HeteroLayerWiseSampler>(backend, g, budgets);
+        return std::make_unique<HeteroLayerWiseSampler>(
+            g, budgets, [partitioned](CsrMatrix b) { return partitioned->distribute(b); });
+      });
 }
 
 }  // namespace

@@ -46,6 +46,29 @@ def test_batches_hold_real_typed_edges_and_start_with_their_seeds(mag):
             assert torch.all(weight > 0)
 
 
+def test_hgt_draws_at_most_each_types_budget_over_real_edges(mag):
+    csr = {e: mag.handle.relation_csr(r) for r, e in enumerate(mag.edge_types)}
+    budgets = {"paper": [30, 20], "author": [40, 20], "institution": [5, 5], "field_of_study": [10, 5]}
+    loader = matsamp.HeteroBulkSampler(mag, "paper", 32, num_samples=budgets, seed=4, bulk_size=3)
+    assert loader.sampler == "hgt"
+    for batch in list(loader)[:4]:
+        assert set(batch.n_id["paper"][:batch.batch_size].tolist()) <= set(mag.split("paper", "train").tolist())
+        previous = {t: (batch.batch_size if t == "paper" else 0) for t in mag.node_types}
+        for layer, sizes in enumerate(batch.layer_sizes):
+            for t in mag.node_types:
+                assert previous[t] <= sizes[t] <= previous[t] + budgets[t][layer], (t, layer)
+            previous = sizes
+        edges = global_edges(mag, batch)
+        assert edges
+        for e, u, v in edges:
+            rowptr, col = csr[e]
+            assert u in col[rowptr[v]:rowptr[v + 1]].tolist(), f"{e}: {u} -> {v} is not an edge"
+        for per_layer in batch.layers:
+            for edge_index, weight in per_layer.values():
+                sums = torch.zeros(int(edge_index[1].max()) + 1).index_add_(0, edge_index[1], weight)
+                assert torch.allclose(sums[sums > 0], torch.ones_like(sums[sums > 0]), atol=1e-5)
+
+
 def test_bulk_size_changes_nothing(mag):
     def edges(bulk):
         loader = matsamp.HeteroBulkSampler(mag, "paper", 50, num_neighbors={("author", "writes", "paper"): [5, 2],
@@ -53,6 +76,11 @@ def test_bulk_size_changes_nothing(mag):
                                            seed=9, bulk_size=bulk)
         return [(b.n_id["paper"].tolist(), sorted(global_edges(mag, b))) for b in loader]
     assert edges(1) == edges(7)
+
+    def hgt(bulk):
+        loader = matsamp.HeteroBulkSampler(mag, "paper", 50, num_samples=[20, 10], seed=9, bulk_size=bulk)
+        return [(b.n_id["author"].tolist(), sorted(global_edges(mag, b))) for b in loader]
+    assert hgt(1) == hgt(7)
 
 
 def test_from_edge_index_dict_as_pyg_names_edge_types():
@@ -72,6 +100,12 @@ def test_bad_arguments_are_clear_errors(mag):
     with pytest.raises(ValueError, match="edge 0 starts at user 5, outside"):
         matsamp.HeteroGraph.from_edge_index_dict({"user": 3, "item": 4},
                                                  {("user", "buys", "item"): torch.tensor([[5], [0]])})
+    with pytest.raises(ValueError, match="unknown node types"):
+        matsamp.HeteroBulkSampler(mag, "paper", 8, num_samples={"venue": [2]})
+    with pytest.raises(ValueError, match="takes num_samples"):
+        matsamp.HeteroBulkSampler(mag, "paper", 8, sampler="hgt", num_neighbors=[2])
+    with pytest.raises(ValueError, match="unknown heterogeneous sampler 'ladies'"):
+        matsamp.HeteroBulkSampler(mag, "paper", 8, sampler="ladies", num_neighbors=[2])
     with pytest.raises(TypeError, match="matsamp.HeteroGraph"):
         matsamp.HeteroBulkSampler(None, "paper", 8, num_neighbors=[2])
 

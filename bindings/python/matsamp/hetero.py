@@ -1,5 +1,6 @@
 """matsamp.HeteroGraph and matsamp.HeteroBulkSampler: heterogeneous graphs
-(typed vertices, relations) and their per-relation neighbour sampling."""
+(typed vertices, relations) and their sampling, node-wise with a fanout per
+relation or layer-wise with a budget per vertex type (HGT's)."""
 import os
 from typing import Dict, List, NamedTuple, Tuple
 
@@ -114,51 +115,74 @@ class HeteroBatch(NamedTuple):
     layer_sizes: List[Dict[str, int]]
 
 
+def _per_part(counts, parts, what, kind):
+    """Counts per layer for every part (a list for all, or a dict {part: list},
+    parts left out getting zeros), flattened part-major, and the layer count."""
+    if isinstance(counts, dict):
+        layers = {len(v) for v in counts.values()}
+        if len(layers) != 1:
+            raise ValueError(f"{what}: every {kind} needs the same number of layers")
+        unknown = [k for k in counts if (tuple(k) if isinstance(k, (tuple, list)) else k) not in parts]
+        if unknown:
+            raise ValueError(f"{what}: unknown {kind}s {unknown} (the graph has {parts})")
+        layers = layers.pop()
+        per_part = [list(counts.get(p, [0] * layers)) for p in parts]
+    else:
+        layers = len(counts)
+        per_part = [list(counts) for _ in parts]
+    if layers == 0:
+        raise ValueError(f"{what}: at least one layer is needed")
+    return [_args.integer(c, what) for cs in per_part for c in cs], layers
+
+
 class HeteroBulkSampler:
-    """Minibatches of ``seed_type`` vertices sampled with a fanout per relation
-    and layer, ``bulk_size`` minibatches per call of the engine; the same seed
-    gives the same minibatches whatever the bulk size.
+    """Minibatches of ``seed_type`` vertices, ``bulk_size`` minibatches per call
+    of the engine; the same seed gives the same minibatches whatever the bulk size.
 
     Args:
         graph: a :class:`HeteroGraph`.
         seed_type: the vertex type of the seeds.
         batch_size: seeds per minibatch.
         input_nodes: the seeds' ids (default: the type's "train" split).
-        num_neighbors: a list (every relation, batch layer first) or a dict
-            ``{edge type: list}`` as PyG's NeighborLoader takes it (relations left
-            out are not sampled).
+        num_neighbors: node-wise sampling (``sampler="graphsage"``): a list
+            (every relation, batch layer first) or a dict ``{edge type: list}``
+            as PyG's NeighborLoader takes it (relations left out are not sampled).
+        num_samples: layer-wise sampling (``sampler="hgt"``): vertices drawn per
+            minibatch, a list (every vertex type) or a dict ``{node type: list}``
+            as PyG's HGTLoader takes it, with p ∝ the squared normalised degree
+            within each type (types left out are not sampled).
+        sampler: ``"graphsage"`` (default when num_neighbors is given) or ``"hgt"``
+            (default when num_samples is given).
         shuffle, seed, bulk_size: the epoch order's shuffle and seed, and
             minibatches per engine call.
     """
 
-    def __init__(self, graph, seed_type, batch_size, input_nodes=None, *, num_neighbors, shuffle=True, seed=1,
-                 bulk_size=16):
+    def __init__(self, graph, seed_type, batch_size, input_nodes=None, *, num_neighbors=None, num_samples=None,
+                 sampler=None, shuffle=True, seed=1, bulk_size=16):
         if not isinstance(graph, HeteroGraph):
             raise TypeError(f"graph must be a matsamp.HeteroGraph, got {type(graph).__name__}")
         if seed_type not in graph.node_types:
             raise ValueError(f"unknown vertex type {seed_type!r} (the types are {', '.join(graph.node_types)})")
+        if sampler is None:
+            sampler = "hgt" if num_samples is not None else "graphsage"
+        if sampler not in ("graphsage", "hgt"):
+            raise ValueError(f"unknown heterogeneous sampler {sampler!r} (graphsage, hgt)")
+        self.sampler = sampler
         self.graph, self.seed_type = graph, seed_type
         self.batch_size = _positive(batch_size, "batch_size")
         self.bulk_size = _positive(bulk_size, "bulk_size")
         self.seed, self.shuffle, self.epoch = _args.integer(seed, "seed"), bool(shuffle), 0
         self.input_nodes = (graph.split(seed_type, "train") if input_nodes is None
                             else torch.as_tensor(input_nodes, dtype=torch.int64))
-        edge_types = graph.edge_types
-        if isinstance(num_neighbors, dict):
-            layers = {len(v) for v in num_neighbors.values()}
-            if len(layers) != 1:
-                raise ValueError("num_neighbors: every edge type needs the same number of layers")
-            unknown = [k for k in num_neighbors if tuple(k) not in edge_types]
-            if unknown:
-                raise ValueError(f"num_neighbors: unknown edge types {unknown} (the graph has {edge_types})")
-            self.layers = layers.pop()
-            per_type = [list(num_neighbors.get(e, [0] * self.layers)) for e in edge_types]
+        if sampler == "hgt":
+            if num_samples is None or num_neighbors is not None:
+                raise ValueError("sampler='hgt' takes num_samples (vertices per type and layer), not num_neighbors")
+            self.counts, self.layers = _per_part(num_samples, graph.node_types, "num_samples", "node type")
         else:
-            self.layers = len(num_neighbors)
-            per_type = [list(num_neighbors) for _ in edge_types]
-        if self.layers == 0:
-            raise ValueError("num_neighbors: at least one layer is needed")
-        self.fanouts = [_args.integer(f, "num_neighbors") for fs in per_type for f in fs]
+            if num_neighbors is None or num_samples is not None:
+                raise ValueError("sampler='graphsage' takes num_neighbors (a fanout per relation and layer), "
+                                 "not num_samples")
+            self.counts, self.layers = _per_part(num_neighbors, graph.edge_types, "num_neighbors", "edge type")
 
     def __len__(self):
         return (len(self.input_nodes) + self.batch_size - 1) // self.batch_size
@@ -172,8 +196,8 @@ class HeteroBulkSampler:
             end = min(minibatches, first + self.bulk_size)
             seeds = order[starts[first]:starts[end]]
             offsets = starts[first:end + 1] - starts[first]
-            out = torch.ops.matsamp.sample_hetero(self.graph.handle, self.seed_type, seeds, offsets, self.fanouts,
-                                                  self.layers, first, epoch, self.seed)
+            out = torch.ops.matsamp.sample_hetero(self.graph.handle, self.seed_type, seeds, offsets, self.sampler,
+                                                  self.counts, self.layers, first, epoch, self.seed)
             for g in range(end - first):
                 yield self._batch(out, g, first + g, seeds[offsets[g]:offsets[g + 1]])
 
