@@ -245,7 +245,7 @@ void train_hetero(TrainCommandOptions& o, Communicator& comm) {
   const auto largest = std::max_element(setup.graph.relations.begin(), setup.graph.relations.end(),
                                         [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
   auto backend = make_backend(o.sampler, largest->adj);
-  const HeteroNeighborSampler sampler(*backend, setup.graph, setup.fanouts);
+  const std::unique_ptr<HeteroSampler> sampler = make_hetero_sampler(*backend, setup);
   HeteroTrainOptions options;
   options.train = o.train;
   options.shared_relation_weight = o.relation_weights == "shared";
@@ -255,7 +255,7 @@ void train_hetero(TrainCommandOptions& o, Communicator& comm) {
                type.splits.count("train") ? type.splits.at("train").size() : 0,
                type.splits.count("valid") ? type.splits.at("valid").size() : 0,
                type.splits.count("test") ? type.splits.at("test").size() : 0);
-  const HeteroSummary summary = train_rgcn(setup.graph, setup.seed_type, sampler, *backend, options, stdout, stderr);
+  const HeteroSummary summary = train_rgcn(setup.graph, setup.seed_type, *sampler, *backend, options, stdout, stderr);
   std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
                summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
 }

@@ -16,12 +16,14 @@ struct HeteroRun {
   double seconds = 0;
   int64_t minibatches = 0, bulk_size = 0, sampled_edges = 0, vertices = 0;
   uint64_t fingerprint = 0;
+  StepStats steps;  // probability, sampling, extraction (in the ops' timers)
 };
 
-HeteroRun run_epoch(const HeteroNeighborSampler& sampler, Context ctx, int seed_type, const std::vector<vid_t>& seeds,
+HeteroRun run_epoch(const HeteroSampler& sampler, Context ctx, int seed_type, const std::vector<vid_t>& seeds,
                     const EpochOptions& epoch, int64_t bulk_size, const char* label) {
   const EpochOrder order(seeds, epoch.batch_size, epoch.seed, epoch.epoch);
   HeteroRun run;
+  ctx.stats = &run.steps;
   run.minibatches = order.num_minibatches();
   run.bulk_size = std::min(bulk_size, run.minibatches);
   Fingerprint fingerprint;
@@ -53,6 +55,10 @@ JsonObject describe(const HeteroRun& r) {
       .add("sampled_edges", r.sampled_edges)
       .add("sampled_edges_per_s", r.sampled_edges / r.seconds)
       .add("layer_vertices", r.vertices)
+      .add("steps", JsonObject()
+                        .add("probability_s", r.steps.probability)
+                        .add("sampling_s", r.steps.sampling)
+                        .add("extraction_s", r.steps.extraction))
       .add("fingerprint", r.fingerprint);
 }
 
@@ -63,7 +69,6 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
   const HeteroSetup setup = prepare_hetero(source, options, hetero);
   const HeteroGraph& g = setup.graph;
   const int seed_type = setup.seed_type;
-  const std::vector<std::vector<int64_t>>& fanouts = setup.fanouts;
   const VertexType& type = g.types[seed_type];
   const auto given = type.splits.find("train");
   const std::vector<vid_t> seeds = given != type.splits.end() && options.train_fraction == 1.0
@@ -73,7 +78,8 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
   const auto largest = std::max_element(g.relations.begin(), g.relations.end(),
                                         [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
   auto backend = make_backend(options, largest->adj);
-  const HeteroNeighborSampler sampler(*backend, g, fanouts);
+  const std::unique_ptr<HeteroSampler> made = make_hetero_sampler(*backend, setup);
+  const HeteroSampler& sampler = *made;
   const Context ctx = make_context(options, *backend);
   const int64_t minibatches = minibatch_count(static_cast<int64_t>(seeds.size()), options.epoch.batch_size);
   const int64_t per_minibatch = sampler.bytes_per_minibatch(options.epoch.batch_size);
@@ -83,15 +89,25 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
   const HeteroRun bulk = run_epoch(sampler, ctx, seed_type, seeds, options.epoch, bulk_size, "bulk");
 
   JsonObject types, relations;
-  for (const VertexType& t : g.types) types.add(t.name, t.count);
-  for (size_t r = 0; r < g.relations.size(); ++r) {
+  const auto counts = [](const std::vector<int64_t>& list) {
     std::string text;
-    for (int64_t f : fanouts[r]) text += (text.empty() ? "" : ",") + std::to_string(f);
-    relations.add(g.relations[r].key(), JsonObject().add("edges", g.relations[r].adj.nnz()).add("fanouts", text));
+    for (int64_t n : list) text += (text.empty() ? "" : ",") + std::to_string(n);
+    return text;
+  };
+  for (size_t t = 0; t < g.types.size(); ++t) {
+    JsonObject type_json = JsonObject().add("vertices", g.types[t].count);
+    if (!setup.budgets.empty()) type_json.add("budgets", counts(setup.budgets[t]));
+    types.add(g.types[t].name, type_json);
+  }
+  for (size_t r = 0; r < g.relations.size(); ++r) {
+    JsonObject relation = JsonObject().add("edges", g.relations[r].adj.nnz());
+    if (!setup.fanouts.empty()) relation.add("fanouts", counts(setup.fanouts[r]));
+    relations.add(g.relations[r].key(), relation);
   }
   JsonObject json;
   json.add("command", "bench").add("backend", backend->name()).add("graph", source.spec);
-  json.add("heterogeneous", true).add("vertex_types", types).add("relations", relations);
+  json.add("heterogeneous", true).add("sampler", sampler.name());
+  json.add("vertex_types", types).add("relations", relations);
   json.add("seed_type", type.name).add("seeds", static_cast<int64_t>(seeds.size()));
   json.add("batch_size", options.epoch.batch_size).add("seed", options.epoch.seed);
   json.add("minibatches", bulk.minibatches).add("bulk", describe(bulk));

@@ -1,5 +1,6 @@
 #include "cli/hetero_options.h"
 
+#include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
 
 namespace matsamp::cli {
@@ -24,6 +25,12 @@ void add_hetero_options(CLI::App& command, HeteroOptions& options) {
                   "src,name,dst; relations left out are not sampled); default: --fanouts for every relation")
       ->group(group);
   command
+      .add_option("--type-budgets", options.type_budgets,
+                  "sample layer-wise as HGT does: vertices drawn per minibatch, per vertex type and layer, "
+                  "'paper=512,256;author=256,128' (types left out are not drawn) or one list for every type; "
+                  "p ∝ the squared normalised degree within each type")
+      ->group(group);
+  command
       .add_option("--seed-type", options.seed_type,
                   "vertex type of the seeds (default: the type with a training split, else the first labelled one)")
       ->group(group);
@@ -35,18 +42,27 @@ void add_hetero_options(CLI::App& command, HeteroOptions& options) {
 
 HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options) {
   MATSAMP_CHECK(sampler.sampler == "graphsage",
-                "heterogeneous graphs are sampled with graphsage (per-relation "
-                "fanouts), not ",
+                "heterogeneous graphs are sampled node-wise (graphsage: --fanouts or --relation-fanouts) or "
+                "layer-wise (--type-budgets, as HGT), not with ",
                 sampler.sampler);
+  MATSAMP_CHECK(options.type_budgets.empty() || options.relation_fanouts.empty(),
+                "--relation-fanouts (node-wise) and --type-budgets (layer-wise) name two different samplers: give one");
   HeteroSetup setup;
   setup.graph = load_hetero_graph(source.spec, source.seed);
   HeteroGraph& g = setup.graph;
   if (!options.keep_relations) add_reverse_relations(g);
   setup.seed_type = options.seed_type.empty() ? default_seed_type(g) : g.type_index(options.seed_type);
-  setup.fanouts = options.relation_fanouts.empty()
-                      ? std::vector<std::vector<int64_t>>(g.relations.size(), sampler.list("fanouts"))
-                      : parse_relation_fanouts(g, options.relation_fanouts);
+  if (!options.type_budgets.empty()) setup.budgets = parse_type_budgets(g, options.type_budgets);
+  else
+    setup.fanouts = options.relation_fanouts.empty()
+                        ? std::vector<std::vector<int64_t>>(g.relations.size(), sampler.list("fanouts"))
+                        : parse_relation_fanouts(g, options.relation_fanouts);
   return setup;
+}
+
+std::unique_ptr<HeteroSampler> make_hetero_sampler(Backend& backend, const HeteroSetup& setup) {
+  if (!setup.budgets.empty()) return std::make_unique<HeteroLayerWiseSampler>(backend, setup.graph, setup.budgets);
+  return std::make_unique<HeteroNeighborSampler>(backend, setup.graph, setup.fanouts);
 }
 
 }  // namespace matsamp::cli

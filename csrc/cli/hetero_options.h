@@ -1,31 +1,40 @@
 // The options of a command on a heterogeneous graph (bench, train): which
-// relations to sample with which fanouts, the seeds' vertex type, reverses.
+// relations to sample with which fanouts (or which types with which budgets),
+// the seeds' vertex type, reverses.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
 #include "graph/hetero_graph.h"
+#include "sampling/hetero_sample.h"
 
 namespace matsamp::cli {
 
 struct HeteroOptions {
   std::string relation_fanouts;  // "rel=15,10;rel2=5,5" (empty: --fanouts for every relation)
+  std::string type_budgets;      // "paper=512,256;author=256,128" or "512,256": the layer-wise sampler
   std::string seed_type;         // empty: the type with a training split, else the first labelled one
   bool keep_relations = false;   // true: no reverse relations added
 };
 
 void add_hetero_options(CLI::App& command, HeteroOptions& options);
 
-// The graph (reverses added unless kept as given), the seeds' type and the
-// fanouts per relation and layer, as the options say.
+// The graph (reverses added unless kept as given), the seeds' type, and the
+// fanouts per relation and layer (node-wise) or the budgets per vertex type and
+// layer (layer-wise, when --type-budgets is given), as the options say.
 struct HeteroSetup {
   HeteroGraph graph;
   int seed_type = 0;
-  std::vector<std::vector<int64_t>> fanouts;
+  std::vector<std::vector<int64_t>> fanouts;  // empty for the layer-wise sampler
+  std::vector<std::vector<int64_t>> budgets;  // empty for the node-wise sampler
 };
 HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options);
+
+// The sampler the setup names, over setup.graph in `backend`.
+std::unique_ptr<HeteroSampler> make_hetero_sampler(Backend& backend, const HeteroSetup& setup);
 
 }  // namespace matsamp::cli

@@ -129,9 +129,9 @@ class Rgcn : public torch::nn::Module {
 };
 
 // Accuracy of the model on `ids`, sampled like training minibatches.
-double evaluate(Rgcn& model, const HeteroNeighborSampler& sampler, Context ctx, int seed_type,
-                const std::vector<vid_t>& ids, const std::vector<int64_t>& labels, int64_t batch_size, int64_t bulk,
-                uint32_t epoch, const torch::Device& device) {
+double evaluate(Rgcn& model, const HeteroSampler& sampler, Context ctx, int seed_type, const std::vector<vid_t>& ids,
+                const std::vector<int64_t>& labels, int64_t batch_size, int64_t bulk, uint32_t epoch,
+                const torch::Device& device) {
   if (ids.empty()) return 0;
   const EpochOrder order(ids, batch_size);
   int64_t correct = 0;
@@ -151,8 +151,8 @@ double evaluate(Rgcn& model, const HeteroNeighborSampler& sampler, Context ctx, 
 
 }  // namespace
 
-HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroNeighborSampler& sampler,
-                         Backend& backend, const HeteroTrainOptions& options, std::FILE* metrics, std::FILE* progress) {
+HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroSampler& sampler, Backend& backend,
+                         const HeteroTrainOptions& options, std::FILE* metrics, std::FILE* progress) {
   const TrainOptions& o = options.train;
   const VertexType& type = graph.types.at(seed_type);
   MATSAMP_CHECK(!type.labels.empty(), "vertex type ", type.name, " has no labels to train on");

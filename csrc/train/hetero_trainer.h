@@ -1,4 +1,4 @@
-// R-GCN on heterogeneous minibatches (sampling/hetero_neighbor.h): per layer,
+// R-GCN on heterogeneous minibatches (sampling/hetero_sample.h): per layer,
 //   h'_d = W_root,d · h_d[:|F_d|] + Σ_{r: dst(r) = d} W_r · (A_r · h_src(r))
 // with A_r the sampled relation's mean-aggregation matrix, ReLU and dropout
 // between layers; vertex types without features get learned embeddings (as
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "graph/hetero_graph.h"
-#include "sampling/hetero_neighbor.h"
+#include "sampling/hetero_sample.h"
 #include "train/trainer.h"
 
 namespace matsamp {
@@ -36,7 +36,7 @@ struct HeteroSummary {
 };
 
 // Trains on `seed_type`'s training split; `sampler` is built over `graph` on `backend`.
-HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroNeighborSampler& sampler,
-                         Backend& backend, const HeteroTrainOptions& options, std::FILE* metrics, std::FILE* progress);
+HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroSampler& sampler, Backend& backend,
+                         const HeteroTrainOptions& options, std::FILE* metrics, std::FILE* progress);
 
 }  // namespace matsamp
