@@ -9,6 +9,7 @@
 #include "cli_runner.h"
 #include "generate/generators.h"
 #include "test_data.h"
+#include "sampling/hetero_neighbor.h"
 #include "train/hetero_trainer.h"
 
 namespace matsamp {
