@@ -8,8 +8,8 @@
 #include "backend/backend.h"
 #include "cli_runner.h"
 #include "generate/generators.h"
-#include "test_data.h"
 #include "sampling/hetero_neighbor.h"
+#include "test_data.h"
 #include "train/hetero_trainer.h"
 
 namespace matsamp {

@@ -8,6 +8,7 @@
 #include "cli/distributed_bench.h"
 #include "cli/graph_source.h"
 #include "cli/hetero_bench.h"
+#include "cli/hetero_distributed_bench.h"
 #include "cli/link_bench.h"
 #include "cli/sampler_options.h"
 #include "kernels/cuda_backend.h"
@@ -180,6 +181,8 @@ void add_bench_command(CLI::App& app) {
   add_hetero_options(*cmd, options->hetero);
   cmd->callback([options] {
     if (is_hetero_source(options->source.spec)) {
+      if (distributed_bench_requested(options->distributed))
+        return run_hetero_distributed_bench(options->source, options->sampler, options->hetero, options->distributed);
       const JsonObject json =
           run_hetero_bench(options->source, options->sampler, options->hetero, options->compare_per_batch);
       std::printf("%s\n", json.str().c_str());

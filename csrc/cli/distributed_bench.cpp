@@ -73,8 +73,12 @@ bool distributed_bench_requested(DistributedBenchOptions& options) {
 
 #ifndef MATSAMP_HAVE_DISTRIBUTED
 
-void run_distributed_bench(const GraphSource&, SamplerOptions&, const DistributedBenchOptions&) {
+void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>&) {
   fail("--distributed: this matsamp was built without MPI (configure with -DMATSAMP_WITH_MPI=ON)");
+}
+
+void run_distributed_bench(const GraphSource&, SamplerOptions&, const DistributedBenchOptions&) {
+  run_mpi_json_job({});
 }
 
 #else
@@ -376,7 +380,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
 
 }  // namespace
 
-void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options) {
+void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job) {
   int rank = 0;
   std::string agreed_error;
   {
@@ -384,7 +388,7 @@ void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, c
     auto world = make_mpi_communicator(MPI_COMM_WORLD);
     rank = world->rank();
     try {
-      const JsonObject json = run(*world, source, sampler, options);
+      const JsonObject json = job(*world);
       if (rank == 0) std::printf("%s\n", json.str().c_str());
     } catch (const AgreedError& e) {
       agreed_error = e.what();  // every rank has it: end without MPI_Abort, rank 0 reports
@@ -395,6 +399,10 @@ void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, c
   if (agreed_error.empty()) return;
   if (rank == 0) fail(agreed_error);
   std::exit(EXIT_FAILURE);
+}
+
+void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options) {
+  run_mpi_json_job([&](Communicator& world) { return run(world, source, sampler, options); });
 }
 
 #endif

@@ -3,10 +3,16 @@
 // beside the model of experiments/distributed.md. Rank 0 prints the JSON.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
+#include "util/json.h"
+
+namespace matsamp {
+class Communicator;  // distributed/communicator.h
+}
 
 namespace matsamp::cli {
 
@@ -22,5 +28,10 @@ void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& opt
 bool distributed_bench_requested(DistributedBenchOptions& options);
 // Collective over the job; throws (on rank 0 only) an error every rank agreed on.
 void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options);
+
+// Runs job(world) as one MPI job whose rank 0 prints the JSON job returns: an
+// error every rank agreed on ends them all (rank 0 throws it), any other aborts
+// the job rather than leave the other ranks waiting.
+void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job);
 
 }  // namespace matsamp::cli

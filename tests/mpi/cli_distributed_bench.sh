@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `matsamp bench --distributed` under mpirun: rank 0 alone prints one JSON line, every
 # mode samples the same minibatches as one process (also with locality blocks on a
-# graph renumbered by `matsamp partition`), and a bad configuration (c*c not dividing p,
+# graph renumbered by `matsamp partition`, and on a heterogeneous graph), and a bad configuration (c*c not dividing p,
 # ranks started with different arguments or given different graph files, fewer
 # locality blocks than process rows) ends every rank with one message.
 # Usage: cli_distributed_bench.sh MATSAMP MPIEXEC NP
@@ -74,6 +74,22 @@ else
   [ "$(grep -c -- "--device cuda" "$dir/err")" -eq 1 ] || fail "--device cuda without a GPU: $(cat "$dir/err")"
 fi
 
+# A heterogeneous graph, every relation partitioned (and the layer-wise sampler's stacked
+# relations): node-wise and layer-wise minibatches are those of one process.
+for sampling in "" "--type-budgets 40,20"; do
+  # shellcheck disable=SC2086
+  launch -np 1 "$matsamp" "${bench[@]}" -g mag:1500 $sampling --distributed replicated > "$dir/one" 2> "$dir/err" ||
+    fail "heterogeneous $sampling, one process: $(cat "$dir/err")"
+  grep -q '"heterogeneous":true' "$dir/one" || fail "not a heterogeneous bench: $(cat "$dir/one")"
+  for mode in "replicated" "partitioned" "partitioned --oblivious"; do
+    # shellcheck disable=SC2086
+    launch -np "$np" "$matsamp" "${bench[@]}" -g mag:1500 $sampling --distributed $mode > "$dir/out" 2> "$dir/err" ||
+      fail "heterogeneous $sampling, $mode: $(cat "$dir/err")"
+    [ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] ||
+      fail "heterogeneous $sampling, $mode: minibatches differ from one process"
+  done
+done
+
 # Bad configurations: non-zero exit, the message once (from rank 0), no hang.
 expect_one_error() {   # pattern, then the launch arguments
   local pattern=$1
@@ -85,6 +101,8 @@ expect_one_error() {   # pattern, then the launch arguments
 }
 expect_one_error "fetch-rows applies to GraphSAGE" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed replicated --fetch-rows
+expect_one_error "fetch-rows applies to node-wise sampling" -np "$np" "$matsamp" "${bench[@]}" -g mag:1500 \
+  --type-budgets 8 --distributed partitioned --fetch-rows
 expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed partitioned --replication 3
 if [ "$np" -ge 2 ]; then
