@@ -10,11 +10,14 @@
 #include <set>
 
 #include "backend/backend.h"
+#include "error_checks.h"
 #include "graph/hetero_graph.h"
 #include "hetero_test_graph.h"
 #include "io/graph_io.h"
 #include "io/hetero_io.h"
 #include "io/text_writer.h"
+#include "sampling/fingerprint.h"
+#include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
 #include "sampling_checks.h"
 #include "statistics.h"
@@ -321,6 +324,49 @@ TEST(HeteroSampling, BadFanoutsAreOneLineErrors) {
   const HeteroNeighborSampler sampler(*cpu, g, parse_relation_fanouts(g, "2"));
   Context ctx{*cpu, 1};
   EXPECT_THROW(sampler.sample(ctx, 1, {120}, {0, 1}, 0, 0), Error);  // author ids are [0, 120)
+}
+
+// Seeds of two types in one minibatch: each type's vertex list starts with its
+// own seeds, both expand in the first layer, and a minibatch alone is the same
+// minibatch as in a bulk, node-wise and layer-wise.
+TEST(HeteroSampling, SeedsOfSeveralTypes) {
+  const HeteroGraph g = small_hetero_graph();
+  auto cpu = make_cpu_backend();
+  const int paper = g.type_index("paper"), author = g.type_index("author");
+  const HeteroNeighborSampler node_wise(*cpu, g, parse_relation_fanouts(g, "3,2"));
+  const HeteroLayerWiseSampler layer_wise(*cpu, g, parse_type_budgets(g, "10,5"));
+  HeteroSeeds seeds{{{}, {}, {}}, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
+  seeds.ids[paper] = {1, 2, 3, 40, 41};
+  seeds.offsets[paper] = {0, 3, 5};
+  seeds.ids[author] = {7, 8, 90};
+  seeds.offsets[author] = {0, 1, 3};
+  for (const HeteroSampler* sampler : std::initializer_list<const HeteroSampler*>{&node_wise, &layer_wise}) {
+    Context ctx{*cpu, 13};
+    const HeteroBulkSample bulk = to_host(*cpu, sampler->sample(ctx, seeds, 20, 4));
+    const HeteroSampledLayer& first = bulk.layers[0];
+    for (int t : {paper, author})
+      for (int64_t mb = 0; mb < 2; ++mb)
+        for (int64_t i = seeds.offsets[t][mb]; i < seeds.offsets[t][mb + 1]; ++i)
+          EXPECT_EQ(first.vertices[t][first.vertex_offsets[t][mb] + i - seeds.offsets[t][mb]], seeds.ids[t][i])
+              << sampler->name() << ": type " << g.types[t].name << " minibatch " << mb;
+    EXPECT_GT(first.adj[g.relation_index("rev_writes")].nnz(), 0) << sampler->name() << ": authors expand in layer 0";
+    EXPECT_GT(first.adj[g.relation_index("writes")].nnz(), 0) << sampler->name() << ": papers expand in layer 0";
+    for (int64_t mb = 0; mb < 2; ++mb) {
+      HeteroSeeds own{{{}, {}, {}}, {{0, 0}, {0, 0}, {0, 0}}};
+      for (int t : {paper, author}) {
+        own.ids[t].assign(seeds.ids[t].begin() + seeds.offsets[t][mb], seeds.ids[t].begin() + seeds.offsets[t][mb + 1]);
+        own.offsets[t] = {0, static_cast<int64_t>(own.ids[t].size())};
+      }
+      Fingerprint in_bulk, alone;
+      in_bulk.add(bulk, mb);
+      alone.add(to_host(*cpu, sampler->sample(ctx, own, 20 + mb, 4)), 0);
+      EXPECT_EQ(in_bulk.value(), alone.value()) << sampler->name() << ": minibatch " << mb;
+    }
+  }
+  Context ctx{*cpu, 1};
+  testing::expect_error([&] { node_wise.sample(ctx, HeteroSeeds{}, 0, 0); }, "seed lists for 0 vertex types");
+  seeds.offsets[author] = {0, 1};
+  testing::expect_error([&] { node_wise.sample(ctx, seeds, 0, 0); }, "author seed offsets must run from 0");
 }
 
 }  // namespace

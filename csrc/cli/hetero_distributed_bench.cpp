@@ -64,8 +64,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
       if (setup.budgets.empty())
         sampler = std::make_unique<HeteroNeighborSampler>(partitioned->relations(), setup.fanouts);
       else
-        sampler = std::make_unique<HeteroLayerWiseSampler>(
-            g, setup.budgets, [&](CsrMatrix b) { return partitioned->distribute(b); });
+        sampler = std::make_unique<HeteroLayerWiseSampler>(g, setup.budgets,
+                                                           [&](CsrMatrix b) { return partitioned->distribute(b); });
     });
   }
   Backend& backend = partitioned ? static_cast<Backend&>(partitioned->backend()) : *local;
@@ -114,8 +114,9 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   const double epoch_s = epoch_timer.seconds();
 
   const std::vector<double> rank_time = world.all_gatherv(std::vector<double>{sampling_s});
-  const std::vector<int64_t> counts = world.all_gatherv(std::vector<int64_t>{
-      bulks, minibatches, sampled_edges, grid.bytes_sent(), peak_resident_bytes(), static_cast<int64_t>(fingerprint_sum)});
+  const std::vector<int64_t> counts =
+      world.all_gatherv(std::vector<int64_t>{bulks, minibatches, sampled_edges, grid.bytes_sent(),
+                                             peak_resident_bytes(), static_cast<int64_t>(fingerprint_sum)});
   const auto column = [&](int field) {
     std::vector<int64_t> out;
     for (size_t i = field; i < counts.size(); i += 6) out.push_back(counts[i]);

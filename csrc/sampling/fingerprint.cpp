@@ -34,7 +34,9 @@ void Fingerprint::add(const HeteroBulkSample& bulk, int64_t g) {
     mix(bits);
   };
   mix(static_cast<uint64_t>(bulk.first_minibatch + g));
-  for (int64_t i = bulk.seed_offsets[g]; i < bulk.seed_offsets[g + 1]; ++i) mix(static_cast<uint64_t>(bulk.seeds[i]));
+  for (size_t t = 0; t < bulk.seeds.ids.size(); ++t)
+    for (int64_t i = bulk.seeds.offsets[t][g]; i < bulk.seeds.offsets[t][g + 1]; ++i)
+      mix(static_cast<uint64_t>(bulk.seeds.ids[t][i]));
   for (const HeteroSampledLayer& layer : bulk.layers) {
     for (size_t t = 0; t < layer.vertices.size(); ++t)
       for (int64_t i = layer.vertex_offsets[t][g]; i < layer.vertex_offsets[t][g + 1]; ++i)

@@ -95,22 +95,20 @@ int64_t HeteroLayerWiseSampler::bytes_per_minibatch(int64_t batch_size) const {
   return static_cast<int64_t>(bytes);
 }
 
-HeteroBulk HeteroLayerWiseSampler::sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds,
-                                          const Offsets& seed_offsets, int64_t first_minibatch, uint32_t epoch) const {
+HeteroBulk HeteroLayerWiseSampler::sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch,
+                                          uint32_t epoch) const {
   check_held_by(stacked_, ctx);
-  check_hetero_seeds(graph_, seed_type, seeds, seed_offsets);
+  check_hetero_seeds(graph_, seeds);
   Backend& backend = ctx.backend;
   const int types = static_cast<int>(graph_.types.size());
-  const int64_t k = static_cast<int64_t>(seed_offsets.size()) - 1;
+  const int64_t k = seeds.count();
   const Offsets per_minibatch = one_row_per_minibatch(k);
 
-  HeteroBulk bulk{first_minibatch, seed_type, seeds, seed_offsets, source_, {}};
+  HeteroBulk bulk{first_minibatch, seeds, source_, {}};
   // The frontier on the host (Q_s and C_s are built here) and in the backend.
-  std::vector<std::vector<vid_t>> ids(types);
-  std::vector<Offsets> offsets(types, Offsets(k + 1, 0));
+  std::vector<std::vector<vid_t>> ids = seeds.ids;
+  std::vector<Offsets> offsets = seeds.offsets;
   std::vector<BlockedIds> frontier(types);
-  ids[seed_type] = seeds;
-  offsets[seed_type] = seed_offsets;
   for (int t = 0; t < types; ++t) frontier[t] = BlockedIds{backend.upload_ids(ids[t]), offsets[t]};
   for (int l = 0; l < num_layers_; ++l) {
     HeteroLayer layer;

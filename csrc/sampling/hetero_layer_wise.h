@@ -35,10 +35,11 @@ class HeteroLayerWiseSampler final : public HeteroSampler {
                                [&backend](CsrMatrix b) { return backend.upload(std::move(b)); }) {}
 
   std::string name() const override { return "hgt"; }
+  const HeteroGraph& graph() const override { return graph_; }
   int num_layers() const override { return num_layers_; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
-  HeteroBulk sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                    int64_t first_minibatch, uint32_t epoch) const override;
+  using HeteroSampler::sample;
+  HeteroBulk sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch, uint32_t epoch) const override;
 
  private:
   const HeteroGraph& graph_;

@@ -32,20 +32,17 @@ int64_t HeteroNeighborSampler::bytes_per_minibatch(int64_t batch_size) const {
   return bytes;
 }
 
-HeteroBulk HeteroNeighborSampler::sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds,
-                                         const Offsets& seed_offsets, int64_t first_minibatch, uint32_t epoch) const {
+HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch,
+                                         uint32_t epoch) const {
   check_held_by(relations_.adj, ctx);
-  check_hetero_seeds(relations_.graph, seed_type, seeds, seed_offsets);
+  check_hetero_seeds(relations_.graph, seeds);
   Backend& backend = ctx.backend;
   const int types = static_cast<int>(relations_.graph.types.size());
-  const int64_t k = static_cast<int64_t>(seed_offsets.size()) - 1;
   const std::vector<int>& source = relations_.source;
 
-  HeteroBulk bulk{first_minibatch, seed_type, seeds, seed_offsets, source, {}};
+  HeteroBulk bulk{first_minibatch, seeds, source, {}};
   std::vector<BlockedIds> frontier(types);
-  for (int t = 0; t < types; ++t)
-    frontier[t] = t == seed_type ? BlockedIds{backend.upload_ids(seeds), seed_offsets}
-                                 : BlockedIds{backend.upload_ids({}), Offsets(k + 1, 0)};
+  for (int t = 0; t < types; ++t) frontier[t] = BlockedIds{backend.upload_ids(seeds.ids[t]), seeds.offsets[t]};
   const size_t relations = relations_.adj.size();
   for (int l = 0; l < num_layers_; ++l) {
     HeteroLayer layer;

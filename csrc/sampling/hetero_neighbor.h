@@ -28,11 +28,12 @@ class HeteroNeighborSampler final : public HeteroSampler {
       : HeteroNeighborSampler(HeteroRelations::registered(backend, graph), std::move(fanouts)) {}
 
   std::string name() const override { return "graphsage"; }
+  const HeteroGraph& graph() const override { return relations_.graph; }
   int num_layers() const override { return num_layers_; }
   // Every relation's fanout taken by every frontier vertex.
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
-  HeteroBulk sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                    int64_t first_minibatch, uint32_t epoch) const override;
+  using HeteroSampler::sample;
+  HeteroBulk sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch, uint32_t epoch) const override;
 
  private:
   HeteroRelations relations_;

@@ -1,5 +1,6 @@
 #include "sampling/hetero_sample.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/error.h"
@@ -57,18 +58,40 @@ void check_held_by(const std::vector<Matrix>& matrices, const Context& ctx) {
                   ctx.backend.name(), ") does not hold the sampler's matrices");
 }
 
-void check_hetero_seeds(const HeteroGraph& graph, int seed_type, const std::vector<vid_t>& seeds,
-                        const Offsets& seed_offsets) {
+HeteroSeeds HeteroSeeds::of_type(size_t types, int type, std::vector<vid_t> ids, Offsets offsets) {
+  MATSAMP_CHECK(type >= 0 && static_cast<size_t>(type) < types, "heterogeneous sampling: seed type ", type,
+                " outside [0, ", types, ")");
+  HeteroSeeds out{std::vector<std::vector<vid_t>>(types), std::vector<Offsets>(types, Offsets(offsets.size(), 0))};
+  out.ids[type] = std::move(ids);
+  out.offsets[type] = std::move(offsets);
+  return out;
+}
+
+HeteroBulk HeteroSampler::sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds,
+                                 const Offsets& seed_offsets, int64_t first_minibatch, uint32_t epoch) const {
+  return sample(ctx, HeteroSeeds::of_type(graph().types.size(), seed_type, seeds, seed_offsets), first_minibatch,
+                epoch);
+}
+
+void check_hetero_seeds(const HeteroGraph& graph, const HeteroSeeds& seeds) {
   const std::vector<VertexType>& types = graph.types;
-  MATSAMP_CHECK(seed_type >= 0 && seed_type < static_cast<int>(types.size()), "heterogeneous sampling: seed type ",
-                seed_type, " outside [0, ", types.size(), ")");
-  MATSAMP_CHECK(seed_offsets.size() >= 2 && seed_offsets.front() == 0 &&
-                    seed_offsets.back() == static_cast<int64_t>(seeds.size()),
-                "heterogeneous sampling: seed offsets must run from 0 to the ", seeds.size(), " seeds");
-  const int64_t count = types[seed_type].count;
-  for (vid_t v : seeds)
-    MATSAMP_CHECK(v >= 0 && v < count, "heterogeneous sampling: seed ", v, " is not a ", types[seed_type].name,
-                  " vertex (there are ", count, ")");
+  MATSAMP_CHECK(seeds.ids.size() == types.size() && seeds.offsets.size() == types.size(),
+                "heterogeneous sampling: seed lists for ", seeds.ids.size(), " vertex types, the graph has ",
+                types.size());
+  const int64_t k = seeds.count();
+  MATSAMP_CHECK(k >= 1, "heterogeneous sampling: no minibatch (seed offsets need k + 1 >= 2 entries)");
+  for (size_t t = 0; t < types.size(); ++t) {
+    const std::vector<vid_t>& ids = seeds.ids[t];
+    const Offsets& offsets = seeds.offsets[t];
+    MATSAMP_CHECK(static_cast<int64_t>(offsets.size()) == k + 1 && offsets.front() == 0 &&
+                      offsets.back() == static_cast<int64_t>(ids.size()) &&
+                      std::is_sorted(offsets.begin(), offsets.end()),
+                  "heterogeneous sampling: the ", types[t].name, " seed offsets must run from 0 to its ", ids.size(),
+                  " seeds in ", k, " minibatches");
+    for (vid_t v : ids)
+      MATSAMP_CHECK(v >= 0 && v < types[t].count, "heterogeneous sampling: seed ", v, " is not a ", types[t].name,
+                    " vertex (there are ", types[t].count, ")");
+  }
 }
 
 uint64_t part_seed(uint64_t seed, size_t i) {
@@ -104,12 +127,7 @@ std::vector<std::vector<int64_t>> parse_named_counts(const std::string& text, co
 }
 
 HeteroBulkSample to_host(Backend& backend, HeteroBulk bulk) {
-  HeteroBulkSample out{bulk.first_minibatch,
-                       bulk.seed_type,
-                       std::move(bulk.seeds),
-                       std::move(bulk.seed_offsets),
-                       std::move(bulk.relation_sources),
-                       {}};
+  HeteroBulkSample out{bulk.first_minibatch, std::move(bulk.seeds), std::move(bulk.relation_sources), {}};
   for (HeteroLayer& layer : bulk.layers) {
     HeteroSampledLayer host;
     for (size_t r = 0; r < layer.adj.size(); ++r)
@@ -128,7 +146,10 @@ HeteroMinibatch extract_minibatch(const HeteroBulkSample& bulk, int64_t g) {
   MATSAMP_CHECK(g >= 0 && g < bulk.count(), "extract_minibatch: minibatch ", g, " not in bulk of ", bulk.count());
   HeteroMinibatch mb;
   mb.id = bulk.first_minibatch + g;
-  mb.seeds.assign(bulk.seeds.begin() + bulk.seed_offsets[g], bulk.seeds.begin() + bulk.seed_offsets[g + 1]);
+  for (size_t t = 0; t < bulk.seeds.ids.size(); ++t) {
+    const std::vector<vid_t>& ids = bulk.seeds.ids[t];
+    mb.seeds.emplace_back(ids.begin() + bulk.seeds.offsets[t][g], ids.begin() + bulk.seeds.offsets[t][g + 1]);
+  }
   for (const HeteroSampledLayer& layer : bulk.layers) {
     HeteroMinibatchLayer out;
     for (size_t t = 0; t < layer.vertices.size(); ++t)

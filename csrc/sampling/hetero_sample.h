@@ -15,6 +15,16 @@
 
 namespace matsamp {
 
+// The seeds of k minibatches, of one or more vertex types, stacked per type:
+// minibatch g's seeds of type t are ids[t][offsets[t][g], offsets[t][g + 1]).
+struct HeteroSeeds {
+  std::vector<std::vector<vid_t>> ids;  // per vertex type
+  std::vector<Offsets> offsets;         // per vertex type, k + 1 each
+  int64_t count() const { return offsets.empty() ? 0 : static_cast<int64_t>(offsets[0].size()) - 1; }
+  // k minibatches (offsets: k + 1) of seeds of type `type` only, in a graph of `types` types.
+  static HeteroSeeds of_type(size_t types, int type, std::vector<vid_t> ids, Offsets offsets);
+};
+
 // One hop of a heterogeneous bulk, on the backend that sampled it.
 struct HeteroLayer {
   // Per relation: |F_d| x |V_s| (rows: the destination type's frontier, blocked
@@ -27,12 +37,10 @@ struct HeteroLayer {
 
 struct HeteroBulk {
   int64_t first_minibatch = 0;
-  int seed_type = 0;
-  std::vector<vid_t> seeds;           // of seed_type, stacked
-  Offsets seed_offsets;               // k + 1
+  HeteroSeeds seeds;
   std::vector<int> relation_sources;  // per relation: its source type, whose V_s its columns index
   std::vector<HeteroLayer> layers;
-  int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
+  int64_t count() const { return seeds.count(); }
 };
 
 // The same on the host.
@@ -44,12 +52,10 @@ struct HeteroSampledLayer {
 };
 struct HeteroBulkSample {
   int64_t first_minibatch = 0;
-  int seed_type = 0;
-  std::vector<vid_t> seeds;
-  Offsets seed_offsets;
+  HeteroSeeds seeds;
   std::vector<int> relation_sources;
   std::vector<HeteroSampledLayer> layers;
-  int64_t count() const { return static_cast<int64_t>(seed_offsets.size()) - 1; }
+  int64_t count() const { return seeds.count(); }
 };
 HeteroBulkSample to_host(Backend& backend, HeteroBulk bulk);
 
@@ -61,7 +67,7 @@ struct HeteroMinibatchLayer {
 };
 struct HeteroMinibatch {
   int64_t id = 0;
-  std::vector<vid_t> seeds;
+  std::vector<std::vector<vid_t>> seeds;  // per vertex type
   std::vector<HeteroMinibatchLayer> layers;
 };
 HeteroMinibatch extract_minibatch(const HeteroBulkSample& bulk, int64_t g);  // g in [0, count())
@@ -70,13 +76,16 @@ class HeteroSampler {
  public:
   virtual ~HeteroSampler() = default;
   virtual std::string name() const = 0;
+  virtual const HeteroGraph& graph() const = 0;
   virtual int num_layers() const = 0;
   // Upper estimate of the bytes one minibatch of batch_size seeds needs while sampled.
   virtual int64_t bytes_per_minibatch(int64_t batch_size) const = 0;
-  // Minibatches first_minibatch … + k - 1 whose seeds (of type seed_type) are
-  // split by seed_offsets (k + 1), on ctx.backend (which holds the relations).
-  virtual HeteroBulk sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                            int64_t first_minibatch, uint32_t epoch) const = 0;
+  // Minibatches first_minibatch … + k - 1 of these seeds, on ctx.backend
+  // (which holds the relations).
+  virtual HeteroBulk sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch, uint32_t epoch) const = 0;
+  // The same with seeds of type seed_type only, split by seed_offsets (k + 1).
+  HeteroBulk sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                    int64_t first_minibatch, uint32_t epoch) const;
 };
 
 // The relations of `graph` as a sampler reads them: each A_r registered in a
@@ -93,10 +102,9 @@ struct HeteroRelations {
 
 // Throws unless every handle was made by ctx.backend.
 void check_held_by(const std::vector<Matrix>& matrices, const Context& ctx);
-// Throws unless seed_type is a type of `graph` and the seeds are its vertices
-// split by offsets running from 0 to seeds.size().
-void check_hetero_seeds(const HeteroGraph& graph, int seed_type, const std::vector<vid_t>& seeds,
-                        const Offsets& seed_offsets);
+// Throws unless the seeds have one list per type of `graph`, each of its type's
+// vertices, split into the same number (at least one) of minibatches.
+void check_hetero_seeds(const HeteroGraph& graph, const HeteroSeeds& seeds);
 
 // The random keys of part i (a relation, a vertex type) of a heterogeneous
 // program: the seed mixed with i, i = 0 keeping it, so that a one-type graph

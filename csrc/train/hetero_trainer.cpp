@@ -74,7 +74,7 @@ class Rgcn : public torch::nn::Module {
     for (int l = layers - 1; l >= 0; --l) {
       std::vector<torch::Tensor> out(types);
       for (size_t d = 0; d < types; ++d) {
-        const int64_t rows = l == 0 ? (static_cast<int>(d) == seed_type ? static_cast<int64_t>(mb.seeds.size()) : 0)
+        const int64_t rows = l == 0 ? static_cast<int64_t>(mb.seeds[d].size())
                                     : static_cast<int64_t>(mb.layers[l - 1].vertices[d].size());
         if (rows == 0) continue;
         torch::Tensor y = root_[l][shared_ ? 0 : d]->forward(h[d].narrow(0, 0, rows));
@@ -143,7 +143,8 @@ double evaluate(Rgcn& model, const HeteroSampler& sampler, Context ctx, int seed
     for (int64_t g = 0; g < sampled.count(); ++g) {
       const HeteroMinibatch mb = extract_minibatch(sampled, g);
       const torch::Tensor predicted = model.forward(mb, seed_type, device).argmax(1).to(torch::kCPU);
-      for (size_t i = 0; i < mb.seeds.size(); ++i) correct += predicted[i].item<int64_t>() == labels[mb.seeds[i]];
+      const std::vector<vid_t>& seeds = mb.seeds[seed_type];
+      for (size_t i = 0; i < seeds.size(); ++i) correct += predicted[i].item<int64_t>() == labels[seeds[i]];
     }
   }
   return static_cast<double>(correct) / static_cast<double>(ids.size());
@@ -198,11 +199,11 @@ HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroSa
         const HeteroMinibatch mb = extract_minibatch(sampled, g);
         seed_minibatch_dropout(o.seed, key, mb.id);
         const torch::Tensor loss = torch::nn::functional::cross_entropy(
-            model->forward(mb, seed_type, device), labels.index_select(0, index_tensor(mb.seeds, device)));
+            model->forward(mb, seed_type, device), labels.index_select(0, index_tensor(mb.seeds[seed_type], device)));
         optimizer.zero_grad();
         loss.backward();
         optimizer.step();
-        loss_sum += loss.item<double>() * static_cast<double>(mb.seeds.size());
+        loss_sum += loss.item<double>() * static_cast<double>(mb.seeds[seed_type].size());
       }
       m.training_s += seconds_since(start);
     }
