@@ -2,6 +2,7 @@
 // resumes exactly from a checkpoint, and rejects bad options with clear errors.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -116,14 +117,71 @@ INSTANTIATE_TEST_SUITE_P(Models, TrainerOnPlantedGraph,
                                            TrainCase{"labor", "sage"}),
                          [](const auto& info) { return info.param.sampler + "_" + info.param.model; });
 
-TEST(Trainer, PrefetchChangesNothingButTiming) {
+// Sampling ahead and preparing steps ahead on their own threads change when
+// things run, never what: the same losses and scores, epoch after epoch.
+TEST(Trainer, PrefetchAndPipelineChangeNothingButTiming) {
+  const TrainSetup setup;
+  TrainOptions options = small_options("sage");
+  options.bulk_steps = 2;
+  std::vector<std::unique_ptr<Trainer>> trainers;
+  for (bool prefetch : {true, false})
+    for (bool pipeline : {true, false}) {
+      options.prefetch = prefetch;
+      options.pipeline = pipeline;
+      trainers.push_back(setup.trainer(options));
+    }
+  for (int e = 0; e < 3; ++e) {
+    const EpochMetrics first = trainers[0]->train_epoch();
+    EXPECT_GT(first.steps, 4) << "steps of several bulks go through the pipeline";
+    for (size_t t = 1; t < trainers.size(); ++t) {
+      const EpochMetrics m = trainers[t]->train_epoch();
+      EXPECT_DOUBLE_EQ(m.loss, first.loss) << "configuration " << t << ", epoch " << e;
+      EXPECT_DOUBLE_EQ(m.validation_accuracy, first.validation_accuracy) << "configuration " << t;
+      EXPECT_EQ(m.steps, first.steps);
+    }
+  }
+}
+
+// A sampler that fails on its n-th call: the epoch ends with its error while
+// other bulks are being sampled and steps prepared, and nothing hangs.
+class FailingSampler final : public Sampler {
+ public:
+  FailingSampler(const Sampler& inner, int fail_at) : inner_(inner), fail_at_(fail_at) {}
+  std::string name() const override { return inner_.name(); }
+  int num_layers() const override { return inner_.num_layers(); }
+  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& offsets, int64_t first,
+              uint32_t epoch) const override {
+    MATSAMP_CHECK(++calls_ != fail_at_, "sampling failed on call ", calls_);
+    return inner_.sample(ctx, seeds, offsets, first, epoch);
+  }
+  int64_t bytes_per_minibatch(int64_t batch_size) const override { return inner_.bytes_per_minibatch(batch_size); }
+  void count_traffic(const BulkSample& bulk, StepStats& stats) const override { inner_.count_traffic(bulk, stats); }
+
+ private:
+  const Sampler& inner_;
+  int fail_at_;
+  mutable std::atomic<int> calls_{0};
+};
+
+TEST(Trainer, AFailingStageEndsTheEpochWithItsError) {
   const TrainSetup setup;
   TrainOptions options = small_options("sage");
   options.bulk_steps = 1;
-  const auto prefetching = setup.trainer(options);
-  options.prefetch = false;
-  const auto inline_sampling = setup.trainer(options);
-  for (int e = 0; e < 3; ++e) EXPECT_DOUBLE_EQ(prefetching->train_epoch().loss, inline_sampling->train_epoch().loss);
+  options.evaluation = EvaluationMode::full;
+  for (bool pipeline : {true, false}) {
+    const FailingSampler failing(setup.sampler->on_cpu(), 3);
+    Trainer trainer(setup.data, failing, setup.sampler->cpu(), *setup.comm, [&] {
+      TrainOptions o = options;
+      o.pipeline = pipeline;
+      return o;
+    }());
+    try {
+      trainer.train_epoch();
+      ADD_FAILURE() << "no error (pipeline " << pipeline << ")";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("sampling failed on call 3"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(Trainer, SampledEvaluationScoresTheSameVertices) {

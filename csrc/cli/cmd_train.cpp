@@ -33,6 +33,7 @@ struct TrainCommandOptions {
   std::string split = "auto";
   std::string checkpoint, resume;
   bool no_prefetch = false;
+  bool no_pipeline = false;
   bool raw_features = false;
   std::string task = "node";
   // --task link
@@ -72,6 +73,9 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->check(CLI::IsMember({"full", "sampled"}))
       ->capture_default_str();
   cmd.add_flag("--no-prefetch", o.no_prefetch, "sample each bulk only when training needs it");
+  cmd.add_flag("--no-pipeline", o.no_pipeline,
+               "prepare each step's blocks and feature rows only when training needs them (by default the next "
+               "steps are prepared on their own thread while the model trains)");
   cmd.add_option("--split", o.split,
                  "given: the dataset's own train/valid/test sets (an OGB folder's split/, kept in .msg; with "
                  "--task link, an OGB link folder's split/<scheme>/*.pt); random: a seeded per-class split "
@@ -212,6 +216,7 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
   const bool leader = comm.rank() == 0;
   o.train.evaluation = parse_evaluation_mode(o.evaluation);
   o.train.prefetch = !o.no_prefetch;
+  o.train.pipeline = !o.no_pipeline;
   o.data.normalize_features = !o.raw_features;
   o.data.split_choice = parse_split_choice(o.split);
   const TrainingData data = prepare_training_data(load_training_graph(o), o.data);

@@ -38,6 +38,7 @@ JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
                                                           {"sampling_wait", m.times.sampling_wait},
                                                           {"block_conversion", m.times.block_conversion},
                                                           {"feature_fetch", m.times.feature_fetch},
+                                                          {"preparation_wait", m.times.preparation_wait},
                                                           {"propagation", m.times.propagation},
                                                           {"gradient_reduction", m.times.gradient_reduction},
                                                           {"optimizer", m.times.optimizer},

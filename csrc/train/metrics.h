@@ -14,8 +14,9 @@ namespace matsamp {
 struct EpochTimes {
   double sampling = 0;            // in the sampler (overlaps training when prefetching)
   double sampling_wait = 0;       // training waiting for a sampled bulk
-  double block_conversion = 0;    // minibatch matrices to sparse tensors
-  double feature_fetch = 0;       // feature rows of the input vertices
+  double block_conversion = 0;    // minibatch matrices to sparse tensors (overlaps training in the pipeline)
+  double feature_fetch = 0;       // feature rows of the input vertices (the same, unless partitioned)
+  double preparation_wait = 0;    // training waiting for a step's blocks and features
   double propagation = 0;         // forward and backward
   double gradient_reduction = 0;  // flatten, all-reduce over ranks, unflatten
   double optimizer = 0;           // Adam step

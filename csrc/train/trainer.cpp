@@ -1,7 +1,10 @@
 #include "train/trainer.h"
 
+#include <omp.h>
 #include <algorithm>
 #include <chrono>
+
+#include <deque>
 #include <future>
 #include <numeric>
 
@@ -67,12 +70,36 @@ struct SampledBulk {
   double seconds = 0;
 };
 
+// One minibatch of a step, ready for the model: its blocks, labels and input
+// rows (or, with partitioned features, the ids whose rows the training thread
+// fetches in step order, the fetch being a collective). id < 0: the lane ran
+// out in the last bulk.
+struct PreparedMinibatch {
+  int64_t id = -1;
+  std::vector<Block> blocks;
+  std::vector<vid_t> inputs;
+  torch::Tensor x, y;
+};
+struct PreparedStep {
+  std::vector<PreparedMinibatch> lanes;
+  double block_conversion = 0, feature_fetch = 0;  // the preparation's busy time
+};
+
 // Waits for a prefetch still running when an exception leaves the epoch
 // (a deferred one never started and is left alone).
 struct FinishBeforeLeaving {
   std::future<SampledBulk>& pending;
   ~FinishBeforeLeaving() {
     if (pending.valid() && pending.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) pending.wait();
+  }
+};
+
+// Waits for the preparations still running when an exception leaves the epoch.
+struct FinishPreparing {
+  std::deque<std::pair<std::future<PreparedStep>, int64_t>>& pending;
+  ~FinishPreparing() {
+    for (auto& p : pending)
+      if (p.first.valid() && p.first.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) p.first.wait();
   }
 };
 
@@ -103,6 +130,7 @@ struct Trainer::State {
   std::vector<Block> full_blocks;                // full-neighbourhood evaluation
   std::vector<vid_t> evaluation_vertices;        // sampled evaluation
   std::unique_ptr<BackgroundWorker> prefetcher;  // null without prefetching
+  std::unique_ptr<BackgroundWorker> preparer;    // null without the pipeline
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   std::unique_ptr<ProcessGrid> grid;  // with the fetcher: features in the 1.5D layout
   std::unique_ptr<FeatureFetcher> fetcher;
@@ -118,14 +146,16 @@ struct Trainer::State {
   static StepPlan step_plan(const TrainingData& data, const Sampler& sampler, const TrainOptions& options, int ranks,
                             int64_t* rank_bulk_size);
 
-  double train_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step, uint32_t epoch,
-                    EpochTimes& times);
+  // This rank's minibatches of one step: extracted, converted, with their inputs.
+  PreparedStep prepare_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step) const;
+  double train_step(PreparedStep prepared, int64_t step_seeds, uint32_t epoch, EpochTimes& times);
   torch::Tensor evaluation_logits(uint32_t epoch);
   void evaluate(EpochMetrics& m);
   std::vector<int64_t> identity() const;
   void partition_features();
   torch::Tensor input_rows(const std::vector<vid_t>& ids);  // collective with partitioned features
   int64_t feature_bytes_sent() const;                       // by this rank's fetches so far
+  bool partitioned_features() const;
   BatchLocality locality() const { return {static_cast<int>(options.locality_blocks), data.graph.num_vertices()}; }
   torch::Tensor all_inputs();
 };
@@ -165,6 +195,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
                 options.locality_blocks);
   plan.epoch_order(data.split.train, options.seed, 0, locality());  // bad locality blocks fail here
   if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
+  if (options.pipeline) preparer = std::make_unique<BackgroundWorker>();
   if (options.feature_replication > 0) partition_features();
 
   torch::manual_seed(options.seed);
@@ -206,36 +237,43 @@ StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& samp
   return StepPlan(train, options.batch_size, lanes, steps_per_bulk);
 }
 
-double Trainer::State::train_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step,
-                                  uint32_t epoch_key, EpochTimes& times) {
-  optimizer->zero_grad();
-  const double step_seeds = static_cast<double>(plan.step_seeds(bulk, step));
-  double loss_sum = 0;
+PreparedStep Trainer::State::prepare_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step) const {
+  PreparedStep out;
   for (int64_t lane = lanes.first; lane < lanes.second; ++lane) {
-    const int64_t id = plan.minibatch(bulk, lane, step);
-    if (id < 0) {  // this lane ran out in the last bulk; the rank still joins the collectives
-      ScopedTimer t(&times.feature_fetch);
-      input_rows({});
-      continue;
-    }
+    PreparedMinibatch& p = out.lanes.emplace_back();
+    p.id = plan.minibatch(bulk, lane, step);
+    if (p.id < 0) continue;
     Minibatch mb;
-    std::vector<Block> blocks;
     {
-      ScopedTimer t(&times.block_conversion);
-      mb = extract_minibatch(sample, id - sample.first_minibatch);
-      blocks = minibatch_blocks(mb, device, shape.kind == ModelKind::sage);
+      ScopedTimer t(&out.block_conversion);
+      mb = extract_minibatch(sample, p.id - sample.first_minibatch);
+      p.blocks = minibatch_blocks(mb, device, shape.kind == ModelKind::sage);
     }
-    torch::Tensor x, y;
-    {
+    ScopedTimer t(&out.feature_fetch);
+    p.y = labels.index_select(0, index_tensor(mb.seeds, device));
+    if (partitioned_features()) p.inputs = std::move(mb.layers.back().vertices);
+    else p.x = features.rows(mb.layers.back().vertices);
+  }
+  return out;
+}
+
+double Trainer::State::train_step(PreparedStep prepared, int64_t step_seeds, uint32_t epoch_key, EpochTimes& times) {
+  optimizer->zero_grad();
+  times.block_conversion += prepared.block_conversion;
+  times.feature_fetch += prepared.feature_fetch;
+  double loss_sum = 0;
+  for (PreparedMinibatch& mb : prepared.lanes) {
+    if (partitioned_features() && !mb.x.defined()) {  // the fetch is a collective: every rank joins, in order
       ScopedTimer t(&times.feature_fetch);
-      x = input_rows(mb.layers.back().vertices);
-      y = labels.index_select(0, index_tensor(mb.seeds, device));
+      mb.x = input_rows(mb.inputs);
     }
+    if (mb.id < 0) continue;
     ScopedTimer t(&times.propagation);
-    seed_minibatch_dropout(options.seed, epoch_key, id);
-    const torch::Tensor loss = summed_cross_entropy(model->forward(blocks, x), y) / step_seeds;
+    seed_minibatch_dropout(options.seed, epoch_key, mb.id);
+    const torch::Tensor loss = summed_cross_entropy(model->forward(mb.blocks, mb.x), mb.y) /
+                               static_cast<double>(step_seeds);
     loss.backward();
-    loss_sum += loss.item<double>() * step_seeds;
+    loss_sum += loss.item<double>() * static_cast<double>(step_seeds);
   }
   {
     ScopedTimer t(&times.gradient_reduction);
@@ -318,6 +356,14 @@ int64_t Trainer::State::feature_bytes_sent() const {
   return 0;
 }
 
+bool Trainer::State::partitioned_features() const {
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  return fetcher != nullptr;
+#else
+  return false;
+#endif
+}
+
 torch::Tensor Trainer::State::input_rows(const std::vector<vid_t>& ids) {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   if (fetcher) return features.from_rows(fetcher->fetch(ids), static_cast<int64_t>(ids.size()));
@@ -378,21 +424,60 @@ EpochMetrics Trainer::train_epoch() {
   ScopedTimer since_submission(nullptr);
   std::future<SampledBulk> pending = start(0);
   const FinishBeforeLeaving finish{pending};  // the task refers to `order`
+
+  // The pipeline: bulk b + 1 is sampled while the steps of bulk b are prepared
+  // (kStepsAhead at most ahead of training) and trained on.
+  constexpr size_t kStepsAhead = 2;
+  struct StepRef {
+    std::shared_ptr<const SampledBulk> sample;
+    StepPlan::Bulk bulk;
+    int64_t step;
+  };
+  std::deque<StepRef> unprepared;
+  int64_t next_bulk = 0;
+  const auto take_bulk = [&] {  // the next sampled bulk's steps, and the bulk after it started
+    std::shared_ptr<SampledBulk> current;
+    {
+      ScopedTimer t(next_bulk > 0 ? &m.times.sampling_wait : nullptr);
+      current = std::make_shared<SampledBulk>(pending.get());
+    }
+    if (next_bulk == 0) m.times.sampling_wait += since_submission.seconds();
+    m.times.sampling += current->seconds;
+    const StepPlan::Bulk bulk = s.plan.bulk(next_bulk);
+    if (++next_bulk < s.plan.num_bulks()) pending = start(next_bulk);
+    for (int64_t step = 0; step < bulk.lane_length; ++step) unprepared.push_back({current, bulk, step});
+  };
+  const auto prepare = [&s](const StepRef& ref) {
+    // One thread: an OpenMP team of this worker would spin on the cores the training's team computes on.
+    return s.preparer ? s.preparer->submit([&s, ref] {
+      omp_set_num_threads(1);
+      return s.prepare_step(ref.sample->bulk, ref.bulk, ref.step);
+    })
+                      : std::async(std::launch::deferred,
+                                   [&s, ref] { return s.prepare_step(ref.sample->bulk, ref.bulk, ref.step); });
+  };
+  std::deque<std::pair<std::future<PreparedStep>, int64_t>> prepared;  // with each step's seeds
+  const FinishPreparing finish_preparing{prepared};
   double loss_sum = 0;
   const int64_t fetched_before = s.feature_bytes_sent();
   s.model->train();
-  for (int64_t b = 0; b < s.plan.num_bulks(); ++b) {
-    SampledBulk current;
-    {
-      ScopedTimer t(b > 0 ? &m.times.sampling_wait : nullptr);
-      current = pending.get();
+  for (;;) {
+    while (prepared.size() <= kStepsAhead && (!unprepared.empty() || next_bulk < s.plan.num_bulks())) {
+      if (unprepared.empty()) take_bulk();
+      const StepRef& ref = unprepared.front();
+      prepared.emplace_back(prepare(ref), s.plan.step_seeds(ref.bulk, ref.step));
+      unprepared.pop_front();
     }
-    if (b == 0) m.times.sampling_wait += since_submission.seconds();
-    m.times.sampling += current.seconds;
-    if (b + 1 < s.plan.num_bulks()) pending = start(b + 1);
-    const StepPlan::Bulk bulk = s.plan.bulk(b);
-    for (int64_t step = 0; step < bulk.lane_length; ++step, ++m.steps)
-      loss_sum += s.train_step(current.bulk, bulk, step, epoch_key, m.times);
+    if (prepared.empty()) break;
+    PreparedStep step;
+    {
+      ScopedTimer t(&m.times.preparation_wait);
+      step = prepared.front().first.get();
+    }
+    const int64_t step_seeds = prepared.front().second;
+    prepared.pop_front();
+    loss_sum += s.train_step(std::move(step), step_seeds, epoch_key, m.times);
+    ++m.steps;
   }
   m.feature_fetch_bytes = s.feature_bytes_sent() - fetched_before;
   std::vector<double> total_loss{loss_sum};

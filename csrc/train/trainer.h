@@ -1,6 +1,8 @@
-// Data-parallel minibatch training on sampled matrices: prefetched bulk
-// sampling, feature rows, sparse propagation, gradients summed over all ranks
-// of a Communicator, Adam, evaluation, early stopping and checkpoints.
+// Data-parallel minibatch training on sampled matrices, as a pipeline: bulk
+// b + 1 is sampled, and the next steps' blocks and feature rows prepared, on
+// their own threads while the model trains on the current step (sparse
+// propagation, gradients summed over all ranks of a Communicator, Adam); then
+// evaluation, early stopping and checkpoints.
 // The header is torch-free so that only csrc/train/*.cpp pay for torch headers.
 #pragma once
 #include <cstdint>
@@ -44,6 +46,7 @@ struct TrainOptions {
   std::string device = "cpu";        // cpu | cuda[:N]
   EvaluationMode evaluation = EvaluationMode::full;
   bool prefetch = true;         // sample the next bulk while training on this one
+  bool pipeline = true;         // prepare the next steps' blocks and input rows while training
   int threads = 0;              // torch intra-op threads; 0: torch's default
   int feature_replication = 0;  // 0: every rank reads its own copy of the features;
                                 // c >= 1: the 1.5D layout with replication c, rows
