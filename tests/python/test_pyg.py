@@ -69,7 +69,7 @@ def test_batches_follow_pygs_conventions(pyg):
     for i, batch in enumerate(batches):
         assert isinstance(batch, pyg.data.Data)
         check_batch(data, batch, seeds[16 * i:16 * (i + 1)], [3, 2])
-        assert torch.equal(batch.input_id, torch.arange(16 * i, 16 * i + batch.batch_size))
+        assert torch.equal(batch.input_id, batch.n_id[:batch.batch_size])  # a mask: the seeds' own ids, as in PyG
         assert torch.equal(batch.train_mask, data.train_mask[batch.n_id])
 
     # shuffle: every seed once per epoch, a new order each epoch, fixed by torch.manual_seed
@@ -82,6 +82,8 @@ def test_batches_follow_pygs_conventions(pyg):
     torch.manual_seed(0)
     again = NeighborLoader(data, [2], input_nodes=seeds, batch_size=7, shuffle=True)
     assert torch.equal(torch.cat([b.n_id[:b.batch_size] for b in again]), epochs[0])
+    for b in again:  # ids given: input_id indexes them
+        assert torch.equal(seeds[b.input_id], b.n_id[:b.batch_size])
 
 
 def test_any_matsamp_sampler_and_all_neighbours(pyg):

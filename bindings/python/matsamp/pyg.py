@@ -60,6 +60,8 @@ class NeighborLoader:
             all. For ``sampler="ladies"`` / ``"fastgcn"``: vertices per hop;
             for the GraphSAINT samplers: as ``matsamp.BulkSampler``'s ``sizes``.
         input_nodes: seed vertices: int64 ids, a bool mask, or None for all.
+            ``input_id`` is, as in PyG, a seed's position in the ids given,
+            or its own id for a mask or None.
         batch_size: seeds per batch (the last batch may be smaller).
         shuffle: draw the seeds in a new random order each epoch.
         replace, directed, disjoint, subgraph_type: PyG's; matsamp samples
@@ -97,13 +99,12 @@ class NeighborLoader:
         # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
         self.graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
         self._edges = _SampledEdges(edge_index, num_nodes, sampler)
-        self._input_nodes = input_nodes
+        seeds, self._input_position = _seeds(input_nodes, num_nodes)
         if seed is None:
             seed = int(torch.randint(0, 1 << 62, ()))
-        self._sampler = BulkSampler(self.graph, batch_size, _as_ids(input_nodes, num_nodes), sampler=sampler,
+        self._sampler = BulkSampler(self.graph, batch_size, seeds, sampler=sampler,
                                     sizes=list(num_neighbors), bulk_size=bulk_size, memory_budget=memory_budget,
                                     shuffle=shuffle, seed=seed, device="cpu")
-        self._input_position = _positions(self._sampler.nodes, num_nodes)
 
     def __len__(self):
         return len(self._sampler)
@@ -116,7 +117,7 @@ class NeighborLoader:
     def _batch(self, mb):
         fields = self._edges.subgraph(mb.layer_ids, mb.adjs)
         n_id = fields["n_id"]
-        fields.update(batch_size=mb.batch_size, input_id=self._input_position[n_id[:mb.batch_size]])
+        fields.update(batch_size=mb.batch_size, input_id=_input_id(self._input_position, n_id[:mb.batch_size]))
         return _make_batch(self.data, fields, n_id, fields["e_id"]).to(self.device)
 
 
@@ -177,12 +178,24 @@ def _check_pyg_options(loader_args, num_neighbors, replace, directed, disjoint, 
         raise ValueError("disjoint=True is not supported: seeds of a batch share their sampled vertices")
 
 
-def _as_ids(nodes, num_nodes):
-    if nodes is None or not isinstance(nodes, torch.Tensor) or nodes.dtype != torch.bool:
-        return nodes
-    if nodes.shape != (num_nodes,):
-        raise ValueError(f"input_nodes: a bool mask needs shape [{num_nodes}], got {tuple(nodes.shape)}")
-    return nodes.nonzero().flatten()
+def _seeds(nodes, num_nodes):
+    """PyG's input_nodes as (seed ids, input_id of each vertex or None). As in
+    PyG, input_id is the position in an index tensor, and the vertex's own id
+    when input_nodes is a mask or None (all vertices)."""
+    if nodes is None:
+        return torch.arange(num_nodes), None
+    if isinstance(nodes, torch.Tensor) and nodes.dtype == torch.bool:
+        if nodes.shape != (num_nodes,):
+            raise ValueError(f"input_nodes: a bool mask needs shape [{num_nodes}], got {tuple(nodes.shape)}")
+        return nodes.nonzero().flatten(), None
+    nodes = torch.as_tensor(nodes, dtype=torch.int64).flatten()
+    if nodes.numel() and (int(nodes.min()) < 0 or int(nodes.max()) >= num_nodes):
+        raise ValueError(f"input_nodes: ids must lie in [0, {num_nodes}), got {int(nodes.min())}..{int(nodes.max())}")
+    return nodes, _positions(nodes, num_nodes)
+
+
+def _input_id(position, seeds):
+    return seeds if position is None else position[seeds]
 
 
 def _positions(nodes, num_nodes):
