@@ -2,8 +2,6 @@
 tree (../shared/pyg, PyG 2.8, or MATSAMP_PYG=/path): PyG's field conventions,
 field by field on a small directed graph, and PyG's own SAGEConv / GCNConv
 trained and run on the batches."""
-import os
-import pathlib
 import sys
 import types
 
@@ -12,19 +10,6 @@ import torch
 
 import matsamp
 from matsamp.pyg import Batch, LinkNeighborLoader, NeighborLoader
-
-REPO = pathlib.Path(__file__).resolve().parents[2]
-PYG = pathlib.Path(os.environ.get("MATSAMP_PYG", REPO.parent / "shared" / "pyg"))
-
-
-@pytest.fixture(scope="module")
-def pyg():
-    if not (PYG / "torch_geometric").is_dir():
-        pytest.skip(f"no PyG source tree at {PYG} (set MATSAMP_PYG; ../shared/pyg holds PyG 2.8)")
-    sys.path.insert(0, str(PYG))
-    import fx_py311_shim  # noqa: F401  (torch 1.13's fx on Python 3.11, before torch_geometric)
-    import torch_geometric
-    return torch_geometric
 
 
 def directed_data(pyg, n=80, m=500, seed=3):
