@@ -9,8 +9,8 @@ import torch
 
 from matsamp.pyg import Batch, HeteroBatch, HGTLoader, LinkNeighborLoader, NeighborLoader
 
-WRITES, CITES, REV_WRITES = ("author", "writes", "paper"), ("paper", "cites", "paper"), ("paper", "rev_writes", "author")
-AFFILIATED = ("author", "affiliated_with", "institution")
+WRITES, REV_WRITES = ("author", "writes", "paper"), ("paper", "rev_writes", "author")
+CITES, AFFILIATED = ("paper", "cites", "paper"), ("author", "affiliated_with", "institution")
 
 
 def academic(pyg, papers=120, authors=80, institutions=10, seed=0):
@@ -24,7 +24,8 @@ def academic(pyg, papers=120, authors=80, institutions=10, seed=0):
     data["paper"].train_mask = torch.rand(papers, generator=g) < 0.6
     data["author"].x = torch.randn(authors, 6, generator=g)
     data["institution"].x = torch.randn(institutions, 4, generator=g)
-    writes = torch.stack([torch.randint(0, authors, (300,), generator=g), torch.randint(0, papers, (300,), generator=g)])
+    writes = torch.stack([torch.randint(0, authors, (300,), generator=g),
+                          torch.randint(0, papers, (300,), generator=g)])
     data[WRITES].edge_index = writes
     data[WRITES].edge_attr = torch.randn(300, 3, generator=g)
     data[CITES].edge_index = torch.randint(0, papers, (2, 400), generator=g)
@@ -125,7 +126,8 @@ def test_same_seed_same_batches_and_a_new_order_each_epoch(pyg):
         return [({t: b[t].n_id for t in b.node_types}, {e: b[e].edge_index for e in b.edge_types}) for b in loader]
 
     def same(a, b):
-        return len(a) == len(b) and all(all(torch.equal(x[k], y[k]) for k in x) for p, q in zip(a, b) for x, y in zip(p, q))
+        return len(a) == len(b) and all(all(torch.equal(x[k], y[k]) for k in x)
+                                        for p, q in zip(a, b) for x, y in zip(p, q))
 
     first = NeighborLoader(data, [3, 2], input_nodes=("paper", None), batch_size=20, shuffle=True, seed=7)
     second = NeighborLoader(data, [3, 2], input_nodes=("paper", None), batch_size=20, shuffle=True, seed=7,

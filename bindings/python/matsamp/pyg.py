@@ -183,22 +183,22 @@ class NeighborLoader(_Loader):
         _check_pyg_options(loader_args, replace, directed, disjoint, subgraph_type)
         self.data, self.transform, self.sampler = data, transform, sampler
         self.device = _device(device)
-        self._hetero = None
         if _is_hetero(data):
             _check_hetero_options(sampler, memory_budget)
             self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
                                            num_neighbors=num_neighbors)
             self._sampler = self._hetero.sampler
-            return
-        edge_index, num_nodes = _homogeneous(data, num_neighbors)
-        # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
-        self.graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
-        self._edges = _SampledEdges(edge_index, num_nodes, sampler)
-        seeds, self._input_position = _seeds(input_nodes, num_nodes)
-        self._sampler = BulkSampler(self.graph, batch_size, seeds, sampler=sampler, sizes=list(num_neighbors),
-                                    bulk_size=bulk_size,
-                                    memory_budget=DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget,
-                                    shuffle=shuffle, seed=_seed(seed), device="cpu")
+        else:
+            self._hetero = None
+            edge_index, num_nodes = _homogeneous(data, num_neighbors)
+            # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
+            self.graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
+            self._edges = _SampledEdges(edge_index, num_nodes, sampler)
+            seeds, self._input_position = _seeds(input_nodes, num_nodes)
+            budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget
+            self._sampler = BulkSampler(self.graph, batch_size, seeds, sampler=sampler, sizes=list(num_neighbors),
+                                        bulk_size=bulk_size, memory_budget=budget, shuffle=shuffle, seed=_seed(seed),
+                                        device="cpu")
 
     def _batch(self, mb):
         if self._hetero is not None:
@@ -230,9 +230,10 @@ class HGTLoader(_Loader):
     ``batch_size`` and ``input_id`` on the input type; per edge type the
     subgraph the sampled vertices induce: ``edge_index`` (local ids, row 0
     sources), ``e_id`` and edge attributes. As in PyG, each layer draws up to
-    its budget of vertices per type without replacement, with probability ∝
-    (Σ 1/in-degree over the already sampled neighbours)², the sum over every
-    edge type. What differs from PyG: the random draws (matsamp's generator,
+    its budget of vertices per type without replacement, a vertex v with
+    probability ∝ (Σ_u 1/deg(u))², u over the already sampled vertices that v
+    has an edge to (of any edge type), deg(u) u's in-degree in that edge type.
+    What differs from PyG: the random draws (matsamp's generator,
     as for :class:`NeighborLoader`), the order of a layer's draws (ascending
     ids), that a draw of an already sampled vertex is dropped (PyG draws among
     the others only, so a layer may add fewer vertices here), and that every
