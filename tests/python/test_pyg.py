@@ -2,8 +2,6 @@
 tree (../shared/pyg, PyG 2.8, or MATSAMP_PYG=/path): PyG's field conventions,
 field by field on a small directed graph, and PyG's own SAGEConv / GCNConv
 trained and run on the batches."""
-import os
-import pathlib
 import sys
 import types
 
@@ -12,19 +10,6 @@ import torch
 
 import matsamp
 from matsamp.pyg import Batch, LinkNeighborLoader, NeighborLoader
-
-REPO = pathlib.Path(__file__).resolve().parents[2]
-PYG = pathlib.Path(os.environ.get("MATSAMP_PYG", REPO.parent / "shared" / "pyg"))
-
-
-@pytest.fixture(scope="module")
-def pyg():
-    if not (PYG / "torch_geometric").is_dir():
-        pytest.skip(f"no PyG source tree at {PYG} (set MATSAMP_PYG; ../shared/pyg holds PyG 2.8)")
-    sys.path.insert(0, str(PYG))
-    import fx_py311_shim  # noqa: F401  (torch 1.13's fx on Python 3.11, before torch_geometric)
-    import torch_geometric
-    return torch_geometric
 
 
 def directed_data(pyg, n=80, m=500, seed=3):
@@ -69,7 +54,7 @@ def test_batches_follow_pygs_conventions(pyg):
     for i, batch in enumerate(batches):
         assert isinstance(batch, pyg.data.Data)
         check_batch(data, batch, seeds[16 * i:16 * (i + 1)], [3, 2])
-        assert torch.equal(batch.input_id, torch.arange(16 * i, 16 * i + batch.batch_size))
+        assert torch.equal(batch.input_id, batch.n_id[:batch.batch_size])  # a mask: the seeds' own ids, as in PyG
         assert torch.equal(batch.train_mask, data.train_mask[batch.n_id])
 
     # shuffle: every seed once per epoch, a new order each epoch, fixed by torch.manual_seed
@@ -82,6 +67,8 @@ def test_batches_follow_pygs_conventions(pyg):
     torch.manual_seed(0)
     again = NeighborLoader(data, [2], input_nodes=seeds, batch_size=7, shuffle=True)
     assert torch.equal(torch.cat([b.n_id[:b.batch_size] for b in again]), epochs[0])
+    for b in again:  # ids given: input_id indexes them
+        assert torch.equal(seeds[b.input_id], b.n_id[:b.batch_size])
 
 
 def test_any_matsamp_sampler_and_all_neighbours(pyg):

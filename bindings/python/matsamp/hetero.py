@@ -229,5 +229,13 @@ class HeteroBulkSampler:
                 per_layer[e] = (edge_index, weight)
                 merged.setdefault(e, []).append(edge_index)
             layers.append(per_layer)
-        edge_index = {e: torch.unique(torch.cat(parts, 1), dim=1) for e, parts in merged.items()}
+        edge_index = {e: _unique_columns(torch.cat(parts, 1)) for e, parts in merged.items()}
         return HeteroBatch(minibatch, self.seed_type, len(seeds), n_id, edge_index, layers, layer_sizes)
+
+
+def _unique_columns(edge_index):
+    """torch.unique(edge_index, dim=1), in the same order, through one int64 key
+    per column: unique over columns is far slower in torch."""
+    width = int(edge_index[1].max()) + 1 if edge_index.numel() else 1
+    keys = torch.unique(edge_index[0] * width + edge_index[1])
+    return torch.stack([keys // width, keys % width])

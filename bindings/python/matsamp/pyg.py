@@ -1,4 +1,4 @@
-"""matsamp.pyg: PyG's ``NeighborLoader`` and ``LinkNeighborLoader`` on matsamp's samplers.
+"""matsamp.pyg: PyG's ``NeighborLoader``, ``LinkNeighborLoader`` and ``HGTLoader`` on matsamp's samplers.
 
 A PyG training script switches by changing its import::
 
@@ -17,16 +17,36 @@ first and in order, then each hop's new vertices), ``e_id`` (columns of
 every node- and edge-level attribute of ``data`` cut to the batch. They are
 ``torch_geometric.data.Data`` objects when PyG can be imported, otherwise
 :class:`Batch` objects with the same fields.
+
+Heterogeneous graphs (a ``HeteroData``) work the same way, with PyG's hetero
+fields per node type (``n_id``, ``num_sampled_nodes``, attributes; ``batch_size``
+and ``input_id`` on the input type) and per edge type (``edge_index``, ``e_id``,
+``num_sampled_edges``, attributes)::
+
+    loader = NeighborLoader(data, num_neighbors={key: [15, 10] for key in data.edge_types},
+                            input_nodes=("paper", data["paper"].train_mask), batch_size=1024)
+    model = to_hetero(GNN(), data.metadata())
+    for batch in loader:
+        out = model(batch.x_dict, batch.edge_index_dict)["paper"][:batch["paper"].batch_size]
+
+:class:`HGTLoader` samples layer-wise (a budget of vertices per node type and
+layer, as HGT). Heterogeneous batches are ``HeteroData`` objects when PyG can be
+imported, otherwise :class:`HeteroBatch` objects with the same fields.
 """
+import copy
+import importlib
+
 import torch
 
 from .graph import Graph
+from .hetero import HeteroBulkSampler, HeteroGraph
 from .link_loader import LinkLoader
 from .loader import DEFAULT_MEMORY_BUDGET, BulkSampler
 
 _NODE_WISE = ("graphsage", "labor")
 _IGNORED_LOADER_ARGS = ("num_workers", "persistent_workers", "pin_memory", "prefetch_factor",
                         "filter_per_worker", "drop_last", "timeout", "worker_init_fn")
+_HETERO_BULK_SIZE = 16  # minibatches per engine call for heterogeneous graphs (no memory estimate there)
 
 
 class Batch:
@@ -49,17 +69,74 @@ class Batch:
         return f"Batch({', '.join(parts)})"
 
 
-class NeighborLoader:
-    """PyG's ``NeighborLoader`` (homogeneous graphs), sampled by matsamp in bulk.
+class HeteroBatch:
+    """A sampled heterogeneous subgraph with ``HeteroData``'s fields, when PyG is
+    not installed: ``batch["paper"].n_id``, ``batch["author", "writes",
+    "paper"].edge_index``, ``batch.x_dict``, ``batch.metadata()``. Each node or
+    edge type's fields are a :class:`Batch`."""
+
+    def __init__(self, stores):
+        self._stores = dict(stores)  # {node type or edge type: Batch}
+
+    @property
+    def node_types(self):
+        return [key for key in self._stores if isinstance(key, str)]
+
+    @property
+    def edge_types(self):
+        return [key for key in self._stores if not isinstance(key, str)]
+
+    def metadata(self):
+        return self.node_types, self.edge_types
+
+    def __getitem__(self, key):
+        return self._stores[key]
+
+    def __getattr__(self, name):
+        # x_dict, edge_index_dict, ...: that field of every type holding it, as HeteroData collects them
+        if name.endswith("_dict") and not name.startswith("_"):
+            key = name[:-len("_dict")]
+            return {k: store[key] for k, store in self._stores.items() if key in store.keys()}
+        raise AttributeError(name)
+
+    def to(self, device):
+        return HeteroBatch({key: store.to(device) for key, store in self._stores.items()})
+
+    def __repr__(self):
+        return f"HeteroBatch({', '.join(f'{key}={store!r}' for key, store in self._stores.items())})"
+
+
+class _Loader:
+    """What the loaders share: their length, and each batch moved to the device and transformed."""
+
+    def __len__(self):
+        return len(self._sampler)
+
+    def __iter__(self):
+        for mb in self._sampler:
+            batch = self._batch(mb).to(self.device)
+            yield self.transform(batch) if self.transform is not None else batch
+
+
+class NeighborLoader(_Loader):
+    """PyG's ``NeighborLoader``, sampled by matsamp in bulk.
 
     Args:
         data: a ``torch_geometric.data.Data``, or any object with ``edge_index``
             (``[2, E]``, source to target) and ``num_nodes``; node attributes
             (``x``, ``y``, masks, ...) and edge attributes are cut to each batch.
+            Or a ``torch_geometric.data.HeteroData`` (any object with
+            ``node_types``, ``edge_types``, ``data[node_type].num_nodes`` and
+            ``data[edge_type].edge_index``): see "Heterogeneous graphs" below.
         num_neighbors: neighbours per vertex per hop, first hop first; -1 takes
             all. For ``sampler="ladies"`` / ``"fastgcn"``: vertices per hop;
             for the GraphSAINT samplers: as ``matsamp.BulkSampler``'s ``sizes``.
+            For a HeteroData: a list (every edge type) or a dict ``{edge type:
+            list}`` naming every edge type, as in PyG.
         input_nodes: seed vertices: int64 ids, a bool mask, or None for all.
+            ``input_id`` is, as in PyG, a seed's position in the ids given,
+            or its own id for a mask or None. For a HeteroData: a node type,
+            or ``(node type, ids | mask | None)``.
         batch_size: seeds per batch (the last batch may be smaller).
         shuffle: draw the seeds in a new random order each epoch.
         replace, directed, disjoint, subgraph_type: PyG's; matsamp samples
@@ -72,52 +149,165 @@ class NeighborLoader:
             vertices, as PyG's does; with the others a hop keeps every edge of
             its sampled layer that is an edge of ``data`` (the self-loops their
             normalized adjacency adds are left to the model, as GCNConv adds them).
+            A HeteroData is sampled by "graphsage" only.
         bulk_size, memory_budget: minibatches sampled per call, as in
-            :class:`matsamp.BulkSampler`.
+            :class:`matsamp.BulkSampler` (for a HeteroData: ``bulk_size`` only,
+            default 16).
         seed: sampling seed; None draws one from torch's generator (so
             ``torch.manual_seed`` fixes the batches, as with PyG).
         device: where batches go (default: the CPU).
         num_workers, persistent_workers, pin_memory, ...: accepted for PyG
             scripts and unused (matsamp samples many batches per call on its
             own threads).
+
+    Heterogeneous graphs: the edge types sampled are exactly ``data``'s (no
+    reverses are added; ``T.ToUndirected()`` adds them, as for PyG). As in PyG,
+    at hop 1 every seed, and at hop h every vertex new at hop h - 1, draws per
+    edge type into its type min(fanout, in-degree) distinct sources uniformly,
+    without replacement; ``n_id[t]`` holds the seeds (input type) first and in
+    order, then each hop's new vertices; ``edge_index[e]`` holds hop 1's edges,
+    then hop 2's, ...; ``e_id[e]`` are columns of ``data[e].edge_index`` (the
+    first one of a repeated edge). What differs from PyG: the random draws
+    (matsamp's counter-based generator keyed by seed, epoch, hop, minibatch,
+    row and edge type, not torch's: a seed gives the same batches for any bulk
+    size, but not PyG's batches), the epoch's seed order, the order of a hop's
+    new vertices (ascending ids, PyG's in the order drawn), and that the engine
+    also re-expands the older vertices at each hop: those draws are dropped
+    from ``edge_index``, but vertices only they reached stay in ``n_id``, so
+    ``n_id`` can be larger than PyG's would be.
     """
 
     def __init__(self, data, num_neighbors, input_nodes=None, *, batch_size=1, shuffle=False, replace=False,
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage", bulk_size=None,
-                 memory_budget=DEFAULT_MEMORY_BUDGET, seed=None, device=None, transform=None, **loader_args):
-        _check_pyg_options(loader_args, num_neighbors, replace, directed, disjoint, subgraph_type)
-        edge_index = getattr(data, "edge_index", None)
-        if not isinstance(edge_index, torch.Tensor):
-            raise TypeError(f"data must have an edge_index tensor, got {type(data).__name__}")
-        num_nodes = int(data.num_nodes)
-        self.data = data
-        self.transform = transform
-        self.sampler = sampler
-        self.device = torch.device("cpu") if device is None else torch.device(device)
-        # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
-        self.graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
-        self._edges = _SampledEdges(edge_index, num_nodes, sampler)
-        self._input_nodes = input_nodes
-        if seed is None:
-            seed = int(torch.randint(0, 1 << 62, ()))
-        self._sampler = BulkSampler(self.graph, batch_size, _as_ids(input_nodes, num_nodes), sampler=sampler,
-                                    sizes=list(num_neighbors), bulk_size=bulk_size, memory_budget=memory_budget,
-                                    shuffle=shuffle, seed=seed, device="cpu")
-        self._input_position = _positions(self._sampler.nodes, num_nodes)
-
-    def __len__(self):
-        return len(self._sampler)
-
-    def __iter__(self):
-        for mb in self._sampler:
-            batch = self._batch(mb)
-            yield self.transform(batch) if self.transform is not None else batch
+                 memory_budget=None, seed=None, device=None, transform=None, **loader_args):
+        _check_pyg_options(loader_args, replace, directed, disjoint, subgraph_type)
+        self.data, self.transform, self.sampler = data, transform, sampler
+        self.device = _device(device)
+        if _is_hetero(data):
+            _check_hetero_options(sampler, memory_budget)
+            self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
+                                           num_neighbors=num_neighbors)
+            self._sampler = self._hetero.sampler
+        else:
+            self._hetero = None
+            edge_index, num_nodes = _homogeneous(data, num_neighbors)
+            # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
+            self.graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
+            self._edges = _SampledEdges(edge_index, num_nodes, sampler)
+            seeds, self._input_position = _seeds(input_nodes, num_nodes)
+            budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget
+            self._sampler = BulkSampler(self.graph, batch_size, seeds, sampler=sampler, sizes=list(num_neighbors),
+                                        bulk_size=bulk_size, memory_budget=budget, shuffle=shuffle, seed=_seed(seed),
+                                        device="cpu")
 
     def _batch(self, mb):
+        if self._hetero is not None:
+            return self._hetero.batch(mb)
         fields = self._edges.subgraph(mb.layer_ids, mb.adjs)
         n_id = fields["n_id"]
-        fields.update(batch_size=mb.batch_size, input_id=self._input_position[n_id[:mb.batch_size]])
-        return _make_batch(self.data, fields, n_id, fields["e_id"]).to(self.device)
+        fields.update(batch_size=mb.batch_size, input_id=_input_id(self._input_position, n_id[:mb.batch_size]))
+        return _make_batch(self.data, fields, n_id, fields["e_id"])
+
+
+class HGTLoader(_Loader):
+    """PyG's ``HGTLoader``: heterogeneous batches sampled layer-wise by matsamp
+    (``matsamp.HeteroBulkSampler(sampler="hgt")``), in bulk.
+
+    Args:
+        data: a ``torch_geometric.data.HeteroData`` (or an object with
+            ``node_types``, ``edge_types``, ``data[node_type].num_nodes`` and
+            ``data[edge_type].edge_index``).
+        num_samples: vertices drawn per layer, a list (every node type) or a
+            dict ``{node type: list}`` (types left out are not drawn).
+        input_nodes: a node type, or ``(node type, ids | mask | None)``.
+        is_sorted: accepted and unused.
+        transform: applied to each batch.
+        batch_size, shuffle, bulk_size, seed, device, num_workers, ...: as for
+            :class:`NeighborLoader`.
+
+    Batches hold PyG's HGTLoader fields: per node type ``n_id`` (the seeds
+    first and in order, then each layer's draws) and its attributes cut to it,
+    ``batch_size`` and ``input_id`` on the input type; per edge type the
+    subgraph the sampled vertices induce: ``edge_index`` (local ids, row 0
+    sources), ``e_id`` and edge attributes. As in PyG, each layer draws up to
+    its budget of vertices per type without replacement, a vertex v with
+    probability ∝ (Σ_u 1/deg(u))², u over the already sampled vertices that v
+    has an edge to (of any edge type), deg(u) u's in-degree in that edge type.
+    What differs from PyG: the random draws (matsamp's generator,
+    as for :class:`NeighborLoader`), the order of a layer's draws (ascending
+    ids), that a draw of an already sampled vertex is dropped (PyG draws among
+    the others only, so a layer may add fewer vertices here), and that every
+    edge among the sampled vertices is kept (PyG looks at 50 random in-edges of
+    a vertex with more).
+    """
+
+    def __init__(self, data, num_samples, input_nodes, is_sorted=False, transform=None,
+                 transform_sampler_output=None, *, batch_size=1, shuffle=False, bulk_size=None, seed=None,
+                 device=None, **loader_args):
+        _check_pyg_options(loader_args)
+        if transform_sampler_output is not None:
+            raise ValueError("transform_sampler_output is not supported: matsamp builds the batches directly")
+        if not _is_hetero(data):
+            raise ValueError(f"HGTLoader samples heterogeneous graphs (a HeteroData), got {type(data).__name__}")
+        self.data, self.transform = data, transform
+        self.device = _device(device)
+        self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
+                                       num_samples=num_samples)
+        self._sampler = self._hetero.sampler
+
+    def _batch(self, mb):
+        return self._hetero.batch(mb)
+
+
+class _HeteroSampling:
+    """PyG's heterogeneous batches from matsamp.HeteroBulkSampler: node-wise with
+    num_neighbors (NeighborLoader's), layer-wise with num_samples (HGTLoader's)."""
+
+    def __init__(self, data, input_nodes, batch_size, shuffle, seed, bulk_size, num_neighbors=None,
+                 num_samples=None):
+        self.data = data
+        self.num_nodes = {t: int(data[t].num_nodes) for t in data.node_types}
+        edge_index = {tuple(e): data[e].edge_index for e in data.edge_types}
+        self.input_type, seeds, self.input_position = _hetero_seeds(input_nodes, self.num_nodes)
+        self.node_wise = num_neighbors is not None
+        if self.node_wise:
+            num_neighbors = _fanouts(num_neighbors, edge_index, self.num_nodes)
+        self.edges = {e: _EdgeIds(ei, self.num_nodes[e[0]]) for e, ei in edge_index.items()}
+        # PyG samples exactly data's edge types: no reverses are added.
+        graph = HeteroGraph.from_edge_index_dict(self.num_nodes, edge_index, add_reverse=False)
+        self.sampler = HeteroBulkSampler(graph, self.input_type, batch_size, seeds, num_neighbors=num_neighbors,
+                                         num_samples=num_samples, shuffle=shuffle, seed=_seed(seed),
+                                         bulk_size=_HETERO_BULK_SIZE if bulk_size is None else bulk_size)
+
+    def batch(self, mb):
+        nodes, edges = self._hops(mb) if self.node_wise else self._induced(mb)
+        seeds = mb.n_id[self.input_type][:mb.batch_size]
+        nodes[self.input_type].update(batch_size=mb.batch_size, input_id=_input_id(self.input_position, seeds))
+        return _make_hetero_batch(self.data, nodes, edges, self.num_nodes)
+
+    def _hops(self, mb):
+        """Node-wise: the edges hop by hop as PyG samples them. At hop h the
+        engine expands every vertex so far; only the draws of the vertices new
+        at hop h - 1 are PyG's."""
+        sizes = [{t: mb.batch_size if t == mb.seed_type else 0 for t in mb.n_id}] + mb.layer_sizes
+        nodes = {t: {"n_id": n_id, "num_sampled_nodes": [sizes[0][t]] + [b[t] - a[t] for a, b in zip(sizes, sizes[1:])]}
+                 for t, n_id in mb.n_id.items()}
+        edges = {}
+        for e, lookup in self.edges.items():
+            hops = [layer[e][0] if e in layer else torch.empty(2, 0, dtype=torch.int64) for layer in mb.layers]
+            hops = hops[:1] + [ei[:, ei[1] >= sizes[h][e[2]]] for h, ei in enumerate(hops[1:])]
+            edge_index = torch.cat(hops, dim=1)
+            e_id, _ = lookup.find(mb.n_id[e[0]][edge_index[0]], mb.n_id[e[2]][edge_index[1]])
+            edges[e] = {"edge_index": edge_index, "e_id": e_id, "num_sampled_edges": [h.size(1) for h in hops]}
+        return nodes, edges
+
+    def _induced(self, mb):
+        """Layer-wise: every edge among the sampled vertices, as PyG's HGTLoader returns."""
+        edges = {}
+        for e, lookup in self.edges.items():
+            edge_index, e_id = lookup.among(mb.n_id[e[0]], mb.n_id[e[2]])
+            edges[e] = {"edge_index": edge_index, "e_id": e_id}
+        return {t: {"n_id": n_id} for t, n_id in mb.n_id.items()}, edges
 
 
 class _SampledEdges:
@@ -125,9 +315,8 @@ class _SampledEdges:
     ids, e_id into data.edge_index, num_sampled_nodes / num_sampled_edges."""
 
     def __init__(self, edge_index, num_nodes, sampler):
-        self.num_nodes = num_nodes
         self.node_wise = sampler in _NODE_WISE
-        self.keys, self.ids = _edge_lookup(edge_index, num_nodes)
+        self.edges = _EdgeIds(edge_index, num_nodes)
 
     def subgraph(self, layer_ids, adjs):
         n_id = layer_ids[0]
@@ -143,31 +332,70 @@ class _SampledEdges:
         edge_index = torch.cat(edges, dim=1)
         sizes = [t.numel() for t in targets]
         num_nodes = [sizes[0]] + [b - a for a, b in zip(sizes, sizes[1:])]
-        e_id, found = self.edge_id(n_id, edge_index)
+        e_id, found = self.edges.find(n_id[edge_index[0]], n_id[edge_index[1]])
         if not bool(found.all()):  # self-loops of Â (layer-wise, GraphSAINT): left to the model, as GCNConv adds them
             hop = torch.repeat_interleave(torch.arange(len(num_edges)), torch.tensor(num_edges))
             num_edges = torch.bincount(hop[found], minlength=len(num_edges)).tolist()
-            edge_index, e_id = edge_index[:, found], e_id[found]
+            edge_index = edge_index[:, found]
         return dict(edge_index=edge_index, n_id=n_id, e_id=e_id, num_sampled_nodes=num_nodes,
                     num_sampled_edges=num_edges)
 
-    def edge_id(self, n_id, edge_index):
-        """The column of data.edge_index of each sampled edge, and whether it has one."""
-        keys = n_id[edge_index[1]] * self.num_nodes + n_id[edge_index[0]]
-        if self.keys.numel() == 0:  # no edges: nothing sampled is one
-            return keys, torch.zeros_like(keys, dtype=torch.bool)
-        at = torch.searchsorted(self.keys, keys).clamp(max=self.keys.numel() - 1)
-        return self.ids[at], self.keys[at] == keys
+
+class _EdgeIds:
+    """The edges of an edge_index, found by (source, destination): each with its
+    column there (the first one of a repeated edge), a sampled edge's e_id."""
+
+    def __init__(self, edge_index, num_sources):
+        self.num_sources = num_sources
+        keys = edge_index[1].to(torch.int64) * num_sources + edge_index[0].to(torch.int64)  # by destination
+        keys, order = torch.sort(keys, stable=True)
+        first = torch.ones_like(keys, dtype=torch.bool)
+        first[1:] = keys[1:] != keys[:-1]
+        self.keys, self.ids = keys[first], order[first]
+
+    def find(self, source, destination):
+        """The e_id of each edge source -> destination (global ids) that is one, and which are."""
+        at, found = _search(self.keys, destination * self.num_sources + source)
+        return self.ids[at[found]], found
+
+    def among(self, sources, destinations):
+        """Every edge from a vertex of sources into one of destinations (distinct
+        global ids): edge_index as positions in the two lists, and e_id."""
+        first = torch.searchsorted(self.keys, destinations * self.num_sources)
+        count = torch.searchsorted(self.keys, (destinations + 1) * self.num_sources) - first
+        target = torch.repeat_interleave(torch.arange(destinations.numel()), count)
+        at = torch.arange(int(count.sum())) + torch.repeat_interleave(first - (count.cumsum(0) - count), count)
+        ordered, order = torch.sort(sources)
+        where, found = _search(ordered, self.keys[at] % self.num_sources)
+        return torch.stack([order[where[found]], target[found]]), self.ids[at[found]]
 
 
-def _check_pyg_options(loader_args, num_neighbors, replace, directed, disjoint, subgraph_type):
+def _search(values, queries):
+    """The index of each query in the ascending values, and whether it is there."""
+    if values.numel() == 0:
+        return torch.zeros_like(queries), torch.zeros_like(queries, dtype=torch.bool)
+    at = torch.searchsorted(values, queries).clamp(max=values.numel() - 1)
+    return at, values[at] == queries
+
+
+def _is_hetero(data):
+    return hasattr(data, "node_types") and hasattr(data, "edge_types")
+
+
+def _device(device):
+    return torch.device("cpu") if device is None else torch.device(device)
+
+
+def _seed(seed):
+    """None draws one from torch's generator, so that torch.manual_seed fixes the batches, as with PyG."""
+    return int(torch.randint(0, 1 << 62, ())) if seed is None else seed
+
+
+def _check_pyg_options(loader_args, replace=False, directed=True, disjoint=False, subgraph_type="directional"):
     """PyG's loader options that matsamp does not sample: a clear error each."""
     unknown = sorted(set(loader_args) - set(_IGNORED_LOADER_ARGS))
     if unknown:
         raise TypeError(f"unexpected argument(s) {', '.join(unknown)}")
-    if isinstance(num_neighbors, dict):
-        raise ValueError("num_neighbors as a dict (heterogeneous graphs) is not supported yet; "
-                         "pass a list for a homogeneous graph")
     if replace:
         raise ValueError("replace=True is not supported: matsamp samples neighbours without replacement")
     if not directed or subgraph_type not in ("directional",):
@@ -177,12 +405,57 @@ def _check_pyg_options(loader_args, num_neighbors, replace, directed, disjoint, 
         raise ValueError("disjoint=True is not supported: seeds of a batch share their sampled vertices")
 
 
-def _as_ids(nodes, num_nodes):
-    if nodes is None or not isinstance(nodes, torch.Tensor) or nodes.dtype != torch.bool:
-        return nodes
-    if nodes.shape != (num_nodes,):
-        raise ValueError(f"input_nodes: a bool mask needs shape [{num_nodes}], got {tuple(nodes.shape)}")
-    return nodes.nonzero().flatten()
+def _check_hetero_options(sampler, memory_budget):
+    if sampler != "graphsage":
+        raise ValueError(f"sampler={sampler!r} samples homogeneous graphs; a HeteroData is sampled by "
+                         "'graphsage' (NeighborLoader) or layer-wise by HGTLoader")
+    if memory_budget is not None:
+        raise ValueError("memory_budget sizes the bulks of homogeneous graphs; for a HeteroData give bulk_size")
+
+
+def _homogeneous(data, num_neighbors):
+    """data's edge_index and num_nodes, checked as a homogeneous graph's."""
+    if isinstance(num_neighbors, dict):
+        raise ValueError("num_neighbors as a dict {edge type: list} is for heterogeneous graphs (a HeteroData); "
+                         "pass a list for a homogeneous graph")
+    edge_index = getattr(data, "edge_index", None)
+    if not isinstance(edge_index, torch.Tensor):
+        raise TypeError(f"data must have an edge_index tensor, got {type(data).__name__}")
+    return edge_index, int(data.num_nodes)
+
+
+def _seeds(nodes, num_nodes):
+    """PyG's input_nodes as (seed ids, input_id of each vertex or None). As in
+    PyG, input_id is the position in an index tensor, and the vertex's own id
+    when input_nodes is a mask or None (all vertices)."""
+    if nodes is None:
+        return torch.arange(num_nodes), None
+    if isinstance(nodes, torch.Tensor) and nodes.dtype == torch.bool:
+        if nodes.shape != (num_nodes,):
+            raise ValueError(f"input_nodes: a bool mask needs shape [{num_nodes}], got {tuple(nodes.shape)}")
+        return nodes.nonzero().flatten(), None
+    nodes = torch.as_tensor(nodes, dtype=torch.int64).flatten()
+    if nodes.numel() and (int(nodes.min()) < 0 or int(nodes.max()) >= num_nodes):
+        raise ValueError(f"input_nodes: ids must lie in [0, {num_nodes}), got {int(nodes.min())}..{int(nodes.max())}")
+    return nodes, _positions(nodes, num_nodes)
+
+
+def _hetero_seeds(input_nodes, num_nodes):
+    """PyG's input_nodes of a heterogeneous graph, a node type or (node type,
+    ids | mask | None), as (node type, seed ids, input_id of each vertex or None)."""
+    if isinstance(input_nodes, str):
+        input_nodes = (input_nodes, None)
+    if not (isinstance(input_nodes, (tuple, list)) and len(input_nodes) == 2 and isinstance(input_nodes[0], str)):
+        raise ValueError("input_nodes of a heterogeneous graph: a node type or (node type, ids | mask | None), "
+                         f"got {type(input_nodes).__name__}")
+    node_type, nodes = input_nodes
+    if node_type not in num_nodes:
+        raise ValueError(f"input_nodes: unknown node type {node_type!r} (data has {', '.join(num_nodes)})")
+    return (node_type, *_seeds(nodes, num_nodes[node_type]))
+
+
+def _input_id(position, seeds):
+    return seeds if position is None else position[seeds]
 
 
 def _positions(nodes, num_nodes):
@@ -192,38 +465,73 @@ def _positions(nodes, num_nodes):
     return position
 
 
-def _edge_lookup(edge_index, num_nodes):
-    """Sorted keys target * n + source of the distinct edges, and for each the
-    first column of edge_index that holds it: the e_id of a sampled edge."""
-    keys = edge_index[1].to(torch.int64) * num_nodes + edge_index[0].to(torch.int64)
-    keys, order = torch.sort(keys, stable=True)
-    first = torch.ones_like(keys, dtype=torch.bool)
-    first[1:] = keys[1:] != keys[:-1]
-    return keys[first], order[first]
+def _edge_type(key):
+    """(source, relation, destination) from a tuple or PyG's "source__relation__destination"."""
+    parts = tuple(key.split("__")) if isinstance(key, str) else tuple(key)
+    if len(parts) != 3:
+        raise ValueError(f"edge types are (source, relation, destination), got {key!r}")
+    return parts
+
+
+def _fanouts(num_neighbors, edge_index, num_nodes):
+    """PyG's num_neighbors (a list for every edge type, or a dict naming each) as
+    {edge type: fanouts}, -1 (all neighbours) as the edge type's largest in-degree."""
+    if isinstance(num_neighbors, dict):
+        given = {_edge_type(key): list(value) for key, value in num_neighbors.items()}
+        unknown = [e for e in given if e not in edge_index]
+        if unknown:
+            raise ValueError(f"num_neighbors: unknown edge types {unknown} (data has {list(edge_index)})")
+        missing = [e for e in edge_index if e not in given]
+        if missing:
+            raise ValueError(f"num_neighbors: no fanouts for edge types {missing}; as in PyG, the dict names "
+                             "every edge type (0 samples none)")
+    else:
+        given = {e: list(num_neighbors) for e in edge_index}
+    if len({len(fanouts) for fanouts in given.values()}) > 1:
+        raise ValueError("num_neighbors: every edge type needs the same number of hops")
+
+    def all_of(e):
+        return int(torch.bincount(edge_index[e][1], minlength=num_nodes[e[2]]).max()) if edge_index[e].numel() else 0
+    return {e: [all_of(e) if int(f) < 0 else int(f) for f in fanouts] for e, fanouts in given.items()}
+
+
+def _pyg_data(name):
+    """torch_geometric.data's class of that name, or None without PyG."""
+    try:
+        return getattr(importlib.import_module("torch_geometric.data"), name)
+    except ImportError:
+        return None
+
+
+def _cut(store, fields, n_id=None, num_nodes=None, e_id=None, num_edges=None):
+    """store's attributes other than fields, those per node indexed by n_id and
+    those per edge by e_id (a PyG store says which are which; otherwise their
+    first dimension does)."""
+    is_pyg = hasattr(store, "is_node_attr")
+
+    def per(key, value, kind, count):
+        if is_pyg:
+            return getattr(store, f"is_{kind}_attr")(key)
+        return isinstance(value, torch.Tensor) and value.dim() > 0 and value.size(0) == count
+
+    attributes = {}
+    for key in (store.keys() if is_pyg else vars(store)):
+        if key in ("edge_index", "num_nodes") or key in fields:
+            continue
+        value = store[key] if is_pyg else getattr(store, key)
+        if n_id is not None and per(key, value, "node", num_nodes):
+            value = value[n_id]
+        elif e_id is not None and per(key, value, "edge", num_edges):
+            value = value[e_id]
+        attributes[key] = value
+    return attributes
 
 
 def _make_batch(data, fields, n_id, e_id):
     """The batch as a PyG Data (when PyG imports) with data's attributes cut to it."""
-    try:
-        from torch_geometric.data import Data
-    except ImportError:
-        Data = None
-    is_pyg = Data is not None and isinstance(data, Data)
-    num_edges = data.edge_index.size(1)
-
-    def per(value, count):
-        return isinstance(value, torch.Tensor) and value.dim() > 0 and value.size(0) == count
-
-    attributes = {}
-    for key in (data.keys() if is_pyg else vars(data)):
-        if key in ("edge_index", "num_nodes") or key in fields:
-            continue
-        value = data[key] if is_pyg else getattr(data, key)
-        if data.is_node_attr(key) if is_pyg else per(value, data.num_nodes):
-            value = value[n_id]
-        elif data.is_edge_attr(key) if is_pyg else per(value, num_edges):
-            value = value[e_id]
-        attributes[key] = value
+    attributes = _cut(data, fields, n_id=n_id, num_nodes=data.num_nodes, e_id=e_id,
+                      num_edges=data.edge_index.size(1))
+    Data = _pyg_data("Data")
     if Data is None:
         return Batch(**attributes, **fields, num_nodes=n_id.numel())
     batch = Data(**attributes, **fields)
@@ -231,7 +539,26 @@ def _make_batch(data, fields, n_id, e_id):
     return batch
 
 
-class LinkNeighborLoader:
+def _make_hetero_batch(data, nodes, edges, num_nodes):
+    """The batch as a PyG HeteroData (when PyG imports; a copy of data's, as PyG
+    makes it) with data's attributes cut to it; nodes and edges: the fields per type."""
+    stores = {}
+    for t, fields in nodes.items():
+        stores[t] = {**_cut(data[t], fields, n_id=fields["n_id"], num_nodes=num_nodes[t]), **fields,
+                     "num_nodes": fields["n_id"].numel()}
+    for e, fields in edges.items():
+        stores[e] = {**_cut(data[e], fields, e_id=fields["e_id"], num_edges=data[e].edge_index.size(1)), **fields}
+    HeteroData = _pyg_data("HeteroData")
+    if HeteroData is None:
+        return HeteroBatch({key: Batch(**fields) for key, fields in stores.items()})
+    out = copy.copy(data) if isinstance(data, HeteroData) else HeteroData()
+    for key, fields in stores.items():
+        for name, value in fields.items():
+            out[key][name] = value
+    return out
+
+
+class LinkNeighborLoader(_Loader):
     """PyG's ``LinkNeighborLoader`` (homogeneous graphs), sampled by matsamp in bulk.
 
     Args:
@@ -269,16 +596,15 @@ class LinkNeighborLoader:
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage",
                  negative_distribution="uniform", exclude_seed_edges=False, bulk_size=16, seed=None,
                  device=None, transform=None, **loader_args):
-        _check_pyg_options(loader_args, num_neighbors, replace, directed, disjoint, subgraph_type)
+        _check_pyg_options(loader_args, replace, directed, disjoint, subgraph_type)
         if edge_label_time is not None:
             raise ValueError("edge_label_time (temporal sampling) is not supported")
-        edge_index = getattr(data, "edge_index", None)
-        if not isinstance(edge_index, torch.Tensor):
-            raise TypeError(f"data must have an edge_index tensor, got {type(data).__name__}")
-        num_nodes = int(data.num_nodes)
+        if _is_hetero(data):
+            raise ValueError("LinkNeighborLoader samples homogeneous graphs; a HeteroData is not supported")
+        edge_index, num_nodes = _homogeneous(data, num_neighbors)
         self.data, self.transform = data, transform
         self.mode, amount = _negative_sampling(neg_sampling, neg_sampling_ratio)
-        self.device = torch.device("cpu") if device is None else torch.device(device)
+        self.device = _device(device)
         self.edge_label_index = edge_index if edge_label_index is None else edge_label_index
         self.edge_label = edge_label
         if self.mode == "triplet" and edge_label is not None:
@@ -286,20 +612,10 @@ class LinkNeighborLoader:
         # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
         graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
         self._edges = _SampledEdges(edge_index, num_nodes, sampler)
-        if seed is None:
-            seed = int(torch.randint(0, 1 << 62, ()))
-        self._loader = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
-                                  sizes=list(num_neighbors), negatives=amount,
-                                  negative_distribution=negative_distribution, exclude=bool(exclude_seed_edges),
-                                  exclude_reverse=True, bulk_size=bulk_size, shuffle=shuffle, seed=seed)
-
-    def __len__(self):
-        return len(self._loader)
-
-    def __iter__(self):
-        for lb in self._loader:
-            batch = self._batch(lb)
-            yield self.transform(batch) if self.transform is not None else batch
+        self._sampler = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
+                                   sizes=list(num_neighbors), negatives=amount,
+                                   negative_distribution=negative_distribution, exclude=bool(exclude_seed_edges),
+                                   exclude_reverse=True, bulk_size=bulk_size, shuffle=shuffle, seed=_seed(seed))
 
     def _batch(self, lb):
         fields = self._edges.subgraph(lb.layer_ids, lb.adjs)
@@ -316,7 +632,7 @@ class LinkNeighborLoader:
                 fields.update(edge_label_index=lb.edge_label_index, edge_label=label)
             else:
                 fields.update(edge_label_index=lb.edge_label_index[:, :p], edge_label=positive)
-        return _make_batch(self.data, fields, fields["n_id"], fields["e_id"]).to(self.device)
+        return _make_batch(self.data, fields, fields["n_id"], fields["e_id"])
 
 
 def _negative_sampling(neg_sampling, ratio):
