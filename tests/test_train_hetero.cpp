@@ -100,6 +100,17 @@ TEST(HeteroTrainer, TrainsFromTheCli) {
   EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
   testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --task link --epochs 1", dir),
                                  "--task link is for homogeneous graphs");
+
+  // The same graph stored as .msg trains alike.
+  ASSERT_EQ(testing::run_cli("convert -g mag:1000:4 -o " + dir + "/mag.msg", dir).exit_code, 0);
+  const testing::CliResult stored =
+      testing::run_cli("train -g " + dir +
+                           "/mag.msg --relation-fanouts 'writes=5,5;rev_writes=5,5;cites=5,5' -b 64 --epochs 2 "
+                           "--hidden 16 --torch-threads 1",
+                       dir);
+  ASSERT_EQ(stored.exit_code, 0) << stored.err;
+  EXPECT_NE(stored.err.find("training R-GCN (per-relation weights) on paper vertices"), std::string::npos);
+  EXPECT_EQ(testing::count_lines(stored.out), 3) << stored.out;
 }
 
 }  // namespace
