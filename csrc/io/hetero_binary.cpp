@@ -1,8 +1,11 @@
 // A heterogeneous graph in the .msg container (layout: io/hetero_io.h).
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <string_view>
+#include <vector>
 
 #include "io/file_reader.h"
 #include "io/hetero_io.h"
@@ -100,6 +103,17 @@ Schema parse_schema(const std::string& path, const std::string& text) {
   return s;
 }
 
+// "type/<t>/split/<name>" for one of `types` types, t written as the writer writes it.
+bool is_split_section(const std::string& name, size_t types) {
+  const size_t slash = name.find('/', 5);
+  if (name.rfind("type/", 0) != 0 || slash == std::string::npos) return false;
+  size_t t = 0;
+  const auto [end, ec] = std::from_chars(name.data() + 5, name.data() + slash, t);
+  if (ec != std::errc() || end != name.data() + slash || t >= types) return false;
+  const std::string prefix = type_section(t, "split/");
+  return name.size() > prefix.size() && name.rfind(prefix, 0) == 0;
+}
+
 // Every section where the schema puts it, of the size it implies, before any
 // is read: what a reader allocates is then bounded by the file's length.
 void check_sections(const std::string& path, const Layout& l, const Schema& s) {
@@ -132,12 +146,7 @@ void check_sections(const std::string& path, const Layout& l, const Schema& s) {
         fail(path, ": corrupt section table: section ", name, " has ", e.bytes, " bytes, expected ", want->second);
       continue;
     }
-    size_t t = 0;
-    const char* digits = name.c_str() + std::strlen("type/");
-    const bool is_split = name.rfind("type/", 0) == 0 &&
-                          std::from_chars(digits, name.c_str() + name.size(), t).ec == std::errc() &&
-                          t < s.graph.types.size() && name.rfind(type_section(t, "split/"), 0) == 0 &&
-                          name.size() > type_section(t, "split/").size();
+    const bool is_split = is_split_section(name, s.graph.types.size());
     if (!is_split) fail(path, ": corrupt section table: section ", name, " is not one the schema describes");
     if (e.bytes % 8 != 0) fail(path, ": corrupt section table: section ", name, " is not a whole number of ids");
   }
