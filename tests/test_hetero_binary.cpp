@@ -1,5 +1,6 @@
 // The heterogeneous .msg format: bit-exact round trips, and one-line errors for
 // truncated, corrupt and forged files and for a file given to the other reader.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -40,6 +41,10 @@ HeteroGraph small_mag() {
   author.labels[4] = 2;
   author.splits["train"] = {4};
   return g;
+}
+
+bool weighted(const CsrMatrix& a) {
+  return std::any_of(a.values.begin(), a.values.end(), [](float v) { return v != 1.0f; });
 }
 
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
@@ -101,6 +106,15 @@ TEST(HeteroBinary, RoundTripIsBitExact) {
   EXPECT_EQ(msg_section_bytes(bytes, "schema").substr(0, 20), "type\tauthor\t464\t0\nty");
   EXPECT_EQ(msg_section(bytes, "type/3/split/train").bytes, g.types[3].splits["train"].size() * 8);
   EXPECT_EQ(msg_section(bytes, "relation/2/rowptr").bytes, (301 + 1) * 8u);
+  // A values section for the weighted relations only (cites here; has_topic is all ones).
+  for (size_t r = 0; r < g.relations.size(); ++r) {
+    const std::string values = "relation/" + std::to_string(r) + "/values";
+    const std::vector<testing::MsgSection> table = testing::msg_sections(bytes);
+    const bool stored =
+        std::any_of(table.begin(), table.end(), [&](const testing::MsgSection& s) { return s.name == values; });
+    EXPECT_EQ(stored, weighted(g.relations[r].adj)) << g.relations[r].key();
+  }
+  EXPECT_TRUE(weighted(g.relations[g.relation_index("cites")].adj));
 }
 
 TEST(HeteroBinary, GraphWithoutFeaturesLabelsOrEdgesRoundTrips) {
@@ -168,7 +182,10 @@ TEST_F(HeteroMsgFile, TruncatedOrLongerFileReportsItsSize) {
 
 TEST_F(HeteroMsgFile, FlippedBytesFailTheSectionChecksum) {
   const std::vector<testing::MsgSection> table = testing::msg_sections(bytes);
-  ASSERT_EQ(table.size(), 1 + 2 + 5 + 7 * 3u);  // schema; author labels, split; paper's and its features; relations
+  size_t values = 0;
+  for (const Relation& r : small_mag().relations) values += weighted(r.adj);
+  // schema; author labels, split; paper's and its features; relations, and values where weighted
+  ASSERT_EQ(table.size(), 1 + 2 + 5 + 7 * 2 + values);
   for (const testing::MsgSection& s : table) {
     for (uint64_t at : {s.offset, s.offset + s.bytes / 2, s.offset + s.bytes - 1}) {
       std::string corrupt = bytes;
@@ -201,7 +218,7 @@ TEST_F(HeteroMsgFile, ForgedCountsAreRefusedBeforeAnyAllocation) {
   const uint64_t exabyte = uint64_t{1} << 59;
   std::memcpy(&huge[48 + 56 * msg_section(bytes, "relation/0/colidx").index + 40], &exabyte, 8);
   EXPECT_TRUE(refused(path, testing::with_header_checksum(huge),
-                      {path + ": corrupt section table: section relation/0/values is not where"}));
+                      {path + ": corrupt section table: section relation/", " is not where the one before ends"}));
 }
 
 TEST_F(HeteroMsgFile, MalformedSchemaAndStraySectionsAreNamed) {

@@ -177,7 +177,8 @@ void write_hetero_binary(const std::string& path, const HeteroGraph& g) {
     const CsrMatrix& a = g.relations[r].adj;
     parts.push_back({relation_section(r, "rowptr"), a.rowptr.data(), a.rowptr.size() * sizeof(int64_t)});
     parts.push_back({relation_section(r, "colidx"), a.colidx.data(), a.colidx.size() * sizeof(col_t)});
-    if (!a.values.empty())
+    // Unweighted relations, the common case, say so by leaving the section out.
+    if (std::any_of(a.values.begin(), a.values.end(), [](float v) { return v != 1.0f; }))
       parts.push_back({relation_section(r, "values"), a.values.data(), a.values.size() * sizeof(float)});
   }
   msg::write_file(path, msg::kHeteroVersion, g.num_vertices(), g.num_edges(), 0, parts);

@@ -38,7 +38,7 @@ void write_ogb_hetero_dataset(const std::string& dir, const HeteroGraph& g, cons
 //   type/<t>/split/<s>   int64[], ascending ids ("train", "valid", "test"; optional)
 //   relation/<r>/rowptr  int64[|destination| + 1]
 //   relation/<r>/colidx  int32[EDGES], source ids
-//   relation/<r>/values  float[EDGES] (absent: every edge weighs 1)
+//   relation/<r>/values  float[EDGES] (absent, as written when every edge weighs 1: all ones)
 // No chunk checksums: the file is read whole. A section the schema does not
 // describe, or one of another size than it implies, is refused before anything
 // is allocated; every checksum is verified and the graph validated (ids against
