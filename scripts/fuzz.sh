@@ -11,7 +11,7 @@ build=${MATSAMP_FUZZ_BUILD:-$root/build-fuzz}
 seconds=${MATSAMP_FUZZ_SECONDS:-60}
 data=${MATSAMP_DATA:-$root/../shared/data}
 jobs=${MATSAMP_JOBS:-$(nproc)}
-targets=(npz matrix_market edge_list msg)
+targets=(npz matrix_market edge_list msg hetero_msg)
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
@@ -36,6 +36,8 @@ gzip -c "$corpus/edge_list/email.txt" > "$corpus/edge_list/email.txt.gz"
 printf 'source,target,weight\n# c\n0,1,0.5\n1 , 2,3\n2,0,1e3\n' > "$corpus/edge_list/w.csv"
 "$matsamp" generate rmat --scale 5 -o "$corpus/msg/rmat.msg" > /dev/null
 "$matsamp" generate planted --vertices 40 --classes 3 --features 3 -o "$corpus/msg/planted.msg" > /dev/null
+"$matsamp" convert -g mag:100:3 -o "$corpus/hetero_msg/mag.msg" > /dev/null 2>&1
+cp "$corpus/msg/planted.msg" "$corpus/hetero_msg/"  # the other kind, refused
 "$matsamp" sample -g rmat:5 -b 8 --fanouts 2,2 -o "$build/minibatches" > /dev/null 2>&1
 cp "$build"/minibatches/minibatch_00000[0-3].npz "$corpus/npz/"
 /usr/bin/python3 - "$corpus/npz/graph.npz" <<'PY'

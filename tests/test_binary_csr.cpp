@@ -1,6 +1,4 @@
 // The .msg binary format: round trips, block-row reads, and corrupt files.
-#include <xxhash.h>
-
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +11,7 @@
 #include "io/binary_csr.h"
 #include "io/graph_io.h"
 #include "io_test_helpers.h"
+#include "msg_forge.h"
 #include "test_data.h"
 
 namespace matsamp {
@@ -215,9 +214,9 @@ TEST(BinaryCsr, BadMagicVersionAndHeader) {
                                 {path + ": written in .msg format 1 by an older matsamp; re-convert it"}));
 
   bad = bytes;
-  bad[8] = 3;
+  bad[8] = 7;
   overwrite(path, bad);
-  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unsupported format version 3"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {path + ": unsupported format version 7"}));
 
   for (int at : {12, 16 + 7, 24 + 6, 32, 48 + 3, 48 + 40}) {  // count, n, nnz, feature_dim, a name, an offset
     bad = bytes;
@@ -244,13 +243,6 @@ TEST(BinaryCsr, WriterRefusesInconsistentGraphs) {
   EXPECT_EQ(entries_in(dir), 0) << "no temporary file stays";
 }
 
-// The file offset of a section, from the section table (entry: name[32], offset, bytes, checksum).
-uint64_t table_field(const std::string& bytes, int entry, int field) {
-  uint64_t value;
-  std::memcpy(&value, bytes.data() + 48 + 56 * entry + 32 + 8 * field, 8);
-  return value;
-}
-
 TEST(BinaryCsr, NonFiniteFeaturesAreRefusedNamingTheSection) {
   const std::string dir = scratch_dir("msg_nan");
   Graph g = small_labelled_graph();
@@ -262,24 +254,11 @@ TEST(BinaryCsr, NonFiniteFeaturesAreRefusedNamingTheSection) {
   // A file that holds one anyway (checksums made to match) is refused on reading.
   const std::string path = dir + "/g.msg";
   write_binary_csr(path, small_labelled_graph());
-  std::string bytes = testing::read_all(path);
-  uint32_t sections_count;
-  std::memcpy(&sections_count, bytes.data() + 12, 4);
-  int table_entry = 0;
-  while (std::string(bytes.data() + 48 + 56 * table_entry) != "features") ++table_entry;
-  const uint64_t offset = table_field(bytes, table_entry, 0), size = table_field(bytes, table_entry, 1);
+  const std::string bytes = testing::read_all(path);
+  std::string features = testing::msg_section_bytes(bytes, "features");
   const float inf = std::numeric_limits<float>::infinity();
-  std::memcpy(&bytes[offset + 4 * 7], &inf, 4);
-  const uint64_t section_sum = XXH3_64bits(bytes.data() + offset, size);
-  std::memcpy(&bytes[48 + 56 * table_entry + 48], &section_sum, 8);
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  XXH3_64bits_update(state, bytes.data(), 40);
-  XXH3_64bits_update(state, bytes.data() + 48, 56 * sections_count);
-  const uint64_t header_sum = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  std::memcpy(&bytes[40], &header_sum, 8);
-  testing::overwrite(path, bytes);
+  std::memcpy(&features[4 * 7], &inf, 4);
+  testing::overwrite(path, testing::with_section(bytes, "features", features));
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); },
                                 {path + ": section features: value inf of vertex ", "is not finite"}));
 }

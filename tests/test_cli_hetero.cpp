@@ -1,7 +1,9 @@
 // `matsamp bench` on heterogeneous graphs as a user runs it: a generated
-// ogbn-mag-shaped graph and an OGB heterogeneous folder, bulk equal to per batch,
-// and one-line errors for what a user gets wrong.
+// ogbn-mag-shaped graph, an OGB heterogeneous folder and their .msg, bulk equal
+// to per batch, and one-line errors for what a user gets wrong.
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "cli_runner.h"
 #include "test_data.h"
@@ -44,13 +46,74 @@ TEST(HeteroCli, LayerWiseBenchDrawsPerTypeAndBulkEqualsPerBatch) {
   EXPECT_EQ(r.out.find("\"sampled_edges\":0,"), std::string::npos) << r.out;
 }
 
+// The digits after `"key":` in `json`, "" when absent.
+std::string json_field(const std::string& json, const std::string& key) {
+  const size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return "";
+  const size_t begin = at + key.size() + 3;
+  return json.substr(begin, json.find_first_not_of("0123456789", begin) - begin);
+}
+
+// convert to .msg, then bench on it: the same minibatches as bench on the source.
+TEST(HeteroCli, BenchOnAConvertedMsgSamplesWhatTheSourceDoes) {
+  const std::string dir = testing::scratch_dir("hetero_cli_msg");
+  const std::string bench = " --relation-fanouts 'writes=5,3;cites=4,2;rev_has_topic=3,0' -b 50 --seed 7";
+  const testing::CliResult converted = testing::run_cli("convert -g mag:1500 -o " + dir + "/mag.msg", dir);
+  ASSERT_EQ(converted.exit_code, 0) << converted.err;
+  EXPECT_NE(converted.out.find("wrote " + dir + "/mag.msg: 4 vertex types, 4 relations"), std::string::npos)
+      << converted.out;
+  const testing::CliResult source = testing::run_cli("bench -g mag:1500" + bench, dir);
+  const testing::CliResult msg = testing::run_cli("bench -g " + dir + "/mag.msg" + bench, dir);
+  ASSERT_EQ(source.exit_code, 0) << source.err;
+  ASSERT_EQ(msg.exit_code, 0) << msg.err;
+  ASSERT_NE(json_field(source.out, "fingerprint"), "") << source.out;
+  EXPECT_EQ(json_field(msg.out, "fingerprint"), json_field(source.out, "fingerprint")) << msg.out;
+  EXPECT_EQ(json_field(msg.out, "sampled_edges"), json_field(source.out, "sampled_edges"));
+  EXPECT_NE(msg.out.find("\"paper,rev_writes,author\":{\"edges\":"), std::string::npos) << "reverses added";
+
+  // From an OGB heterogeneous folder: the .msg holds what the folder does.
+  ASSERT_EQ(testing::run_cli("convert -g mag:1500 --format ogb -o " + dir + "/ogbn_mag", dir).exit_code, 0);
+  const testing::CliResult from_folder =
+      testing::run_cli("convert -g " + dir + "/ogbn_mag -o " + dir + "/folder.msg", dir);
+  ASSERT_EQ(from_folder.exit_code, 0) << from_folder.err;
+  const testing::CliResult folder = testing::run_cli("bench -g " + dir + "/ogbn_mag" + bench, dir);
+  const testing::CliResult folder_msg = testing::run_cli("bench -g " + dir + "/folder.msg" + bench, dir);
+  ASSERT_EQ(folder.exit_code, 0) << folder.err;
+  ASSERT_EQ(folder_msg.exit_code, 0) << folder_msg.err;
+  EXPECT_EQ(json_field(folder_msg.out, "fingerprint"), json_field(folder.out, "fingerprint")) << folder_msg.out;
+
+  // info lists the stored types and relations.
+  const testing::CliResult info = testing::run_cli("info -g " + dir + "/mag.msg", dir);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("\"heterogeneous\":true"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("\"paper\":{\"vertices\":1500,\"feature_dim\":32,\"labelled\":1500,\"classes\":8,"
+                          "\"split\":{\"test\":"),
+            std::string::npos)
+      << info.out;
+  EXPECT_NE(info.out.find("\"author,writes,paper\":{\"source\":\"author\",\"name\":\"writes\",\"destination\":"
+                          "\"paper\",\"edges\":"),
+            std::string::npos)
+      << info.out;
+  EXPECT_EQ(info.out.find("rev_writes"), std::string::npos) << "the relations as stored";
+
+  // A command that reads one vertex type says so; a corrupt file is one line.
+  testing::expect_one_line_error(testing::run_cli("sample -g " + dir + "/mag.msg -o " + dir + "/out", dir),
+                                 "mag.msg is a heterogeneous graph");
+  std::string bytes = testing::read_text(dir + "/mag.msg");
+  bytes[bytes.size() - 100] ^= 0x01;  // in the last section (its padding is under 64 bytes)
+  std::ofstream(dir + "/mag.msg", std::ios::binary | std::ios::trunc) << bytes;
+  testing::expect_one_line_error(testing::run_cli("bench -g " + dir + "/mag.msg" + bench, dir),
+                                 "mag.msg: checksum mismatch in section");
+}
+
 TEST(HeteroCli, MistakesAreOneLineErrors) {
   const std::string dir = testing::scratch_dir("hetero_cli_errors");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --relation-fanouts 'reviews=3,2'", dir),
                                  "unknown relation 'reviews'");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --seed-type venue", dir),
                                  "unknown vertex type 'venue'");
-  testing::expect_one_line_error(testing::run_cli("info -g mag:1000", dir), "mag:1000 is a heterogeneous graph");
+  testing::expect_one_line_error(testing::run_cli("info -g mag:1000 --blocks 2", dir),
+                                 "mag:1000 is a heterogeneous graph: --blocks");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --sampler ladies", dir),
                                  "heterogeneous graphs are sampled node-wise");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --type-budgets 'paper=8;venue=4'", dir),
@@ -58,8 +121,6 @@ TEST(HeteroCli, MistakesAreOneLineErrors) {
   testing::expect_one_line_error(
       testing::run_cli("bench -g mag:1000 --type-budgets 8 --relation-fanouts writes=3", dir), "give one");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:10", dir), "10 papers out of range");
-  testing::expect_one_line_error(testing::run_cli("convert -g mag:1000 -o mag.msg", dir),
-                                 "converts to an OGB folder (--format ogb), not yet to .msg");
 }
 
 }  // namespace

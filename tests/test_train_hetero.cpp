@@ -91,16 +91,23 @@ TEST(HeteroTrainer, RelationWeightsBeatAModelThatIgnoresTypes) {
 
 TEST(HeteroTrainer, TrainsFromTheCli) {
   const std::string dir = testing::scratch_dir("hetero_train_cli");
-  const testing::CliResult r = testing::run_cli(
-      "train -g mag:1000:4 --relation-fanouts 'writes=5,5;rev_writes=5,5;cites=5,5' -b 64 --epochs 2 --hidden 16 "
-      "--torch-threads 1",
-      dir);
+  const std::string options =
+      " --relation-fanouts 'writes=5,5;rev_writes=5,5;cites=5,5' -b 64 --epochs 2 --hidden 16 "
+      "--torch-threads 1";
+  const testing::CliResult r = testing::run_cli("train -g mag:1000:4" + options, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("training R-GCN (per-relation weights) on paper vertices"), std::string::npos) << r.err;
   EXPECT_EQ(testing::count_lines(r.out), 3) << r.out;  // two epochs and the summary
   EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
   testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --task link --epochs 1", dir),
                                  "--task link is for homogeneous graphs");
+
+  // The same graph stored as .msg trains alike: the same summary line.
+  ASSERT_EQ(testing::run_cli("convert -g mag:1000:4 -o " + dir + "/mag.msg", dir).exit_code, 0);
+  const testing::CliResult stored = testing::run_cli("train -g " + dir + "/mag.msg" + options, dir);
+  ASSERT_EQ(stored.exit_code, 0) << stored.err;
+  const auto summary = [](const std::string& out) { return out.substr(out.rfind("{\"summary\"")); };
+  EXPECT_EQ(summary(stored.out), summary(r.out));
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ void define_hetero_graph_class() {
       .def_static("load",
                   [](const std::string& path) {
                     return c10::make_intrusive<HeteroGraphHolder>(
-                        translate_errors([&] { return read_ogb_hetero_dataset(path); }));
+                        translate_errors([&] { return read_hetero_graph(path); }));
                   })
       .def_static("generate_mag",
                   [](int64_t papers, int64_t classes, int64_t seed) {

@@ -10,8 +10,8 @@ namespace matsamp::cli {
 
 void add_convert_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("convert",
-                                 "convert a graph or dataset (any --graph input) to .msg, or write it as an OGB "
-                                 "dataset folder");
+                                 "convert a graph or dataset (any --graph input, heterogeneous ones too) to .msg, "
+                                 "or write it as an OGB dataset folder");
   struct Options {
     GraphSource source;
     std::string out;
@@ -23,19 +23,19 @@ void add_convert_command(CLI::App& app) {
   cmd->get_option("--graph")->required();
   cmd->add_option("-o,--out", options->out, "output: a .msg file, or a folder with --format ogb")->required();
   cmd->add_option("--format", options->format,
-                  "msg (one file: graph, features, labels, split) or ogb (OGB's CSV folder layout)")
+                  "msg (one file: graph, features, labels, split; of a heterogeneous graph every vertex type "
+                  "and relation) or ogb (OGB's CSV folder layout)")
       ->check(CLI::IsMember({"msg", "ogb"}))
       ->capture_default_str();
   cmd->add_flag("--no-gzip", options->plain, "--format ogb: write .csv files, not .csv.gz");
   cmd->callback([options] {
+    OgbWriteOptions ogb;
+    ogb.gzip = !options->plain;
     if (is_hetero_source(options->source.spec)) {
-      MATSAMP_CHECK(options->format == "ogb", options->source.spec,
-                    " is a heterogeneous graph: it converts to an OGB folder (--format ogb), not yet to .msg");
       const HeteroGraph g = load_hetero_graph(options->source.spec, options->source.seed);
       ScopedTimer timer(nullptr);
-      OgbWriteOptions ogb;
-      ogb.gzip = !options->plain;
-      write_ogb_hetero_dataset(options->out, g, ogb);
+      if (options->format == "ogb") write_ogb_hetero_dataset(options->out, g, ogb);
+      else write_hetero_binary(options->out, g);
       std::printf("wrote %s: %zu vertex types, %zu relations, %lld vertices, %lld edges (%.2f s)\n",
                   options->out.c_str(), g.types.size(), g.relations.size(), static_cast<long long>(g.num_vertices()),
                   static_cast<long long>(g.num_edges()), timer.seconds());
@@ -43,13 +43,8 @@ void add_convert_command(CLI::App& app) {
     }
     const Graph g = load_graph(options->source);
     ScopedTimer timer(nullptr);
-    if (options->format == "ogb") {
-      OgbWriteOptions ogb;
-      ogb.gzip = !options->plain;
-      write_ogb_node_dataset(options->out, g, ogb);
-    } else {
-      write_binary_csr(options->out, g);
-    }
+    if (options->format == "ogb") write_ogb_node_dataset(options->out, g, ogb);
+    else write_binary_csr(options->out, g);
     std::printf("wrote %s: %lld vertices, %lld nonzeros%s%s%s (%.2f s)\n", options->out.c_str(),
                 static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()),
                 g.has_features() ? ", features" : "", g.has_labels() ? ", labels" : "", g.has_split() ? ", split" : "",

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "cli/commands.h"
 #include "cli/graph_source.h"
@@ -33,10 +34,56 @@ JsonObject degree_statistics(const CsrMatrix& adj) {
       .add("isolated", static_cast<int64_t>(std::count(degrees.begin(), degrees.end(), 0)));
 }
 
+// Features, labels and split: the same fields for a graph and for each vertex type.
+void add_vertex_data(JsonObject& json, int64_t feature_dim, const std::vector<int64_t>& labels,
+                     const std::map<std::string, std::vector<vid_t>>& splits) {
+  json.add("feature_dim", feature_dim)
+      .add("labelled",
+           static_cast<int64_t>(std::count_if(labels.begin(), labels.end(), [](int64_t l) { return l >= 0; })))
+      .add("classes", labels.empty() ? int64_t{0} : 1 + *std::max_element(labels.begin(), labels.end()));
+  if (!splits.empty()) {
+    JsonObject split;
+    for (const auto& [name, ids] : splits) split.add(name, static_cast<int64_t>(ids.size()));
+    json.add("split", split);
+  }
+}
+
+// The types and relations as stored (no reverses added); a relation's in_degree
+// counts, per destination vertex, the sources it receives messages from.
+JsonObject hetero_info(const GraphSource& source, int blocks) {
+  MATSAMP_CHECK(blocks == 0, source.spec,
+                " is a heterogeneous graph: --blocks measures the block rows of a graph of one vertex type");
+  const HeteroGraph g = load_hetero_graph(source.spec, source.seed);
+  JsonObject types, relations;
+  for (const VertexType& t : g.types) {
+    JsonObject type;
+    type.add("vertices", t.count);
+    add_vertex_data(type, t.feature_dim, t.labels, t.splits);
+    types.add(t.name, type);
+  }
+  for (const Relation& r : g.relations)
+    relations.add(r.key(), JsonObject()
+                               .add("source", r.source)
+                               .add("name", r.name)
+                               .add("destination", r.destination)
+                               .add("edges", r.adj.nnz())
+                               .add("in_degree", degree_statistics(r.adj)));
+  JsonObject info;
+  info.add("graph", source.spec)
+      .add("heterogeneous", true)
+      .add("vertices", g.num_vertices())
+      .add("edges", g.num_edges())
+      .add("vertex_types", types)
+      .add("relations", relations);
+  return info;
+}
+
 }  // namespace
 
 void add_info_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("info", "print vertex, edge, degree, feature and label statistics as JSON");
+  auto* cmd = app.add_subcommand("info",
+                                 "print vertex, edge, degree, feature and label statistics as JSON (of a "
+                                 "heterogeneous graph: per vertex type and per relation)");
   auto source = std::make_shared<GraphSource>();
   auto blocks = std::make_shared<int>(0);
   add_graph_options(*cmd, *source);
@@ -45,6 +92,10 @@ void add_info_command(CLI::App& app) {
                   "of that many process rows; 'matsamp partition' lowers it)")
       ->check(non_negative());
   cmd->callback([source, blocks] {
+    if (is_hetero_source(source->spec)) {
+      std::printf("%s\n", hetero_info(*source, *blocks).str().c_str());
+      return;
+    }
     const Graph g = load_graph(*source);
     MATSAMP_CHECK(*blocks <= g.num_vertices(), "--blocks ", *blocks, " exceeds the graph's ", g.num_vertices(),
                   " vertices");
@@ -60,16 +111,8 @@ void add_info_command(CLI::App& app) {
         .add("nonzeros", g.num_edges())
         .add("symmetric", symmetric)
         .add("self_loops", self_loops)
-        .add("degree", degree_statistics(g.adj))
-        .add("feature_dim", g.feature_dim)
-        .add("labelled",
-             static_cast<int64_t>(std::count_if(g.labels.begin(), g.labels.end(), [](int64_t l) { return l >= 0; })))
-        .add("classes", g.num_classes());
-    if (!g.splits.empty()) {
-      JsonObject split;
-      for (const auto& [name, ids] : g.splits) split.add(name, static_cast<int64_t>(ids.size()));
-      info.add("split", split);
-    }
+        .add("degree", degree_statistics(g.adj));
+    add_vertex_data(info, g.feature_dim, g.labels, g.splits);
     if (*blocks > 0)
       info.add("blocks", *blocks)
           .add("block_cut_fraction", static_cast<double>(cut_nonzeros(g.adj, *blocks)) /

@@ -143,7 +143,7 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "heterogeneous graphs: per-relation (R-GCN) or shared (one weight for every relation and one root "
                  "for every type: a model that ignores the types)")
       ->check(CLI::IsMember({"per-relation", "shared"}))
-      ->group("Heterogeneous graphs (OGB heterogeneous folders, mag:PAPERS)")
+      ->group("Heterogeneous graphs (OGB heterogeneous folders, their .msg, mag:PAPERS)")
       ->capture_default_str();
   cmd.add_option("--checkpoint", o.checkpoint, "write model, optimizer and progress here after every epoch");
   cmd.add_option("--resume", o.resume, "continue from this checkpoint");

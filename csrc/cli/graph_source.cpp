@@ -42,8 +42,9 @@ void add_graph_options(CLI::App& command, GraphSource& source) {
       .add_option("-g,--graph", source.spec,
                   "graph file (.mtx, .npz, .msg, or an edge list: SNAP or CSV; text may be gzip), an OGB "
                   "dataset folder (ogbn_arxiv/ as downloaded: raw/ and split/), or generator "
-                  "'rmat:SCALE[:EDGE_FACTOR]' / 'planted:N[:CLASSES]'; bench also takes heterogeneous graphs: an OGB "
-                  "heterogeneous folder (ogbn_mag/) or 'mag:PAPERS[:CLASSES]' (ogbn-mag's shape)")
+                  "'rmat:SCALE[:EDGE_FACTOR]' / 'planted:N[:CLASSES]'; bench, train, info and convert also take "
+                  "heterogeneous graphs: an OGB heterogeneous folder (ogbn_mag/), a .msg converted from one, or "
+                  "'mag:PAPERS[:CLASSES]' (ogbn-mag's shape)")
       ->capture_default_str();
   command
       .add_option("--values", source.values,
@@ -61,7 +62,9 @@ void add_graph_options(CLI::App& command, GraphSource& source) {
                    "keep only the largest connected component");
 }
 
-bool is_hetero_source(const std::string& spec) { return split_spec(spec)[0] == "mag" || is_ogb_hetero_dataset(spec); }
+bool is_hetero_source(const std::string& spec) {
+  return split_spec(spec)[0] == "mag" || is_ogb_hetero_dataset(spec) || is_hetero_binary(spec);
+}
 
 HeteroGraph load_hetero_graph(const std::string& spec, uint64_t seed) {
   ScopedTimer timer(nullptr);
@@ -76,10 +79,11 @@ HeteroGraph load_hetero_graph(const std::string& spec, uint64_t seed) {
                  static_cast<long long>(options.papers), options.classes);
     g = generate_hetero_mag(options);
   } else {
-    MATSAMP_CHECK(is_ogb_hetero_dataset(spec), "graph spec '", spec,
-                  "': not a heterogeneous graph (an OGB folder with raw/num-node-dict.csv.gz, or 'mag:PAPERS')");
+    MATSAMP_CHECK(is_ogb_hetero_dataset(spec) || is_hetero_binary(spec), "graph spec '", spec,
+                  "': not a heterogeneous graph (an OGB folder with raw/num-node-dict.csv.gz, a heterogeneous .msg, "
+                  "or 'mag:PAPERS')");
     std::fprintf(stderr, "matsamp: reading %s\n", spec.c_str());
-    g = read_ogb_hetero_dataset(spec);
+    g = read_hetero_graph(spec);
   }
   std::fprintf(stderr,
                "matsamp: heterogeneous graph ready: %zu vertex types, %zu relations, %lld vertices, %lld "

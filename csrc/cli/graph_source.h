@@ -19,8 +19,8 @@ struct GraphSource {
 void add_graph_options(CLI::App& command, GraphSource& source);
 Graph load_graph(const GraphSource& source);  // progress on stderr
 
-// A heterogeneous graph: an OGB heterogeneous folder or "mag:PAPERS[:CLASSES]"
-// (generate_hetero_mag with `seed`).
+// A heterogeneous graph: an OGB heterogeneous folder, a heterogeneous .msg, or
+// "mag:PAPERS[:CLASSES]" (generate_hetero_mag with `seed`).
 bool is_hetero_source(const std::string& spec);
 HeteroGraph load_hetero_graph(const std::string& spec, uint64_t seed);
 

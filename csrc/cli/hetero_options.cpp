@@ -18,7 +18,7 @@ int default_seed_type(const HeteroGraph& g) {
 }  // namespace
 
 void add_hetero_options(CLI::App& command, HeteroOptions& options) {
-  const char* group = "Heterogeneous graphs (OGB heterogeneous folders, mag:PAPERS)";
+  const char* group = "Heterogeneous graphs (OGB heterogeneous folders, their .msg, mag:PAPERS)";
   command
       .add_option("--relation-fanouts", options.relation_fanouts,
                   "fanouts per relation and layer, 'writes=15,10;cites=10,5' (a relation by name or as "

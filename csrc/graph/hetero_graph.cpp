@@ -96,6 +96,9 @@ void validate(const HeteroGraph& g, const std::string& what) {
                   t.feature_dim);
     MATSAMP_CHECK(t.labels.empty() || static_cast<int64_t>(t.labels.size()) == t.count, what, ": vertex type ", t.name,
                   " has ", t.labels.size(), " labels for ", t.count, " vertices");
+    for (int64_t label : t.labels)
+      MATSAMP_CHECK(label >= -1, what, ": vertex type ", t.name, ": label ", label,
+                    " is negative (-1 marks unlabelled)");
     for (const auto& [split, ids] : t.splits)
       for (size_t i = 0; i < ids.size(); ++i)
         MATSAMP_CHECK(ids[i] >= 0 && ids[i] < t.count && (i == 0 || ids[i - 1] < ids[i]), what, ": ", t.name, " ",

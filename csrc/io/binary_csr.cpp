@@ -3,24 +3,23 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstddef>
 #include <cstring>
 #include <map>
 
-#include "io/atomic_file.h"
 #include "io/file_reader.h"
 #include "io/graph_io.h"
-
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the .msg format is little-endian");
+#include "io/msg_container.h"
 
 namespace matsamp {
 namespace {
 
-constexpr char kMagic[8] = {'M', 'A', 'T', 'S', 'A', 'M', 'P', '1'};
-constexpr uint32_t kVersion = 2;
-constexpr uint32_t kMaxSections = 1024;
-constexpr uint64_t kAlign = 64;
+using msg::copy_section;
+using msg::Entry;
+using msg::Header;
+using msg::Layout;
+using msg::Part;
+using msg::section_bytes;
+
 constexpr const char* kSplitPrefix = "split/";
 constexpr const char* kChunksPrefix = "chunks/";
 constexpr uint64_t kChunk = uint64_t{1} << 20;  // bytes per chunk checksum
@@ -35,92 +34,13 @@ std::vector<uint64_t> chunk_checksums(const void* data, uint64_t bytes) {
   return sums;
 }
 
-struct Header {
-  char magic[8];
-  uint32_t version;
-  uint32_t sections;
-  int64_t n;
-  int64_t nnz;
-  int64_t feature_dim;
-  uint64_t checksum;  // of bytes [0, 40) and of the table
-};
-static_assert(sizeof(Header) == 48, "the on-disk header is 48 bytes");
-
-struct Entry {
-  char name[32];
-  uint64_t offset;
-  uint64_t bytes;
-  uint64_t checksum;
-};
-static_assert(sizeof(Entry) == 56, "a section table entry is 56 bytes");
-
-uint64_t padded(uint64_t bytes) { return (bytes + kAlign - 1) & ~(kAlign - 1); }
-
-uint64_t header_checksum(const Header& h, const Entry* table) {
-  XXH3_state_t* state = XXH3_createState();
-  MATSAMP_CHECK(state, "out of memory for a checksum state");
-  XXH3_64bits_reset(state);
-  XXH3_64bits_update(state, &h, offsetof(Header, checksum));
-  XXH3_64bits_update(state, table, sizeof(Entry) * h.sections);
-  const uint64_t sum = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  return sum;
-}
-
-// The file's header and sections by name, checked against each other and the file.
-struct Layout {
-  Header header;
-  std::map<std::string, Entry> sections;
-  const Entry* find(const std::string& name) const {
-    auto it = sections.find(name);
-    return it == sections.end() ? nullptr : &it->second;
-  }
-};
-
-uint64_t section_bytes(const std::string& path, int64_t count, uint64_t item) {
-  uint64_t bytes;
-  if (count < 0 || __builtin_mul_overflow(static_cast<uint64_t>(count), item, &bytes) || bytes > (uint64_t{1} << 60))
-    fail(path, ": corrupt header: section size overflows");
-  return bytes;
-}
-
 Layout parse_layout(const FileReader& file) {
   const std::string& path = file.path();
-  Layout l;
-  Header& h = l.header;
-  if (file.size() < sizeof(Header))
-    fail(path, ": truncated: expected at least ", sizeof(Header), " bytes, file has ", file.size());
-  file.read(0, &h, sizeof(Header));
-  if (std::memcmp(h.magic, kMagic, 8) != 0) fail(path, ": not a matsamp binary graph (bad magic)");
-  if (h.version == 1)
-    fail(path,
-         ": written in .msg format 1 by an older matsamp; re-convert it from its source (matsamp convert "
-         "SOURCE ",
-         path, ")");
-  if (h.version != kVersion)
-    fail(path, ": unsupported format version ", h.version, " (this build reads ", kVersion, ")");
-  if (h.sections > kMaxSections) fail(path, ": corrupt header: ", h.sections, " sections");
-  const uint64_t table_end = sizeof(Header) + uint64_t{h.sections} * sizeof(Entry);
-  if (file.size() < table_end)
-    fail(path, ": truncated: expected at least ", table_end, " bytes, file has ", file.size());
-  std::vector<Entry> table(h.sections);
-  file.read(sizeof(Header), table.data(), sizeof(Entry) * h.sections);
-  if (header_checksum(h, table.data()) != h.checksum) fail(path, ": checksum mismatch in the header");
+  Layout l = msg::parse(file, msg::kGraphVersion);
+  const Header& h = l.header;
   if (h.n < 0 || h.nnz < 0 || h.feature_dim < 0)
     fail(path, ": corrupt header: negative size (n ", h.n, ", nnz ", h.nnz, ", feature_dim ", h.feature_dim, ")");
   check_column_count(h.n, path.c_str());
-
-  uint64_t at = padded(table_end);
-  for (const Entry& e : table) {
-    if (std::memchr(e.name, 0, sizeof e.name) == nullptr) fail(path, ": corrupt section table: unterminated name");
-    const std::string name = e.name;
-    if (e.offset != at || e.bytes > (uint64_t{1} << 60))
-      fail(path, ": corrupt section table: section ", name, " is not where the one before ends");
-    at += padded(e.bytes);
-    if (!l.sections.emplace(name, e).second) fail(path, ": corrupt section table: section ", name, " twice");
-  }
-  if (file.size() < at) fail(path, ": truncated: expected ", at, " bytes, file has ", file.size());
-  if (file.size() > at) fail(path, ": size mismatch: expected ", at, " bytes, file has ", file.size());
 
   int64_t feature_count;
   if (__builtin_mul_overflow(h.n, h.feature_dim, &feature_count))
@@ -152,34 +72,12 @@ Layout parse_layout(const FileReader& file) {
   return l;
 }
 
-template <class T>
-std::vector<T> copy_section(const FileReader& file, const Layout& l, const std::string& name) {
-  const Entry& e = l.sections.at(name);
-  std::vector<T> out(e.bytes / sizeof(T));
-  file.read(e.offset, out.data(), e.bytes);
-  if (XXH3_64bits(out.data(), e.bytes) != e.checksum) fail(file.path(), ": checksum mismatch in section ", name);
-  return out;
-}
-
-// Features are numbers: a NaN or infinity would poison every layer it reaches.
-void check_finite_features(const std::string& path, const std::vector<float>& features, int64_t dim) {
-  for (size_t i = 0; i < features.size(); ++i)
-    if (!std::isfinite(features[i]))
-      fail(path, ": section features: value ", features[i], " of vertex ", static_cast<int64_t>(i) / dim, ", feature ",
-           static_cast<int64_t>(i) % dim, " is not finite");
-}
-
 }  // namespace
 
 void write_binary_csr(const std::string& path, const Graph& g) {
   validate(g, path);
   validate(g.adj, path);
-  check_finite_features(path, g.features, g.feature_dim);
-  struct Part {
-    std::string name;
-    const void* data;
-    uint64_t bytes;
-  };
+  msg::check_finite_features(path, "features", g.features, g.feature_dim);
   std::vector<Part> parts = {{"rowptr", g.adj.rowptr.data(), g.adj.rowptr.size() * sizeof(int64_t)},
                              {"colidx", g.adj.colidx.data(), g.adj.colidx.size() * sizeof(col_t)}};
   if (!g.adj.values.empty()) parts.push_back({"values", g.adj.values.data(), g.adj.values.size() * sizeof(float)});
@@ -200,37 +98,7 @@ void write_binary_csr(const std::string& path, const Graph& g) {
     parts.push_back({kChunksPrefix + parts[i].name, chunks.back().data(), chunks.back().size() * sizeof(uint64_t)});
   }
 
-  Header h{};
-  std::memcpy(h.magic, kMagic, 8);
-  h.version = kVersion;
-  h.sections = static_cast<uint32_t>(parts.size());
-  h.n = g.num_vertices();
-  h.nnz = g.adj.nnz();
-  h.feature_dim = g.feature_dim;
-  std::vector<Entry> table(parts.size());
-  uint64_t at = padded(sizeof(Header) + sizeof(Entry) * parts.size());
-  const uint64_t first_section = at;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    Entry& e = table[i];
-    std::memset(&e, 0, sizeof e);
-    std::memcpy(e.name, parts[i].name.data(), parts[i].name.size());
-    e.offset = at;
-    e.bytes = parts[i].bytes;
-    e.checksum = XXH3_64bits(parts[i].data, parts[i].bytes);
-    at += padded(e.bytes);
-  }
-  h.checksum = header_checksum(h, table.data());
-
-  AtomicFileWriter out(path);
-  const char zeros[kAlign] = {};
-  out.write(&h, sizeof(h));
-  out.write(table.data(), sizeof(Entry) * table.size());
-  out.write(zeros, first_section - sizeof(h) - sizeof(Entry) * table.size());
-  for (const Part& p : parts) {
-    out.write(p.data, p.bytes);
-    out.write(zeros, padded(p.bytes) - p.bytes);
-  }
-  out.commit();
+  msg::write_file(path, msg::kGraphVersion, g.num_vertices(), g.adj.nnz(), g.feature_dim, parts);
 }
 
 Graph read_binary_csr(const std::string& path) {
@@ -245,7 +113,7 @@ Graph read_binary_csr(const std::string& path) {
   if (l.find("features")) {
     g.feature_dim = l.header.feature_dim;
     g.features = copy_section<float>(file, l, "features");
-    check_finite_features(path, g.features, g.feature_dim);
+    msg::check_finite_features(path, "features", g.features, g.feature_dim);
   }
   if (l.find("labels")) g.labels = copy_section<int64_t>(file, l, "labels");
   for (const auto& [name, e] : l.sections) {

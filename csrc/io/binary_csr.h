@@ -1,13 +1,15 @@
 // The matsamp binary dataset format (.msg): a fixed header, a table of named
 // sections, then the sections: the CSR arrays, dense features, labels and the
 // named vertex sets of a split, each 64-byte aligned and covered by an XXH3-64
-// checksum in the table; the header and table are covered by one more. Read
-// with pread (io/file_reader.h), never mapped; write_binary_csr and
-// read_binary_csr are declared in graph_io.h.
+// checksum in the table; the header and table are covered by one more (that
+// container: io/msg_container.h, shared with the heterogeneous .msg of
+// io/hetero_io.h). Read with pread (io/file_reader.h), never mapped;
+// write_binary_csr and read_binary_csr are declared in graph_io.h.
 //
 // Layout (all integers little-endian):
 //   0   char[8]   magic "MATSAMP1"
-//   8   uint32    version (2; files of version 1 are refused with a re-convert hint)
+//   8   uint32    version (2; files of version 1 are refused with a re-convert hint, and
+//                 heterogeneous graphs, version 3, naming read_hetero_binary)
 //   12  uint32    S, the number of sections
 //   16  int64     n (vertices)
 //   24  int64     nnz

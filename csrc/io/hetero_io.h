@@ -1,5 +1,5 @@
 // Heterogeneous graphs from files: OGB's heterogeneous node-property layout
-// (ogbn-mag as downloaded).
+// (ogbn-mag as downloaded), and matsamp's .msg binary format.
 #pragma once
 #include <string>
 
@@ -22,5 +22,36 @@ HeteroGraph read_ogb_hetero_dataset(const std::string& dir, const ReadOptions& o
 // The same layout written (CSV, gzip unless options say otherwise): creates
 // `dir`, overwrites its files.
 void write_ogb_hetero_dataset(const std::string& dir, const HeteroGraph& g, const OgbWriteOptions& options = {});
+
+// A heterogeneous graph in one .msg file: the container of io/binary_csr.h
+// (io/msg_container.h: header, table of named sections, each 64-byte aligned
+// and covered by an XXH3-64 checksum) with version 3 and its own sections.
+//
+// Header: magic "MATSAMP1", version 3, the section count, n = the vertices of
+// every type, nnz = the edges of every relation, feature_dim 0, the checksum.
+// Sections (t: a vertex type's index, r: a relation's, both in schema order):
+//   schema               text, one tab-separated line per type, then per relation:
+//                          "type NAME COUNT FEATURE_DIM" and
+//                          "relation SOURCE NAME DESTINATION EDGES"
+//   type/<t>/features    float[count * feature_dim], row-major (present iff feature_dim > 0)
+//   type/<t>/labels      int64[count], -1 unlabelled (optional)
+//   type/<t>/split/<s>   int64[], ascending ids ("train", "valid", "test"; optional)
+//   relation/<r>/rowptr  int64[|destination| + 1]
+//   relation/<r>/colidx  int32[EDGES], source ids
+//   relation/<r>/values  float[EDGES] (absent, as written when every edge weighs 1: all ones)
+// No chunk checksums: the file is read whole. A section the schema does not
+// describe, or one of another size than it implies, is refused before anything
+// is allocated; every checksum is verified and the graph validated (ids against
+// the types' counts). read_binary_csr refuses these files and read_hetero_binary
+// homogeneous ones, each saying which reader takes the file.
+void write_hetero_binary(const std::string& path, const HeteroGraph& g);
+HeteroGraph read_hetero_binary(const std::string& path);
+// True when `path` is a file with the .msg magic and version 3 (its header
+// alone is read; never throws).
+bool is_hetero_binary(const std::string& path);
+
+// An OGB heterogeneous folder or a heterogeneous .msg file; throws naming what
+// `path` is not otherwise.
+HeteroGraph read_hetero_graph(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace matsamp

@@ -1,6 +1,8 @@
 """matsamp.HeteroGraph and HeteroBulkSampler: typed minibatches in PyG's
-HeteroData form, from a generated ogbn-mag-shaped graph and from PyG-style
-edge_index dicts."""
+HeteroData form, from a generated ogbn-mag-shaped graph, its .msg and
+PyG-style edge_index dicts."""
+import subprocess
+
 import pytest
 import torch
 
@@ -90,6 +92,21 @@ def test_from_edge_index_dict_as_pyg_names_edge_types():
     batch = next(iter(matsamp.HeteroBulkSampler(g, "item", 4, torch.arange(4), num_neighbors=[5], shuffle=False)))
     assert sorted(global_edges(g, batch)) == [(("user", "buys", "item"), u, v) for u, v in
                                               sorted([(2, 0), (0, 1), (0, 3), (1, 3)])]
+
+
+def test_load_reads_a_converted_msg_as_its_source(tmp_path, cli):
+    subprocess.run([str(cli), "convert", "-g", "mag:1000:4", "--graph-seed", "2", "-o", str(tmp_path / "mag.msg")],
+                   check=True, capture_output=True)
+    stored = matsamp.HeteroGraph.load(tmp_path / "mag.msg")
+    source = matsamp.HeteroGraph.generate_mag(1000, classes=4, seed=2)
+    assert stored.edge_types == source.edge_types and stored.num_nodes_dict == source.num_nodes_dict
+    for r in range(len(source.edge_types)):
+        assert all(torch.equal(a, b) for a, b in zip(stored.handle.relation_csr(r), source.handle.relation_csr(r)))
+    assert torch.equal(stored.features("paper"), source.features("paper"))
+    assert torch.equal(stored.labels("paper"), source.labels("paper"))
+    assert torch.equal(stored.split("paper", "valid"), source.split("paper", "valid"))
+    with pytest.raises(ValueError, match="not a heterogeneous graph"):
+        matsamp.HeteroGraph.load(tmp_path / "missing.msg")
 
 
 def test_bad_arguments_are_clear_errors(mag):

@@ -42,7 +42,8 @@ class HeteroGraph:
 
     @classmethod
     def load(cls, path, *, add_reverse=True):
-        """Reads an OGB heterogeneous dataset folder (raw/num-node-dict.csv.gz, raw/relations/...)."""
+        """Reads an OGB heterogeneous dataset folder (raw/num-node-dict.csv.gz, raw/relations/...) or a
+        heterogeneous .msg file (``matsamp convert -g ogbn_mag -o mag.msg``)."""
         return cls._made(torch.classes.matsamp.HeteroGraph.load(os.fspath(path)), add_reverse)
 
     @classmethod

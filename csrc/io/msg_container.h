@@ -1,0 +1,89 @@
+// The container shared by the .msg formats: a 48-byte header, a table of named
+// sections, then the sections, each 64-byte aligned and covered by an XXH3-64
+// checksum in the table; the header and table are covered by one more. The
+// header's version says what the sections hold: one graph (io/binary_csr.h) or
+// a heterogeneous graph (io/hetero_binary.cpp); each reader refuses the other's
+// files, saying which reader takes them.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/file_reader.h"
+
+namespace matsamp::msg {
+
+constexpr uint32_t kGraphVersion = 2;   // one graph: rowptr, colidx, ... (binary_csr.h)
+constexpr uint32_t kHeteroVersion = 3;  // vertex types and relations (hetero_binary.cpp)
+constexpr uint32_t kMaxSections = 1024;
+
+struct Header {
+  char magic[8];
+  uint32_t version;
+  uint32_t sections;
+  int64_t n;
+  int64_t nnz;
+  int64_t feature_dim;
+  uint64_t checksum;  // of bytes [0, 40) and of the table
+};
+static_assert(sizeof(Header) == 48, "the on-disk header is 48 bytes");
+
+struct Entry {
+  char name[32];
+  uint64_t offset;
+  uint64_t bytes;
+  uint64_t checksum;
+};
+static_assert(sizeof(Entry) == 56, "a section table entry is 56 bytes");
+
+// A section to write: its name (at most 31 bytes) and its bytes.
+struct Part {
+  std::string name;
+  const void* data;
+  uint64_t bytes;
+};
+
+// Writes the header (magic and checksum filled in here; version, n, nnz and
+// feature_dim as given), the table and the parts, atomically (io/atomic_file.h).
+void write_file(const std::string& path, uint32_t version, int64_t n, int64_t nnz, int64_t feature_dim,
+                const std::vector<Part>& parts);
+
+// The file's header and sections by name, checked against each other and the file.
+struct Layout {
+  Header header;
+  std::map<std::string, Entry> sections;
+  const Entry* find(const std::string& name) const {
+    auto it = sections.find(name);
+    return it == sections.end() ? nullptr : &it->second;
+  }
+};
+
+// Header and table: magic, version (a file of another version is refused naming
+// what it holds and what reads it), checksum, sections end to end and the file
+// exactly as long as they say. No section is read.
+Layout parse(const FileReader& file, uint32_t version);
+
+// The version of a .msg file, or 0 when `path` is not a readable regular file
+// starting with the magic. Never throws.
+uint32_t peek_version(const std::string& path);
+
+// count * item bytes, refused as a corrupt header when negative or beyond 2^60.
+uint64_t section_bytes(const std::string& path, int64_t count, uint64_t item);
+
+// Section `e` read whole into `out` (e.bytes bytes) and checked against its checksum.
+void read_section(const FileReader& file, const std::string& name, const Entry& e, void* out);
+
+template <class T>
+std::vector<T> copy_section(const FileReader& file, const Layout& l, const std::string& name) {
+  const Entry& e = l.sections.at(name);
+  std::vector<T> out(e.bytes / sizeof(T));
+  read_section(file, name, e, out.data());
+  return out;
+}
+
+// Features are numbers: a NaN or infinity would poison every layer it reaches.
+void check_finite_features(const std::string& path, const std::string& section, const std::vector<float>& features,
+                           int64_t dim);
+
+}  // namespace matsamp::msg
