@@ -51,4 +51,30 @@ inline std::set<std::pair<vid_t, vid_t>> relation_edges(const HeteroBulkSample& 
   return out;
 }
 
+// Four minibatches of six papers sampled in one bulk, each equal to the same
+// minibatch sampled alone (its id, so its random keys, kept).
+inline void expect_minibatches_independent_of_bulk(const HeteroSampler& sampler, Backend& backend) {
+  const int paper = sampler.graph().type_index("paper");
+  std::vector<vid_t> seeds;
+  for (vid_t v = 0; v < 24; ++v) seeds.push_back((v * 37) % 300);
+  Context ctx{backend, 9};
+  const HeteroBulkSample bulk = to_host(backend, sampler.sample(ctx, paper, seeds, {0, 6, 12, 18, 24}, 10, 1));
+  const size_t relations = sampler.graph().relations.size();
+  for (int64_t mb = 0; mb < 4; ++mb) {
+    const std::vector<vid_t> own(seeds.begin() + 6 * mb, seeds.begin() + 6 * mb + 6);
+    const HeteroMinibatch alone =
+        extract_minibatch(to_host(backend, sampler.sample(ctx, paper, own, {0, 6}, 10 + mb, 1)), 0);
+    const HeteroMinibatch in_bulk = extract_minibatch(bulk, mb);
+    ASSERT_EQ(in_bulk.layers.size(), alone.layers.size());
+    EXPECT_EQ(in_bulk.seeds, alone.seeds);
+    for (size_t l = 0; l < alone.layers.size(); ++l) {
+      EXPECT_EQ(in_bulk.layers[l].vertices, alone.layers[l].vertices)
+          << sampler.name() << ": minibatch " << mb << " layer " << l;
+      for (size_t r = 0; r < relations; ++r)
+        EXPECT_EQ(in_bulk.layers[l].adj[r], alone.layers[l].adj[r])
+            << sampler.name() << ": minibatch " << mb << " layer " << l << " relation " << r;
+    }
+  }
+}
+
 }  // namespace matsamp::testing

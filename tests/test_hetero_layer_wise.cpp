@@ -71,23 +71,7 @@ TEST(HeteroLayerWise, EntriesAreEdgesRowsAreDistributionsAndBudgetsHold) {
 TEST(HeteroLayerWise, MinibatchesDoNotDependOnTheBulkSize) {
   const HeteroGraph g = small_hetero_graph();
   auto cpu = make_cpu_backend();
-  const HeteroLayerWiseSampler sampler(*cpu, g, parse_type_budgets(g, "12,6"));
-  std::vector<vid_t> seeds;
-  for (vid_t v = 0; v < 24; ++v) seeds.push_back((v * 37) % 300);
-  Context ctx{*cpu, 9};
-  const HeteroBulkSample bulk = to_host(*cpu, sampler.sample(ctx, 0, seeds, {0, 6, 12, 18, 24}, 10, 1));
-  for (int64_t mb = 0; mb < 4; ++mb) {
-    const std::vector<vid_t> own(seeds.begin() + 6 * mb, seeds.begin() + 6 * mb + 6);
-    const HeteroMinibatch alone = extract_minibatch(to_host(*cpu, sampler.sample(ctx, 0, own, {0, 6}, 10 + mb, 1)), 0);
-    const HeteroMinibatch in_bulk = extract_minibatch(bulk, mb);
-    ASSERT_EQ(in_bulk.layers.size(), alone.layers.size());
-    for (size_t l = 0; l < alone.layers.size(); ++l) {
-      EXPECT_EQ(in_bulk.layers[l].vertices, alone.layers[l].vertices) << "minibatch " << mb << " layer " << l;
-      for (size_t r = 0; r < g.relations.size(); ++r)
-        EXPECT_EQ(in_bulk.layers[l].adj[r], alone.layers[l].adj[r])
-            << "minibatch " << mb << " layer " << l << " " << g.relations[r].key();
-    }
-  }
+  testing::expect_minibatches_independent_of_bulk(HeteroLayerWiseSampler(*cpu, g, parse_type_budgets(g, "12,6")), *cpu);
 }
 
 // Authors write and review papers: p(a) ∝ (Σ_{r, p in seeds} 1/deg_r(p) [a r p])².

@@ -218,33 +218,8 @@ TEST(HeteroSampling, RelationsSampleTheirOwnEdgesWithTheirOwnFanouts) {
 TEST(HeteroSampling, MinibatchesDoNotDependOnTheBulkSize) {
   const HeteroGraph g = small_hetero_graph();
   auto cpu = make_cpu_backend();
-  const HeteroNeighborSampler sampler(*cpu, g, parse_relation_fanouts(g, "3,2"));
-  std::vector<vid_t> seeds;
-  for (vid_t v = 0; v < 24; ++v) seeds.push_back((v * 37) % 300);
-  Context ctx{*cpu, 9};
-  const HeteroBulkSample bulk = to_host(*cpu, sampler.sample(ctx, 0, seeds, {0, 6, 12, 18, 24}, 10, 1));
-  for (int64_t mb = 0; mb < 4; ++mb) {
-    const std::vector<vid_t> own(seeds.begin() + 6 * mb, seeds.begin() + 6 * mb + 6);
-    const HeteroBulkSample alone = to_host(*cpu, sampler.sample(ctx, 0, own, {0, 6}, 10 + mb, 1));
-    std::vector<std::vector<vid_t>> frontier_bulk{seeds, {}, {}}, frontier_alone{own, {}, {}};
-    for (size_t l = 0; l < bulk.layers.size(); ++l) {
-      for (size_t t = 0; t < g.types.size(); ++t) {
-        const auto& v = bulk.layers[l].vertex_offsets[t];
-        EXPECT_EQ(std::vector<vid_t>(bulk.layers[l].vertices[t].begin() + v[mb],
-                                     bulk.layers[l].vertices[t].begin() + v[mb + 1]),
-                  alone.layers[l].vertices[t])
-            << "minibatch " << mb << " layer " << l << " type " << g.types[t].name;
-      }
-      for (size_t r = 0; r < g.relations.size(); ++r) {
-        const std::vector<vid_t>& rows_bulk = frontier_bulk[g.type_index(g.relations[r].destination)];
-        const std::vector<vid_t>& rows_alone = frontier_alone[g.type_index(g.relations[r].destination)];
-        EXPECT_EQ(relation_edges(bulk, g, l, r, mb, rows_bulk), relation_edges(alone, g, l, r, 0, rows_alone))
-            << "minibatch " << mb << " layer " << l << " " << g.relations[r].key();
-      }
-      frontier_bulk = bulk.layers[l].vertices;
-      frontier_alone = alone.layers[l].vertices;
-    }
-  }
+  testing::expect_minibatches_independent_of_bulk(HeteroNeighborSampler(*cpu, g, parse_relation_fanouts(g, "3,2")),
+                                                  *cpu);
 }
 
 // Each relation draws its fanout uniformly among a vertex's neighbours through it.

@@ -94,4 +94,20 @@ bool is_pattern_symmetric(const CsrMatrix& m) {
   return t.rowptr == m.rowptr && t.colidx == m.colidx;
 }
 
+CsrMatrix indicator_rows(int64_t k, int64_t cols,
+                         const std::function<void(int64_t g, std::vector<vid_t>& row)>& row_ids) {
+  CsrMatrix q(k, cols);
+  std::vector<vid_t> row;
+  for (int64_t g = 0; g < k; ++g) {
+    row.clear();
+    row_ids(g, row);
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    for (vid_t v : row) q.colidx.push_back(static_cast<col_t>(v));
+    q.rowptr[g + 1] = static_cast<int64_t>(q.colidx.size());
+  }
+  q.values.assign(q.colidx.size(), 1.0f);
+  return q;
+}
+
 }  // namespace matsamp

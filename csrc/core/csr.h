@@ -1,6 +1,7 @@
 // Compressed sparse row matrices: int64 row pointers, int32 column ids, float values.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -40,6 +41,11 @@ struct CsrMatrix {
 
 // Throws unless n fits a column id.
 void check_column_count(int64_t cols, const char* what);
+
+// k x cols with a 1 at every distinct column that row_ids(g, row) appends to
+// `row` for row g (any order, repeats allowed): a selection of vertices per row.
+CsrMatrix indicator_rows(int64_t k, int64_t cols,
+                         const std::function<void(int64_t g, std::vector<vid_t>& row)>& row_ids);
 
 // Structural checks (monotone row pointers, column ids in range, sorted unique
 // columns per row, finite non-negative values). Throws with `what` as context.

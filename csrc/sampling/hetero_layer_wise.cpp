@@ -28,20 +28,12 @@ CsrMatrix stack_normalized(const HeteroGraph& graph, const std::vector<size_t>& 
 CsrMatrix budget_rows(int64_t k, int64_t cols, const std::vector<size_t>& relations, const std::vector<int64_t>& base,
                       const std::vector<int>& destination, const std::vector<std::vector<vid_t>>& frontier,
                       const std::vector<Offsets>& offsets) {
-  CsrMatrix q(k, cols);
-  for (int64_t g = 0; g < k; ++g) {
-    std::vector<vid_t> row;
+  return indicator_rows(k, cols, [&](int64_t g, std::vector<vid_t>& row) {
     for (size_t r : relations) {
       const int d = destination[r];
       for (int64_t i = offsets[d][g]; i < offsets[d][g + 1]; ++i) row.push_back(base[r] + frontier[d][i]);
     }
-    std::sort(row.begin(), row.end());
-    row.erase(std::unique(row.begin(), row.end()), row.end());
-    for (vid_t v : row) q.colidx.push_back(static_cast<col_t>(v));
-    q.rowptr[g + 1] = static_cast<int64_t>(q.colidx.size());
-  }
-  q.values.assign(q.colidx.size(), 1.0f);
-  return q;
+  });
 }
 
 }  // namespace

@@ -29,18 +29,10 @@ class LadiesSampler final : public LayerWiseSampler {
 
  private:
   CsrMatrix frontier_indicator(const std::vector<vid_t>& frontier, const Offsets& offsets) const {
-    const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-    CsrMatrix q(k, squared_.rows());
-    q.colidx.reserve(frontier.size());
-    for (int64_t g = 0; g < k; ++g) {
-      std::vector<vid_t> row(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
-      std::sort(row.begin(), row.end());
-      row.erase(std::unique(row.begin(), row.end()), row.end());
-      for (vid_t v : row) q.colidx.push_back(static_cast<col_t>(v));
-      q.rowptr[g + 1] = static_cast<int64_t>(q.colidx.size());
-    }
-    q.values.assign(q.colidx.size(), 1.0f);
-    return q;
+    return indicator_rows(static_cast<int64_t>(offsets.size()) - 1, squared_.rows(),
+                          [&](int64_t g, std::vector<vid_t>& row) {
+                            row.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
+                          });
   }
 
   Matrix squared_;

@@ -1,5 +1,6 @@
 // Shared pieces of the tests run under mpirun.
 #pragma once
+#include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <unistd.h>
@@ -41,6 +42,23 @@ inline std::map<int64_t, std::vector<uint64_t>> gather_fingerprints(
   std::map<int64_t, std::vector<uint64_t>> out;
   for (size_t i = 0; i < all_ids.size(); ++i) out[all_ids[i]].push_back(static_cast<uint64_t>(all_values[i]));
   return out;
+}
+
+// Every minibatch of the reference (id, fingerprint) was sampled `copies` times
+// across the ranks (all: gather_fingerprints), each time equal to the reference.
+inline void expect_same_minibatches(const std::vector<std::pair<int64_t, uint64_t>>& reference,
+                                    const std::map<int64_t, std::vector<uint64_t>>& all, size_t copies,
+                                    const std::string& where) {
+  EXPECT_EQ(all.size(), reference.size()) << where;
+  for (const auto& [id, want] : reference) {
+    const auto it = all.find(id);
+    if (it == all.end()) {
+      ADD_FAILURE() << where << ": minibatch " << id << " was not sampled";
+      continue;
+    }
+    EXPECT_EQ(it->second.size(), copies) << where << ": minibatch " << id;
+    for (uint64_t got : it->second) EXPECT_EQ(got, want) << where << ": minibatch " << id << " differs";
+  }
 }
 
 // A fresh scratch directory made by rank 0 and named for this job (concurrent jobs

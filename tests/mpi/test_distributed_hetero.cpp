@@ -96,16 +96,7 @@ void check_against_one_process(const std::string& what, const MakeSampler& make)
       const size_t copies = run.mode == GraphMode::replicated ? 1 : static_cast<size_t>(c);
       const std::string where = what + ", p = " + std::to_string(world().size()) + ", c = " + std::to_string(c) + ", " +
                                 run.what;
-      EXPECT_EQ(all.size(), reference.size()) << where;
-      for (const auto& [id, want] : reference) {
-        const auto it = all.find(id);
-        if (it == all.end()) {
-          ADD_FAILURE() << where << ": minibatch " << id << " was not sampled";
-          continue;
-        }
-        EXPECT_EQ(it->second.size(), copies) << where << ": minibatch " << id;
-        for (uint64_t got : it->second) EXPECT_EQ(got, want) << where << ": minibatch " << id << " differs";
-      }
+      testing::expect_same_minibatches(reference, all, copies, where);
     }
   }
 }

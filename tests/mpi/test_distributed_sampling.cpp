@@ -100,16 +100,7 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
       const std::string where = spec.name + " on " + graph_file + ", p = " + std::to_string(world().size()) +
                                 ", c = " + std::to_string(c) + ", " + run.what + ", locality blocks " +
                                 std::to_string(locality_blocks);
-      EXPECT_EQ(all.size(), reference.size()) << where;
-      for (const auto& [id, want] : reference) {
-        const auto it = all.find(id);
-        if (it == all.end()) {
-          ADD_FAILURE() << where << ": minibatch " << id << " was not sampled";
-          continue;
-        }
-        EXPECT_EQ(it->second.size(), copies) << where << ": minibatch " << id;
-        for (uint64_t got : it->second) EXPECT_EQ(got, want) << where << ": minibatch " << id << " differs";
-      }
+      testing::expect_same_minibatches(reference, all, copies, where);
     }
   }
 }
