@@ -70,11 +70,9 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
                                        ? given->second
                                        : training_vertices(type.count, options.train_fraction, options.epoch.seed);
   MATSAMP_CHECK(!seeds.empty(), "no seeds: vertex type ", type.name, " has no training vertices");
-  const auto largest = std::max_element(g.relations.begin(), g.relations.end(),
-                                        [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
-  auto backend = make_backend(options, largest->adj);
-  const HeteroNeighborSampler sampler(*backend, g, fanouts);
-  const Context ctx = make_context(options, *backend);
+  Backend& backend = *setup.backend;
+  const HeteroNeighborSampler sampler(backend, g, fanouts);
+  const Context ctx = make_context(options, backend);
   const int64_t minibatches = minibatch_count(static_cast<int64_t>(seeds.size()), options.epoch.batch_size);
   const int64_t per_minibatch = sampler.bytes_per_minibatch(options.epoch.batch_size);
   const int64_t bulk_size = options.epoch.bulk_size > 0
@@ -90,7 +88,7 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
     relations.add(g.relations[r].key(), JsonObject().add("edges", g.relations[r].adj.nnz()).add("fanouts", text));
   }
   JsonObject json;
-  json.add("command", "bench").add("backend", backend->name()).add("graph", source.spec);
+  json.add("command", "bench").add("backend", backend.name()).add("graph", source.spec);
   json.add("heterogeneous", true).add("vertex_types", types).add("relations", relations);
   json.add("seed_type", type.name).add("seeds", static_cast<int64_t>(seeds.size()));
   json.add("batch_size", options.epoch.batch_size).add("seed", options.epoch.seed);

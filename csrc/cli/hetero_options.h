@@ -2,6 +2,7 @@
 // relations to sample with which fanouts, the seeds' vertex type, reverses.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,14 @@ struct HeteroOptions {
 
 void add_hetero_options(CLI::App& command, HeteroOptions& options);
 
-// The graph (reverses added unless kept as given), the seeds' type and the
-// fanouts per relation and layer, as the options say.
+// The graph (reverses added unless kept as given), the seeds' type, the
+// fanouts per relation and layer, and the backend that samples them (sized
+// for the largest relation), as the options say.
 struct HeteroSetup {
   HeteroGraph graph;
   int seed_type = 0;
   std::vector<std::vector<int64_t>> fanouts;
+  std::unique_ptr<Backend> backend;
 };
 HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options);
 
