@@ -10,8 +10,8 @@ namespace matsamp {
 RgcnLayer::RgcnLayer(int64_t in, int64_t out, int64_t relations, int64_t roots, int64_t bases) {
   if (bases == 0) {
     for (int64_t r = 0; r < relations; ++r)
-      relation_.push_back(register_module("rel" + std::to_string(r),
-                                          torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(false))));
+      relation_.push_back(
+          register_module("rel" + std::to_string(r), torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(false))));
   } else {
     // V_b at the scale of a full weight (torch's Linear: U(±1/√in)), a_rb of
     // variance 1/B, so that each W_r starts at that scale too.
@@ -38,8 +38,8 @@ torch::Tensor RgcnLayer::message(size_t r, const torch::Tensor& aggregated, cons
 Rgcn::Rgcn(const HeteroGraph& g, const RgcnShape& shape)
     : graph_(g), shape_(shape), relations_into_(g.types.size()), features_(g.types.size()) {
   const int64_t relations = static_cast<int64_t>(g.relations.size());
-  MATSAMP_CHECK(shape.num_bases >= 0, "R-GCN: the number of bases must be 0 (a full weight per relation) or positive, got ",
-                shape.num_bases);
+  MATSAMP_CHECK(shape.num_bases >= 0,
+                "R-GCN: the number of bases must be 0 (a full weight per relation) or positive, got ", shape.num_bases);
   MATSAMP_CHECK(shape.num_bases <= relations, "R-GCN: ", shape.num_bases, " bases for ", relations,
                 " relations (reverses included): at most one basis per relation");
   MATSAMP_CHECK(shape.num_bases == 0 || !shape.shared_weight,

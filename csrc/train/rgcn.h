@@ -19,10 +19,10 @@ namespace matsamp {
 struct RgcnShape {
   int layers = 2;
   int64_t hidden = 64, classes = 2;
-  int64_t num_bases = 0;        // 0: a full weight per relation; else 1 … the number of relations
-  bool shared_weight = false;   // the ablation that ignores types: one weight for the mean over all
-                                // sampled neighbours (whatever their relation), one root, one input
-                                // map for all featured types
+  int64_t num_bases = 0;       // 0: a full weight per relation; else 1 … the number of relations
+  bool shared_weight = false;  // the ablation that ignores types: one weight for the mean over all
+                               // sampled neighbours (whatever their relation), one root, one input
+                               // map for all featured types
   double dropout = 0;
 };
 
