@@ -342,7 +342,8 @@ std::string forged_archive(const std::string& name, uint16_t method, const std::
   const uint32_t central = static_cast<uint32_t>(out.size());
   put(uint32_t{0x02014b50}), put(uint16_t{20}), put(uint16_t{20}), put(uint16_t{0}), put(method), put(uint32_t{0});
   put(crc), put(static_cast<uint32_t>(data.size())), put(zip64 ? 0xFFFFFFFFu : static_cast<uint32_t>(uncompressed));
-  put(static_cast<uint16_t>(name.size())), put(static_cast<uint16_t>(zip64 ? 12 : 0)), put(uint16_t{0}), put(uint16_t{0});
+  put(static_cast<uint16_t>(name.size())), put(static_cast<uint16_t>(zip64 ? 12 : 0)), put(uint16_t{0}),
+      put(uint16_t{0});
   put(uint16_t{0}), put(uint32_t{0}), put(uint32_t{0});
   out += name;
   if (zip64) put(uint16_t{1}), put(uint16_t{8}), put(uncompressed);

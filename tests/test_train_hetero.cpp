@@ -11,6 +11,7 @@
 #include "sampling/hetero_neighbor.h"
 #include "test_data.h"
 #include "train/hetero_trainer.h"
+#include "train/rgcn.h"
 
 namespace matsamp {
 namespace {
@@ -42,9 +43,8 @@ TEST(HeteroTrainer, LearnsClassesFromTypedNeighbourhoods) {
 
 // Papers whose own features are noise, written by 3 authors of their class
 // (whose features carry it) and citing 10 random papers: the class is in the
-// writes relation only. R-GCN reads it there; a model that ignores the types
-// averages it with the citations' noise.
-TEST(HeteroTrainer, RelationWeightsBeatAModelThatIgnoresTypes) {
+// writes relation only.
+HeteroGraph class_in_one_relation() {
   const int64_t papers = 800, authors = 400, dim = 8, classes = 4;
   HeteroGraph g;
   g.types = {{"paper", papers}, {"author", authors}};
@@ -71,8 +71,10 @@ TEST(HeteroTrainer, RelationWeightsBeatAModelThatIgnoresTypes) {
     paper.labels.push_back(p % classes);
     paper.splits[p % 10 < 6 ? "train" : p % 10 < 8 ? "valid" : "test"].push_back(p);
   }
-  auto cpu = make_cpu_backend();
-  const HeteroNeighborSampler sampler(*cpu, g, {{3}, {10}});
+  return g;
+}
+
+HeteroTrainOptions small_options() {
   HeteroTrainOptions options;
   options.train.hidden = 16;
   options.train.dropout = 0;
@@ -81,12 +83,110 @@ TEST(HeteroTrainer, RelationWeightsBeatAModelThatIgnoresTypes) {
   options.train.epochs = 15;
   options.train.batch_size = 32;
   options.train.threads = 2;
+  return options;
+}
+
+// R-GCN reads the class in the writes relation; a model that ignores the types
+// averages it with the citations' noise. One basis (W_writes and W_cites equal
+// up to a scale each) still separates the relations.
+TEST(HeteroTrainer, RelationWeightsBeatAModelThatIgnoresTypes) {
+  const HeteroGraph g = class_in_one_relation();
+  auto cpu = make_cpu_backend();
+  const HeteroNeighborSampler sampler(*cpu, g, {{3}, {10}});
+  HeteroTrainOptions options = small_options();
   const HeteroSummary typed = train_rgcn(g, 0, sampler, *cpu, options, nullptr, nullptr);
+  options.num_bases = 1;
+  const HeteroSummary basis = train_rgcn(g, 0, sampler, *cpu, options, nullptr, nullptr);
+  options.num_bases = 0;
   options.shared_relation_weight = true;
   const HeteroSummary untyped = train_rgcn(g, 0, sampler, *cpu, options, nullptr, nullptr);
   EXPECT_GT(typed.test_accuracy, untyped.test_accuracy + 0.1)
       << "R-GCN " << typed.test_accuracy << ", types ignored " << untyped.test_accuracy;
   EXPECT_GT(typed.test_accuracy, 0.8);
+  EXPECT_GT(basis.test_accuracy, untyped.test_accuracy + 0.1)
+      << "one basis " << basis.test_accuracy << ", types ignored " << untyped.test_accuracy;
+  EXPECT_GT(basis.test_accuracy, 0.8);
+}
+
+int64_t parameter_count(const torch::nn::Module& m) {
+  int64_t n = 0;
+  for (const torch::Tensor& p : m.parameters()) n += p.numel();
+  return n;
+}
+
+// B bases: B·in·out + R·B relation weights per layer, plus a root (weight and
+// bias) per type; a full weight per relation: R·in·out.
+TEST(HeteroTrainer, BasisDecompositionHasItsParameterCount) {
+  const HeteroGraph g = class_in_one_relation();  // 2 types, 2 relations
+  const int64_t hidden = 16, classes = 4, relations = 2, types = 2;
+  const auto roots = [&](int64_t out) { return types * (hidden * out + out); };
+  for (const int64_t bases : {1, 2}) {
+    const Rgcn model(g, RgcnShape{2, hidden, classes, bases, false, 0});
+    EXPECT_EQ(parameter_count(model.layer(1)), bases * hidden * hidden + relations * bases + roots(hidden));
+    EXPECT_EQ(parameter_count(model.layer(0)), bases * hidden * classes + relations * bases + roots(classes));
+  }
+  const Rgcn full(g, RgcnShape{2, hidden, classes, 0, false, 0});
+  EXPECT_EQ(parameter_count(full.layer(1)), relations * hidden * hidden + roots(hidden));
+
+  const auto refused = [&](const RgcnShape& shape, const std::string& needle) {
+    try {
+      const Rgcn model(g, shape);
+      ADD_FAILURE() << "built a model of " << shape.num_bases << " bases";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  refused(RgcnShape{2, hidden, classes, 3, false, 0}, "3 bases for 2 relations");
+  refused(RgcnShape{2, hidden, classes, -1, false, 0}, "must be 0 (a full weight per relation) or positive");
+  refused(RgcnShape{2, hidden, classes, 1, true, 0}, "the ablation that ignores types has one weight");
+}
+
+// k epochs, a checkpoint, a new trainer resumed from it for the rest: the
+// epochs and the summary of a run that never stopped, bit for bit.
+TEST(HeteroTrainer, ResumesFromACheckpointExactly) {
+  const HeteroGraph g = class_in_one_relation();
+  auto cpu = make_cpu_backend();
+  const HeteroNeighborSampler sampler(*cpu, g, {{3, 3}, {4, 4}});
+  const std::string dir = testing::scratch_dir("rgcn_checkpoint");
+  HeteroTrainOptions options = small_options();
+  options.train.epochs = 4;
+  options.train.dropout = 0.3;
+  options.num_bases = 2;
+  RgcnTrainer straight(g, 0, sampler, *cpu, options);
+  std::vector<HeteroEpoch> expected;
+  while (!straight.finished()) expected.push_back(straight.train_epoch());
+  {
+    RgcnTrainer first(g, 0, sampler, *cpu, options);
+    for (int e = 0; e < 2; ++e) first.train_epoch();
+    first.save_checkpoint(dir + "/rgcn.pt");
+  }
+  RgcnTrainer resumed(g, 0, sampler, *cpu, options);
+  resumed.load_checkpoint(dir + "/rgcn.pt");
+  EXPECT_EQ(resumed.next_epoch(), 2);
+  for (size_t e = 2; e < expected.size(); ++e) {
+    const HeteroEpoch got = resumed.train_epoch();
+    EXPECT_EQ(got.epoch, expected[e].epoch);
+    EXPECT_EQ(got.loss, expected[e].loss) << "epoch " << e;
+    EXPECT_EQ(got.validation_accuracy, expected[e].validation_accuracy) << "epoch " << e;
+    EXPECT_EQ(got.test_accuracy, expected[e].test_accuracy) << "epoch " << e;
+  }
+  EXPECT_TRUE(resumed.finished());
+  const HeteroSummary a = straight.summary(), b = resumed.summary();
+  EXPECT_EQ(b.epochs, a.epochs);
+  EXPECT_EQ(b.best_epoch, a.best_epoch);
+  EXPECT_EQ(b.best_validation_accuracy, a.best_validation_accuracy);
+  EXPECT_EQ(b.test_accuracy, a.test_accuracy);
+  EXPECT_NE(RgcnTrainer(g, 0, sampler, *cpu, options).train_epoch().loss, expected[2].loss)
+      << "a fresh trainer: the checkpoint carried state";
+
+  // Another model shape's checkpoint is refused by name, before anything is loaded.
+  options.num_bases = 1;
+  try {
+    RgcnTrainer(g, 0, sampler, *cpu, options).load_checkpoint(dir + "/rgcn.pt");
+    ADD_FAILURE() << "loaded a checkpoint of 2 bases into a model of 1";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("belongs to another run (seed, vertex types"), std::string::npos) << e.what();
+  }
 }
 
 TEST(HeteroTrainer, TrainsFromTheCli) {
@@ -108,6 +208,48 @@ TEST(HeteroTrainer, TrainsFromTheCli) {
   ASSERT_EQ(stored.exit_code, 0) << stored.err;
   const auto summary = [](const std::string& out) { return out.substr(out.rfind("{\"summary\"")); };
   EXPECT_EQ(summary(stored.out), summary(r.out));
+}
+
+TEST(HeteroTrainer, CheckpointsAndResumesFromTheCli) {
+  const std::string dir = testing::scratch_dir("hetero_train_resume");
+  const std::string command = "train -g mag:600:4 --fanouts 4,4 -b 64 --hidden 16 --num-bases 2 --torch-threads 1";
+  const testing::CliResult first = testing::run_cli(command + " --epochs 2 --checkpoint " + dir + "/rgcn.pt", dir);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.err.find("training R-GCN (2 bases for the relation weights)"), std::string::npos) << first.err;
+  const testing::CliResult straight = testing::run_cli(command + " --epochs 3", dir);
+  const testing::CliResult resumed = testing::run_cli(command + " --epochs 3 --resume " + dir + "/rgcn.pt", dir);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("resumed from " + dir + "/rgcn.pt at epoch 2"), std::string::npos) << resumed.err;
+  EXPECT_EQ(testing::count_lines(resumed.out), 2) << resumed.out;  // epoch 2 and the summary
+  // The third epoch's line, times aside, and the summary are those of a run that never stopped.
+  const auto without_times = [](const std::string& out, const std::string& from) {
+    const size_t at = out.find(from);
+    return at == std::string::npos ? std::string("missing") : out.substr(at, out.find("\"time_s\"", at) - at);
+  };
+  EXPECT_EQ(without_times(resumed.out, "{\"epoch\":2,"), without_times(straight.out, "{\"epoch\":2,"));
+  EXPECT_NE(without_times(straight.out, "{\"epoch\":2,"), "missing") << straight.out;
+  EXPECT_EQ(without_times(resumed.out, "{\"summary\""), without_times(straight.out, "{\"summary\""));
+
+  // Another kind of training's checkpoint, and another model shape's, are refused.
+  testing::expect_one_line_error(
+      testing::run_cli("train -g planted:300:4 --epochs 1 --resume " + dir + "/rgcn.pt", dir),
+      "belongs to another run: R-GCN wrote it, this is node classification");
+  ASSERT_EQ(testing::run_cli("train -g planted:300:4 --epochs 1 --checkpoint " + dir + "/node.pt", dir).exit_code, 0);
+  testing::expect_one_line_error(testing::run_cli(command + " --epochs 3 --resume " + dir + "/node.pt", dir),
+                                 "belongs to another run: node classification wrote it, this is R-GCN");
+  testing::expect_one_line_error(
+      testing::run_cli("train -g mag:600:4 --fanouts 4,4 -b 64 --hidden 16 --torch-threads 1 --epochs 3 --resume " +
+                           dir + "/rgcn.pt",
+                       dir),
+      "belongs to another run (seed, vertex types, relations");
+
+  // Bases: at most one per relation (mag has 7 with its reverses), none negative, none for the ablation.
+  testing::expect_one_line_error(testing::run_cli("train -g mag:600 --epochs 1 --num-bases 8", dir),
+                                 "8 bases for 7 relations");
+  testing::expect_usage_error(testing::run_cli("train -g mag:600 --epochs 1 --num-bases -1", dir), "--num-bases");
+  testing::expect_one_line_error(
+      testing::run_cli("train -g mag:600 --epochs 1 --num-bases 2 --relation-weights shared", dir),
+      "the ablation that ignores types has one weight");
 }
 
 }  // namespace

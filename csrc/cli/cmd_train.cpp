@@ -1,5 +1,4 @@
 // Trains a GNN on sampled minibatches (built only with libtorch).
-#include <algorithm>
 #include <cstdio>
 
 #include "cli/commands.h"
@@ -46,6 +45,7 @@ struct TrainCommandOptions {
   // Heterogeneous graphs (R-GCN)
   HeteroOptions hetero;
   std::string relation_weights = "per-relation";
+  int64_t num_bases = 0;
 };
 
 void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
@@ -144,6 +144,13 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "for every type: a model that ignores the types)")
       ->check(CLI::IsMember({"per-relation", "shared"}))
       ->group("Heterogeneous graphs (OGB heterogeneous folders, their .msg, mag:PAPERS)")
+      ->capture_default_str();
+  cmd.add_option("--num-bases", o.num_bases,
+                 "heterogeneous graphs: each layer's relation weights as combinations of this many shared bases "
+                 "(R-GCN's basis decomposition; at most the number of relations, reverses included; 0: a full "
+                 "weight per relation)")
+      ->check(non_negative())
+      ->group("Heterogeneous graphs (OGB heterogeneous folders, mag:PAPERS)")
       ->capture_default_str();
   cmd.add_option("--checkpoint", o.checkpoint, "write model, optimizer and progress here after every epoch");
   cmd.add_option("--resume", o.resume, "continue from this checkpoint");
@@ -244,23 +251,26 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
 void train_hetero(TrainCommandOptions& o, Communicator& comm) {
   MATSAMP_CHECK(comm.size() == 1, "training on a heterogeneous graph runs on one process");
   MATSAMP_CHECK(o.task == "node", "--task link is for homogeneous graphs");
-  MATSAMP_CHECK(o.checkpoint.empty() && o.resume.empty(), "training on a heterogeneous graph does not checkpoint");
   MATSAMP_CHECK(o.train.model == "sage", "heterogeneous graphs train R-GCN (no --model)");
   const HeteroSetup setup = prepare_hetero(o.source, o.sampler, o.hetero);
-  const auto largest = std::max_element(setup.graph.relations.begin(), setup.graph.relations.end(),
-                                        [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
-  auto backend = make_backend(o.sampler, largest->adj);
-  const std::unique_ptr<HeteroSampler> sampler = make_hetero_sampler(*backend, setup);
+  const std::unique_ptr<HeteroSampler> sampler = make_hetero_sampler(*setup.backend, setup);
   HeteroTrainOptions options;
   options.train = o.train;
   options.shared_relation_weight = o.relation_weights == "shared";
+  options.num_bases = o.num_bases;
   const VertexType& type = setup.graph.types[setup.seed_type];
+  const std::string weights = o.num_bases > 0 ? std::to_string(o.num_bases) + " bases for the relation"
+                                              : o.relation_weights;
   std::fprintf(stderr, "matsamp: training R-GCN (%s weights) on %s vertices: %zu train, %zu validation, %zu test\n",
-               o.relation_weights.c_str(), type.name.c_str(),
-               type.splits.count("train") ? type.splits.at("train").size() : 0,
+               weights.c_str(), type.name.c_str(), type.splits.count("train") ? type.splits.at("train").size() : 0,
                type.splits.count("valid") ? type.splits.at("valid").size() : 0,
                type.splits.count("test") ? type.splits.at("test").size() : 0);
-  const HeteroSummary summary = train_rgcn(setup.graph, setup.seed_type, *sampler, *backend, options, stdout, stderr);
+  RgcnTrainer trainer(setup.graph, setup.seed_type, *sampler, *setup.backend, options);
+  if (!o.resume.empty()) {
+    trainer.load_checkpoint(o.resume);
+    print_resumed(o.resume, trainer.next_epoch());
+  }
+  const HeteroSummary summary = trainer.run(stdout, stderr, o.checkpoint);
   std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
                summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
 }

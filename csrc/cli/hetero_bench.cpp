@@ -75,12 +75,10 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
                                        ? given->second
                                        : training_vertices(type.count, options.train_fraction, options.epoch.seed);
   MATSAMP_CHECK(!seeds.empty(), "no seeds: vertex type ", type.name, " has no training vertices");
-  const auto largest = std::max_element(g.relations.begin(), g.relations.end(),
-                                        [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
-  auto backend = make_backend(options, largest->adj);
-  const std::unique_ptr<HeteroSampler> made = make_hetero_sampler(*backend, setup);
+  Backend& backend = *setup.backend;
+  const std::unique_ptr<HeteroSampler> made = make_hetero_sampler(backend, setup);
   const HeteroSampler& sampler = *made;
-  const Context ctx = make_context(options, *backend);
+  const Context ctx = make_context(options, backend);
   const int64_t minibatches = minibatch_count(static_cast<int64_t>(seeds.size()), options.epoch.batch_size);
   const int64_t per_minibatch = sampler.bytes_per_minibatch(options.epoch.batch_size);
   const int64_t bulk_size = options.epoch.bulk_size > 0
@@ -105,7 +103,7 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
     relations.add(g.relations[r].key(), relation);
   }
   JsonObject json;
-  json.add("command", "bench").add("backend", backend->name()).add("graph", source.spec);
+  json.add("command", "bench").add("backend", backend.name()).add("graph", source.spec);
   json.add("heterogeneous", true).add("sampler", sampler.name());
   json.add("vertex_types", types).add("relations", relations);
   json.add("seed_type", type.name).add("seeds", static_cast<int64_t>(seeds.size()));

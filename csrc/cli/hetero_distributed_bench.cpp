@@ -46,11 +46,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
 
   // Every rank builds the same graph; only each A_r's block row is read when partitioned.
   HeteroSetup setup;
-  std::unique_ptr<Backend> local;
-  agree_on(world, [&] {
-    setup = prepare_hetero(source, options, hetero);
-    local = make_backend(options, setup.graph.relations.at(0).adj);  // sets the threads and the memory budget
-  });
+  agree_on(world, [&] { setup = prepare_hetero(source, options, hetero); });
+  std::unique_ptr<Backend> local = std::move(setup.backend);
   const HeteroGraph& g = setup.graph;
   std::optional<PartitionedHetero> partitioned;
   std::unique_ptr<HeteroSampler> sampler;

@@ -1,5 +1,7 @@
 #include "cli/hetero_options.h"
 
+#include <algorithm>
+
 #include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
 
@@ -57,6 +59,10 @@ HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, c
     setup.fanouts = options.relation_fanouts.empty()
                         ? std::vector<std::vector<int64_t>>(g.relations.size(), sampler.list("fanouts"))
                         : parse_relation_fanouts(g, options.relation_fanouts);
+  MATSAMP_CHECK(!g.relations.empty(), source.spec, " has no relations to sample");
+  const auto largest = std::max_element(g.relations.begin(), g.relations.end(),
+                                        [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
+  setup.backend = make_backend(sampler, largest->adj);  // may set the memory budget (cuda)
   return setup;
 }
 

@@ -23,14 +23,16 @@ struct HeteroOptions {
 
 void add_hetero_options(CLI::App& command, HeteroOptions& options);
 
-// The graph (reverses added unless kept as given), the seeds' type, and the
+// The graph (reverses added unless kept as given), the seeds' type, the
 // fanouts per relation and layer (node-wise) or the budgets per vertex type and
-// layer (layer-wise, when --type-budgets is given), as the options say.
+// layer (layer-wise, when --type-budgets is given), and the backend that samples
+// them (sized for the largest relation), as the options say.
 struct HeteroSetup {
   HeteroGraph graph;
   int seed_type = 0;
   std::vector<std::vector<int64_t>> fanouts;  // empty for the layer-wise sampler
   std::vector<std::vector<int64_t>> budgets;  // empty for the node-wise sampler
+  std::unique_ptr<Backend> backend;
 };
 HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options);
 

@@ -45,6 +45,22 @@ torch::Tensor checksums_of(const std::vector<std::pair<std::string, torch::Tenso
   return torch::tensor(sums);
 }
 
+// What wrote an identity, and what its numbers cover.
+struct RunKind {
+  const char* name;
+  const char* identity;
+};
+
+RunKind run_kind(const int64_t* identity, int64_t size) {
+  const int64_t tag = size > 0 ? identity[0] : 0;
+  if (tag == kLinkCheckpointTag)
+    return {"link prediction", "seed, input, hidden, layers, decoder, negatives or Hits@K differ"};
+  if (tag == kRgcnCheckpointTag)
+    return {"R-GCN",
+            "seed, vertex types, relations, seed type, classes, hidden, layers, bases or relation weights differ"};
+  return {"node classification", "seed, model, input, hidden, classes or layers differ"};
+}
+
 }  // namespace
 
 void save_checkpoint(const std::string& path, const std::vector<int64_t>& identity, const torch::nn::Module& model,
@@ -111,11 +127,14 @@ void load_checkpoint(const std::string& path, const std::vector<int64_t>& identi
     fail("cannot read checkpoint '", path, "': ", whole ? "" : "corrupt (checksum mismatch); ",
          first_line(e.what_without_backtrace()));
   }
-  saved_identity = saved_identity.to(torch::kCPU);
+  saved_identity = saved_identity.to(torch::kCPU, torch::kLong).contiguous();
+  const RunKind saved = run_kind(saved_identity.data_ptr<int64_t>(), saved_identity.numel()),
+                mine = run_kind(identity.data(), static_cast<int64_t>(identity.size()));
+  MATSAMP_CHECK(std::strcmp(saved.name, mine.name) == 0, "checkpoint '", path, "' belongs to another run: ", saved.name,
+                " wrote it, this is ", mine.name);
   MATSAMP_CHECK(saved_identity.numel() == static_cast<int64_t>(identity.size()) &&
                     std::equal(identity.begin(), identity.end(), saved_identity.data_ptr<int64_t>()),
-                "checkpoint '", path,
-                "' belongs to another run (seed, model, input, hidden, classes or layers differ)");
+                "checkpoint '", path, "' belongs to another run (", mine.identity, ")");
   counters = counters.to(torch::kCPU, torch::kLong).contiguous();
   scores = scores.to(torch::kCPU, torch::kDouble).contiguous();
   MATSAMP_CHECK(counters.numel() == static_cast<int64_t>(progress.counters.size()) &&

@@ -17,6 +17,11 @@ struct ProgressNumbers {
 
 // `identity` names the run (seed and model shape): loading a checkpoint of
 // another run is an error rather than a shape mismatch deep inside torch.
+// A link or R-GCN run's identity starts with its tag (a node run's with its
+// seed), so that a checkpoint of another kind of training is named as such.
+constexpr int64_t kLinkCheckpointTag = 0x4C494E4B;  // "LINK"
+constexpr int64_t kRgcnCheckpointTag = 0x5247434E;  // "RGCN"
+
 void save_checkpoint(const std::string& path, const std::vector<int64_t>& identity, const torch::nn::Module& model,
                      const torch::optim::Optimizer& optimizer, const std::vector<torch::Tensor>& best_parameters,
                      const ProgressNumbers& progress);

@@ -1,12 +1,11 @@
-// R-GCN on heterogeneous minibatches (sampling/hetero_sample.h): per layer,
-//   h'_d = W_root,d · h_d[:|F_d|] + Σ_{r: dst(r) = d} W_r · (A_r · h_src(r))
-// with A_r the sampled relation's mean-aggregation matrix, ReLU and dropout
-// between layers; vertex types without features get learned embeddings (as
-// PyG's ogbn-mag example), featured types a linear map to the hidden width.
+// R-GCN training on heterogeneous minibatches (the model: train/rgcn.h).
 // Cross-entropy on the seed type's labels, Adam, sampled evaluation of the
-// validation and test vertices, early stopping. One process.
+// validation vertices every epoch and of the test vertices at each new best,
+// early stopping, checkpoints. One process.
 #pragma once
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "graph/hetero_graph.h"
@@ -18,24 +17,57 @@ namespace matsamp {
 struct HeteroTrainOptions {
   TrainOptions train;  // hidden, dropout, lr, weight decay, epochs, patience, batch size, seed, threads, device;
                        // bulk_steps minibatches sampled at once (0: 16)
-  bool shared_relation_weight = false;  // the ablation that ignores types: one weight for the mean over
-                                        // all sampled neighbours (whatever their relation), one root, one
-                                        // input map for all featured types
+  bool shared_relation_weight = false;  // the ablation that ignores types (train/rgcn.h)
+  int64_t num_bases = 0;                // > 0: each layer's relation weights combine this many bases
 };
 
 struct HeteroEpoch {
   int64_t epoch = 0, steps = 0;
-  double loss = 0, validation_accuracy = 0, test_accuracy = 0;
+  double loss = 0, validation_accuracy = 0;
+  std::optional<double> test_accuracy;  // scored at a new best validation accuracy only
   bool improved = false;
   double sampling_s = 0, training_s = 0, evaluation_s = 0;
 };
 
 struct HeteroSummary {
   int64_t epochs = 0, best_epoch = -1;
+  bool stopped_early = false;
   double best_validation_accuracy = 0, test_accuracy = 0;  // test at the best validation epoch
 };
 
-// Trains on `seed_type`'s training split; `sampler` is built over `graph` on `backend`.
+class RgcnTrainer {
+ public:
+  // Trains on `seed_type`'s training split; `sampler` is built over `graph` on
+  // `backend`. All must outlive the trainer.
+  RgcnTrainer(const HeteroGraph& graph, int seed_type, const HeteroSampler& sampler, Backend& backend,
+              const HeteroTrainOptions& options);
+  ~RgcnTrainer();
+  RgcnTrainer(const RgcnTrainer&) = delete;
+  RgcnTrainer& operator=(const RgcnTrainer&) = delete;
+
+  int64_t next_epoch() const;
+  bool finished() const;  // all epochs run, or stopped early
+  HeteroEpoch train_epoch();
+  HeteroSummary summary() const;
+  const torch::nn::Module& model() const;  // a train/rgcn.h Rgcn
+
+  // Model, optimizer, epoch and early-stopping state; sampling and dropout are
+  // keyed by (seed, epoch, minibatch): resumes exactly. A checkpoint of another
+  // graph schema, seed type, seed or model shape is refused.
+  void save_checkpoint(const std::string& path) const;
+  void load_checkpoint(const std::string& path);
+
+  // Trains until finished: one JSON line per epoch and a summary line to
+  // `metrics`, a progress line per epoch to `progress` (either may be null), a
+  // checkpoint after every epoch when checkpoint_path is not empty.
+  HeteroSummary run(std::FILE* metrics, std::FILE* progress, const std::string& checkpoint_path = "");
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// RgcnTrainer(...).run(metrics, progress).
 HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroSampler& sampler, Backend& backend,
                          const HeteroTrainOptions& options, std::FILE* metrics, std::FILE* progress);
 

@@ -18,8 +18,6 @@ namespace matsamp {
 
 namespace {
 
-constexpr int64_t kLinkCheckpointTag = 0x4C494E4B;  // "LINK": a node checkpoint is not a link one
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

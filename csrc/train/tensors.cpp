@@ -17,7 +17,9 @@ torch::Device torch_device(const std::string& name) {
   return *device;
 }
 
-torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device) {
+namespace {
+
+torch::Tensor sparse_with_values(const CsrMatrix& m, const torch::Tensor& values, const torch::Device& device) {
   const int64_t nnz = m.nnz();
   torch::Tensor indices = torch::empty({2, nnz}, torch::kLong);
   int64_t* rows = indices.data_ptr<int64_t>();
@@ -27,11 +29,21 @@ torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device) 
       rows[e] = r;
       cols[e] = m.colidx[e];
     }
-  torch::Tensor values = torch::from_blob(const_cast<float*>(m.values.data()), {nnz}, torch::kFloat).clone();
   // CSR rows are sorted with unique columns, so the COO tensor is coalesced as built.
   torch::Tensor t =
       torch::sparse_coo_tensor(indices, values, {m.rows, m.cols}, torch::TensorOptions().dtype(torch::kFloat));
   return t._coalesced_(true).to(device);
+}
+
+}  // namespace
+
+torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device) {
+  return sparse_with_values(m, torch::from_blob(const_cast<float*>(m.values.data()), {m.nnz()}, torch::kFloat).clone(),
+                            device);
+}
+
+torch::Tensor to_sparse_pattern(const CsrMatrix& m, const torch::Device& device) {
+  return sparse_with_values(m, torch::ones({m.nnz()}, torch::kFloat), device);
 }
 
 torch::Tensor index_tensor(const std::vector<vid_t>& ids, const torch::Device& device) {

@@ -15,6 +15,8 @@ torch::Device torch_device(const std::string& name);
 
 // A CSR matrix as a coalesced sparse COO tensor on `device`.
 torch::Tensor to_sparse_tensor(const CsrMatrix& m, const torch::Device& device);
+// Its pattern: the same tensor with every stored value 1.
+torch::Tensor to_sparse_pattern(const CsrMatrix& m, const torch::Device& device);
 
 // Vertex ids as an int64 tensor on `device`.
 torch::Tensor index_tensor(const std::vector<vid_t>& ids, const torch::Device& device);
