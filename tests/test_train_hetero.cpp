@@ -194,13 +194,19 @@ TEST(HeteroTrainer, TrainsFromTheCli) {
   const std::string options =
       " --relation-fanouts 'writes=5,5;rev_writes=5,5;cites=5,5' -b 64 --epochs 2 --hidden 16 "
       "--torch-threads 1";
-  const testing::CliResult r = testing::run_cli("train -g mag:1000:4" + options, dir);
+  const testing::CliResult r = testing::run_cli("train -g mag:1000:4 --model rgcn --add-reverse" + options, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("training R-GCN (per-relation weights) on paper vertices"), std::string::npos) << r.err;
   EXPECT_EQ(testing::count_lines(r.out), 3) << r.out;  // two epochs and the summary
   EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
   testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --task link --epochs 1", dir),
                                  "--task link is for homogeneous graphs");
+  testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --model gcn --epochs 1", dir),
+                                 "heterogeneous graphs train R-GCN (--model rgcn), not gcn");
+  testing::expect_one_line_error(testing::run_cli("train -g planted:300:4 --model rgcn --epochs 1", dir),
+                                 "planted:300:4 has one vertex type");
+  testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --seed-type author --epochs 1", dir),
+                                 "vertex type author has no labels to train on");
 
   // The same graph stored as .msg trains alike: the same summary line.
   ASSERT_EQ(testing::run_cli("convert -g mag:1000:4 -o " + dir + "/mag.msg", dir).exit_code, 0);

@@ -49,8 +49,10 @@ struct TrainCommandOptions {
 };
 
 void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
-  cmd.add_option("-m,--model", o.train.model, "sage or gcn (default: gcn for ladies/fastgcn, else sage)")
-      ->check(CLI::IsMember({"sage", "gcn"}));
+  cmd.add_option("-m,--model", o.train.model,
+                 "sage or gcn on a homogeneous graph (default: gcn for ladies/fastgcn, else sage); rgcn on a "
+                 "heterogeneous one (its default)")
+      ->check(CLI::IsMember({"sage", "gcn", "rgcn"}));
   cmd.add_option("--hidden", o.train.hidden, "hidden units per layer")->check(positive())->capture_default_str();
   cmd.add_option("--dropout", o.train.dropout, "dropout probability")
       ->check(in_range(0.0, 0.99))
@@ -251,7 +253,7 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
 void train_hetero(TrainCommandOptions& o, Communicator& comm) {
   MATSAMP_CHECK(comm.size() == 1, "training on a heterogeneous graph runs on one process");
   MATSAMP_CHECK(o.task == "node", "--task link is for homogeneous graphs");
-  MATSAMP_CHECK(o.train.model == "sage", "heterogeneous graphs train R-GCN (no --model)");
+  MATSAMP_CHECK(o.train.model == "rgcn", "heterogeneous graphs train R-GCN (--model rgcn), not ", o.train.model);
   const HeteroSetup setup = prepare_hetero(o.source, o.sampler, o.hetero);
   const std::unique_ptr<HeteroSampler> sampler = make_hetero_sampler(*setup.backend, setup);
   HeteroTrainOptions options;
@@ -276,9 +278,11 @@ void train_hetero(TrainCommandOptions& o, Communicator& comm) {
 }
 
 void run_training(TrainCommandOptions& o) {
+  const bool heterogeneous = is_hetero_source(o.source.spec);
   if (o.train.model.empty())
-    o.train.model = o.task == "node" && (o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn") ? "gcn"
-                                                                                                          : "sage";
+    o.train.model = heterogeneous                                                                           ? "rgcn"
+                    : o.task == "node" && (o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn") ? "gcn"
+                                                                                                            : "sage";
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
   MpiSession mpi;
@@ -297,7 +301,11 @@ void run_training(TrainCommandOptions& o) {
   o.train.bulk_steps = o.sampler.epoch.bulk_size;  // 0: from the memory budget (set with the backend)
   o.train.seed = o.sampler.epoch.seed;
   o.train.locality_blocks = o.sampler.epoch.locality.blocks;
-  if (is_hetero_source(o.source.spec)) return train_hetero(o, *comm);
+  if (heterogeneous) return train_hetero(o, *comm);
+  MATSAMP_CHECK(o.train.model != "rgcn",
+                "--model rgcn trains heterogeneous graphs (an OGB heterogeneous folder, a "
+                "heterogeneous .msg or mag:PAPERS); ",
+                o.source.spec, " has one vertex type");
   if (o.task == "link") return train_links(o, *comm);
   train_nodes(o, *comm);
 }

@@ -37,8 +37,9 @@ void add_hetero_options(CLI::App& command, HeteroOptions& options) {
                   "vertex type of the seeds (default: the type with a training split, else the first labelled one)")
       ->group(group);
   command
-      .add_flag("--keep-relations", options.keep_relations,
-                "sample the relations as given (default: reverses added, as PyG's ToUndirected does)")
+      .add_flag("--add-reverse,!--keep-relations", options.add_reverse,
+                "add each relation's reverse ('rev_' + name) and make relations within one type symmetric, as "
+                "PyG's ToUndirected does (the default); --keep-relations samples the relations as given")
       ->group(group);
 }
 
@@ -52,7 +53,7 @@ HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, c
   HeteroSetup setup;
   setup.graph = load_hetero_graph(source.spec, source.seed);
   HeteroGraph& g = setup.graph;
-  if (!options.keep_relations) add_reverse_relations(g);
+  if (options.add_reverse) add_reverse_relations(g);
   setup.seed_type = options.seed_type.empty() ? default_seed_type(g) : g.type_index(options.seed_type);
   if (!options.type_budgets.empty()) setup.budgets = parse_type_budgets(g, options.type_budgets);
   else

@@ -18,7 +18,7 @@ struct HeteroOptions {
   std::string relation_fanouts;  // "rel=15,10;rel2=5,5" (empty: --fanouts for every relation)
   std::string type_budgets;      // "paper=512,256;author=256,128" or "512,256": the layer-wise sampler
   std::string seed_type;         // empty: the type with a training split, else the first labelled one
-  bool keep_relations = false;   // true: no reverse relations added
+  bool add_reverse = true;       // false (--keep-relations): the relations as given
 };
 
 void add_hetero_options(CLI::App& command, HeteroOptions& options);
