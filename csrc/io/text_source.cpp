@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "core/error.h"
@@ -51,6 +52,7 @@ struct TextSource::Reader {
   // Appends up to `count` bytes to `out` at `at`; returns how many (0 at the end).
   virtual size_t read(char* out, size_t count) = 0;
   virtual bool compressed() const = 0;
+  uint64_t consumed = 0;  // bytes of the file read so far
 };
 
 namespace {
@@ -58,7 +60,11 @@ namespace {
 struct PlainReader final : TextSource::Reader {
   explicit PlainReader(const std::string& path) : path(path), fd(open_text_file(path)) {}
   ~PlainReader() override { ::close(fd); }
-  size_t read(char* out, size_t count) override { return read_fully(fd, out, count, path); }
+  size_t read(char* out, size_t count) override {
+    const size_t got = read_fully(fd, out, count, path);
+    consumed += got;
+    return got;
+  }
   bool compressed() const override { return false; }
   std::string path;
   int fd;
@@ -85,6 +91,7 @@ struct GzipReader final : TextSource::Reader {
     while (z.avail_out > 0) {
       if (z.avail_in == 0 && !eof) {
         const size_t got = read_fully(fd, input.data(), input.size(), path);
+        consumed += got;
         eof = got < input.size();
         z.next_in = reinterpret_cast<Bytef*>(input.data());
         z.avail_in = static_cast<uInt>(got);
@@ -129,6 +136,11 @@ TextSource::TextSource(const std::string& path, size_t block_bytes)
     : path_(path), block_bytes_(std::max<size_t>(block_bytes, 64)) {
   if (is_gzip(path, &file_bytes_)) reader_ = std::make_unique<GzipReader>(path);
   else reader_ = std::make_unique<PlainReader>(path);
+  // A file that takes a while to read says how far it is.
+  constexpr uint64_t kReportedBytes = uint64_t{128} << 20;
+  if (file_bytes_ >= kReportedBytes)
+    progress_ = std::make_unique<Progress>("reading " + std::filesystem::path(path).filename().string(),
+                                           static_cast<int64_t>(file_bytes_ >> 20), "MiB");
   fill(blocks_[0], {});
 }
 
@@ -173,6 +185,8 @@ std::string_view TextSource::next_block() {
     pending_.get();
     current_ = 1 - current_;
   }
+  const int64_t mib = static_cast<int64_t>(reader_->consumed >> 20);  // written by the finished fill
+  if (progress_ && mib != reported_mib_) progress_->update(reported_mib_ = mib);
   started_ = true;
   Block& out = blocks_[current_];
   if (out.size == 0) return {};

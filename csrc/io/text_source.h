@@ -2,13 +2,16 @@
 // its magic bytes, whatever its name), with the next block read or inflated on a
 // second thread while the caller parses the current one. Memory stays at two
 // blocks whatever the file's size, and nothing is memory-mapped, so a file that
-// shrinks while it is read is an error, not a SIGBUS.
+// shrinks while it is read is an error, not a SIGBUS. Reading a file of 128 MiB
+// or more reports its progress on stderr (util/progress.h).
 #pragma once
 #include <cstdint>
 #include <future>
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include "util/progress.h"
 
 namespace matsamp {
 
@@ -54,7 +57,9 @@ class TextSource {
   Block blocks_[2];
   int current_ = 0;
   bool started_ = false;
-  std::future<void> pending_;  // fills blocks_[1 - current_] after blocks_[current_]
+  std::future<void> pending_;           // fills blocks_[1 - current_] after blocks_[current_]
+  std::unique_ptr<Progress> progress_;  // files of 128 MiB and more
+  int64_t reported_mib_ = -1;
   int64_t bytes_read_ = 0;
   uint64_t file_bytes_ = 0;  // on disk, when opened
 };
