@@ -36,6 +36,7 @@ class DistributedBackend final : public Backend {
   std::vector<vid_t> ids_to_host(Ids ids) override { return local_->ids_to_host(std::move(ids)); }
   std::vector<float> values_to_host(Values values) override { return local_->values_to_host(std::move(values)); }
   void synchronize() override { local_->synchronize(); }
+  void finish_collectives() override { product_.finish(); }
 
   Matrix spgemm(const Matrix& a, const Matrix& b) override;
   Matrix select_rows(const Matrix& a, const Ids& rows) override;

@@ -42,7 +42,8 @@ class PartitionedSampling final : public SamplingGraph {
   const CsrMatrix* host_adjacency() const override { return nullptr; }
   const CsrMatrix* host_normalized() override { return nullptr; }
 
-  // Collective over the process column; call after this rank's last minibatch.
+  // Collective over the process column; call after this rank's last minibatch
+  // (the same as backend().finish_collectives()).
   void finish() { product_.finish(); }
 
  private:

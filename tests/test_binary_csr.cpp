@@ -116,6 +116,67 @@ TEST(BinaryCsr, BlockRowsEqualTheRowsOfTheWholeMatrix) {
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr_rows(dir + "/g.msg", 6, 5); }, {"row block [6, 5)"}));
 }
 
+// What a rank of partitioned training reads: feature rows and labels at ids
+// equal the whole graph's, split sets as stored; bounds and order are checked.
+TEST(BinaryCsr, FeatureRowsLabelsAtIdsAndSplitsEqualTheWholeGraphs) {
+  const std::string dir = scratch_dir("msg_parts");
+  Graph g = small_labelled_graph();
+  g.splits = {{"train", {0, 4, 96}}, {"valid", {5}}, {"test", {7, 8}}};
+  const std::string path = dir + "/g.msg";
+  write_binary_csr(path, g);
+  const int64_t n = g.num_vertices(), f = g.feature_dim;
+  for (auto [r0, r1] : std::vector<std::pair<int64_t, int64_t>>{{0, n}, {0, 1}, {13, 50}, {96, 97}, {40, 40}}) {
+    const std::vector<float> rows = read_binary_feature_rows(path, r0, r1);
+    EXPECT_EQ(rows, std::vector<float>(g.features.begin() + r0 * f, g.features.begin() + r1 * f)) << r0 << ".." << r1;
+  }
+  const std::vector<vid_t> ids{0, 1, 2, 50, 95, 96};
+  std::vector<int64_t> expected;
+  for (vid_t v : ids) expected.push_back(g.labels[v]);
+  EXPECT_EQ(read_binary_labels_at(path, ids), expected);
+  EXPECT_TRUE(read_binary_labels_at(path, {}).empty());
+  EXPECT_EQ(read_binary_labels(path), g.labels);
+  EXPECT_EQ(read_binary_splits(path), g.splits);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_feature_rows(path, 5, 98); },
+                                {path + ": feature rows [5, 98) outside [0, 97)"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_labels_at(path, {3, 2}); }, {"at ascending ids"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_labels_at(path, {3, 97}); }, {"label ids outside [0, 97)"}));
+  Graph bare = g;
+  bare.features.clear();
+  bare.feature_dim = 0;
+  bare.labels.clear();
+  bare.splits.clear();
+  write_binary_csr(dir + "/bare.msg", bare);
+  EXPECT_TRUE(throws_error_with([&] { read_binary_feature_rows(dir + "/bare.msg", 0, 1); }, {"has no features"}));
+  EXPECT_TRUE(throws_error_with([&] { read_binary_labels_at(dir + "/bare.msg", {0}); }, {"has no labels"}));
+  EXPECT_TRUE(read_binary_splits(dir + "/bare.msg").empty());
+}
+
+// Labels read at ids verify the chunks they lie in, and only those.
+TEST(BinaryCsr, LabelsAtIdsAreVerifiedChunkByChunk) {
+  const std::string dir = scratch_dir("msg_label_chunks");
+  PlantedPartitionOptions o;
+  o.vertices = 300000;  // 2.4 MB of labels: three chunks
+  o.classes = 4;
+  o.average_degree = 2;
+  o.feature_dim = 1;
+  const Graph g = generate_planted_partition(o);
+  const std::string path = dir + "/g.msg";
+  write_binary_csr(path, g);
+  uint64_t labels_at = 0;
+  for (const BinarySection& s : read_binary_csr_sections(path))
+    if (s.name == "labels") labels_at = s.offset;
+  std::string flipped = read_all(path);
+  flipped[labels_at + 8 * 10] ^= 0x01;  // label 10: the first chunk
+  overwrite(path, flipped);
+  EXPECT_TRUE(throws_error_with(
+      [&] {
+        read_binary_labels_at(path, {3, 200000});
+      },
+      {path + ": checksum mismatch in section labels (bytes 0 to"}));
+  const std::vector<int64_t> late = read_binary_labels_at(path, {140000, 200000, 299999});  // chunks 2 and 3
+  EXPECT_EQ(late, (std::vector<int64_t>{g.labels[140000], g.labels[200000], g.labels[299999]}));
+}
+
 TEST(BinaryCsr, TruncatedFileReportsExpectedAndActualSize) {
   const std::string dir = scratch_dir("msg_truncated");
   const std::string path = dir + "/g.msg";

@@ -10,7 +10,9 @@
 #include "epoch_compare.h"
 #include "error_checks.h"
 #include "generate/generators.h"
+#include "io/graph_io.h"
 #include "reference.h"
+#include "test_data.h"
 #include "train/background_worker.h"
 #include "train/metrics.h"
 #include "train/step_plan.h"
@@ -110,6 +112,52 @@ TEST(TrainData, NormalizesFeatureRowsToUnitSum) {
   EXPECT_FLOAT_EQ(data.graph.features[7], 7.0f / 28.0f);
   EXPECT_EQ(data.graph.features[g.feature_dim], 0.0f);  // zero rows stay zero
   EXPECT_EQ(data.num_classes, 3);
+}
+
+// A rank of partitioned training reads the split, its labels and its block of
+// (normalized) feature rows, equal to what the whole graph gives, for the
+// dataset's own split and for a seeded per-class one.
+TEST(TrainData, PartitionedReadEqualsTheWholeGraphsBlock) {
+  const std::string dir = testing::scratch_dir("train_partitioned_read");
+  Graph g = small_planted_graph();
+  g.labels[3] = -1;  // unlabelled: kept out of every set
+  const DataSplit random = split_per_class(g.labels, {5, 5, 1});
+  Graph with_split = g;
+  with_split.splits = {{"train", {0, 3, 4, 9, 40}}, {"valid", {1, 2}}, {"test", {5, 119}}};
+  write_binary_csr(dir + "/random.msg", g);
+  write_binary_csr(dir + "/given.msg", with_split);
+  for (const auto& [path, whole_graph] :
+       std::vector<std::pair<std::string, Graph>>{{dir + "/random.msg", g}, {dir + "/given.msg", with_split}}) {
+    TrainingDataOptions options;
+    options.split = {5, 5, 1};
+    const TrainingData whole = prepare_training_data(whole_graph, options);
+    const RowBlocks blocks{whole.vertices, 3};
+    for (int block = 0; block < blocks.count; ++block) {
+      const TrainingData part = read_partitioned_training_data(path, blocks, block, options);
+      EXPECT_TRUE(part.partitioned);
+      EXPECT_EQ(part.vertices, whole.vertices);
+      EXPECT_EQ(part.split.train, whole.split.train) << path;
+      EXPECT_EQ(part.split.validation, whole.split.validation);
+      EXPECT_EQ(part.split.test, whole.split.test);
+      EXPECT_EQ(part.split_labels, whole.split_labels);
+      EXPECT_EQ(part.num_classes, whole.num_classes);
+      EXPECT_EQ(part.first_feature_row, blocks.begin(block));
+      const int64_t f = whole.graph.feature_dim;
+      ASSERT_EQ(part.feature_rows(), blocks.end(block) - blocks.begin(block));
+      EXPECT_EQ(part.graph.features, std::vector<float>(whole.graph.features.begin() + blocks.begin(block) * f,
+                                                        whole.graph.features.begin() + blocks.end(block) * f));
+      EXPECT_EQ(part.graph.adj.rows, 0);  // the sampler's graph holds the adjacency
+    }
+  }
+  EXPECT_EQ(prepare_training_data(g, {true, SplitChoice::random, {5, 5, 1}}).split.train, random.train);
+  EXPECT_NE(error_of([&] {
+              read_partitioned_training_data(dir + "/random.msg", RowBlocks{120, 2}, 0, {true, SplitChoice::given, {}});
+            }).find("has no split"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              read_partitioned_training_data(dir + "/random.msg", RowBlocks{100, 2}, 0, {});
+            }).find("120 vertices, but the blocks cover 100"),
+            std::string::npos);
 }
 
 TEST(TrainData, FullNeighbourhoodMatricesHaveUnitRowSums) {

@@ -5,9 +5,12 @@
 #include <mpi.h>
 
 #include "distributed/mpi_communicator.h"
+#include "distributed/partitioned_sampling.h"
 #include "generate/generators.h"
 #include "graph/transform.h"
+#include "io/graph_io.h"
 #include "link_training_data.h"
+#include "test_data.h"
 #include "test_sampler.h"
 #include "train/trainer.h"
 
@@ -93,6 +96,78 @@ INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpi,
                                   std::to_string(info.param.bulk_steps) + "_c" +
                                   std::to_string(info.param.feature_replication) + "_b" +
                                   std::to_string(info.param.locality_blocks);
+                         });
+
+// Graph-partitioned training: each rank reads from a .msg file only its block row
+// of A, its feature rows and the labels of the split, samples through the
+// distributed product and fetches feature rows from their owners; the loss
+// curve is that of one process holding the whole graph.
+struct PartitionedCase {
+  std::string sampler;
+  int replication;
+};
+
+class TrainMpiPartitioned : public ::testing::TestWithParam<PartitionedCase> {};
+
+TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
+  const int c = GetParam().replication, p = world().size();
+  if (p % (c * c) != 0) GTEST_SKIP() << "replication " << c << ": c * c must divide " << p << " processes";
+  PlantedPartitionOptions planted;
+  planted.vertices = 300;
+  planted.classes = 3;
+  planted.average_degree = 8;
+  planted.feature_dim = 16;
+  planted.seed = 5;
+  Graph g = cleanup(generate_planted_partition(planted), {true, true, true});
+  const DataSplit split = split_per_class(g.labels, {12, 10, 5});
+  g.splits = {{"train", split.train}, {"valid", split.validation}, {"test", split.test}};  // as an OGB dataset's
+  const std::string path = testing::scratch_dir("train_partitioned") + "/g.msg";  // one per rank: the same bytes
+  write_binary_csr(path, g);
+
+  const bool sage = GetParam().sampler == "graphsage";
+  const SamplerParams params = sage ? SamplerParams().set("fanouts", std::vector<int64_t>{4, 4})
+                                    : SamplerParams().set("samples", std::vector<int64_t>{48, 48});
+  TrainOptions options;
+  options.model = sage ? "sage" : "gcn";
+  options.hidden = 16;
+  options.learning_rate = 0.02;
+  options.epochs = 4;
+  options.batch_size = 5;  // 36 training vertices: 8 minibatches, the last one short
+  options.bulk_steps = 1;
+  options.minibatches_per_step = 4;
+  options.evaluation = EvaluationMode::sampled;
+  options.seed = 9;
+  options.threads = 1;
+
+  ProcessGrid grid(world(), c);
+  const TrainingData part =
+      read_partitioned_training_data(path, RowBlocks{g.num_vertices(), grid.process_rows()}, grid.row(), {});
+  PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware);
+  const std::unique_ptr<Sampler> partitioned = make_sampler(GetParam().sampler, graph, params);
+  TrainOptions partitioned_options = options;
+  partitioned_options.feature_replication = c;
+  Trainer distributed(part, *partitioned, graph.backend(), world(), partitioned_options);
+
+  const TrainingData whole = prepare_training_data(g, {});
+  testing::TestSampler reference(GetParam().sampler, whole.graph.adj, params, options.seed);
+  auto self = make_self_communicator();
+  Trainer single(whole, reference.on_cpu(), reference.cpu(), *self, options);
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    const EpochMetrics got = distributed.train_epoch();
+    const EpochMetrics expected = single.train_epoch();
+    EXPECT_NEAR(got.loss, expected.loss, 1e-5 * expected.loss) << "epoch " << epoch;
+    EXPECT_NEAR(got.validation_loss, expected.validation_loss, 1e-5 * expected.validation_loss) << "epoch " << epoch;
+    EXPECT_EQ(got.validation_accuracy, expected.validation_accuracy) << "epoch " << epoch;
+    EXPECT_EQ(got.test_accuracy, expected.test_accuracy) << "epoch " << epoch;
+    EXPECT_EQ(got.steps, expected.steps);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpiPartitioned,
+                         ::testing::Values(PartitionedCase{"graphsage", 1}, PartitionedCase{"graphsage", 2},
+                                           PartitionedCase{"ladies", 1}),
+                         [](const auto& info) {
+                           return info.param.sampler + "_c" + std::to_string(info.param.replication);
                          });
 
 // Two communities with no edge between them, renumbered so that each is one of the

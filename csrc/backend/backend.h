@@ -54,6 +54,11 @@ class Backend {
   virtual std::vector<float> values_to_host(Values values) = 0;
   // Waits until the work queued so far has finished (to time a step).
   virtual void synchronize() {}
+  // A backend whose ops are collectives of several processes (graph-partitioned
+  // sampling) serves the others until every one has called this: call it after
+  // sampling calls that processes may end at different points, before any
+  // other collective. Elsewhere it does nothing.
+  virtual void finish_collectives() {}
 
   // ---- Ops (contracts in ops/ops.h)
   virtual Matrix spgemm(const Matrix& a, const Matrix& b) = 0;

@@ -2,11 +2,13 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/distributed_bench.h"
 #include "cli/graph_source.h"
 #include "cli/hetero_options.h"
 #include "cli/sampler_options.h"
 #include "cli/validators.h"
 #include "io/atomic_file.h"
+#include "io/binary_csr.h"
 #include "io/graph_io.h"
 #include "train/hetero_trainer.h"
 #include "train/link_trainer.h"
@@ -17,6 +19,7 @@
 #include "distributed/agreement.h"
 #include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
+#include "distributed/partitioned_sampling.h"
 #endif
 
 namespace matsamp::cli {
@@ -29,6 +32,9 @@ struct TrainCommandOptions {
   TrainOptions train;
   TrainingDataOptions data;
   std::string evaluation = "full";
+  CLI::Option* evaluation_option = nullptr;
+  std::string distributed;  // "", replicated, partitioned
+  int replication = 1;
   std::string split = "auto";
   std::string checkpoint, resume;
   bool no_prefetch = false;
@@ -71,8 +77,21 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "minibatches per optimizer step over all processes (0: one per process)")
       ->check(non_negative())
       ->capture_default_str();
-  cmd.add_option("--evaluation", o.evaluation, "full (whole neighbourhoods) or sampled")
-      ->check(CLI::IsMember({"full", "sampled"}))
+  o.evaluation_option = cmd.add_option("--evaluation", o.evaluation,
+                                       "full (whole neighbourhoods) or sampled (the default with --distributed "
+                                       "partitioned)")
+                            ->check(CLI::IsMember({"full", "sampled"}))
+                            ->capture_default_str();
+  cmd.add_option("--distributed", o.distributed,
+                 "train with every rank of an MPI job (mpirun, srun) on the graph 'replicated' (every rank reads it "
+                 "whole; the default under a launcher) or 'partitioned': each rank reads from a .msg file only its "
+                 "block row of A, its feature rows and the labels of the split (1.5D, --replication c), and "
+                 "samples with the distributed product")
+      ->check(CLI::IsMember({"replicated", "partitioned"}));
+  cmd.add_option("--replication", o.replication,
+                 "--distributed partitioned: replication factor c of the (p/c) x c grid (c*c must divide p); "
+                 "features are laid out the same way")
+      ->check(positive())
       ->capture_default_str();
   cmd.add_flag("--no-prefetch", o.no_prefetch, "sample each bulk only when training needs it");
   cmd.add_flag("--no-pipeline", o.no_pipeline,
@@ -249,6 +268,67 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
                  summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
 }
 
+// Node classification on a graph no rank holds whole: each rank reads its block
+// row of A, its block of feature rows and the split's labels from a .msg file,
+// samples through the distributed product and fetches feature rows from their owners.
+void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  const bool leader = comm.rank() == 0;
+  MATSAMP_CHECK(o.task == "node", "--distributed partitioned trains node classification (--task node)");
+  const std::string& path = o.source.spec;
+  MATSAMP_CHECK(path.size() > 4 && path.compare(path.size() - 4, 4, ".msg") == 0,
+                "--distributed partitioned reads its blocks from a .msg file, not ", path,
+                " (convert it first: matsamp convert -g ", path, " --symmetrize -o graph.msg)");
+  MATSAMP_CHECK(o.train.feature_replication == 0 || o.train.feature_replication == o.replication,
+                "--feature-replication ", o.train.feature_replication,
+                " differs from --replication: a partitioned graph lays its features out like its rows");
+  if (o.evaluation_option->count() == 0) o.evaluation = "sampled";
+  MATSAMP_CHECK(o.evaluation == "sampled",
+                "--distributed partitioned evaluates sampled minibatches (--evaluation sampled): no rank holds the "
+                "whole neighbourhood matrix that full evaluation multiplies by");
+  o.train.evaluation = EvaluationMode::sampled;
+  o.train.feature_replication = o.replication;
+  o.train.prefetch = false;  // sampling is collective: it runs between the steps
+  o.train.pipeline = !o.no_pipeline;
+  o.data.normalize_features = !o.raw_features;
+  o.data.split_choice = parse_split_choice(o.split);
+  if (leader)
+    std::fprintf(stderr,
+                 "matsamp: --distributed partitioned uses %s as stored (no --symmetrize, self-loop or "
+                 "largest-component cleanup; convert with them first)\n",
+                 path.c_str());
+  ProcessGrid grid(comm, o.replication);
+  TrainingData data;
+  agree_on(comm, [&] {
+    data = read_partitioned_training_data(path, RowBlocks{read_binary_csr_info(path).vertices, grid.process_rows()},
+                                          grid.row(), o.data);
+  });
+  PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware);
+  std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
+  o.train.memory_budget = o.sampler.epoch.memory_budget;
+  if (leader)
+    std::fprintf(stderr,
+                 "matsamp: training %s on %lld vertices partitioned over %d x %d processes: %zu train, %zu "
+                 "validation, %zu test, %lld classes\n",
+                 o.train.model.c_str(), static_cast<long long>(data.vertices), grid.process_rows(), o.replication,
+                 data.split.train.size(), data.split.validation.size(), data.split.test.size(),
+                 static_cast<long long>(data.num_classes));
+  Trainer trainer(data, *sampler, graph.backend(), comm, o.train);
+  if (!o.resume.empty()) {
+    trainer.load_checkpoint(o.resume);
+    if (leader) print_resumed(o.resume, trainer.next_epoch());
+  }
+  const TrainSummary summary = trainer.run(stdout, stderr, o.checkpoint);
+  if (leader)
+    std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
+                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
+#else
+  (void)o;
+  (void)comm;
+  fail("--distributed: this matsamp was built without MPI (configure with -DMATSAMP_WITH_MPI=ON)");
+#endif
+}
+
 // R-GCN on a heterogeneous graph, one process.
 void train_hetero(TrainCommandOptions& o, Communicator& comm) {
   MATSAMP_CHECK(comm.size() == 1, "training on a heterogeneous graph runs on one process");
@@ -283,6 +363,7 @@ void run_training(TrainCommandOptions& o) {
     o.train.model = heterogeneous                                                                           ? "rgcn"
                     : o.task == "node" && (o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn") ? "gcn"
                                                                                                             : "sage";
+  if (!o.distributed.empty()) require_launcher();
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
   MpiSession mpi;
@@ -306,6 +387,8 @@ void run_training(TrainCommandOptions& o) {
                 "--model rgcn trains heterogeneous graphs (an OGB heterogeneous folder, a "
                 "heterogeneous .msg or mag:PAPERS); ",
                 o.source.spec, " has one vertex type");
+  if (o.distributed == "partitioned") return train_partitioned(o, *comm);
+  MATSAMP_CHECK(o.replication == 1, "--replication applies to --distributed partitioned");
   if (o.task == "link") return train_links(o, *comm);
   train_nodes(o, *comm);
 }

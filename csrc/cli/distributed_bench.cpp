@@ -26,17 +26,18 @@
 
 namespace matsamp::cli {
 
-namespace {
-
-// Ranks in the job as the launcher tells them (mpirun, MPICH/Hydra, srun); 0
-// when no launcher started this process.
 int launched_ranks() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"})
     if (const char* value = std::getenv(name)) return std::max(1, std::atoi(value));
   return 0;
 }
 
-}  // namespace
+void require_launcher() {
+  if (launched_ranks() == 0)
+    fail(
+        "--distributed: this process was not started by mpirun or srun, so it would run alone (p = 1); launch "
+        "it with mpirun -np P or srun -n P (mpirun -np 1 for one process on purpose)");
+}
 
 void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& options) {
   bench
@@ -64,10 +65,7 @@ bool distributed_bench_requested(DistributedBenchOptions& options) {
     if (options.fetch_rows) fail("--fetch-rows applies to --distributed partitioned");
     return false;
   }
-  if (launched_ranks() == 0)
-    fail(
-        "--distributed: this process was not started by mpirun or srun, so it would run alone (p = 1); launch "
-        "it with mpirun -np P or srun -n P (mpirun -np 1 for one process on purpose)");
+  require_launcher();
   return true;
 }
 

@@ -23,6 +23,12 @@ struct DistributedBenchOptions {
   bool fetch_rows = false;  // partitioned GraphSAGE: fetch frontier rows whole, sample them here
 };
 
+// Ranks in the job as the launcher tells them (mpirun, MPICH/Hydra, srun); 0
+// when no launcher started this process.
+int launched_ranks();
+// Throws the one-line error of a --distributed run that no launcher started.
+void require_launcher();
+
 void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& options);
 // True with --distributed, or when the job has several ranks (then replicated is the default).
 bool distributed_bench_requested(DistributedBenchOptions& options);

@@ -173,6 +173,14 @@ void read_checked(const FileReader& file, const Layout& l, const std::string& na
   std::memcpy(out, bytes.data() + (begin - from), end - begin);
 }
 
+// The section a reader of a part needs, with its chunk checksums.
+const Entry& partial_section(const FileReader& file, const Layout& l, const std::string& name) {
+  const Entry* e = l.find(name);
+  MATSAMP_CHECK(e, file.path(), ": has no ", name);
+  MATSAMP_CHECK(l.find(kChunksPrefix + name), file.path(), ": corrupt section table: no section ", kChunksPrefix, name);
+  return *e;
+}
+
 }  // namespace
 
 CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) {
@@ -199,6 +207,60 @@ CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) 
   }
   validate(m, detail::concat(path, " rows [", r0, ", ", r1, ")"));
   return m;
+}
+
+std::vector<float> read_binary_feature_rows(const std::string& path, int64_t r0, int64_t r1) {
+  const FileReader file(path);
+  const Layout l = parse_layout(file);
+  const int64_t n = l.header.n, f = l.header.feature_dim;
+  MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= n, path, ": feature rows [", r0, ", ", r1, ") outside [0, ", n, ")");
+  partial_section(file, l, "features");
+  std::vector<float> rows((r1 - r0) * f);
+  read_checked(file, l, "features", 4 * r0 * f, 4 * r1 * f, rows.data());
+  msg::check_finite_features(path, "features", rows, f);
+  return rows;
+}
+
+std::vector<int64_t> read_binary_labels_at(const std::string& path, const std::vector<vid_t>& ids) {
+  const FileReader file(path);
+  const Layout l = parse_layout(file);
+  partial_section(file, l, "labels");
+  MATSAMP_CHECK(std::is_sorted(ids.begin(), ids.end()), path, ": labels are read at ascending ids");
+  MATSAMP_CHECK(ids.empty() || (ids.front() >= 0 && ids.back() < l.header.n), path, ": label ids outside [0, ",
+                l.header.n, ")");
+  std::vector<int64_t> labels(ids.size()), run;
+  // Ids whose labels lie in the same chunk are read together.
+  constexpr int64_t kPerChunk = kChunk / 8;
+  for (size_t i = 0, j; i < ids.size(); i = j) {
+    for (j = i + 1; j < ids.size() && ids[j] / kPerChunk == ids[i] / kPerChunk;) ++j;
+    run.resize(ids[j - 1] - ids[i] + 1);
+    read_checked(file, l, "labels", 8 * static_cast<uint64_t>(ids[i]), 8 * static_cast<uint64_t>(ids[j - 1] + 1),
+                 run.data());
+    for (size_t k = i; k < j; ++k) labels[k] = run[ids[k] - ids[i]];
+  }
+  return labels;
+}
+
+std::vector<int64_t> read_binary_labels(const std::string& path) {
+  const FileReader file(path);
+  const Layout l = parse_layout(file);
+  MATSAMP_CHECK(l.find("labels"), path, ": has no labels");
+  return copy_section<int64_t>(file, l, "labels");
+}
+
+std::map<std::string, std::vector<vid_t>> read_binary_splits(const std::string& path) {
+  const FileReader file(path);
+  const Layout l = parse_layout(file);
+  std::map<std::string, std::vector<vid_t>> splits;
+  for (const auto& [name, e] : l.sections)
+    if (name.rfind(kSplitPrefix, 0) == 0) {
+      std::vector<vid_t> ids = copy_section<vid_t>(file, l, name);
+      MATSAMP_CHECK(std::is_sorted(ids.begin(), ids.end()) &&
+                        (ids.empty() || (ids.front() >= 0 && ids.back() < l.header.n)),
+                    path, ": corrupt section ", name, ": ids not ascending in [0, ", l.header.n, ")");
+      splits[name.substr(std::strlen(kSplitPrefix))] = std::move(ids);
+    }
+  return splits;
 }
 
 }  // namespace matsamp

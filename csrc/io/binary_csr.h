@@ -24,6 +24,7 @@
 // block of rows) verifies what it reads.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,5 +55,15 @@ std::vector<BinarySection> read_binary_csr_sections(const std::string& path);
 // are read (for partitioned loading), with the MiB chunks around them, each
 // verified against its checksum; bounds are checked.
 CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1);
+
+// What a rank of graph-partitioned training reads besides its rows of the
+// adjacency, each part verified against the checksums of the MiB chunks it lies in:
+// feature rows [r0, r1), row-major ((r1 - r0) x feature_dim; finite values checked);
+std::vector<float> read_binary_feature_rows(const std::string& path, int64_t r0, int64_t r1);
+// the labels of ascending vertex ids (each chunk read once, however many ids it holds);
+std::vector<int64_t> read_binary_labels_at(const std::string& path, const std::vector<vid_t>& ids);
+// every label; and the named vertex sets of the split (empty without one).
+std::vector<int64_t> read_binary_labels(const std::string& path);
+std::map<std::string, std::vector<vid_t>> read_binary_splits(const std::string& path);
 
 }  // namespace matsamp

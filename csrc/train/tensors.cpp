@@ -71,16 +71,21 @@ CsrMatrix dense_to_csr(const std::vector<float>& dense, int64_t rows, int64_t co
 }  // namespace
 
 FeatureTable::FeatureTable(const Graph& g, const torch::Device& device, double max_sparse_density)
-    : device_(device), feature_dim_(g.feature_dim) {
-  const int64_t n = g.num_vertices(), f = g.feature_dim;
+    : FeatureTable(g.features, g.num_vertices(), g.feature_dim, device, max_sparse_density) {}
+
+FeatureTable::FeatureTable(const std::vector<float>& rows, int64_t count, int64_t feature_dim,
+                           const torch::Device& device, double max_sparse_density)
+    : device_(device), feature_dim_(feature_dim) {
+  const int64_t n = count, f = feature_dim;
+  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == n * f, rows.size(), " feature values for ", n, " rows of ", f);
   int64_t nonzeros = 0;
-  for (float v : g.features) nonzeros += v != 0;
+  for (float v : rows) nonzeros += v != 0;
   if (n > 0 && static_cast<double>(nonzeros) <= max_sparse_density * static_cast<double>(n * f)) {
     check_column_count(f, "feature dimension");
-    sparse_rows_ = dense_to_csr(g.features, n, f);
+    sparse_rows_ = dense_to_csr(rows, n, f);
     all_ = to_sparse_tensor(sparse_rows_, device);
   } else {
-    all_ = torch::from_blob(const_cast<float*>(g.features.data()), {n, f}, torch::kFloat).clone().to(device);
+    all_ = torch::from_blob(const_cast<float*>(rows.data()), {n, f}, torch::kFloat).clone().to(device);
   }
 }
 

@@ -27,6 +27,9 @@ torch::Tensor index_tensor(const std::vector<vid_t>& ids, const torch::Device& d
 class FeatureTable {
  public:
   FeatureTable(const Graph& g, const torch::Device& device, double max_sparse_density = 0.1);
+  // The same of `count` row-major rows (of a rank's block, when features are partitioned).
+  FeatureTable(const std::vector<float>& rows, int64_t count, int64_t feature_dim, const torch::Device& device,
+               double max_sparse_density = 0.1);
   bool is_sparse() const { return sparse_rows_.rows > 0; }
   torch::Tensor rows(const std::vector<vid_t>& ids) const;  // in the order of ids
   // Row-major rows fetched elsewhere (count x feature dim), in this table's format.

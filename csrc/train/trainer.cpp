@@ -33,19 +33,11 @@ torch::Tensor summed_cross_entropy(const torch::Tensor& logits, const torch::Ten
                                               torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
 }
 
-double accuracy(const torch::Tensor& logits, const torch::Tensor& labels, const torch::Tensor& ids) {
-  if (ids.numel() == 0) return 0;
-  const torch::Tensor predicted = logits.index_select(0, ids).argmax(1);
-  return predicted.eq(labels.index_select(0, ids)).sum().item<double>() / static_cast<double>(ids.numel());
-}
-
-std::vector<vid_t> sorted_union(const DataSplit& split) {
-  std::vector<vid_t> all = split.train;
-  all.insert(all.end(), split.validation.begin(), split.validation.end());
-  all.insert(all.end(), split.test.begin(), split.test.end());
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  return all;
+// Membership of each scored vertex in one set of the split.
+torch::Tensor membership(const std::vector<vid_t>& scored, const std::vector<vid_t>& set, const torch::Device& device) {
+  std::vector<uint8_t> in(scored.size(), 0);
+  for (vid_t v : set) in[std::lower_bound(scored.begin(), scored.end(), v) - scored.begin()] = 1;
+  return torch::from_blob(in.data(), {static_cast<int64_t>(in.size())}, torch::kBool).clone().to(device);
 }
 
 ProgressNumbers numbers_of(const TrainingProgress& p) {
@@ -119,14 +111,22 @@ struct Trainer::State {
   TrainOptions options;
   torch::Device device;
   ModelShape shape;
-  int64_t rank_bulk_size = 1;  // minibatches this rank samples per call (set with plan)
+  int64_t rank_bulk_size = 1;  // minibatches this rank trains on per bulk (set with plan)
   StepPlan plan;
   std::pair<int64_t, int64_t> lanes;  // this rank's
+  // The lanes this rank samples: its own, or with a partitioned graph those of its
+  // process row (whose ranks sample together: the product asks it), of which it
+  // trains on its own.
+  std::pair<int64_t, int64_t> sampling_lanes;
+  int sampling_rows = 1, sampling_row = 0, row_ranks = 1, row_rank = 0;  // the same as a grid
   FeatureTable features;
 
   std::shared_ptr<GnnModel> model;
   std::unique_ptr<torch::optim::Adam> optimizer;
-  torch::Tensor labels, train_ids, validation_ids, test_ids;
+  // The vertices of the split, ascending, with their labels and sets (train,
+  // validation, test): what labels minibatches and what evaluation scores.
+  torch::Tensor scored_ids, scored_labels, scored_in[3];
+  int64_t set_sizes[3] = {0, 0, 0};
   std::vector<Block> full_blocks;                // full-neighbourhood evaluation
   std::vector<vid_t> evaluation_vertices;        // sampled evaluation
   std::unique_ptr<BackgroundWorker> prefetcher;  // null without prefetching
@@ -149,14 +149,19 @@ struct Trainer::State {
   // This rank's minibatches of one step: extracted, converted, with their inputs.
   PreparedStep prepare_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step) const;
   double train_step(PreparedStep prepared, int64_t step_seeds, uint32_t epoch, EpochTimes& times);
-  torch::Tensor evaluation_logits(uint32_t epoch);
   void evaluate(EpochMetrics& m);
+  torch::Tensor labels_of(const std::vector<vid_t>& ids) const;
+  // Adds to scores[0..2] the correct predictions of train, validation and test
+  // vertices among `ids` (scored vertices), and to scores[3] the validation loss.
+  void add_scores(const torch::Tensor& logits, const torch::Tensor& ids, std::vector<double>& scores) const;
+  // Sampled evaluation: this rank's share of the scored vertices' minibatches.
+  void add_sampled_scores(uint32_t epoch, std::vector<double>& scores);
   std::vector<int64_t> identity() const;
   void partition_features();
   torch::Tensor input_rows(const std::vector<vid_t>& ids);  // collective with partitioned features
   int64_t feature_bytes_sent() const;                       // by this rank's fetches so far
   bool partitioned_features() const;
-  BatchLocality locality() const { return {static_cast<int>(options.locality_blocks), data.graph.num_vertices()}; }
+  BatchLocality locality() const { return {static_cast<int>(options.locality_blocks), data.vertices}; }
   torch::Tensor all_inputs();
 };
 
@@ -171,24 +176,42 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
       shape(model_shape(data_, sampler_, options_)),
       plan(step_plan(data_, sampler_, options_, comm_.size(), &rank_bulk_size)),
       lanes(plan.rank_lanes(comm_.rank(), comm_.size())),
-      features(data_.graph, device) {
+      sampling_lanes(lanes),
+      sampling_rows(comm_.size()),
+      sampling_row(comm_.rank()),
+      features(data_.graph.features, data_.feature_rows(), data_.graph.feature_dim, device) {
   MATSAMP_CHECK(options.learning_rate > 0, "learning rate must be positive, got ", options.learning_rate);
   MATSAMP_CHECK(options.weight_decay >= 0, "weight decay must be non-negative, got ", options.weight_decay);
   MATSAMP_CHECK(options.epochs >= 0 && options.patience >= 0, "epochs and patience must be non-negative");
   // Not the OpenMP count: on small graphs extra torch threads mostly wait for each other.
   if (options.threads > 0) torch::set_num_threads(options.threads);
 
-  const Graph& g = data.graph;
-  labels = torch::from_blob(const_cast<int64_t*>(g.labels.data()), {g.num_vertices()}, torch::kLong).clone().to(device);
-  train_ids = index_tensor(data.split.train, device);
-  validation_ids = index_tensor(data.split.validation, device);
-  test_ids = index_tensor(data.split.test, device);
+  const std::vector<vid_t> scored = scored_vertices(data.split);
+  MATSAMP_CHECK(data.split_labels.size() == scored.size(), data.split_labels.size(), " labels for the ", scored.size(),
+                " vertices of the split");
+  scored_ids = index_tensor(scored, device);
+  scored_labels = torch::tensor(data.split_labels, torch::kLong).to(device);
+  const std::vector<vid_t>* sets[3] = {&data.split.train, &data.split.validation, &data.split.test};
+  for (int k = 0; k < 3; ++k) {
+    scored_in[k] = membership(scored, *sets[k], device);
+    set_sizes[k] = static_cast<int64_t>(sets[k]->size());
+  }
+  if (data.partitioned) {
+    MATSAMP_CHECK(options.evaluation == EvaluationMode::sampled,
+                  "a partitioned graph is evaluated sampled (--evaluation sampled): no process holds the whole "
+                  "neighbourhood matrix");
+    MATSAMP_CHECK(options.feature_replication > 0,
+                  "a partitioned graph keeps its features partitioned too: set the feature replication to the "
+                  "graph's replication c");
+    options.prefetch = false;  // sampling is a collective, on the thread that runs the others (MPI_THREAD_FUNNELED)
+  }
   if (options.evaluation == EvaluationMode::full) {
     const torch::Tensor full = to_sparse_tensor(
-        full_neighbourhood_matrix(g.adj, shape.kind == ModelKind::sage ? Aggregation::mean : Aggregation::gcn), device);
-    full_blocks.assign(shape.num_layers, Block{full, g.num_vertices()});
+        full_neighbourhood_matrix(data.graph.adj, shape.kind == ModelKind::sage ? Aggregation::mean : Aggregation::gcn),
+        device);
+    full_blocks.assign(shape.num_layers, Block{full, data.vertices});
   } else {
-    evaluation_vertices = sorted_union(data.split);
+    evaluation_vertices = scored;
   }
 
   MATSAMP_CHECK(options.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
@@ -197,6 +220,13 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
   if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
   if (options.pipeline) preparer = std::make_unique<BackgroundWorker>();
   if (options.feature_replication > 0) partition_features();
+  if (data.partitioned) {
+    sampling_rows = comm.size() / options.feature_replication;
+    row_ranks = options.feature_replication;
+    sampling_row = comm.rank() / row_ranks;  // the grid's row and column (distributed/process_grid.h)
+    row_rank = comm.rank() % row_ranks;
+    sampling_lanes = plan.rank_lanes(sampling_row, sampling_rows);
+  }
 
   torch::manual_seed(options.seed);
   model = make_model(shape);
@@ -250,7 +280,7 @@ PreparedStep Trainer::State::prepare_step(const BulkSample& sample, const StepPl
       p.blocks = minibatch_blocks(mb, device, shape.kind == ModelKind::sage);
     }
     ScopedTimer t(&out.feature_fetch);
-    p.y = labels.index_select(0, index_tensor(mb.seeds, device));
+    p.y = labels_of(mb.seeds);
     if (partitioned_features()) p.inputs = std::move(mb.layers.back().vertices);
     else p.x = features.rows(mb.layers.back().vertices);
   }
@@ -284,39 +314,64 @@ double Trainer::State::train_step(PreparedStep prepared, int64_t step_seeds, uin
   return loss_sum;
 }
 
-torch::Tensor Trainer::State::evaluation_logits(uint32_t epoch_key) {
-  if (options.evaluation == EvaluationMode::full) return model->forward(full_blocks, all_inputs());
-  torch::Tensor logits =
-      torch::zeros({data.graph.num_vertices(), shape.num_classes}, torch::TensorOptions().device(device));
+torch::Tensor Trainer::State::labels_of(const std::vector<vid_t>& ids) const {
+  return scored_labels.index_select(0, torch::searchsorted(scored_ids, index_tensor(ids, device)));
+}
+
+void Trainer::State::add_scores(const torch::Tensor& logits, const torch::Tensor& ids,
+                                std::vector<double>& scores) const {
+  const torch::Tensor at = torch::searchsorted(scored_ids, ids);
+  const torch::Tensor y = scored_labels.index_select(0, at);
+  const torch::Tensor correct = logits.argmax(1).eq(y);
+  for (int k = 0; k < 3; ++k) scores[k] += correct.logical_and(scored_in[k].index_select(0, at)).sum().item<double>();
+  const torch::Tensor validation = scored_in[1].index_select(0, at);
+  if (validation.any().item<bool>())
+    scores[3] += summed_cross_entropy(logits.index({validation}), y.index({validation})).item<double>();
+}
+
+void Trainer::State::add_sampled_scores(uint32_t epoch_key, std::vector<double>& scores) {
+  // The minibatches split into equal shares per sampling row; each rank of a
+  // row takes every row_ranks-th. Every rank makes the same number of sampling
+  // and fetching calls (they may be collectives), empty ones where its share is out.
   const EpochOrder order(evaluation_vertices, options.batch_size);
   const int64_t minibatches = order.num_minibatches();
-  for (int64_t first = 0; first < minibatches; first += rank_bulk_size) {
-    const BulkSample sample = sample_minibatches(sampler, context, order,
-                                                 {first, std::min(minibatches, first + rank_bulk_size)},
-                                                 epoch_key | kEvaluationEpochBit);
-    for (int64_t g = 0; g < sample.count(); ++g) {
-      const Minibatch mb = extract_minibatch(sample, g);
-      const torch::Tensor x = input_rows(mb.layers.back().vertices);
-      logits.index_copy_(0, index_tensor(mb.seeds, device),
-                         model->forward(minibatch_blocks(mb, device, shape.kind == ModelKind::sage), x));
+  const auto row_begin = [&](int row) { return row * minibatches / sampling_rows; };
+  int64_t longest = 0;
+  for (int row = 0; row < sampling_rows; ++row) longest = std::max(longest, row_begin(row + 1) - row_begin(row));
+  const int64_t chunk = rank_bulk_size * row_ranks, slots = (chunk + row_ranks - 1) / row_ranks;
+  const int64_t begin = row_begin(sampling_row), end = row_begin(sampling_row + 1);
+  for (int64_t first = begin; first < begin + longest; first += chunk) {
+    const std::pair<int64_t, int64_t> range{std::min(first, end), std::min(first + chunk, end)};
+    const BulkSample sample = sample_minibatches(sampler, context, order, range, epoch_key | kEvaluationEpochBit);
+    context.backend.finish_collectives();
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      const int64_t g = slot * row_ranks + row_rank;
+      const bool mine = g < sample.count();
+      const Minibatch mb = mine ? extract_minibatch(sample, g) : Minibatch{};
+      const torch::Tensor x = input_rows(mine ? mb.layers.back().vertices : std::vector<vid_t>{});
+      if (!mine) continue;
+      add_scores(model->forward(minibatch_blocks(mb, device, shape.kind == ModelKind::sage), x),
+                 index_tensor(mb.seeds, device), scores);
     }
   }
-  return logits;
 }
 
 void Trainer::State::evaluate(EpochMetrics& m) {
   ScopedTimer t(&m.times.evaluation);
   torch::NoGradGuard no_grad;
   model->eval();
-  const torch::Tensor logits = evaluation_logits(static_cast<uint32_t>(m.epoch));
+  std::vector<double> scores(4, 0.0);  // correct train, validation, test; validation loss
+  if (options.evaluation == EvaluationMode::full) {
+    // Every rank scores every vertex.
+    add_scores(model->forward(full_blocks, all_inputs()).index_select(0, scored_ids), scored_ids, scores);
+  } else {
+    add_sampled_scores(static_cast<uint32_t>(m.epoch), scores);
+    comm.all_reduce_sum(scores);
+  }
   model->train();
-  std::vector<double> scores{accuracy(logits, labels, train_ids), accuracy(logits, labels, validation_ids),
-                             validation_ids.numel() ? summed_cross_entropy(logits.index_select(0, validation_ids),
-                                                                           labels.index_select(0, validation_ids))
-                                                              .item<double>() /
-                                                          validation_ids.numel()
-                                                    : 0.0,
-                             accuracy(logits, labels, test_ids)};
+  const auto share = [](double count, int64_t of) { return of > 0 ? count / static_cast<double>(of) : 0.0; };
+  scores = {share(scores[0], set_sizes[0]), share(scores[1], set_sizes[1]), share(scores[3], set_sizes[1]),
+            share(scores[2], set_sizes[2])};
   // Rank 0's scores decide early stopping everywhere, whatever the rounding of the reductions.
   comm.broadcast(scores.data(), static_cast<int64_t>(scores.size()), DataType::float64, 0);
   m.train_accuracy = scores[0];
@@ -338,8 +393,18 @@ void Trainer::State::partition_features() {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   const Graph& g = data.graph;
   grid = std::make_unique<ProcessGrid>(comm, options.feature_replication);
-  fetcher = std::make_unique<FeatureFetcher>(*grid, g.num_vertices(), g.feature_dim,
-                                             feature_block_of(g.features, g.feature_dim, *grid));
+  if (data.partitioned) {
+    const RowBlocks blocks{data.vertices, grid->process_rows()};
+    MATSAMP_CHECK(data.first_feature_row == blocks.begin(grid->row()) &&
+                      data.feature_rows() == blocks.end(grid->row()) - blocks.begin(grid->row()),
+                  "this process holds feature rows [", data.first_feature_row, ", ",
+                  data.first_feature_row + data.feature_rows(), "), not those of its process row [",
+                  blocks.begin(grid->row()), ", ", blocks.end(grid->row()), ")");
+    fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim, g.features);
+  } else {
+    fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim,
+                                               feature_block_of(g.features, g.feature_dim, *grid));
+  }
 #else
   fail("feature replication ", options.feature_replication, " needs distributed/, which builds with MPI only");
 #endif
@@ -376,7 +441,7 @@ torch::Tensor Trainer::State::input_rows(const std::vector<vid_t>& ids) {
 torch::Tensor Trainer::State::all_inputs() {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   if (fetcher && !gathered_features.defined()) {
-    std::vector<vid_t> all(data.graph.num_vertices());
+    std::vector<vid_t> all(data.vertices);
     std::iota(all.begin(), all.end(), 0);
     gathered_features = input_rows(all);
   }
@@ -410,8 +475,9 @@ EpochMetrics Trainer::train_epoch() {
     SampledBulk out;
     ScopedTimer t(&out.seconds);
     Context ctx = s.context;
-    out.bulk =
-        sample_minibatches(s.sampler, ctx, order, s.plan.lane_minibatches(s.plan.bulk(index), s.lanes), epoch_key);
+    out.bulk = sample_minibatches(s.sampler, ctx, order, s.plan.lane_minibatches(s.plan.bulk(index), s.sampling_lanes),
+                                  epoch_key);
+    ctx.backend.finish_collectives();
     return out;
   };
   // Deferred when not prefetching: then the wait is the sampling itself.

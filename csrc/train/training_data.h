@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "core/row_blocks.h"
 #include "graph/graph.h"
 #include "train/split.h"
 
@@ -27,18 +28,41 @@ struct TrainingDataOptions {
 };
 
 struct TrainingData {
+  // Replicated training: the whole graph. Graph-partitioned training: no
+  // adjacency and no labels (the sampler's graph holds this rank's block row of
+  // A), and the features of the rows [first_feature_row, +feature_rows()) only.
   Graph graph;
+  bool partitioned = false;
+  int64_t vertices = 0;  // of the whole graph
+  int64_t first_feature_row = 0;
   DataSplit split;
+  std::vector<int64_t> split_labels;  // the labels of scored_vertices(split), in that order
   int64_t num_classes = 0;
+
+  int64_t feature_rows() const {
+    return graph.feature_dim > 0 ? static_cast<int64_t>(graph.features.size()) / graph.feature_dim : 0;
+  }
 };
+
+// Every vertex of the split once, ascending: the vertices a trainer scores.
+std::vector<vid_t> scored_vertices(const DataSplit& split);
 
 // Throws a one-line error when the graph cannot be trained on (no features, no
 // labels, counts that disagree with n, too few vertices of a class, a given
 // split asked of a graph without one or with no labelled training vertex).
 TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options);
 
+// What one rank of graph-partitioned training reads of a .msg file (and no
+// more): the feature rows of block `block` of `blocks`, the split (the file's
+// own, or a seeded per-class one, for which every label is read once), and the
+// labels of the split's vertices; each part verified against its checksums.
+// The graph is used as stored (no cleanup). Throws as prepare_training_data.
+TrainingData read_partitioned_training_data(const std::string& path, const RowBlocks& blocks, int block,
+                                            const TrainingDataOptions& options);
+
 // Divides each feature row by its sum of absolute values (zero rows stay zero).
 void normalize_feature_rows(Graph& graph);
+void normalize_feature_rows(std::vector<float>& features, int64_t feature_dim);
 
 // How a model aggregates neighbours, and the full-neighbourhood matrix that
 // evaluation multiplies with in place of the sampled ones.

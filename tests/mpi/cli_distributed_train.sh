@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `matsamp train --distributed partitioned` under mpirun: every rank reads only its
+# blocks of a .msg file, and the epochs' losses and accuracies are those of one
+# process (same seed and global batch), for c = 1 and, where c*c divides p, c = 2;
+# misuse ends every rank with one message.
+# Usage: cli_distributed_train.sh MATSAMP MPIEXEC NP
+set -euo pipefail
+matsamp=$1 mpiexec=$2 np=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+launch() { "$mpiexec" --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=1 "$@"; }
+train=(train --epochs 3 -b 16 --minibatches-per-step 4 --seed 3 --torch-threads 1)
+# The epoch lines without their times and byte counts (which depend on p).
+scores() { grep '"epoch"' "$1" | sed -E 's/,"feature_fetch_bytes".*//'; }
+
+"$matsamp" generate planted --vertices 1500 --classes 4 --features 16 -o "$dir/g.msg" > /dev/null
+launch -np 1 "$matsamp" "${train[@]}" -g "$dir/g.msg" --distributed partitioned > "$dir/one" 2> "$dir/err" ||
+  fail "one process: $(cat "$dir/err")"
+[ "$(scores "$dir/one" | wc -l)" -eq 3 ] || fail "expected 3 epoch lines: $(cat "$dir/one")"
+for c in 1 2; do
+  (( np % (c * c) == 0 )) || continue
+  launch -np "$np" "$matsamp" "${train[@]}" -g "$dir/g.msg" --distributed partitioned --replication "$c" \
+    > "$dir/out" 2> "$dir/err" || fail "c = $c: $(cat "$dir/err")"
+  [ "$(scores "$dir/out")" = "$(scores "$dir/one")" ] ||
+    fail "c = $c: epochs differ from one process:"$'\n'"$(scores "$dir/out")"$'\n'"$(scores "$dir/one")"
+  grep -q "partitioned over $((np / c)) x $c processes" "$dir/err" || fail "c = $c: no grid line in $(cat "$dir/err")"
+done
+
+# Misuse: one line each, on every path.
+expect_error() {  # expect_error MESSAGE ARGS...
+  local message=$1
+  shift
+  if launch -np 1 "$matsamp" "$@" > "$dir/out" 2> "$dir/err"; then fail "$* succeeded"; fi
+  grep -qF -- "$message" "$dir/err" || fail "$*: expected '$message' in $(cat "$dir/err")"
+}
+expect_error "reads its blocks from a .msg file" train -g planted:300:3 --distributed partitioned
+expect_error "evaluates sampled minibatches" train -g "$dir/g.msg" --distributed partitioned --evaluation full
+expect_error "--replication applies to --distributed partitioned" train -g "$dir/g.msg" --replication 2
+if "$matsamp" train -g "$dir/g.msg" --distributed partitioned > "$dir/out" 2> "$dir/err"; then
+  fail "--distributed without a launcher succeeded"
+fi
+grep -q "not started by mpirun or srun" "$dir/err" || fail "no launcher: $(cat "$dir/err")"
+echo "cli_distributed_train: np $np ok"
