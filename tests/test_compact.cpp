@@ -99,8 +99,10 @@ CompactResult naive_compact(const CsrMatrix& s, const Offsets& offsets, const st
   return out;
 }
 
-// New vertices are put in order by a sort when few of the graph's vertices are
-// touched, and off a bitmap when many are: both regimes, against the naive op.
+// A call that touches few of the graph's vertices relabels through a hash table
+// sized by its work (new vertices sorted); one that touches many through an
+// index over all vertices (new vertices read off a bitmap): both regimes,
+// against the naive op.
 TEST(CompactColumns, MatchesNaiveCompactWhenFewOrManyVerticesAreTouched) {
   for (const auto& [rows, cols, density] : {std::tuple{40, 100000, 0.00005}, std::tuple{300, 500, 0.2}}) {
     const CsrMatrix s = testing::random_csr(rows, cols, density, 5);
@@ -116,7 +118,9 @@ TEST(CompactColumns, MatchesNaiveCompactWhenFewOrManyVerticesAreTouched) {
 }
 
 TEST(CompactColumns, RejectsRepeatedLeadingVertex) {
-  const testing::CompactCase c = testing::compact_repeated_leader();
+  testing::CompactCase c = testing::compact_repeated_leader();
+  testing::expect_repeated_leader_error([&] { compact_columns(c.s, c.offsets, c.leading, c.offsets); });
+  c.s.cols = 1 << 20;  // far more vertices than entries: the hash table's path
   testing::expect_repeated_leader_error([&] { compact_columns(c.s, c.offsets, c.leading, c.offsets); });
 }
 

@@ -2,23 +2,70 @@
 // (of one sampled matrix, or of several sharing their blocks' vertex lists: the
 // relations of a heterogeneous graph into one source type).
 //
-// Each thread keeps a dense vertex -> local id table (reset after each block),
-// so relabelling costs O(1) per entry. The new vertices are put in order by
-// sorting them, or, when they are many, by reading them off a bitmap over all
-// vertices (one pass over n/64 words instead of an O(m log m) sort).
+// Each thread keeps a vertex -> local id index (ops/vertex_index.h) for one
+// block at a time: dense over all vertices when the call touches a good share
+// of them (O(1) per entry, new vertices read off a bitmap in order), a hash table
+// sized by the block when the graph is far larger than the call (memory bounded
+// by the bulk, not by n).
 #include <algorithm>
+#include <optional>
 
 #include "ops/op_checks.h"
 #include "ops/ops.h"
-#include "ops/sort_marked.h"
 #include "ops/sorted_row.h"
+#include "ops/vertex_index.h"
 
 namespace matsamp {
 
 namespace {
 
-constexpr col_t kUnseen = -1;
 constexpr col_t kNew = -2;
+
+// Pass 1 for block g: its vertex list (leading, then the new vertices of any part
+// ascending), each entry's column id made its local column in place. Returns a
+// leading vertex that appears twice, or -1.
+template <class Index>
+vid_t relabel_block(std::vector<CsrMatrix>& parts, const std::vector<Offsets>& row_offsets,
+                    const std::vector<vid_t>& leading, const Offsets& leading_offsets, int64_t g, Index& index,
+                    std::vector<vid_t>& list) {
+  list.assign(leading.begin() + leading_offsets[g], leading.begin() + leading_offsets[g + 1]);
+  size_t work = list.size();
+  for (size_t i = 0; i < parts.size(); ++i)
+    work += parts[i].rowptr[row_offsets[i][g + 1]] - parts[i].rowptr[row_offsets[i][g]];
+  index.start(work);
+  vid_t repeated = -1;
+  for (size_t j = 0; j < list.size(); ++j) {
+    if (index.find(list[j]) != kUnseenVertex) repeated = list[j];
+    index.put(list[j], static_cast<col_t>(j));
+  }
+  const size_t lead = list.size();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const CsrMatrix& s = parts[i];
+    for (int64_t e = s.rowptr[row_offsets[i][g]]; e < s.rowptr[row_offsets[i][g + 1]]; ++e)
+      if (index.find(s.colidx[e]) == kUnseenVertex) {
+        index.put(s.colidx[e], kNew);
+        list.push_back(s.colidx[e]);
+        index.mark_new(s.colidx[e]);
+      }
+  }
+  index.sort_new(list, lead);
+  for (size_t j = lead; j < list.size(); ++j) index.put(list[j], static_cast<col_t>(j));
+  for (size_t i = 0; i < parts.size(); ++i) {
+    CsrMatrix& s = parts[i];
+    for (int64_t e = s.rowptr[row_offsets[i][g]]; e < s.rowptr[row_offsets[i][g + 1]]; ++e)
+      s.colidx[e] = index.find(s.colidx[e]);
+  }
+  index.clear(list);
+  return repeated;
+}
+
+// The dense index pays 4n bytes per thread: worth it while the call's entries
+// are at least a 32nd of n.
+bool dense_index_pays(int64_t n, const std::vector<CsrMatrix>& parts, size_t leading) {
+  int64_t work = static_cast<int64_t>(leading);
+  for (const CsrMatrix& s : parts) work += s.nnz();
+  return n <= 32 * work;
+}
 
 }  // namespace
 
@@ -34,43 +81,24 @@ SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const s
   const int64_t blocks = static_cast<int64_t>(leading_offsets.size()) - 1;
   const int64_t n = parts[0].cols;
 
-  // Pass 1, per block: the vertex list (leading, then new vertices of any part
-  // ascending); each entry's column id becomes its local column, in place.
+  // Pass 1, per block: the vertex list and local column ids.
   std::vector<std::vector<vid_t>> lists(blocks);
   int64_t repeated_leader = -1;  // exceptions must not leave the parallel region
+  const bool dense = dense_index_pays(n, parts, leading.size());
 #pragma omp parallel
   {
-    std::vector<col_t> table(n, kUnseen);
-    std::vector<uint64_t> new_marks((n + 63) / 64, 0);
+    std::optional<DenseVertexIndex> dense_index;
+    HashVertexIndex hash_index;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t g = 0; g < blocks; ++g) {
-      std::vector<vid_t>& list = lists[g];
-      list.assign(leading.begin() + leading_offsets[g], leading.begin() + leading_offsets[g + 1]);
-      for (size_t j = 0; j < list.size(); ++j) {
-        if (table[list[j]] != kUnseen) {
+      if (dense && !dense_index) dense_index.emplace(n);  // made by the threads that get a block
+      const vid_t repeated =
+          dense ? relabel_block(parts, row_offsets, leading, leading_offsets, g, *dense_index, lists[g])
+                : relabel_block(parts, row_offsets, leading, leading_offsets, g, hash_index, lists[g]);
+      if (repeated >= 0) {
 #pragma omp critical
-          repeated_leader = list[j];
-        }
-        table[list[j]] = static_cast<col_t>(j);
+        repeated_leader = repeated;
       }
-      const size_t lead = list.size();
-      for (size_t i = 0; i < parts.size(); ++i) {
-        const CsrMatrix& s = parts[i];
-        for (int64_t e = s.rowptr[row_offsets[i][g]]; e < s.rowptr[row_offsets[i][g + 1]]; ++e)
-          if (table[s.colidx[e]] == kUnseen) {
-            table[s.colidx[e]] = kNew;
-            list.push_back(s.colidx[e]);
-            new_marks[s.colidx[e] >> 6] |= uint64_t{1} << (s.colidx[e] & 63);
-          }
-      }
-      sort_marked(list, lead, new_marks.data(), new_marks.size());
-      for (size_t j = lead; j < list.size(); ++j) table[list[j]] = static_cast<col_t>(j);
-      for (size_t i = 0; i < parts.size(); ++i) {
-        CsrMatrix& s = parts[i];
-        for (int64_t e = s.rowptr[row_offsets[i][g]]; e < s.rowptr[row_offsets[i][g + 1]]; ++e)
-          s.colidx[e] = table[s.colidx[e]];
-      }
-      for (vid_t v : list) table[v] = kUnseen;
     }
   }
 
