@@ -66,7 +66,9 @@ class HashVertexIndex {
   struct Slot {
     col_t vertex, id;
   };
-  size_t hash(col_t v) const { return (static_cast<uint64_t>(static_cast<uint32_t>(v)) * 0x9E3779B97F4A7C15ull) >> 32 & mask_; }
+  size_t hash(col_t v) const {
+    return (static_cast<uint64_t>(static_cast<uint32_t>(v)) * 0x9E3779B97F4A7C15ull) >> 32 & mask_;
+  }
   std::vector<Slot> slots_;
   std::vector<size_t> used_;  // the slots filled since start()
   size_t mask_ = 0;

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/memory.h"
+
 namespace matsamp {
 
 void TrainingProgress::record(EpochMetrics& m, int64_t patience) {
@@ -54,6 +56,7 @@ JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
     times.add(parts[i].first, per_rank);
   }
   const std::vector<int64_t> fetch_bytes = comm.all_gatherv(std::vector<int64_t>{m.feature_fetch_bytes});
+  const std::vector<int64_t> peak_memory = comm.all_gatherv(std::vector<int64_t>{peak_resident_bytes()});
   return JsonObject()
       .add("epoch", m.epoch)
       .add("steps", m.steps)
@@ -64,6 +67,7 @@ JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
       .add("test_accuracy", m.test_accuracy)
       .add("improved", m.improved)
       .add("feature_fetch_bytes", fetch_bytes)
+      .add("peak_memory_bytes", peak_memory)  // of each rank's process so far
       .add("time_s", times);
 }
 
