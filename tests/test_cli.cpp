@@ -55,6 +55,23 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
   EXPECT_LT(per_batch_lines, 16u) << r.err;
 }
 
+// --plot draws the steps of both runs (a PNG from Debian's matplotlib); without
+// a Python that runs the script, one line says what is missing.
+TEST(Cli, BenchPlotsTheStepBreakdown) {
+  const std::string dir = scratch_dir("cli_bench_plot");
+  ::setenv("MATSAMP_PYTHON", "/usr/bin/python3", 1);  // Debian's, with matplotlib (install-deps.sh)
+  const auto r =
+      run_cli("bench --graph rmat:9 --fanouts 5,3 -b 64 --compare-per-batch --plot " + dir + "/steps.png", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count_lines(r.out), 1) << "the JSON, as without --plot";
+  EXPECT_EQ(testing::read_text(dir + "/steps.png").substr(0, 8), "\x89PNG\r\n\x1a\n");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/steps.png.json")) << "the script's input is removed";
+  ::setenv("MATSAMP_PYTHON", "/nonexistent/python3", 1);
+  const auto missing = run_cli("bench --graph rmat:9 --fanouts 5,3 -b 64 --plot " + dir + "/none.png", dir);
+  ::unsetenv("MATSAMP_PYTHON");
+  testing::expect_one_line_error(missing, "--plot: /nonexistent/python3");
+}
+
 // The command keeps freed memory for reuse unless the user tunes malloc, and says which.
 TEST(Cli, BenchReportsWhetherFreedMemoryIsKept) {
 #ifdef __SANITIZE_ADDRESS__

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_plot.h"
 #include "cli/commands.h"
 #include "cli/distributed_bench.h"
 #include "cli/graph_source.h"
@@ -159,6 +160,7 @@ void add_bench_command(CLI::App& app) {
     bool compare_per_batch = false;
     bool results_to_host = false;
     int repeat = 1;
+    std::string plot;
     DistributedBenchOptions distributed;
     LinkBenchOptions link;
     HeteroOptions hetero;
@@ -176,20 +178,32 @@ void add_bench_command(CLI::App& app) {
                   "sample the epoch N times (each mode) and report the run with the median time; all times "
                   "go to repeat_times_s")
       ->check(CLI::Range(1, 1000));
+  cmd->add_option("--plot", options->plot,
+                  "also draw the per-step breakdown (bulk, and per batch with --compare-per-batch, against the "
+                  "floor) to this .png, .svg or .pdf (Python with matplotlib: $MATSAMP_PYTHON, default python3)");
   add_distributed_bench_options(*cmd, options->distributed);
   add_link_bench_options(*cmd, options->link);
   add_hetero_options(*cmd, options->hetero);
   cmd->callback([options] {
+    // The JSON on stdout, and drawn when asked.
+    const auto emit = [&plot = options->plot](const JsonObject& json) {
+      std::printf("%s\n", json.str().c_str());
+      std::fflush(stdout);
+      if (!plot.empty()) plot_bench(json.str(), plot);
+    };
     if (is_hetero_source(options->source.spec)) {
       if (distributed_bench_requested(options->distributed))
         return run_hetero_distributed_bench(options->source, options->sampler, options->hetero, options->distributed);
       const JsonObject json =
           run_hetero_bench(options->source, options->sampler, options->hetero, options->compare_per_batch);
-      std::printf("%s\n", json.str().c_str());
+      emit(json);
       return;
     }
-    if (distributed_bench_requested(options->distributed))
+    if (distributed_bench_requested(options->distributed)) {
+      MATSAMP_CHECK(options->plot.empty(),
+                    "--plot draws one process's steps; plot distributed runs with experiments/plot_distributed.py");
       return run_distributed_bench(options->source, options->sampler, options->distributed);
+    }
     const Graph g = load_graph(options->source);
     auto backend = make_backend(options->sampler, g.adj);
     LocalGraph graph(*backend, g.adj);
@@ -202,7 +216,7 @@ void add_bench_command(CLI::App& app) {
       describe(options->sampler, json);
       json.add("link", run_link_bench(g, *sampler, *backend, options->sampler, options->link));
       json.add("peak_memory_bytes", peak_resident_bytes());
-      std::printf("%s\n", json.str().c_str());
+      emit(json);
       return;
     }
     const Context ctx = make_context(options->sampler, *backend);
@@ -235,7 +249,7 @@ void add_bench_command(CLI::App& app) {
     json.add("peak_memory_bytes", peak_resident_bytes());
     json.add("freed_memory_kept", freed_memory_kept());
     if (backend->name() == "cuda") json.add("gpu", describe(gpu, bulk));
-    std::printf("%s\n", json.str().c_str());
+    emit(json);
   });
 }
 
