@@ -18,13 +18,17 @@ STEPS = [("probability_s", "probability (P = Q·A, normalize)"),
 
 
 def runs_of(bench):
-    """(label, run) of each mode the JSON reports, bulk first."""
-    runs = []
-    if "bulk" in bench:
-        runs.append((f"bulk (k = {bench['bulk'].get('bulk_size', '?')})", bench["bulk"]))
-    if "per_batch" in bench:
-        runs.append(("per batch (k = 1)", bench["per_batch"]))
-    return runs
+    """(label, run) of each mode the JSON reports, bulk first (edge-seeded
+    benches: also the bulk without the seed-edge mask)."""
+    source = bench.get("link", bench)
+    names = [("bulk", "bulk (k = {})"), ("bulk_without_exclusion", "bulk, no mask (k = {})"),
+             ("per_batch", "per batch (k = {})")]
+    return [(label.format(source[key].get("bulk_size", "?")), source[key]) for key, label in names if key in source]
+
+
+def step_time(run, key):
+    """A step's seconds; heterogeneous runs nest them under "steps", 0 when not measured."""
+    return run.get(key, run.get("steps", {}).get(key, 0.0))
 
 
 def main(argv):
@@ -45,8 +49,8 @@ def main(argv):
     for key, name in STEPS + [("other", "other")]:
         heights = []
         for i, (_, run) in enumerate(runs):
-            steps = sum(run.get(k, 0.0) for k, _ in STEPS)
-            heights.append(max(0.0, run["time_s"] - steps) if key == "other" else run.get(key, 0.0))
+            steps = sum(step_time(run, k) for k, _ in STEPS)
+            heights.append(max(0.0, run["time_s"] - steps) if key == "other" else step_time(run, key))
         ax.bar(labels, heights, bottom=bottoms, label=name)
         bottoms = [b + h for b, h in zip(bottoms, heights)]
     floors = [run.get("floor_s") for _, run in runs]
