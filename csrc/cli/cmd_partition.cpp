@@ -62,6 +62,8 @@ void add_partition_command(CLI::App& app) {
       ScopedTimer timer(&seconds);
       part = partition_kway(g.adj, parts, options->seed);
     }
+    std::fprintf(stderr, "matsamp: partition: METIS done (%.1f s); renumbering and writing %s\n", seconds,
+                 options->out.c_str());
     const std::vector<vid_t> order = order_by_part(part, parts);
     const Graph reordered = induced_subgraph(g, order);
     std::vector<int32_t> new_part(order.size());

@@ -16,6 +16,7 @@
 #include "train/models.h"
 #include "train/step_plan.h"
 #include "train/tensors.h"
+#include "util/progress.h"
 #include "util/timer.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
 #include "distributed/feature_fetcher.h"
@@ -137,7 +138,8 @@ struct Trainer::State {
   torch::Tensor gathered_features;  // all rows, for full evaluation
 #endif
 
-  TrainingProgress progress;  // with the next two, what checkpoints hold
+  std::FILE* progress_out = nullptr;  // run()'s: steps of the epoch shown there (rank 0)
+  TrainingProgress progress;          // with the next two, what checkpoints hold
   std::vector<torch::Tensor> best_parameters;
 
   State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_, Communicator& comm_,
@@ -526,6 +528,13 @@ EpochMetrics Trainer::train_epoch() {
   const FinishPreparing finish_preparing{prepared};
   double loss_sum = 0;
   const int64_t fetched_before = s.feature_bytes_sent();
+  int64_t epoch_steps = 0;
+  for (int64_t b = 0; b < s.plan.num_bulks(); ++b) epoch_steps += s.plan.bulk(b).lane_length;
+  // Steps as they train, once an epoch takes over a second: a bar on a terminal,
+  // a line every few seconds in a log; the epoch's own line follows (the last
+  // step is not reported).
+  Progress steps_shown("epoch " + std::to_string(m.epoch + 1), epoch_steps, "steps",
+                       s.comm.rank() == 0 ? s.progress_out : nullptr);
   s.model->train();
   for (;;) {
     while (prepared.size() <= kStepsAhead && (!unprepared.empty() || next_bulk < s.plan.num_bulks())) {
@@ -543,8 +552,9 @@ EpochMetrics Trainer::train_epoch() {
     const int64_t step_seeds = prepared.front().second;
     prepared.pop_front();
     loss_sum += s.train_step(std::move(step), step_seeds, epoch_key, m.times);
-    ++m.steps;
+    if (++m.steps < epoch_steps && steps_shown.seconds() >= 1.0) steps_shown.update(m.steps);  // quick epochs: none
   }
+  steps_shown.clear();
   m.feature_fetch_bytes = s.feature_bytes_sent() - fetched_before;
   std::vector<double> total_loss{loss_sum};
   s.comm.all_reduce_sum(total_loss);
@@ -578,6 +588,7 @@ TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::st
   const bool leader = state_->comm.rank() == 0;
   // An unwritable checkpoint path is reported now, not after the first epoch.
   if (leader && !checkpoint_path.empty()) check_can_write(checkpoint_path);
+  state_->progress_out = progress;
   while (!finished()) {
     const EpochMetrics m = train_epoch();
     if (leader && !checkpoint_path.empty()) save_checkpoint(checkpoint_path);

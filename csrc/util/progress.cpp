@@ -28,6 +28,13 @@ Progress::~Progress() {
   if (open_line_) std::fputc('\n', out_);
 }
 
+void Progress::clear() {
+  if (!open_line_) return;
+  std::fputs("\r\033[K", out_);
+  std::fflush(out_);
+  open_line_ = false;
+}
+
 double Progress::seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }

@@ -18,7 +18,9 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void update(int64_t done);  // prints when due, and always when done == total
-  double seconds() const;     // since construction
+  // Erases a redrawn line (for work whose own summary line follows); a log keeps its lines.
+  void clear();
+  double seconds() const;  // since construction
 
   // The text of one report (without the bar): "bulk: 42 / 100 minibatches
   // (1.2 s, 35.0 minibatches/s, 1.7 s left)".
