@@ -357,40 +357,44 @@ void train_hetero(TrainCommandOptions& o, Communicator& comm) {
                summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
 }
 
+void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node);
+
 void run_training(TrainCommandOptions& o) {
-  const bool heterogeneous = is_hetero_source(o.source.spec);
   if (o.train.model.empty())
-    o.train.model = heterogeneous                                                                           ? "rgcn"
+    o.train.model = is_hetero_source(o.source.spec)                                                         ? "rgcn"
                     : o.task == "node" && (o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn") ? "gcn"
                                                                                                             : "sage";
   if (!o.distributed.empty()) require_launcher();
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
-  MpiSession mpi;
-  auto comm = make_mpi_communicator(MPI_COMM_WORLD);
-  agree_on_arguments(*comm, command_line());  // ranks of different commands would wait for each other forever
-  const int rank_on_node = local_rank();
+  run_mpi_job([&o](Communicator& world) {
+    agree_on_arguments(world, command_line());  // ranks of different commands would wait for each other forever
+    train_on(o, world, local_rank());
+  });
 #else
-  auto comm = make_self_communicator();
-  const int rank_on_node = 0;
+  train_on(o, *make_self_communicator(), 0);
 #endif
+}
+
+void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
+  const bool heterogeneous = is_hetero_source(o.source.spec);
   // --device: where sampling and propagation run; each rank on the GPU of its local rank.
   o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
   // Before the graph is read: a checkpoint that cannot be written is a mistake in the command.
-  if (comm->rank() == 0 && !o.checkpoint.empty()) check_can_write(o.checkpoint);
+  if (comm.rank() == 0 && !o.checkpoint.empty()) check_can_write(o.checkpoint);
   o.train.batch_size = o.sampler.epoch.batch_size;
   o.train.bulk_steps = o.sampler.epoch.bulk_size;  // 0: from the memory budget (set with the backend)
   o.train.seed = o.sampler.epoch.seed;
   o.train.locality_blocks = o.sampler.epoch.locality.blocks;
-  if (heterogeneous) return train_hetero(o, *comm);
+  if (heterogeneous) return train_hetero(o, comm);
   MATSAMP_CHECK(o.train.model != "rgcn",
                 "--model rgcn trains heterogeneous graphs (an OGB heterogeneous folder, a "
                 "heterogeneous .msg or mag:PAPERS); ",
                 o.source.spec, " has one vertex type");
-  if (o.distributed == "partitioned") return train_partitioned(o, *comm);
+  if (o.distributed == "partitioned") return train_partitioned(o, comm);
   MATSAMP_CHECK(o.replication == 1, "--replication applies to --distributed partitioned");
-  if (o.task == "link") return train_links(o, *comm);
-  train_nodes(o, *comm);
+  if (o.task == "link") return train_links(o, comm);
+  train_nodes(o, comm);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
 #include "core/error.h"
 
@@ -71,9 +72,11 @@ bool distributed_bench_requested(DistributedBenchOptions& options) {
 
 #ifndef MATSAMP_HAVE_DISTRIBUTED
 
-void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>&) {
+void run_mpi_job(const std::function<void(Communicator& world)>&) {
   fail("--distributed: this matsamp was built without MPI (configure with -DMATSAMP_WITH_MPI=ON)");
 }
+
+void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>&) { run_mpi_job({}); }
 
 void run_distributed_bench(const GraphSource&, SamplerOptions&, const DistributedBenchOptions&) {
   run_mpi_json_job({});
@@ -378,25 +381,34 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
 
 }  // namespace
 
-void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job) {
+void run_mpi_job(const std::function<void(Communicator& world)>& job) {
   int rank = 0;
   std::string agreed_error;
+  std::exception_ptr alone;  // the error of a job of one rank, thrown as it was
   {
     MpiSession session;
     auto world = make_mpi_communicator(MPI_COMM_WORLD);
     rank = world->rank();
     try {
-      const JsonObject json = job(*world);
-      if (rank == 0) std::printf("%s\n", json.str().c_str());
+      job(*world);
     } catch (const AgreedError& e) {
       agreed_error = e.what();  // every rank has it: end without MPI_Abort, rank 0 reports
     } catch (const std::exception& e) {
-      world->abort(e.what());  // this rank alone: end the job rather than leave the others waiting
+      if (world->size() > 1) world->abort(e.what());  // this rank alone: end the job, others would wait
+      alone = std::current_exception();
     }
   }
+  if (alone) std::rethrow_exception(alone);
   if (agreed_error.empty()) return;
   if (rank == 0) fail(agreed_error);
   std::exit(EXIT_FAILURE);
+}
+
+void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job) {
+  run_mpi_job([&job](Communicator& world) {
+    const JsonObject json = job(world);
+    if (world.rank() == 0) std::printf("%s\n", json.str().c_str());
+  });
 }
 
 void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options) {

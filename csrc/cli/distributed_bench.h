@@ -35,6 +35,10 @@ bool distributed_bench_requested(DistributedBenchOptions& options);
 // Collective over the job; throws (on rank 0 only) an error every rank agreed on.
 void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options);
 
+// Runs job(world) as one MPI job: an error every rank agreed on ends them all
+// (rank 0 throws it, the others exit quietly), any other aborts the job rather
+// than leave the other ranks waiting.
+void run_mpi_job(const std::function<void(Communicator& world)>& job);
 // Runs job(world) as one MPI job whose rank 0 prints the JSON job returns: an
 // error every rank agreed on ends them all (rank 0 throws it), any other aborts
 // the job rather than leave the other ranks waiting.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `matsamp train --distributed partitioned` under mpirun: every rank reads only its
 # blocks of a .msg file, and the epochs' losses and accuracies are those of one
-# process (same seed and global batch), for c = 1 and, where c*c divides p, c = 2;
-# misuse ends every rank with one message.
+# process (same seed and global batch), for c = 1 and, where c*c divides p, c = 2,
+# as are the minibatches `bench` samples from that file; misuse ends every rank
+# with one message.
 # Usage: cli_distributed_train.sh MATSAMP MPIEXEC NP
 set -euo pipefail
 matsamp=$1 mpiexec=$2 np=$3
@@ -10,7 +11,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 launch() { "$mpiexec" --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=1 "$@"; }
-train=(train --epochs 3 -b 16 --minibatches-per-step 4 --seed 3 --torch-threads 1)
+train=(train --epochs 3 -b 8 --minibatches-per-step 8 --seed 3 --torch-threads 1)
 # The epoch lines without their times and byte counts (which depend on p).
 scores() { grep '"epoch"' "$1" | sed -E 's/,"feature_fetch_bytes".*//'; }
 
@@ -26,6 +27,25 @@ for c in 1 2; do
     fail "c = $c: epochs differ from one process:"$'\n'"$(scores "$dir/out")"$'\n'"$(scores "$dir/one")"
   grep -q "partitioned over $((np / c)) x $c processes" "$dir/err" || fail "c = $c: no grid line in $(cat "$dir/err")"
 done
+
+# The minibatches themselves, sampled from the same partitioned file: those of one process.
+fingerprint() { grep -o '"minibatch_fingerprint_sum":[0-9]*' "$1" | cut -d: -f2; }
+bench=(bench -g "$dir/g.msg" -b 32 -k 2 --fanouts 5,3 --seed 3)
+launch -np 1 "$matsamp" "${bench[@]}" --distributed partitioned > "$dir/one" 2> "$dir/err" ||
+  fail "bench, one process: $(cat "$dir/err")"
+for c in 1 2; do
+  (( np % (c * c) == 0 )) || continue
+  launch -np "$np" "$matsamp" "${bench[@]}" --distributed partitioned --replication "$c" > "$dir/out" 2> "$dir/err" ||
+    fail "bench, c = $c: $(cat "$dir/err")"
+  [ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] || fail "bench, c = $c: minibatches differ from one process"
+done
+
+# A grid that does not fit: every rank stops, one line says why.
+if (( np % 4 != 0 )); then
+  if launch -np "$np" "$matsamp" "${train[@]}" -g "$dir/g.msg" --distributed partitioned --replication 2        > "$dir/out" 2> "$dir/err"; then fail "c = 2 at p = $np succeeded"; fi
+  [ "$(grep -c "matsamp: error: replication factor c = 2 does not fit" "$dir/err")" -eq 1 ] ||
+    fail "c = 2 at p = $np: expected one error line in $(cat "$dir/err")"
+fi
 
 # Misuse: one line each, on every path.
 expect_error() {  # expect_error MESSAGE ARGS...
