@@ -240,6 +240,18 @@ void train_links(TrainCommandOptions& o, Communicator& comm) {
                  static_cast<long long>(summary.best_epoch), score_line(summary.test).c_str());
 }
 
+// Resumes when asked, trains, and has the leader say how it ended.
+void run_node_trainer(Trainer& trainer, const TrainCommandOptions& o, bool leader) {
+  if (!o.resume.empty()) {
+    trainer.load_checkpoint(o.resume);
+    if (leader) print_resumed(o.resume, trainer.next_epoch());
+  }
+  const TrainSummary summary = trainer.run(stdout, stderr, o.checkpoint);
+  if (leader)
+    std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
+                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
+}
+
 void train_nodes(TrainCommandOptions& o, Communicator& comm) {
   const bool leader = comm.rank() == 0;
   o.train.evaluation = parse_evaluation_mode(o.evaluation);
@@ -258,14 +270,7 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
                  data.split.validation.size(), data.split.test.size(), static_cast<long long>(data.num_classes));
 
   Trainer trainer(data, *sampler, *backend, comm, o.train);
-  if (!o.resume.empty()) {
-    trainer.load_checkpoint(o.resume);
-    if (leader) print_resumed(o.resume, trainer.next_epoch());
-  }
-  const TrainSummary summary = trainer.run(stdout, stderr, o.checkpoint);
-  if (leader)
-    std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
-                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
+  run_node_trainer(trainer, o, leader);
 }
 
 // Node classification on a graph no rank holds whole: each rank reads its block
@@ -314,14 +319,7 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
                  data.split.train.size(), data.split.validation.size(), data.split.test.size(),
                  static_cast<long long>(data.num_classes));
   Trainer trainer(data, *sampler, graph.backend(), comm, o.train);
-  if (!o.resume.empty()) {
-    trainer.load_checkpoint(o.resume);
-    if (leader) print_resumed(o.resume, trainer.next_epoch());
-  }
-  const TrainSummary summary = trainer.run(stdout, stderr, o.checkpoint);
-  if (leader)
-    std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
-                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
+  run_node_trainer(trainer, o, leader);
 #else
   (void)o;
   (void)comm;
