@@ -22,16 +22,21 @@ Communicator& world() {
   return *comm;
 }
 
-TrainingData planted_training_data() {
+// 300 vertices in 3 classes, symmetric, its largest component.
+Graph planted_graph() {
   PlantedPartitionOptions graph;
   graph.vertices = 300;
   graph.classes = 3;
   graph.average_degree = 8;
   graph.feature_dim = 16;
   graph.seed = 5;
+  return cleanup(generate_planted_partition(graph), {true, true, true});
+}
+
+TrainingData planted_training_data() {
   TrainingDataOptions options;
   options.split = {12, 10, 5};
-  return prepare_training_data(cleanup(generate_planted_partition(graph), {true, true, true}), options);
+  return prepare_training_data(planted_graph(), options);
 }
 
 struct MpiCase {
@@ -112,13 +117,7 @@ class TrainMpiPartitioned : public ::testing::TestWithParam<PartitionedCase> {};
 TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
   const int c = GetParam().replication, p = world().size();
   if (p % (c * c) != 0) GTEST_SKIP() << "replication " << c << ": c * c must divide " << p << " processes";
-  PlantedPartitionOptions planted;
-  planted.vertices = 300;
-  planted.classes = 3;
-  planted.average_degree = 8;
-  planted.feature_dim = 16;
-  planted.seed = 5;
-  Graph g = cleanup(generate_planted_partition(planted), {true, true, true});
+  Graph g = planted_graph();
   const DataSplit split = split_per_class(g.labels, {12, 10, 5});
   g.splits = {{"train", split.train}, {"valid", split.validation}, {"test", split.test}};  // as an OGB dataset's
   const std::string path = testing::scratch_dir("train_partitioned") + "/g.msg";  // one per rank: the same bytes

@@ -101,12 +101,9 @@ TrainingData read_partitioned_training_data(const std::string& path, const RowBl
     all.erase(std::unique(all.begin(), all.end()), all.end());
     const std::vector<int64_t> labels = read_binary_labels_at(path, all);
     check_labels(path, labels);
-    data.split =
-        given_split(splits, [&](vid_t v) { return labels[std::lower_bound(all.begin(), all.end(), v) - all.begin()]; });
-    const std::vector<vid_t> scored = scored_vertices(data.split);
-    data.split_labels.reserve(scored.size());
-    for (vid_t v : scored)
-      data.split_labels.push_back(labels[std::lower_bound(all.begin(), all.end(), v) - all.begin()]);
+    const auto label_of = [&](vid_t v) { return labels[std::lower_bound(all.begin(), all.end(), v) - all.begin()]; };
+    data.split = given_split(splits, label_of);
+    for (vid_t v : scored_vertices(data.split)) data.split_labels.push_back(label_of(v));
     // Classes the split never shows cannot be told apart from absent ones.
     data.num_classes = 1 + *std::max_element(data.split_labels.begin(), data.split_labels.end());
   } else {
