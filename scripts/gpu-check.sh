@@ -13,9 +13,13 @@
 #   torch_baseline.json  (step torch) plain-torch per-minibatch GraphSAGE sampling vs. the matsamp op
 #   accuracy.txt  (step accuracy) Cora test accuracy over 10 splits, trained with --device cuda
 #   mpi_bench.jsonl (step mpi) several ranks sharing the GPU, graph replicated and partitioned
-# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy, in the
-# order given; default all (= the first five, more than one 10-minute call: split them, e.g.
-# "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; a warm
+#   recent.txt    (step recent) the trainer's CUDA paths through the CLI (link prediction,
+#                 R-GCN, the preparation pipeline against itself and against --no-pipeline)
+# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent, in
+# the order given; default all (= the first five, more than one 10-minute call: split them, e.g.
+# "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; recent is the
+# short check for a short lease (one torch build: gpu_tests, the CLI's trainer on the GPU,
+# pytest); a warm
 # machine keeps build-gpu/ between calls, so the steps may run in separate calls)
 # Needs .gpu-deps/ from scripts/gpu-prepare.sh, carried along.
 set -uo pipefail
@@ -150,6 +154,73 @@ do_accuracy() {
   note "accuracy exit $?: $(grep 'mean test accuracy' "$out/accuracy.txt" | tr '\n' ' ')"
 }
 
+# One torch build for a short lease: gpu_tests, then the trainer's CUDA paths
+# through the CLI (each must exit 0; the pipeline must give the losses of
+# --no-pipeline), then pytest.
+do_recent() {
+  local tb=$build-torch torch_prefix cli log=$out/recent.txt
+  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "recent: no torch"; return; }
+  { nvidia-smi; nvcc --version; cmake --version | head -1; g++ --version | head -1; } >"$out/machine.txt" 2>&1
+  configure_and_build "$tb" "matsamp gpu_tests matsamp_python" -DPython3_EXECUTABLE="$python"
+  export MATSAMP_DATA=$deps/data MATSAMP_CLI=$tb/csrc/matsamp
+  "$tb/tests/gpu_tests" --gtest_output=json:"$out/gpu_tests.json" >"$tb/gpu_tests.log" 2>&1
+  note "gpu_tests exit $?: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$tb/gpu_tests.log" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \] [A-Za-z].*\)$' "$tb/gpu_tests.log" | head -20 | tee -a "$summary"
+  cli=$tb/csrc/matsamp
+  # train_check NAME ARGS...: one training run, its epoch lines kept; the losses to $tb/NAME.losses.
+  train_check() {
+    local name=$1 rc
+    shift
+    echo "== $name: matsamp train $*" >>"$log"
+    timeout 150 "$cli" train "$@" >"$tb/$name.out" 2>>"$log"
+    rc=$?
+    cat "$tb/$name.out" >>"$log"
+    grep -o '"loss":[0-9.e+-]*' "$tb/$name.out" >"$tb/$name.losses"
+    note "$name: exit $rc, $(grep -c '"epoch"' "$tb/$name.out") epochs, $(tail -1 "$tb/$name.out" | cut -c1-160)"
+  }
+  train_check link --task link -g "$deps/data/cora.npz" --device cuda --epochs 3
+  train_check link_ladies --task link -g "$deps/data/cora.npz" --device cuda --epochs 2 --sampler ladies
+  train_check rgcn -g mag:3000:4 --model rgcn --add-reverse --device cuda --epochs 3
+  train_check pipeline -g planted:20000:8 --device cuda --epochs 3
+  train_check pipeline_again -g planted:20000:8 --device cuda --epochs 3
+  train_check no_pipeline -g planted:20000:8 --device cuda --epochs 3 --no-pipeline
+  local same=no again=no
+  cmp -s "$tb/pipeline.losses" "$tb/no_pipeline.losses" && same=yes
+  cmp -s "$tb/pipeline.losses" "$tb/pipeline_again.losses" && again=yes
+  note "pipeline losses equal to --no-pipeline: $same; equal on a second run: $again ($(tr '\n' ' ' <"$tb/pipeline.losses"))"
+  recent_partitioned
+  if "$python" -c 'import pytest' 2>/dev/null; then
+    MATSAMP_PYG=$deps/pyg PYTHONPATH=$tb/python timeout 240 "$python" -m pytest "$root/tests/python" -q -rs \
+      -p no:cacheprovider >"$out/pytest.txt" 2>&1
+    note "pytest exit $?: $(tail -1 "$out/pytest.txt")"
+  fi
+}
+
+# Partitioned training with the model on the GPU (a torch and MPI build): ranks
+# sharing the one GPU, their epochs against one process's.
+recent_partitioned() {
+  local mb=$build-torch-mpi dir=$build-torch-mpi/run
+  configure_and_build "$mb" "matsamp" -DPython3_EXECUTABLE="$python" -DMATSAMP_WITH_MPI=ON
+  mkdir -p "$dir"
+  "$mb/csrc/matsamp" generate planted --vertices 1500 --classes 4 --features 16 -o "$dir/g.msg" >>"$log" 2>&1
+  local train=(train -g "$dir/g.msg" --epochs 3 -b 8 --minibatches-per-step 8 --seed 3 --device cuda
+               --distributed partitioned)
+  local runs=("1 1" "2 1" "4 2") np c
+  for run in "${runs[@]}"; do
+    read -r np c <<<"$run"
+    echo "== partitioned np=$np c=$c" >>"$log"
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=2 -np "$np" "$mb/csrc/matsamp" \
+      "${train[@]}" --replication "$c" >"$dir/out_$np" 2>>"$log"
+    note "partitioned --device cuda np=$np c=$c: exit $?, $(grep -c '"epoch"' "$dir/out_$np") epochs"
+    grep '"epoch"' "$dir/out_$np" | sed -E 's/,"feature_fetch_bytes".*//' >"$dir/scores_$np"
+    cat "$dir/out_$np" >>"$log"
+  done
+  for np in 2 4; do
+    cmp -s "$dir/scores_1" "$dir/scores_$np" && note "partitioned np=$np: epochs equal to one process's" ||
+      note "partitioned np=$np: epochs DIFFER from one process's: $(diff "$dir/scores_1" "$dir/scores_$np" | head -4)"
+  done
+}
+
 # A machine released between calls (idle too long) comes back bare: build first.
 need_build() { [ -x "$build/tests/gpu_tests" ] && [ -x "$build/csrc/matsamp" ] || do_build; }
 
@@ -214,10 +285,10 @@ do_bench() {
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
-usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy"
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent"
 steps=("${@:-all}")
 for step in "${steps[@]}"; do   # checked before anything runs
-  case $step in all | build | test | bench | torch | mpi | accuracy) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case $step in all | build | test | bench | torch | mpi | accuracy | recent) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 for step in "${steps[@]}"; do
   case $step in

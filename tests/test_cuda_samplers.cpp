@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "cuda_test_support.h"
+#include "edge_bulk_cases.h"
 #include "epoch_compare.h"
 #include "generate/generators.h"
 #include "graph/hetero_graph.h"
@@ -14,7 +15,9 @@
 #include "sampling/fingerprint.h"
 #include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
+#include "sampling/registry.h"
 #include "sampling/sampler.h"
+#include "sampling/sampling_graph.h"
 #include "sampling_checks.h"
 #include "test_data.h"
 
@@ -78,6 +81,28 @@ TEST_F(CudaSamplers, HeterogeneousSampling) {
     expected.add(to_host(*cpu, on_cpu->sample(cpu_context, g.type_index("paper"), used, offsets, 0, 1)));
     got.add(to_host(*cuda, on_gpu->sample(gpu_context, g.type_index("paper"), used, offsets, 0, 1)));
     EXPECT_EQ(got.value(), expected.value()) << on_cpu->name();
+  }
+}
+
+// Link prediction's minibatches (edge seeds, negatives, each minibatch's seed
+// edges masked out of its layers: mask_entries and sample_rows_masked) are
+// the CPU's on the GPU, for every sampler that excludes edges.
+TEST_F(CudaSamplers, LinkPredictionExcludingSeedEdges) {
+  const Graph c = cora();
+  const testing::EdgeList edges = testing::upper_edges(c.adj);
+  const NegativeSampler negatives(c.adj, {1, NegativeDistribution::uniform, false});
+  const EdgeBulk bulk = testing::bulk_of(edges, 64, 0, 6, &negatives, {1, 4, true, true});
+  LocalGraph on_cpu(*cpu, c.adj), on_gpu(*cuda, c.adj);
+  for (const std::string name : {"graphsage", "labor", "ladies", "fastgcn"}) {
+    const SamplerSpec& spec = find_sampler(name);
+    const SamplerParams params = params_from_sizes(
+        spec, spec.sizes_option == "fanouts" ? std::vector<int64_t>{10, 5} : std::vector<int64_t>{256, 256}, true);
+    const auto cpu_sampler = make_sampler(name, on_cpu, params), gpu_sampler = make_sampler(name, on_gpu, params);
+    Context cpu_context{*cpu, 9}, gpu_context{*cuda, 9};
+    Fingerprint expected, got;
+    expected.add(to_host(*cpu, sample_edge_bulk(*cpu_sampler, cpu_context, bulk, 4)));
+    got.add(to_host(*cuda, sample_edge_bulk(*gpu_sampler, gpu_context, bulk, 4)));
+    EXPECT_EQ(got.value(), expected.value()) << name;
   }
 }
 
