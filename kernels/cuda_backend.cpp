@@ -46,7 +46,7 @@ class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(const CudaOptions& options)
       : options_(options),
-        engine_(options.device, options.memory_limit_bytes),
+        engine_(options.device, options.memory_limit_bytes, options.memory_source),
         spgemm_budget_(options.spgemm_budget_bytes > 0 ? options.spgemm_budget_bytes : default_budget()) {}
 
   std::string name() const override { return "cuda"; }

@@ -26,6 +26,9 @@ struct CudaOptions {
   // Refuse allocations past this many bytes as if the device were full (0: no
   // limit beyond the device's). Lets tests and shared GPUs bound the backend.
   int64_t memory_limit_bytes = 0;
+  // Where device memory and the stream come from (none: the backend's own
+  // stream and stream-ordered pool).
+  std::shared_ptr<DeviceMemorySource> memory_source;
 };
 
 // True when a CUDA device can be used; otherwise *why (when given) says why not.

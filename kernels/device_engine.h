@@ -1,11 +1,13 @@
 // One GPU engine: a device, one stream, a stream-ordered memory pool and a
-// cuSPARSE handle. Plain C++ so that host glue needs no nvcc; device_engine.cu
+// cuSPARSE handle; or, with a DeviceMemorySource, the source's stream and memory. Plain C++ so that host glue needs no nvcc; device_engine.cu
 // holds the CUDA side. Every allocation of the backend goes through allocate()
 // (no cudaMalloc in the sampling loop), every copy through the engine's stream.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -15,12 +17,12 @@ namespace matsamp::gpu {
 
 class DeviceEngine {
  public:
-  DeviceEngine(int device, int64_t memory_limit_bytes);
+  DeviceEngine(int device, int64_t memory_limit_bytes, std::shared_ptr<DeviceMemorySource> source = nullptr);
   ~DeviceEngine();
   DeviceEngine(const DeviceEngine&) = delete;
   DeviceEngine& operator=(const DeviceEngine&) = delete;
 
-  // Stream-ordered allocation from the engine's pool; throws GpuOutOfMemory.
+  // Stream-ordered allocation from the engine's pool (or its source); throws GpuOutOfMemory.
   void* allocate(int64_t bytes);
   void release(void* pointer) noexcept;
 
@@ -32,8 +34,8 @@ class DeviceEngine {
   // Waits for the stream, then returns the pool's unused memory to the driver.
   void release_cached_memory();
 
-  void* stream() const;         // a cudaStream_t
-  void* sparse_handle() const;  // a cusparseHandle_t
+  void* stream() const;         // a cudaStream_t: the one to run on now
+  void* sparse_handle() const;  // a cusparseHandle_t on stream()
 
   // Bytes of graph matrices kept resident (reported in out-of-memory errors).
   void set_resident_bytes(int64_t bytes) { resident_bytes_ = bytes; }
@@ -45,8 +47,16 @@ class DeviceEngine {
   CudaCounters counters() const;
 
  private:
+  void* source_allocate(int64_t bytes);
+  void source_release(void* pointer) noexcept;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // A source's memory, counted here (an own pool counts its own): arrays can be
+  // released from other threads (tensors' deleters), hence the lock.
+  mutable std::mutex source_lock_;
+  std::unordered_map<void*, int64_t> source_arrays_;
+  int64_t source_in_use_ = 0, source_peak_ = 0;
   int64_t resident_bytes_ = 0;
   CudaCounters counters_;
   friend class DeviceScope;

@@ -15,18 +15,20 @@
 #   mpi_bench.jsonl (step mpi) several ranks sharing the GPU, graph replicated and partitioned
 #   recent.txt    (step recent) the trainer's CUDA paths through the CLI (link prediction,
 #                 R-GCN, the preparation pipeline against itself and against --no-pipeline)
-# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent, in
+# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python, in
 # the order given; default all (= the first five, more than one 10-minute call: split them, e.g.
 # "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; recent is the
 # short check for a short lease (one torch build: gpu_tests, the CLI's trainer on the GPU,
-# pytest); a warm
+# pytest), python a shorter one (the torch build, gpu_tests, pytest); a warm
 # machine keeps build-gpu/ between calls, so the steps may run in separate calls)
 # Needs .gpu-deps/ from scripts/gpu-prepare.sh, carried along.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MATSAMP_GPU_BUILD:-$root/build-gpu}
 out=${OUT:-$build/gpu-check-out}   # $OUT: what the device tool brings back
+tb=$build-torch                     # the build against the machine's torch
 deps=$root/.gpu-deps
+export MATSAMP_DATA=$deps/data MATSAMP_CLI=$build-torch/csrc/matsamp
 jobs=${MATSAMP_JOBS:-16}
 mkdir -p "$out"
 summary=$out/summary.txt logs=$out/logs.txt
@@ -74,12 +76,11 @@ do_build() {
 
 # Issues 5 and 6: the trainer and the Python extension against this machine's torch.
 do_torch() {
-  local tb=$build-torch torch_prefix
+  local torch_prefix
   torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "torch step: no torch"; return; }
   note "torch $("$python" -c 'import torch; print(torch.__version__, torch.version.cuda)')"
   configure_and_build "$tb" "matsamp train_tests matsamp_python" -DPython3_EXECUTABLE="$python"
   grep -q "torch=ON" "$logs" || note "WARNING: configured without torch"
-  export MATSAMP_DATA=$deps/data MATSAMP_CLI=$tb/csrc/matsamp
   # Line-buffered: a crash must not take the end of the log with it.
   stdbuf -oL "$tb/tests/train_tests" --gtest_output=json:"$out/train_tests.json" >"$tb/train_tests.log" 2>&1
   local rc=$?
@@ -147,7 +148,6 @@ do_mpi() {
 
 # Issue 5 on the GPU: Cora over 10 splits, models and sampling on the GPU.
 do_accuracy() {
-  local tb=$build-torch
   [ -x "$tb/csrc/matsamp" ] || { note "accuracy: run the torch step first"; return; }
   MATSAMP=$tb/csrc/matsamp CORA=$deps/data/cora.npz LOG_DIR=$out/accuracy \
     timeout 550 "$root/experiments/train_accuracy.sh" --device cuda >"$out/accuracy.txt" 2>&1
@@ -156,17 +156,33 @@ do_accuracy() {
 
 # One torch build for a short lease: gpu_tests, then the trainer's CUDA paths
 # through the CLI (each must exit 0; the pipeline must give the losses of
-# --no-pipeline), then pytest.
+# --no-pipeline), partitioned training, then pytest.
 do_recent() {
-  local tb=$build-torch torch_prefix cli log=$out/recent.txt
-  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "recent: no torch"; return; }
+  recent_build || return
+  recent_cli
+  recent_partitioned
+  recent_pytest
+}
+
+# Shorter still: the torch build, gpu_tests and pytest (the Python ops on the GPU).
+do_python() {
+  recent_build || return
+  recent_pytest
+}
+
+recent_build() {
+  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return 1; }   # global: recent_partitioned builds with it too
   { nvidia-smi; nvcc --version; cmake --version | head -1; g++ --version | head -1; } >"$out/machine.txt" 2>&1
   configure_and_build "$tb" "matsamp gpu_tests matsamp_python" -DPython3_EXECUTABLE="$python"
-  export MATSAMP_DATA=$deps/data MATSAMP_CLI=$tb/csrc/matsamp
+  grep "Python CUDA ops" "$logs" | tail -1 | tee -a "$summary"
   "$tb/tests/gpu_tests" --gtest_output=json:"$out/gpu_tests.json" >"$tb/gpu_tests.log" 2>&1
   note "gpu_tests exit $?: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$tb/gpu_tests.log" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \] [A-Za-z].*\)$' "$tb/gpu_tests.log" | head -20 | tee -a "$summary"
-  cli=$tb/csrc/matsamp
+  return 0   # a failing test is reported, not a reason to stop
+}
+
+recent_cli() {
+  local cli=$tb/csrc/matsamp log=$out/recent.txt
   # train_check NAME ARGS...: one training run, its epoch lines kept; the losses to $tb/NAME.losses.
   train_check() {
     local name=$1 rc
@@ -188,18 +204,22 @@ do_recent() {
   cmp -s "$tb/pipeline.losses" "$tb/no_pipeline.losses" && same=yes
   cmp -s "$tb/pipeline.losses" "$tb/pipeline_again.losses" && again=yes
   note "pipeline losses equal to --no-pipeline: $same; equal on a second run: $again ($(tr '\n' ' ' <"$tb/pipeline.losses"))"
-  recent_partitioned
+}
+
+recent_pytest() {
   if "$python" -c 'import pytest' 2>/dev/null; then
     MATSAMP_PYG=$deps/pyg PYTHONPATH=$tb/python timeout 240 "$python" -m pytest "$root/tests/python" -q -rs \
       -p no:cacheprovider >"$out/pytest.txt" 2>&1
     note "pytest exit $?: $(tail -1 "$out/pytest.txt")"
+  else
+    note "pytest is not installed: tests/python not run"
   fi
 }
 
 # Partitioned training with the model on the GPU (a torch and MPI build): ranks
 # sharing the one GPU, their epochs against one process's.
 recent_partitioned() {
-  local mb=$build-torch-mpi dir=$build-torch-mpi/run
+  local mb=$build-torch-mpi dir=$build-torch-mpi/run log=$out/recent.txt
   configure_and_build "$mb" "matsamp" -DPython3_EXECUTABLE="$python" -DMATSAMP_WITH_MPI=ON
   mkdir -p "$dir"
   "$mb/csrc/matsamp" generate planted --vertices 1500 --classes 4 --features 16 -o "$dir/g.msg" >>"$log" 2>&1
@@ -285,10 +305,10 @@ do_bench() {
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
-usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent"
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python"
 steps=("${@:-all}")
 for step in "${steps[@]}"; do   # checked before anything runs
-  case $step in all | build | test | bench | torch | mpi | accuracy | recent) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 for step in "${steps[@]}"; do
   case $step in

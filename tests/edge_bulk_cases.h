@@ -25,7 +25,7 @@ inline EdgeList upper_edges(const CsrMatrix& a) {
 
 // Minibatches [first, end) of edges cut every `batch`, in edge order.
 inline EdgeBulk bulk_of(const EdgeList& e, int64_t batch, int64_t first, int64_t end, const NegativeSampler* negatives,
-                 const EdgeBulkOptions& options) {
+                        const EdgeBulkOptions& options) {
   std::vector<vid_t> s, d;
   Offsets offsets{0};
   for (int64_t g = first; g < end; ++g) {

@@ -11,6 +11,7 @@
 #include "graph/hetero_graph.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
+#include "kernels/device_engine.h"
 #include "sampling/epoch.h"
 #include "sampling/fingerprint.h"
 #include "sampling/hetero_layer_wise.h"
@@ -104,6 +105,48 @@ TEST_F(CudaSamplers, LinkPredictionExcludingSeedEdges) {
     got.add(to_host(*cuda, sample_edge_bulk(*gpu_sampler, gpu_context, bulk, 4)));
     EXPECT_EQ(got.value(), expected.value()) << name;
   }
+}
+
+// Device memory and stream lent by the caller (as the bindings lend torch's):
+// here another engine's pool and stream, counted. The minibatches are the CPU's,
+// everything the backend took went through the source, and all of it came back.
+class LentMemory : public DeviceMemorySource {
+ public:
+  void* stream() const override { return lender_.stream(); }
+  void* allocate(int64_t bytes, void* stream) override {
+    EXPECT_EQ(stream, lender_.stream());
+    ++allocations;
+    return lender_.allocate(bytes);
+  }
+  void release(void* pointer) noexcept override {
+    ++releases;
+    lender_.release(pointer);
+  }
+  int64_t allocations = 0, releases = 0;
+
+ private:
+  mutable gpu::DeviceEngine lender_{0, 0};
+};
+
+class CudaSamplersOnLentMemory : public CudaSamplers {
+ protected:
+  CudaOptions options() const override {  // called once a device is known to exist
+    source = std::make_shared<LentMemory>();
+    CudaOptions o;
+    o.memory_source = source;
+    return o;
+  }
+  mutable std::shared_ptr<LentMemory> source;
+};
+
+TEST_F(CudaSamplersOnLentMemory, SampleTheCpusMinibatchesThroughTheSource) {
+  const Graph c = cora();
+  expect_parity(*testing::graphsage(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
+  expect_parity(*testing::layer_wise("ladies", c.adj, {256, 256}, 42), c.num_vertices(), 512);
+  EXPECT_GT(source->allocations, 0);
+  EXPECT_GT(cuda_counters(*cuda).peak_device_bytes, 0);
+  cuda.reset();
+  EXPECT_EQ(source->releases, source->allocations);
 }
 
 // Layers stay on the device until asked for (the bench's and the Python ops'

@@ -2,6 +2,7 @@
 #pragma once
 #include <ATen/ATen.h>
 
+#include <memory>
 #include <tuple>
 #include <vector>
 
@@ -14,9 +15,10 @@ using SampleTensors = std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor
                                  std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>>;
 
 // The bulk as tensors on `device`: on the CPU its host arrays, moved; on a GPU
-// its device arrays, copied device to device before this returns (synchronized),
-// so the caller may drop the handles. Block offsets are on the host: copied up.
-SampleTensors to_tensors(Backend& backend, Bulk&& bulk, c10::Device device);
+// its device arrays, which the tensors then hold (with the backend) when they
+// are torch's memory on torch's stream (torch_cuda_memory.h), else copied device
+// to device and synchronized. Block offsets are on the host: copied up.
+SampleTensors to_tensors(const std::shared_ptr<Backend>& backend, Bulk&& bulk, c10::Device device);
 
 // The tensor on the host, for reading (no copy when it is there already).
 at::Tensor on_host(const at::Tensor& t);

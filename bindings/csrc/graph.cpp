@@ -9,6 +9,7 @@
 #include "io/graph_io.h"
 #include "kernels/cuda_backend.h"
 #include "sampling/epoch.h"
+#include "torch_cuda_memory.h"
 
 namespace matsamp::bindings {
 
@@ -136,11 +137,18 @@ c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const
 void GraphHolder::place_on_cuda(int64_t index) {
   TORCH_CHECK_VALUE(index >= 0 && index <= std::numeric_limits<int>::max(), kOp,
                     ": CUDA device index must be non-negative, got ", index);
-  std::unique_ptr<Backend> backend;
+  std::shared_ptr<Backend> backend;
   try {
-    backend = make_backend(DeviceName{"cuda", static_cast<int>(index), true});
+    if (torch_has_cuda_memory()) {  // on torch's stream, in its caching allocator's memory
+      CudaOptions options;
+      options.device = static_cast<int>(index);
+      options.memory_source = torch_cuda_memory(options.device);
+      backend = make_cuda_backend(options);
+    } else {
+      backend = make_backend(DeviceName{"cuda", static_cast<int>(index), true});
+    }
   } catch (const Error& e) {
-    TORCH_CHECK(false, kOp, ": cannot place the graph on ", valid_utf8(e.what()));
+    TORCH_CHECK(false, kOp, ": cannot place the graph on cuda:", index, ": ", valid_utf8(e.what()));
   }
   std::lock_guard<std::mutex> kept(samplers_mutex_);
   samplers_.clear();  // built over the old graph

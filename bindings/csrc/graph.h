@@ -54,6 +54,8 @@ class GraphHolder : public torch::CustomClassHolder {
     std::lock_guard<std::mutex> lock(backend_mutex_);
     return fn(*backend_, *graph_);
   }
+  // Inside with_backend: the backend, for results that outlive the call (to_tensors).
+  const std::shared_ptr<Backend>& shared_backend() const { return backend_; }
   // The engine's sampler of that name from the registry over this graph, its
   // options from per-layer `sizes` (params_from_sizes) and saint_norm (the
   // samplers that take it). Kept per parameters, so what a sampler prepares once
@@ -68,7 +70,7 @@ class GraphHolder : public torch::CustomClassHolder {
   at::Tensor labels_;
   c10::Dict<std::string, at::Tensor> splits_;
   c10::Device device_{c10::kCPU};
-  std::unique_ptr<Backend> backend_;
+  std::shared_ptr<Backend> backend_;   // shared with the tensors that hold its device arrays
   std::unique_ptr<LocalGraph> graph_;  // adj_ registered in backend_
   mutable std::mutex backend_mutex_;
   mutable std::map<std::string, std::shared_ptr<const Sampler>> samplers_;  // built over graph_

@@ -2,8 +2,9 @@
 // of the registry on the graph's backend (OpenMP, or the graph's CUDA backend).
 // Seeds and offsets are read on the host (they are small). On the CPU the results
 // are host arrays moved (not copied) into tensors; on a CUDA graph the layers,
-// which stay on the device, are copied device to device into torch's tensors, and
-// the block offsets, which are on the host, are copied up.
+// sampled on torch's current stream into its caching allocator's memory, become
+// the tensors' storage (bulk_tensors.h), and the block offsets, which are on the
+// host, are copied up.
 #include <torch/cuda.h>
 #include <torch/library.h>
 
@@ -41,8 +42,8 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
     try {
       graph.with_backend([&](Backend& backend, LocalGraph&) {
         Context ctx{backend, key};
-        tensors =
-            to_tensors(backend, sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device());
+        tensors = to_tensors(graph.shared_backend(),
+                             sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device());
         release_cached_gpu_memory(backend);  // torch's allocator shares the GPU
       });
     } catch (const GpuOutOfMemory& e) {  // not a bad argument: RuntimeError, with the k that fits

@@ -52,6 +52,43 @@ def test_cuda_kernels_equal_the_cpu_ones(gpu_cora, cora, sampler):
             assert torch.equal(got.cpu(), want), f"{sampler}: {name} differs"
 
 
+def expect_equal_layers(got, want, checksums):
+    for got_layer, want_layer, checksum in zip(got, want, checksums, strict=True):
+        for name, g, w in zip(got_layer._fields, got_layer, want_layer):
+            assert torch.equal(g.cpu(), w), name
+        assert checksum.item() == want_layer.col.sum().item()
+
+
+@needs_gpu
+def test_sampling_runs_on_torchs_stream_in_its_allocators_memory(gpu_cora, cora):
+    """The op runs on the caller's current stream and its layers are torch's memory,
+    held by the tensors (no copy) and given back to torch's allocator with them."""
+    seeds = torch.randperm(cora.num_nodes, generator=torch.Generator().manual_seed(2))[:512]
+    offsets = torch.tensor([0, 256, 512])
+
+    def sample(graph, device):
+        return matsamp.ops.sample_bulk(graph, "ladies", seeds.to(device), offsets, [256, 256], seed=5)
+
+    want = sample(cora, "cpu")
+    sample(gpu_cora, gpu_cora.device)  # the derived matrices are made once, on first use
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated(gpu_cora.device)
+    stream = torch.cuda.Stream(gpu_cora.device)
+    with torch.cuda.stream(stream):
+        got = sample(gpu_cora, gpu_cora.device)
+        held = torch.cuda.memory_allocated(gpu_cora.device) - before
+        # Read on the same stream, without a synchronize in between.
+        checksums = [layer.col.sum() for layer in got]
+    stream.synchronize()
+    layer_bytes = sum(t.numel() * t.element_size() for layer in got for t in (layer.rowptr, layer.col,
+                                                                              layer.value, layer.vertices))
+    assert held >= layer_bytes, f"{held} bytes allocated by torch for {layer_bytes} of layers"
+    expect_equal_layers(got, want, checksums)
+    del got, checksums  # the last references to the layers' tensors
+    torch.cuda.synchronize()
+    assert torch.cuda.memory_allocated(gpu_cora.device) == before
+
+
 @needs_gpu
 def test_loader_on_the_gpu_yields_the_cpu_minibatches(gpu_cora, cora):
     def minibatches(graph):
