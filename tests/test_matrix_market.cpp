@@ -165,5 +165,16 @@ TEST(MatrixMarket, TruncatedMidLineIsAnError) {
   EXPECT_TRUE(throws_error_with([&] { read_matrix_market(path); }, {path + ":4:", "expected 3 fields"}));
 }
 
+// A value cut short keeps the count ("0.5" to "0."): only the missing line end
+// tells; the same file complete reads.
+TEST(MatrixMarket, ALastValueCutShortIsAnError) {
+  const std::string dir = scratch_dir("mm_cut_value");
+  const std::string body = std::string(kHeader) + "3 3 2\n1 2 1\n2 3 0.5";
+  const std::string cut = write_file(dir, "cut.mtx", body.substr(0, body.size() - 1));
+  EXPECT_TRUE(throws_error_with([&] { read_matrix_market(cut); }, {cut + ":4:", "ends inside its last entry"}));
+  const Graph whole = read_matrix_market(write_file(dir, "whole.mtx", body + "\n"));
+  EXPECT_EQ(whole.adj.values, (std::vector<float>{1.0f, 0.5f}));
+}
+
 }  // namespace
 }  // namespace matsamp

@@ -99,8 +99,9 @@ Graph read_matrix_market(const std::string& path, const ReadOptions& options) {
   col_ids.reserve(capacity);
   if (keep_values) values.reserve(capacity);
 
-  int64_t seen = 0;
+  int64_t seen = 0, last_entry_line = 0;
   while (in.next_data_line("%")) {
+    last_entry_line = in.line_number();
     if (seen == declared) in.fail_here("more entries than the ", declared, " declared");
     const auto& t = in.tokens();
     if (t.size() != expected_fields) in.fail_here("expected ", expected_fields, " fields, found ", t.size());
@@ -119,6 +120,10 @@ Graph read_matrix_market(const std::string& path, const ReadOptions& options) {
     ++seen;
   }
   if (seen < declared) in.fail_here("truncated: ", declared, " entries declared, file ends after ", seen);
+  // The count cannot tell a last value cut short ("0.5" to "0."); every writer
+  // ends an entry with its line end, so a plain file without one is taken as cut.
+  if (seen > 0 && !in.source().compressed() && in.source().ends_inside_a_line())
+    fail(path, ":", last_entry_line, ": the file ends inside its last entry (no line end): it looks cut");
 
   Graph g;
   g.adj = csr_from_triples(rows, cols, std::move(row_ids), std::move(col_ids), std::move(values));

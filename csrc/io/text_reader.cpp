@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace matsamp {
@@ -148,6 +149,14 @@ LinePieces cut_into_pieces(std::string_view block, int64_t first_line, int piece
   for (size_t p = 0; p < out.text.size(); ++p)
     out.first_line[p] = p == 0 ? first_line : out.first_line[p - 1] + out.lines[p - 1];
   return out;
+}
+
+void warn_if_cut(const TextSource& source, int64_t last_line) {
+  if (source.compressed() || !source.ends_inside_a_line()) return;  // gzip's trailer proves it whole
+  std::fprintf(stderr,
+               "matsamp: warning: %s:%lld: the file ends inside this line (no line end); if it was cut there, "
+               "its last value is wrong\n",
+               source.path().c_str(), static_cast<long long>(last_line));
 }
 
 }  // namespace matsamp

@@ -98,10 +98,17 @@ struct LinePieces {
 };
 LinePieces cut_into_pieces(std::string_view block, int64_t first_line, int pieces);
 
+// Formats without a count cannot tell a file cut inside its last line from one
+// written without its final line end (SNAP's files): at the end of a plain
+// (not gzip) source that ends inside a line, a warning on stderr names the file
+// and its last line.
+void warn_if_cut(const TextSource& source, int64_t last_line);
+
 // Reads `path` block by block; each block is cut into one piece per thread and
 // parse(cursor, piece, pieces) runs on every piece in parallel; then merge(pieces)
 // runs on this thread, in file order (per-piece outputs go into slots indexed by
-// `piece`). The first error, in file order, is rethrown.
+// `piece`). The first error, in file order, is rethrown. A plain file that ends
+// inside its last line gets a warning (warn_if_cut).
 template <class Parse, class Merge>
 void parse_in_parallel(const std::string& path, Fields fields, Parse parse, Merge merge) {
   TextSource source(path);
@@ -125,6 +132,7 @@ void parse_in_parallel(const std::string& path, Fields fields, Parse parse, Merg
     merge(pieces);
     next_line = pieces.first_line.back() + pieces.lines.back();
   }
+  warn_if_cut(source, next_line - 1);  // the last piece counts its unended line
 }
 
 }  // namespace matsamp

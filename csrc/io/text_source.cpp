@@ -194,6 +194,7 @@ std::string_view TextSource::next_block() {
   pending_ = std::async(std::launch::async,
                         [this, &out, &next = blocks_[1 - current_]] { fill(next, out.bytes.substr(out.size)); });
   bytes_read_ += static_cast<int64_t>(out.size);
+  last_byte_ = out.bytes[out.size - 1];
   return {out.bytes.data(), out.size};
 }
 

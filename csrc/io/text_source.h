@@ -33,6 +33,10 @@ class TextSource {
   bool compressed() const;
   // Uncompressed bytes handed out so far.
   int64_t bytes_read() const { return bytes_read_; }
+  // True when the text handed out so far ends inside a line (no '\n' after its
+  // last byte): at the end of the file, a file without its final line end, or
+  // one cut inside its last line, which only a count or gzip's trailer can tell.
+  bool ends_inside_a_line() const { return bytes_read_ > 0 && last_byte_ != '\n'; }
 
   // The most text the file can hold: its size, or what that inflates to at most
   // when gzip-compressed. Readers bound declared counts by it before allocating.
@@ -56,6 +60,7 @@ class TextSource {
   std::unique_ptr<Reader> reader_;
   Block blocks_[2];
   int current_ = 0;
+  char last_byte_ = '\n';
   bool started_ = false;
   std::future<void> pending_;           // fills blocks_[1 - current_] after blocks_[current_]
   std::unique_ptr<Progress> progress_;  // files of 128 MiB and more
