@@ -55,6 +55,28 @@ TEST(Cli, BenchPrintsJsonAndBulkEqualsPerBatch) {
   EXPECT_LT(per_batch_lines, 16u) << r.err;
 }
 
+// --saint-counts: the first run writes GraphSAINT's pre-sampled counts, the
+// second reads them and samples the same minibatches; other samplers say why not.
+TEST(Cli, SaintCountsAreKeptAndReused) {
+  const std::string dir = scratch_dir("cli_saint_counts");
+  const std::string command = "bench --graph rmat:9 --sampler saint_node --saint-norm -b 64 --saint-counts " + dir +
+                              "/counts.msg";
+  auto fingerprint = [](const std::string& out) {
+    const size_t at = out.find("\"fingerprint\":");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find(',', at) - at);
+  };
+  const auto first = run_cli(command, dir);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_TRUE(std::filesystem::exists(dir + "/counts.msg"));
+  const auto second = run_cli(command, dir);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_FALSE(fingerprint(first.out).empty()) << first.out;
+  EXPECT_EQ(fingerprint(second.out), fingerprint(first.out));
+  const auto sage = run_cli("bench --graph rmat:9 --saint-counts " + dir + "/counts.msg", dir);
+  EXPECT_EQ(sage.exit_code, 1);
+  EXPECT_NE(sage.err.find("matsamp: error: the graphsage sampler pre-samples nothing"), std::string::npos) << sage.err;
+}
+
 // --plot draws the steps of both runs (a PNG from Debian's matplotlib); without
 // a Python that runs the script, one line says what is missing.
 TEST(Cli, BenchPlotsTheStepBreakdown) {

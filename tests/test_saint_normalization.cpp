@@ -4,8 +4,14 @@
 // rows normalized.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "epoch_compare.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
+#include "io_test_helpers.h"
+#include "sampling/estimate_file.h"
+#include "sampling/registry.h"
 #include "sampling/saint_normalization.h"
 #include "test_data.h"
 #include "test_sampler.h"
@@ -86,6 +92,86 @@ TEST(SaintNormalization, ScaledLayersAggregateWithoutBias) {
   const Graph g = read_matrix_market(testing::data_file("karate.mtx"));
   EXPECT_NEAR(mean_neighbour_share(g, true, 600), 1.0, 0.07);
   EXPECT_LT(mean_neighbour_share(g, false, 600), 0.9);
+}
+
+// The estimate file, watched: how many loads found counts, how many saves.
+class WatchedFile : public EstimateStore {
+ public:
+  explicit WatchedFile(const std::string& path) : file_(estimate_file(path)) {}
+  bool load(const std::string& key, const CsrMatrix& normalized, SubgraphCounts& counts) const override {
+    const bool found = file_->load(key, normalized, counts);
+    found_ += found;
+    return found;
+  }
+  void save(const std::string& key, const CsrMatrix& normalized, const SubgraphCounts& counts) const override {
+    ++saves_;
+    file_->save(key, normalized, counts);
+  }
+  mutable int found_ = 0, saves_ = 0;
+
+ private:
+  std::shared_ptr<const EstimateStore> file_;
+};
+
+// Two minibatches of GraphSAINT's random walks with saint_norm on `g`, its
+// counts kept in `store` (when given) under `key`.
+std::vector<Minibatch> normalized_walks(const Graph& g, std::shared_ptr<const EstimateStore> store,
+                                        const std::string& key = "walks", int64_t walk_length = 2) {
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, g.adj);
+  const auto sampler = make_sampler(
+      "saint", graph, SamplerParams().set("walk_length", walk_length).set("layers", 2).set("saint_norm", 1));
+  if (store) sampler->keep_estimates(std::move(store), key);
+  std::vector<vid_t> seeds(20);
+  for (vid_t v = 0; v < 20; ++v) seeds[v] = v;
+  Context ctx{*backend, 3};
+  const BulkSample bulk = to_host(*backend, sampler->sample(ctx, seeds, {0, 10, 20}, 0, 1));
+  return {extract_minibatch(bulk, 0), extract_minibatch(bulk, 1)};
+}
+
+TEST(SaintCountsFile, KeptCountsAreReusedForTheSameMinibatches) {
+  const Graph karate = read_matrix_market(testing::data_file("karate.mtx"));
+  const std::string path = testing::scratch_dir("saint_counts") + "/counts.msg";
+  const std::vector<Minibatch> want = normalized_walks(karate, nullptr);
+  auto first = std::make_shared<WatchedFile>(path);
+  testing::expect_identical(want, normalized_walks(karate, first), "estimated, then saved");
+  EXPECT_EQ(first->found_, 0);
+  EXPECT_EQ(first->saves_, 1);
+  auto second = std::make_shared<WatchedFile>(path);
+  testing::expect_identical(want, normalized_walks(karate, second), "read back");
+  EXPECT_EQ(second->found_, 1);
+  EXPECT_EQ(second->saves_, 0);
+}
+
+TEST(SaintCountsFile, CountsOfAnotherKeyGraphOrCorruptedAreRefused) {
+  const Graph karate = read_matrix_market(testing::data_file("karate.mtx"));
+  const std::string path = testing::scratch_dir("saint_counts_bad") + "/counts.msg";
+  normalized_walks(karate, estimate_file(path));
+  EXPECT_TRUE(
+      testing::throws_error_with([&] { normalized_walks(karate, estimate_file(path), "walks of 3", 3); },
+                                 {path, "holds the counts of 'walks batch=10 seed=3', not of 'walks of 3 batch"}));
+  EXPECT_TRUE(testing::throws_error_with(
+      [&] { normalized_walks(read_graph(testing::data_file("cora.npz")), estimate_file(path)); },
+      {path, "holds the counts of another graph"}));
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(0, std::ios::end);
+    f.seekp(f.tellg() / 2);  // inside the largest section, the entries' counts
+    f.put('\x7f');
+  }
+  EXPECT_TRUE(testing::throws_error_with([&] { normalized_walks(karate, estimate_file(path)); }, {path, "checksum"}));
+}
+
+TEST(SaintCountsFile, SamplersThatPreSampleNothingSaySo) {
+  const Graph karate = read_matrix_market(testing::data_file("karate.mtx"));
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, karate.adj);
+  const auto sage = make_sampler("graphsage", graph, SamplerParams().set("fanouts", std::vector<int64_t>{2}));
+  EXPECT_TRUE(testing::throws_error_with([&] { sage->keep_estimates(estimate_file("unused.msg"), "k"); },
+                                         {"graphsage sampler pre-samples nothing"}));
+  const auto plain = make_sampler("saint", graph, SamplerParams().set("walk_length", 2).set("layers", 2));
+  EXPECT_TRUE(testing::throws_error_with([&] { plain->keep_estimates(estimate_file("unused.msg"), "k"); },
+                                         {"pre-samples only with saint_norm"}));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "cli/sampler_options.h"
+
 #include "cli/validators.h"
 
 #include <omp.h>
@@ -8,6 +9,7 @@
 
 #include "kernels/cuda_backend.h"
 #include "kernels/gpu_memory_plan.h"
+#include "sampling/estimate_file.h"
 #include "util/json.h"
 #include "util/memory.h"
 
@@ -101,6 +103,9 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       ->check(non_negative())
       ->capture_default_str();
   command.add_option("--seed", options.epoch.seed, "sampling seed")->capture_default_str();
+  command.add_option("--saint-counts", options.saint_counts,
+                     "GraphSAINT with --saint-norm: keep the pre-sampled counts in FILE, and reuse them when it "
+                     "holds those of the same sampler, options, batch, seed and graph");
   command.add_option("--epoch", options.epoch.epoch, "epoch number (part of every random key)")->capture_default_str();
   command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")->check(CLI::Range(0, kMaxThreads));
   command.add_option("--device", options.device, device_help())
@@ -114,7 +119,17 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
 }
 
 std::unique_ptr<Sampler> make_sampler(const SamplerOptions& options, SamplingGraph& graph) {
-  return matsamp::make_sampler(options.sampler, graph, options.params());
+  const SamplerParams params = options.params();
+  std::unique_ptr<Sampler> sampler = matsamp::make_sampler(options.sampler, graph, params);
+  if (!options.saint_counts.empty()) {
+    std::string key = options.sampler;  // the options the counts depend on; the sampler adds batch and seed
+    for (const auto& [name, values] : params.values()) {
+      key += " " + name + "=";
+      for (size_t i = 0; i < values.size(); ++i) key += (i ? "," : "") + std::to_string(values[i]);
+    }
+    sampler->keep_estimates(estimate_file(options.saint_counts), key);
+  }
+  return sampler;
 }
 
 std::vector<vid_t> epoch_training_vertices(SamplerOptions& options, int64_t n) {

@@ -25,6 +25,7 @@ struct SamplerOptions {
   int threads = 0;                   // 0: OpenMP default
   std::string device = "cpu";        // a registered backend, cuda:N for one GPU (see pick_rank_gpu)
   double gpu_memory_fraction = 0.8;  // cuda: share of free GPU memory for one bulk
+  std::string saint_counts;          // GraphSAINT's pre-sampled counts kept in this file
   EpochOptions epoch;
 
   SamplerOptions();
@@ -36,7 +37,8 @@ struct SamplerOptions {
 };
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options);
-// Builds the chosen sampler over `graph` (which must outlive it).
+// Builds the chosen sampler over `graph` (which must outlive it); with
+// --saint-counts it keeps its pre-sampled counts in that file.
 std::unique_ptr<Sampler> make_sampler(const SamplerOptions& options, SamplingGraph& graph);
 // The training vertices of an n-vertex graph (--train-fraction, --seed); also
 // tells the epoch the id range its --locality-blocks split.

@@ -48,6 +48,8 @@ uint64_t header_checksum(const Header& h, const Entry* table) {
     fail(path,
          ": a graph of one vertex type, not a heterogeneous graph: read it with read_binary_csr (or read_graph; "
          "matsamp commands take it as -g)");
+  if (found == kEstimateVersion) fail(path, ": GraphSAINT's pre-sampled counts (--saint-counts), not a graph");
+  if (wanted == kEstimateVersion) fail(path, ": a graph, not GraphSAINT's pre-sampled counts (--saint-counts)");
   fail(path, ": unsupported format version ", found, " (this build reads ", kGraphVersion, " and ", kHeteroVersion,
        ")");
 }

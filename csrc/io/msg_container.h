@@ -14,8 +14,9 @@
 
 namespace matsamp::msg {
 
-constexpr uint32_t kGraphVersion = 2;   // one graph: rowptr, colidx, ... (binary_csr.h)
-constexpr uint32_t kHeteroVersion = 3;  // vertex types and relations (hetero_binary.cpp)
+constexpr uint32_t kGraphVersion = 2;     // one graph: rowptr, colidx, ... (binary_csr.h)
+constexpr uint32_t kHeteroVersion = 3;    // vertex types and relations (hetero_binary.cpp)
+constexpr uint32_t kEstimateVersion = 4;  // GraphSAINT's pre-sampled counts (sampling/estimate_file.h)
 constexpr uint32_t kMaxSections = 1024;
 
 struct Header {

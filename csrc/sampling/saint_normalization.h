@@ -10,6 +10,7 @@
 // epoch draws once each, so the epoch's loss is the full training loss.)
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/csr.h"
@@ -26,6 +27,17 @@ struct SubgraphCounts {
   // Counts the subgraphs' vertices and the entries of Â inside them (each list
   // holds a subgraph's distinct vertices). OpenMP over the subgraphs.
   void add(const CsrMatrix& normalized, const std::vector<std::vector<vid_t>>& lists);
+};
+
+// Where pre-sampled counts are kept between runs (a file: sampling/estimate_file.h).
+class EstimateStore {
+ public:
+  virtual ~EstimateStore() = default;
+  // Fills `counts` with those kept for `key` (the sampler, its options, batch
+  // and seed) over `normalized`; false when none are kept. Counts kept for
+  // another key or graph are an error that names both.
+  virtual bool load(const std::string& key, const CsrMatrix& normalized, SubgraphCounts& counts) const = 0;
+  virtual void save(const std::string& key, const CsrMatrix& normalized, const SubgraphCounts& counts) const = 0;
 };
 
 // Â with its rows normalized and entry (v, u) scaled by C_v / C_uv = 1/α_uv (by

@@ -14,6 +14,10 @@ Bulk Sampler::sample_excluding(Context&, const std::vector<vid_t>&, const Offset
        "graphsage, labor, ladies or fastgcn)");
 }
 
+void Sampler::keep_estimates(std::shared_ptr<const EstimateStore>, std::string) {
+  fail("the ", name(), " sampler pre-samples nothing to keep (GraphSAINT's samplers do, with saint_norm)");
+}
+
 const std::vector<vid_t>& frontier_of(const BulkSample& bulk, size_t l) {
   return l == 0 ? bulk.seeds : bulk.layers[l - 1].vertices;
 }

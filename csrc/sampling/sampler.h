@@ -11,6 +11,8 @@
 
 namespace matsamp {
 
+class EstimateStore;
+
 class Sampler {
  public:
   virtual ~Sampler() = default;
@@ -32,6 +34,10 @@ class Sampler {
   // Adds the traffic no implementation of this sampler can avoid for `bulk`
   // (random gathers, streamed bytes) to stats: the floor `bench` compares with.
   virtual void count_traffic(const BulkSample& bulk, StepStats& stats) const = 0;
+  // Keeps what the sampler estimates by pre-sampling (GraphSAINT's counts) in
+  // `store` under `key` (the sampler and its options), and reuses it from there
+  // when kept. Samplers that pre-sample nothing throw.
+  virtual void keep_estimates(std::shared_ptr<const EstimateStore> store, std::string key);
 };
 
 // Throws unless every fanout / sample count is positive and there is at least one layer.

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "sampling/epoch.h"
-#include "sampling/saint_normalization.h"
 
 namespace matsamp {
 
@@ -43,6 +42,12 @@ SubgraphSampler::SubgraphSampler(SamplingGraph& graph, int64_t layers, bool aggr
   MATSAMP_CHECK(layers_ >= 1, "GraphSAINT layers must be at least 1, got ", layers_);
 }
 
+void SubgraphSampler::keep_estimates(std::shared_ptr<const EstimateStore> store, std::string key) {
+  MATSAMP_CHECK(aggregator_norm_, "the ", name(), " sampler pre-samples only with saint_norm (--saint-norm)");
+  store_ = std::move(store);
+  key_ = std::move(key);
+}
+
 const Matrix& SubgraphSampler::aggregator_normalized(Context& ctx, const Offsets& offsets) const {
   std::lock_guard<std::mutex> lock(estimate_mutex_);
   if (scaled_.defined()) return scaled_;
@@ -52,12 +57,23 @@ const Matrix& SubgraphSampler::aggregator_normalized(Context& ctx, const Offsets
                 "the graph is whole (not --distributed partitioned)");
   int64_t batch = 1;
   for (size_t g = 0; g + 1 < offsets.size(); ++g) batch = std::max(batch, offsets[g + 1] - offsets[g]);
-  const int64_t n = host->rows;
+  SubgraphCounts counts(*host);
+  // The estimate depends on the options, the batch and the seed: all in the key.
+  const std::string key = detail::concat(key_, " batch=", batch, " seed=", ctx.seed);
+  if (!store_ || !store_->load(key, *host, counts)) {
+    presample(ctx, batch, *host, counts);
+    if (store_) store_->save(key, *host, counts);
+  }
+  scaled_ = ctx.backend.upload(matsamp::aggregator_normalized(*host, counts));
+  return scaled_;
+}
+
+void SubgraphSampler::presample(Context& ctx, int64_t batch, const CsrMatrix& host, SubgraphCounts& counts) const {
+  const int64_t n = host.rows;
   std::vector<vid_t> all(n);
   for (int64_t v = 0; v < n; ++v) all[v] = v;
   Context quiet{ctx.backend, ctx.seed, nullptr, ctx.communicator};  // not part of any step's time
-  SubgraphCounts counts(*host);
-  constexpr int64_t kChunk = 64;  // minibatches per call
+  constexpr int64_t kChunk = 64;                                    // minibatches per call
   for (uint32_t pass = 0; counts.sampled_vertices < 50 * n; ++pass) {
     const uint32_t epoch = kPresampleEpoch + pass;
     const EpochOrder order(all, batch, ctx.seed, epoch);
@@ -70,11 +86,9 @@ const Matrix& SubgraphSampler::aggregator_normalized(Context& ctx, const Offsets
         std::sort(lists[g].begin(), lists[g].end());
         lists[g].erase(std::unique(lists[g].begin(), lists[g].end()), lists[g].end());
       }
-      counts.add(*host, lists);
+      counts.add(host, lists);
     }
   }
-  scaled_ = ctx.backend.upload(matsamp::aggregator_normalized(*host, counts));
-  return scaled_;
 }
 
 Bulk SubgraphSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,

@@ -12,6 +12,7 @@
 #pragma once
 #include <mutex>
 
+#include "sampling/saint_normalization.h"
 #include "sampling/sampler.h"
 #include "sampling/sampling_graph.h"
 
@@ -25,6 +26,7 @@ class SubgraphSampler : public Sampler {
   Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
               uint32_t epoch) const override;
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
+  void keep_estimates(std::shared_ptr<const EstimateStore> store, std::string key) override;
 
  protected:
   // The vertices added to each minibatch's roots (any order, repeats allowed).
@@ -42,7 +44,11 @@ class SubgraphSampler : public Sampler {
  private:
   // Â∘1/α in the backend, estimated with minibatches of the largest block of `offsets`.
   const Matrix& aggregator_normalized(Context& ctx, const Offsets& offsets) const;
+  // Adds pre-sampled subgraphs of `batch` roots to `counts` until 50·n vertices were drawn.
+  void presample(Context& ctx, int64_t batch, const CsrMatrix& host, SubgraphCounts& counts) const;
   bool aggregator_norm_;
+  std::shared_ptr<const EstimateStore> store_;
+  std::string key_;
   mutable std::mutex estimate_mutex_;
   mutable Matrix scaled_;
 };
