@@ -223,6 +223,11 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     options.epoch.memory_budget = parse_bytes(options.memory_budget);
   });
   const bool graphsage = options.sampler == "graphsage";
+  // The first product of GraphSAGE, LABOR and GraphSAINT's walks samples rows of A (LABOR-0 keeps
+  // each of a row's d entries with probability min(1, s/d): min(s, d) of them expected, as
+  // GraphSAGE; a walk's step picks one); that of the others extracts whole rows of Â.
+  const bool walks = options.sampler == "saint";
+  const bool samples_rows_of_a = graphsage || options.sampler == "labor" || walks;
 
   // The graph, the sampler and the backend of this mode.
   // Destroyed in reverse: the backend outlives the graph resident on it.
@@ -251,16 +256,16 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     n = partitioned->vertices();
     const DistributedLayerWise* lw = partitioned->layerwise_matrices();
     const CsrMatrix& local = partitioned->adjacency_block().local;
-    const int64_t first_fanout = graphsage ? options.lists.at("fanouts").at(0) : 0;
+    const int64_t first_fanout = walks ? 1 : samples_rows_of_a ? options.lists.at("fanouts").at(0) : 0;
     std::vector<int64_t> nnz{local.nnz(), lw ? lw->normalized.local.nnz() : 0, 0, 0};
-    for (int64_t r = 0; r < local.rows && graphsage; ++r) nnz[2] += std::min(first_fanout, local.row_nnz(r));
+    for (int64_t r = 0; r < local.rows && samples_rows_of_a; ++r) nnz[2] += std::min(first_fanout, local.row_nnz(r));
     // Entries whose column another block row holds: what locality cannot keep local.
     const DistributedCsr& block = partitioned->adjacency_block();
     const int64_t first = block.first_row(), end = block.blocks.end(block.block);
     for (col_t col : local.colidx) nnz[3] += col < first || col >= end;
     grid.col_comm().all_reduce_sum(nnz);  // a process column holds every block row once
     nonzeros = nnz[0];
-    operand_nonzeros = graphsage ? nnz[0] : nnz[1];
+    operand_nonzeros = samples_rows_of_a ? nnz[0] : nnz[1];
     sampled_row_entries = nnz[2];
     nonzeros_between_blocks = nnz[3];
   }
@@ -340,7 +345,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   JsonObject json;
   json.add("command", "bench").add("distributed", d.mode);
   json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
-  const bool sampled_rows = mode == GraphMode::partitioned && graphsage && !d.fetch_rows;
+  const bool sampled_rows = mode == GraphMode::partitioned && samples_rows_of_a && !d.fetch_rows;
   json.add("row_sampling", sampled_rows ? (d.oblivious ? "here_after_broadcast" : "at_owner")
                            : mode == GraphMode::partitioned && graphsage ? "fetched_rows"
                                                                          : "none");

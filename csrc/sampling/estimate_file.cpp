@@ -26,7 +26,7 @@ class EstimateFile final : public EstimateStore {
   explicit EstimateFile(std::string path) : path_(std::move(path)) {}
 
   bool load(const std::string& key, const CsrMatrix& normalized, SubgraphCounts& counts) const override {
-    struct stat info{};
+    struct stat info {};
     if (::stat(path_.c_str(), &info) != 0) return false;  // nothing kept yet: estimated, then saved
     const FileReader file(path_);
     const msg::Layout l = msg::parse(file, msg::kEstimateVersion);
