@@ -1,5 +1,6 @@
 // The .msg binary format: round trips, block-row reads, and corrupt files.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/half.h"
 #include "generate/generators.h"
 #include "io/binary_csr.h"
 #include "io/graph_io.h"
@@ -322,6 +324,41 @@ TEST(BinaryCsr, NonFiniteFeaturesAreRefusedNamingTheSection) {
   testing::overwrite(path, testing::with_section(bytes, "features", features));
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); },
                                 {path + ": section features: value inf of vertex ", "is not finite"}));
+}
+
+// Features stored as float16: half the bytes, each value the nearest half (read
+// back as float32, the same in a whole read and in a partitioned one); a value
+// beyond float16's range is refused, naming it.
+TEST(BinaryCsr, HalfFeaturesRoundToTheNearestHalfInHalfTheBytes) {
+  const std::string dir = scratch_dir("msg_half");
+  Graph g = small_labelled_graph();
+  for (size_t i = 0; i < g.features.size(); ++i) g.features[i] = 0.001f * static_cast<float>(i) - 0.1f;
+  const std::string single = dir + "/f32.msg", half = dir + "/f16.msg";
+  write_binary_csr(single, g);
+  write_binary_csr(half, g, FeatureType::float16);
+  auto section_bytes = [](const std::string& path, const std::string& name) {
+    for (const BinarySection& s : read_binary_csr_sections(path))
+      if (s.name == name) return s.bytes;
+    return uint64_t{0};
+  };
+  EXPECT_EQ(2 * section_bytes(half, "features_f16"), section_bytes(single, "features"));
+  EXPECT_EQ(section_bytes(half, "features"), 0u);
+  EXPECT_EQ(read_binary_csr_info(half).feature_type, FeatureType::float16);
+  EXPECT_EQ(read_binary_csr_info(single).feature_type, FeatureType::float32);
+  const Graph got = read_binary_csr(half);
+  EXPECT_EQ(got.adj, g.adj);
+  EXPECT_EQ(got.labels, g.labels);
+  ASSERT_EQ(got.features.size(), g.features.size());
+  for (size_t i = 0; i < g.features.size(); ++i) {
+    EXPECT_EQ(got.features[i], half_to_float(float_to_half(g.features[i]))) << i;
+    EXPECT_NEAR(got.features[i], g.features[i], std::fabs(g.features[i]) / 2048 + 1e-7) << i;
+  }
+  const int64_t f = g.feature_dim;
+  EXPECT_EQ(read_binary_feature_rows(half, 13, 50),
+            std::vector<float>(got.features.begin() + 13 * f, got.features.begin() + 50 * f));
+  g.features[4] = 70000.0f;
+  EXPECT_TRUE(throws_error_with([&] { write_binary_csr(dir + "/big.msg", g, FeatureType::float16); },
+                                {dir + "/big.msg: feature 1 of vertex 1 is 70000", "beyond float16's range"}));
 }
 
 TEST(BinaryCsr, MissingFileNamesPathAndReason) {

@@ -77,6 +77,23 @@ TEST(Cli, SaintCountsAreKeptAndReused) {
   EXPECT_NE(sage.err.find("matsamp: error: the graphsage sampler pre-samples nothing"), std::string::npos) << sage.err;
 }
 
+// convert --features-dtype float16: a .msg whose features take half the bytes,
+// which info reports; no other output format takes the option.
+TEST(Cli, ConvertStoresFeaturesAsFloat16OnRequest) {
+  const std::string dir = scratch_dir("cli_half");
+  const std::string source = "planted:300:3";
+  ASSERT_EQ(run_cli("convert -g " + source + " -o " + dir + "/f32.msg", dir).exit_code, 0);
+  const auto half = run_cli("convert -g " + source + " -o " + dir + "/f16.msg --features-dtype float16", dir);
+  ASSERT_EQ(half.exit_code, 0) << half.err;
+  EXPECT_NE(half.out.find("features (float16)"), std::string::npos) << half.out;
+  EXPECT_LT(std::filesystem::file_size(dir + "/f16.msg"), std::filesystem::file_size(dir + "/f32.msg"));
+  const auto info = run_cli("info -g " + dir + "/f16.msg", dir);
+  EXPECT_NE(info.out.find("\"feature_dtype\":\"float16\""), std::string::npos) << info.out;
+  const auto ogb = run_cli("convert -g " + source + " -o " + dir + "/ogb --format ogb --features-dtype float16", dir);
+  EXPECT_EQ(ogb.exit_code, 1);
+  EXPECT_NE(ogb.err.find("--features-dtype float16 applies to a .msg"), std::string::npos) << ogb.err;
+}
+
 // --plot draws the steps of both runs (a PNG from Debian's matplotlib); without
 // a Python that runs the script, one line says what is missing.
 TEST(Cli, BenchPlotsTheStepBreakdown) {

@@ -6,6 +6,7 @@
 #include "backend/backend_registry.h"
 #include "convert.h"
 #include "graph/transform.h"
+#include "io/binary_csr.h"
 #include "io/graph_io.h"
 #include "kernels/cuda_backend.h"
 #include "sampling/epoch.h"
@@ -57,7 +58,8 @@ void define_graph_class() {
       .def("labels", [](const GraphPtr& g) { return g->labels(); })
       .def("splits", [](const GraphPtr& g) { return g->splits(); })
       .def("save", [](const GraphPtr& g, const std::string& path, const at::Tensor& features, const at::Tensor& labels,
-                      const c10::Dict<std::string, at::Tensor>& splits) { g->save(path, features, labels, splits); })
+                      const c10::Dict<std::string, at::Tensor>& splits,
+                      bool half_features) { g->save(path, features, labels, splits, half_features); })
       .def("training_vertices",
            [](const GraphPtr& g, double fraction, int64_t seed) { return training_vertices_of(g, fraction, seed); });
 }
@@ -89,7 +91,7 @@ GraphHolder::GraphHolder(Graph graph)
 }
 
 void GraphHolder::save(const std::string& path, const at::Tensor& features, const at::Tensor& labels,
-                       const c10::Dict<std::string, at::Tensor>& splits) const {
+                       const c10::Dict<std::string, at::Tensor>& splits, bool half_features) const {
   constexpr const char* op = "matsamp.Graph.save";
   Graph g;
   g.adj = adj_;
@@ -115,7 +117,7 @@ void GraphHolder::save(const std::string& path, const at::Tensor& features, cons
     TORCH_CHECK_VALUE(false, op, ": ", valid_utf8(e.what()));
   }
   try {
-    write_binary_csr(path, g);
+    write_binary_csr(path, g, half_features ? FeatureType::float16 : FeatureType::float32);
   } catch (const Error& e) {
     TORCH_CHECK(false, op, ": ", valid_utf8(e.what()));
   }

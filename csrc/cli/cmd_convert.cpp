@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 #include "cli/graph_source.h"
+#include "io/binary_csr.h"
 #include "io/graph_io.h"
 #include "io/hetero_io.h"
 #include "util/timer.h"
@@ -16,6 +17,7 @@ void add_convert_command(CLI::App& app) {
     GraphSource source;
     std::string out;
     std::string format = "msg";
+    std::string features = "float32";
     bool plain = false;
   };
   auto options = std::make_shared<Options>();
@@ -28,10 +30,18 @@ void add_convert_command(CLI::App& app) {
       ->check(CLI::IsMember({"msg", "ogb"}))
       ->capture_default_str();
   cmd->add_flag("--no-gzip", options->plain, "--format ogb: write .csv files, not .csv.gz");
+  cmd->add_option("--features-dtype", options->features,
+                  "how a .msg stores the features: float32, or float16 (half the bytes, about 3 significant "
+                  "digits, read back as float32)")
+      ->check(CLI::IsMember({"float32", "float16"}))
+      ->capture_default_str();
   cmd->callback([options] {
     OgbWriteOptions ogb;
     ogb.gzip = !options->plain;
-    if (is_hetero_source(options->source.spec)) {
+    const bool hetero = is_hetero_source(options->source.spec);
+    MATSAMP_CHECK(options->features == "float32" || (options->format == "msg" && !hetero),
+                  "--features-dtype float16 applies to a .msg of a graph of one vertex type");
+    if (hetero) {
       const HeteroGraph g = load_hetero_graph(options->source.spec, options->source.seed);
       ScopedTimer timer(nullptr);
       if (options->format == "ogb") write_ogb_hetero_dataset(options->out, g, ogb);
@@ -44,11 +54,14 @@ void add_convert_command(CLI::App& app) {
     const Graph g = load_graph(options->source);
     ScopedTimer timer(nullptr);
     if (options->format == "ogb") write_ogb_node_dataset(options->out, g, ogb);
-    else write_binary_csr(options->out, g);
+    else
+      write_binary_csr(options->out, g, options->features == "float16" ? FeatureType::float16 : FeatureType::float32);
     std::printf("wrote %s: %lld vertices, %lld nonzeros%s%s%s (%.2f s)\n", options->out.c_str(),
                 static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()),
-                g.has_features() ? ", features" : "", g.has_labels() ? ", labels" : "", g.has_split() ? ", split" : "",
-                timer.seconds());
+                !g.has_features()                ? ""
+                : options->features == "float16" ? ", features (float16)"
+                                                 : ", features",
+                g.has_labels() ? ", labels" : "", g.has_split() ? ", split" : "", timer.seconds());
   });
 }
 

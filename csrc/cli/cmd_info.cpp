@@ -7,6 +7,8 @@
 #include "cli/graph_source.h"
 #include "cli/validators.h"
 #include "graph/partition.h"
+#include "io/binary_csr.h"
+#include "io/msg_container.h"
 #include "util/json.h"
 
 namespace matsamp::cli {
@@ -113,6 +115,9 @@ void add_info_command(CLI::App& app) {
         .add("self_loops", self_loops)
         .add("degree", degree_statistics(g.adj));
     add_vertex_data(info, g.feature_dim, g.labels, g.splits);
+    if (g.has_features() && msg::peek_version(source->spec) == msg::kGraphVersion)  // how the file stores them
+      info.add("feature_dtype",
+               read_binary_csr_info(source->spec).feature_type == FeatureType::float16 ? "float16" : "float32");
     if (*blocks > 0)
       info.add("blocks", *blocks)
           .add("block_cut_fraction", static_cast<double>(cut_nonzeros(g.adj, *blocks)) /

@@ -3,9 +3,11 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 
+#include "core/half.h"
 #include "io/file_reader.h"
 #include "io/graph_io.h"
 #include "io/msg_container.h"
@@ -21,6 +23,7 @@ using msg::Part;
 using msg::section_bytes;
 
 constexpr const char* kSplitPrefix = "split/";
+constexpr const char* kHalfFeatures = "features_f16";  // the features as IEEE halves
 constexpr const char* kChunksPrefix = "chunks/";
 constexpr uint64_t kChunk = uint64_t{1} << 20;  // bytes per chunk checksum
 
@@ -49,10 +52,13 @@ Layout parse_layout(const FileReader& file) {
                                                     {"colidx", section_bytes(path, h.nnz, 4)},
                                                     {"values", section_bytes(path, h.nnz, 4)},
                                                     {"features", section_bytes(path, feature_count, 4)},
+                                                    {kHalfFeatures, section_bytes(path, feature_count, 2)},
                                                     {"labels", section_bytes(path, h.n, 8)}};
   for (const char* required : {"rowptr", "colidx"})
     if (!l.find(required)) fail(path, ": corrupt section table: no section ", required);
-  if ((h.feature_dim > 0) != (l.find("features") != nullptr))
+  const bool single = l.find("features") != nullptr, half = l.find(kHalfFeatures) != nullptr;
+  if (single && half) fail(path, ": corrupt section table: features stored twice (float32 and float16)");
+  if ((h.feature_dim > 0) != (single || half))
     fail(path, ": corrupt header: feature_dim ", h.feature_dim, " disagrees with the features section");
   for (const auto& [name, e] : l.sections) {
     auto want = expected.find(name);
@@ -72,16 +78,38 @@ Layout parse_layout(const FileReader& file) {
   return l;
 }
 
+// The name of the section that holds the features.
+const char* features_section(const Layout& l) { return l.find(kHalfFeatures) ? kHalfFeatures : "features"; }
+
+std::vector<float> halves_to_floats(const std::vector<uint16_t>& halves) {
+  std::vector<float> out(halves.size());
+  for (size_t i = 0; i < halves.size(); ++i) out[i] = half_to_float(halves[i]);
+  return out;
+}
+
 }  // namespace
 
-void write_binary_csr(const std::string& path, const Graph& g) {
+void write_binary_csr(const std::string& path, const Graph& g) { write_binary_csr(path, g, FeatureType::float32); }
+
+void write_binary_csr(const std::string& path, const Graph& g, FeatureType features) {
   validate(g, path);
   validate(g.adj, path);
   msg::check_finite_features(path, "features", g.features, g.feature_dim);
   std::vector<Part> parts = {{"rowptr", g.adj.rowptr.data(), g.adj.rowptr.size() * sizeof(int64_t)},
                              {"colidx", g.adj.colidx.data(), g.adj.colidx.size() * sizeof(col_t)}};
   if (!g.adj.values.empty()) parts.push_back({"values", g.adj.values.data(), g.adj.values.size() * sizeof(float)});
-  if (g.has_features()) parts.push_back({"features", g.features.data(), g.features.size() * sizeof(float)});
+  std::vector<uint16_t> halves;
+  if (g.has_features() && features == FeatureType::float16) {
+    halves.resize(g.features.size());
+    for (size_t i = 0; i < halves.size(); ++i) {
+      MATSAMP_CHECK(std::fabs(g.features[i]) < kHalfOverflow, path, ": feature ", i % g.feature_dim, " of vertex ",
+                    i / g.feature_dim, " is ", g.features[i], ", beyond float16's range (keep the features float32)");
+      halves[i] = float_to_half(g.features[i]);
+    }
+    parts.push_back({kHalfFeatures, halves.data(), halves.size() * sizeof(uint16_t)});
+  } else if (g.has_features()) {
+    parts.push_back({"features", g.features.data(), g.features.size() * sizeof(float)});
+  }
   if (g.has_labels()) parts.push_back({"labels", g.labels.data(), g.labels.size() * sizeof(int64_t)});
   for (const auto& [name, ids] : g.splits) {
     MATSAMP_CHECK(name.size() + std::strlen(kSplitPrefix) < sizeof(Entry::name), path, ": split name '", name,
@@ -110,7 +138,11 @@ Graph read_binary_csr(const std::string& path) {
   g.adj.colidx = copy_section<col_t>(file, l, "colidx");
   if (l.find("values")) g.adj.values = copy_section<float>(file, l, "values");
   else g.adj.values.assign(l.header.nnz, 1.0f);  // the in-memory form always carries values
-  if (l.find("features")) {
+  if (l.find(kHalfFeatures)) {
+    g.feature_dim = l.header.feature_dim;
+    g.features = halves_to_floats(copy_section<uint16_t>(file, l, kHalfFeatures));
+    msg::check_finite_features(path, kHalfFeatures, g.features, g.feature_dim);
+  } else if (l.find("features")) {
     g.feature_dim = l.header.feature_dim;
     g.features = copy_section<float>(file, l, "features");
     msg::check_finite_features(path, "features", g.features, g.feature_dim);
@@ -134,9 +166,10 @@ BinaryCsrInfo read_binary_csr_info(const std::string& path) {
                      h.nnz,
                      h.feature_dim,
                      l.find("values") != nullptr,
-                     l.find("features") != nullptr,
+                     l.find("features") != nullptr || l.find(kHalfFeatures) != nullptr,
                      l.find("labels") != nullptr,
-                     {}};
+                     {},
+                     l.find(kHalfFeatures) ? FeatureType::float16 : FeatureType::float32};
   for (const auto& [name, e] : l.sections)
     if (name.rfind(kSplitPrefix, 0) == 0) info.splits.push_back(name.substr(std::strlen(kSplitPrefix)));
   return info;
@@ -214,10 +247,17 @@ std::vector<float> read_binary_feature_rows(const std::string& path, int64_t r0,
   const Layout l = parse_layout(file);
   const int64_t n = l.header.n, f = l.header.feature_dim;
   MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= n, path, ": feature rows [", r0, ", ", r1, ") outside [0, ", n, ")");
-  partial_section(file, l, "features");
+  const char* section = features_section(l);
+  partial_section(file, l, section);
   std::vector<float> rows((r1 - r0) * f);
-  read_checked(file, l, "features", 4 * r0 * f, 4 * r1 * f, rows.data());
-  msg::check_finite_features(path, "features", rows, f);
+  if (section == kHalfFeatures) {
+    std::vector<uint16_t> halves(rows.size());
+    read_checked(file, l, section, 2 * r0 * f, 2 * r1 * f, halves.data());
+    rows = halves_to_floats(halves);
+  } else {
+    read_checked(file, l, section, 4 * r0 * f, 4 * r1 * f, rows.data());
+  }
+  msg::check_finite_features(path, section, rows, f);
   return rows;
 }
 

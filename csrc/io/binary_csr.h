@@ -18,7 +18,9 @@
 //   48  S entries of 56 bytes: char name[32] (NUL-padded), uint64 offset, uint64 bytes, uint64 XXH3-64
 //   then the sections in table order, each zero-padded to 64 bytes; the file ends with the last.
 // Sections: rowptr int64[n+1], colidx int32[nnz], values float[nnz] (absent: all
-// ones), features float[n*feature_dim], labels int64[n], split/<name> int64[]
+// ones), features float[n*feature_dim] or features_f16 uint16[n*feature_dim]
+// (IEEE halves, written on request: half the bytes, about 3 significant digits;
+// read back as float32), labels int64[n], split/<name> int64[]
 // (ascending ids), and for each of the first five chunks/<name> uint64[]: the
 // XXH3-64 of each MiB of that section, so that a reader of a part of it (a
 // block of rows) verifies what it reads.
@@ -29,8 +31,12 @@
 #include <vector>
 
 #include "core/csr.h"
+#include "graph/graph.h"
 
 namespace matsamp {
+
+// How a .msg stores its features.
+enum class FeatureType { float32, float16 };
 
 struct BinaryCsrInfo {
   int64_t vertices = 0;
@@ -40,7 +46,12 @@ struct BinaryCsrInfo {
   bool has_features = false;
   bool has_labels = false;
   std::vector<std::string> splits;  // names of the vertex sets ("train", "valid", "test")
+  FeatureType feature_type = FeatureType::float32;
 };
+
+// write_binary_csr (graph_io.h) with the features stored as `features`;
+// float16 refuses a value beyond its range (|x| >= 65520), naming it.
+void write_binary_csr(const std::string& path, const Graph& g, FeatureType features);
 
 struct BinarySection {
   std::string name;

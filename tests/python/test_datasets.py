@@ -81,6 +81,25 @@ def test_save_writes_one_msg_file_the_cli_reads(ogb_folder, tmp_path, cli):
     assert matsamp.Graph.load(tmp_path / "mine.msg").splits["train"].tolist() == [0, 2]
 
 
+def test_save_stores_features_as_float16_on_request(tmp_path, cli):
+    features = torch.linspace(-3, 3, 40).reshape(10, 4)
+    g = matsamp.Graph.from_edge_index(torch.tensor([[0, 1, 2], [1, 2, 9]]), features=features)
+    g.save(tmp_path / "f32.msg")
+    g.save(tmp_path / "f16.msg", features_dtype=torch.float16)
+    back = matsamp.Graph.load(tmp_path / "f16.msg").features
+    assert back.dtype == torch.float32
+    assert torch.equal(back, features.half().float())  # torch's rounding: the nearest half, ties to even
+    info = subprocess.run([str(cli), "info", "-g", str(tmp_path / "f16.msg")], capture_output=True, text=True,
+                          check=True).stdout
+    assert '"feature_dtype":"float16"' in info
+    assert (tmp_path / "f16.msg").stat().st_size < (tmp_path / "f32.msg").stat().st_size
+    with pytest.raises(ValueError, match="features_dtype must be"):
+        g.save(tmp_path / "x.msg", features_dtype=torch.int8)
+    g.features[0, 0] = 1e6
+    with pytest.raises(RuntimeError, match="beyond float16's range"):
+        g.save(tmp_path / "big.msg", features_dtype=torch.float16)
+
+
 def test_dataset_errors_name_the_file(ogb_folder, tmp_path):
     root = ogb_folder[0]
     _write_csv_gz(root / "raw" / "node-feat.csv.gz", [[1.0, 2.0]])
@@ -92,6 +111,6 @@ def test_dataset_errors_name_the_file(ogb_folder, tmp_path):
         matsamp.load_dataset(root)
     g = matsamp.Graph.from_edge_index(torch.tensor([[0], [1]]))
     with pytest.raises(ValueError, match="features must have shape"):
-        g.handle.save(str(tmp_path / "x.msg"), torch.ones(5, 2), torch.empty(0, dtype=torch.long), {})
+        g.handle.save(str(tmp_path / "x.msg"), torch.ones(5, 2), torch.empty(0, dtype=torch.long), {}, False)
     with pytest.raises(RuntimeError, match="cannot"):
         g.save(tmp_path / "no" / "such" / "dir" / "x.msg")

@@ -80,19 +80,30 @@ class Graph:
         return cls(handle, features if features.numel() else None,
                    labels if labels.numel() else None, device, dict(handle.splits()))
 
-    def save(self, path):
+    def save(self, path, *, features_dtype=torch.float32):
         """Writes the graph with its features, labels and splits as one ``.msg``
         file (what ``matsamp convert`` writes; the CLI and :meth:`load` read it).
         The file appears whole or not at all.
 
+        Args:
+            features_dtype: ``torch.float32``, or ``torch.float16`` to store the
+                features in half the bytes (about 3 significant digits; read back
+                as float32), as ``matsamp convert --features-dtype float16``.
+
         Raises:
-            RuntimeError: the file cannot be written (the message says why).
+            ValueError: ``features_dtype`` is neither.
+            RuntimeError: the file cannot be written (the message says why), or a
+                feature is beyond float16's range.
         """
+        if features_dtype not in (torch.float32, torch.float16):
+            raise ValueError(f"matsamp.Graph.save: features_dtype must be torch.float32 or torch.float16, "
+                             f"got {features_dtype}")
         empty = torch.empty(0)
         self.handle.save(os.fspath(path),
                          empty if self.features is None else self.features.float().cpu(),
                          empty.long() if self.labels is None else self.labels.cpu(),
-                         {name: ids.cpu() for name, ids in self.splits.items()})
+                         {name: ids.cpu() for name, ids in self.splits.items()},
+                         features_dtype == torch.float16)
 
     @classmethod
     def from_csr(cls, rowptr, col, value=None, *, features=None, labels=None, device="cpu"):
