@@ -15,7 +15,7 @@ inline uint16_t float_to_half(float value) {
   uint32_t x;
   std::memcpy(&x, &value, sizeof x);
   const uint32_t sign = (x >> 16) & 0x8000u, magnitude = x & 0x7FFFFFFFu;
-  if (magnitude > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);  // NaN
+  if (magnitude > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);   // NaN
   if (magnitude >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // 65520 and up: infinity
   if (magnitude < 0x38800000u) {  // below 2^-14, the smallest normal half: m · 2^-24
     if (magnitude < 0x33000000u) return static_cast<uint16_t>(sign);  // below 2^-25: zero
@@ -33,8 +33,7 @@ inline uint16_t float_to_half(float value) {
 }
 
 inline float half_to_float(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1Fu,
-                 mantissa = h & 0x3FFu;
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu;
   if (exponent == 0) {  // zero or subnormal: m · 2^-24
     const float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
     return sign ? -magnitude : magnitude;
