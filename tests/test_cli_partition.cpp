@@ -46,6 +46,28 @@ TEST(CliPartition, WritesTheRenumberedGraphAndItsPermutation) {
 }
 
 // info --blocks: the share of nonzeros between equal id ranges, before and after.
+// --balance: the JSON reports each constraint's imbalance (largest part over the
+// mean), and names what it balanced; a set the graph's split lacks is one line.
+TEST(CliPartition, BalancesTheSplitsSetsOnRequest) {
+  const std::string dir = scratch_dir("cli_partition_balance");
+  if (!metis_available()) GTEST_SKIP() << "this build has no METIS (CliPartition.Writes... tests the message)";
+  Graph g = read_graph(data_file("karate.mtx"));
+  g.splits = {{"train", {0, 1, 2, 3, 4, 5, 6, 7}}, {"test", {30, 31, 32, 33}}};
+  write_binary_csr(dir + "/karate.msg", g);
+  const auto r =
+      run_cli("partition -g " + dir + "/karate.msg --parts 2 -o " + dir + "/k2.msg --balance edges,train", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"\"balanced\":{\"edges\":true,\"sets\":1}",
+                          "\"imbalance\":{\"vertices\":", "\"edges\":", "\"test\":", "\"train\":"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+  expect_one_line_error(
+      run_cli("partition -g " + dir + "/karate.msg --parts 2 -o " + dir + "/x.msg --balance valid", dir),
+      "--balance valid: no such vertex set in the graph's split");
+  expect_one_line_error(
+      run_cli("partition -g " + data_file("karate.mtx") + " --parts 2 -o " + dir + "/x.msg --balance train", dir),
+      "--balance train: the graph has no split");
+}
+
 TEST(CliPartition, InfoReportsTheBlockCut) {
   const std::string dir = scratch_dir("cli_info_blocks");
   const std::string karate = data_file("karate.mtx");

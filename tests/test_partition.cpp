@@ -90,6 +90,45 @@ TEST(Partition, MetisFindsCommunitiesAndRenumberingMakesBlocksLocal) {
   EXPECT_LT(static_cast<double>(cut_nonzeros(r.adj, 4)) / r.adj.nnz(), 0.15);
 }
 
+TEST(Partition, ImbalanceIsTheLargestPartOverTheMean) {
+  CsrMatrix path(4, 4);  // 0 - 1 - 2 - 3
+  path.rowptr = {0, 1, 3, 5, 6};
+  path.colidx = {1, 0, 2, 1, 3, 2};
+  path.values.assign(6, 1.0f);
+  PartitionBalance sets;
+  sets.sets = {{"train", {0, 1}}};
+  const auto got = part_imbalance(path, {0, 0, 1, 1}, 2, sets);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0], (std::pair<std::string, double>{"vertices", 1.0}));
+  EXPECT_EQ(got[1], (std::pair<std::string, double>{"edges", 1.0}));  // degrees 1 + 2 in each part
+  EXPECT_EQ(got[2], (std::pair<std::string, double>{"train", 2.0}));  // both in part 0
+}
+
+// A training set that leans on a few communities (as a split by time leans on
+// its years' topics) lands in a few parts of a minimum-cut partition; balanced as
+// a constraint it spreads over all of them, each within 5%.
+TEST(Partition, MultiConstraintBalancesASkewedTrainingSet) {
+  if (!metis_available()) GTEST_SKIP() << "this build has no METIS (tested by the case above)";
+  const Graph g = communities(4000, 8);
+  PartitionBalance balance;
+  std::vector<vid_t> train;
+  for (vid_t v = 0; v < 4000; ++v)
+    if (v % 8 < 2 || v % 40 == 5) train.push_back(v);  // classes 0 and 1, and a few others
+  balance.sets = {{"train", train}};
+  balance.edges = true;
+  auto imbalance_of = [&](const std::vector<int32_t>& part, const std::string& name) {
+    for (const auto& [constraint, ratio] : part_imbalance(g.adj, part, 4, balance))
+      if (constraint == name) return ratio;
+    return 0.0;
+  };
+  const std::vector<int32_t> plain = partition_kway(g.adj, 4, 1);
+  EXPECT_GT(imbalance_of(plain, "train"), 1.5);
+  const std::vector<int32_t> balanced = partition_kway(g.adj, 4, 1, balance);
+  EXPECT_EQ(balanced, partition_kway(g.adj, 4, 1, balance));  // deterministic for a seed
+  for (const char* constraint : {"vertices", "edges", "train"})
+    EXPECT_LE(imbalance_of(balanced, constraint), 1.06) << constraint;
+}
+
 // A real mesh: a small cut into 8 parts (random parts would cut 7/8 of it).
 TEST(Partition, MetisCutsARealMeshLittle) {
   const Graph mesh = read_graph(testing::data_file("jagmesh7.mtx"));

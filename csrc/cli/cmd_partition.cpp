@@ -37,6 +37,7 @@ void add_partition_command(CLI::App& app) {
     int parts = 0;
     std::string out;
     std::string permutation;
+    std::vector<std::string> balance;
     uint64_t seed = 1;
   };
   auto options = std::make_shared<Options>();
@@ -51,16 +52,33 @@ void add_partition_command(CLI::App& app) {
                   "also write FILE.npz: old_id (int64; new vertex i was vertex old_id[i]) and part (int32, "
                   "per new vertex)");
   cmd->add_option("--seed", options->seed, "METIS seed")->capture_default_str();
+  cmd->add_option("--balance", options->balance,
+                  "balance the parts in these too (METIS multi-constraint, each within 5%): edges, and vertex "
+                  "sets of the dataset's split (train, valid, test)")
+      ->delimiter(',');
   cmd->callback([options] {
     const Graph g = load_graph(options->source);
     const int parts = options->parts;
+    PartitionBalance balance, report;  // report: every set of the split, to show each balance
+    for (const auto& [name, ids] : g.splits) report.sets.emplace_back(name, ids);
+    for (const std::string& name : options->balance) {
+      if (name == "edges") {
+        balance.edges = true;
+        continue;
+      }
+      const auto set = g.splits.find(name);
+      MATSAMP_CHECK(set != g.splits.end(), "--balance ", name, ": ",
+                    g.splits.empty() ? "the graph has no split"
+                                     : "no such vertex set in the graph's split (edges or a set of its split)");
+      balance.sets.emplace_back(name, set->second);
+    }
     std::fprintf(stderr, "matsamp: partitioning %lld vertices into %d parts with METIS\n",
                  static_cast<long long>(g.num_vertices()), parts);
     double seconds = 0;
     std::vector<int32_t> part;
     {
       ScopedTimer timer(&seconds);
-      part = partition_kway(g.adj, parts, options->seed);
+      part = partition_kway(g.adj, parts, options->seed, balance);
     }
     std::fprintf(stderr, "matsamp: partition: METIS done (%.1f s); renumbering and writing %s\n", seconds,
                  options->out.c_str());
@@ -91,6 +109,11 @@ void add_partition_command(CLI::App& app) {
         .add("block_cut_fraction_before", static_cast<double>(cut_nonzeros(g.adj, parts)) / nonzeros)
         .add("block_cut_fraction_after", static_cast<double>(cut_nonzeros(reordered.adj, parts)) / nonzeros)
         .add("vertices_in_own_block", share_in_own_block(new_part, parts));
+    JsonObject imbalance;  // the largest part over the mean part
+    for (const auto& [name, ratio] : part_imbalance(g.adj, part, parts, report)) imbalance.add(name, ratio);
+    json.add("balanced",
+             JsonObject().add("edges", balance.edges).add("sets", static_cast<int64_t>(balance.sets.size())))
+        .add("imbalance", imbalance);
     std::printf("%s\n", json.str().c_str());
   });
 }

@@ -1,5 +1,6 @@
 #include "graph/partition.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/error.h"
@@ -20,7 +21,55 @@ bool metis_available() {
 #endif
 }
 
-std::vector<int32_t> partition_kway(const CsrMatrix& adj, int parts, uint64_t seed) {
+namespace {
+
+// The constraints' weights per vertex, row-major (vertex v: weights[v * ncon ...]):
+// 1, then its degree in g (edges), then 1 for each set holding it.
+std::vector<int64_t> constraint_weights(const CsrMatrix& g, const PartitionBalance& balance, int* ncon) {
+  const int64_t n = g.rows;
+  *ncon = 1 + (balance.edges ? 1 : 0) + static_cast<int>(balance.sets.size());
+  std::vector<int64_t> w(n * *ncon, 0);
+  for (int64_t v = 0; v < n; ++v) {
+    w[v * *ncon] = 1;
+    if (balance.edges) w[v * *ncon + 1] = g.row_nnz(v);
+  }
+  int c = balance.edges ? 2 : 1;
+  for (const auto& [name, ids] : balance.sets) {
+    for (vid_t v : ids) {
+      MATSAMP_CHECK(v >= 0 && v < n, "partition: vertex ", v, " of set ", name, " outside [0, ", n, ")");
+      w[v * *ncon + c] = 1;
+    }
+    ++c;
+  }
+  return w;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> part_imbalance(const CsrMatrix& adj, const std::vector<int32_t>& part,
+                                                           int parts, const PartitionBalance& balance) {
+  PartitionBalance all = balance;
+  all.edges = true;  // reported always
+  int ncon = 0;
+  const std::vector<int64_t> w = constraint_weights(drop_self_loops(symmetrize(adj)), all, &ncon);
+  std::vector<std::vector<double>> sums(ncon, std::vector<double>(parts, 0));
+  for (size_t v = 0; v < part.size(); ++v)
+    for (int c = 0; c < ncon; ++c) sums[c][part[v]] += static_cast<double>(w[v * ncon + c]);
+  std::vector<std::string> names{"vertices", "edges"};
+  for (const auto& set : all.sets) names.push_back(set.first);
+  std::vector<std::pair<std::string, double>> out;
+  for (int c = 0; c < ncon; ++c) {
+    double total = 0, largest = 0;
+    for (double x : sums[c]) {
+      total += x;
+      largest = std::max(largest, x);
+    }
+    out.emplace_back(names[c], total > 0 ? largest / (total / parts) : 1.0);
+  }
+  return out;
+}
+
+std::vector<int32_t> partition_kway(const CsrMatrix& adj, int parts, uint64_t seed, const PartitionBalance& balance) {
   MATSAMP_CHECK(adj.rows == adj.cols, "partition: the adjacency must be square, got ", adj.rows, " x ", adj.cols);
   MATSAMP_CHECK(adj.rows > 0, "partition: the graph has no vertices");
   MATSAMP_CHECK(parts >= 1 && parts <= adj.rows, "partition: ", parts, " parts for ", adj.rows,
@@ -28,12 +77,13 @@ std::vector<int32_t> partition_kway(const CsrMatrix& adj, int parts, uint64_t se
   if (parts == 1) return std::vector<int32_t>(adj.rows, 0);
 #ifndef MATSAMP_HAVE_METIS
   (void)seed;
+  (void)balance;
   throw Error("partition: this build has no METIS (install libmetis-dev and rebuild matsamp)");
 #else
   const CsrMatrix g = drop_self_loops(symmetrize(adj));
   const RowBlocks blocks{g.rows, parts};
   std::vector<int32_t> out(g.rows);
-  if (g.nnz() == 0) {  // nothing to cut: METIS has no work, equal blocks are optimal
+  if (g.nnz() == 0 && balance.empty()) {  // nothing to cut: METIS has no work, equal blocks are optimal
     for (int64_t v = 0; v < g.rows; ++v) out[v] = blocks.owner(v);
     return out;
   }
@@ -41,13 +91,18 @@ std::vector<int32_t> partition_kway(const CsrMatrix& adj, int parts, uint64_t se
                 " nonzeros in A + Aᵀ exceed METIS's 32-bit index range");
   std::vector<idx_t> xadj(g.rowptr.begin(), g.rowptr.end()), adjncy(g.colidx.begin(), g.colidx.end());
   std::vector<idx_t> part(g.rows);
-  idx_t n = static_cast<idx_t>(g.rows), constraints = 1, nparts = parts, cut = 0;
+  int ncon = 1;
+  const std::vector<int64_t> weights = constraint_weights(g, balance, &ncon);
+  std::vector<idx_t> vwgt(weights.begin(), weights.end());
+  std::vector<real_t> tolerance(ncon, static_cast<real_t>(1.05));  // several constraints need some room
+  idx_t n = static_cast<idx_t>(g.rows), constraints = ncon, nparts = parts, cut = 0;
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
-  options[METIS_OPTION_UFACTOR] = 10;  // 1% imbalance keeps parts close to equal row blocks
-  const int status = METIS_PartGraphKway(&n, &constraints, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr,
-                                         &nparts, nullptr, nullptr, options, &cut, part.data());
+  if (ncon == 1) options[METIS_OPTION_UFACTOR] = 10;  // 1% imbalance keeps parts close to equal row blocks
+  const int status = METIS_PartGraphKway(&n, &constraints, xadj.data(), adjncy.data(),
+                                         ncon == 1 ? nullptr : vwgt.data(), nullptr, nullptr, &nparts, nullptr,
+                                         ncon == 1 ? nullptr : tolerance.data(), options, &cut, part.data());
   MATSAMP_CHECK(status == METIS_OK, "partition: METIS_PartGraphKway failed (",
                 status == METIS_ERROR_MEMORY ? "out of memory" : "error code " + std::to_string(status), ")");
   for (int64_t v = 0; v < g.rows; ++v) out[v] = static_cast<int32_t>(part[v]);

@@ -4,6 +4,7 @@
 // and a minibatch drawn from one block finds most of its neighbours there too.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/csr.h"
@@ -13,10 +14,27 @@ namespace matsamp {
 // Whether this build has METIS (partition_kway throws without it).
 bool metis_available();
 
-// METIS k-way partition (minimum edge cut, parts balanced within 1%) of the
-// undirected pattern of adj (A + Aᵀ without self loops; values ignored): the part
-// of each vertex, in [0, parts). Deterministic for a seed.
-std::vector<int32_t> partition_kway(const CsrMatrix& adj, int parts, uint64_t seed);
+// What each part should hold an equal share of besides vertices (METIS's
+// multi-constraint partitioning, as DistDGL balances its partitions): the edges
+// (each vertex weighs its degree in A + Aᵀ) and each named vertex set (a
+// split's train, valid and test vertices, ascending ids).
+struct PartitionBalance {
+  bool edges = false;
+  std::vector<std::pair<std::string, std::vector<vid_t>>> sets;
+  bool empty() const { return !edges && sets.empty(); }
+};
+
+// METIS k-way partition (minimum edge cut) of the undirected pattern of adj
+// (A + Aᵀ without self loops; values ignored): the part of each vertex, in
+// [0, parts). Parts are balanced within 1% in vertices, or with `balance`
+// within 5% in vertices and in each of its constraints. Deterministic for a seed.
+std::vector<int32_t> partition_kway(const CsrMatrix& adj, int parts, uint64_t seed,
+                                    const PartitionBalance& balance = {});
+
+// Per constraint (vertices first, then edges and the sets of `balance`), the
+// largest part's share over the mean share: 1 is perfect balance.
+std::vector<std::pair<std::string, double>> part_imbalance(const CsrMatrix& adj, const std::vector<int32_t>& part,
+                                                           int parts, const PartitionBalance& balance);
 
 // The vertices grouped by part: parts in order, ascending id within a part. New
 // id i is old vertex order[i] (induced_subgraph(g, order) relabels a graph so).
