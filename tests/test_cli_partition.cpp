@@ -68,6 +68,18 @@ TEST(CliPartition, BalancesTheSplitsSetsOnRequest) {
       "--balance train: the graph has no split");
 }
 
+TEST(CliPartition, TwoLevelsReportTheCutBetweenMachines) {
+  const std::string dir = scratch_dir("cli_partition_machines");
+  if (!metis_available()) GTEST_SKIP() << "this build has no METIS (CliPartition.Writes... tests the message)";
+  const std::string graph = data_file("jagmesh7.mtx");
+  const auto r = run_cli("partition -g " + graph + " --parts 4 --machines 2 -o " + dir + "/j4.msg", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"\"parts\":4", "\"machines\":2", "\"machine_cut_fraction\":"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+  expect_one_line_error(run_cli("partition -g " + graph + " --parts 4 --machines 3 -o " + dir + "/x.msg", dir),
+                        "--machines 3 does not divide --parts 4");
+}
+
 TEST(CliPartition, InfoReportsTheBlockCut) {
   const std::string dir = scratch_dir("cli_info_blocks");
   const std::string karate = data_file("karate.mtx");

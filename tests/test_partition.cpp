@@ -129,6 +129,32 @@ TEST(Partition, MultiConstraintBalancesASkewedTrainingSet) {
     EXPECT_LE(imbalance_of(balanced, constraint), 1.06) << constraint;
 }
 
+// Two levels: the machine of a vertex (its part / devices) is the machine-level
+// METIS part of the whole graph, and each machine's vertices are cut into its
+// devices' parts; every part is used and sizes stay within both tolerances.
+TEST(Partition, TwoLevelsCutEachMachinesPartIntoItsDevices) {
+  if (!metis_available()) GTEST_SKIP() << "this build has no METIS (tested by MetisFindsCommunities...)";
+  const Graph g = communities(4000, 8);
+  const std::vector<int32_t> machine = partition_kway(g.adj, 2, 1);
+  const std::vector<int32_t> part = partition_two_level(g.adj, 2, 3, 1);
+  EXPECT_EQ(part, partition_two_level(g.adj, 2, 3, 1));  // deterministic for a seed
+  std::vector<int64_t> sizes(6, 0);
+  for (size_t v = 0; v < part.size(); ++v) {
+    ASSERT_TRUE(part[v] >= 0 && part[v] < 6) << v;
+    EXPECT_EQ(part[v] / 3, machine[v]) << v;
+    ++sizes[part[v]];
+  }
+  for (int64_t size : sizes) {
+    EXPECT_GT(size, 0);
+    EXPECT_LE(size, 1.03 * 1.05 * 4000 / 6);  // 1% at the machine level (one constraint), 5% within
+  }
+  CsrMatrix tiny(3, 3);
+  tiny.rowptr = {0, 1, 2, 2};
+  tiny.colidx = {1, 0};
+  tiny.values = {1.0f, 1.0f};
+  testing::expect_error([&] { partition_two_level(tiny, 2, 3, 1); }, "fewer than its 3 devices");
+}
+
 // A real mesh: a small cut into 8 parts (random parts would cut 7/8 of it).
 TEST(Partition, MetisCutsARealMeshLittle) {
   const Graph mesh = read_graph(testing::data_file("jagmesh7.mtx"));

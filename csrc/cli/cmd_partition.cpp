@@ -38,6 +38,7 @@ void add_partition_command(CLI::App& app) {
     std::string out;
     std::string permutation;
     std::vector<std::string> balance;
+    int machines = 1;
     uint64_t seed = 1;
   };
   auto options = std::make_shared<Options>();
@@ -52,13 +53,19 @@ void add_partition_command(CLI::App& app) {
                   "also write FILE.npz: old_id (int64; new vertex i was vertex old_id[i]) and part (int32, "
                   "per new vertex)");
   cmd->add_option("--seed", options->seed, "METIS seed")->capture_default_str();
+  cmd->add_option("--machines", options->machines,
+                  "partition in two levels: this many parts of the graph, each cut into parts / machines parts "
+                  "of its own (a rank's part then shares its machine's part with the ranks beside it)")
+      ->check(positive())
+      ->capture_default_str();
   cmd->add_option("--balance", options->balance,
                   "balance the parts in these too (METIS multi-constraint, each within 5%): edges, and vertex "
                   "sets of the dataset's split (train, valid, test)")
       ->delimiter(',');
   cmd->callback([options] {
+    const int parts = options->parts, machines = options->machines;
+    MATSAMP_CHECK(parts % machines == 0, "--machines ", machines, " does not divide --parts ", parts);
     const Graph g = load_graph(options->source);
-    const int parts = options->parts;
     PartitionBalance balance, report;  // report: every set of the split, to show each balance
     for (const auto& [name, ids] : g.splits) report.sets.emplace_back(name, ids);
     for (const std::string& name : options->balance) {
@@ -78,7 +85,8 @@ void add_partition_command(CLI::App& app) {
     std::vector<int32_t> part;
     {
       ScopedTimer timer(&seconds);
-      part = partition_kway(g.adj, parts, options->seed, balance);
+      part = machines > 1 ? partition_two_level(g.adj, machines, parts / machines, options->seed, balance)
+                          : partition_kway(g.adj, parts, options->seed, balance);
     }
     std::fprintf(stderr, "matsamp: partition: METIS done (%.1f s); renumbering and writing %s\n", seconds,
                  options->out.c_str());
@@ -109,6 +117,12 @@ void add_partition_command(CLI::App& app) {
         .add("block_cut_fraction_before", static_cast<double>(cut_nonzeros(g.adj, parts)) / nonzeros)
         .add("block_cut_fraction_after", static_cast<double>(cut_nonzeros(reordered.adj, parts)) / nonzeros)
         .add("vertices_in_own_block", share_in_own_block(new_part, parts));
+    if (machines > 1) {  // entries between machines: what leaves a machine
+      std::vector<int32_t> machine_of(part.size());
+      for (size_t v = 0; v < part.size(); ++v) machine_of[v] = part[v] / (parts / machines);
+      json.add("machines", machines)
+          .add("machine_cut_fraction", static_cast<double>(cut_nonzeros(g.adj, machine_of)) / nonzeros);
+    }
     JsonObject imbalance;  // the largest part over the mean part
     for (const auto& [name, ratio] : part_imbalance(g.adj, part, parts, report)) imbalance.add(name, ratio);
     json.add("balanced",

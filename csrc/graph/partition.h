@@ -31,6 +31,14 @@ struct PartitionBalance {
 std::vector<int32_t> partition_kway(const CsrMatrix& adj, int parts, uint64_t seed,
                                     const PartitionBalance& balance = {});
 
+// Two levels, as a cluster is built: `machines` parts of the whole graph, then
+// each of them cut into `devices` parts of its own; a vertex's part is
+// machine · devices + device. Ranks numbered machine by machine (Slurm's block
+// distribution) then hold the parts of one machine-level part, so most of the
+// rows they fetch stay on their machine. `balance` holds at both levels.
+std::vector<int32_t> partition_two_level(const CsrMatrix& adj, int machines, int devices, uint64_t seed,
+                                         const PartitionBalance& balance = {});
+
 // Per constraint (vertices first, then edges and the sets of `balance`), the
 // largest part's share over the mean share: 1 is perfect balance.
 std::vector<std::pair<std::string, double>> part_imbalance(const CsrMatrix& adj, const std::vector<int32_t>& part,
