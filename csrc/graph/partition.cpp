@@ -115,35 +115,22 @@ std::vector<int32_t> partition_two_level(const CsrMatrix& adj, int machines, int
   MATSAMP_CHECK(machines >= 1 && devices >= 1, "partition: ", machines, " machines x ", devices,
                 " devices; need at least 1 of each");
   const std::vector<int32_t> machine = partition_kway(adj, machines, seed, balance);
+  Graph whole;  // the adjacency and the balanced sets, for induced_subgraph to cut out and renumber
+  whole.adj = adj;
+  for (const auto& [name, ids] : balance.sets) whole.splits[name] = ids;
+  const std::vector<vid_t> order = order_by_part(machine, machines);  // machine by machine
+  std::vector<int64_t> start(machines + 1, 0);
+  for (int32_t m : machine) ++start[m + 1];
+  for (int m = 0; m < machines; ++m) start[m + 1] += start[m];
   std::vector<int32_t> out(adj.rows);
-  std::vector<vid_t> local(adj.rows);  // a vertex's id within its machine's part
   for (int m = 0; m < machines; ++m) {
-    std::vector<vid_t> members;
-    for (int64_t v = 0; v < adj.rows; ++v)
-      if (machine[v] == m) {
-        local[v] = static_cast<vid_t>(members.size());
-        members.push_back(v);
-      }
+    const std::vector<vid_t> members(order.begin() + start[m], order.begin() + start[m + 1]);
     MATSAMP_CHECK(static_cast<int64_t>(members.size()) >= devices, "partition: machine part ", m, " has ",
                   members.size(), " vertices, fewer than its ", devices, " devices");
-    CsrMatrix part(static_cast<int64_t>(members.size()), static_cast<int64_t>(members.size()));  // A[members, members]
-    part.rowptr.assign(1, 0);
-    for (vid_t v : members) {
-      for (int64_t e = adj.rowptr[v]; e < adj.rowptr[v + 1]; ++e)
-        if (machine[adj.colidx[e]] == m) {
-          part.colidx.push_back(static_cast<col_t>(local[adj.colidx[e]]));
-          part.values.push_back(adj.values.empty() ? 1.0f : adj.values[e]);
-        }
-      part.rowptr.push_back(static_cast<int64_t>(part.colidx.size()));
-    }
+    const Graph mine = induced_subgraph(whole, members);
     PartitionBalance within{balance.edges, {}};
-    for (const auto& [name, ids] : balance.sets) {
-      std::vector<vid_t> mine;
-      for (vid_t v : ids)
-        if (machine[v] == m) mine.push_back(local[v]);
-      within.sets.emplace_back(name, std::move(mine));
-    }
-    const std::vector<int32_t> device = partition_kway(part, devices, seed, within);
+    for (const auto& [name, ids] : balance.sets) within.sets.emplace_back(name, mine.splits.at(name));
+    const std::vector<int32_t> device = partition_kway(mine.adj, devices, seed, within);
     for (size_t i = 0; i < members.size(); ++i) out[members[i]] = m * devices + device[i];
   }
   return out;

@@ -138,14 +138,12 @@ Graph read_binary_csr(const std::string& path) {
   g.adj.colidx = copy_section<col_t>(file, l, "colidx");
   if (l.find("values")) g.adj.values = copy_section<float>(file, l, "values");
   else g.adj.values.assign(l.header.nnz, 1.0f);  // the in-memory form always carries values
-  if (l.find(kHalfFeatures)) {
+  if (l.header.feature_dim > 0) {                // parse_layout: then exactly one of the two feature sections
+    const char* section = features_section(l);
     g.feature_dim = l.header.feature_dim;
-    g.features = halves_to_floats(copy_section<uint16_t>(file, l, kHalfFeatures));
-    msg::check_finite_features(path, kHalfFeatures, g.features, g.feature_dim);
-  } else if (l.find("features")) {
-    g.feature_dim = l.header.feature_dim;
-    g.features = copy_section<float>(file, l, "features");
-    msg::check_finite_features(path, "features", g.features, g.feature_dim);
+    g.features = section == kHalfFeatures ? halves_to_floats(copy_section<uint16_t>(file, l, section))
+                                          : copy_section<float>(file, l, section);
+    msg::check_finite_features(path, section, g.features, g.feature_dim);
   }
   if (l.find("labels")) g.labels = copy_section<int64_t>(file, l, "labels");
   for (const auto& [name, e] : l.sections) {
@@ -166,7 +164,7 @@ BinaryCsrInfo read_binary_csr_info(const std::string& path) {
                      h.nnz,
                      h.feature_dim,
                      l.find("values") != nullptr,
-                     l.find("features") != nullptr || l.find(kHalfFeatures) != nullptr,
+                     h.feature_dim > 0,
                      l.find("labels") != nullptr,
                      {},
                      l.find(kHalfFeatures) ? FeatureType::float16 : FeatureType::float32};
