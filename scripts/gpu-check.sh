@@ -69,8 +69,13 @@ configure_and_build() {
   note "built $dir in $((SECONDS - started)) s"
 }
 
-do_build() {
+# The machine's facts, once per call that builds.
+record_machine() {
   { nvidia-smi; nvcc --version; cmake --version | head -1; g++ --version | head -1; } >"$out/machine.txt" 2>&1
+}
+
+do_build() {
+  record_machine
   configure_and_build "$build" "matsamp gpu_tests unit_tests" -DMATSAMP_WITH_TORCH=OFF
 }
 
@@ -99,12 +104,7 @@ do_torch() {
       grep -m12 -E '^#[0-9]+ ' "$out/train_tests_backtrace.txt" | cut -c1-200 | tee -a "$summary"
     fi
   fi
-  if "$python" -c 'import pytest' 2>/dev/null; then
-    MATSAMP_PYG=$deps/pyg PYTHONPATH=$tb/python "$python" -m pytest "$root/tests/python" -q -rs -p no:cacheprovider >"$out/pytest.txt" 2>&1
-    note "pytest exit $?: $(tail -1 "$out/pytest.txt")"
-  else
-    note "pytest is not installed: tests/python not run"
-  fi
+  run_pytest
   # The plain-torch per-minibatch GraphSAGE sampler against the matsamp op, on the GPU.
   local graph=$build/rmat_21_32.msg
   mkdir -p "$build"
@@ -161,23 +161,21 @@ do_recent() {
   recent_build || return
   recent_cli
   recent_partitioned
-  recent_pytest
+  run_pytest
 }
 
 # Shorter still: the torch build, gpu_tests and pytest (the Python ops on the GPU).
 do_python() {
   recent_build || return
-  recent_pytest
+  run_pytest
 }
 
 recent_build() {
   torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return 1; }   # global: recent_partitioned builds with it too
-  { nvidia-smi; nvcc --version; cmake --version | head -1; g++ --version | head -1; } >"$out/machine.txt" 2>&1
+  record_machine
   configure_and_build "$tb" "matsamp gpu_tests matsamp_python" -DPython3_EXECUTABLE="$python"
   grep "Python CUDA ops" "$logs" | tail -1 | tee -a "$summary"
-  "$tb/tests/gpu_tests" --gtest_output=json:"$out/gpu_tests.json" >"$tb/gpu_tests.log" 2>&1
-  note "gpu_tests exit $?: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$tb/gpu_tests.log" | tr '\n' ' ')"
-  grep -E '^\[  FAILED  \] [A-Za-z].*\)$' "$tb/gpu_tests.log" | head -20 | tee -a "$summary"
+  run_gpu_tests "$tb"
   return 0   # a failing test is reported, not a reason to stop
 }
 
@@ -206,7 +204,8 @@ recent_cli() {
   note "pipeline losses equal to --no-pipeline: $same; equal on a second run: $again ($(tr '\n' ' ' <"$tb/pipeline.losses"))"
 }
 
-recent_pytest() {
+# tests/python against the torch build ($tb), with PyG's tree carried in .gpu-deps.
+run_pytest() {
   if "$python" -c 'import pytest' 2>/dev/null; then
     MATSAMP_PYG=$deps/pyg PYTHONPATH=$tb/python timeout 240 "$python" -m pytest "$root/tests/python" -q -rs \
       -p no:cacheprovider >"$out/pytest.txt" 2>&1
@@ -241,18 +240,23 @@ recent_partitioned() {
   done
 }
 
+# run_gpu_tests BUILD: that build's gpu_tests; counts and failed tests to the summary.
+run_gpu_tests() {
+  local log=$1/gpu_tests.log rc
+  "$1/tests/gpu_tests" --gtest_output=json:"$out/gpu_tests.json" >"$log" 2>&1
+  rc=$?
+  { echo "== gpu_tests"; cat "$log"; } >>"$logs"
+  note "gpu_tests exit $rc: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$log" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \] [A-Za-z].*\)$' "$log" | head -20 | tee -a "$summary"
+}
+
 # A machine released between calls (idle too long) comes back bare: build first.
 need_build() { [ -x "$build/tests/gpu_tests" ] && [ -x "$build/csrc/matsamp" ] || do_build; }
 
 do_test() {
   need_build
-  export MATSAMP_DATA=$deps/data
-  local log=$build/gpu_tests.log
-  "$build/tests/gpu_tests" --gtest_output=json:"$out/gpu_tests.json" >"$log" 2>&1
-  local rc=$?
-  { echo "== gpu_tests"; cat "$log"; } >>"$logs"
-  note "gpu_tests exit $rc: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' "$log" | tr '\n' ' ')"
-  grep -E '^\[  FAILED  \] [A-Za-z].*\)$' "$log" | head -20 | tee -a "$summary"
+  local log=$build/gpu_tests.log rc
+  run_gpu_tests "$build"
   "$build/tests/unit_tests" --gtest_filter='CliDevice*:GpuMemoryPlan*:CudaBackendEntry*:GpuRowSampler*' >"$log" 2>&1
   rc=$?
   { echo "== unit_tests (the device parts)"; cat "$log"; } >>"$logs"
