@@ -9,6 +9,7 @@
 #include "epoch_compare.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
+#include "io/msg_container.h"
 #include "io_test_helpers.h"
 #include "sampling/estimate_file.h"
 #include "sampling/registry.h"
@@ -160,6 +161,24 @@ TEST(SaintCountsFile, CountsOfAnotherKeyGraphOrCorruptedAreRefused) {
     f.put('\x7f');
   }
   EXPECT_TRUE(testing::throws_error_with([&] { normalized_walks(karate, estimate_file(path)); }, {path, "checksum"}));
+}
+
+// A graph named as the counts file, the counts file read as a graph, and a
+// counts file without one of its sections: each refused in one line naming it.
+TEST(SaintCountsFile, OtherFilesAreRefusedNamingWhatTheyHold) {
+  const Graph karate = read_matrix_market(testing::data_file("karate.mtx"));
+  const std::string dir = testing::scratch_dir("saint_counts_other");
+  const std::string graph = dir + "/karate.msg", counts = dir + "/counts.msg", forged = dir + "/forged.msg";
+  write_binary_csr(graph, karate);
+  EXPECT_TRUE(testing::throws_error_with([&] { normalized_walks(karate, estimate_file(graph)); },
+                                         {graph, "a graph, not GraphSAINT's pre-sampled counts"}));
+  normalized_walks(karate, estimate_file(counts));
+  EXPECT_TRUE(testing::throws_error_with([&] { read_graph(counts); },
+                                         {counts, "GraphSAINT's pre-sampled counts (--saint-counts), not a graph"}));
+  const std::string key = "walks batch=10 seed=3";
+  msg::write_file(forged, msg::kEstimateVersion, karate.num_vertices(), 0, 0, {{"key", key.data(), key.size()}});
+  EXPECT_TRUE(testing::throws_error_with([&] { normalized_walks(karate, estimate_file(forged)); },
+                                         {forged, "corrupt: no section graph"}));
 }
 
 TEST(SaintCountsFile, SamplersThatPreSampleNothingSaySo) {

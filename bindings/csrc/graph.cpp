@@ -136,21 +136,32 @@ c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const
   return c10::make_intrusive<GraphHolder>(std::move(g));
 }
 
+namespace {
+
+// The CUDA backend on torch's current stream, in its caching allocator's memory;
+// errors name the device first, as make_backend's do.
+std::unique_ptr<Backend> torch_cuda_backend(int index) {
+  CudaOptions options;
+  options.device = index;
+  options.memory_source = torch_cuda_memory(index);
+  try {
+    return make_cuda_backend(options);
+  } catch (const Error& e) {
+    fail("cuda:", index, ": ", e.what());
+  }
+}
+
+}  // namespace
+
 void GraphHolder::place_on_cuda(int64_t index) {
   TORCH_CHECK_VALUE(index >= 0 && index <= std::numeric_limits<int>::max(), kOp,
                     ": CUDA device index must be non-negative, got ", index);
   std::shared_ptr<Backend> backend;
   try {
-    if (torch_has_cuda_memory()) {  // on torch's stream, in its caching allocator's memory
-      CudaOptions options;
-      options.device = static_cast<int>(index);
-      options.memory_source = torch_cuda_memory(options.device);
-      backend = make_cuda_backend(options);
-    } else {
-      backend = make_backend(DeviceName{"cuda", static_cast<int>(index), true});
-    }
+    backend = torch_has_cuda_memory() ? torch_cuda_backend(static_cast<int>(index))
+                                      : make_backend(DeviceName{"cuda", static_cast<int>(index), true});
   } catch (const Error& e) {
-    TORCH_CHECK(false, kOp, ": cannot place the graph on cuda:", index, ": ", valid_utf8(e.what()));
+    TORCH_CHECK(false, kOp, ": cannot place the graph on ", valid_utf8(e.what()));
   }
   std::lock_guard<std::mutex> kept(samplers_mutex_);
   samplers_.clear();  // built over the old graph
