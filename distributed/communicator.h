@@ -41,6 +41,8 @@ class Communicator {
   virtual int rank() const = 0;
   virtual int size() const = 0;
   virtual std::string transport() const = 0;  // "mpi", "nccl", "self"
+  // Whether buffers may be device memory (NCCL); host memory is accepted by every transport.
+  virtual bool takes_device_buffers() const { return false; }
 
   // Counts are in elements; displacements are the prefix sums of the counts.
   virtual void all_reduce_sum(void* data, int64_t count, DataType type) = 0;

@@ -40,11 +40,44 @@ ncclDataType_t nccl_type(DataType type) {
   fail("NCCL transport: unknown data type ", static_cast<int>(type));
 }
 
+bool is_device_memory(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error of a pointer CUDA does not know
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+}
+
+// A device buffer that grows to the largest host message staged through it.
+class StagingBuffer {
+ public:
+  explicit StagingBuffer(int device) : device_(device) {}
+  ~StagingBuffer() {
+    if (data_) cudaFree(data_);
+  }
+  void* reserve(size_t bytes) {
+    if (bytes > capacity_) {
+      check_cuda(cudaSetDevice(device_), "cudaSetDevice");  // the calling thread's device may be another
+      if (data_) check_cuda(cudaFree(data_), "cudaFree");
+      data_ = nullptr;
+      check_cuda(cudaMalloc(&data_, bytes), "NCCL transport: cudaMalloc of a staging buffer");
+      capacity_ = bytes;
+    }
+    return data_;
+  }
+
+ private:
+  int device_;
+  void* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
 class NcclCommunicator final : public Communicator {
  public:
   // Takes ownership of comm.
   NcclCommunicator(Communicator& bootstrap, ncclComm_t comm, int device)
-      : bootstrap_(bootstrap), comm_(comm), device_(device) {
+      : bootstrap_(bootstrap), comm_(comm), device_(device), send_staging_(device), recv_staging_(device) {
     check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     check_nccl(ncclCommUserRank(comm_, &rank_), "ncclCommUserRank");
@@ -59,12 +92,16 @@ class NcclCommunicator final : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::string transport() const override { return "nccl"; }
+  bool takes_device_buffers() const override { return true; }
 
   void all_reduce_sum(void* data, int64_t n, DataType type) override {
     check_count(n, "all_reduce_sum");
-    check_nccl(ncclAllReduce(data, data, static_cast<size_t>(n), nccl_type(type), ncclSum, comm_, stream_),
+    const size_t bytes = n * size_of(type);
+    void* on_device = stage_in(data, bytes, send_staging_);
+    check_nccl(ncclAllReduce(on_device, on_device, static_cast<size_t>(n), nccl_type(type), ncclSum, comm_, stream_),
                "ncclAllReduce");
     finish("all_reduce_sum");
+    stage_out(data, on_device, bytes);
     count_all_reduce(n, type);
   }
 
@@ -72,6 +109,10 @@ class NcclCommunicator final : public Communicator {
                    const std::vector<int64_t>& recv_counts, DataType type) override {
     check_exchange(send_counts, recv_counts);
     const size_t item = size_of(type);
+    const size_t recv_bytes = total(recv_counts) * item;
+    send = stage_in(send, total(send_counts) * item, send_staging_);
+    void* const recv_host = recv;
+    recv = stage_at(recv, recv_bytes, recv_staging_);
     int64_t send_at = 0, recv_at = 0;
     check_nccl(ncclGroupStart(), "ncclGroupStart");
     for (int peer = 0; peer < size_; ++peer) {
@@ -92,12 +133,17 @@ class NcclCommunicator final : public Communicator {
     }
     check_nccl(ncclGroupEnd(), "ncclGroupEnd");
     finish("all_to_allv");
+    stage_out(recv_host, recv, recv_bytes);
     count_all_to_allv(send_counts, type);
   }
 
   void all_gatherv(const void* send, int64_t n, void* recv, const std::vector<int64_t>& recv_counts,
                    DataType type) override {
     check_own_part(n, recv_counts);
+    const size_t recv_bytes = total(recv_counts) * size_of(type);
+    send = stage_in(send, n * size_of(type), send_staging_);
+    void* const recv_host = recv;
+    recv = stage_at(recv, recv_bytes, recv_staging_);
     // One broadcast per root, grouped: the parts land in rank order.
     int64_t at = 0;
     check_nccl(ncclGroupStart(), "ncclGroupStart");
@@ -110,21 +156,26 @@ class NcclCommunicator final : public Communicator {
     }
     check_nccl(ncclGroupEnd(), "ncclGroupEnd");
     finish("all_gatherv");
+    stage_out(recv_host, recv, recv_bytes);
     count_all_gatherv(n, type);
   }
 
   void broadcast(void* data, int64_t n, DataType type, int root) override {
     check_count(n, "broadcast");
     check_peer(root, "broadcast root");
-    check_nccl(ncclBroadcast(data, data, static_cast<size_t>(n), nccl_type(type), root, comm_, stream_),
+    const size_t bytes = n * size_of(type);
+    void* on_device = stage_in(data, bytes, send_staging_);
+    check_nccl(ncclBroadcast(on_device, on_device, static_cast<size_t>(n), nccl_type(type), root, comm_, stream_),
                "ncclBroadcast");
     finish("broadcast");
+    stage_out(data, on_device, bytes);
     count_broadcast(n, type, root);
   }
 
   void send(const void* data, int64_t n, DataType type, int peer, int) override {
     check_count(n, "send");
     check_peer(peer, "send peer");
+    data = stage_in(data, n * size_of(type), send_staging_);
     check_nccl(ncclSend(data, static_cast<size_t>(n), nccl_type(type), peer, comm_, stream_), "ncclSend");
     finish("send");
     count_send(n, type, 1);
@@ -133,8 +184,11 @@ class NcclCommunicator final : public Communicator {
   void recv(void* data, int64_t n, DataType type, int peer, int) override {
     check_count(n, "recv");
     check_peer(peer, "recv peer");
-    check_nccl(ncclRecv(data, static_cast<size_t>(n), nccl_type(type), peer, comm_, stream_), "ncclRecv");
+    const size_t bytes = n * size_of(type);
+    void* on_device = stage_at(data, bytes, recv_staging_);
+    check_nccl(ncclRecv(on_device, static_cast<size_t>(n), nccl_type(type), peer, comm_, stream_), "ncclRecv");
     finish("recv");
+    stage_out(data, on_device, bytes);
   }
 
   void barrier() override {
@@ -166,11 +220,41 @@ class NcclCommunicator final : public Communicator {
     check_cuda(done, "cudaStreamSynchronize");
   }
 
+  // Host buffers travel through device staging buffers (NCCL reads and writes device
+  // memory only); device buffers are used in place.
+  static int64_t total(const std::vector<int64_t>& counts) {
+    int64_t sum = 0;
+    for (int64_t c : counts) sum += c;
+    return sum;
+  }
+  // The device address of `bytes` at p: p itself, or the staging buffer (contents not copied).
+  void* stage_at(void* p, size_t bytes, StagingBuffer& staging) {
+    if (bytes == 0 || is_device_memory(p)) return p;
+    return staging.reserve(bytes);
+  }
+  // As stage_at, with the host bytes copied over.
+  const void* stage_in(const void* p, size_t bytes, StagingBuffer& staging) {
+    void* on_device = stage_at(const_cast<void*>(p), bytes, staging);
+    if (on_device != p)
+      check_cuda(cudaMemcpyAsync(on_device, p, bytes, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync");
+    return on_device;
+  }
+  void* stage_in(void* p, size_t bytes, StagingBuffer& staging) {
+    return const_cast<void*>(stage_in(static_cast<const void*>(p), bytes, staging));
+  }
+  // After the operation: the staged result back to the host buffer p.
+  void stage_out(void* p, const void* on_device, size_t bytes) {
+    if (on_device == p || bytes == 0) return;
+    check_cuda(cudaMemcpyAsync(p, on_device, bytes, cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync");
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  }
+
   Communicator& bootstrap_;
   ncclComm_t comm_;
   int device_;
   cudaStream_t stream_ = nullptr;
   void* scratch_ = nullptr;
+  StagingBuffer send_staging_, recv_staging_;
   int rank_ = 0, size_ = 1;
 };
 
@@ -199,8 +283,10 @@ std::unique_ptr<Communicator> make_nccl_communicator(Communicator& bootstrap, in
   ncclUniqueId id;
   agree_on(bootstrap, [&] {
     int devices = 0;
-    check_cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
-    MATSAMP_CHECK(devices > 0, "NCCL transport: no GPU visible to rank ", bootstrap.rank());
+    const cudaError_t counted = cudaGetDeviceCount(&devices);
+    MATSAMP_CHECK(counted == cudaSuccess && devices > 0, "NCCL transport: no GPU visible to rank ", bootstrap.rank(),
+                  counted == cudaSuccess ? std::string() : std::string(" (") + cudaGetErrorString(counted) + ")",
+                  "; NCCL needs one GPU per rank (the MPI transport needs none)");
     if (device < 0) device = on_node % devices;
     MATSAMP_CHECK(device < devices, "NCCL transport: GPU ", device, " asked for, ", devices, " visible");
     check_cuda(cudaSetDevice(device), "cudaSetDevice");

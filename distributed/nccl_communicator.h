@@ -1,5 +1,6 @@
-// The NCCL transport: every buffer passed to it is device memory of the rank's GPU.
-// Bootstrapped through another communicator (MPI): rank 0's ncclUniqueId is broadcast.
+// The NCCL transport. Buffers may be device memory of the rank's GPU (used in place)
+// or host memory (staged through a device buffer of the communicator's, since NCCL
+// reads and writes device memory only). Bootstrapped through another communicator (MPI): rank 0's ncclUniqueId is broadcast.
 // Each operation runs on the communicator's own stream and has finished when it
 // returns, as the Communicator interface promises. NCCL point-to-point has no tags:
 // messages between two ranks arrive in the order they were sent. Built only with

@@ -15,11 +15,12 @@
 #   mpi_bench.jsonl (step mpi) several ranks sharing the GPU, graph replicated and partitioned
 #   recent.txt    (step recent) the trainer's CUDA paths through the CLI (link prediction,
 #                 R-GCN, the preparation pipeline against itself and against --no-pipeline)
-# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python, in
+# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl, in
 # the order given; default all (= the first five, more than one 10-minute call: split them, e.g.
 # "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; recent is the
 # short check for a short lease (one torch build: gpu_tests, the CLI's trainer on the GPU,
-# pytest), python a shorter one (the torch build, gpu_tests, pytest); a warm
+# pytest), python a shorter one (the torch build, gpu_tests, pytest), nccl the CLI's
+# --transport nccl on the one GPU (a torch, MPI and NCCL build); a warm
 # machine keeps build-gpu/ between calls, so the steps may run in separate calls)
 # Needs .gpu-deps/ from scripts/gpu-prepare.sh, carried along.
 set -uo pipefail
@@ -116,12 +117,18 @@ do_torch() {
 
 # Issue 4 on the GPU machine: the MPI tests, NCCL on its one GPU, and several ranks
 # sharing that GPU through the MPI transport (each must give one process's minibatches).
+# nccl.h is not in the CUDA toolkit there: it comes with torch's NCCL wheel.
+nccl_include_arg() {
+  local include
+  include=$("$python" -c 'import os, nvidia.nccl; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' \
+            2>/dev/null)
+  [ -z "$include" ] || echo "-DNCCL_INCLUDE_DIR=$include"
+}
+
 do_mpi() {
-  local mb=$build-mpi nccl_include
-  nccl_include=$("$python" -c 'import os, nvidia.nccl; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' \
-                 2>/dev/null)
-  configure_and_build "$mb" "matsamp mpi_tests" -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_MPI=ON \
-    ${nccl_include:+-DNCCL_INCLUDE_DIR="$nccl_include"}
+  local mb=$build-mpi
+  # shellcheck disable=SC2046  # one word or none
+  configure_and_build "$mb" "matsamp mpi_tests" -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_MPI=ON $(nccl_include_arg)
   grep -q "NCCL=ON" "$logs" || note "WARNING: configured without NCCL"
   local launch=(mpirun --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=4 -x MATSAMP_DATA="$deps/data")
   for np in 1 2 4; do
@@ -144,6 +151,51 @@ do_mpi() {
       [ -n "$result" ] || grep "matsamp: error" "$logs" | tail -1 | tee -a "$summary"
     done
   done
+}
+
+# --transport nccl through the CLI (a torch, MPI and NCCL build): the communicator's
+# tests on device and host buffers, then bench and partitioned training with one rank
+# on the one GPU against --transport mpi (same minibatches, same losses), and two
+# ranks on it refused in one line (NCCL needs one GPU per rank).
+do_nccl() {
+  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return; }
+  record_machine
+  local mb=$build-nccl dir=$build-nccl/run log=$out/nccl.txt
+  # shellcheck disable=SC2046  # one word or none
+  configure_and_build "$mb" "matsamp mpi_tests" -DPython3_EXECUTABLE="$python" -DMATSAMP_WITH_MPI=ON \
+    $(nccl_include_arg)
+  grep -q "NCCL=ON" "$logs" || { note "configured without NCCL: nccl step not run"; return; }
+  local launch=(mpirun --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=4 -x MATSAMP_DATA="$deps/data")
+  for np in 1 2; do
+    "${launch[@]}" -np $np "$mb/tests/mpi/mpi_tests" --gtest_filter='NcclCommunicator*' >"$mb/nccl_tests.log" 2>&1
+    note "mpi_tests NcclCommunicator* np=$np exit $?: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' \
+                                                         "$mb/nccl_tests.log" | sort -u | tr '\n' ' ')"
+    cat "$mb/nccl_tests.log" >>"$log"
+  done
+  mkdir -p "$dir"
+  "$mb/csrc/matsamp" generate planted --vertices 3000 --classes 4 --features 16 -o "$dir/g.msg" >>"$log" 2>&1
+  local bench=(bench -g "$dir/g.msg" --device cuda --distributed partitioned --fanouts "10,5" -b 64)
+  local train=(train -g "$dir/g.msg" --epochs 3 -b 8 --minibatches-per-step 8 --seed 3 --device cuda)
+  for transport in mpi nccl; do
+    timeout 120 "${launch[@]}" -np 1 "$mb/csrc/matsamp" "${bench[@]}" --transport $transport >"$dir/bench_$transport" 2>>"$log"
+    note "bench --transport $transport: exit $?, $(grep -o '"transport":"[a-z]*"\|"minibatch_fingerprint_sum":[0-9]*' \
+                                                   "$dir/bench_$transport" | tr '\n' ' ')"
+    for mode in partitioned replicated; do
+      timeout 120 "${launch[@]}" -np 1 "$mb/csrc/matsamp" "${train[@]}" --distributed $mode --transport $transport \
+        >"$dir/train_${mode}_$transport" 2>>"$log"
+      note "train --distributed $mode --transport $transport: exit $?, $(grep -c '"epoch"' "$dir/train_${mode}_$transport") epochs"
+      grep -o '"loss":[0-9.e+-]*' "$dir/train_${mode}_$transport" >"$dir/losses_${mode}_$transport"
+    done
+  done
+  for mode in partitioned replicated; do
+    cmp -s "$dir/losses_${mode}_mpi" "$dir/losses_${mode}_nccl" &&
+      note "train $mode: nccl losses equal to mpi's ($(tr '\n' ' ' <"$dir/losses_${mode}_nccl"))" ||
+      note "train $mode: nccl losses DIFFER from mpi's: $(paste -sd' ' "$dir/losses_${mode}_mpi") vs $(paste -sd' ' "$dir/losses_${mode}_nccl")"
+  done
+  timeout 120 "${launch[@]}" -np 2 "$mb/csrc/matsamp" "${train[@]}" --distributed partitioned --transport nccl \
+    >/dev/null 2>"$dir/two_ranks_err"
+  note "two ranks on one GPU with nccl: exit $?, $(grep -c 'matsamp: error' "$dir/two_ranks_err") error line(s):" \
+       "$(grep -m1 'matsamp: error' "$dir/two_ranks_err" | cut -c1-200)"
 }
 
 # Issue 5 on the GPU: Cora over 10 splits, models and sampling on the GPU.
@@ -309,10 +361,10 @@ do_bench() {
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
-usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python"
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl"
 steps=("${@:-all}")
 for step in "${steps[@]}"; do   # checked before anything runs
-  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 for step in "${steps[@]}"; do
   case $step in

@@ -35,6 +35,7 @@ struct TrainCommandOptions {
   CLI::Option* evaluation_option = nullptr;
   std::string distributed;  // "", replicated, partitioned
   int replication = 1;
+  std::string transport = "mpi";
   std::string split = "auto";
   std::string checkpoint, resume;
   bool no_prefetch = false;
@@ -93,6 +94,7 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "features are laid out the same way")
       ->check(positive())
       ->capture_default_str();
+  add_transport_option(cmd, o.transport);
   cmd.add_flag("--no-prefetch", o.no_prefetch, "sample each bulk only when training needs it");
   cmd.add_flag("--no-pipeline", o.no_pipeline,
                "prepare each step's blocks and feature rows only when training needs them (by default the next "
@@ -363,13 +365,19 @@ void run_training(TrainCommandOptions& o) {
                     : o.task == "node" && (o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn") ? "gcn"
                                                                                                             : "sage";
   if (!o.distributed.empty()) require_launcher();
+  MATSAMP_CHECK(o.transport == "mpi" || !o.distributed.empty() || launched_ranks() > 1,
+                "--transport applies to --distributed runs");
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
-  run_mpi_job([&o](Communicator& world) {
-    agree_on_arguments(world, command_line());  // ranks of different commands would wait for each other forever
-    train_on(o, world, local_rank());
-  });
+  run_mpi_job(
+      [&o](Communicator& world) {
+        agree_on_arguments(world, command_line());  // ranks of different commands would wait for each other forever
+        train_on(o, world, local_rank());
+      },
+      job_transport(o.transport, o.sampler));
 #else
+  MATSAMP_CHECK(o.transport == "mpi", "--transport ", o.transport,
+                ": this matsamp was built without MPI (configure with -DMATSAMP_WITH_MPI=ON)");
   train_on(o, *make_self_communicator(), 0);
 #endif
 }

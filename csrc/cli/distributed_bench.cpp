@@ -19,6 +19,9 @@
 #include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
 #include "distributed/partitioned_sampling.h"
+#ifdef MATSAMP_HAVE_NCCL
+#include "distributed/nccl_communicator.h"
+#endif
 #include "sampling/fingerprint.h"
 #include "util/json.h"
 #include "util/memory.h"
@@ -56,6 +59,22 @@ void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& opt
   bench.add_flag("--fetch-rows", options.fetch_rows,
                  "--distributed partitioned, GraphSAGE and LABOR: fetch each frontier row whole and sample it here, "
                  "instead of having its owner sample it and send back only the picks");
+  add_transport_option(bench, options.transport);
+}
+
+void add_transport_option(CLI::App& command, std::string& transport) {
+  command
+      .add_option("--transport", transport,
+                  "--distributed: what carries the collectives (sampling, feature rows, gradients): mpi (host "
+                  "memory; ranks may share a GPU) or nccl (GPU to GPU; one GPU per rank, host data staged "
+                  "through it)")
+      ->check(CLI::IsMember({"mpi", "nccl"}))
+      ->capture_default_str();
+}
+
+JobTransport job_transport(const std::string& name, const SamplerOptions& sampler) {
+  const DeviceName device = sampler.parsed_device();
+  return {name, device.kind == "cuda" && device.has_index ? static_cast<int>(device.index) : -1};
 }
 
 bool distributed_bench_requested(DistributedBenchOptions& options) {
@@ -64,6 +83,7 @@ bool distributed_bench_requested(DistributedBenchOptions& options) {
     if (options.replication != 1) fail("--replication applies to --distributed runs");
     if (options.oblivious) fail("--oblivious applies to --distributed partitioned");
     if (options.fetch_rows) fail("--fetch-rows applies to --distributed partitioned");
+    if (options.transport != "mpi") fail("--transport applies to --distributed runs");
     return false;
   }
   require_launcher();
@@ -72,11 +92,11 @@ bool distributed_bench_requested(DistributedBenchOptions& options) {
 
 #ifndef MATSAMP_HAVE_DISTRIBUTED
 
-void run_mpi_job(const std::function<void(Communicator& world)>&) {
+void run_mpi_job(const std::function<void(Communicator& world)>&, const JobTransport&) {
   fail("--distributed: this matsamp was built without MPI (configure with -DMATSAMP_WITH_MPI=ON)");
 }
 
-void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>&) { run_mpi_job({}); }
+void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>&, const JobTransport&) { run_mpi_job({}); }
 
 void run_distributed_bench(const GraphSource&, SamplerOptions&, const DistributedBenchOptions&) {
   run_mpi_json_job({});
@@ -386,7 +406,21 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
 
 }  // namespace
 
-void run_mpi_job(const std::function<void(Communicator& world)>& job) {
+namespace {
+
+// The job's world over MPI's: itself, or NCCL bootstrapped through it. Collective.
+std::unique_ptr<Communicator> transport_over(Communicator& mpi, const JobTransport& transport) {
+  if (transport.name == "mpi") return nullptr;
+#ifdef MATSAMP_HAVE_NCCL
+  return make_nccl_communicator(mpi, transport.gpu);
+#else
+  fail("--transport nccl: this matsamp was built without NCCL (configure with CUDA and NCCL found)");
+#endif
+}
+
+}  // namespace
+
+void run_mpi_job(const std::function<void(Communicator& world)>& job, const JobTransport& transport) {
   int rank = 0;
   std::string agreed_error;
   std::exception_ptr alone;  // the error of a job of one rank, thrown as it was
@@ -395,7 +429,8 @@ void run_mpi_job(const std::function<void(Communicator& world)>& job) {
     auto world = make_mpi_communicator(MPI_COMM_WORLD);
     rank = world->rank();
     try {
-      job(*world);
+      const std::unique_ptr<Communicator> other = transport_over(*world, transport);
+      job(other ? *other : *world);
     } catch (const AgreedError& e) {
       agreed_error = e.what();  // every rank has it: end without MPI_Abort, rank 0 reports
     } catch (const std::exception& e) {
@@ -409,15 +444,18 @@ void run_mpi_job(const std::function<void(Communicator& world)>& job) {
   std::exit(EXIT_FAILURE);
 }
 
-void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job) {
-  run_mpi_job([&job](Communicator& world) {
-    const JsonObject json = job(world);
-    if (world.rank() == 0) std::printf("%s\n", json.str().c_str());
-  });
+void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job, const JobTransport& transport) {
+  run_mpi_job(
+      [&job](Communicator& world) {
+        const JsonObject json = job(world);
+        if (world.rank() == 0) std::printf("%s\n", json.str().c_str());
+      },
+      transport);
 }
 
 void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options) {
-  run_mpi_json_job([&](Communicator& world) { return run(world, source, sampler, options); });
+  run_mpi_json_job([&](Communicator& world) { return run(world, source, sampler, options); },
+                   job_transport(options.transport, sampler));
 }
 
 #endif

@@ -21,7 +21,18 @@ struct DistributedBenchOptions {
   int replication = 1;      // c: the grid is (p/c) x c
   bool oblivious = false;   // partitioned: broadcast whole block rows instead of the rows needed
   bool fetch_rows = false;  // partitioned GraphSAGE: fetch frontier rows whole, sample them here
+  std::string transport = "mpi";
 };
+
+// The transport of a job's collectives (--transport): mpi, or nccl with one GPU per
+// rank (`gpu`; negative: the GPU of the rank's local rank, as pick_rank_gpu chooses).
+struct JobTransport {
+  std::string name = "mpi";
+  int gpu = -1;
+};
+void add_transport_option(CLI::App& command, std::string& transport);
+// The transport named, on the GPU --device names (cuda:N), if it names one.
+JobTransport job_transport(const std::string& name, const SamplerOptions& sampler);
 
 // Ranks in the job as the launcher tells them (mpirun, MPICH/Hydra, srun); 0
 // when no launcher started this process.
@@ -35,13 +46,13 @@ bool distributed_bench_requested(DistributedBenchOptions& options);
 // Collective over the job; throws (on rank 0 only) an error every rank agreed on.
 void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options);
 
-// Runs job(world) as one MPI job: an error every rank agreed on ends them all
+// Runs job(world) as one MPI job (world: the chosen transport over every rank): an error every rank agreed on ends them all
 // (rank 0 throws it, the others exit quietly), any other aborts the job rather
 // than leave the other ranks waiting.
-void run_mpi_job(const std::function<void(Communicator& world)>& job);
+void run_mpi_job(const std::function<void(Communicator& world)>& job, const JobTransport& transport = {});
 // Runs job(world) as one MPI job whose rank 0 prints the JSON job returns: an
 // error every rank agreed on ends them all (rank 0 throws it), any other aborts
 // the job rather than leave the other ranks waiting.
-void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job);
+void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job, const JobTransport& transport = {});
 
 }  // namespace matsamp::cli

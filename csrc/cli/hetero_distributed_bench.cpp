@@ -141,7 +141,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
 
 void run_hetero_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& hetero,
                                   const DistributedBenchOptions& options) {
-  run_mpi_json_job([&](Communicator& world) { return run(world, source, sampler, hetero, options); });
+  run_mpi_json_job([&](Communicator& world) { return run(world, source, sampler, hetero, options); },
+                   job_transport(options.transport, sampler));
 }
 
 #endif

@@ -1,5 +1,7 @@
 #include "train/data_parallel.h"
 
+#include <torch/cuda.h>
+
 #include "core/philox.h"
 
 namespace matsamp {
@@ -8,11 +10,18 @@ namespace {
 
 constexpr uint32_t kDropoutTag = 0xD0u;  // purpose tag in random keys (sampler layers use small numbers)
 
-// The tensors as one flat CPU tensor, for one collective instead of one per tensor.
-torch::Tensor flatten(const std::vector<torch::Tensor>& tensors) {
+// The tensors as one flat tensor, for one collective instead of one per tensor: on
+// their GPU when the transport reads device memory (NCCL), otherwise on the host.
+torch::Tensor flatten(const std::vector<torch::Tensor>& tensors, const Communicator& comm) {
   std::vector<torch::Tensor> parts;
   for (const torch::Tensor& t : tensors) parts.push_back(t.reshape(-1));
-  return torch::cat(parts).to(torch::kCPU).contiguous();
+  torch::Tensor flat = torch::cat(parts);
+  if (flat.is_cuda() && comm.takes_device_buffers()) {
+    // The transport runs on a stream of its own: torch's work on the buffer must be done.
+    torch::cuda::synchronize(flat.device().index());
+    return flat.contiguous();
+  }
+  return flat.to(torch::kCPU).contiguous();
 }
 
 std::vector<torch::Tensor> gradients_of(const std::vector<torch::Tensor>& parameters) {
@@ -24,7 +33,7 @@ std::vector<torch::Tensor> gradients_of(const std::vector<torch::Tensor>& parame
 }  // namespace
 
 void all_reduce_gradients(const std::vector<torch::Tensor>& parameters, Communicator& comm) {
-  torch::Tensor flat = flatten(gradients_of(parameters));
+  torch::Tensor flat = flatten(gradients_of(parameters), comm);
   comm.all_reduce_sum(flat.data_ptr<float>(), flat.numel(), DataType::float32);
   int64_t offset = 0;
   for (const torch::Tensor& p : parameters) {
@@ -37,7 +46,7 @@ void all_reduce_gradients(const std::vector<torch::Tensor>& parameters, Communic
 
 void broadcast_parameters(const std::vector<torch::Tensor>& parameters, Communicator& comm) {
   torch::NoGradGuard no_grad;
-  torch::Tensor flat = flatten(parameters);
+  torch::Tensor flat = flatten(parameters, comm);
   comm.broadcast(flat.data_ptr<float>(), flat.numel(), DataType::float32, 0);
   int64_t offset = 0;
   for (torch::Tensor p : parameters) {

@@ -74,6 +74,16 @@ else
   [ "$(grep -c -- "--device cuda" "$dir/err")" -eq 1 ] || fail "--device cuda without a GPU: $(cat "$dir/err")"
 fi
 
+# --transport nccl: the same minibatches when every rank has a GPU of its own; otherwise
+# (no GPU, or ranks sharing one) every rank stops with one message that names NCCL.
+if launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed partitioned --transport nccl \
+     > "$dir/out" 2> "$dir/err"; then
+  grep -q '"transport":"nccl"' "$dir/out" || fail "--transport nccl: not in $(cat "$dir/out")"
+  [ "$(fingerprint "$dir/out")" = "$want_fingerprint" ] || fail "--transport nccl: minibatches differ from one process"
+else
+  [ "$(grep -c "NCCL" "$dir/err")" -eq 1 ] || fail "--transport nccl without a GPU per rank: $(cat "$dir/err")"
+fi
+
 # A heterogeneous graph, every relation partitioned (and the layer-wise sampler's stacked
 # relations): node-wise and layer-wise minibatches are those of one process.
 for sampling in "" "--type-budgets 40,20"; do
