@@ -269,11 +269,13 @@ void check_one_gpu_per_rank(Communicator& bootstrap, int device) {
   std::vector<std::pair<int64_t, int>> by_key;
   for (int r = 0; r < static_cast<int>(keys.size()); ++r) by_key.emplace_back(keys[r], r);
   std::sort(by_key.begin(), by_key.end());
-  for (size_t i = 1; i < by_key.size(); ++i)
-    MATSAMP_CHECK(by_key[i].first != by_key[i - 1].first, "NCCL transport: ranks ", by_key[i - 1].second, " and ",
-                  by_key[i].second,
-                  " would share one GPU; NCCL needs one GPU per rank (start at most as many "
-                  "ranks per node as it has GPUs, or use the MPI transport)");
+  agree_on(bootstrap, [&] {  // every rank sees it: one message from rank 0, not one per rank
+    for (size_t i = 1; i < by_key.size(); ++i)
+      MATSAMP_CHECK(by_key[i].first != by_key[i - 1].first, "NCCL transport: ranks ", by_key[i - 1].second, " and ",
+                    by_key[i].second,
+                    " would share one GPU; NCCL needs one GPU per rank (start at most as many "
+                    "ranks per node as it has GPUs, or use the MPI transport)");
+  });
 }
 
 }  // namespace

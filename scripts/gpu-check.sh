@@ -168,8 +168,9 @@ do_nccl() {
   local launch=(mpirun --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=4 -x MATSAMP_DATA="$deps/data")
   for np in 1 2; do
     "${launch[@]}" -np $np "$mb/tests/mpi/mpi_tests" --gtest_filter='NcclCommunicator*' >"$mb/nccl_tests.log" 2>&1
-    note "mpi_tests NcclCommunicator* np=$np exit $?: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' \
-                                                         "$mb/nccl_tests.log" | sort -u | tr '\n' ' ')"
+    note "mpi_tests NcclCommunicator* np=$np exit $?: $(sed 's/\x1b\[[0-9;]*m//g' "$mb/nccl_tests.log" |
+                                                         grep -E '^\[  (PASSED|SKIPPED|FAILED) *\] [0-9]+ tests?' |
+                                                         sort -u | tr '\n' ' ')"
     cat "$mb/nccl_tests.log" >>"$log"
   done
   mkdir -p "$dir"
