@@ -28,6 +28,16 @@ for c in 1 2; do
   grep -q "partitioned over $((np / c)) x $c processes" "$dir/err" || fail "c = $c: no grid line in $(cat "$dir/err")"
 done
 
+# --transport nccl: the epochs of one process when every rank has a GPU of its own;
+# otherwise (no GPU, or ranks sharing one) one line that names NCCL.
+if launch -np "$np" "$matsamp" "${train[@]}" -g "$dir/g.msg" --distributed partitioned --transport nccl \
+     > "$dir/out" 2> "$dir/err"; then
+  [ "$(scores "$dir/out")" = "$(scores "$dir/one")" ] || fail "--transport nccl: epochs differ from one process"
+else
+  [ "$(grep -c "matsamp: error: NCCL transport" "$dir/err")" -eq 1 ] ||
+    fail "--transport nccl without a GPU per rank: expected one error line in $(cat "$dir/err")"
+fi
+
 # The minibatches themselves, sampled from the same partitioned file: those of one process.
 fingerprint() { grep -o '"minibatch_fingerprint_sum":[0-9]*' "$1" | cut -d: -f2; }
 bench=(bench -g "$dir/g.msg" -b 32 -k 2 --fanouts 5,3 --seed 3)
@@ -57,6 +67,7 @@ expect_error() {  # expect_error MESSAGE ARGS...
 expect_error "reads its blocks from a .msg file" train -g planted:300:3 --distributed partitioned
 expect_error "evaluates sampled minibatches" train -g "$dir/g.msg" --distributed partitioned --evaluation full
 expect_error "--replication applies to --distributed partitioned" train -g "$dir/g.msg" --replication 2
+expect_error "--transport applies to --distributed runs" train -g "$dir/g.msg" --transport nccl
 if "$matsamp" train -g "$dir/g.msg" --distributed partitioned > "$dir/out" 2> "$dir/err"; then
   fail "--distributed without a launcher succeeded"
 fi
