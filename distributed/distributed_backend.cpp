@@ -123,7 +123,8 @@ Matrix DistributedBackend::select_cols_blocked(const Matrix& a, const Offsets& r
   reject_distributed(a, "column extraction");
   Communicator& row = product_.grid().row_comm();
   const Offsets& col_offsets = cols.offsets;
-  if (row.size() == 1 || row_offsets.size() != col_offsets.size() || row_offsets.empty())
+  if (row.size() == 1 || product_.row_work() == GraphProduct::RowWork::split ||
+      row_offsets.size() != col_offsets.size() || row_offsets.empty())
     return local_->select_cols_blocked(a, row_offsets, cols, weights);
   // Blocks are independent products: each rank of the process row takes a contiguous
   // share of the minibatches, and the row gathers the pieces back in order.

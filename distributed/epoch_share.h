@@ -5,13 +5,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph_product.h"
 #include "process_grid.h"
 #include "sampling/epoch.h"
 
 namespace matsamp {
 
 // Graph replicated: every rank is a worker. Graph partitioned: every process row is
-// one (its c ranks sample the same minibatches together).
+// one (its c ranks sample the same minibatches together), or with split row work
+// (GraphProduct::RowWork::split) every rank again.
 enum class GraphMode { replicated, partitioned };
 
 // This rank's share of the epoch: minibatches [w·M/W, (w+1)·M/W) for worker w of W.
@@ -19,6 +21,6 @@ enum class GraphMode { replicated, partitioned };
 // samples the minibatches of blocks [w·B/W, (w+1)·B/W), so with B = W in the
 // partitioned mode a process row samples the block its ranks hold. Needs B >= W.
 EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& train_vertices, const ProcessGrid& grid,
-                            GraphMode mode);
+                            GraphMode mode, GraphProduct::RowWork work = GraphProduct::RowWork::shared);
 
 }  // namespace matsamp

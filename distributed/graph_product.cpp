@@ -75,7 +75,8 @@ int64_t answer(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int
 
 }  // namespace
 
-GraphProduct::GraphProduct(ProcessGrid& grid, Exchange exchange) : grid_(grid), exchange_(exchange) {}
+GraphProduct::GraphProduct(ProcessGrid& grid, Exchange exchange, RowWork work)
+    : grid_(grid), exchange_(exchange), work_(work) {}
 
 int GraphProduct::add_operand(const DistributedCsr& a) {
   MATSAMP_CHECK(a.blocks.count == grid_.process_rows() && a.block == grid_.row(), "GraphProduct: operand has ",
@@ -92,9 +93,8 @@ const DistributedCsr& GraphProduct::operand(int64_t id) const {
 }
 
 std::pair<vid_t, vid_t> GraphProduct::chunk(const RowBlocks& blocks) const {
-  const int per_chunk = blocks_per_chunk();
-  const int first = grid_.col() * per_chunk;
-  return {blocks.begin(first), blocks.end(first + per_chunk - 1)};
+  const int first = first_block();
+  return {blocks.begin(first), blocks.end(first + blocks_per_chunk() - 1)};
 }
 
 CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
@@ -102,13 +102,13 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
   MATSAMP_CHECK(q.cols == a.rows(), "distributed product: Q is ", q.shape(), " but A has ", a.rows(), " rows");
   const auto [lo, hi] = chunk(a.blocks);
 
-  // The nonzero columns of Q in this rank's chunk: the rows of A it needs.
-  std::vector<char> needed(hi - lo, 0);
-  for (col_t k : q.colidx)
-    if (k >= lo && k < hi) needed[k - lo] = 1;
+  // The nonzero columns of Q in this rank's chunk: the rows of A it needs (sorted,
+  // sized by Q rather than by the chunk).
   RowRequest request;
-  for (vid_t v = lo; v < hi; ++v)
-    if (needed[v - lo]) request.ids.push_back(v);
+  for (col_t k : q.colidx)
+    if (k >= lo && k < hi) request.ids.push_back(k);
+  std::sort(request.ids.begin(), request.ids.end());
+  request.ids.erase(std::unique(request.ids.begin(), request.ids.end()), request.ids.end());
   FetchedRows fetched;
   ProductCall record;
   {
@@ -118,7 +118,7 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
 
   // Finish the sum along the process row in column order.
   Communicator& row = grid_.row_comm();
-  const int j = row.rank(), c = row.size();
+  const int j = row_reduces() ? row.rank() : 0, c = row_reduces() ? row.size() : 1;
   const int64_t row_bytes_before = bytes_sent(row);
   CsrMatrix running(q.rows, a.cols()), p;
   {
@@ -208,7 +208,7 @@ CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, in
   CsrMatrix p;
   {
     ScopedTimer timer(&record.reduce_s);
-    if (row.size() == 1) {
+    if (!row_reduces()) {
       p = std::move(piece);
     } else {
       const CsrMatrix chunks = all_gather_rows(row, piece);
@@ -374,10 +374,9 @@ bool GraphProduct::exchange_oblivious(const RowRequest* request, int operand_id,
   // Each block of this column's chunk goes whole from its owner to the column.
   const DistributedCsr& a = operand(agreed);
   const int per_chunk = blocks_per_chunk();
-  const int first_block = grid_.col() * per_chunk;
   std::vector<CsrMatrix> blocks(per_chunk);
   for (int i = 0; i < per_chunk; ++i) {
-    const int q = first_block + i;
+    const int q = first_block() + i;
     if (col.rank() == q) blocks[i] = a.local;
     broadcast_csr(col, blocks[i], q);
     if (record && col.rank() != q) {  // shape, row pointers, then column + value per entry

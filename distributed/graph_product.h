@@ -41,8 +41,14 @@ struct ProductCall {
 class GraphProduct {
  public:
   enum class Exchange { sparsity_aware, oblivious };
+  // How the c ranks of a process row share its work. shared: they pass the row's one Q
+  // and each multiplies it by p/c² of the column blocks, then the row reduces; split:
+  // each passes its own Q (its share of the row's minibatches) and multiplies it by
+  // every block, fetched within its process column (which holds all of A), with no
+  // reduction, so that every rank samples and compacts 1/p of the epoch.
+  enum class RowWork { shared, split };
 
-  GraphProduct(ProcessGrid& grid, Exchange exchange);
+  GraphProduct(ProcessGrid& grid, Exchange exchange, RowWork work = RowWork::shared);
   GraphProduct(const GraphProduct&) = delete;
   GraphProduct& operator=(const GraphProduct&) = delete;
 
@@ -51,10 +57,12 @@ class GraphProduct {
   int add_operand(const DistributedCsr& a);
 
   // Collective over the process grid: P = Q·A for this process row's Q (every rank of
-  // a process row passes the same Q, rows with ascending column ids).
+  // a process row passes the same Q, rows with ascending column ids; with split row
+  // work each rank its own).
   CsrMatrix multiply(const CsrMatrix& q, int operand);
   // Collective over the process grid: sample_rows(A, rows, s, keys, uniform_rows) of
-  // ops.h, bit for bit (every rank of a process row passes the same arguments).
+  // ops.h, bit for bit (every rank of a process row passes the same arguments, or with
+  // split row work its own).
   // Sparsity-aware: each row's owner samples it with the row's key and returns only
   // the picks (an owner knows whether its own rows are uniform); oblivious: the
   // chunk's blocks come whole and are sampled here, with uniform_rows. The process
@@ -67,6 +75,7 @@ class GraphProduct {
   void finish();
 
   Exchange exchange() const { return exchange_; }
+  RowWork row_work() const { return work_; }
   // One record per multiply() and sample_rows() since the last clear_calls().
   const std::vector<ProductCall>& calls() const { return calls_; }
   void clear_calls() { calls_.clear(); }
@@ -99,8 +108,13 @@ class GraphProduct {
     bool sampling() const { return op != RowOp::whole_rows; }
   };
 
-  // Column blocks per chunk: p/c² of the p/c block rows.
-  int blocks_per_chunk() const { return grid_.process_rows() / grid_.replication(); }
+  // Column blocks per chunk: p/c² of the p/c block rows (all of them with split row work).
+  int blocks_per_chunk() const {
+    return work_ == RowWork::split ? grid_.process_rows() : grid_.process_rows() / grid_.replication();
+  }
+  int first_block() const { return work_ == RowWork::split ? 0 : grid_.col() * blocks_per_chunk(); }
+  // Whether the ranks of the process row finish each result together.
+  bool row_reduces() const { return work_ == RowWork::shared && grid_.replication() > 1; }
   // The vertex range [begin, end) of this rank's chunk of column blocks.
   std::pair<vid_t, vid_t> chunk(const RowBlocks& blocks) const;
   const DistributedCsr& operand(int64_t id) const;
@@ -117,6 +131,7 @@ class GraphProduct {
 
   ProcessGrid& grid_;
   Exchange exchange_;
+  RowWork work_;
   std::vector<const DistributedCsr*> operands_;
   std::vector<bool> uniform_blocks_;  // has_uniform_rows of each operand's block here
   std::vector<ProductCall> calls_;

@@ -15,9 +15,14 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
                 " but Q is ", q.shape(), " and A has ", cols, " columns");
   MATSAMP_CHECK(static_cast<int64_t>(fetched.ids.size()) == b.rows, "continue_product: ", fetched.ids.size(),
                 " ids for ", b.shape());
-  // Where each vertex of [lo, hi) sits among the fetched rows.
-  std::vector<int64_t> slot(hi - lo, -1);
-  for (size_t i = 0; i < fetched.ids.size(); ++i) slot[fetched.ids[i] - lo] = static_cast<int64_t>(i);
+  // Where a vertex sits among the fetched rows (-1: not fetched): a search of the
+  // ascending ids rather than a table over [lo, hi), which would be O(n) per call.
+  const std::vector<vid_t>& ids = fetched.ids;
+  MATSAMP_CHECK(std::is_sorted(ids.begin(), ids.end()), "continue_product: fetched rows out of order");
+  const auto slot = [&ids](col_t v) -> int64_t {
+    const auto at = std::lower_bound(ids.begin(), ids.end(), static_cast<vid_t>(v));
+    return at != ids.end() && *at == v ? at - ids.begin() : -1;
+  };
   const float* qval = q.values.empty() ? nullptr : q.values.data();
 
   // Per row of Q: its entries [term_begin, term_end) with columns in [lo, hi), and where
@@ -33,18 +38,18 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
     const auto first = std::lower_bound(row_begin, row_end, static_cast<col_t>(lo));
     term_begin[r] = first - q.colidx.begin();
     term_end[r] = std::lower_bound(first, row_end, static_cast<col_t>(hi)) - q.colidx.begin();
-    for (int64_t e = term_begin[r]; e < term_end[r]; ++e) missing += slot[q.colidx[e] - lo] < 0;
+    for (int64_t e = term_begin[r]; e < term_end[r]; ++e) missing += slot(q.colidx[e]) < 0;
     const int64_t terms = term_end[r] - term_begin[r];
     source[r] = terms == 0                             ? kKeepRunning
                 : terms > 1 || running.row_nnz(r) != 0 ? kAccumulate
-                                                       : slot[q.colidx[term_begin[r]] - lo];
+                                                       : slot(q.colidx[term_begin[r]]);
   }
   MATSAMP_CHECK(missing == 0, "continue_product: ", missing, " terms of Q need rows of A that were not fetched");
   auto scale_of = [&](int64_t e) { return qval ? qval[e] : 1.0f; };
   // Calls term(column, product) for each term of row r in spgemm's order.
   auto for_each_term = [&](int64_t r, auto&& term) {
     for (int64_t e = term_begin[r]; e < term_end[r]; ++e) {
-      const int64_t k = slot[q.colidx[e] - lo];
+      const int64_t k = slot(q.colidx[e]);
       for (int64_t f = b.rowptr[k]; f < b.rowptr[k + 1]; ++f) term(b.colidx[f], scale_of(e) * b.values[f]);
     }
   };

@@ -3,8 +3,8 @@
 namespace matsamp {
 
 PartitionedSampling::PartitionedSampling(ProcessGrid& grid, DistributedCsr adj, GraphProduct::Exchange exchange,
-                                         std::unique_ptr<Backend> local)
-    : grid_(grid), adj_(std::move(adj)), product_(grid, exchange), backend_(product_, std::move(local)) {
+                                         std::unique_ptr<Backend> local, GraphProduct::RowWork work)
+    : grid_(grid), adj_(std::move(adj)), product_(grid, exchange, work), backend_(product_, std::move(local)) {
   adjacency_ = backend_.register_distributed(adj_);
 }
 

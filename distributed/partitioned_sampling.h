@@ -21,7 +21,8 @@ class PartitionedSampling final : public SamplingGraph {
  public:
   // Collective over the grid.
   PartitionedSampling(ProcessGrid& grid, DistributedCsr adj, GraphProduct::Exchange exchange,
-                      std::unique_ptr<Backend> local = make_cpu_backend());
+                      std::unique_ptr<Backend> local = make_cpu_backend(),
+                      GraphProduct::RowWork work = GraphProduct::RowWork::shared);
   PartitionedSampling(const PartitionedSampling&) = delete;  // handles refer to our matrices
   PartitionedSampling& operator=(const PartitionedSampling&) = delete;
 

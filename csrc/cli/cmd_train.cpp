@@ -35,6 +35,7 @@ struct TrainCommandOptions {
   CLI::Option* evaluation_option = nullptr;
   std::string distributed;  // "", replicated, partitioned
   int replication = 1;
+  std::string row_work = "shared";
   std::string transport = "mpi";
   std::string split = "auto";
   std::string checkpoint, resume;
@@ -93,6 +94,12 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "--distributed partitioned: replication factor c of the (p/c) x c grid (c*c must divide p); "
                  "features are laid out the same way")
       ->check(positive())
+      ->capture_default_str();
+  cmd.add_option("--row-work", o.row_work,
+                 "--distributed partitioned with --replication c > 1: 'shared' (the c ranks of a process row "
+                 "sample its minibatches together, each multiplying by 1/c of A's blocks, then reduce) or 'split' "
+                 "(each samples the minibatches it trains on, multiplying by every block)")
+      ->check(CLI::IsMember({"shared", "split"}))
       ->capture_default_str();
   add_transport_option(cmd, o.transport);
   cmd.add_flag("--no-prefetch", o.no_prefetch, "sample each bulk only when training needs it");
@@ -310,7 +317,10 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
     data = read_partitioned_training_data(path, RowBlocks{read_binary_csr_info(path).vertices, grid.process_rows()},
                                           grid.row(), o.data);
   });
-  PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware);
+  const auto work = o.row_work == "split" ? GraphProduct::RowWork::split : GraphProduct::RowWork::shared;
+  o.train.split_row_sampling = work == GraphProduct::RowWork::split;
+  PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware,
+                            make_cpu_backend(), work);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
   o.train.memory_budget = o.sampler.epoch.memory_budget;
   if (leader)
@@ -399,6 +409,7 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
                 o.source.spec, " has one vertex type");
   if (o.distributed == "partitioned") return train_partitioned(o, comm);
   MATSAMP_CHECK(o.replication == 1, "--replication applies to --distributed partitioned");
+  MATSAMP_CHECK(o.row_work == "shared", "--row-work applies to --distributed partitioned");
   if (o.task == "link") return train_links(o, comm);
   train_nodes(o, comm);
 }

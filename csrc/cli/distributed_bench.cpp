@@ -59,6 +59,13 @@ void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& opt
   bench.add_flag("--fetch-rows", options.fetch_rows,
                  "--distributed partitioned, GraphSAGE and LABOR: fetch each frontier row whole and sample it here, "
                  "instead of having its owner sample it and send back only the picks");
+  bench
+      .add_option("--row-work", options.row_work,
+                  "--distributed partitioned with --replication c > 1: 'shared' (the c ranks of a process row "
+                  "sample its minibatches together, each multiplying by 1/c of A's blocks, then reduce) or "
+                  "'split' (each samples 1/c of them, multiplying by every block)")
+      ->check(CLI::IsMember({"shared", "split"}))
+      ->capture_default_str();
   add_transport_option(bench, options.transport);
 }
 
@@ -84,6 +91,7 @@ bool distributed_bench_requested(DistributedBenchOptions& options) {
     if (options.oblivious) fail("--oblivious applies to --distributed partitioned");
     if (options.fetch_rows) fail("--fetch-rows applies to --distributed partitioned");
     if (options.transport != "mpi") fail("--transport applies to --distributed runs");
+    if (options.row_work != "shared") fail("--row-work applies to --distributed partitioned");
     return false;
   }
   require_launcher();
@@ -192,6 +200,7 @@ struct FirstProductShape {
   bool oblivious = false;
   bool sampled_rows = false;     // GraphSAGE sampled by the rows' owners (or here after a broadcast)
   bool one_row_per_seed = true;  // false for LADIES (one row of Q per minibatch)
+  bool split_rows = false;       // each rank of a process row multiplies its own share (no reduction)
 };
 
 // Bytes per step (all ranks) of the first product of a bulk; experiments/distributed.md derives it.
@@ -209,10 +218,15 @@ FirstProductModel model_first_product(const FirstProductShape& shape, double see
   // a 4-byte id out (with the 16-byte key when its owner samples it), an 8-byte length and 8 bytes
   // (column + value) per entry back, the whole row or the min(s, length) picks.
   const double remote_rows = rows_of_grid * u * (1 - 1 / rows_of_grid);
-  m.fetch_bytes = shape.oblivious      ? (rows_of_grid - 1) * (8 * operand_nnz + 8 * n + 32 * rows_of_grid)
+  // (Split row work asks for the same rows: each rank's u/c seeds from every other block of its column.
+  // Oblivious, every column then needs every block, not only its chunk's: c times the bytes.)
+  const double block_copies = shape.split_rows ? c : 1;
+  m.fetch_bytes = shape.oblivious ? block_copies * (rows_of_grid - 1) * (8 * operand_nnz + 8 * n + 32 * rows_of_grid)
                   : shape.sampled_rows ? remote_rows * (28 + 8 * ms)
                                        : remote_rows * (12 + 8 * d);
-  if (shape.sampled_rows) {
+  if (shape.split_rows) {
+    m.reduce_bytes = 0;  // each rank's result is its own
+  } else if (shape.sampled_rows) {
     // The process row gathers its c chunks' sampled rows: each piece to c - 1 ranks, with 8 bytes
     // of counts for each of the three arrays.
     m.reduce_bytes = rows_of_grid * (c - 1) * (8 * u * (1 + ms) + 24 * c);
@@ -234,6 +248,9 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   pick_rank_gpu(options, local_rank());  // --device cuda: the GPU of this rank's local rank
   const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
+  agree(world, mode == GraphMode::partitioned || d.row_work == "shared",
+        "--row-work applies to --distributed partitioned");
+  const auto work = d.row_work == "split" ? GraphProduct::RowWork::split : GraphProduct::RowWork::shared;
   agree(world,
         (mode == GraphMode::partitioned && (options.sampler == "graphsage" || options.sampler == "labor")) ||
             !d.fetch_rows,
@@ -270,7 +287,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     DistributedCsr adj = load_block_row(grid, source);
     agree_on(world, [&] { local_backend = make_backend(options, adj.local); });
     const auto exchange = d.oblivious ? GraphProduct::Exchange::oblivious : GraphProduct::Exchange::sparsity_aware;
-    partitioned.emplace(grid, std::move(adj), exchange, std::move(local_backend));
+    partitioned.emplace(grid, std::move(adj), exchange, std::move(local_backend), work);
     if (d.fetch_rows) partitioned->backend().set_row_sampling(DistributedBackend::RowSampling::fetched_rows);
     agree_on(world, [&] { sampler = make_sampler(options, *partitioned); });
     n = partitioned->vertices();
@@ -296,7 +313,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   const std::vector<vid_t> train = epoch_training_vertices(options, n);
   std::optional<EpochIterator> epoch;
   agree_on(world, [&] {  // bad options fail everywhere
-    epoch.emplace(*sampler, make_context(options, backend), train, share_of_epoch(options.epoch, train, grid, mode));
+    epoch.emplace(*sampler, make_context(options, backend), train,
+                  share_of_epoch(options.epoch, train, grid, mode, work));
   });
   world.barrier();
   grid.reset_counters();
@@ -304,8 +322,9 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   ScopedTimer epoch_timer(nullptr);
   RankStats stats;
   if (options.parsed_device().kind == "cuda") stats.gpu = options.parsed_device().index;
-  // A minibatch is sampled by the c ranks of its process row: count it once.
-  const bool counts_fingerprints = mode == GraphMode::replicated || grid.col() == 0;
+  // A minibatch is sampled by the c ranks of its process row (unless they split the row's work): count it once.
+  const bool shared_rows = mode == GraphMode::partitioned && work == GraphProduct::RowWork::shared;
+  const bool counts_fingerprints = !shared_rows || grid.col() == 0;
   BulkSample bulk;
   for (;;) {
     double seconds = 0;
@@ -351,7 +370,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
 
   // Per step: one bulk of every worker (a process row, or a rank when replicated).
   const int p = world.size(), c = grid.replication();
-  const int64_t copies = mode == GraphMode::partitioned ? c : 1;  // ranks sampling each minibatch
+  const int64_t copies = shared_rows ? c : 1;  // ranks sampling each minibatch
   const int workers = p / static_cast<int>(copies);
   const std::vector<int64_t> bulks = all.count(0), bytes = all.count(4);
   const double worker_bulks = static_cast<double>(sum(bulks)) / copies;
@@ -370,6 +389,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
                            : mode == GraphMode::partitioned && graphsage ? "fetched_rows"
                                                                          : "none");
   json.add("transport", world.transport()).add("processes", p).add("replication", c);
+  if (mode == GraphMode::partitioned) json.add("row_work", d.row_work);
   json.add("process_rows", grid.process_rows()).add("backend", backend.name()).add("graph", source.spec);
   json.add("vertices", n).add("nonzeros", nonzeros);
   if (partitioned)
@@ -383,10 +403,11 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   if (options.parsed_device().kind == "cuda") json.add("rank_gpu", all.count(9));
   json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));
   if (mode == GraphMode::partitioned) {
-    const FirstProductModel model = model_first_product(
-        {p, c, d.oblivious, sampled_rows, options.sampler != "ladies"}, sum(all.count(2)) / copies / worker_bulks,
-        sum(all.count(1)) / copies / worker_bulks, static_cast<double>(n), static_cast<double>(operand_nonzeros),
-        static_cast<double>(sampled_row_entries));
+    const FirstProductModel model =
+        model_first_product({p, c, d.oblivious, sampled_rows, options.sampler != "ladies", !shared_rows},
+                            sum(all.count(2)) / copies / steps / grid.process_rows(),
+                            sum(all.count(1)) / copies / steps / grid.process_rows(), static_cast<double>(n),
+                            static_cast<double>(operand_nonzeros), static_cast<double>(sampled_row_entries));
     json.add("first_product", JsonObject()
                                   .add("seeds_per_step_and_row", model.seeds_per_bulk)
                                   .add("operand_average_row_nonzeros", model.average_row_nonzeros)

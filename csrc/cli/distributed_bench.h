@@ -22,6 +22,7 @@ struct DistributedBenchOptions {
   bool oblivious = false;   // partitioned: broadcast whole block rows instead of the rows needed
   bool fetch_rows = false;  // partitioned GraphSAGE: fetch frontier rows whole, sample them here
   std::string transport = "mpi";
+  std::string row_work = "shared";  // partitioned: how the c ranks of a process row share its minibatches
 };
 
 // The transport of a job's collectives (--transport): mpi, or nccl with one GPU per

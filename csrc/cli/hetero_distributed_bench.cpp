@@ -43,6 +43,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   agree(world, !d.fetch_rows || (mode == GraphMode::partitioned && hetero.type_budgets.empty()),
         "--fetch-rows applies to node-wise sampling with --distributed partitioned");
   agree(world, options.parsed_device().kind == "cpu", "heterogeneous graphs are sampled across ranks on the CPU");
+  agree(world, d.row_work == "shared", "--row-work split: heterogeneous graphs share each process row's work");
 
   // Every rank builds the same graph; only each A_r's block row is read when partitioned.
   HeteroSetup setup;

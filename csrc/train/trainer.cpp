@@ -222,7 +222,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
   if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
   if (options.pipeline) preparer = std::make_unique<BackgroundWorker>();
   if (options.feature_replication > 0) partition_features();
-  if (data.partitioned) {
+  if (data.partitioned && !options.split_row_sampling) {  // otherwise every rank samples its own lanes
     sampling_rows = comm.size() / options.feature_replication;
     row_ranks = options.feature_replication;
     sampling_row = comm.rank() / row_ranks;  // the grid's row and column (distributed/process_grid.h)

@@ -45,15 +45,17 @@ struct TrainOptions {
   uint64_t seed = 1;                 // initialization, shuffles, dropout
   std::string device = "cpu";        // cpu | cuda[:N]
   EvaluationMode evaluation = EvaluationMode::full;
-  bool prefetch = true;         // sample the next bulk while training on this one
-  bool pipeline = true;         // prepare the next steps' blocks and input rows while training
-  int threads = 0;              // torch intra-op threads; 0: torch's default
-  int feature_replication = 0;  // 0: every rank reads its own copy of the features;
-                                // c >= 1: the 1.5D layout with replication c, rows
-                                // fetched per minibatch (distributed/, MPI builds)
-  int locality_blocks = 0;      // B > 0: lane j's minibatches from id block j·B/lanes
-                                // (StepPlan::epoch_order); with B = p/c a rank's
-                                // minibatches come from the feature rows it holds
+  bool prefetch = true;             // sample the next bulk while training on this one
+  bool pipeline = true;             // prepare the next steps' blocks and input rows while training
+  int threads = 0;                  // torch intra-op threads; 0: torch's default
+  int feature_replication = 0;      // 0: every rank reads its own copy of the features;
+                                    // c >= 1: the 1.5D layout with replication c, rows
+                                    // fetched per minibatch (distributed/, MPI builds)
+  bool split_row_sampling = false;  // partitioned: each rank samples its own minibatches
+                                    // (GraphProduct::RowWork::split), not its process row's
+  int locality_blocks = 0;          // B > 0: lane j's minibatches from id block j·B/lanes
+                                    // (StepPlan::epoch_order); with B = p/c a rank's
+                                    // minibatches come from the feature rows it holds
 };
 
 class Trainer {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `matsamp train --distributed partitioned` under mpirun: every rank reads only its
 # blocks of a .msg file, and the epochs' losses and accuracies are those of one
-# process (same seed and global batch), for c = 1 and, where c*c divides p, c = 2,
+# process (same seed and global batch), for c = 1 and, where c*c divides p, c = 2
+# (the process rows' work shared or split),
 # as are the minibatches `bench` samples from that file; misuse ends every rank
 # with one message.
 # Usage: cli_distributed_train.sh MATSAMP MPIEXEC NP
@@ -19,12 +20,13 @@ scores() { grep '"epoch"' "$1" | sed -E 's/,"feature_fetch_bytes".*//'; }
 launch -np 1 "$matsamp" "${train[@]}" -g "$dir/g.msg" --distributed partitioned > "$dir/one" 2> "$dir/err" ||
   fail "one process: $(cat "$dir/err")"
 [ "$(scores "$dir/one" | wc -l)" -eq 3 ] || fail "expected 3 epoch lines: $(cat "$dir/one")"
-for c in 1 2; do
+for run in "1 shared" "2 shared" "2 split"; do  # split: each rank of a process row samples its own minibatches
+  read -r c work <<< "$run"
   (( np % (c * c) == 0 )) || continue
   launch -np "$np" "$matsamp" "${train[@]}" -g "$dir/g.msg" --distributed partitioned --replication "$c" \
-    > "$dir/out" 2> "$dir/err" || fail "c = $c: $(cat "$dir/err")"
+    --row-work "$work" > "$dir/out" 2> "$dir/err" || fail "c = $c $work: $(cat "$dir/err")"
   [ "$(scores "$dir/out")" = "$(scores "$dir/one")" ] ||
-    fail "c = $c: epochs differ from one process:"$'\n'"$(scores "$dir/out")"$'\n'"$(scores "$dir/one")"
+    fail "c = $c $work: epochs differ from one process:"$'\n'"$(scores "$dir/out")"$'\n'"$(scores "$dir/one")"
   grep -q "partitioned over $((np / c)) x $c processes" "$dir/err" || fail "c = $c: no grid line in $(cat "$dir/err")"
 done
 
@@ -84,6 +86,7 @@ expect_error "reads its blocks from a .msg file" train -g planted:300:3 --distri
 expect_error "evaluates sampled minibatches" train -g "$dir/g.msg" --distributed partitioned --evaluation full
 expect_error "--replication applies to --distributed partitioned" train -g "$dir/g.msg" --replication 2
 expect_error "--transport applies to --distributed runs" train -g "$dir/g.msg" --transport nccl
+expect_error "--row-work applies to --distributed partitioned" train -g "$dir/g.msg" --row-work split
 if "$matsamp" train -g "$dir/g.msg" --distributed partitioned > "$dir/out" 2> "$dir/err"; then
   fail "--distributed without a launcher succeeded"
 fi

@@ -76,19 +76,22 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
       GraphMode mode;
       Exchange exchange;
       RowSampling rows = RowSampling::at_owner;
+      GraphProduct::RowWork work = GraphProduct::RowWork::shared;
     };
     for (const Run& run : {Run{"replicated", GraphMode::replicated, Exchange::sparsity_aware},
                            Run{"partitioned, sparsity-aware", GraphMode::partitioned, Exchange::sparsity_aware},
                            Run{"partitioned, sparsity-aware, rows fetched whole", GraphMode::partitioned,
                                Exchange::sparsity_aware, RowSampling::fetched_rows},
-                           Run{"partitioned, oblivious", GraphMode::partitioned, Exchange::oblivious}}) {
-      const EpochOptions share = share_of_epoch(options, train, grid, run.mode);
+                           Run{"partitioned, oblivious", GraphMode::partitioned, Exchange::oblivious},
+                           Run{"partitioned, rows split", GraphMode::partitioned, Exchange::sparsity_aware,
+                               RowSampling::at_owner, GraphProduct::RowWork::split}}) {
+      const EpochOptions share = share_of_epoch(options, train, grid, run.mode, run.work);
       std::vector<std::pair<int64_t, uint64_t>> mine;
       if (run.mode == GraphMode::replicated) {
         EpochIterator epoch(*on_cpu.sampler, on_cpu.context, train, share);
         mine = fingerprints(epoch);
       } else {
-        PartitionedSampling graph(grid, block_row_of(g.adj, grid), run.exchange);
+        PartitionedSampling graph(grid, block_row_of(g.adj, grid), run.exchange, make_cpu_backend(), run.work);
         graph.backend().set_row_sampling(run.rows);
         const auto partitioned = make_sampler(spec.name, graph, params_of(spec));
         EpochIterator epoch(*partitioned, Context{graph.backend(), 42}, train, share);
@@ -96,7 +99,8 @@ void check_against_reference(const std::string& graph_file, int64_t batch, const
         graph.finish();
       }
       const auto all = testing::gather_fingerprints(mine);
-      const size_t copies = run.mode == GraphMode::replicated ? 1 : static_cast<size_t>(c);
+      const bool shared_rows = run.mode == GraphMode::partitioned && run.work == GraphProduct::RowWork::shared;
+      const size_t copies = shared_rows ? static_cast<size_t>(c) : 1;  // ranks sampling each minibatch
       const std::string where = spec.name + " on " + graph_file + ", p = " + std::to_string(world().size()) +
                                 ", c = " + std::to_string(c) + ", " + run.what + ", locality blocks " +
                                 std::to_string(locality_blocks);

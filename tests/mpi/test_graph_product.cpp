@@ -35,21 +35,28 @@ CsrMatrix random_matrix(int64_t rows, int64_t cols, double density, uint64_t see
   return m;
 }
 
+using RowWork = GraphProduct::RowWork;
+
 struct Case {
   Exchange exchange;
   int replication;
+  RowWork work;
+  // Who passes its own operands: the process row, or with split row work each rank.
+  int worker(const ProcessGrid& grid) const { return work == RowWork::split ? grid.rank() : grid.row(); }
 };
 
 std::vector<Case> all_cases() {
   std::vector<Case> out;
   for (int c : testing::valid_replications())
-    for (Exchange e : {Exchange::sparsity_aware, Exchange::oblivious}) out.push_back({e, c});
+    for (Exchange e : {Exchange::sparsity_aware, Exchange::oblivious})
+      for (RowWork w : {RowWork::shared, RowWork::split})
+        if (c > 1 || w == RowWork::shared) out.push_back({e, c, w});
   return out;
 }
 
 std::string describe(const Case& k) {
   return std::string(k.exchange == Exchange::sparsity_aware ? "aware" : "oblivious") +
-         ", c = " + std::to_string(k.replication);
+         ", c = " + std::to_string(k.replication) + (k.work == RowWork::split ? ", rows split" : "");
 }
 
 TEST(GraphProduct, EqualsTheLocalSpgemmBitForBit) {
@@ -57,13 +64,14 @@ TEST(GraphProduct, EqualsTheLocalSpgemmBitForBit) {
   for (const Case& k : all_cases()) {
     ProcessGrid grid(world(), k.replication);
     const DistributedCsr block = block_row_of(a, grid);
-    GraphProduct product(grid, k.exchange);
+    GraphProduct product(grid, k.exchange, k.work);
     const int operand = product.add_operand(block);
-    // Process row i multiplies i + 1 times, so rows run out of work at different times.
-    for (int t = 0; t <= grid.row(); ++t) {
-      const CsrMatrix q = random_matrix(9 + t, 157, 0.1, 100 * grid.row() + t);
+    // Worker w multiplies w + 1 times, so workers run out of work at different times.
+    const int w = k.worker(grid);
+    for (int t = 0; t <= w; ++t) {
+      const CsrMatrix q = random_matrix(9 + t, 157, 0.1, 100 * w + t);
       const CsrMatrix p = product.multiply(q, operand);
-      EXPECT_TRUE(p == spgemm(q, a)) << describe(k) << ", process row " << grid.row() << ", product " << t;
+      EXPECT_TRUE(p == spgemm(q, a)) << describe(k) << ", worker " << w << ", product " << t;
     }
     product.finish();
   }
@@ -93,15 +101,16 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
   for (const Case& k : all_cases()) {
     ProcessGrid grid(world(), k.replication);
     const DistributedCsr block = block_row_of(a, grid);
-    GraphProduct product(grid, k.exchange);
+    GraphProduct product(grid, k.exchange, k.work);
     DistributedBackend backend(product, make_cpu_backend());
+    const int w = k.worker(grid);
     const Matrix distributed = backend.register_distributed(block);
     const Matrix whole = local->register_graph(a);
     EXPECT_EQ(distributed.uniform_rows(), whole.uniform_rows());
     EXPECT_EQ(distributed.nnz(), a.nnz());
     Backend& here = backend.local();  // the distributed backend's local handles
 
-    std::mt19937_64 rng(5 + grid.row());
+    std::mt19937_64 rng(5 + w);
     std::vector<vid_t> rows(23);
     for (vid_t& v : rows) v = static_cast<vid_t>(rng() % 120);
     rows[1] = rows[0];  // repeats are fine
@@ -110,7 +119,7 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
     EXPECT_TRUE(backend.to_host(backend.select_rows(distributed, ids)) ==
                 local->to_host(local->select_rows(whole, local_ids)))
         << describe(k);
-    const SampleKeys keys{3, 1, 2, 40 + grid.row(), offsets};
+    const SampleKeys keys{3, 1, 2, 40 + w, offsets};
     for (auto where : {DistributedBackend::RowSampling::at_owner, DistributedBackend::RowSampling::fetched_rows}) {
       backend.set_row_sampling(where);
       EXPECT_TRUE(backend.to_host(backend.sample_rows(distributed, ids, 4, keys)) ==
@@ -127,7 +136,7 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
           backend.sample_rows(distributed, backend.upload_ids({0, 1}), 4, {3, 1, 2, 0, {0, 3}});
         },
         "2 rows selected but the keys name 3");
-    const CsrMatrix q = random_matrix(3, 120, 0.2, 9 + grid.row());
+    const CsrMatrix q = random_matrix(3, 120, 0.2, 9 + w);
     EXPECT_TRUE(backend.to_host(backend.spgemm(here.upload(q), distributed)) == spgemm(q, a)) << describe(k);
     EXPECT_THROW(backend.spgemm(distributed, here.upload(q)), Error);
 
