@@ -108,6 +108,13 @@ inline int64_t bytes_sent(const Communicator& comm) {
   return bytes;
 }
 
+// Messages this rank has sent through comm (the transfers the byte counts assume), since the last reset.
+inline int64_t messages_sent(const Communicator& comm) {
+  int64_t messages = 0;
+  for (const auto& [op, c] : comm.counters()) messages += c.messages;
+  return messages;
+}
+
 // A communicator of one rank (no MPI): every collective is a copy.
 std::unique_ptr<Communicator> make_self_communicator();
 

@@ -46,6 +46,10 @@ int64_t ProcessGrid::bytes_sent() const {
   return matsamp::bytes_sent(world_) + matsamp::bytes_sent(*row_) + matsamp::bytes_sent(*col_);
 }
 
+int64_t ProcessGrid::messages_sent() const {
+  return matsamp::messages_sent(world_) + matsamp::messages_sent(*row_) + matsamp::messages_sent(*col_);
+}
+
 void ProcessGrid::reset_counters() {
   world_.reset_counters();
   row_->reset_counters();

@@ -30,7 +30,8 @@ class ProcessGrid {
 
   // Counters of the world, row and column communicators, summed per operation.
   std::map<std::string, CommCounters> counters() const;
-  int64_t bytes_sent() const;  // over all operations
+  int64_t bytes_sent() const;     // over all operations
+  int64_t messages_sent() const;  // over all operations
   void reset_counters();
 
  private:

@@ -123,6 +123,7 @@ struct RankStats {
   int64_t first_fetch_bytes = 0, first_reduce_bytes = 0;  // the first product of each bulk
   uint64_t fingerprint_sum = 0;                           // of its minibatches' fingerprints
   int64_t gpu = -1;                                       // --device cuda: the GPU it sampled on
+  int64_t messages_sent = 0;
 
   std::vector<double> times() const {
     return {sampling_s, steps.probability, steps.sampling, steps.extraction, exchange_s, compute_s, reduce_s};
@@ -137,7 +138,8 @@ struct RankStats {
             first_fetch_bytes,
             first_reduce_bytes,
             static_cast<int64_t>(fingerprint_sum),
-            gpu};
+            gpu,
+            messages_sent};
   }
 };
 
@@ -361,6 +363,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   world.barrier();
   const double epoch_s = epoch_timer.seconds();
   stats.bytes_sent = grid.bytes_sent();
+  stats.messages_sent = grid.messages_sent();
   stats.peak_memory = peak_resident_bytes();
 
   GatheredStats all;
@@ -401,6 +404,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   json.add("rank_probability_s", all.time(1)).add("rank_sampling_s", all.time(2)).add("rank_extraction_s", all.time(3));
   json.add("rank_exchange_s", all.time(4)).add("rank_compute_s", all.time(5)).add("rank_reduce_s", all.time(6));
   if (options.parsed_device().kind == "cuda") json.add("rank_gpu", all.count(9));
+  json.add("rank_minibatches", all.count(1)).add("rank_messages_sent", all.count(10));
   json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));
   if (mode == GraphMode::partitioned) {
     const FirstProductModel model =
