@@ -36,13 +36,15 @@ def rows_per_layer():
     return rows, frontier
 
 
-def predict(p, c, bandwidth, latency):
+def predict(p, c, bandwidth, latency, split_rows=False):
+    """split_rows: the c ranks of a process row sample their own minibatches (--row-work split),
+    so there is no gather along the row; the fetches are the same (a rank's column has r ranks)."""
     r = p // c  # process rows
     rows, inputs = rows_per_layer()
     minibatches = -(-TRAIN // BATCH)
     remote = 1 - 1 / r
     sampling = sum(u * (28 + 8 * s) for u, s in zip(rows, FANOUTS)) * remote
-    gather = (c - 1) * sum(8 * u * (1 + s) for u, s in zip(rows, FANOUTS))
+    gather = 0 if split_rows else (c - 1) * sum(8 * u * (1 + s) for u, s in zip(rows, FANOUTS))
     features = inputs * FEATURE_BYTES * remote  # each row fetched from its block's owner
     # Per step every rank all-reduces the gradients (ring: 2 (p - 1) / p of them each) of a
     # 3-layer SAGE, 128 -> 256 -> 256 -> 172, root and neighbour weights: ~284k floats.
@@ -65,15 +67,18 @@ def main():
     ap.add_argument("--latency", type=float, default=5.0, help="microseconds per message")
     ap.add_argument("--gpu-memory", type=float, default=80.0, help="GB per GPU")
     a = ap.parse_args()
-    print("| p | c | memory per rank (GB) | fits | bytes per epoch (GB) | communication bound (s/epoch) |")
-    print("|---|---|---|---|---|---|")
+    print("| p | c | memory per rank (GB) | fits | bytes per epoch (GB) | communication bound (s/epoch) "
+          "| split rows: bytes (GB) | split rows: bound (s) |")
+    print("|---|---|---|---|---|---|---|---|")
     for p in (16, 32, 64, 128, 256):
         for c in (1, 2, 4, 8):
             if p % (c * c):
                 continue
             memory, epoch_bytes, time = predict(p, c, a.bandwidth * 1e9, a.latency * 1e-6)
+            _, split_bytes, split_time = predict(p, c, a.bandwidth * 1e9, a.latency * 1e-6, split_rows=True)
             fits = "yes" if memory <= a.gpu_memory * 1e9 else "no"
-            print(f"| {p} | {c} | {memory / 1e9:.1f} | {fits} | {epoch_bytes / 1e9:,.0f} | {time:.2f} |")
+            print(f"| {p} | {c} | {memory / 1e9:.1f} | {fits} | {epoch_bytes / 1e9:,.0f} | {time:.2f} "
+                  f"| {split_bytes / 1e9:,.0f} | {split_time:.2f} |")
 
 
 if __name__ == "__main__":
