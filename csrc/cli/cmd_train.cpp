@@ -95,12 +95,7 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "features are laid out the same way")
       ->check(positive())
       ->capture_default_str();
-  cmd.add_option("--row-work", o.row_work,
-                 "--distributed partitioned with --replication c > 1: 'shared' (the c ranks of a process row "
-                 "sample its minibatches together, each multiplying by 1/c of A's blocks, then reduce) or 'split' "
-                 "(each samples the minibatches it trains on, multiplying by every block)")
-      ->check(CLI::IsMember({"shared", "split"}))
-      ->capture_default_str();
+  add_row_work_option(cmd, o.row_work);
   add_transport_option(cmd, o.transport);
   cmd.add_flag("--no-prefetch", o.no_prefetch, "sample each bulk only when training needs it");
   cmd.add_flag("--no-pipeline", o.no_pipeline,

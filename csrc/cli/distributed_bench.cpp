@@ -59,14 +59,18 @@ void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& opt
   bench.add_flag("--fetch-rows", options.fetch_rows,
                  "--distributed partitioned, GraphSAGE and LABOR: fetch each frontier row whole and sample it here, "
                  "instead of having its owner sample it and send back only the picks");
-  bench
-      .add_option("--row-work", options.row_work,
+  add_row_work_option(bench, options.row_work);
+  add_transport_option(bench, options.transport);
+}
+
+void add_row_work_option(CLI::App& command, std::string& row_work) {
+  command
+      .add_option("--row-work", row_work,
                   "--distributed partitioned with --replication c > 1: 'shared' (the c ranks of a process row "
                   "sample its minibatches together, each multiplying by 1/c of A's blocks, then reduce) or "
-                  "'split' (each samples 1/c of them, multiplying by every block)")
+                  "'split' (each samples its own share of them, multiplying by every block)")
       ->check(CLI::IsMember({"shared", "split"}))
       ->capture_default_str();
-  add_transport_option(bench, options.transport);
 }
 
 void add_transport_option(CLI::App& command, std::string& transport) {

@@ -32,6 +32,8 @@ struct JobTransport {
   int gpu = -1;
 };
 void add_transport_option(CLI::App& command, std::string& transport);
+// --row-work shared|split (GraphProduct::RowWork).
+void add_row_work_option(CLI::App& command, std::string& row_work);
 // The transport named, on the GPU --device names (cuda:N), if it names one.
 JobTransport job_transport(const std::string& name, const SamplerOptions& sampler);
 
