@@ -14,6 +14,7 @@ namespace matsamp {
 enum class ValueMode { given, pattern, abs };
 struct ReadOptions {
   ValueMode values = ValueMode::given;
+  bool msg_features = true;  // false: a .msg file's vertex features are left unread (a caller maps them)
 };
 // "given", "pattern", "abs"; throws naming the text otherwise.
 ValueMode parse_value_mode(const std::string& text);
