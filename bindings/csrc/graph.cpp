@@ -8,6 +8,8 @@
 #include "graph/transform.h"
 #include "io/binary_csr.h"
 #include "io/graph_io.h"
+#include "io/mapped_features.h"
+#include "io/msg_container.h"
 #include "kernels/cuda_backend.h"
 #include "sampling/epoch.h"
 #include "torch_cuda_memory.h"
@@ -56,6 +58,7 @@ void define_graph_class() {
       .def("value", [](const GraphPtr& g) { return vector_view(g->adjacency().values, g); })
       .def("features", [](const GraphPtr& g) { return g->features(); })
       .def("labels", [](const GraphPtr& g) { return g->labels(); })
+      .def("edge_features", [](const GraphPtr& g) { return g->edge_features(); })
       .def("splits", [](const GraphPtr& g) { return g->splits(); })
       .def("save", [](const GraphPtr& g, const std::string& path, const at::Tensor& features, const at::Tensor& labels,
                       const c10::Dict<std::string, at::Tensor>& splits,
@@ -79,6 +82,7 @@ GraphHolder::GraphHolder(const at::Tensor& rowptr, const at::Tensor& col, const 
   graph_ = std::make_unique<LocalGraph>(*backend_, adj_);
   features_ = at::empty({0}, at::kFloat);
   labels_ = at::empty({0}, at::kLong);
+  edge_features_ = at::empty({0}, at::kFloat);
 }
 
 GraphHolder::GraphHolder(Graph graph)
@@ -87,6 +91,9 @@ GraphHolder::GraphHolder(Graph graph)
   features_ = graph.has_features() ? vector_to_tensor(std::move(graph.features)).view({n, graph.feature_dim})
                                    : at::empty({0}, at::kFloat);
   labels_ = graph.has_labels() ? vector_to_tensor(std::move(graph.labels)) : at::empty({0}, at::kLong);
+  edge_features_ = graph.has_edge_features()
+                       ? vector_to_tensor(std::move(graph.edge_features)).view({adj_.nnz(), graph.edge_feature_dim})
+                       : at::empty({0}, at::kFloat);
   for (auto& [name, ids] : graph.splits) splits_.insert(name, vector_to_tensor(std::move(ids)));
 }
 
@@ -104,6 +111,10 @@ void GraphHolder::save(const std::string& path, const at::Tensor& features, cons
     const at::Tensor dense = features.contiguous().cpu();
     g.feature_dim = features.size(1);
     g.features.assign(dense.data_ptr<float>(), dense.data_ptr<float>() + dense.numel());
+  }
+  if (edge_features_.dim() == 2) {  // aligned with adj_ since the graph was made
+    g.edge_feature_dim = edge_features_.size(1);
+    g.edge_features.assign(edge_features_.data_ptr<float>(), edge_features_.data_ptr<float>() + edge_features_.numel());
   }
   if (labels.defined() && labels.numel() > 0) g.labels = to_int64_vector(labels.cpu(), op, "labels");
   for (const auto& entry : splits) {
@@ -124,16 +135,30 @@ void GraphHolder::save(const std::string& path, const at::Tensor& features, cons
 }
 
 c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const std::string& labels_path,
-                                                  bool symmetrize, bool drop_self_loops, bool largest_component) {
+                                                  bool symmetrize, bool drop_self_loops, bool largest_component,
+                                                  bool map_features) {
+  constexpr const char* op = "matsamp.Graph.load";
+  if (map_features) {
+    TORCH_CHECK_VALUE(msg::peek_version(path) == msg::kGraphVersion, op, ": mmap maps the features of a .msg file; ",
+                      valid_utf8(path), " is not one (convert it with 'matsamp convert')");
+    TORCH_CHECK_VALUE(!largest_component, op, ": mmap keeps the file's vertices; largest_component renumbers them");
+  }
   Graph g;
+  std::shared_ptr<MappedFeatures> mapped;
   try {
-    g = read_graph(path);
+    if (map_features) mapped = std::make_shared<MappedFeatures>(path);  // first: refusals before the long read
+    g = map_features ? read_binary_csr(path, BinaryReadOptions{false}) : read_graph(path);
     if (!labels_path.empty()) read_vertex_labels(labels_path, g);
     g = cleanup(std::move(g), CleanupOptions{symmetrize, drop_self_loops, largest_component});
   } catch (const std::exception& e) {
     TORCH_CHECK(false, valid_utf8(e.what()));  // a file problem, not an argument: RuntimeError
   }
-  return c10::make_intrusive<GraphHolder>(std::move(g));
+  auto holder = c10::make_intrusive<GraphHolder>(std::move(g));
+  if (mapped && mapped->rows() > 0)  // the tensor keeps the mapping alive
+    holder->features_ = at::from_blob(
+        mapped->data(), {mapped->rows(), mapped->dim()}, [mapped](void*) mutable { mapped.reset(); },
+        at::TensorOptions().dtype(at::kFloat));
+  return holder;
 }
 
 namespace {

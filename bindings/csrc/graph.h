@@ -26,17 +26,22 @@ class GraphHolder : public torch::CustomClassHolder {
 
   // Through the C++ readers (read_graph picks by extension), then the same
   // cleanup steps as the CLI's --symmetrize, --drop-self-loops, --largest-component.
+  // With map_features, the features of a .msg file are a view of its mapping
+  // (io/mapped_features.h) that keeps it alive; ValueError for any other file,
+  // float16 features, or largest_component (which renumbers, so copies, them).
   static c10::intrusive_ptr<GraphHolder> load(const std::string& path, const std::string& labels_path, bool symmetrize,
-                                              bool drop_self_loops, bool largest_component);
+                                              bool drop_self_loops, bool largest_component, bool map_features);
 
   const CsrMatrix& adjacency() const { return adj_; }
   const at::Tensor& features() const { return features_; }  // float32 [n, f], or [0]
   const at::Tensor& labels() const { return labels_; }      // int64 [n], or [0]
+  // float32 [nnz, d]: row e belongs to the adjacency's entry e (col()[e]); or [0].
+  const at::Tensor& edge_features() const { return edge_features_; }
   // The dataset's named vertex sets ("train", "valid", "test"), int64 ascending.
   const c10::Dict<std::string, at::Tensor>& splits() const { return splits_; }
-  // Writes .msg: this adjacency with the given features ([n, f] float32, or
-  // empty; stored as float16 with half_features), labels ([n] int64, or empty)
-  // and splits; atomic, ValueError on a mismatch, RuntimeError when the file
+  // Writes .msg: this adjacency and its edge features with the given features
+  // ([n, f] float32, or empty; both stored as float16 with half_features),
+  // labels ([n] int64, or empty) and splits; atomic, ValueError on a mismatch, RuntimeError when the file
   // cannot be written (or a feature is beyond float16's range).
   void save(const std::string& path, const at::Tensor& features, const at::Tensor& labels,
             const c10::Dict<std::string, at::Tensor>& splits, bool half_features) const;
@@ -69,6 +74,7 @@ class GraphHolder : public torch::CustomClassHolder {
   CsrMatrix adj_;
   at::Tensor features_;
   at::Tensor labels_;
+  at::Tensor edge_features_;
   c10::Dict<std::string, at::Tensor> splits_;
   c10::Device device_{c10::kCPU};
   std::shared_ptr<Backend> backend_;   // shared with the tensors that hold its device arrays

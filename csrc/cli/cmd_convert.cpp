@@ -56,12 +56,13 @@ void add_convert_command(CLI::App& app) {
     if (options->format == "ogb") write_ogb_node_dataset(options->out, g, ogb);
     else
       write_binary_csr(options->out, g, options->features == "float16" ? FeatureType::float16 : FeatureType::float32);
-    std::printf("wrote %s: %lld vertices, %lld nonzeros%s%s%s (%.2f s)\n", options->out.c_str(),
+    std::printf("wrote %s: %lld vertices, %lld nonzeros%s%s%s%s (%.2f s)\n", options->out.c_str(),
                 static_cast<long long>(g.num_vertices()), static_cast<long long>(g.num_edges()),
                 !g.has_features()                ? ""
                 : options->features == "float16" ? ", features (float16)"
                                                  : ", features",
-                g.has_labels() ? ", labels" : "", g.has_split() ? ", split" : "", timer.seconds());
+                g.has_edge_features() ? ", edge features" : "", g.has_labels() ? ", labels" : "",
+                g.has_split() ? ", split" : "", timer.seconds());
   });
 }
 

@@ -115,9 +115,14 @@ void add_info_command(CLI::App& app) {
         .add("self_loops", self_loops)
         .add("degree", degree_statistics(g.adj));
     add_vertex_data(info, g.feature_dim, g.labels, g.splits);
-    if (g.has_features() && msg::peek_version(source->spec) == msg::kGraphVersion)  // how the file stores them
-      info.add("feature_dtype",
-               read_binary_csr_info(source->spec).feature_type == FeatureType::float16 ? "float16" : "float32");
+    info.add("edge_features", g.has_edge_features() ? g.num_edges() : int64_t{0})  // rows, one per nonzero
+        .add("edge_feature_dim", g.edge_feature_dim);
+    if (msg::peek_version(source->spec) == msg::kGraphVersion) {  // how the file stores them
+      const BinaryCsrInfo stored = read_binary_csr_info(source->spec);
+      auto name = [](FeatureType t) { return t == FeatureType::float16 ? "float16" : "float32"; };
+      if (g.has_features()) info.add("feature_dtype", name(stored.feature_type));
+      if (g.has_edge_features()) info.add("edge_feature_dtype", name(stored.edge_feature_type));
+    }
     if (*blocks > 0)
       info.add("blocks", *blocks)
           .add("block_cut_fraction", static_cast<double>(cut_nonzeros(g.adj, *blocks)) /

@@ -10,6 +10,8 @@
 #include "io/atomic_file.h"
 #include "io/binary_csr.h"
 #include "io/graph_io.h"
+#include "io/mapped_features.h"
+#include "io/msg_container.h"
 #include "train/hetero_trainer.h"
 #include "train/link_trainer.h"
 #include "train/ogb_link_split.h"
@@ -42,6 +44,7 @@ struct TrainCommandOptions {
   bool no_prefetch = false;
   bool no_pipeline = false;
   bool raw_features = false;
+  bool map_features = false;
   std::string task = "node";
   // --task link
   std::vector<double> edge_split{0.05, 0.10};
@@ -117,6 +120,9 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->capture_default_str();
   cmd.add_option("--split-seed", o.data.split.seed, "seed of the random per-class split")->capture_default_str();
   cmd.add_flag("--raw-features", o.raw_features, "keep features as they are (default: rows divided by their sum)");
+  cmd.add_flag("--map-features", o.map_features,
+               "use a .msg file's float32 features from a memory mapping instead of a copy (needs --raw-features; "
+               "the file must not shrink while training: that is a SIGBUS, not an error)");
   cmd.add_option("--torch-threads", o.train.threads,
                  "torch threads for propagation (0: torch's default; --threads sets the sampler's)")
       ->check(non_negative())
@@ -186,7 +192,11 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
 Graph load_training_graph(const TrainCommandOptions& o) {
   GraphSource source = o.source;
   source.cleanup.largest_component = false;
+  source.msg_features = !o.map_features;
   Graph g = load_graph(source);
+  // No model reads edge features; without them, replacing g.adj (a link split) leaves nothing misaligned.
+  g.edge_features = {};
+  g.edge_feature_dim = 0;
   if (o.source.cleanup.largest_component && !uses_given_split(o.data.split_choice, g)) {
     g = cleanup(std::move(g), {false, false, true});
     std::fprintf(stderr, "matsamp: largest component: %lld vertices\n", static_cast<long long>(g.num_vertices()));
@@ -263,7 +273,20 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
   o.train.pipeline = !o.no_pipeline;
   o.data.normalize_features = !o.raw_features;
   o.data.split_choice = parse_split_choice(o.split);
-  const TrainingData data = prepare_training_data(load_training_graph(o), o.data);
+  std::shared_ptr<const MappedFeatures> mapped;
+  if (o.map_features) {
+    const std::string& path = o.source.spec;
+    MATSAMP_CHECK(msg::peek_version(path) == msg::kGraphVersion, "--map-features maps the features of a .msg file; ",
+                  path, " is not one (convert it first: matsamp convert -g ", path, " -o graph.msg)");
+    MATSAMP_CHECK(o.raw_features,
+                  "--map-features uses the features as stored: add --raw-features (dividing each "
+                  "row by its sum would copy them)");
+    MATSAMP_CHECK(o.train.feature_replication == 0,
+                  "--map-features keeps every feature row in each process: it "
+                  "takes --feature-replication 0");
+    mapped = std::make_shared<MappedFeatures>(path);
+  }
+  const TrainingData data = prepare_training_data(load_training_graph(o), o.data, mapped);
   auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, data.graph.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
@@ -397,6 +420,9 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
   o.train.bulk_steps = o.sampler.epoch.bulk_size;  // 0: from the memory budget (set with the backend)
   o.train.seed = o.sampler.epoch.seed;
   o.train.locality_blocks = o.sampler.epoch.locality.blocks;
+  MATSAMP_CHECK(!o.map_features || (!heterogeneous && o.task == "node" && o.distributed != "partitioned"),
+                "--map-features applies to node classification (--task node) on a graph of one vertex type, "
+                "not --distributed partitioned");
   if (heterogeneous) return train_hetero(o, comm);
   MATSAMP_CHECK(o.train.model != "rgcn",
                 "--model rgcn trains heterogeneous graphs (an OGB heterogeneous folder, a "

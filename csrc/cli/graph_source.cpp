@@ -121,6 +121,7 @@ Graph load_graph(const GraphSource& source) {
     std::fprintf(stderr, "matsamp: reading %s\n", source.spec.c_str());
     ReadOptions options;
     options.values = parse_value_mode(source.values);
+    options.msg_features = source.msg_features;
     g = read_graph(source.spec, options);
     if (!source.labels.empty()) read_vertex_labels(source.labels, g);
   }

@@ -14,6 +14,7 @@ struct GraphSource {
   std::string values = "given";  // how readers take edge values: given, pattern, abs
   uint64_t seed = 1;             // generator seed
   CleanupOptions cleanup;
+  bool msg_features = true;  // false: a .msg file's features are left for a mapping (train --map-features)
 };
 
 void add_graph_options(CLI::App& command, GraphSource& source);

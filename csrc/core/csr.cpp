@@ -38,7 +38,7 @@ void validate(const CsrMatrix& m, const std::string& what) {
 }
 
 CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids, std::vector<int64_t> col_ids,
-                           std::vector<float> vals) {
+                           std::vector<float> vals, std::vector<int64_t>* origin) {
   check_column_count(cols, "csr_from_triples");
   const size_t m = row_ids.size();
   MATSAMP_CHECK(col_ids.size() == m && (vals.empty() || vals.size() == m),
@@ -46,11 +46,13 @@ CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_
   std::vector<size_t> order(m);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-    return row_ids[x] != row_ids[y] ? row_ids[x] < row_ids[y] : col_ids[x] < col_ids[y];
+    if (row_ids[x] != row_ids[y]) return row_ids[x] < row_ids[y];
+    return col_ids[x] != col_ids[y] ? col_ids[x] < col_ids[y] : x < y;  // repeats in input order
   });
   CsrMatrix out(rows, cols);
   out.colidx.reserve(m);
   out.values.reserve(m);
+  if (origin) origin->clear();
   int64_t last_row = -1, last_col = -1;
   for (size_t i : order) {
     const int64_t r = row_ids[i], c = col_ids[i];
@@ -63,6 +65,7 @@ CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_
     }
     out.colidx.push_back(static_cast<col_t>(c));
     out.values.push_back(v);
+    if (origin) origin->push_back(static_cast<int64_t>(i));
     ++out.rowptr[r + 1];
     last_row = r;
     last_col = c;
@@ -71,9 +74,10 @@ CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_
   return out;
 }
 
-CsrMatrix transpose(const CsrMatrix& m) {
+CsrMatrix transpose(const CsrMatrix& m, std::vector<int64_t>* origin) {
   check_column_count(m.rows, "transpose");
   CsrMatrix t(m.cols, m.rows);
+  if (origin) origin->assign(m.nnz(), 0);
   for (col_t c : m.colidx) ++t.rowptr[c + 1];
   std::partial_sum(t.rowptr.begin(), t.rowptr.end(), t.rowptr.begin());
   t.colidx.resize(m.nnz());
@@ -84,6 +88,7 @@ CsrMatrix transpose(const CsrMatrix& m) {
       const int64_t pos = next[m.colidx[e]]++;
       t.colidx[pos] = static_cast<col_t>(r);
       t.values[pos] = m.values.empty() ? 1.0f : m.values[e];
+      if (origin) (*origin)[pos] = e;
     }
   return t;
 }

@@ -52,10 +52,13 @@ CsrMatrix indicator_rows(int64_t k, int64_t cols,
 void validate(const CsrMatrix& m, const std::string& what);
 
 // Builds a CSR from (row, col, value) triples; sorts, and sums duplicates.
+// With `origin`, (*origin)[e] is the triple entry e came from: the first in
+// input order of the triples summed into it (what carries per-edge data along).
 CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids, std::vector<int64_t> col_ids,
-                           std::vector<float> vals);
+                           std::vector<float> vals, std::vector<int64_t>* origin = nullptr);
 
-CsrMatrix transpose(const CsrMatrix& m);
+// With `origin`, (*origin)[e] is the entry of m that entry e of the transpose is.
+CsrMatrix transpose(const CsrMatrix& m, std::vector<int64_t>* origin = nullptr);
 // Whether m is square with an entry (v, u) for every (u, v), values aside.
 bool is_pattern_symmetric(const CsrMatrix& m);
 

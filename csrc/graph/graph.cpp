@@ -14,6 +14,10 @@ void validate(const Graph& g, const std::string& what) {
   const int64_t n = g.num_vertices();
   MATSAMP_CHECK(g.feature_dim >= 0 && static_cast<int64_t>(g.features.size()) == n * g.feature_dim, what, ": ",
                 g.features.size(), " feature values for ", n, " vertices x ", g.feature_dim, " features");
+  MATSAMP_CHECK(g.edge_feature_dim >= 0 &&
+                    static_cast<int64_t>(g.edge_features.size()) == g.num_edges() * g.edge_feature_dim,
+                what, ": ", g.edge_features.size(), " edge feature values for ", g.num_edges(), " edges x ",
+                g.edge_feature_dim, " features");
   MATSAMP_CHECK(g.labels.empty() || static_cast<int64_t>(g.labels.size()) == n, what, ": ", g.labels.size(),
                 " labels for ", n, " vertices");
   for (int64_t label : g.labels)
@@ -25,6 +29,14 @@ void validate(const Graph& g, const std::string& what) {
       MATSAMP_CHECK(i == 0 || ids[i - 1] < ids[i], what, ": split '", name, "' is not ascending or repeats vertex ",
                     ids[i]);
     }
+}
+
+std::vector<float> gather_rows(const std::vector<float>& rows, int64_t dim, const std::vector<int64_t>& origin) {
+  std::vector<float> out(origin.size() * static_cast<size_t>(dim));
+#pragma omp parallel for schedule(static)
+  for (int64_t e = 0; e < static_cast<int64_t>(origin.size()); ++e)
+    std::copy_n(rows.begin() + origin[e] * dim, dim, out.begin() + e * dim);
+  return out;
 }
 
 }  // namespace matsamp

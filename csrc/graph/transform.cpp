@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 #include <utility>
 
 namespace matsamp {
@@ -11,26 +12,30 @@ namespace {
 float value_at(const CsrMatrix& m, int64_t e) { return m.values.empty() ? 1.0f : m.values[e]; }
 
 // Builds a CSR row by row in two parallel passes (count, then fill). row(r, emit)
-// must call emit(col, value) for the entries of row r in ascending column order,
-// the same way both times; one generator per transform keeps the passes consistent.
+// must call emit(col, value[, from]) for the entries of row r in ascending column
+// order, the same way both times; one generator per transform keeps the passes
+// consistent. `from` is the input entry an output entry came from, kept in
+// *origin when asked (-1: none, as the diagonal GCN normalization adds).
 template <class RowFn>
-CsrMatrix build_by_rows(int64_t rows, int64_t cols, RowFn&& row) {
+CsrMatrix build_by_rows(int64_t rows, int64_t cols, RowFn&& row, std::vector<int64_t>* origin = nullptr) {
   CsrMatrix out(rows, cols);
 #pragma omp parallel for schedule(dynamic, 512)
   for (int64_t r = 0; r < rows; ++r) {
     int64_t count = 0;
-    row(r, [&count](col_t, float) { ++count; });
+    row(r, [&count](col_t, float, int64_t = -1) { ++count; });
     out.rowptr[r + 1] = count;
   }
   std::partial_sum(out.rowptr.begin(), out.rowptr.end(), out.rowptr.begin());
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
+  if (origin) origin->assign(out.rowptr.back(), -1);
 #pragma omp parallel for schedule(dynamic, 512)
   for (int64_t r = 0; r < rows; ++r) {
     int64_t pos = out.rowptr[r];
-    row(r, [&](col_t c, float v) {
+    row(r, [&](col_t c, float v, int64_t from = -1) {
       out.colidx[pos] = c;
       out.values[pos] = v;
+      if (origin) (*origin)[pos] = from;
       ++pos;
     });
   }
@@ -52,33 +57,41 @@ int64_t find_root(std::vector<int64_t>& parent, int64_t v) {
 
 }  // namespace
 
-CsrMatrix symmetrize(const CsrMatrix& a) {
+CsrMatrix symmetrize(const CsrMatrix& a, std::vector<int64_t>* origin) {
   require_square(a, "symmetrize");
-  const CsrMatrix t = transpose(a);
-  return build_by_rows(a.rows, a.cols, [&](int64_t r, auto&& emit) {
-    int64_t i = a.rowptr[r], j = t.rowptr[r];
-    const int64_t i_end = a.rowptr[r + 1], j_end = t.rowptr[r + 1];
-    while (i < i_end || j < j_end) {
-      if (j == j_end || (i < i_end && a.colidx[i] < t.colidx[j])) {
-        emit(a.colidx[i], value_at(a, i));
-        ++i;
-      } else if (i == i_end || t.colidx[j] < a.colidx[i]) {
-        emit(t.colidx[j], t.values[j]);
-        ++j;
-      } else {
-        emit(a.colidx[i], std::max(value_at(a, i), t.values[j]));
-        ++i;
-        ++j;
-      }
-    }
-  });
+  std::vector<int64_t> transposed_from;  // entry of `a` behind each entry of its transpose
+  const CsrMatrix t = transpose(a, origin ? &transposed_from : nullptr);
+  auto from_t = [&](int64_t j) { return origin ? transposed_from[j] : -1; };
+  return build_by_rows(
+      a.rows, a.cols,
+      [&](int64_t r, auto&& emit) {
+        int64_t i = a.rowptr[r], j = t.rowptr[r];
+        const int64_t i_end = a.rowptr[r + 1], j_end = t.rowptr[r + 1];
+        while (i < i_end || j < j_end) {
+          if (j == j_end || (i < i_end && a.colidx[i] < t.colidx[j])) {
+            emit(a.colidx[i], value_at(a, i), i);
+            ++i;
+          } else if (i == i_end || t.colidx[j] < a.colidx[i]) {
+            emit(t.colidx[j], t.values[j], from_t(j));  // the reverse of entry (c, r): that entry's data
+            ++j;
+          } else {
+            emit(a.colidx[i], std::max(value_at(a, i), t.values[j]), i);  // both ways stored: each keeps its own
+            ++i;
+            ++j;
+          }
+        }
+      },
+      origin);
 }
 
-CsrMatrix drop_self_loops(const CsrMatrix& a) {
-  return build_by_rows(a.rows, a.cols, [&](int64_t r, auto&& emit) {
-    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e)
-      if (a.colidx[e] != r) emit(a.colidx[e], value_at(a, e));
-  });
+CsrMatrix drop_self_loops(const CsrMatrix& a, std::vector<int64_t>* origin) {
+  return build_by_rows(
+      a.rows, a.cols,
+      [&](int64_t r, auto&& emit) {
+        for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e)
+          if (a.colidx[e] != r) emit(a.colidx[e], value_at(a, e), e);
+      },
+      origin);
 }
 
 std::vector<vid_t> largest_component(const CsrMatrix& a) {
@@ -115,15 +128,23 @@ Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices) {
   const CsrMatrix& a = g.adj;
   Graph out;
   // Kept neighbours get new ids in `vertices` order, so each row is re-sorted.
-  out.adj = build_by_rows(k, k, [&](int64_t r, auto&& emit) {
-    thread_local std::vector<std::pair<col_t, float>> row;
-    row.clear();
-    const vid_t old = vertices[r];
-    for (int64_t e = a.rowptr[old]; e < a.rowptr[old + 1]; ++e)
-      if (new_id[a.colidx[e]] >= 0) row.emplace_back(static_cast<col_t>(new_id[a.colidx[e]]), value_at(a, e));
-    std::sort(row.begin(), row.end());
-    for (const auto& [c, v] : row) emit(c, v);
-  });
+  std::vector<int64_t> origin;
+  out.adj = build_by_rows(
+      k, k,
+      [&](int64_t r, auto&& emit) {
+        thread_local std::vector<std::tuple<col_t, float, int64_t>> row;
+        row.clear();
+        const vid_t old = vertices[r];
+        for (int64_t e = a.rowptr[old]; e < a.rowptr[old + 1]; ++e)
+          if (new_id[a.colidx[e]] >= 0) row.emplace_back(static_cast<col_t>(new_id[a.colidx[e]]), value_at(a, e), e);
+        std::sort(row.begin(), row.end());
+        for (const auto& [c, v, e] : row) emit(c, v, e);
+      },
+      g.has_edge_features() ? &origin : nullptr);
+  if (g.has_edge_features()) {
+    out.edge_feature_dim = g.edge_feature_dim;
+    out.edge_features = gather_rows(g.edge_features, g.edge_feature_dim, origin);
+  }
   out.feature_dim = g.feature_dim;
   if (g.has_features()) {
     out.features.resize(static_cast<size_t>(k) * g.feature_dim);
@@ -146,8 +167,13 @@ Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices) {
 }
 
 Graph cleanup(Graph g, const CleanupOptions& options) {
-  if (options.symmetrize) g.adj = symmetrize(g.adj);
-  if (options.drop_self_loops) g.adj = drop_self_loops(g.adj);
+  std::vector<int64_t> origin;
+  std::vector<int64_t>* traced = g.has_edge_features() ? &origin : nullptr;
+  auto carry_edge_features = [&] {
+    if (traced) g.edge_features = gather_rows(g.edge_features, g.edge_feature_dim, origin);
+  };
+  if (options.symmetrize) g.adj = symmetrize(g.adj, traced), carry_edge_features();
+  if (options.drop_self_loops) g.adj = drop_self_loops(g.adj, traced), carry_edge_features();
   if (options.largest_component) {
     const std::vector<vid_t> keep = largest_component(g.adj);
     if (static_cast<int64_t>(keep.size()) != g.num_vertices()) g = induced_subgraph(g, keep);

@@ -10,10 +10,15 @@ struct CleanupOptions {
   bool largest_component = false;
 };
 
-CsrMatrix symmetrize(const CsrMatrix& a);  // pattern of A + A^T, values max(a_ij, a_ji)
-CsrMatrix drop_self_loops(const CsrMatrix& a);
+// With `origin`, (*origin)[e] is the entry of `a` that entry e of the result
+// came from, for carrying edge features along (Graph::edge_features).
+// Pattern of A + A^T, values max(a_ij, a_ji); an entry only A^T has comes from
+// a_ji, an entry both have from a_ij.
+CsrMatrix symmetrize(const CsrMatrix& a, std::vector<int64_t>* origin = nullptr);
+CsrMatrix drop_self_loops(const CsrMatrix& a, std::vector<int64_t>* origin = nullptr);
 std::vector<vid_t> largest_component(const CsrMatrix& a);                    // ascending vertex ids (weakly connected)
 Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices);  // keeps order
+// The steps asked for, in that order; edge features follow their entries.
 Graph cleanup(Graph g, const CleanupOptions& options);
 
 // Â = D^-1/2 (A + I) D^-1/2 with D the degrees of A + I (the GCN normalization).

@@ -24,6 +24,9 @@ using msg::section_bytes;
 
 constexpr const char* kSplitPrefix = "split/";
 constexpr const char* kHalfFeatures = "features_f16";  // the features as IEEE halves
+constexpr const char* kEdgeFeatures = "edge_features";
+constexpr const char* kHalfEdgeFeatures = "edge_features_f16";
+constexpr const char* kEdgeFeatureDim = "edge_feature_dim";  // int64[1]: the header has no field for it
 constexpr const char* kChunksPrefix = "chunks/";
 constexpr uint64_t kChunk = uint64_t{1} << 20;  // bytes per chunk checksum
 
@@ -37,6 +40,16 @@ std::vector<uint64_t> chunk_checksums(const void* data, uint64_t bytes) {
   return sums;
 }
 
+// The width of the edge feature rows: 0 without the section.
+int64_t edge_feature_dim(const FileReader& file, const Layout& l) {
+  const Entry* e = l.find(kEdgeFeatureDim);
+  if (!e) return 0;
+  if (e->bytes != 8) fail(file.path(), ": corrupt section table: section ", kEdgeFeatureDim, " is not one int64");
+  const int64_t dim = msg::copy_section<int64_t>(file, l, kEdgeFeatureDim)[0];
+  if (dim <= 0) fail(file.path(), ": corrupt section ", kEdgeFeatureDim, ": ", dim, " is not positive");
+  return dim;
+}
+
 Layout parse_layout(const FileReader& file) {
   const std::string& path = file.path();
   Layout l = msg::parse(file, msg::kGraphVersion);
@@ -48,18 +61,28 @@ Layout parse_layout(const FileReader& file) {
   int64_t feature_count;
   if (__builtin_mul_overflow(h.n, h.feature_dim, &feature_count))
     fail(path, ": corrupt header: section size overflows");
+  const int64_t edge_dim = edge_feature_dim(file, l);
+  int64_t edge_feature_count;
+  if (__builtin_mul_overflow(h.nnz, edge_dim, &edge_feature_count))
+    fail(path, ": corrupt section ", kEdgeFeatureDim, ": edge feature section size overflows");
   const std::map<std::string, uint64_t> expected = {{"rowptr", section_bytes(path, h.n + 1, 8)},
                                                     {"colidx", section_bytes(path, h.nnz, 4)},
                                                     {"values", section_bytes(path, h.nnz, 4)},
                                                     {"features", section_bytes(path, feature_count, 4)},
                                                     {kHalfFeatures, section_bytes(path, feature_count, 2)},
-                                                    {"labels", section_bytes(path, h.n, 8)}};
+                                                    {"labels", section_bytes(path, h.n, 8)},
+                                                    {kEdgeFeatures, section_bytes(path, edge_feature_count, 4)},
+                                                    {kHalfEdgeFeatures, section_bytes(path, edge_feature_count, 2)}};
   for (const char* required : {"rowptr", "colidx"})
     if (!l.find(required)) fail(path, ": corrupt section table: no section ", required);
   const bool single = l.find("features") != nullptr, half = l.find(kHalfFeatures) != nullptr;
   if (single && half) fail(path, ": corrupt section table: features stored twice (float32 and float16)");
   if ((h.feature_dim > 0) != (single || half))
     fail(path, ": corrupt header: feature_dim ", h.feature_dim, " disagrees with the features section");
+  const bool edge_single = l.find(kEdgeFeatures) != nullptr, edge_half = l.find(kHalfEdgeFeatures) != nullptr;
+  if (edge_single && edge_half) fail(path, ": corrupt section table: edge features stored twice (float32 and float16)");
+  if ((edge_dim > 0) != (edge_single || edge_half))
+    fail(path, ": corrupt section ", kEdgeFeatureDim, ": ", edge_dim, " disagrees with the edge features section");
   for (const auto& [name, e] : l.sections) {
     auto want = expected.find(name);
     if (want != expected.end() && e.bytes != want->second)
@@ -81,10 +104,37 @@ Layout parse_layout(const FileReader& file) {
 // The name of the section that holds the features.
 const char* features_section(const Layout& l) { return l.find(kHalfFeatures) ? kHalfFeatures : "features"; }
 
+// The same for the edge features.
+const char* edge_features_section(const Layout& l) {
+  return l.find(kHalfEdgeFeatures) ? kHalfEdgeFeatures : kEdgeFeatures;
+}
+
 std::vector<float> halves_to_floats(const std::vector<uint16_t>& halves) {
   std::vector<float> out(halves.size());
   for (size_t i = 0; i < halves.size(); ++i) out[i] = half_to_float(halves[i]);
   return out;
+}
+
+// `values` (rows of `dim` belonging to a `row` each) as IEEE halves, refusing
+// what float16 cannot hold, naming it.
+std::vector<uint16_t> floats_to_halves(const std::string& path, const std::vector<float>& values, int64_t dim,
+                                       const char* row) {
+  std::vector<uint16_t> halves(values.size());
+  for (size_t i = 0; i < halves.size(); ++i) {
+    MATSAMP_CHECK(std::fabs(values[i]) < kHalfOverflow, path, ": feature ", i % dim, " of ", row, " ", i / dim, " is ",
+                  values[i], ", beyond float16's range (keep the features float32)");
+    halves[i] = float_to_half(values[i]);
+  }
+  return halves;
+}
+
+// Section `name` (IEEE halves when `half`) as float32 rows of `dim`, checked finite.
+std::vector<float> read_feature_section(const FileReader& file, const Layout& l, const char* name, bool half,
+                                        int64_t dim, const char* row) {
+  std::vector<float> values = half ? halves_to_floats(copy_section<uint16_t>(file, l, name))
+                                   : copy_section<float>(file, l, name);
+  msg::check_finite_features(file.path(), name, values, dim, row);
+  return values;
 }
 
 }  // namespace
@@ -95,20 +145,26 @@ void write_binary_csr(const std::string& path, const Graph& g, FeatureType featu
   validate(g, path);
   validate(g.adj, path);
   msg::check_finite_features(path, "features", g.features, g.feature_dim);
+  msg::check_finite_features(path, kEdgeFeatures, g.edge_features, g.edge_feature_dim, "edge");
   std::vector<Part> parts = {{"rowptr", g.adj.rowptr.data(), g.adj.rowptr.size() * sizeof(int64_t)},
                              {"colidx", g.adj.colidx.data(), g.adj.colidx.size() * sizeof(col_t)}};
   if (!g.adj.values.empty()) parts.push_back({"values", g.adj.values.data(), g.adj.values.size() * sizeof(float)});
-  std::vector<uint16_t> halves;
-  if (g.has_features() && features == FeatureType::float16) {
-    halves.resize(g.features.size());
-    for (size_t i = 0; i < halves.size(); ++i) {
-      MATSAMP_CHECK(std::fabs(g.features[i]) < kHalfOverflow, path, ": feature ", i % g.feature_dim, " of vertex ",
-                    i / g.feature_dim, " is ", g.features[i], ", beyond float16's range (keep the features float32)");
-      halves[i] = float_to_half(g.features[i]);
-    }
+  const bool half = features == FeatureType::float16;
+  std::vector<uint16_t> halves, edge_halves;
+  if (g.has_features() && half) {
+    halves = floats_to_halves(path, g.features, g.feature_dim, "vertex");
     parts.push_back({kHalfFeatures, halves.data(), halves.size() * sizeof(uint16_t)});
   } else if (g.has_features()) {
     parts.push_back({"features", g.features.data(), g.features.size() * sizeof(float)});
+  }
+  if (g.has_edge_features()) {
+    parts.push_back({kEdgeFeatureDim, &g.edge_feature_dim, sizeof(int64_t)});
+    if (half) {
+      edge_halves = floats_to_halves(path, g.edge_features, g.edge_feature_dim, "edge");
+      parts.push_back({kHalfEdgeFeatures, edge_halves.data(), edge_halves.size() * sizeof(uint16_t)});
+    } else {
+      parts.push_back({kEdgeFeatures, g.edge_features.data(), g.edge_features.size() * sizeof(float)});
+    }
   }
   if (g.has_labels()) parts.push_back({"labels", g.labels.data(), g.labels.size() * sizeof(int64_t)});
   for (const auto& [name, ids] : g.splits) {
@@ -129,7 +185,9 @@ void write_binary_csr(const std::string& path, const Graph& g, FeatureType featu
   msg::write_file(path, msg::kGraphVersion, g.num_vertices(), g.adj.nnz(), g.feature_dim, parts);
 }
 
-Graph read_binary_csr(const std::string& path) {
+Graph read_binary_csr(const std::string& path) { return read_binary_csr(path, BinaryReadOptions{}); }
+
+Graph read_binary_csr(const std::string& path, const BinaryReadOptions& options) {
   const FileReader file(path);
   const Layout l = parse_layout(file);
   Graph g;
@@ -137,13 +195,16 @@ Graph read_binary_csr(const std::string& path) {
   g.adj.rowptr = copy_section<int64_t>(file, l, "rowptr");
   g.adj.colidx = copy_section<col_t>(file, l, "colidx");
   if (l.find("values")) g.adj.values = copy_section<float>(file, l, "values");
-  else g.adj.values.assign(l.header.nnz, 1.0f);  // the in-memory form always carries values
-  if (l.header.feature_dim > 0) {                // parse_layout: then exactly one of the two feature sections
+  else g.adj.values.assign(l.header.nnz, 1.0f);        // the in-memory form always carries values
+  if (options.features && l.header.feature_dim > 0) {  // parse_layout: then exactly one of two feature sections
     const char* section = features_section(l);
     g.feature_dim = l.header.feature_dim;
-    g.features = section == kHalfFeatures ? halves_to_floats(copy_section<uint16_t>(file, l, section))
-                                          : copy_section<float>(file, l, section);
-    msg::check_finite_features(path, section, g.features, g.feature_dim);
+    g.features = read_feature_section(file, l, section, section == kHalfFeatures, g.feature_dim, "vertex");
+  }
+  if (const int64_t edge_dim = edge_feature_dim(file, l); edge_dim > 0) {  // and of the two edge feature sections
+    const char* section = edge_features_section(l);
+    g.edge_feature_dim = edge_dim;
+    g.edge_features = read_feature_section(file, l, section, section == kHalfEdgeFeatures, edge_dim, "edge");
   }
   if (l.find("labels")) g.labels = copy_section<int64_t>(file, l, "labels");
   for (const auto& [name, e] : l.sections) {
@@ -167,7 +228,9 @@ BinaryCsrInfo read_binary_csr_info(const std::string& path) {
                      h.feature_dim > 0,
                      l.find("labels") != nullptr,
                      {},
-                     l.find(kHalfFeatures) ? FeatureType::float16 : FeatureType::float32};
+                     l.find(kHalfFeatures) ? FeatureType::float16 : FeatureType::float32,
+                     edge_feature_dim(file, l),
+                     l.find(kHalfEdgeFeatures) ? FeatureType::float16 : FeatureType::float32};
   for (const auto& [name, e] : l.sections)
     if (name.rfind(kSplitPrefix, 0) == 0) info.splits.push_back(name.substr(std::strlen(kSplitPrefix)));
   return info;
@@ -176,8 +239,17 @@ BinaryCsrInfo read_binary_csr_info(const std::string& path) {
 std::vector<BinarySection> read_binary_csr_sections(const std::string& path) {
   const FileReader file(path);
   std::vector<BinarySection> out;
-  for (const auto& [name, e] : parse_layout(file).sections) out.push_back({name, e.offset, e.bytes});
+  for (const auto& [name, e] : parse_layout(file).sections) out.push_back({name, e.offset, e.bytes, e.checksum});
   return out;
+}
+
+FloatFeatureSection binary_float_features(const FileReader& file) {
+  const Layout l = parse_layout(file);
+  MATSAMP_CHECK(l.header.feature_dim > 0, file.path(), ": has no features");
+  MATSAMP_CHECK(!l.find(kHalfFeatures), file.path(),
+                ": features are stored as float16, which must be converted to float32 (load them without mapping)");
+  const Entry& e = l.sections.at("features");
+  return {{"features", e.offset, e.bytes, e.checksum}, l.header.n, l.header.feature_dim};
 }
 
 namespace {

@@ -20,7 +20,10 @@
 // Sections: rowptr int64[n+1], colidx int32[nnz], values float[nnz] (absent: all
 // ones), features float[n*feature_dim] or features_f16 uint16[n*feature_dim]
 // (IEEE halves, written on request: half the bytes, about 3 significant digits;
-// read back as float32), labels int64[n], split/<name> int64[]
+// read back as float32), optional edge features: edge_feature_dim int64[1] (d)
+// with edge_features float[nnz*d] or edge_features_f16 uint16[nnz*d] (halves
+// when the vertex features are; row e belongs to the CSR entry e; readers
+// before edge features skip these sections), labels int64[n], split/<name> int64[]
 // (ascending ids), and for each of the first five chunks/<name> uint64[]: the
 // XXH3-64 of each MiB of that section, so that a reader of a part of it (a
 // block of rows) verifies what it reads.
@@ -32,6 +35,7 @@
 
 #include "core/csr.h"
 #include "graph/graph.h"
+#include "io/file_reader.h"
 
 namespace matsamp {
 
@@ -47,20 +51,37 @@ struct BinaryCsrInfo {
   bool has_labels = false;
   std::vector<std::string> splits;  // names of the vertex sets ("train", "valid", "test")
   FeatureType feature_type = FeatureType::float32;
+  int64_t edge_feature_dim = 0;  // 0 without edge features
+  FeatureType edge_feature_type = FeatureType::float32;
 };
 
-// write_binary_csr (graph_io.h) with the features stored as `features`;
-// float16 refuses a value beyond its range (|x| >= 65520), naming it.
+// write_binary_csr (graph_io.h) with the vertex and edge features stored as
+// `features`; float16 refuses a value beyond its range (|x| >= 65520), naming it.
 void write_binary_csr(const std::string& path, const Graph& g, FeatureType features);
 
 struct BinarySection {
   std::string name;
   uint64_t offset = 0, bytes = 0;
+  uint64_t checksum = 0;  // XXH3-64 of its bytes
 };
 
 // Header and table only (checked against the file length); no section is read.
 BinaryCsrInfo read_binary_csr_info(const std::string& path);
 std::vector<BinarySection> read_binary_csr_sections(const std::string& path);
+// Where the float32 features of an open .msg lie (header and table checked as
+// by read_binary_csr, the section not read); a one-line error when the file
+// has no features or stores them as float16.
+struct FloatFeatureSection {
+  BinarySection section;
+  int64_t rows = 0, dim = 0;
+};
+FloatFeatureSection binary_float_features(const FileReader& file);
+
+// What read_binary_csr reads; without the features (when a caller maps them, io/mapped_features.h).
+struct BinaryReadOptions {
+  bool features = true;
+};
+Graph read_binary_csr(const std::string& path, const BinaryReadOptions& options);
 
 // Rows [r0, r1) of the adjacency: (r1 - r0) x n, rowptr rebased to 0. Only those rows
 // are read (for partitioned loading), with the MiB chunks around them, each

@@ -7,7 +7,9 @@
 
 namespace matsamp {
 
-std::vector<float> read_dense_rows(const std::string& path, int64_t rows, int64_t* dim) {
+std::vector<float> read_dense_rows(const std::string& path, int64_t rows, int64_t* dim, RowsOf of) {
+  const char* one = of == RowsOf::edges ? "edge" : "vertex";
+  const char* many = of == RowsOf::edges ? "edges" : "vertices";
   int64_t d = -1;
   {  // the width, from the first line
     TextReader first(path, Fields::csv);
@@ -25,7 +27,7 @@ std::vector<float> read_dense_rows(const std::string& path, int64_t rows, int64_
         (void)cut;
         while (in.next_line()) {
           const int64_t row = in.line_number() - 1;
-          if (row >= rows) in.fail_here("more than the ", rows, " feature rows expected (one per vertex)");
+          if (row >= rows) in.fail_here("more than the ", rows, " feature rows expected (one per ", one, ")");
           const auto& t = in.tokens();
           if (static_cast<int64_t>(t.size()) != d)
             in.fail_here("expected ", d, " feature values (as on line 1), found ", t.size());
@@ -34,7 +36,7 @@ std::vector<float> read_dense_rows(const std::string& path, int64_t rows, int64_
         }
       },
       [&](const LinePieces& cut) { rows_read = cut.first_line.back() + cut.lines.back() - 1; });
-  if (rows_read != rows) fail(path, ": ", rows_read, " feature rows for ", rows, " vertices");
+  if (rows_read != rows) fail(path, ": ", rows_read, " feature rows for ", rows, " ", many);
   *dim = d;
   return out;
 }

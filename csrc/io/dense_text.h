@@ -7,9 +7,11 @@
 
 namespace matsamp {
 
+// What the rows of a dense file belong to, for the messages that count them.
+enum class RowsOf { vertices, edges };
 // `rows` lines of the same number of comma- or blank-separated finite numbers;
 // returns them row-major and sets *dim. Parsed in parallel, straight into place.
-std::vector<float> read_dense_rows(const std::string& path, int64_t rows, int64_t* dim);
+std::vector<float> read_dense_rows(const std::string& path, int64_t rows, int64_t* dim, RowsOf of = RowsOf::vertices);
 // One label per line for `rows` vertices: a non-negative integer (written as
 // such or as a float with no fraction, "3.0"), or NaN / empty for unlabelled (-1).
 std::vector<int64_t> read_label_column(const std::string& path, int64_t rows);

@@ -21,6 +21,8 @@ class FileReader {
   // The size when the file was opened; readers check their offsets against it.
   uint64_t size() const { return size_; }
   const std::string& path() const { return path_; }
+  // The open file, for the one opt-in mapping (io/mapped_features.h).
+  int descriptor() const { return fd_; }
 
   // Copies bytes [offset, offset + count) to `out`. Throws "<path>: truncated: ..."
   // when they lie past size(), "<path>: file shrank ..." when the file lost them since.

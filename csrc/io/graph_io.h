@@ -14,6 +14,7 @@ namespace matsamp {
 enum class ValueMode { given, pattern, abs };
 struct ReadOptions {
   ValueMode values = ValueMode::given;
+  bool msg_features = true;  // false: a .msg file's vertex features are left unread (a caller maps them)
 };
 // "given", "pattern", "abs"; throws naming the text otherwise.
 ValueMode parse_value_mode(const std::string& text);
@@ -34,7 +35,10 @@ Graph read_npz_graph(const std::string& path);
 // form (raw/edge.csv.gz, raw/node-feat.csv.gz, raw/node-label.csv.gz, ...) or
 // the npz form (raw/data.npz, raw/node-label.npz), and its split
 // (split/<scheme>/{train,valid,test}.csv.gz) as g.splits. Vertices whose label
-// is NaN are unlabelled (-1) and kept out of every split.
+// is NaN are unlabelled (-1) and kept out of every split. Edge features
+// (raw/edge-feat.csv.gz, or data.npz's edge_feat: a row per edge, in the edges'
+// order) become g.edge_features, aligned with the CSR's entries; an edge listed
+// twice is one entry, with the row of its first listing.
 Graph read_ogb_node_dataset(const std::string& dir, const ReadOptions& options = {});
 bool is_ogb_node_dataset(const std::string& dir);
 // OGB's link-property datasets (ogbl-collab, ...) read as above, but their split
@@ -45,8 +49,8 @@ struct OgbWriteOptions {
   bool gzip = true;
   std::string split_scheme = "given";  // split/<scheme>/ holds g.splits
 };
-// The CSV form of that layout (edges as "row,col" per nonzero, NaN for label -1);
-// creates `dir`, overwrites its files.
+// The CSV form of that layout (edges as "row,col" per nonzero, NaN for label -1,
+// edge features as edge-feat in the same order); creates `dir`, overwrites its files.
 void write_ogb_node_dataset(const std::string& dir, const Graph& g, const OgbWriteOptions& options = {});
 
 // matsamp binary format: versioned header, named sections with checksums, read with pread.

@@ -150,11 +150,11 @@ void read_section(const FileReader& file, const std::string& name, const Entry& 
   if (XXH3_64bits(out, e.bytes) != e.checksum) fail(file.path(), ": checksum mismatch in section ", name);
 }
 
-void check_finite_features(const std::string& path, const std::string& section, const std::vector<float>& features,
-                           int64_t dim) {
-  for (size_t i = 0; i < features.size(); ++i)
+void check_finite_features(const std::string& path, const std::string& section, const float* features, size_t count,
+                           int64_t dim, const char* row) {
+  for (size_t i = 0; i < count; ++i)
     if (!std::isfinite(features[i]))
-      fail(path, ": section ", section, ": value ", features[i], " of vertex ", static_cast<int64_t>(i) / dim,
+      fail(path, ": section ", section, ": value ", features[i], " of ", row, " ", static_cast<int64_t>(i) / dim,
            ", feature ", static_cast<int64_t>(i) % dim, " is not finite");
 }
 

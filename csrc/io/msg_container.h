@@ -84,7 +84,12 @@ std::vector<T> copy_section(const FileReader& file, const Layout& l, const std::
 }
 
 // Features are numbers: a NaN or infinity would poison every layer it reaches.
-void check_finite_features(const std::string& path, const std::string& section, const std::vector<float>& features,
-                           int64_t dim);
+// `row` names what a row belongs to in the message ("vertex", "edge").
+void check_finite_features(const std::string& path, const std::string& section, const float* features, size_t count,
+                           int64_t dim, const char* row = "vertex");
+inline void check_finite_features(const std::string& path, const std::string& section,
+                                  const std::vector<float>& features, int64_t dim, const char* row = "vertex") {
+  check_finite_features(path, section, features.data(), features.size(), dim, row);
+}
 
 }  // namespace matsamp::msg

@@ -1,7 +1,8 @@
 // OGB node-property datasets in the folders OGB downloads (ogbn_arxiv/, ...):
 // raw/ holds the graph in CSV form (edge.csv.gz, num-node-list.csv.gz, ...) or
 // in npz form (data.npz, node-label.npz, as ogbn-papers100M ships), split/<scheme>/
-// the train/valid/test vertex ids.
+// the train/valid/test vertex ids. Edge features (edge-feat.csv.gz, data.npz's
+// edge_feat) are rows in the order of the edges, moved with them into the CSR.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -54,6 +55,18 @@ using ogb::csv_file;
 using ogb::required_csv;
 using ogb::split_scheme;
 
+// The adjacency of the edges (src[i], dst[i]) with, when `edge_dim` > 0, their
+// feature rows (row i for edge i) moved to the CSR entries. An edge listed more
+// than once is one entry (weights summed) with the row of its first listing.
+void set_edges(Graph& g, int64_t n, std::vector<int64_t> src, std::vector<int64_t> dst, std::vector<float> weights,
+               const std::vector<float>& edge_rows, int64_t edge_dim) {
+  std::vector<int64_t> origin;
+  g.adj = csr_from_triples(n, n, std::move(src), std::move(dst), std::move(weights), edge_dim > 0 ? &origin : nullptr);
+  if (edge_dim == 0) return;
+  g.edge_feature_dim = edge_dim;
+  g.edge_features = gather_rows(edge_rows, edge_dim, origin);
+}
+
 Graph read_csv_form(const fs::path& raw, const ReadOptions& options) {
   const int64_t n = read_count(required_csv(raw, "num-node-list"));
   check_column_count(n, (raw / "num-node-list.csv.gz").c_str());
@@ -67,8 +80,12 @@ Graph read_csv_form(const fs::path& raw, const ReadOptions& options) {
     if (declared != static_cast<int64_t>(e.src.size()))
       fail(edges_path, ": ", e.src.size(), " edges, but num-edge-list says ", declared);
   }
+  std::vector<float> edge_rows;
+  int64_t edge_dim = 0;
+  if (const std::string f = csv_file(raw, "edge-feat"); !f.empty())
+    edge_rows = read_dense_rows(f, static_cast<int64_t>(e.src.size()), &edge_dim, RowsOf::edges);
   Graph g;
-  g.adj = csr_from_triples(n, n, std::move(e.src), std::move(e.dst), std::move(e.weights));
+  set_edges(g, n, std::move(e.src), std::move(e.dst), std::move(e.weights), edge_rows, edge_dim);
   if (const std::string f = csv_file(raw, "node-feat"); !f.empty()) g.features = read_dense_rows(f, n, &g.feature_dim);
   if (const std::string l = csv_file(raw, "node-label"); !l.empty()) g.labels = read_label_column(l, n);
   return g;
@@ -100,8 +117,17 @@ Graph read_npz_form(const fs::path& raw) {
       fail(field(in.path(), "edge_index"), ": vertex id ", ends[i], " at ", i % m, " out of range [0, ", n, ")");
   std::vector<int64_t> src(ends.begin(), ends.begin() + m), dst(ends.begin() + m, ends.end());
   ends = {};
+  std::vector<float> edge_rows;
+  int64_t edge_dim = 0;
+  if (in.contains("edge_feat")) {
+    const NpyArray& feat = in.get("edge_feat");
+    if (feat.shape.size() != 2 || feat.shape[0] != m || feat.shape[1] < 1)
+      fail(field(in.path(), "edge_feat"), ": expected shape (", m, ", d) with d >= 1 (a row per edge)");
+    edge_dim = feat.shape[1];
+    edge_rows = feat.as_float(field(in.path(), "edge_feat"));
+  }
   Graph g;
-  g.adj = csr_from_triples(n, n, std::move(src), std::move(dst), {});
+  set_edges(g, n, std::move(src), std::move(dst), {}, edge_rows, edge_dim);
   if (in.contains("node_feat")) {
     const NpyArray& feat = in.get("node_feat");
     if (feat.shape.size() != 2 || feat.shape[0] != n)

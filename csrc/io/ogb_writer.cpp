@@ -77,6 +77,8 @@ void write_ogb_node_dataset(const std::string& dir, const Graph& g, const OgbWri
   files.count(raw, "num-edge-list", g.num_edges());
   files.edges(files.file(raw, "edge"), g.adj, false);
   if (g.has_features()) files.features(files.file(raw, "node-feat"), g.features, g.num_vertices(), g.feature_dim);
+  if (g.has_edge_features())  // in edge.csv's order, which is the CSR's
+    files.features(files.file(raw, "edge-feat"), g.edge_features, g.num_edges(), g.edge_feature_dim);
   if (g.has_labels()) files.labels(files.file(raw, "node-label"), g.labels);
   if (!g.splits.empty()) files.splits(fs::path(dir) / "split" / options.split_scheme, g.splits);
 }

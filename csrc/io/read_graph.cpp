@@ -2,6 +2,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "io/binary_csr.h"
 #include "io/graph_io.h"
 
 namespace matsamp {
@@ -28,7 +29,7 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
   const std::string ext = lowercase_extension(std::filesystem::path(path).filename().string());
   if (ext == ".mtx") return read_matrix_market(path, options);
   if (ext == ".npz") return read_npz_graph(path);
-  if (ext == ".msg") return read_binary_csr(path);
+  if (ext == ".msg") return read_binary_csr(path, BinaryReadOptions{options.msg_features});
   return read_edge_list(path, options);  // .txt, .el, .csv, .tsv, .edges, ... (SNAP files vary)
 }
 

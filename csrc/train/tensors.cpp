@@ -54,7 +54,7 @@ torch::Tensor index_tensor(const std::vector<vid_t>& ids, const torch::Device& d
 
 namespace {
 
-CsrMatrix dense_to_csr(const std::vector<float>& dense, int64_t rows, int64_t cols) {
+CsrMatrix dense_to_csr(const float* dense, int64_t rows, int64_t cols) {
   CsrMatrix m(rows, cols);
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t c = 0; c < cols; ++c) {
@@ -68,6 +68,13 @@ CsrMatrix dense_to_csr(const std::vector<float>& dense, int64_t rows, int64_t co
   return m;
 }
 
+// The rows of a vector, checked to be `count` x `feature_dim`.
+const float* checked_rows(const std::vector<float>& rows, int64_t count, int64_t feature_dim) {
+  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim, rows.size(), " feature values for ", count,
+                " rows of ", feature_dim);
+  return rows.data();
+}
+
 }  // namespace
 
 FeatureTable::FeatureTable(const Graph& g, const torch::Device& device, double max_sparse_density)
@@ -75,24 +82,34 @@ FeatureTable::FeatureTable(const Graph& g, const torch::Device& device, double m
 
 FeatureTable::FeatureTable(const std::vector<float>& rows, int64_t count, int64_t feature_dim,
                            const torch::Device& device, double max_sparse_density)
+    : FeatureTable(checked_rows(rows, count, feature_dim), count, feature_dim, nullptr, device, max_sparse_density) {}
+
+FeatureTable::FeatureTable(const std::shared_ptr<const MappedFeatures>& rows, const torch::Device& device,
+                           double max_sparse_density)
+    : FeatureTable(rows->data(), rows->rows(), rows->dim(), rows, device, max_sparse_density) {}
+
+FeatureTable::FeatureTable(const float* rows, int64_t count, int64_t feature_dim, std::shared_ptr<const void> owner,
+                           const torch::Device& device, double max_sparse_density)
     : device_(device), feature_dim_(feature_dim) {
   const int64_t n = count, f = feature_dim;
-  MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == n * f, rows.size(), " feature values for ", n, " rows of ", f);
   int64_t nonzeros = 0;
-  for (float v : rows) nonzeros += v != 0;
+  for (int64_t i = 0; i < n * f; ++i) nonzeros += rows[i] != 0;
   if (n > 0 && static_cast<double>(nonzeros) <= max_sparse_density * static_cast<double>(n * f)) {
     check_column_count(f, "feature dimension");
     sparse_rows_ = dense_to_csr(rows, n, f);
     all_ = to_sparse_tensor(sparse_rows_, device);
-  } else {
-    all_ = torch::from_blob(const_cast<float*>(rows.data()), {n, f}, torch::kFloat).clone().to(device);
+    return;
   }
+  const torch::Tensor view = owner ? torch::from_blob(
+                                         const_cast<float*>(rows), {n, f}, [owner](void*) {}, torch::kFloat)
+                                   : torch::from_blob(const_cast<float*>(rows), {n, f}, torch::kFloat);
+  all_ = owner && device.is_cpu() ? view : view.clone().to(device);
 }
 
 torch::Tensor FeatureTable::from_rows(const std::vector<float>& rows, int64_t count) const {
   MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim_, rows.size(), " feature values for ", count,
                 " rows of ", feature_dim_);
-  if (is_sparse()) return to_sparse_tensor(dense_to_csr(rows, count, feature_dim_), device_);
+  if (is_sparse()) return to_sparse_tensor(dense_to_csr(rows.data(), count, feature_dim_), device_);
   return torch::from_blob(const_cast<float*>(rows.data()), {count, feature_dim_}, torch::kFloat).clone().to(device_);
 }
 

@@ -2,10 +2,12 @@
 #pragma once
 #include <torch/torch.h>
 
+#include <memory>
 #include <vector>
 
 #include "core/csr.h"
 #include "graph/graph.h"
+#include "io/mapped_features.h"
 
 namespace matsamp {
 
@@ -30,6 +32,10 @@ class FeatureTable {
   // The same of `count` row-major rows (of a rank's block, when features are partitioned).
   FeatureTable(const std::vector<float>& rows, int64_t count, int64_t feature_dim, const torch::Device& device,
                double max_sparse_density = 0.1);
+  // The rows of a mapped .msg file (train --map-features): on the CPU, dense
+  // rows stay a view of the mapping, no copy; elsewhere they are copied there.
+  FeatureTable(const std::shared_ptr<const MappedFeatures>& rows, const torch::Device& device,
+               double max_sparse_density = 0.1);
   bool is_sparse() const { return sparse_rows_.rows > 0; }
   torch::Tensor rows(const std::vector<vid_t>& ids) const;  // in the order of ids
   // Row-major rows fetched elsewhere (count x feature dim), in this table's format.
@@ -37,6 +43,10 @@ class FeatureTable {
   const torch::Tensor& all() const { return all_; }
 
  private:
+  // `owner`, when given, keeps `rows` alive and lets a CPU table view them.
+  FeatureTable(const float* rows, int64_t count, int64_t feature_dim, std::shared_ptr<const void> owner,
+               const torch::Device& device, double max_sparse_density);
+
   torch::Device device_;
   int64_t feature_dim_;
   CsrMatrix sparse_rows_;  // host copy when sparse

@@ -181,7 +181,9 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
       sampling_lanes(lanes),
       sampling_rows(comm_.size()),
       sampling_row(comm_.rank()),
-      features(data_.graph.features, data_.feature_rows(), data_.graph.feature_dim, device) {
+      features(data_.mapped_features
+                   ? FeatureTable(data_.mapped_features, device)
+                   : FeatureTable(data_.graph.features, data_.feature_rows(), data_.graph.feature_dim, device)) {
   MATSAMP_CHECK(options.learning_rate > 0, "learning rate must be positive, got ", options.learning_rate);
   MATSAMP_CHECK(options.weight_decay >= 0, "weight decay must be non-negative, got ", options.weight_decay);
   MATSAMP_CHECK(options.epochs >= 0 && options.patience >= 0, "epochs and patience must be non-negative");
@@ -241,7 +243,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
 ModelShape Trainer::State::model_shape(const TrainingData& data, const Sampler& sampler, const TrainOptions& options) {
   ModelShape shape;
   shape.kind = parse_model_kind(options.model);
-  shape.input_dim = data.graph.feature_dim;
+  shape.input_dim = data.feature_dim();
   shape.hidden_dim = options.hidden;
   shape.num_classes = data.num_classes;
   shape.num_layers = sampler.num_layers();
@@ -394,6 +396,7 @@ std::vector<int64_t> Trainer::State::identity() const {
 void Trainer::State::partition_features() {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   const Graph& g = data.graph;
+  MATSAMP_CHECK(!data.mapped_features, "mapped features stay whole in each process: feature replication must be 0");
   grid = std::make_unique<ProcessGrid>(comm, options.feature_replication);
   if (data.partitioned) {
     const RowBlocks blocks{data.vertices, grid->process_rows()};

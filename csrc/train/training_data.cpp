@@ -63,12 +63,20 @@ std::vector<vid_t> scored_vertices(const DataSplit& split) {
   return all;
 }
 
-TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options) {
-  MATSAMP_CHECK(graph.has_features(), "training needs vertex features; the graph has none");
+TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options,
+                                   std::shared_ptr<const MappedFeatures> mapped) {
+  MATSAMP_CHECK(graph.has_features() || mapped, "training needs vertex features; the graph has none");
   MATSAMP_CHECK(graph.has_labels(), "training needs vertex labels; the graph has none");
   validate(graph, "training graph");
+  if (mapped) {
+    MATSAMP_CHECK(!graph.has_features(), "training graph: features both read and mapped");
+    MATSAMP_CHECK(mapped->rows() == graph.num_vertices(), "mapped features: ", mapped->rows(), " rows for ",
+                  graph.num_vertices(), " vertices (a cleanup step dropped vertices; a mapping cannot follow)");
+    MATSAMP_CHECK(!options.normalize_features, "mapped features are used as stored: normalizing writes every row");
+  }
   if (options.normalize_features) normalize_feature_rows(graph);
   TrainingData data;
+  data.mapped_features = std::move(mapped);
   data.split = uses_given_split(options.split_choice, graph)
                    ? given_split(graph.splits, [&](vid_t v) { return graph.labels[v]; })
                    : split_per_class(graph.labels, options.split);

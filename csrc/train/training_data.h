@@ -2,10 +2,12 @@
 // vertices split. The graph is expected to be cleaned already (symmetric, and
 // the largest component when the split should follow Shchur et al.).
 #pragma once
+#include <memory>
 #include <string>
 
 #include "core/row_blocks.h"
 #include "graph/graph.h"
+#include "io/mapped_features.h"
 #include "train/split.h"
 
 namespace matsamp {
@@ -32,6 +34,9 @@ struct TrainingData {
   // adjacency and no labels (the sampler's graph holds this rank's block row of
   // A), and the features of the rows [first_feature_row, +feature_rows()) only.
   Graph graph;
+  // train --map-features: the feature rows as a mapping of the .msg file
+  // (graph.features then stays empty); aligned with the graph's vertices.
+  std::shared_ptr<const MappedFeatures> mapped_features;
   bool partitioned = false;
   int64_t vertices = 0;  // of the whole graph
   int64_t first_feature_row = 0;
@@ -39,7 +44,9 @@ struct TrainingData {
   std::vector<int64_t> split_labels;  // the labels of scored_vertices(split), in that order
   int64_t num_classes = 0;
 
+  int64_t feature_dim() const { return mapped_features ? mapped_features->dim() : graph.feature_dim; }
   int64_t feature_rows() const {
+    if (mapped_features) return mapped_features->rows();
     return graph.feature_dim > 0 ? static_cast<int64_t>(graph.features.size()) / graph.feature_dim : 0;
   }
 };
@@ -50,7 +57,10 @@ std::vector<vid_t> scored_vertices(const DataSplit& split);
 // Throws a one-line error when the graph cannot be trained on (no features, no
 // labels, counts that disagree with n, too few vertices of a class, a given
 // split asked of a graph without one or with no labelled training vertex).
-TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options);
+// With `mapped`, those are the features (one row per vertex; never normalized:
+// that would write every row).
+TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& options,
+                                   std::shared_ptr<const MappedFeatures> mapped = nullptr);
 
 // What one rank of graph-partitioned training reads of a .msg file (and no
 // more): the feature rows of block `block` of `blocks`, the split (the file's

@@ -114,3 +114,63 @@ def test_dataset_errors_name_the_file(ogb_folder, tmp_path):
         g.handle.save(str(tmp_path / "x.msg"), torch.ones(5, 2), torch.empty(0, dtype=torch.long), {}, False)
     with pytest.raises(RuntimeError, match="cannot"):
         g.save(tmp_path / "no" / "such" / "dir" / "x.msg")
+
+
+@pytest.fixture
+def edge_features(ogb_folder):
+    """raw/edge-feat.csv.gz for the fixture's edges: row i = (i, -i / 4), distinct per edge."""
+    root, src = ogb_folder[0], ogb_folder[1]
+    rows = torch.stack([torch.arange(len(src)).float(), -torch.arange(len(src)).float() / 4], 1)
+    _write_csv_gz(root / "raw" / "edge-feat.csv.gz", [[repr(x) for x in row] for row in rows.tolist()])
+    return rows
+
+
+def _expected_edge_rows(graph, src, dst, rows, symmetrized=False):
+    """Per CSR entry (r, c): the row of the first listing of edge (r, c), else (when
+    symmetrized) of (c, r)."""
+    first = {}
+    for i, (u, v) in enumerate(zip(src.tolist(), dst.tolist())):
+        first.setdefault((u, v), i)
+    rowptr, col, _ = graph.csr()
+    entry_rows = torch.repeat_interleave(torch.arange(graph.num_nodes), rowptr.diff()).tolist()
+    picked = []
+    for r, c in zip(entry_rows, col.tolist()):
+        picked.append(first[(r, c)] if (r, c) in first or not symmetrized else first[(c, r)])
+    return rows[torch.tensor(picked)]
+
+
+def test_edge_features_follow_their_edges_into_the_csr(ogb_folder, edge_features):
+    root, src, dst = ogb_folder[:3]
+    data = matsamp.load_dataset(root)
+    assert data.edge_features.shape == (data.graph.num_edges, 2)
+    assert torch.equal(data.edge_features, _expected_edge_rows(data.graph, src, dst, edge_features))
+    sym = matsamp.load_dataset(root, symmetrize=True)
+    assert sym.graph.num_edges > data.graph.num_edges
+    assert torch.equal(sym.edge_features, _expected_edge_rows(sym.graph, src, dst, edge_features, symmetrized=True))
+    graph, features, labels, splits = sym  # still four fields to unpack
+    assert graph.edge_features is sym.edge_features
+    assert matsamp.Graph.from_edge_index(torch.tensor([[0], [1]])).edge_features is None
+
+
+def test_edge_features_round_trip_through_msg(ogb_folder, edge_features, tmp_path, cli):
+    graph = matsamp.Graph.load(ogb_folder[0], symmetrize=True)
+    graph.save(tmp_path / "f32.msg")
+    graph.save(tmp_path / "f16.msg", features_dtype=torch.float16)
+    for name in ("f32.msg", "f16.msg"):  # every value is exact in float16
+        back = matsamp.Graph.load(tmp_path / name)
+        assert torch.equal(back.edge_features, graph.edge_features), name
+        assert torch.equal(_dense(back), _dense(graph)), name
+    info = subprocess.run([str(cli), "info", "-g", str(tmp_path / "f16.msg")], capture_output=True, text=True,
+                          check=True).stdout
+    assert f'"edge_features":{graph.num_edges},"edge_feature_dim":2' in info
+    assert '"edge_feature_dtype":"float16"' in info
+
+
+def test_broken_edge_features_name_the_file_and_line(ogb_folder, edge_features):
+    root = ogb_folder[0]
+    _write_csv_gz(root / "raw" / "edge-feat.csv.gz", [[1.0, 2.0], [1.0, "x"]])
+    with pytest.raises(RuntimeError, match=r"edge-feat\.csv\.gz:2: feature value 'x' is not a number"):
+        matsamp.load_dataset(root)
+    _write_csv_gz(root / "raw" / "edge-feat.csv.gz", [[1.0, 2.0]])
+    with pytest.raises(RuntimeError, match=r"edge-feat\.csv\.gz: 1 feature rows for 150 edges"):
+        matsamp.load_dataset(root)

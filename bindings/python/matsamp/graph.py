@@ -25,6 +25,10 @@ class Graph:
 
     Attributes:
         features: float tensor ``[num_nodes, f]`` or None.
+        edge_features: float tensor ``[num_edges, d]`` or None (only :meth:`load`
+            fills it: an OGB folder's ``edge-feat`` or a ``.msg`` file's): row ``e``
+            belongs to the adjacency's entry ``e``, i.e. to the edge
+            ``(row of e, csr()[1][e])`` in the CSR order of :meth:`csr`.
         labels: int64 tensor ``[num_nodes]`` (-1 = unlabelled) or None.
         splits: the dataset's own vertex sets, ``{"train": ids, "valid": ids,
             "test": ids}`` (int64 ascending), or ``{}``.
@@ -51,11 +55,13 @@ class Graph:
             handle.place_on_cuda(self.device.index)
         self.features = None if features is None else features.to(self.device)
         self.labels = None if labels is None else labels.to(self.device)
+        edge_features = handle.edge_features()   # [0] when the graph has none
+        self.edge_features = edge_features.to(self.device) if edge_features.dim() == 2 else None
         self.splits = {name: ids.to(self.device) for name, ids in (splits or {}).items()}
 
     @classmethod
     def load(cls, path, *, labels_path=None, symmetrize=False, drop_self_loops=False,
-             largest_component=False, device="cpu"):
+             largest_component=False, device="cpu", mmap=False):
         """Reads a graph or dataset with the C++ readers, as ``matsamp sample --graph PATH`` does.
 
         Args:
@@ -65,23 +71,35 @@ class Graph:
                 binary, or an edge list (SNAP or CSV); text files may be gzip.
             labels_path: optional "vertex label" file (for edge lists).
             symmetrize, drop_self_loops, largest_component: the CLI's cleanup
-                options of the same names, applied in that order.
+                options of the same names, applied in that order. Edge features
+                follow their edges: the reverse that ``symmetrize`` adds gets
+                the row of the edge it reverses.
             device: "cpu", or "cuda" / "cuda:N" to sample on that GPU.
+            mmap: for a ``.msg`` file with float32 features: ``features`` is a
+                view of a private memory mapping of the file instead of a copy
+                (like numpy's ``mmap_mode``; writing to it copies the touched
+                pages, never the file). The section is verified once here. The
+                file must not shrink while the tensor lives: a lost page is a
+                SIGBUS, not an error (README, "guarantees").
 
         Raises:
+            ValueError: ``mmap`` with a file that is not ``.msg``, or with
+                ``largest_component`` (which renumbers, so copies, the features).
             RuntimeError: the file cannot be read (the message names file and line or
-                field), or the device cannot be used (the message says why).
+                field; with ``mmap``, also float16 features, which must be
+                converted), or the device cannot be used (the message says why).
         """
         _device.graph_device(device)
         handle = torch.classes.matsamp.Graph.load(
             os.fspath(path), os.fspath(labels_path) if labels_path else "", _args.boolean(symmetrize, "symmetrize"),
-            _args.boolean(drop_self_loops, "drop_self_loops"), _args.boolean(largest_component, "largest_component"))
+            _args.boolean(drop_self_loops, "drop_self_loops"), _args.boolean(largest_component, "largest_component"),
+            _args.boolean(mmap, "mmap"))
         features, labels = handle.features(), handle.labels()
         return cls(handle, features if features.numel() else None,
                    labels if labels.numel() else None, device, dict(handle.splits()))
 
     def save(self, path, *, features_dtype=torch.float32):
-        """Writes the graph with its features, labels and splits as one ``.msg``
+        """Writes the graph with its features, edge features, labels and splits as one ``.msg``
         file (what ``matsamp convert`` writes; the CLI and :meth:`load` read it).
         The file appears whole or not at all.
 
@@ -277,19 +295,27 @@ class Graph:
 
 class Dataset(NamedTuple):
     """What :func:`load_dataset` returns: the graph and, as the graph holds them,
-    its features, labels and splits (None / ``{}`` where the dataset has none)."""
+    its features, labels and splits (None / ``{}`` where the dataset has none),
+    and, by name only, its ``edge_features``."""
     graph: Graph
     features: Optional[torch.Tensor]
     labels: Optional[torch.Tensor]
     splits: Dict[str, torch.Tensor]
 
+    @property
+    def edge_features(self):
+        """float tensor ``[num_edges, d]`` or None: row ``e`` belongs to the CSR's entry ``e``."""
+        return self.graph.edge_features
+
 
 def load_dataset(path, **kwargs):
     """Reads a dataset in any format :meth:`Graph.load` takes (an OGB folder as
-    downloaded, ``.msg``, ``.npz``, ...); keyword arguments go to :meth:`Graph.load`.
+    downloaded, ``.msg``, ``.npz``, ...); keyword arguments go to :meth:`Graph.load`
+    (``mmap=True`` maps a ``.msg`` file's features instead of copying them).
 
     >>> graph, features, labels, splits = matsamp.load_dataset("dataset/ogbn_arxiv", symmetrize=True)
     >>> train = splits["train"]
+    >>> edge_features = matsamp.load_dataset("dataset/ogbn_proteins").edge_features
     """
     graph = Graph.load(path, **kwargs)
     return Dataset(graph, graph.features, graph.labels, graph.splits)
