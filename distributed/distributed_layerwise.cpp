@@ -1,5 +1,7 @@
 #include "distributed_layerwise.h"
 
+#include <numeric>
+
 #include "graph/transform.h"
 
 namespace matsamp {
@@ -54,19 +56,46 @@ CsrMatrix column_sums(const DistributedCsr& b, Communicator& column) {
   return out;
 }
 
+// 1/sqrt(degree of A + I) of the columns in `outside`, each asked of the block that
+// holds its row: one all-to-allv of ids and one of answers, sized by the block's
+// columns rather than n.
+std::vector<double> fetch_inverse_sqrt_degrees(const DistributedCsr& adj, const std::vector<double>& own,
+                                               const std::vector<col_t>& outside, Communicator& column) {
+  const int ranks = column.size();
+  const std::vector<int64_t> ones(ranks, 1);
+  std::vector<int64_t> asked(ranks, 0), asked_of_me(ranks);
+  for (col_t c : outside) ++asked[adj.blocks.owner(c)];
+  column.all_to_allv(asked.data(), ones, asked_of_me.data(), ones, DataType::int64);
+  std::vector<col_t> requests(std::accumulate(asked_of_me.begin(), asked_of_me.end(), int64_t{0}));
+  column.all_to_allv(outside.data(), asked, requests.data(), asked_of_me, data_type_of<col_t>());
+  std::vector<double> answers(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) answers[i] = own[requests[i] - adj.first_row()];
+  // Answers go back in the groups the requests came in; `outside` is ascending and so
+  // grouped by owner, so the replies arrive in its order.
+  std::vector<double> fetched(outside.size());
+  column.all_to_allv(answers.data(), asked_of_me, fetched.data(), asked, DataType::float64);
+  return fetched;
+}
+
 }  // namespace
 
 DistributedLayerWise prepare_distributed_layerwise(const DistributedCsr& adj, ProcessGrid& grid) {
   MATSAMP_CHECK(adj.rows() == adj.cols(), "layer-wise sampling: adjacency is not square (", adj.rows(), " x ",
                 adj.cols(), ")");
   Communicator& column = grid.col_comm();  // holds every block row once, in order
-  const std::vector<double> inv_sqrt_degree = column.all_gatherv(gcn_inverse_sqrt_degrees(adj.local));
+  const std::vector<double> own = gcn_inverse_sqrt_degrees(adj.local);
+  const std::vector<col_t> outside = outside_columns(adj.local, adj.first_row());
+  const std::vector<double> fetched = fetch_inverse_sqrt_degrees(adj, own, outside, column);
   DistributedLayerWise m;
-  m.normalized = with_local(adj, gcn_normalize_rows(adj.local, adj.first_row(), inv_sqrt_degree));
+  m.normalized = with_local(adj, gcn_normalize_rows(adj.local, adj.first_row(), own, outside, fetched));
   m.squared = with_local(adj, square_values(m.normalized.local));
-  m.column_norms = column_sums(m.squared, column);
-  normalize_rows(m.column_norms);
   return m;
+}
+
+CsrMatrix distributed_column_norms(const DistributedLayerWise& m, ProcessGrid& grid) {
+  CsrMatrix norms = column_sums(m.squared, grid.col_comm());
+  normalize_rows(norms);
+  return norms;
 }
 
 }  // namespace matsamp

@@ -4,7 +4,7 @@ namespace matsamp {
 
 EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& train_vertices, const ProcessGrid& grid,
                             GraphMode mode, GraphProduct::RowWork work) {
-  const bool every_rank = mode == GraphMode::replicated || work == GraphProduct::RowWork::split;
+  const bool every_rank = every_rank_samples(mode, work);
   const int64_t worker = every_rank ? grid.rank() : grid.row();
   const int64_t workers = every_rank ? grid.size() : grid.process_rows();
   const std::vector<int64_t> per_block = minibatches_per_block(train_vertices, options.batch_size, options.locality);

@@ -16,6 +16,12 @@ namespace matsamp {
 // (GraphProduct::RowWork::split) every rank again.
 enum class GraphMode { replicated, partitioned };
 
+// Whether every rank samples minibatches of its own (else the c ranks of a process
+// row sample theirs together).
+inline bool every_rank_samples(GraphMode mode, GraphProduct::RowWork work) {
+  return mode == GraphMode::replicated || work == GraphProduct::RowWork::split;
+}
+
 // This rank's share of the epoch: minibatches [w·M/W, (w+1)·M/W) for worker w of W.
 // With locality blocks (options.locality), shares end at block boundaries: worker w
 // samples the minibatches of blocks [w·B/W, (w+1)·B/W), so with B = W in the

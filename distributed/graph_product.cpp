@@ -394,4 +394,10 @@ bool GraphProduct::exchange_oblivious(const RowRequest* request, int operand_id,
   return true;
 }
 
+GraphProduct::RowWork parse_row_work(const std::string& name) {
+  if (name == "shared") return GraphProduct::RowWork::shared;
+  if (name == "split") return GraphProduct::RowWork::split;
+  throw Error("row work '" + name + "': expected shared or split");
+}
+
 }  // namespace matsamp

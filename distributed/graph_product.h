@@ -14,6 +14,7 @@
 // it has minibatches left: a rank that is done calls finish(), which keeps serving
 // the column until every rank of it has called finish().
 #pragma once
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -136,5 +137,8 @@ class GraphProduct {
   std::vector<bool> uniform_blocks_;  // has_uniform_rows of each operand's block here
   std::vector<ProductCall> calls_;
 };
+
+// "shared" or "split" (the CLI's --row-work) as the product's RowWork.
+GraphProduct::RowWork parse_row_work(const std::string& name);
 
 }  // namespace matsamp

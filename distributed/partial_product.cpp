@@ -31,18 +31,25 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
   // (spgemm's first-touch assignments, already sorted); with no term here, the running sum.
   constexpr int64_t kAccumulate = -1, kKeepRunning = -2;
   std::vector<int64_t> term_begin(q.rows), term_end(q.rows), source(q.rows);
-  int64_t missing = 0;  // terms whose row of A was not fetched (checked outside the parallel loop)
-#pragma omp parallel for schedule(static) reduction(+ : missing)
+  int64_t missing = 0;      // terms whose row of A was not fetched (checked outside the parallel loop)
+  int64_t accumulated = 0;  // products summed by the accumulator, which sizes it
+#pragma omp parallel for schedule(static) reduction(+ : missing, accumulated)
   for (int64_t r = 0; r < q.rows; ++r) {
     const auto row_begin = q.colidx.begin() + q.rowptr[r], row_end = q.colidx.begin() + q.rowptr[r + 1];
     const auto first = std::lower_bound(row_begin, row_end, static_cast<col_t>(lo));
     term_begin[r] = first - q.colidx.begin();
     term_end[r] = std::lower_bound(first, row_end, static_cast<col_t>(hi)) - q.colidx.begin();
-    for (int64_t e = term_begin[r]; e < term_end[r]; ++e) missing += slot(q.colidx[e]) < 0;
+    int64_t products = running.row_nnz(r);
+    for (int64_t e = term_begin[r]; e < term_end[r]; ++e) {
+      const int64_t k = slot(q.colidx[e]);
+      if (k < 0) ++missing;
+      else products += b.row_nnz(k);
+    }
     const int64_t terms = term_end[r] - term_begin[r];
     source[r] = terms == 0                             ? kKeepRunning
                 : terms > 1 || running.row_nnz(r) != 0 ? kAccumulate
                                                        : slot(q.colidx[term_begin[r]]);
+    if (source[r] == kAccumulate) accumulated += products;
   }
   MATSAMP_CHECK(missing == 0, "continue_product: ", missing, " terms of Q need rows of A that were not fetched");
   auto scale_of = [&](int64_t e) { return qval ? qval[e] : 1.0f; };
@@ -54,8 +61,8 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
     }
   };
 
-  return build_rows_once(q.rows, cols, 256, [&] {
-    return [&, acc = SparseAccumulator(cols)](int64_t r, auto&& emit) mutable {
+  auto rows_with = [&](auto accumulator) {
+    return [&, acc = accumulator](int64_t r, auto&& emit) mutable {
       if (source[r] == kKeepRunning) {
         for (int64_t e = running.rowptr[r]; e < running.rowptr[r + 1]; ++e) emit(running.colidx[e], running.values[e]);
       } else if (source[r] >= 0) {
@@ -70,7 +77,12 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
         acc.drain(emit);
       }
     };
-  });
+  };
+  // A rank's share of a large graph sums few products over many columns: the dense
+  // accumulator's O(columns) arrays per thread would outweigh the rank's block.
+  if (dense_accumulator_pays(cols, accumulated))
+    return build_rows_once(q.rows, cols, 256, [&] { return rows_with(SparseAccumulator(cols)); });
+  return build_rows_once(q.rows, cols, 256, [&] { return rows_with(SortingAccumulator()); });
 }
 
 }  // namespace matsamp

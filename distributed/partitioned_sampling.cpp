@@ -13,7 +13,6 @@ void PartitionedSampling::prepare_layerwise() {
   layerwise_ = prepare_distributed_layerwise(adj_, grid_);
   normalized_ = backend_.register_distributed(layerwise_->normalized);
   squared_ = backend_.register_distributed(layerwise_->squared);
-  column_norms_ = backend_.register_graph(layerwise_->column_norms);
 }
 
 const Matrix& PartitionedSampling::normalized() {
@@ -28,6 +27,10 @@ const Matrix& PartitionedSampling::squared() {
 
 const Matrix& PartitionedSampling::column_norms() {
   prepare_layerwise();
+  if (!column_norms_.defined()) {  // FastGCN's only: O(n) on every rank
+    host_column_norms_ = distributed_column_norms(*layerwise_, grid_);
+    column_norms_ = backend_.register_graph(host_column_norms_);
+  }
   return column_norms_;
 }
 

@@ -56,6 +56,7 @@ class PartitionedSampling final : public SamplingGraph {
   DistributedBackend backend_;
   Matrix adjacency_;
   std::optional<DistributedLayerWise> layerwise_;
+  CsrMatrix host_column_norms_;  // registered in place: it must outlive its handle
   Matrix normalized_, squared_, column_norms_;
 };
 

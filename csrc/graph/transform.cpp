@@ -192,14 +192,16 @@ std::vector<double> gcn_inverse_sqrt_degrees(const CsrMatrix& rows) {
   return inv_sqrt_degree;
 }
 
-CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row, const std::vector<double>& inv_sqrt_degree) {
-  const int64_t n = static_cast<int64_t>(inv_sqrt_degree.size());
-  MATSAMP_CHECK(rows.cols == n && first_row >= 0 && first_row + rows.rows <= n, "gcn_normalize: block of ",
-                rows.shape(), " at row ", first_row, " does not fit ", n, " vertices");
-  return build_by_rows(rows.rows, n, [&](int64_t local, auto&& emit) {
+namespace {
+
+// Â's rows first_row … of a block `rows` of A; inv_sqrt_degree(c) gives any column's value.
+template <class InverseSqrtDegree>
+CsrMatrix normalize_block(const CsrMatrix& rows, int64_t first_row, InverseSqrtDegree inv_sqrt_degree) {
+  return build_by_rows(rows.rows, rows.cols, [&](int64_t local, auto&& emit) {
     const int64_t r = first_row + local;
+    const double row_scale = inv_sqrt_degree(r);
     auto scaled = [&](int64_t c, double v) {
-      emit(static_cast<col_t>(c), static_cast<float>(inv_sqrt_degree[r] * v * inv_sqrt_degree[c]));
+      emit(static_cast<col_t>(c), static_cast<float>(row_scale * v * inv_sqrt_degree(c)));
     };
     bool diagonal_done = false;
     for (int64_t e = rows.rowptr[local]; e < rows.rowptr[local + 1]; ++e) {
@@ -218,9 +220,37 @@ CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row, const std
   });
 }
 
+}  // namespace
+
+std::vector<col_t> outside_columns(const CsrMatrix& rows, int64_t first_row) {
+  std::vector<col_t> columns;
+  const int64_t last_row = first_row + rows.rows;
+  for (col_t c : rows.colidx)
+    if (c < first_row || c >= last_row) columns.push_back(c);
+  std::sort(columns.begin(), columns.end());
+  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+  return columns;
+}
+
+CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row, const std::vector<double>& row_inv_sqrt_degree,
+                             const std::vector<col_t>& outside, const std::vector<double>& outside_inv_sqrt_degree) {
+  const int64_t last_row = first_row + rows.rows;
+  MATSAMP_CHECK(first_row >= 0 && last_row <= rows.cols &&
+                    row_inv_sqrt_degree.size() == static_cast<size_t>(rows.rows) &&
+                    outside.size() == outside_inv_sqrt_degree.size(),
+                "gcn_normalize: block of ", rows.shape(), " at row ", first_row, " with ", row_inv_sqrt_degree.size(),
+                " row degrees and ", outside_inv_sqrt_degree.size(), " for ", outside.size(), " other columns");
+  return normalize_block(rows, first_row, [&](int64_t c) {
+    if (c >= first_row && c < last_row) return row_inv_sqrt_degree[c - first_row];
+    // `outside` is outside_columns(rows, first_row): every other column is in it.
+    return outside_inv_sqrt_degree[std::lower_bound(outside.begin(), outside.end(), c) - outside.begin()];
+  });
+}
+
 CsrMatrix gcn_normalize(const CsrMatrix& a) {
   require_square(a, "gcn_normalize");
-  return gcn_normalize_rows(a, 0, gcn_inverse_sqrt_degrees(a));
+  const std::vector<double> inv_sqrt_degree = gcn_inverse_sqrt_degrees(a);
+  return normalize_block(a, 0, [&](int64_t c) { return inv_sqrt_degree[c]; });
 }
 
 CsrMatrix square_values(const CsrMatrix& a) {

@@ -23,11 +23,13 @@ Graph cleanup(Graph g, const CleanupOptions& options);
 
 // Â = D^-1/2 (A + I) D^-1/2 with D the degrees of A + I (the GCN normalization).
 CsrMatrix gcn_normalize(const CsrMatrix& a);
-// The same in pieces, for a block row held apart from the rest (distributed/):
-// 1/sqrt(degree of A + I) of each row of `rows`, and Â's rows first_row … of a
-// block `rows` of A given those values for all n vertices.
+// The same in pieces, for a block `rows` of A holding rows first_row … (distributed/):
+// 1/sqrt(degree of A + I) of each of its rows; the columns it touches outside its
+// own rows, ascending (whose degrees other blocks know); and Â's rows given both.
 std::vector<double> gcn_inverse_sqrt_degrees(const CsrMatrix& rows);
-CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row, const std::vector<double>& inv_sqrt_degree);
+std::vector<col_t> outside_columns(const CsrMatrix& rows, int64_t first_row);
+CsrMatrix gcn_normalize_rows(const CsrMatrix& rows, int64_t first_row, const std::vector<double>& row_inv_sqrt_degree,
+                             const std::vector<col_t>& outside, const std::vector<double>& outside_inv_sqrt_degree);
 // Elementwise square (the LADIES distribution uses Â∘Â).
 CsrMatrix square_values(const CsrMatrix& a);
 

@@ -1,7 +1,16 @@
-// Gustavson's dense accumulator for one sparse row at a time, with the touched
-// columns marked in a bitmap, which also puts them in order (sort_marked.h).
+// Accumulators for one sparse row of a product at a time. Both sum a column's terms
+// in the order they came (the first assigned, later ones added) and emit columns in
+// ascending order, so they give the same bits:
+// - SparseAccumulator, Gustavson's dense one: arrays over all columns (4.125 bytes
+//   per column per thread), touched columns marked in a bitmap that also orders them
+//   (sort_marked.h); right when the call's terms are a fair share of the columns;
+// - SortingAccumulator: the row's terms, stably sorted by column at the end; memory
+//   sized by the row, right when the columns far outnumber the terms (a rank's share
+//   of a graph with 10^8 vertices).
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/csr.h"
@@ -64,5 +73,31 @@ class SparseAccumulator {
   std::vector<uint64_t> marks_;
   std::vector<col_t> touched_;
 };
+
+class SortingAccumulator {
+ public:
+  void start_row() {}
+  void add(col_t j, float value) { terms_.emplace_back(j, value); }
+  void prefetch(col_t) const {}
+
+  template <class Emit>
+  void drain(Emit emit) {
+    std::stable_sort(terms_.begin(), terms_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t t = 0; t < terms_.size();) {
+      const col_t j = terms_[t].first;
+      float sum = terms_[t++].second;
+      for (; t < terms_.size() && terms_[t].first == j; ++t) sum += terms_[t].second;
+      emit(j, sum);
+    }
+    terms_.clear();
+  }
+
+ private:
+  std::vector<std::pair<col_t, float>> terms_;
+};
+
+// Whether the dense accumulator pays for its per-thread arrays: while the call's
+// terms are at least a 32nd of the columns (as compact.cpp's dense vertex index).
+inline bool dense_accumulator_pays(int64_t cols, int64_t terms) { return cols <= 32 * terms; }
 
 }  // namespace matsamp

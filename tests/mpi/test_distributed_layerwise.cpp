@@ -1,5 +1,6 @@
 // Â, Â∘Â and FastGCN's column norms prepared from block rows equal, bit for bit, the
-// same rows of the single-process preparation.
+// same rows of the single-process preparation; each block learns only the degrees of
+// the columns it touches.
 #include <gtest/gtest.h>
 
 #include "distributed/distributed_layerwise.h"
@@ -20,8 +21,28 @@ TEST(DistributedLayerWise, BlockRowsEqualTheWholeGraphPreparation) {
     const int64_t r0 = adj.first_row(), r1 = adj.blocks.end(adj.block);
     EXPECT_TRUE(m.normalized.local == row_slice(whole->normalized, r0, r1)) << "c = " << c;
     EXPECT_TRUE(m.squared.local == row_slice(whole->squared, r0, r1)) << "c = " << c;
-    EXPECT_TRUE(m.column_norms == whole->column_norms) << "c = " << c;
+    EXPECT_TRUE(distributed_column_norms(m, grid) == whole->column_norms) << "c = " << c;
   }
+}
+
+TEST(DistributedLayerWise, DegreeExchangeIsSizedByTheBlockNotByN) {
+  // A path over 2^16 vertices: each block touches two columns outside its rows, so the
+  // preparation sends a few hundred bytes, where gathering every degree sends 8n.
+  const int64_t n = int64_t{1} << 16;
+  CsrMatrix path(n, n);
+  for (int64_t v = 0; v < n; ++v) {
+    if (v > 0) path.colidx.push_back(static_cast<col_t>(v - 1));
+    if (v + 1 < n) path.colidx.push_back(static_cast<col_t>(v + 1));
+    path.rowptr[v + 1] = path.nnz();
+  }
+  path.values.assign(path.nnz(), 1.0f);
+  const auto whole = prepare_layerwise_matrices(path);
+  ProcessGrid grid(testing::world(), 1);
+  const DistributedCsr adj = block_row_of(path, grid);
+  grid.col_comm().reset_counters();
+  const DistributedLayerWise m = prepare_distributed_layerwise(adj, grid);
+  EXPECT_TRUE(m.normalized.local == row_slice(whole->normalized, adj.first_row(), adj.blocks.end(adj.block)));
+  EXPECT_LE(bytes_sent(grid.col_comm()), 1024);
 }
 
 }  // namespace

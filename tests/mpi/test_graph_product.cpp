@@ -77,6 +77,39 @@ TEST(GraphProduct, EqualsTheLocalSpgemmBitForBit) {
   }
 }
 
+// Few nonzeros over many columns, all among 64 columns spread over the range, so
+// rows share columns and their sums have several terms.
+CsrMatrix spread_matrix(int64_t rows, int64_t cols, int per_row, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  CsrMatrix m(rows, cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    std::map<col_t, float> row;
+    for (int k = 0; k < per_row; ++k)
+      row[static_cast<col_t>(rng() % 64 * (cols / 64))] =
+          static_cast<float>(std::ldexp(0.5 + unit(rng), static_cast<int>(unit(rng) * 40) - 20));
+    for (const auto& [c, v] : row) m.colidx.push_back(c), m.values.push_back(v);
+    m.rowptr[r + 1] = m.nnz();
+  }
+  return m;
+}
+
+TEST(GraphProduct, EqualsTheLocalSpgemmWhenColumnsFarOutnumberTheProducts) {
+  // Here the product's accumulator is sized by the terms, not by the 2^16 columns
+  // (a rank's share of a large graph); the sums must still be spgemm's.
+  const int64_t n = int64_t{1} << 16;
+  const CsrMatrix a = spread_matrix(n, n, 6, 11);
+  for (const Case& k : all_cases()) {
+    ProcessGrid grid(world(), k.replication);
+    GraphProduct product(grid, k.exchange, k.work);
+    const DistributedCsr block = block_row_of(a, grid);
+    const int operand = product.add_operand(block);
+    const CsrMatrix q = spread_matrix(12, n, 5, 200 + k.worker(grid));
+    EXPECT_TRUE(product.multiply(q, operand) == spgemm(q, a)) << describe(k);
+    product.finish();
+  }
+}
+
 TEST(GraphProduct, TheOrderOfTheSumMatters) {
   // The test above has teeth: a sum in another order gives other bits on this data.
   const CsrMatrix a = random_matrix(157, 157, 0.08, 7);
