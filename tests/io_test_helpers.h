@@ -9,8 +9,19 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "graph/graph.h"
 
 namespace matsamp::testing {
+
+// Everything a reader gives back: structure, weights, vertex and edge features, labels.
+inline void expect_same_graph(const Graph& got, const Graph& want) {
+  EXPECT_EQ(got.adj, want.adj);
+  EXPECT_EQ(got.feature_dim, want.feature_dim);
+  EXPECT_EQ(got.features, want.features);
+  EXPECT_EQ(got.edge_feature_dim, want.edge_feature_dim);
+  EXPECT_EQ(got.edge_features, want.edge_features);
+  EXPECT_EQ(got.labels, want.labels);
+}
 
 inline std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
   const std::string path = dir + "/" + name;

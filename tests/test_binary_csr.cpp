@@ -19,6 +19,7 @@
 namespace matsamp {
 namespace {
 
+using testing::expect_same_graph;
 using testing::overwrite;
 using testing::read_all;
 using testing::scratch_dir;
@@ -40,13 +41,6 @@ int entries_in(const std::string& dir) {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) count += entry.exists();
   return count;
-}
-
-void expect_same_graph(const Graph& got, const Graph& want) {
-  EXPECT_EQ(got.adj, want.adj);
-  EXPECT_EQ(got.feature_dim, want.feature_dim);
-  EXPECT_EQ(got.features, want.features);
-  EXPECT_EQ(got.labels, want.labels);
 }
 
 TEST(BinaryCsr, RoundTripWithFeaturesAndLabels) {

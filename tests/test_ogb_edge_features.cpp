@@ -23,6 +23,7 @@ namespace matsamp {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::expect_same_graph;
 using testing::scratch_dir;
 using testing::throws_error_with;
 using Edge = std::pair<int64_t, int64_t>;
@@ -83,13 +84,6 @@ void expect_rows_follow_entries(const Graph& g, const std::map<Edge, Row>& rows,
       ASSERT_NE(it, rows.end()) << u << "," << v;
       EXPECT_EQ(row_of_entry(g, e), it->second) << "entry " << u << "," << v;
     }
-}
-
-void expect_same_graph(const Graph& got, const Graph& want) {
-  EXPECT_EQ(got.adj, want.adj);
-  EXPECT_EQ(got.edge_feature_dim, want.edge_feature_dim);
-  EXPECT_EQ(got.edge_features, want.edge_features);
-  EXPECT_EQ(got.features, want.features);
 }
 
 TEST(OgbEdgeFeatures, CsvRowsFollowTheirEdgesIntoTheCsrFirstListingOfARepeatWins) {

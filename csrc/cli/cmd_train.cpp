@@ -19,6 +19,7 @@
 #include "util/memory.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
 #include "distributed/agreement.h"
+#include "distributed/epoch_share.h"
 #include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
 #include "distributed/partitioned_sampling.h"
@@ -335,8 +336,8 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
     data = read_partitioned_training_data(path, RowBlocks{read_binary_csr_info(path).vertices, grid.process_rows()},
                                           grid.row(), o.data);
   });
-  const auto work = o.row_work == "split" ? GraphProduct::RowWork::split : GraphProduct::RowWork::shared;
-  o.train.split_row_sampling = work == GraphProduct::RowWork::split;
+  const GraphProduct::RowWork work = parse_row_work(o.row_work);
+  o.train.split_row_sampling = every_rank_samples(GraphMode::partitioned, work);
   PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware,
                             make_cpu_backend(), work);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);

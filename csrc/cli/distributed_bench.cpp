@@ -256,7 +256,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
   agree(world, mode == GraphMode::partitioned || d.row_work == "shared",
         "--row-work applies to --distributed partitioned");
-  const auto work = d.row_work == "split" ? GraphProduct::RowWork::split : GraphProduct::RowWork::shared;
+  const GraphProduct::RowWork work = parse_row_work(d.row_work);
   agree(world,
         (mode == GraphMode::partitioned && (options.sampler == "graphsage" || options.sampler == "labor")) ||
             !d.fetch_rows,
@@ -329,7 +329,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   RankStats stats;
   if (options.parsed_device().kind == "cuda") stats.gpu = options.parsed_device().index;
   // A minibatch is sampled by the c ranks of its process row (unless they split the row's work): count it once.
-  const bool shared_rows = mode == GraphMode::partitioned && work == GraphProduct::RowWork::shared;
+  const bool shared_rows = !every_rank_samples(mode, work);
   const bool counts_fingerprints = !shared_rows || grid.col() == 0;
   BulkSample bulk;
   for (;;) {

@@ -2,7 +2,6 @@
 
 #include <sys/mman.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <cerrno>
 #include <cstring>
@@ -32,7 +31,7 @@ MappedFeatures::MappedFeatures(const std::string& path) {
   data_ = reinterpret_cast<float*>(static_cast<char*>(base_) + (section.offset - start));
   ::madvise(base_, length_, MADV_SEQUENTIAL);  // the checks below read it front to back
   try {
-    if (XXH3_64bits(data_, section.bytes) != section.checksum) fail(path, ": checksum mismatch in section features");
+    msg::check_section(path, "features", data_, section.bytes, section.checksum);
     msg::check_finite_features(path, "features", data_, static_cast<size_t>(rows_ * dim_), dim_);
   } catch (...) {
     ::munmap(base_, length_);

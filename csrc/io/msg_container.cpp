@@ -145,9 +145,14 @@ uint64_t section_bytes(const std::string& path, int64_t count, uint64_t item) {
   return bytes;
 }
 
+void check_section(const std::string& path, const std::string& name, const void* bytes, uint64_t size,
+                   uint64_t checksum) {
+  if (XXH3_64bits(bytes, size) != checksum) fail(path, ": checksum mismatch in section ", name);
+}
+
 void read_section(const FileReader& file, const std::string& name, const Entry& e, void* out) {
   file.read(e.offset, out, e.bytes);
-  if (XXH3_64bits(out, e.bytes) != e.checksum) fail(file.path(), ": checksum mismatch in section ", name);
+  check_section(file.path(), name, out, e.bytes, e.checksum);
 }
 
 void check_finite_features(const std::string& path, const std::string& section, const float* features, size_t count,

@@ -74,6 +74,9 @@ uint64_t section_bytes(const std::string& path, int64_t count, uint64_t item);
 
 // Section `e` read whole into `out` (e.bytes bytes) and checked against its checksum.
 void read_section(const FileReader& file, const std::string& name, const Entry& e, void* out);
+// The check alone, for a section's bytes already in memory (a mapping of the file).
+void check_section(const std::string& path, const std::string& name, const void* bytes, uint64_t size,
+                   uint64_t checksum);
 
 template <class T>
 std::vector<T> copy_section(const FileReader& file, const Layout& l, const std::string& name) {

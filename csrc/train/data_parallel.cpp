@@ -15,13 +15,13 @@ constexpr uint32_t kDropoutTag = 0xD0u;  // purpose tag in random keys (sampler 
 torch::Tensor flatten(const std::vector<torch::Tensor>& tensors, const Communicator& comm) {
   std::vector<torch::Tensor> parts;
   for (const torch::Tensor& t : tensors) parts.push_back(t.reshape(-1));
-  torch::Tensor flat = torch::cat(parts);
+  torch::Tensor flat = torch::cat(parts);  // contiguous, as cat's results are
   if (flat.is_cuda() && comm.takes_device_buffers()) {
     // The transport runs on a stream of its own: torch's work on the buffer must be done.
     torch::cuda::synchronize(flat.device().index());
-    return flat.contiguous();
+    return flat;
   }
-  return flat.to(torch::kCPU).contiguous();
+  return flat.to(torch::kCPU);
 }
 
 std::vector<torch::Tensor> gradients_of(const std::vector<torch::Tensor>& parameters) {
