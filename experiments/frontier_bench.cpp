@@ -1,8 +1,9 @@
 // The frontier sampler's Dashboard against Algorithm 2 as written (an O(m)
 // inverse transform over the frontier's degrees per pop), on the same roots, in
 // the same run: one minibatch at a time on one thread (the serial sampler),
-// the Dashboard on one thread, and the Dashboard over all threads (minibatches
-// in parallel). Prints one JSON line.
+// the Dashboard on one thread, the Dashboard over all threads (minibatches in
+// parallel) and, where a GPU is, the CUDA walk (a thread block per minibatch;
+// its pops checked against the CPU's). Prints one JSON line.
 // Usage: frontier_bench [GRAPH] [FRONTIER m] [BUDGET steps] [MINIBATCHES]
 //        (default rmat:18 with 1000 / 8000 / 32: the paper's m and n - m)
 #include <omp.h>
@@ -14,6 +15,7 @@
 #include "generate/generators.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
+#include "kernels/cuda_backend.h"
 #include "ops/frontier.h"
 #include "util/json.h"
 
@@ -61,7 +63,8 @@ int main(int argc, char** argv) {
     omp_set_num_threads(1);
     const double dashboard_one_s = seconds([&] { frontier_sample(adj, roots, offsets, steps, keys); });
     omp_set_num_threads(threads);
-    const double dashboard_s = seconds([&] { frontier_sample(adj, roots, offsets, steps, keys); });
+    std::vector<std::vector<vid_t>> dashboard;
+    const double dashboard_s = seconds([&] { dashboard = frontier_sample(adj, roots, offsets, steps, keys); });
     JsonObject json;
     json.add("benchmark", "frontier_sampler")
         .add("graph", graph)
@@ -78,6 +81,18 @@ int main(int argc, char** argv) {
         .add("speedup_one_thread", serial_s / dashboard_one_s)
         .add("speedup", serial_s / dashboard_s)
         .add("pops_per_s", static_cast<double>(pops) / dashboard_s);
+    std::string why;
+    if (cuda_available(&why)) {
+      const std::unique_ptr<Backend> cuda = make_cuda_backend();
+      const Matrix device_adj = cuda->register_graph(adj);
+      auto walk = [&] { return cuda->frontier_walk(device_adj, roots, offsets, steps, keys, kFrontierEnlargement); };
+      const bool matches = walk() == dashboard;  // the first call also warms the device up
+      json.add("cuda_s", seconds(walk))
+          .add("cuda_matches_cpu", matches)
+          .add("cuda_speedup_over_dashboard", dashboard_s / seconds(walk));
+    } else {
+      json.add("cuda", "not run: " + why);
+    }
     std::printf("%s\n", json.str().c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "frontier_bench: %s\n", e.what());

@@ -178,6 +178,14 @@ class CudaBackend final : public Backend {
     return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)).set_bound(cols), std::move(c.col_offsets)}};
   }
 
+  std::vector<std::vector<vid_t>> frontier_walk(const Matrix& adj, const std::vector<vid_t>& roots,
+                                                const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
+                                                double enlargement) override {
+    const DeviceScope scope(engine_);
+    check_frontier_walk(adj.rows(), adj.cols(), roots, offsets, steps, enlargement);
+    return gpu::frontier_sample(engine_, device(adj, "frontier_walk").view(), roots, offsets, steps, keys, enlargement);
+  }
+
   Values gather(const Matrix& p, const BlockedIds& at) override {
     const DeviceScope scope(engine_);
     const DeviceCsr& dp = device(p, "gather");

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "kernels/device_csr.h"
+#include "ops/frontier.h"
 
 namespace matsamp::gpu {
 
@@ -75,5 +76,11 @@ struct DeviceCompact {
 // vertices of one block, or the stacked column count overflows col_t.
 DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks, const vid_t* leading,
                               DeviceOffsets leading_blocks);
+
+// frontier_sample of ops/frontier.h, pop for pop the CPU's Dashboard (one thread
+// block per minibatch); the popped vertices come back to the host.
+std::vector<std::vector<vid_t>> frontier_sample(DeviceEngine& engine, const CsrView& adj,
+                                                const std::vector<vid_t>& roots, const Offsets& offsets, int64_t steps,
+                                                const FrontierKeys& keys, double enlargement);
 
 }  // namespace matsamp::gpu

@@ -15,7 +15,8 @@
 #   mpi_bench.jsonl (step mpi) several ranks sharing the GPU, graph replicated and partitioned
 #   recent.txt    (step recent) the trainer's CUDA paths through the CLI (link prediction,
 #                 R-GCN, the preparation pipeline against itself and against --no-pipeline)
-# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl, in
+#   frontier.jsonl (step frontier) frontier_bench: the serial walk, the Dashboard, the CUDA walk
+# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl frontier, in
 # the order given; default all (= the first five, more than one 10-minute call: split them, e.g.
 # "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; recent is the
 # short check for a short lease (one torch build: gpu_tests, the CLI's trainer on the GPU,
@@ -362,10 +363,24 @@ do_bench() {
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
-usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl"
+# The frontier walk on the device: gpu_tests, then frontier_bench (the serial walk,
+# the Dashboard on one and on all cores, the CUDA walk) on R-MAT 18 and 20.
+do_frontier() {
+  record_machine
+  configure_and_build "$build" "gpu_tests frontier_bench" -DMATSAMP_WITH_TORCH=OFF
+  run_gpu_tests "$build"
+  local graph
+  for graph in rmat:18 rmat:20; do
+    timeout 200 "$build/experiments/frontier_bench" "$graph" >>"$out/frontier.jsonl" 2>>"$logs"
+    note "frontier_bench $graph exit $?: $(tail -1 "$out/frontier.jsonl" |
+      grep -o '"\(serial_s\|dashboard_s\|cuda_s\|cuda_matches_cpu\)":[^,}]*' | tr '\n' ' ')"
+  done
+}
+
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier"
 steps=("${@:-all}")
 for step in "${steps[@]}"; do   # checked before anything runs
-  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 for step in "${steps[@]}"; do
   case $step in

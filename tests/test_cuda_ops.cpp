@@ -11,6 +11,7 @@
 #include "error_checks.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
+#include "ops/frontier.h"
 #include "reference.h"
 #include "sampling/sampling_graph.h"
 #include "test_data.h"
@@ -355,6 +356,50 @@ TEST_F(CudaSampling, SampleRowsOnRealGraphsEqualCpu) {
     for (int64_t i = 0; i < weighted.nnz(); ++i) weighted.values[i] = 1.0f + static_cast<float>((i * 7919) % 13);
     EXPECT_EQ(cuda_ops->sample_rows(weighted, frontier, 10, keys, false),
               cpu_ops->sample_rows(weighted, frontier, 10, keys, false));
+  }
+}
+
+// ---- frontier walk -------------------------------------------------------------
+
+// The walk on the device pops the CPU's vertices, for several compaction regimes
+// (enlargement) and walk lengths, including walks that stop at dead ends.
+TEST_F(CudaSampling, FrontierWalkPopsTheCpusVertices) {
+  for (const Graph& g : {cora(), email()}) {
+    const Matrix adj = cuda->register_graph(g.adj);
+    const std::vector<vid_t> roots = strided(g.num_vertices(), 600, 7);
+    const Offsets offsets{0, 200, 450, 450, 600};  // an empty frontier among them
+    for (double enlargement : {1.0, 1.5, kFrontierEnlargement, 8.0})
+      for (int64_t steps : {0, 1, 40, 3000}) {
+        const FrontierKeys keys{5, 1, 10};
+        EXPECT_EQ(cuda->frontier_walk(adj, roots, offsets, steps, keys, enlargement),
+                  frontier_sample(g.adj, roots, offsets, steps, keys, enlargement))
+            << g.num_vertices() << " vertices, enlargement " << enlargement << ", " << steps << " steps";
+      }
+  }
+  testing::expect_error(
+      [&] {
+        cuda->frontier_walk(cuda->register_graph(cora().adj), {0, 99999}, {0, 2}, 5, {}, 2.0);
+      },
+      "frontier_sample: root 99999 out of range");
+}
+
+// Leaves around a hub: when the hub joins a frontier of leaves the walk outgrows
+// its first pin buffer and is walked again with a larger one, to the same pops.
+TEST_F(CudaSampling, FrontierWalkThroughAHubEqualsTheCpu) {
+  const int64_t n = 20000;
+  std::vector<int64_t> rows, cols;
+  for (int64_t leaf = 1; leaf < n; ++leaf) {
+    rows.push_back(0), cols.push_back(leaf);
+    rows.push_back(leaf), cols.push_back(0);
+  }
+  const CsrMatrix star = csr_from_triples(n, n, rows, cols, {});
+  const std::vector<vid_t> roots = strided(n, 64, 13, 1);
+  const Offsets offsets{0, 16, 64};
+  for (int64_t steps : {1, 2, 50, 500}) {
+    const FrontierKeys keys{9, 0, 3};
+    EXPECT_EQ(cuda->frontier_walk(cuda->register_graph(star), roots, offsets, steps, keys, kFrontierEnlargement),
+              frontier_sample(star, roots, offsets, steps, keys))
+        << steps << " steps";
   }
 }
 

@@ -224,6 +224,26 @@ TEST_F(CudaSamplers, Saint) {
   expect_parity(*testing::saint("saint_edge", c.adj, 200, 2, 42), c.num_vertices(), 256);
 }
 
+// The frontier walk runs on the device (kernels/frontier.cu): the CPU's minibatches,
+// with and without GraphSAINT's normalization.
+TEST_F(CudaSamplers, Frontier) {
+  const Graph c = cora(), e = email(), k = karate(), weighted = weighted_cora();
+  expect_parity(*testing::saint("frontier", c.adj, 400, 2, 42), c.num_vertices(), 256);
+  expect_parity(*testing::saint("frontier", e.adj, 150, 2, 42), e.num_vertices(), 100);
+  expect_parity(*testing::saint("frontier", k.adj, 8, 1, 42), k.num_vertices(), 5);
+  expect_parity(*testing::saint("frontier", weighted.adj, 300, 2, 42), weighted.num_vertices(), 256);
+  struct Normalized {
+    const char* sampler;
+    const char* size_option;
+    int64_t size;
+  };
+  for (const Normalized& n : {Normalized{"frontier", "budget", 300}, Normalized{"saint", "walk_length", 3},
+                              Normalized{"saint_node", "budget", 300}, Normalized{"saint_edge", "budget", 200}}) {
+    const SamplerParams params = SamplerParams().set(n.size_option, n.size).set("layers", 2).set("saint_norm", 1);
+    expect_parity(*testing::make_test_sampler(n.sampler, c.adj, params, 42), c.num_vertices(), 256);
+  }
+}
+
 // With cuSPARSE's product the probabilities may differ in the last bit, so
 // only the structure is checked.
 class CudaSamplersCusparse : public testing::CudaVersusCpu {

@@ -139,6 +139,19 @@ TEST(Frontier, DeadEndsEmptyFrontiersAndBadArguments) {
 }
 
 // The sampler: each minibatch's subgraph is its roots and its popped vertices.
+TEST(Frontier, TheBackendOpIsTheDashboardWalk) {
+  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
+  const std::unique_ptr<Backend> cpu = make_cpu_backend();
+  const std::vector<vid_t> roots{5, 17, 300, 2000, 1, 2500, 999};
+  const Offsets offsets{0, 3, 7};
+  const FrontierKeys keys{4, 2, 6};
+  EXPECT_EQ(cpu->frontier_walk(cpu->register_graph(g.adj), roots, offsets, 500, keys, kFrontierEnlargement),
+            frontier_sample(g.adj, roots, offsets, 500, keys));
+  const std::unique_ptr<Backend> other = make_cpu_backend();
+  testing::expect_error([&] { cpu->frontier_walk(other->register_graph(g.adj), roots, offsets, 5, keys, 2.0); },
+                        "frontier_walk: an operand lives in the");
+}
+
 TEST(Frontier, SamplerLayersAreTheRootsAndThePoppedVertices) {
   const Graph g = read_graph(testing::data_file("cora.npz"));
   const auto sampler = testing::saint("frontier", g.adj, 50, 2, 9);

@@ -1,9 +1,19 @@
 #include "backend/backend.h"
 
+#include "backend/cpu_backend.h"
+
 namespace matsamp {
 
 std::string Matrix::shape() const {
   return std::to_string(rows_) + " x " + std::to_string(cols_) + " (" + std::to_string(nnz_) + " nonzeros)";
+}
+
+std::vector<std::vector<vid_t>> Backend::frontier_walk(const Matrix& adj, const std::vector<vid_t>& roots,
+                                                       const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
+                                                       double enlargement) {
+  check_mine(adj, "frontier_walk");
+  if (const CsrMatrix* own = host_view(adj)) return frontier_sample(*own, roots, offsets, steps, keys, enlargement);
+  return frontier_sample(to_host(adj), roots, offsets, steps, keys, enlargement);
 }
 
 Matrix Backend::select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,

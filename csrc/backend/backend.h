@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/resident.h"
+#include "ops/frontier.h"
 #include "ops/ops.h"
 
 namespace matsamp {
@@ -94,6 +95,13 @@ class Backend {
   // P's value at (row g, at.ids[i]) for i in block g of `at` (row 0 for every
   // block when P is one shared row); 0 where P has no entry.
   virtual Values gather(const Matrix& p, const BlockedIds& at) = 0;
+  // GraphSAINT's frontier walk over the square graph adj (ops/frontier.h): for each
+  // minibatch g, the vertices popped in `steps` steps from the frontier
+  // roots[offsets[g], offsets[g+1]), on the host (they size the subgraph). The
+  // default walks the CPU's Dashboard on the host form of adj.
+  virtual std::vector<std::vector<vid_t>> frontier_walk(const Matrix& adj, const std::vector<vid_t>& roots,
+                                                        const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
+                                                        double enlargement);
 
  protected:
   // Throws unless the handle is defined and was made by this backend.

@@ -9,17 +9,11 @@ namespace matsamp {
 
 namespace {
 
-constexpr uint32_t kFrontierTag = 0xFE;        // the RandomKey layer of frontier draws (no sampler layer uses it)
-constexpr uint32_t kNeighbourDraw = 1u << 31;  // draw numbers of neighbour picks; pops probe from 0 up
-
-RandomKey step_key(const FrontierKeys& keys, int64_t minibatch, int64_t step) {
-  return RandomKey{keys.seed, keys.epoch, kFrontierTag, static_cast<uint64_t>(minibatch), static_cast<uint64_t>(step)};
-}
-
 int64_t degree(const CsrMatrix& adj, vid_t v) { return adj.rowptr[v + 1] - adj.rowptr[v]; }
 
 vid_t neighbour(const CsrMatrix& adj, vid_t u, const RandomKey& key) {
-  return adj.colidx[adj.rowptr[u] + static_cast<int64_t>(scale_to(random_bits(key, kNeighbourDraw), degree(adj, u)))];
+  return adj
+      .colidx[adj.rowptr[u] + static_cast<int64_t>(scale_to(random_bits(key, kFrontierNeighbourDraw), degree(adj, u)))];
 }
 
 // The frontier of one minibatch on a Dashboard: pins[i] is the tile (frontier
@@ -93,21 +87,26 @@ class Dashboard {
   int64_t capacity_ = 0, live_pins_ = 0;
 };
 
-void check_frontier_arguments(const CsrMatrix& adj, const std::vector<vid_t>& roots, int64_t steps,
+void check_frontier_arguments(int64_t rows, int64_t cols, const std::vector<vid_t>& roots, int64_t steps,
                               double enlargement) {
-  MATSAMP_CHECK(adj.rows == adj.cols, "frontier_sample: adjacency is not square (", adj.shape(), ")");
+  MATSAMP_CHECK(rows == cols, "frontier_sample: adjacency is not square (", rows, " x ", cols, ")");
   MATSAMP_CHECK(steps >= 0, "frontier_sample: steps must be non-negative, got ", steps);
   MATSAMP_CHECK(enlargement >= 1, "frontier_sample: enlargement must be at least 1, got ", enlargement);
-  check_ids_below(roots, adj.rows, "frontier_sample", "root", "the adjacency");
+  check_ids_below(roots, rows, "frontier_sample", "root", "the adjacency");
 }
 
 }  // namespace
 
+void check_frontier_walk(int64_t rows, int64_t cols, const std::vector<vid_t>& roots, const Offsets& offsets,
+                         int64_t steps, double enlargement) {
+  check_frontier_arguments(rows, cols, roots, steps, enlargement);
+  check_block_offsets(offsets, static_cast<int64_t>(roots.size()), "frontier_sample", "root offsets");
+}
+
 std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std::vector<vid_t>& roots,
                                                 const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
                                                 double enlargement) {
-  check_frontier_arguments(adj, roots, steps, enlargement);
-  check_block_offsets(offsets, static_cast<int64_t>(roots.size()), "frontier_sample", "root offsets");
+  check_frontier_walk(adj.rows, adj.cols, roots, offsets, steps, enlargement);
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
   std::vector<std::vector<vid_t>> popped(k);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -115,7 +114,7 @@ std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std:
     Dashboard board(adj, roots.data() + offsets[g], offsets[g + 1] - offsets[g], enlargement);
     popped[g].reserve(steps);
     for (int64_t step = 0; step < steps && !board.empty(); ++step) {
-      const RandomKey key = step_key(keys, keys.first_minibatch + g, step);
+      const RandomKey key = frontier_step_key(keys, keys.first_minibatch + g, step);
       const vid_t u = board.pop(key);
       popped[g].push_back(u);
       board.pin(neighbour(adj, u, key));
@@ -126,13 +125,13 @@ std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std:
 
 std::vector<vid_t> frontier_sample_serial(const CsrMatrix& adj, const std::vector<vid_t>& roots, int64_t steps,
                                           const FrontierKeys& keys, int64_t minibatch) {
-  check_frontier_arguments(adj, roots, steps, 1.0);
+  check_frontier_arguments(adj.rows, adj.cols, roots, steps, 1.0);
   std::vector<vid_t> frontier = roots, popped;
   for (int64_t step = 0; step < steps; ++step) {
     int64_t total = 0;
     for (vid_t v : frontier) total += degree(adj, v);
     if (total == 0) break;
-    const RandomKey key = step_key(keys, minibatch, step);
+    const RandomKey key = frontier_step_key(keys, minibatch, step);
     int64_t target = static_cast<int64_t>(scale_to(random_bits(key, 0), total));
     size_t slot = 0;
     while (target >= degree(adj, frontier[slot])) target -= degree(adj, frontier[slot++]);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/csr.h"
+#include "core/philox.h"
 
 namespace matsamp {
 
@@ -17,6 +18,18 @@ struct FrontierKeys {
   uint32_t epoch = 0;
   int64_t first_minibatch = 0;  // minibatch g of the bulk is first_minibatch + g
 };
+
+// The names of the draws, shared by the CPU and the CUDA walk: step `step` of global
+// minibatch `minibatch` probes with draws 0, 1, … and picks the neighbour with
+// kFrontierNeighbourDraw.
+constexpr uint32_t kFrontierTag = 0xFE;  // the RandomKey layer of frontier draws (no sampler layer uses it)
+constexpr uint32_t kFrontierNeighbourDraw = 1u << 31;
+MATSAMP_HD RandomKey frontier_step_key(const FrontierKeys& keys, int64_t minibatch, int64_t step) {
+  return RandomKey{keys.seed, keys.epoch, kFrontierTag, static_cast<uint64_t>(minibatch), static_cast<uint64_t>(step)};
+}
+
+// The Dashboard's default: compaction when the pin array is twice the live pins.
+constexpr double kFrontierEnlargement = 2.0;
 
 // For each minibatch g, its frontier the roots roots[offsets[g], offsets[g+1]),
 // the vertices popped in `steps` steps (in order; fewer when no frontier vertex
@@ -28,7 +41,10 @@ struct FrontierKeys {
 // run in parallel (OpenMP); the result depends only on the keys.
 std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std::vector<vid_t>& roots,
                                                 const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
-                                                double enlargement = 2.0);
+                                                double enlargement = kFrontierEnlargement);
+// frontier_sample's argument checks (one-line errors), for the backends' walks too.
+void check_frontier_walk(int64_t rows, int64_t cols, const std::vector<vid_t>& roots, const Offsets& offsets,
+                         int64_t steps, double enlargement);
 
 // The same process for one minibatch, written as Algorithm 2 reads: each pop an
 // inverse transform sample over the frontier's degrees (O(m) per step). The

@@ -3,8 +3,8 @@
 // replace it by a uniform neighbour (ops/frontier.h, the paper's Dashboard), and
 // the popped vertices join the minibatch's subgraph (subgraph.h):
 //   V_g = roots ∪ popped,   A^l = normalize_rows(R·Â·C), C = V_g
-// The walk reads the adjacency's structure on the host, so the graph must be
-// whole on this process (not a partitioned one).
+// The walk is a backend op (on the device with CUDA); the graph must be whole on
+// this process (not a partitioned one).
 #include "ops/frontier.h"
 #include "sampling/registry.h"
 #include "sampling/subgraph.h"
@@ -16,9 +16,9 @@ namespace {
 class FrontierSampler final : public SubgraphSampler {
  public:
   FrontierSampler(SamplingGraph& graph, int64_t budget, int64_t layers, bool aggregator_norm)
-      : SubgraphSampler(graph, layers, aggregator_norm), adj_(graph.host_adjacency()), budget_(budget) {
+      : SubgraphSampler(graph, layers, aggregator_norm), adj_(graph.adjacency()), budget_(budget) {
     check_positive_option(budget_, "frontier budget");
-    MATSAMP_CHECK(adj_,
+    MATSAMP_CHECK(graph.host_adjacency(),
                   "the frontier sampler walks the whole adjacency: run it where the graph is whole (not "
                   "--distributed partitioned)");
   }
@@ -28,13 +28,14 @@ class FrontierSampler final : public SubgraphSampler {
   std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>& roots, const Offsets& offsets,
                                                int64_t first_minibatch, uint32_t epoch) const override {
     return ctx.timed(&StepStats::sampling, [&] {
-      return frontier_sample(*adj_, roots, offsets, budget_, FrontierKeys{ctx.seed, epoch, first_minibatch});
+      return ctx.backend.frontier_walk(adj_, roots, offsets, budget_, FrontierKeys{ctx.seed, epoch, first_minibatch},
+                                       kFrontierEnlargement);
     });
   }
   double added_per_minibatch(int64_t) const override { return static_cast<double>(budget_); }
 
  private:
-  const CsrMatrix* adj_;
+  Matrix adj_;
   int64_t budget_;
 };
 
