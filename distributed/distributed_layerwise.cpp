@@ -1,7 +1,6 @@
 #include "distributed_layerwise.h"
 
-#include <numeric>
-
+#include "ask_owners.h"
 #include "graph/transform.h"
 
 namespace matsamp {
@@ -56,27 +55,6 @@ CsrMatrix column_sums(const DistributedCsr& b, Communicator& column) {
   return out;
 }
 
-// 1/sqrt(degree of A + I) of the columns in `outside`, each asked of the block that
-// holds its row: one all-to-allv of ids and one of answers, sized by the block's
-// columns rather than n.
-std::vector<double> fetch_inverse_sqrt_degrees(const DistributedCsr& adj, const std::vector<double>& own,
-                                               const std::vector<col_t>& outside, Communicator& column) {
-  const int ranks = column.size();
-  const std::vector<int64_t> ones(ranks, 1);
-  std::vector<int64_t> asked(ranks, 0), asked_of_me(ranks);
-  for (col_t c : outside) ++asked[adj.blocks.owner(c)];
-  column.all_to_allv(asked.data(), ones, asked_of_me.data(), ones, DataType::int64);
-  std::vector<col_t> requests(std::accumulate(asked_of_me.begin(), asked_of_me.end(), int64_t{0}));
-  column.all_to_allv(outside.data(), asked, requests.data(), asked_of_me, data_type_of<col_t>());
-  std::vector<double> answers(requests.size());
-  for (size_t i = 0; i < requests.size(); ++i) answers[i] = own[requests[i] - adj.first_row()];
-  // Answers go back in the groups the requests came in; `outside` is ascending and so
-  // grouped by owner, so the replies arrive in its order.
-  std::vector<double> fetched(outside.size());
-  column.all_to_allv(answers.data(), asked_of_me, fetched.data(), asked, DataType::float64);
-  return fetched;
-}
-
 }  // namespace
 
 DistributedLayerWise prepare_distributed_layerwise(const DistributedCsr& adj, ProcessGrid& grid) {
@@ -85,7 +63,10 @@ DistributedLayerWise prepare_distributed_layerwise(const DistributedCsr& adj, Pr
   Communicator& column = grid.col_comm();  // holds every block row once, in order
   const std::vector<double> own = gcn_inverse_sqrt_degrees(adj.local);
   const std::vector<col_t> outside = outside_columns(adj.local, adj.first_row());
-  const std::vector<double> fetched = fetch_inverse_sqrt_degrees(adj, own, outside, column);
+  // The other columns' degrees, each asked of the block that holds its row: sized by
+  // the columns this block touches rather than n.
+  const std::vector<double> fetched = ask_owners<double>(
+      column, adj.blocks, outside, 1, [&](col_t c, double* out) { *out = own[c - adj.first_row()]; });
   DistributedLayerWise m;
   m.normalized = with_local(adj, gcn_normalize_rows(adj.local, adj.first_row(), own, outside, fetched));
   m.squared = with_local(adj, square_values(m.normalized.local));

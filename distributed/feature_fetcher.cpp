@@ -1,8 +1,8 @@
 #include "feature_fetcher.h"
 
 #include <algorithm>
-#include <numeric>
 
+#include "ask_owners.h"
 #include "core/error.h"
 
 namespace matsamp {
@@ -23,28 +23,11 @@ std::vector<float> FeatureFetcher::fetch(const std::vector<vid_t>& ids) {
   std::vector<vid_t> wanted(ids);
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-  std::vector<int64_t> counts(column.size(), 0);
-  for (vid_t v : wanted) ++counts[blocks_.owner(v)];
-
-  std::vector<int64_t> asked_counts(column.size());
-  const std::vector<int64_t> ones(column.size(), 1);
-  column.all_to_allv(counts.data(), ones, asked_counts.data(), ones, DataType::int64);
-  std::vector<vid_t> asked(std::accumulate(asked_counts.begin(), asked_counts.end(), int64_t{0}));
-  column.all_to_allv(wanted.data(), counts, asked.data(), asked_counts, DataType::int64);
-  const vid_t first = blocks_.begin(grid_.row());
-  std::vector<float> rows_out(asked.size() * feature_dim_);
-  for (size_t i = 0; i < asked.size(); ++i) {
-    MATSAMP_CHECK(asked[i] >= first && asked[i] < blocks_.end(grid_.row()), "FeatureFetcher: asked for row ", asked[i],
-                  " outside this rank's block");
-    std::copy_n(block_.begin() + (asked[i] - first) * feature_dim_, feature_dim_, rows_out.begin() + i * feature_dim_);
-  }
-  std::vector<int64_t> float_counts_out(column.size()), float_counts_in(column.size());
-  for (int q = 0; q < column.size(); ++q) {
-    float_counts_out[q] = asked_counts[q] * feature_dim_;
-    float_counts_in[q] = counts[q] * feature_dim_;
-  }
-  std::vector<float> fetched(wanted.size() * feature_dim_);
-  column.all_to_allv(rows_out.data(), float_counts_out, fetched.data(), float_counts_in, DataType::float32);
+  const vid_t first = blocks_.begin(grid_.row()), end = blocks_.end(grid_.row());
+  const std::vector<float> fetched = ask_owners<float>(column, blocks_, wanted, feature_dim_, [&](vid_t v, float* row) {
+    MATSAMP_CHECK(v >= first && v < end, "FeatureFetcher: asked for row ", v, " outside this rank's block");
+    std::copy_n(block_.begin() + (v - first) * feature_dim_, feature_dim_, row);
+  });
 
   std::vector<float> out(ids.size() * feature_dim_);
   for (size_t i = 0; i < ids.size(); ++i) {
