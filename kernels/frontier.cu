@@ -34,7 +34,8 @@ struct Walks {
   int64_t steps;
   FrontierKeys keys;
   double enlargement;
-  int32_t* pins;  // minibatch g's buffer: [pin_offsets[g], pin_offsets[g + 1])
+  const int64_t* capacities;  // minibatch g's starting capacity (frontier_starting_capacity)
+  int32_t* pins;              // minibatch g's buffer: [pin_offsets[g], pin_offsets[g + 1])
   const int64_t* pin_offsets;
   Tile* tiles;  // minibatch g's: m_g + steps from tile_offsets[g]
   const int64_t* tile_offsets;
@@ -63,14 +64,9 @@ class BlockDashboard {
         tiles_(w.tiles + w.tile_offsets[g]),
         s_(s) {}
 
-  __device__ void start(const vid_t* roots, int64_t m) {
+  __device__ void start(const vid_t* roots, int64_t m, int64_t capacity) {
     if (threadIdx.x == 0) {
-      int64_t pins = 0, largest = 0;
-      for (int64_t i = 0; i < m; ++i) {
-        pins += w_.degree(roots[i]);
-        largest = max(largest, w_.degree(roots[i]));
-      }
-      s_.capacity = max(static_cast<int64_t>(w_.enlargement * static_cast<double>(pins)), 4 * largest);
+      s_.capacity = capacity;
       s_.size = s_.live = s_.tiles = 0;
       s_.outgrown = false;
     }
@@ -177,7 +173,7 @@ __global__ void __launch_bounds__(kWalkThreads) frontier_walks(Walks w, const in
   __shared__ BlockDashboard::Shared shared;
   const int64_t g = which[blockIdx.x];
   BlockDashboard board(w, g, shared);
-  board.start(w.roots + w.root_offsets[g], w.root_offsets[g + 1] - w.root_offsets[g]);
+  board.start(w.roots + w.root_offsets[g], w.root_offsets[g + 1] - w.root_offsets[g], w.capacities[g]);
   int64_t count = 0;
   for (int64_t step = 0; step < w.steps && !board.outgrown() && !board.empty(); ++step) {
     const RandomKey key = frontier_step_key(w.keys, w.keys.first_minibatch + g, step);
@@ -198,7 +194,7 @@ __global__ void __launch_bounds__(kWalkThreads) frontier_walks(Walks w, const in
 int64_t starting_capacity(const std::vector<int64_t>& degrees, int64_t begin, int64_t end, double enlargement) {
   int64_t pins = 0, largest = 0;
   for (int64_t i = begin; i < end; ++i) pins += degrees[i], largest = std::max(largest, degrees[i]);
-  return std::max<int64_t>(static_cast<int64_t>(enlargement * static_cast<double>(pins)), 4 * largest);
+  return frontier_starting_capacity(pins, largest, enlargement);
 }
 
 __global__ void root_degrees(CsrView adj, const vid_t* roots, int64_t m, int64_t* degrees) {
@@ -223,12 +219,14 @@ std::vector<std::vector<vid_t>> frontier_sample(DeviceEngine& engine, const CsrV
     MATSAMP_CUDA_LAUNCHED("root_degrees");
   }
   const std::vector<int64_t> degrees = to_host(engine, ddegrees);
-  std::vector<int64_t> buffer(k), tile_offsets(k + 1, 0);
+  std::vector<int64_t> capacities(k), buffer(k), tile_offsets(k + 1, 0);
   for (int64_t g = 0; g < k; ++g) {
-    buffer[g] = std::max<int64_t>(64, 2 * starting_capacity(degrees, offsets[g], offsets[g + 1], enlargement));
+    capacities[g] = starting_capacity(degrees, offsets[g], offsets[g + 1], enlargement);
+    buffer[g] = std::max<int64_t>(64, 2 * capacities[g]);
     tile_offsets[g + 1] = tile_offsets[g] + (offsets[g + 1] - offsets[g]) + steps;
   }
-  const DeviceArray<int64_t> dtile_offsets = to_device(engine, tile_offsets);
+  const DeviceArray<int64_t> dtile_offsets = to_device(engine, tile_offsets),
+                             dcapacities = to_device(engine, capacities);
   DeviceArray<Tile> tiles(engine, tile_offsets[k]);
   DeviceArray<vid_t> dpopped(engine, k * steps);
   DeviceArray<int64_t> dcounts(engine, k);
@@ -249,6 +247,7 @@ std::vector<std::vector<vid_t>> frontier_sample(DeviceEngine& engine, const CsrV
                   steps,
                   keys,
                   enlargement,
+                  dcapacities.data(),
                   pins.data(),
                   dpin_offsets.data(),
                   tiles.data(),

@@ -27,7 +27,7 @@ class Dashboard {
       pins += degree(adj, roots[i]);
       largest = std::max(largest, degree(adj, roots[i]));
     }
-    capacity_ = std::max<int64_t>(static_cast<int64_t>(enlargement * static_cast<double>(pins)), 4 * largest);
+    capacity_ = frontier_starting_capacity(pins, largest, enlargement);
     pins_.reserve(capacity_);
     for (int64_t i = 0; i < m; ++i) pin(roots[i]);
   }

@@ -4,6 +4,7 @@
 // m vertices; each step pops a frontier vertex u with probability deg(u)/Σ deg,
 // records it, and puts a uniformly chosen neighbour of u in its place.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +31,12 @@ MATSAMP_HD RandomKey frontier_step_key(const FrontierKeys& keys, int64_t minibat
 
 // The Dashboard's default: compaction when the pin array is twice the live pins.
 constexpr double kFrontierEnlargement = 2.0;
+
+// The pin array's starting capacity for roots whose degrees sum to `pins`, the
+// largest `largest`: `enlargement` times the sum, at least 4 × the largest.
+inline int64_t frontier_starting_capacity(int64_t pins, int64_t largest, double enlargement) {
+  return std::max<int64_t>(static_cast<int64_t>(enlargement * static_cast<double>(pins)), 4 * largest);
+}
 
 // For each minibatch g, its frontier the roots roots[offsets[g], offsets[g+1]),
 // the vertices popped in `steps` steps (in order; fewer when no frontier vertex
