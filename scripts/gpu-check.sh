@@ -16,7 +16,8 @@
 #   recent.txt    (step recent) the trainer's CUDA paths through the CLI (link prediction,
 #                 R-GCN, the preparation pipeline against itself and against --no-pipeline)
 #   frontier.jsonl (step frontier) frontier_bench: the serial walk, the Dashboard, the CUDA walk
-# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl frontier, in
+#   pipeline.txt  (step pipeline) train_pipeline.sh --device cuda: the pipeline against inline stages
+# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl frontier pipeline, in
 # the order given; default all (= the first five, more than one 10-minute call: split them, e.g.
 # "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; recent is the
 # short check for a short lease (one torch build: gpu_tests, the CLI's trainer on the GPU,
@@ -201,8 +202,18 @@ do_nccl() {
 }
 
 # Issue 5 on the GPU: Cora over 10 splits, models and sampling on the GPU.
+# The CLI against the machine's torch, built when missing.
+need_torch_cli() {
+  [ -x "$tb/csrc/matsamp" ] && return 0
+  local torch_prefix
+  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return 1; }
+  record_machine
+  configure_and_build "$tb" "matsamp" -DPython3_EXECUTABLE="$python"
+}
+
+# MODELS (train_accuracy.sh's) picks the models.
 do_accuracy() {
-  [ -x "$tb/csrc/matsamp" ] || { note "accuracy: run the torch step first"; return; }
+  need_torch_cli || return
   MATSAMP=$tb/csrc/matsamp CORA=$deps/data/cora.npz LOG_DIR=$out/accuracy \
     timeout 550 "$root/experiments/train_accuracy.sh" --device cuda >"$out/accuracy.txt" 2>&1
   note "accuracy exit $?: $(grep 'mean test accuracy' "$out/accuracy.txt" | tr '\n' ' ')"
@@ -363,6 +374,15 @@ do_bench() {
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
+# The training pipeline with --device cuda against preparing and sampling inline.
+do_pipeline() {
+  need_torch_cli || return
+  MATSAMP=$tb/csrc/matsamp WORK=$build/pipeline timeout 400 "$root/experiments/train_pipeline.sh" --device cuda \
+    >"$out/pipeline.txt" 2>>"$logs"
+  note "pipeline exit $?:"
+  tee -a "$summary" <"$out/pipeline.txt"
+}
+
 # The frontier walk on the device: gpu_tests, then frontier_bench (the serial walk,
 # the Dashboard on one and on all cores, the CUDA walk) on R-MAT 18 and 20.
 do_frontier() {
@@ -377,10 +397,10 @@ do_frontier() {
   done
 }
 
-usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier"
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier, pipeline"
 steps=("${@:-all}")
 for step in "${steps[@]}"; do   # checked before anything runs
-  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier | pipeline) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 for step in "${steps[@]}"; do
   case $step in
