@@ -7,12 +7,11 @@
 
 namespace matsamp {
 
-FeatureFetcher::FeatureFetcher(ProcessGrid& grid, int64_t n, int64_t feature_dim, std::vector<float> block)
-    : grid_(grid), blocks_{n, grid.process_rows()}, feature_dim_(feature_dim), block_(std::move(block)) {
+FeatureFetcher::FeatureFetcher(ProcessGrid& grid, int64_t n, int64_t feature_dim, const float* block, size_t floats)
+    : grid_(grid), blocks_{n, grid.process_rows()}, feature_dim_(feature_dim), block_(block) {
   const int64_t rows = blocks_.end(grid.row()) - blocks_.begin(grid.row());
-  MATSAMP_CHECK(feature_dim > 0 && static_cast<int64_t>(block_.size()) == rows * feature_dim,
-                "FeatureFetcher: block of ", block_.size(), " floats for ", rows, " rows of ", feature_dim,
-                " features");
+  MATSAMP_CHECK(feature_dim > 0 && static_cast<int64_t>(floats) == rows * feature_dim, "FeatureFetcher: block of ",
+                floats, " floats for ", rows, " rows of ", feature_dim, " features");
 }
 
 std::vector<float> FeatureFetcher::fetch(const std::vector<vid_t>& ids) {
@@ -26,7 +25,7 @@ std::vector<float> FeatureFetcher::fetch(const std::vector<vid_t>& ids) {
   const vid_t first = blocks_.begin(grid_.row()), end = blocks_.end(grid_.row());
   const std::vector<float> fetched = ask_owners<float>(column, blocks_, wanted, feature_dim_, [&](vid_t v, float* row) {
     MATSAMP_CHECK(v >= first && v < end, "FeatureFetcher: asked for row ", v, " outside this rank's block");
-    std::copy_n(block_.begin() + (v - first) * feature_dim_, feature_dim_, row);
+    std::copy_n(block_ + (v - first) * feature_dim_, feature_dim_, row);
   });
 
   std::vector<float> out(ids.size() * feature_dim_);
@@ -37,12 +36,11 @@ std::vector<float> FeatureFetcher::fetch(const std::vector<vid_t>& ids) {
   return out;
 }
 
-std::vector<float> feature_block_of(const std::vector<float>& features, int64_t feature_dim, const ProcessGrid& grid) {
+const float* feature_block_of(const std::vector<float>& features, int64_t feature_dim, const ProcessGrid& grid) {
   MATSAMP_CHECK(feature_dim > 0 && features.size() % feature_dim == 0, "feature_block_of: ", features.size(),
                 " floats are not rows of ", feature_dim);
   const RowBlocks blocks{static_cast<int64_t>(features.size()) / feature_dim, grid.process_rows()};
-  return std::vector<float>(features.begin() + blocks.begin(grid.row()) * feature_dim,
-                            features.begin() + blocks.end(grid.row()) * feature_dim);
+  return features.data() + blocks.begin(grid.row()) * feature_dim;
 }
 
 }  // namespace matsamp

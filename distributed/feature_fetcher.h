@@ -14,8 +14,9 @@ namespace matsamp {
 class FeatureFetcher {
  public:
   // block: rows [begin, end) of this rank's block row of X, row-major (rows x feature_dim),
-  // with the blocks of RowBlocks{n, grid.process_rows()}.
-  FeatureFetcher(ProcessGrid& grid, int64_t n, int64_t feature_dim, std::vector<float> block);
+  // with the blocks of RowBlocks{n, grid.process_rows()}, `floats` values long. Borrowed,
+  // not copied (a rank's rows are its largest array): the caller keeps them alive.
+  FeatureFetcher(ProcessGrid& grid, int64_t n, int64_t feature_dim, const float* block, size_t floats);
 
   // Collective over the process column: each of its ranks calls fetch() as often as the
   // others (with no ids when it has nothing to fetch). Returns ids.size() x feature_dim
@@ -29,10 +30,10 @@ class FeatureFetcher {
   ProcessGrid& grid_;
   RowBlocks blocks_;
   int64_t feature_dim_;
-  std::vector<float> block_;
+  const float* block_;
 };
 
-// This rank's block row of a whole row-major X (n x feature_dim), for FeatureFetcher.
-std::vector<float> feature_block_of(const std::vector<float>& features, int64_t feature_dim, const ProcessGrid& grid);
+// Where this rank's block row starts in a whole row-major X (n x feature_dim), for FeatureFetcher.
+const float* feature_block_of(const std::vector<float>& features, int64_t feature_dim, const ProcessGrid& grid);
 
 }  // namespace matsamp

@@ -151,6 +151,13 @@ TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
   testing::TestSampler reference(GetParam().sampler, whole.graph.adj, params, options.seed);
   auto self = make_self_communicator();
   Trainer single(whole, reference.on_cpu(), reference.cpu(), *self, options);
+  // Each process row holds the labels of the training set and of its share of the rest.
+  const int64_t rest = static_cast<int64_t>(split.validation.size() + split.test.size());
+  EXPECT_EQ(single.labelled_vertices_held(), static_cast<int64_t>(split.train.size()) + rest);
+  std::vector<int64_t> held_beyond_training{distributed.labelled_vertices_held() -
+                                            static_cast<int64_t>(split.train.size())};
+  world().all_reduce_sum(held_beyond_training);
+  EXPECT_EQ(held_beyond_training[0], c * rest);
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     const EpochMetrics got = distributed.train_epoch();
     const EpochMetrics expected = single.train_epoch();

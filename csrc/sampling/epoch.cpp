@@ -101,10 +101,10 @@ std::pair<std::vector<vid_t>, Offsets> EpochOrder::seeds(int64_t first, int64_t 
 }
 
 Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
-                        uint32_t epoch) {
+                        uint32_t epoch, int64_t numbered_from) {
   auto [seeds, offsets] = order.seeds(first, end);
-  if (first == end) return Bulk{first, {}, {0}, {}};
-  return sampler.sample(ctx, seeds, offsets, first, epoch);
+  if (first == end) return Bulk{numbered_from + first, {}, {0}, {}};
+  return sampler.sample(ctx, seeds, offsets, numbered_from + first, epoch);
 }
 
 EpochIterator::EpochIterator(const Sampler& sampler, Context ctx, const std::vector<vid_t>& train_vertices,

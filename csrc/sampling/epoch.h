@@ -77,9 +77,10 @@ class EpochOrder {
   std::vector<int64_t> starts_{0};
 };
 
-// Samples minibatches [first, end) of an epoch on ctx.backend.
+// Samples minibatches [first, end) of an epoch on ctx.backend; the order's minibatch
+// i is numbered numbered_from + i (its random draws follow the number).
 Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
-                        uint32_t epoch);
+                        uint32_t epoch, int64_t numbered_from = 0);
 
 class EpochIterator {
  public:

@@ -97,8 +97,9 @@ std::vector<vid_t> StepPlan::epoch_order(const std::vector<vid_t>& train_vertice
 }
 
 BulkSample sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order,
-                              std::pair<int64_t, int64_t> ids, uint32_t epoch) {
-  BulkSample bulk = to_host(ctx.backend, sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch));
+                              std::pair<int64_t, int64_t> ids, uint32_t epoch, int64_t numbered_from) {
+  BulkSample bulk =
+      to_host(ctx.backend, sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch, numbered_from));
   release_cached_gpu_memory(ctx.backend);  // torch trains on the same GPU: leave it the memory
   return bulk;
 }

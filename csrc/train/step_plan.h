@@ -54,8 +54,9 @@ class StepPlan {
 };
 
 // Samples minibatches [ids.first, ids.second) of an epoch cut as `order`, on
-// the host. Empty when the range is.
+// the host. Empty when the range is. `numbered_from`: the number of the order's
+// first minibatch, when it is a share of a larger epoch.
 BulkSample sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order,
-                              std::pair<int64_t, int64_t> ids, uint32_t epoch);
+                              std::pair<int64_t, int64_t> ids, uint32_t epoch, int64_t numbered_from = 0);
 
 }  // namespace matsamp

@@ -68,6 +68,13 @@ CsrMatrix dense_to_csr(const float* dense, int64_t rows, int64_t cols) {
   return m;
 }
 
+// Whether `count` x `feature_dim` rows are kept sparse: few enough nonzeros.
+bool sparse_enough(const float* rows, int64_t count, int64_t feature_dim, double max_sparse_density) {
+  int64_t nonzeros = 0;
+  for (int64_t i = 0; i < count * feature_dim; ++i) nonzeros += rows[i] != 0;
+  return count > 0 && static_cast<double>(nonzeros) <= max_sparse_density * static_cast<double>(count * feature_dim);
+}
+
 // The rows of a vector, checked to be `count` x `feature_dim`.
 const float* checked_rows(const std::vector<float>& rows, int64_t count, int64_t feature_dim) {
   MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim, rows.size(), " feature values for ", count,
@@ -90,11 +97,9 @@ FeatureTable::FeatureTable(const std::shared_ptr<const MappedFeatures>& rows, co
 
 FeatureTable::FeatureTable(const float* rows, int64_t count, int64_t feature_dim, std::shared_ptr<const void> owner,
                            const torch::Device& device, double max_sparse_density)
-    : device_(device), feature_dim_(feature_dim) {
+    : device_(device), feature_dim_(feature_dim), sparse_(sparse_enough(rows, count, feature_dim, max_sparse_density)) {
   const int64_t n = count, f = feature_dim;
-  int64_t nonzeros = 0;
-  for (int64_t i = 0; i < n * f; ++i) nonzeros += rows[i] != 0;
-  if (n > 0 && static_cast<double>(nonzeros) <= max_sparse_density * static_cast<double>(n * f)) {
+  if (sparse_) {
     check_column_count(f, "feature dimension");
     sparse_rows_ = dense_to_csr(rows, n, f);
     all_ = to_sparse_tensor(sparse_rows_, device);
@@ -106,14 +111,24 @@ FeatureTable::FeatureTable(const float* rows, int64_t count, int64_t feature_dim
   all_ = owner && device.is_cpu() ? view : view.clone().to(device);
 }
 
-torch::Tensor FeatureTable::from_rows(const std::vector<float>& rows, int64_t count) const {
+FeatureTable FeatureTable::format_of(const std::vector<float>& rows, int64_t count, int64_t feature_dim,
+                                     const torch::Device& device, double max_sparse_density) {
+  return FeatureTable(device, feature_dim,
+                      sparse_enough(checked_rows(rows, count, feature_dim), count, feature_dim, max_sparse_density));
+}
+
+torch::Tensor FeatureTable::from_rows(std::vector<float> rows, int64_t count) const {
   MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim_, rows.size(), " feature values for ", count,
                 " rows of ", feature_dim_);
   if (is_sparse()) return to_sparse_tensor(dense_to_csr(rows.data(), count, feature_dim_), device_);
-  return torch::from_blob(const_cast<float*>(rows.data()), {count, feature_dim_}, torch::kFloat).clone().to(device_);
+  auto* owned = new std::vector<float>(std::move(rows));
+  return torch::from_blob(
+             owned->data(), {count, feature_dim_}, [owned](void*) { delete owned; }, torch::kFloat)
+      .to(device_);
 }
 
 torch::Tensor FeatureTable::rows(const std::vector<vid_t>& ids) const {
+  MATSAMP_CHECK(all_.defined(), "this feature table holds no rows (they are fetched from their owners)");
   if (is_sparse()) return to_sparse_tensor(select_rows(sparse_rows_, ids), device_);
   return all_.index_select(0, index_tensor(ids, device_));
 }

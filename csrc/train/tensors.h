@@ -36,10 +36,15 @@ class FeatureTable {
   // rows stay a view of the mapping, no copy; elsewhere they are copied there.
   FeatureTable(const std::shared_ptr<const MappedFeatures>& rows, const torch::Device& device,
                double max_sparse_density = 0.1);
-  bool is_sparse() const { return sparse_rows_.rows > 0; }
+  // A table of fetched rows only (features partitioned, FeatureFetcher): the format
+  // (sparse or dense) of this rank's `count` rows, without a copy of them.
+  static FeatureTable format_of(const std::vector<float>& rows, int64_t count, int64_t feature_dim,
+                                const torch::Device& device, double max_sparse_density = 0.1);
+  bool is_sparse() const { return sparse_; }
   torch::Tensor rows(const std::vector<vid_t>& ids) const;  // in the order of ids
-  // Row-major rows fetched elsewhere (count x feature dim), in this table's format.
-  torch::Tensor from_rows(const std::vector<float>& rows, int64_t count) const;
+  // Row-major rows fetched elsewhere (count x feature dim), in this table's format;
+  // dense rows on the CPU become the tensor's storage.
+  torch::Tensor from_rows(std::vector<float> rows, int64_t count) const;
   const torch::Tensor& all() const { return all_; }
 
  private:
@@ -47,8 +52,12 @@ class FeatureTable {
   FeatureTable(const float* rows, int64_t count, int64_t feature_dim, std::shared_ptr<const void> owner,
                const torch::Device& device, double max_sparse_density);
 
+  FeatureTable(const torch::Device& device, int64_t feature_dim, bool sparse)
+      : device_(device), feature_dim_(feature_dim), sparse_(sparse) {}
+
   torch::Device device_;
   int64_t feature_dim_;
+  bool sparse_ = false;
   CsrMatrix sparse_rows_;  // host copy when sparse
   torch::Tensor all_;      // every row, on the device
 };

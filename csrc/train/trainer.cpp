@@ -34,10 +34,13 @@ torch::Tensor summed_cross_entropy(const torch::Tensor& logits, const torch::Ten
                                               torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
 }
 
-// Membership of each scored vertex in one set of the split.
-torch::Tensor membership(const std::vector<vid_t>& scored, const std::vector<vid_t>& set, const torch::Device& device) {
-  std::vector<uint8_t> in(scored.size(), 0);
-  for (vid_t v : set) in[std::lower_bound(scored.begin(), scored.end(), v) - scored.begin()] = 1;
+// Membership of each held vertex (ascending) in one set of the split.
+torch::Tensor membership(const std::vector<vid_t>& held, const std::vector<vid_t>& set, const torch::Device& device) {
+  std::vector<uint8_t> in(held.size(), 0);
+  for (vid_t v : set) {
+    const auto at = std::lower_bound(held.begin(), held.end(), v);
+    if (at != held.end() && *at == v) in[at - held.begin()] = 1;
+  }
   return torch::from_blob(in.data(), {static_cast<int64_t>(in.size())}, torch::kBool).clone().to(device);
 }
 
@@ -124,12 +127,15 @@ struct Trainer::State {
 
   std::shared_ptr<GnnModel> model;
   std::unique_ptr<torch::optim::Adam> optimizer;
-  // The vertices of the split, ascending, with their labels and sets (train,
-  // validation, test): what labels minibatches and what evaluation scores.
+  // The vertices of the split this rank scores (hold_split), ascending, with their
+  // labels and sets (train, validation, test): what labels minibatches and what
+  // evaluation scores.
   torch::Tensor scored_ids, scored_labels, scored_in[3];
   int64_t set_sizes[3] = {0, 0, 0};
   std::vector<Block> full_blocks;                // full-neighbourhood evaluation
-  std::vector<vid_t> evaluation_vertices;        // sampled evaluation
+  std::vector<vid_t> evaluation_vertices;        // sampled evaluation: this sampling row's share,
+  int64_t evaluation_first = 0;                  // whose first minibatch has this number
+  int64_t evaluation_minibatches = 0;            // among those of all rows
   std::unique_ptr<BackgroundWorker> prefetcher;  // null without prefetching
   std::unique_ptr<BackgroundWorker> preparer;    // null without the pipeline
 #ifdef MATSAMP_HAVE_DISTRIBUTED
@@ -159,6 +165,7 @@ struct Trainer::State {
   // Sampled evaluation: this rank's share of the scored vertices' minibatches.
   void add_sampled_scores(uint32_t epoch, std::vector<double>& scores);
   std::vector<int64_t> identity() const;
+  void hold_split();
   void partition_features();
   torch::Tensor input_rows(const std::vector<vid_t>& ids);  // collective with partitioned features
   int64_t feature_bytes_sent() const;                       // by this rank's fetches so far
@@ -181,25 +188,17 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
       sampling_lanes(lanes),
       sampling_rows(comm_.size()),
       sampling_row(comm_.rank()),
-      features(data_.mapped_features
-                   ? FeatureTable(data_.mapped_features, device)
-                   : FeatureTable(data_.graph.features, data_.feature_rows(), data_.graph.feature_dim, device)) {
+      features(
+          data_.mapped_features ? FeatureTable(data_.mapped_features, device)
+          : options_.feature_replication > 0  // rows come from the fetcher
+              ? FeatureTable::format_of(data_.graph.features, data_.feature_rows(), data_.graph.feature_dim, device)
+              : FeatureTable(data_.graph.features, data_.feature_rows(), data_.graph.feature_dim, device)) {
   MATSAMP_CHECK(options.learning_rate > 0, "learning rate must be positive, got ", options.learning_rate);
   MATSAMP_CHECK(options.weight_decay >= 0, "weight decay must be non-negative, got ", options.weight_decay);
   MATSAMP_CHECK(options.epochs >= 0 && options.patience >= 0, "epochs and patience must be non-negative");
   // Not the OpenMP count: on small graphs extra torch threads mostly wait for each other.
   if (options.threads > 0) torch::set_num_threads(options.threads);
 
-  const std::vector<vid_t> scored = scored_vertices(data.split);
-  MATSAMP_CHECK(data.split_labels.size() == scored.size(), data.split_labels.size(), " labels for the ", scored.size(),
-                " vertices of the split");
-  scored_ids = index_tensor(scored, device);
-  scored_labels = torch::tensor(data.split_labels, torch::kLong).to(device);
-  const std::vector<vid_t>* sets[3] = {&data.split.train, &data.split.validation, &data.split.test};
-  for (int k = 0; k < 3; ++k) {
-    scored_in[k] = membership(scored, *sets[k], device);
-    set_sizes[k] = static_cast<int64_t>(sets[k]->size());
-  }
   if (data.partitioned) {
     MATSAMP_CHECK(options.evaluation == EvaluationMode::sampled,
                   "a partitioned graph is evaluated sampled (--evaluation sampled): no process holds the whole "
@@ -214,8 +213,6 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
         full_neighbourhood_matrix(data.graph.adj, shape.kind == ModelKind::sage ? Aggregation::mean : Aggregation::gcn),
         device);
     full_blocks.assign(shape.num_layers, Block{full, data.vertices});
-  } else {
-    evaluation_vertices = scored;
   }
 
   MATSAMP_CHECK(options.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
@@ -231,6 +228,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
     row_rank = comm.rank() % row_ranks;
     sampling_lanes = plan.rank_lanes(sampling_row, sampling_rows);
   }
+  hold_split();
 
   torch::manual_seed(options.seed);
   model = make_model(shape);
@@ -238,6 +236,43 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
   broadcast_parameters(model->parameters(), comm);
   optimizer = std::make_unique<torch::optim::Adam>(
       model->parameters(), torch::optim::AdamOptions(options.learning_rate).weight_decay(options.weight_decay));
+}
+
+// The labelled vertices this rank scores: the training set (any rank may train on
+// any of them) and, evaluated sampled, its sampling row's share of the evaluation
+// minibatches (all labelled vertices, ascending, cut every batch size); evaluated
+// full, every one. Held per rank, not whole: a graph may label most of its vertices.
+void Trainer::State::hold_split() {
+  const std::vector<vid_t> scored = scored_vertices(data.split);
+  MATSAMP_CHECK(data.split_labels.size() == scored.size(), data.split_labels.size(), " labels for the ", scored.size(),
+                " vertices of the split");
+  const int64_t b = options.batch_size, minibatches = (static_cast<int64_t>(scored.size()) + b - 1) / b;
+  evaluation_minibatches = minibatches;
+  evaluation_first = sampling_row * minibatches / sampling_rows;
+  std::vector<vid_t> held;
+  if (options.evaluation == EvaluationMode::full) {
+    held = scored;
+  } else {
+    const int64_t end = (sampling_row + 1) * minibatches / sampling_rows;
+    const auto at = [&](int64_t minibatch) { return scored.begin() + std::min<int64_t>(minibatch * b, scored.size()); };
+    evaluation_vertices.assign(at(evaluation_first), at(end));
+    held = data.split.train;
+    std::sort(held.begin(), held.end());
+    std::vector<vid_t> both;
+    std::set_union(held.begin(), held.end(), evaluation_vertices.begin(), evaluation_vertices.end(),
+                   std::back_inserter(both));
+    held = std::move(both);
+  }
+  std::vector<int64_t> labels(held.size());
+  for (size_t i = 0; i < held.size(); ++i)
+    labels[i] = data.split_labels[std::lower_bound(scored.begin(), scored.end(), held[i]) - scored.begin()];
+  scored_ids = index_tensor(held, device);
+  scored_labels = torch::tensor(labels, torch::kLong).to(device);
+  const std::vector<vid_t>* sets[3] = {&data.split.train, &data.split.validation, &data.split.test};
+  for (int k = 0; k < 3; ++k) {
+    scored_in[k] = membership(held, *sets[k], device);
+    set_sizes[k] = static_cast<int64_t>(sets[k]->size());
+  }
 }
 
 ModelShape Trainer::State::model_shape(const TrainingData& data, const Sampler& sampler, const TrainOptions& options) {
@@ -337,16 +372,18 @@ void Trainer::State::add_sampled_scores(uint32_t epoch_key, std::vector<double>&
   // The minibatches split into equal shares per sampling row; each rank of a
   // row takes every row_ranks-th. Every rank makes the same number of sampling
   // and fetching calls (they may be collectives), empty ones where its share is out.
+  // Minibatches are numbered among all rows' (their random draws follow the number).
   const EpochOrder order(evaluation_vertices, options.batch_size);
-  const int64_t minibatches = order.num_minibatches();
+  const int64_t minibatches = evaluation_minibatches;
   const auto row_begin = [&](int row) { return row * minibatches / sampling_rows; };
   int64_t longest = 0;
   for (int row = 0; row < sampling_rows; ++row) longest = std::max(longest, row_begin(row + 1) - row_begin(row));
   const int64_t chunk = rank_bulk_size * row_ranks, slots = (chunk + row_ranks - 1) / row_ranks;
-  const int64_t begin = row_begin(sampling_row), end = row_begin(sampling_row + 1);
+  const int64_t begin = evaluation_first, end = begin + order.num_minibatches();
   for (int64_t first = begin; first < begin + longest; first += chunk) {
-    const std::pair<int64_t, int64_t> range{std::min(first, end), std::min(first + chunk, end)};
-    const BulkSample sample = sample_minibatches(sampler, context, order, range, epoch_key | kEvaluationEpochBit);
+    const std::pair<int64_t, int64_t> range{std::min(first, end) - begin, std::min(first + chunk, end) - begin};
+    const BulkSample sample =
+        sample_minibatches(sampler, context, order, range, epoch_key | kEvaluationEpochBit, begin);
     context.backend.finish_collectives();
     for (int64_t slot = 0; slot < slots; ++slot) {
       const int64_t g = slot * row_ranks + row_rank;
@@ -398,17 +435,18 @@ void Trainer::State::partition_features() {
   const Graph& g = data.graph;
   MATSAMP_CHECK(!data.mapped_features, "mapped features stay whole in each process: feature replication must be 0");
   grid = std::make_unique<ProcessGrid>(comm, options.feature_replication);
+  const RowBlocks blocks{data.vertices, grid->process_rows()};
+  const size_t block_floats = (blocks.end(grid->row()) - blocks.begin(grid->row())) * g.feature_dim;
   if (data.partitioned) {
-    const RowBlocks blocks{data.vertices, grid->process_rows()};
     MATSAMP_CHECK(data.first_feature_row == blocks.begin(grid->row()) &&
                       data.feature_rows() == blocks.end(grid->row()) - blocks.begin(grid->row()),
                   "this process holds feature rows [", data.first_feature_row, ", ",
                   data.first_feature_row + data.feature_rows(), "), not those of its process row [",
                   blocks.begin(grid->row()), ", ", blocks.end(grid->row()), ")");
-    fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim, g.features);
+    fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim, g.features.data(), block_floats);
   } else {
     fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim,
-                                               feature_block_of(g.features, g.feature_dim, *grid));
+                                               feature_block_of(g.features, g.feature_dim, *grid), block_floats);
   }
 #else
   fail("feature replication ", options.feature_replication, " needs distributed/, which builds with MPI only");
@@ -574,6 +612,8 @@ EpochMetrics Trainer::train_epoch() {
 TrainSummary Trainer::summary() const { return summarize(state_->progress); }
 
 const torch::nn::Module& Trainer::model() const { return *state_->model; }
+
+int64_t Trainer::labelled_vertices_held() const { return state_->scored_ids.numel(); }
 
 void Trainer::save_checkpoint(const std::string& path) const {
   const State& s = *state_;

@@ -79,6 +79,9 @@ class Trainer {
   void load_checkpoint(const std::string& path);
   // The model being trained (its parameters, for inspection).
   const torch::nn::Module& model() const;
+  // The labelled vertices whose labels this process holds: the training set and,
+  // evaluated sampled, its share of the rest (every one, evaluated full).
+  int64_t labelled_vertices_held() const;
 
   // Trains until finished. Rank 0 writes one JSON line per epoch (with every
   // rank's times) and a summary line to `metrics`, and a progress line per

@@ -17,7 +17,9 @@ TEST(FeatureFetcher, FetchedRowsAreTheRowsOfX) {
   for (int64_t i = 0; i < n * f; ++i) x[i] = static_cast<float>(i) * 0.5f;
   for (int c : testing::valid_replications()) {
     ProcessGrid grid(testing::world(), c);
-    FeatureFetcher fetcher(grid, n, f, feature_block_of(x, f, grid));
+    const RowBlocks blocks{n, grid.process_rows()};
+    FeatureFetcher fetcher(grid, n, f, feature_block_of(x, f, grid),
+                           (blocks.end(grid.row()) - blocks.begin(grid.row())) * f);
     std::mt19937_64 rng(grid.rank() + 17 * c);
     for (int round = 0; round < 3; ++round) {
       std::vector<vid_t> ids(round == 1 && grid.rank() % 2 ? 0 : 40);  // some ranks ask for nothing
@@ -46,9 +48,11 @@ TEST(FeatureFetcher, FetchedRowsAreTheRowsOfX) {
 
 TEST(FeatureFetcher, RejectsBadInput) {
   ProcessGrid grid(testing::world(), 1);
-  EXPECT_THROW(FeatureFetcher(grid, 10, 2, std::vector<float>(3)), Error);
-  FeatureFetcher fetcher(grid, 10, 1, feature_block_of(std::vector<float>(10, 1.0f), 1, grid));
-  EXPECT_THROW(fetcher.fetch({10}), Error);
+  const std::vector<float> x(10 * grid.process_rows(), 1.0f);  // one row per vertex: block rows of 10
+  EXPECT_THROW(FeatureFetcher(grid, x.size(), 2, x.data(), 3), Error);
+  EXPECT_THROW(feature_block_of(std::vector<float>(x.size() + 1), 2, grid), Error);  // not rows of 2
+  FeatureFetcher fetcher(grid, x.size(), 1, feature_block_of(x, 1, grid), 10);
+  EXPECT_THROW(fetcher.fetch({static_cast<vid_t>(x.size())}), Error);
 }
 
 }  // namespace
