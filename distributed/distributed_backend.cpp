@@ -118,6 +118,15 @@ Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, i
   return local_->labor_sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
 }
 
+Matrix DistributedBackend::guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s,
+                                              const ColumnImportance& importance, const SampleKeys& keys) {
+  const int operand = operand_of(a);
+  if (operand < 0) return local_->guided_sample_rows(a, rows, s, importance, keys);
+  std::vector<vid_t> scratch;
+  const Matrix p = local_->upload(fetch_rows(a, on_host(*local_, rows, &scratch)));
+  return local_->guided_sample_rows(p, local_->upload_ids(identity_ids(p.rows())), s, importance, keys);
+}
+
 Matrix DistributedBackend::select_cols_blocked(const Matrix& a, const Offsets& row_offsets, const BlockedIds& cols,
                                                const Values& weights) {
   reject_distributed(a, "column extraction");

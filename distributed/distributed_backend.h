@@ -49,6 +49,9 @@ class DistributedBackend final : public Backend {
   // an entry's number depends on its minibatch and column only, so any rank
   // decides a row as one process does.
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override;
+  // Rows fetched whole from their owners, then drawn here.
+  Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
+                            const SampleKeys& keys) override;
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override;
   Values gather(const Matrix& p, const BlockedIds& at) override;
 

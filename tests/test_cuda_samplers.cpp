@@ -12,6 +12,7 @@
 #include "graph/transform.h"
 #include "io/graph_io.h"
 #include "kernels/device_engine.h"
+#include "ops/column_importance.h"
 #include "sampling/epoch.h"
 #include "sampling/fingerprint.h"
 #include "sampling/hetero_layer_wise.h"
@@ -94,7 +95,7 @@ TEST_F(CudaSamplers, LinkPredictionExcludingSeedEdges) {
   const NegativeSampler negatives(c.adj, {1, NegativeDistribution::uniform, false});
   const EdgeBulk bulk = testing::bulk_of(edges, 64, 0, 6, &negatives, {1, 4, true, true});
   LocalGraph on_cpu(*cpu, c.adj), on_gpu(*cuda, c.adj);
-  for (const std::string name : {"graphsage", "labor", "ladies", "fastgcn"}) {
+  for (const std::string name : {"graphsage", "labor", "dgs", "ladies", "fastgcn"}) {
     const SamplerSpec& spec = find_sampler(name);
     const SamplerParams params = params_from_sizes(
         spec, spec.sizes_option == "fanouts" ? std::vector<int64_t>{10, 5} : std::vector<int64_t>{256, 256}, true);
@@ -191,6 +192,29 @@ TEST_F(CudaSamplers, Labor) {
   const Graph c = cora(), w = weighted_cora();
   expect_parity(*testing::labor(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
   expect_parity(*testing::labor(w.adj, {10, 5}, 7), w.num_vertices(), 256);
+}
+
+// DGS's guided draws (the host op on the selected rows), uniform and with an
+// importance set on both backends' samplers: the CPU's minibatches.
+TEST_F(CudaSamplers, Dgs) {
+  const Graph c = cora(), w = weighted_cora();
+  const SamplerParams fanouts = SamplerParams().set("fanouts", std::vector<int64_t>{10, 5});
+  expect_parity(*testing::make_test_sampler("dgs", c.adj, fanouts, 42), c.num_vertices(), 256);
+  std::vector<vid_t> ids;
+  for (vid_t v = 0; v < w.num_vertices(); v += 3) ids.push_back(v);
+  const auto importance = std::make_shared<const ColumnImportance>(ids, std::vector<float>(ids.size(), 0.25f));
+  const auto dgs = testing::make_test_sampler("dgs", w.adj, fanouts, 7);
+  std::vector<vid_t> seeds(300);
+  std::iota(seeds.begin(), seeds.end(), 1000);
+  const Offsets offsets{0, 100, 300};
+  Fingerprint fingerprints[2];
+  Backend* backends[2] = {cpu.get(), cuda.get()};
+  for (int b = 0; b < 2; ++b) {
+    testing::BoundSampler bound = dgs->bind(*backends[b]);
+    bound.sampler->set_column_importance(importance);
+    fingerprints[b].add(to_host(*backends[b], bound.sampler->sample(bound.context, seeds, offsets, 0, 1)));
+  }
+  EXPECT_EQ(fingerprints[0].value(), fingerprints[1].value());
 }
 
 TEST_F(CudaSamplers, GraphSageOnAWeightedGraph) {

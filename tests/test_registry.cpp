@@ -54,7 +54,7 @@ TEST(SamplerRegistry, SizesSetTheListOrTheValuePerLayer) {
 
 TEST(SamplerRegistry, UnknownNamesAndBadOptionsAreClearErrors) {
   testing::expect_error([] { find_sampler("cluster"); },
-                        "unknown sampler 'cluster'; the samplers are graphsage, labor, ladies, fastgcn, saint, "
+                        "unknown sampler 'cluster'; the samplers are graphsage, labor, dgs, ladies, fastgcn, saint, "
                         "saint_node, saint_edge, frontier");
   SamplerParams params;
   params.set("layers", std::vector<int64_t>{2, 3});

@@ -1,6 +1,9 @@
 #include "backend/backend.h"
 
+#include <numeric>
+
 #include "backend/cpu_backend.h"
+#include "ops/column_importance.h"
 
 namespace matsamp {
 
@@ -14,6 +17,17 @@ std::vector<std::vector<vid_t>> Backend::frontier_walk(const Matrix& adj, const 
   check_mine(adj, "frontier_walk");
   if (const CsrMatrix* own = host_view(adj)) return frontier_sample(*own, roots, offsets, steps, keys, enlargement);
   return frontier_sample(to_host(adj), roots, offsets, steps, keys, enlargement);
+}
+
+Matrix Backend::guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
+                                   const SampleKeys& keys) {
+  check_mine(a, "guided_sample_rows");
+  if (const CsrMatrix* own = host_view(a))
+    return upload(matsamp::guided_sample_rows(*own, ids_to_host(rows), s, importance, keys));
+  const CsrMatrix picked = to_host(select_rows(a, rows));  // row i of picked is rows[i]: keyed alike
+  std::vector<vid_t> identity(picked.rows);
+  std::iota(identity.begin(), identity.end(), 0);
+  return upload(matsamp::guided_sample_rows(picked, identity, s, importance, keys));
 }
 
 Matrix Backend::select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,

@@ -84,6 +84,10 @@ class Backend {
   virtual Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                                     const Matrix& mask);
   virtual Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
+  // ops.h's guided_sample_rows. The default samples on the host: A's form there
+  // when it has one, else the selected rows copied there.
+  virtual Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
+                                    const SampleKeys& keys);
   // Block g of s (row_offsets) gets the columns leading block g first, then its
   // other non-empty columns in ascending id.
   virtual Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) = 0;

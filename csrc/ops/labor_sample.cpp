@@ -13,8 +13,6 @@ namespace matsamp {
 
 namespace {
 
-constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;  // a draw number no its_sample row reaches
-
 // The number of `column` in the minibatch a row key names (its row is not used).
 double column_uniform(const RandomKey& row_key, vid_t column) {
   RandomKey key = row_key;

@@ -10,6 +10,8 @@
 
 namespace matsamp {
 
+class ColumnImportance;  // ops/column_importance.h
+
 // 0, 1, …, k: one row per minibatch (the layer-wise and subgraph samplers' Q).
 inline Offsets one_row_per_minibatch(int64_t k) {
   Offsets offsets(k + 1);
@@ -100,6 +102,17 @@ double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column);
 // process, bit-identical to the form above when keys[i] = row_key(keys, i).
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                             const std::vector<RandomKey>& keys);
+// The draw number of LABOR's per-column uniforms (no its_sample row reaches it).
+inline constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;
+
+// Guided sampling (DGS): labor_sample_rows with column t's chance in row i scaled
+// by its importance w_t: entry (i, t) of P = normalize_rows(select_rows(a, rows))
+// is kept with probability π_it = min(1, s·q_it), q_it = a_it·w_t / Σ_t' a_it'·w_t'
+// (the same shared uniforms u_g(t)), and weighted p_it / π_it, so that over the draws
+// a kept row's weighted sum of any x equals Σ_t p_it·x_t on average (Horvitz–Thompson).
+// With every weight 1 it keeps LABOR-0's entries.
+CsrMatrix guided_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                             const ColumnImportance& importance, const SampleKeys& keys);
 
 // True when every row's stored values are equal and positive (unweighted graphs).
 bool has_uniform_rows(const CsrMatrix& a);

@@ -34,12 +34,16 @@ Bulk NodeWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& seed
       return draw_masked(backend, frontier.ids, fanouts_[l], keys, mask);
     });
     Compacted next = ctx.timed(&StepStats::extraction, [&] {
-      return backend.compact_columns(backend.normalize_rows(std::move(s), RowScale::mean), frontier.offsets, frontier);
+      return backend.compact_columns(weigh(backend, std::move(s)), frontier.offsets, frontier);
     });
     bulk.layers.push_back({std::move(next.adj), std::move(frontier.offsets), next.vertices});
     frontier = std::move(next.vertices);
   }
   return bulk;
+}
+
+Matrix NodeWiseSampler::weigh(Backend& backend, Matrix drawn) const {
+  return backend.normalize_rows(std::move(drawn), RowScale::mean);
 }
 
 Matrix NodeWiseSampler::draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,

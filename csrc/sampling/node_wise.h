@@ -1,8 +1,9 @@
-// The program GraphSAGE and LABOR-0 share, for fanouts s_L … s_1: per layer l,
+// The program GraphSAGE, LABOR-0 and DGS share, for fanouts s_L … s_1: per layer l,
 //   S = draw(frontier)                      the frontier's rows of P = normalize_rows(Q·A),
 //                                           sampled (P itself is never formed)
-//   A^l = compact_columns(mean(S))          columns per minibatch: the frontier first,
-//                                           then the new vertices in ascending id
+//   A^l = compact_columns(weigh(S))         weights: mean over S's entries unless the draw
+//                                           gives its own; columns per minibatch: the frontier
+//                                           first, then the new vertices in ascending id
 // and the next frontier is A^l's column list. A subclass gives the draw.
 #pragma once
 #include <utility>
@@ -37,6 +38,8 @@ class NodeWiseSampler : public Sampler {
   // without forming them.
   virtual Matrix draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,
                              const Matrix& mask) const;
+  // The layer's weights from the draw: by default mean aggregation over the kept entries.
+  virtual Matrix weigh(Backend& backend, Matrix drawn) const;
   // A row's extent read per frontier vertex and each sampled column id (random
   // gathers), and with rows_read_whole, every frontier row streamed.
   void count_node_wise_traffic(const BulkSample& bulk, bool rows_read_whole, StepStats& stats) const;

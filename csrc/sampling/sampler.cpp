@@ -11,11 +11,15 @@ void check_layer_sizes(const std::vector<int64_t>& sizes, const char* what) {
 Bulk Sampler::sample_excluding(Context&, const std::vector<vid_t>&, const Offsets&, int64_t, uint32_t,
                                const ExcludedEdges&) const {
   fail("the ", name(), " sampler cannot take seed edges out of its layers (link prediction samples with ",
-       "graphsage, labor, ladies or fastgcn)");
+       "graphsage, labor, dgs, ladies or fastgcn)");
 }
 
 void Sampler::keep_estimates(std::shared_ptr<const EstimateStore>, std::string) {
   fail("the ", name(), " sampler pre-samples nothing to keep (GraphSAINT's samplers do, with saint_norm)");
+}
+
+void Sampler::set_column_importance(std::shared_ptr<const ColumnImportance>) const {
+  fail("the ", name(), " sampler draws by no column importance (the dgs sampler does)");
 }
 
 const std::vector<vid_t>& frontier_of(const BulkSample& bulk, size_t l) {

@@ -12,6 +12,7 @@
 namespace matsamp {
 
 class EstimateStore;
+class ColumnImportance;  // ops/column_importance.h
 
 class Sampler {
  public:
@@ -38,6 +39,9 @@ class Sampler {
   // `store` under `key` (the sampler and its options), and reuses it from there
   // when kept. Samplers that pre-sample nothing throw.
   virtual void keep_estimates(std::shared_ptr<const EstimateStore> store, std::string key);
+  // The column importance a guided sampler (dgs) draws by from its next call on
+  // (safe while another thread samples). Other samplers throw.
+  virtual void set_column_importance(std::shared_ptr<const ColumnImportance> importance) const;
 };
 
 // Throws unless every fanout / sample count is positive and there is at least one layer.

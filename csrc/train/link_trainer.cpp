@@ -167,7 +167,7 @@ StepPlan LinkTrainer::State::step_plan(const EdgeSplit& split, const Sampler& sa
   const TrainOptions& o = options.train;
   MATSAMP_CHECK(sampler.excludes_edges(), "the ", sampler.name(),
                 " sampler cannot take seed edges out of its layers (link prediction samples with graphsage, labor, "
-                "ladies or fastgcn)");
+                "dgs, ladies or fastgcn)");
   MATSAMP_CHECK(o.batch_size > 0, "batch size must be positive, got ", o.batch_size);
   MATSAMP_CHECK(split.train.size() > 0, "link prediction needs training edges");
   const int64_t lanes = o.minibatches_per_step > 0 ? o.minibatches_per_step : ranks;

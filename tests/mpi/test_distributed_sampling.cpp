@@ -22,7 +22,7 @@ using testing::world;
 using Exchange = GraphProduct::Exchange;
 
 struct SamplerCase {
-  std::string name;            // graphsage, labor, ladies, fastgcn, saint, saint_node
+  std::string name;            // graphsage, labor, dgs, ladies, fastgcn, saint, saint_node
   std::vector<int64_t> sizes;  // per layer; GraphSAINT: walk length or budget, then layers
 };
 
@@ -37,7 +37,7 @@ EpochOptions epoch_options(int64_t batch) {
 
 SamplerParams params_of(const SamplerCase& s) {
   SamplerParams params;
-  if (s.name == "graphsage" || s.name == "labor") return params.set("fanouts", s.sizes);
+  if (s.name == "graphsage" || s.name == "labor" || s.name == "dgs") return params.set("fanouts", s.sizes);
   if (s.name == "ladies" || s.name == "fastgcn") return params.set("samples", s.sizes);
   return params.set(s.name == "saint" ? "walk_length" : "budget", s.sizes.at(0)).set("layers", s.sizes.at(1));
 }
@@ -117,6 +117,10 @@ TEST(DistributedDeterminism, LaborOnCora) {
   check_against_reference(testing::data_file("cora.npz"), 256, {"labor", {10, 5}});
 }
 
+TEST(DistributedDeterminism, DgsOnCora) {  // rows fetched whole from their owners, drawn where asked
+  check_against_reference(testing::data_file("cora.npz"), 256, {"dgs", {10, 5}});
+}
+
 TEST(DistributedDeterminism, LadiesOnCora) {
   check_against_reference(testing::data_file("cora.npz"), 256, {"ladies", {128, 128}});
 }
@@ -186,6 +190,7 @@ TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
 TEST(DistributedDeterminism, AllSamplersOnKarateWithIdleWorkers) {
   check_against_reference(testing::data_file("karate.mtx"), 10, {"graphsage", {3, 3}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"labor", {3, 3}});
+  check_against_reference(testing::data_file("karate.mtx"), 10, {"dgs", {3, 3}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"ladies", {4, 4}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"fastgcn", {4, 4}});
   check_against_reference(testing::data_file("karate.mtx"), 10, {"saint", {2, 2}});

@@ -176,7 +176,7 @@ def test_bulk_size_op_bad_arguments(cora):
            lambda: op(h, "ladies", [5], True, 0, 10, 1 << 30))
     raises(ValueError, "minibatches must be positive, got 0",
            lambda: op(h, "ladies", [5], True, 64, 0, 1 << 30))
-    raises(ValueError, "unknown sampler 'cluster'; the samplers are graphsage, labor, ladies, fastgcn, saint, saint_node, saint_edge, frontier",
+    raises(ValueError, "unknown sampler 'cluster'; the samplers are graphsage, labor, dgs, ladies, fastgcn, saint, saint_node, saint_edge, frontier",
            lambda: op(h, "cluster", [5], True, 64, 10, 1 << 30))
     raises(ValueError, "sampler must be one of",
            lambda: matsamp.ops.bulk_size_for_budget(cora, "cluster", [5], 64, 10, 1 << 30))

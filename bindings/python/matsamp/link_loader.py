@@ -63,7 +63,7 @@ class LinkLoader:
                  exclude_reverse=True, include_frontier=True, bulk_size=16, shuffle=True, seed=1, epoch=0):
         _args.graph(graph)
         if _args.string(sampler, "sampler") not in ("graphsage", "labor", "ladies", "fastgcn"):
-            raise ValueError(f"sampler {sampler!r} cannot mask seed edges; use graphsage, labor, ladies or fastgcn")
+            raise ValueError(f"sampler {sampler!r} cannot mask seed edges; use graphsage, labor, dgs, ladies or fastgcn")
         if negative_distribution not in ("uniform", "degree"):
             raise ValueError(f"negative_distribution must be 'uniform' or 'degree', got {negative_distribution!r}")
         self.graph = graph
