@@ -1,8 +1,10 @@
 // Fetched feature rows are exactly the rows of X asked for, in the order asked, for
-// every c, with repeats, empty requests and ids owned by any block row.
+// every c, with repeats, distinct ids in any order, empty requests and ids owned by
+// any block row.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 
 #include "distributed/feature_fetcher.h"
@@ -24,7 +26,13 @@ TEST(FeatureFetcher, FetchedRowsAreTheRowsOfX) {
     for (int round = 0; round < 3; ++round) {
       std::vector<vid_t> ids(round == 1 && grid.rank() % 2 ? 0 : 40);  // some ranks ask for nothing
       for (vid_t& v : ids) v = static_cast<vid_t>(rng() % n);
-      if (ids.size() > 2) ids[2] = ids[0];
+      if (round == 0 && ids.size() > 2) ids[2] = ids[0];
+      if (round == 2) {  // distinct, in no order: a minibatch's inputs (permuted in place)
+        std::vector<vid_t> all(n);
+        std::iota(all.begin(), all.end(), 0);
+        std::shuffle(all.begin(), all.end(), rng);
+        ids.assign(all.begin(), all.begin() + 60);
+      }
       grid.reset_counters();
       const std::vector<float> rows = fetcher.fetch(ids);
       ASSERT_EQ(rows.size(), ids.size() * f);
