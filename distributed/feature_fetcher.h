@@ -21,12 +21,20 @@ class FeatureFetcher {
   // Collective over the process column: each of its ranks calls fetch() as often as the
   // others (with no ids when it has nothing to fetch). Returns ids.size() x feature_dim
   // floats, row i being X[ids[i]]. Repeated ids are fetched once.
-  std::vector<float> fetch(const std::vector<vid_t>& ids);
+  // remote_dims (ascending feature indices, the same on every rank of the column;
+  // checked by one small all-reduce): rows held by other ranks come with only these
+  // dimensions, the others 0, and cost 4 bytes per dimension sent (DGS's top
+  // features of remote vertices); this rank's own rows come whole. Empty: all.
+  std::vector<float> fetch(const std::vector<vid_t>& ids, const std::vector<int64_t>& remote_dims = {});
 
   int64_t feature_dim() const { return feature_dim_; }
   const RowBlocks& blocks() const { return blocks_; }
 
  private:
+  const float* own_row(vid_t v) const;  // checked to be this rank's
+  std::vector<float> fetch_dims(const std::vector<vid_t>& ids, const std::vector<vid_t>& wanted,
+                                const std::vector<int64_t>& dims);
+
   ProcessGrid& grid_;
   RowBlocks blocks_;
   int64_t feature_dim_;
