@@ -4,8 +4,10 @@ resident memory against p for each run of experiments/run_rank_memory.sh, beside
 goal 1.25 * RSS(1) / p + O, O being the same command's peak on a tiny graph (the
 libraries and fixed buffers; measured, in MB, given per run kind).
 
-  /usr/bin/python3 experiments/plot_rank_memory.py experiments/results/rank_memory.jsonl \
+  /usr/bin/python3 experiments/plot_rank_memory.py RESULTS.jsonl [MORE.jsonl ...] \
       [--overhead bench=201 --overhead train=221] [--out experiments/results/rank_memory.png]
+
+A later file's line replaces an earlier one's for the same run and p (a re-measured row).
 
 Needs matplotlib (python3-matplotlib).
 """
@@ -22,7 +24,7 @@ MB = 1e6
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("jsonl", help="JSON lines of run_rank_memory.sh")
+    parser.add_argument("jsonl", nargs="+", help="JSON lines of run_rank_memory.sh")
     parser.add_argument("--overhead", action="append", default=[],
                         help="KIND=MB: O of the runs whose name starts with KIND (default bench=201, train=221)")
     parser.add_argument("--out", default="rank_memory.png")
@@ -33,11 +35,12 @@ def main():
         overhead[kind] = float(mb)
 
     runs = {}
-    with open(args.jsonl) as f:
-        for line in f:
-            if line.strip():
-                r = json.loads(line)
-                runs.setdefault(r["run"], {})[r["p"]] = max(r["rank_peak_memory_bytes"]) / MB
+    for path in args.jsonl:
+        with open(path) as f:
+            for line in f:
+                if line.strip():
+                    r = json.loads(line)
+                    runs.setdefault(r["run"], {})[r["p"]] = max(r["rank_peak_memory_bytes"]) / MB
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, peaks in runs.items():
         ps = sorted(peaks)
