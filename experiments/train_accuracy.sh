@@ -9,7 +9,7 @@
 #
 # Environment: MATSAMP (the binary, default build/csrc/matsamp), CORA (the
 # graph, default ../shared/data/cora.npz), SPLITS (default 10), MODELS (default
-# "graphsage ladies saint"; labor, saint_node and saint_edge are the other choices), LOG_DIR (the JSON lines of every run, default
+# "graphsage ladies saint"; labor, dgs, saint_node, saint_edge and frontier are the other choices), LOG_DIR (the JSON lines of every run, default
 # /tmp/matsamp_train_accuracy), LAUNCH (a launcher put before the binary, e.g.
 # "mpirun -np 2" for data-parallel runs; default none).
 set -euo pipefail
@@ -27,6 +27,7 @@ common=(--graph "$cora" --epochs 300 --patience 50 --hidden 64 --dropout 0.5 --l
 declare -A models=(
   [graphsage]="--sampler graphsage --fanouts 10,10"
   [labor]="--sampler labor --fanouts 10,10"
+  [dgs]="--sampler dgs --fanouts 10,10"   # uniform importance: LABOR-0's draws, unbiased weights
   [ladies]="--sampler ladies --samples 256,256"
   [saint]="--sampler saint"   # walk length 2, 2 layers (the defaults)
   [saint_node]="--sampler saint_node"   # --budget 1024 (the default), 2 layers
