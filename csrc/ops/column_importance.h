@@ -16,8 +16,6 @@ class ColumnImportance {
   ColumnImportance(std::vector<vid_t> ids, std::vector<float> weights);
 
   float of(vid_t column) const;
-  const std::vector<vid_t>& ids() const { return ids_; }
-  const std::vector<float>& weights() const { return weights_; }
 
  private:
   std::vector<vid_t> ids_;

@@ -133,9 +133,8 @@ struct Trainer::State {
   torch::Tensor scored_ids, scored_labels, scored_in[3];
   int64_t set_sizes[3] = {0, 0, 0};
   std::vector<Block> full_blocks;                // full-neighbourhood evaluation
-  std::vector<vid_t> evaluation_vertices;        // sampled evaluation: this sampling row's share,
-  int64_t evaluation_first = 0;                  // whose first minibatch has this number
-  int64_t evaluation_minibatches = 0;            // among those of all rows
+  std::vector<vid_t> evaluation_vertices;        // sampled evaluation: this sampling row's share
+  int64_t evaluation_minibatches = 0;            // of all rows' minibatches
   std::unique_ptr<BackgroundWorker> prefetcher;  // null without prefetching
   std::unique_ptr<BackgroundWorker> preparer;    // null without the pipeline
 #ifdef MATSAMP_HAVE_DISTRIBUTED
@@ -166,6 +165,8 @@ struct Trainer::State {
   void add_sampled_scores(uint32_t epoch, std::vector<double>& scores);
   std::vector<int64_t> identity() const;
   void hold_split();
+  // The first of a sampling row's evaluation minibatches (numbered among all rows').
+  int64_t evaluation_row_begin(int row) const { return row * evaluation_minibatches / sampling_rows; }
   void partition_features();
   torch::Tensor input_rows(const std::vector<vid_t>& ids);  // collective with partitioned features
   int64_t feature_bytes_sent() const;                       // by this rank's fetches so far
@@ -246,16 +247,14 @@ void Trainer::State::hold_split() {
   const std::vector<vid_t> scored = scored_vertices(data.split);
   MATSAMP_CHECK(data.split_labels.size() == scored.size(), data.split_labels.size(), " labels for the ", scored.size(),
                 " vertices of the split");
-  const int64_t b = options.batch_size, minibatches = (static_cast<int64_t>(scored.size()) + b - 1) / b;
-  evaluation_minibatches = minibatches;
-  evaluation_first = sampling_row * minibatches / sampling_rows;
+  const int64_t b = options.batch_size;
+  evaluation_minibatches = (static_cast<int64_t>(scored.size()) + b - 1) / b;
   std::vector<vid_t> held;
   if (options.evaluation == EvaluationMode::full) {
     held = scored;
   } else {
-    const int64_t end = (sampling_row + 1) * minibatches / sampling_rows;
     const auto at = [&](int64_t minibatch) { return scored.begin() + std::min<int64_t>(minibatch * b, scored.size()); };
-    evaluation_vertices.assign(at(evaluation_first), at(end));
+    evaluation_vertices.assign(at(evaluation_row_begin(sampling_row)), at(evaluation_row_begin(sampling_row + 1)));
     held = data.split.train;
     std::sort(held.begin(), held.end());
     std::vector<vid_t> both;
@@ -374,12 +373,11 @@ void Trainer::State::add_sampled_scores(uint32_t epoch_key, std::vector<double>&
   // and fetching calls (they may be collectives), empty ones where its share is out.
   // Minibatches are numbered among all rows' (their random draws follow the number).
   const EpochOrder order(evaluation_vertices, options.batch_size);
-  const int64_t minibatches = evaluation_minibatches;
-  const auto row_begin = [&](int row) { return row * minibatches / sampling_rows; };
   int64_t longest = 0;
-  for (int row = 0; row < sampling_rows; ++row) longest = std::max(longest, row_begin(row + 1) - row_begin(row));
+  for (int row = 0; row < sampling_rows; ++row)
+    longest = std::max(longest, evaluation_row_begin(row + 1) - evaluation_row_begin(row));
   const int64_t chunk = rank_bulk_size * row_ranks, slots = (chunk + row_ranks - 1) / row_ranks;
-  const int64_t begin = evaluation_first, end = begin + order.num_minibatches();
+  const int64_t begin = evaluation_row_begin(sampling_row), end = begin + order.num_minibatches();
   for (int64_t first = begin; first < begin + longest; first += chunk) {
     const std::pair<int64_t, int64_t> range{std::min(first, end) - begin, std::min(first + chunk, end) - begin};
     const BulkSample sample =
