@@ -155,6 +155,7 @@ TEST(DgsSampler, LayersCarryTheGuidedWeightsAndFollowANewImportance) {
   EXPECT_NE(guided.layers[0].adj.colidx, adj.colidx);
   testing::expect_error([&] { labor->on_cpu().set_column_importance(std::make_shared<const ColumnImportance>()); },
                         "the labor sampler draws by no column importance");
+  testing::expect_error([&] { dgs->on_cpu().set_column_importance(nullptr); }, "dgs: no column importance given");
 }
 
 }  // namespace
