@@ -72,9 +72,9 @@ class GraphSage final : public GnnModel {
       if (h.is_sparse()) {
         // Sparse input rows: transform every row, then aggregate. The same sum
         // as below, without densifying n_src x f input rows.
-        h = linear_map(root_[l], h).narrow(0, 0, n_dst) + torch::mm(mean, linear_map(neigh_[l], h));
+        h = linear_map(root_[l], h).narrow(0, 0, n_dst) + at::_sparse_mm(mean, linear_map(neigh_[l], h));
       } else {
-        h = root_[l]->forward(h.narrow(0, 0, n_dst)) + neigh_[l]->forward(torch::mm(mean, h));
+        h = root_[l]->forward(h.narrow(0, 0, n_dst)) + neigh_[l]->forward(at::_sparse_mm(mean, h));
       }
       if (l + 1 < blocks.size()) h = torch::relu(h);
     }
@@ -101,7 +101,7 @@ class Gcn final : public GnnModel {
     check_blocks(blocks, h, shape_.num_layers);
     for (size_t l = 0; l < blocks.size(); ++l) {
       h = dropout_entries(h, shape_.dropout, is_training());
-      h = torch::mm(blocks[l].adj, linear_map(weight_[l], h)) + bias_[l];
+      h = at::_sparse_mm(blocks[l].adj, linear_map(weight_[l], h)) + bias_[l];
       if (l + 1 < blocks.size()) h = torch::relu(h);
     }
     return h;
