@@ -123,10 +123,22 @@ TEST(GuidedSampleRows, LowImportanceColumnsAreKeptLess) {
   EXPECT_LT(guided_expected, 0.2);  // an odd column's chance is about 1/10 of an even one's
 }
 
+TEST(ColumnImportance, ListedOwnAndOtherColumns) {
+  const ColumnImportance w({5, 9}, {0.5f, 0.25f}, 2, 6, 0.125f);
+  EXPECT_EQ(w.of(5), 0.5f);    // listed, though in the own range
+  EXPECT_EQ(w.of(9), 0.25f);   // listed
+  EXPECT_EQ(w.of(2), 1.0f);    // own
+  EXPECT_EQ(w.of(6), 0.125f);  // neither
+  EXPECT_EQ(w.of(0), 0.125f);
+  EXPECT_EQ(ColumnImportance({5}, {0.5f}).of(0), 1.0f);  // without a range every unlisted column weighs 1
+}
+
 TEST(GuidedSampleRows, BadInputIsAClearError) {
   testing::expect_error([] { ColumnImportance({3, 1}, {0.5f, 0.5f}); }, "not ascending");
   testing::expect_error([] { ColumnImportance({1}, {0.0f}); }, "outside (0, 1]");
   testing::expect_error([] { ColumnImportance({1, 2}, {0.5f}); }, "2 columns but 1 weights");
+  testing::expect_error([] { ColumnImportance({}, {}, 4, 2, 0.5f); }, "reversed");
+  testing::expect_error([] { ColumnImportance({}, {}, 0, 2, 1.5f); }, "other columns is outside (0, 1]");
   const CsrMatrix a = testing::random_csr(5, 5, 0.5, 1);
   testing::expect_error([&] { guided_sample_rows(a, {7}, 2, ColumnImportance(), keys_for(1, 1, 0)); }, "7");
   testing::expect_error([&] { guided_sample_rows(a, {1}, 0, ColumnImportance(), keys_for(1, 1, 0)); }, "positive");

@@ -211,6 +211,93 @@ TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
   EXPECT_LT(bytes[1], bytes[0] / 20) << "with locality only the exchange of counts remains";
 }
 
+// DGS in training: each rank's part explained every 2 steps by a learner on its
+// own thread, the masks steering the draws and the fetch from a fixed step on.
+// Training is deterministic (with and without prefetching and the pipeline, whose
+// threads run at their own pace), and once masks apply, remote rows cost half:
+// fewer bytes than the same draws from each rank's own rows without explanations.
+TEST(TrainMpiGuidance, DeterministicAndFetchesFewerBytes) {
+  const int p = world().size();
+  if (4 % p != 0) GTEST_SKIP() << "4 minibatches per step cannot be shared by " << p << " processes";
+  const TrainingData data = planted_training_data();
+  const SamplerParams fanouts = SamplerParams().set("fanouts", std::vector<int64_t>{4, 4});
+  TrainOptions options;
+  options.hidden = 16;
+  options.epochs = 4;
+  options.batch_size = 5;  // 36 training vertices: 8 minibatches, 2 steps per epoch
+  options.bulk_steps = 1;
+  options.minibatches_per_step = 4;
+  options.feature_replication = 1;
+  options.seed = 9;
+  options.threads = 1;
+  options.guidance.every = 2;
+  options.guidance.remote_feature_fraction = 0.5;
+  options.guidance.explainer_steps = 20;
+  std::vector<std::vector<EpochMetrics>> runs;
+  for (int run = 0; run < 3; ++run) {
+    testing::TestSampler dgs("dgs", data.graph.adj, fanouts, 9);  // each run its own: masks live in the sampler
+    TrainOptions o = options;
+    o.prefetch = o.pipeline = run != 1;
+    if (run == 2) {  // no explanations: importance 1 and whole rows, minibatches from each rank's rows
+      o.guidance = {};
+      o.locality_blocks = p;
+    }
+    Trainer trainer(data, dgs.on_cpu(), dgs.cpu(), world(), o);
+    auto& epochs = runs.emplace_back();
+    while (!trainer.finished()) epochs.push_back(trainer.train_epoch());
+  }
+  int64_t guided = 0, unguided = 0;
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    EXPECT_EQ(runs[0][epoch].loss, runs[1][epoch].loss) << "epoch " << epoch;
+    EXPECT_EQ(runs[0][epoch].feature_fetch_bytes, runs[1][epoch].feature_fetch_bytes) << "epoch " << epoch;
+    EXPECT_EQ(runs[0][epoch].validation_accuracy, runs[1][epoch].validation_accuracy) << "epoch " << epoch;
+    if (epoch < 2) {  // the first snapshot (after step 2, due at step 3) applies from epoch 2 on
+      EXPECT_EQ(runs[0][epoch].loss, runs[2][epoch].loss) << "epoch " << epoch;
+      continue;
+    }
+    guided += runs[0][epoch].feature_fetch_bytes;
+    unguided += runs[2][epoch].feature_fetch_bytes;
+  }
+  std::vector<int64_t> bytes{guided, unguided};
+  world().all_reduce_sum(bytes);
+  if (p == 1) {
+    EXPECT_EQ(bytes[1], 0) << "one process holds every row";
+  } else {
+    EXPECT_GT(bytes[1], 0);
+    EXPECT_LT(bytes[0], bytes[1] * 3 / 4) << "remote rows fetched with half their dimensions";
+  }
+}
+
+TEST(TrainMpiGuidance, ConfigurationsThatCannotWorkAreErrors) {
+  const TrainingData data = planted_training_data();
+  const SamplerParams fanouts = SamplerParams().set("fanouts", std::vector<int64_t>{4, 4});
+  testing::TestSampler dgs("dgs", data.graph.adj, fanouts, 9), sage("graphsage", data.graph.adj, fanouts, 9);
+  TrainOptions options;
+  options.batch_size = 5;
+  options.feature_replication = 1;
+  options.guidance.every = 2;
+  const auto error_of = [&](const testing::TestSampler& sampler, const TrainOptions& o) {
+    try {
+      Trainer trainer(data, sampler.on_cpu(), sampler.cpu(), world(), o);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of(sage, options).find("draws with --sampler dgs, not graphsage"), std::string::npos);
+  TrainOptions whole_rows = options;
+  whole_rows.feature_replication = 0;
+  EXPECT_NE(error_of(dgs, whole_rows).find("needs partitioned features"), std::string::npos);
+  TrainOptions other_blocks = options;
+  other_blocks.minibatches_per_step = 2 * world().size();
+  other_blocks.locality_blocks = 2 * world().size();
+  EXPECT_NE(error_of(dgs, other_blocks).find("locality blocks must be p/c"), std::string::npos);
+  TrainOptions fraction = options;
+  fraction.guidance.every = 0;
+  fraction.guidance.remote_feature_fraction = 0.5;
+  EXPECT_NE(error_of(dgs, fraction).find("(--explain-every T)"), std::string::npos);
+}
+
 // Link prediction the same way: p ranks share 4 lanes of every step.
 TEST(LinkTrainMpi, FollowsTheSingleProcessLossCurve) {
   if (4 % world().size() != 0) GTEST_SKIP() << "4 minibatches per step cannot be shared by " << world().size();

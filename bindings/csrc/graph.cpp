@@ -11,6 +11,7 @@
 #include "io/mapped_features.h"
 #include "io/msg_container.h"
 #include "kernels/cuda_backend.h"
+#include "ops/column_importance.h"
 #include "sampling/epoch.h"
 #include "torch_cuda_memory.h"
 
@@ -44,6 +45,25 @@ at::Tensor training_vertices_of(const GraphPtr& graph, double fraction, int64_t 
   return vector_to_tensor(translate_errors([&] { return training_vertices(graph->adjacency().rows, fraction, key); }));
 }
 
+// DGS's importance: listed vertices (ascending) their weight, [own_first, own_end)
+// 1, the others `elsewhere`; every weight in (0, 1].
+void set_column_importance_of(const GraphPtr& graph, const at::Tensor& ids, const at::Tensor& weights,
+                              int64_t own_first, int64_t own_end, double elsewhere) {
+  constexpr const char* op = "matsamp.Graph.set_column_importance";
+  const int64_t n = graph->adjacency().rows;
+  std::vector<vid_t> columns = to_int64_vector(ids, op, "nodes");
+  check_ids_in_range(columns.data(), static_cast<int64_t>(columns.size()), n, op, "nodes");
+  check_vector(weights, at::kFloat, op, "weights");
+  const at::Tensor w = weights.contiguous();
+  TORCH_CHECK_VALUE(0 <= own_first && own_first <= own_end && own_end <= n, op, ": own nodes [", own_first, ", ",
+                    own_end, ") are not a range of [0, ", n, ")");
+  translate_errors([&] {
+    graph->set_column_importance(std::make_shared<const ColumnImportance>(
+        std::move(columns), std::vector<float>(w.data_ptr<float>(), w.data_ptr<float>() + w.numel()), own_first,
+        own_end, static_cast<float>(elsewhere)));
+  });
+}
+
 void define_graph_class() {
   torch::class_<GraphHolder>("matsamp", "Graph")
       .def(torch::init<at::Tensor, at::Tensor, at::Tensor>())
@@ -64,7 +84,10 @@ void define_graph_class() {
                       const c10::Dict<std::string, at::Tensor>& splits,
                       bool half_features) { g->save(path, features, labels, splits, half_features); })
       .def("training_vertices",
-           [](const GraphPtr& g, double fraction, int64_t seed) { return training_vertices_of(g, fraction, seed); });
+           [](const GraphPtr& g, double fraction, int64_t seed) { return training_vertices_of(g, fraction, seed); })
+      .def("set_column_importance",
+           [](const GraphPtr& g, const at::Tensor& ids, const at::Tensor& weights, int64_t own_first, int64_t own_end,
+              double elsewhere) { set_column_importance_of(g, ids, weights, own_first, own_end, elsewhere); });
 }
 
 }  // namespace
@@ -210,9 +233,18 @@ std::shared_ptr<const Sampler> GraphHolder::sampler(const std::string& name, con
   for (int64_t size : sizes) key += "/" + std::to_string(size);
   std::lock_guard<std::mutex> lock(samplers_mutex_);
   std::shared_ptr<const Sampler>& kept = samplers_[key];
-  if (!kept)
+  if (!kept) {
     kept = with_backend([&](Backend&, LocalGraph& graph) { return matsamp::make_sampler(name, graph, params); });
+    if (importance_ && name == "dgs") kept->set_column_importance(importance_);
+  }
   return kept;
+}
+
+void GraphHolder::set_column_importance(std::shared_ptr<const ColumnImportance> importance) {
+  std::lock_guard<std::mutex> lock(samplers_mutex_);
+  importance_ = std::move(importance);
+  for (auto& [key, sampler] : samplers_)
+    if (sampler->name() == "dgs") sampler->set_column_importance(importance_);
 }
 
 }  // namespace matsamp::bindings

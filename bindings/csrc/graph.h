@@ -69,6 +69,8 @@ class GraphHolder : public torch::CustomClassHolder {
   // graph's registered matrices. A matsamp::Error for an unknown name or bad sizes.
   std::shared_ptr<const Sampler> sampler(const std::string& name, const std::vector<int64_t>& sizes,
                                          bool include_frontier, bool saint_norm) const;
+  // DGS's column importance for every dgs sampler of this graph, kept and later made.
+  void set_column_importance(std::shared_ptr<const ColumnImportance> importance);
 
  private:
   CsrMatrix adj_;
@@ -81,6 +83,7 @@ class GraphHolder : public torch::CustomClassHolder {
   std::unique_ptr<LocalGraph> graph_;  // adj_ registered in backend_
   mutable std::mutex backend_mutex_;
   mutable std::map<std::string, std::shared_ptr<const Sampler>> samplers_;  // built over graph_
+  std::shared_ptr<const ColumnImportance> importance_;                      // null: every column 1
   mutable std::mutex samplers_mutex_;
 };
 

@@ -170,6 +170,32 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
   cmd.add_flag("--keep-reverse-edges", o.keep_reverse_edges,
                "mask only (u, v) of a seed edge, not (v, u) too, on undirected graphs")
       ->group(link);
+  auto* dgs = "Explanation-guided sampling (DGS: --sampler dgs with --feature-replication c)";
+  cmd.add_option("--explain-every", o.train.guidance.every,
+                 "explain each process's rows against their remote neighbours every T steps (GNNExplainer on a "
+                 "snapshot of the model, on its own thread); the masks steer the next bulks: remote neighbours "
+                 "drawn by importance, remote feature rows fetched with their top dimensions (0: never; "
+                 "--locality-blocks then defaults to p/c)")
+      ->check(non_negative())
+      ->group(dgs)
+      ->capture_default_str();
+  cmd.add_option("--remote-feature-fraction", o.train.guidance.remote_feature_fraction,
+                 "share of the feature dimensions, by the explanations' feature mask, fetched for remote vertices "
+                 "in training (the rest are 0; evaluation fetches whole rows)")
+      ->check(in_range(1e-9, 1.0))
+      ->group(dgs)
+      ->capture_default_str();
+  cmd.add_option("--importance-floor", o.train.guidance.importance_floor,
+                 "least importance a remote neighbour is drawn with (its kept entries are weighted by 1 / their "
+                 "chance, so every layer stays unbiased; a lower floor saves more and varies more)")
+      ->check(in_range(1e-9, 1.0))
+      ->group(dgs)
+      ->capture_default_str();
+  cmd.add_option("--explainer-steps", o.train.guidance.explainer_steps,
+                 "GNNExplainer's optimizer steps per explanation")
+      ->check(positive())
+      ->group(dgs)
+      ->capture_default_str();
   add_hetero_options(cmd, o.hetero);
   cmd.add_option("--relation-weights", o.relation_weights,
                  "heterogeneous graphs: per-relation (R-GCN) or shared (one weight for every relation and one root "
@@ -349,6 +375,7 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
                  o.train.model.c_str(), static_cast<long long>(data.vertices), grid.process_rows(), o.replication,
                  data.split.train.size(), data.split.validation.size(), data.split.test.size(),
                  static_cast<long long>(data.num_classes));
+  data.block_rows = &graph.adjacency_block().local;  // what explanation-guided sampling explains
   Trainer trainer(data, *sampler, graph.backend(), comm, o.train);
   run_node_trainer(trainer, o, leader);
 #else
@@ -362,6 +389,9 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
 void train_hetero(TrainCommandOptions& o, Communicator& comm) {
   MATSAMP_CHECK(comm.size() == 1, "training on a heterogeneous graph runs on one process");
   MATSAMP_CHECK(o.task == "node", "--task link is for homogeneous graphs");
+  MATSAMP_CHECK(o.train.feature_replication == 0 && o.train.guidance.every == 0,
+                "training on a heterogeneous graph reads its features whole (no --feature-replication or "
+                "--explain-every)");
   MATSAMP_CHECK(o.train.model == "rgcn", "heterogeneous graphs train R-GCN (--model rgcn), not ", o.train.model);
   const HeteroSetup setup = prepare_hetero(o.source, o.sampler, o.hetero);
   const std::unique_ptr<HeteroSampler> sampler = make_hetero_sampler(*setup.backend, setup);

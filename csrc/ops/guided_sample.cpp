@@ -23,9 +23,21 @@ ColumnImportance::ColumnImportance(std::vector<vid_t> ids, std::vector<float> we
   }
 }
 
+ColumnImportance::ColumnImportance(std::vector<vid_t> ids, std::vector<float> weights, vid_t own_first, vid_t own_end,
+                                   float elsewhere)
+    : ColumnImportance(std::move(ids), std::move(weights)) {
+  MATSAMP_CHECK(own_first <= own_end, "column importance: own columns [", own_first, ", ", own_end, ") reversed");
+  MATSAMP_CHECK(elsewhere > 0 && elsewhere <= 1, "column importance: weight ", elsewhere,
+                " of the other columns is outside (0, 1]");
+  own_first_ = own_first;
+  own_end_ = own_end;
+  elsewhere_ = elsewhere;
+}
+
 float ColumnImportance::of(vid_t column) const {
   const auto at = std::lower_bound(ids_.begin(), ids_.end(), column);
-  return at != ids_.end() && *at == column ? weights_[at - ids_.begin()] : 1.0f;
+  if (at != ids_.end() && *at == column) return weights_[at - ids_.begin()];
+  return own_first_ <= column && column < own_end_ ? 1.0f : elsewhere_;
 }
 
 CsrMatrix guided_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,

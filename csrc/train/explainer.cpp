@@ -44,6 +44,25 @@ torch::Tensor binary_entropy(const torch::Tensor& p) {
   return -(p * torch::log(p + eps) + (1 - p) * torch::log(1 - p + eps)).mean();
 }
 
+// x with each column scaled by its mask value: sparse when x is mostly zeros (bag
+// of words), so each step costs its nonzeros, not its n x f entries.
+struct MaskedInput {
+  torch::Tensor dense, indices, values;  // dense, or the indices and values of a sparse x
+  explicit MaskedInput(const torch::Tensor& x) {
+    const torch::Tensor nonzero = x.ne(0);
+    if (nonzero.sum().item<int64_t>() * 8 > x.numel()) {
+      dense = x;
+      return;
+    }
+    indices = nonzero.nonzero().t().contiguous();
+    values = x.index({nonzero});
+  }
+  torch::Tensor operator()(const torch::Tensor& mask, const torch::Tensor& x) const {
+    if (dense.defined()) return dense * mask;
+    return at::sparse_coo_tensor(indices, values * mask.index_select(0, indices[1]), x.sizes());
+  }
+};
+
 std::vector<float> to_vector(const torch::Tensor& t) {
   const torch::Tensor c = t.detach().contiguous().to(torch::kFloat);
   return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
@@ -62,8 +81,15 @@ ExplanationMasks explain_partition(GnnModel& model, const ExplanationGraph& grap
   const int64_t layers = model.shape().num_layers;
   const bool was_training = model.is_training();
   model.eval();
+  // Only the masks learn: the model's parameters are constants here (no gradients computed or left behind).
+  std::vector<bool> learning;
+  for (torch::Tensor& p : model.parameters()) {
+    learning.push_back(p.requires_grad());
+    p.set_requires_grad(false);
+  }
   const torch::Tensor x =
       torch::cat({local_features.to(torch::kFloat).mean(0, true), remote_features.to(torch::kFloat)});
+  const MaskedInput masked(x);
 
   int64_t target = 0;  // the unmasked prediction for the super-vertex
   {
@@ -81,14 +107,15 @@ ExplanationMasks explain_partition(GnnModel& model, const ExplanationGraph& grap
     optimizer.zero_grad();
     const torch::Tensor node_mask = torch::sigmoid(node_logits), feature_mask = torch::sigmoid(feature_logits);
     const std::vector<Block> blocks = star_blocks(node_mask, layers);
-    const torch::Tensor logits = model.forward(blocks, x * feature_mask);
+    const torch::Tensor logits = model.forward(blocks, masked(feature_mask, x));
     torch::Tensor loss = torch::nn::functional::cross_entropy(logits, target_tensor);
     if (r > 0) loss = loss + options.node_size * node_mask.sum() + options.node_entropy * binary_entropy(node_mask);
     loss = loss + options.feature_size * feature_mask.mean() + options.feature_entropy * binary_entropy(feature_mask);
     loss.backward();
     optimizer.step();
   }
-  for (const torch::Tensor& p : model.parameters()) p.mutable_grad() = torch::Tensor();  // the masks' passes left them
+  std::vector<torch::Tensor> parameters = model.parameters();
+  for (size_t i = 0; i < parameters.size(); ++i) parameters[i].set_requires_grad(learning[i]);
   if (was_training) model.train();
   return {to_vector(torch::sigmoid(node_logits)), to_vector(torch::sigmoid(feature_logits))};
 }

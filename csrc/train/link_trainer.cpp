@@ -144,8 +144,9 @@ LinkTrainer::State::State(const Graph& graph_, const EdgeSplit& split_, const Sa
   MATSAMP_CHECK(o.hidden > 0 && o.learning_rate > 0, "link prediction: hidden and learning rate must be positive");
   MATSAMP_CHECK(o.epochs >= 0 && o.patience >= 0 && o.weight_decay >= 0,
                 "link prediction: epochs, patience and weight decay must be non-negative");
-  MATSAMP_CHECK(o.feature_replication == 0 && o.locality_blocks == 0,
-                "link prediction reads the features on every process (no feature replication or locality blocks)");
+  MATSAMP_CHECK(o.feature_replication == 0 && o.locality_blocks == 0 && o.guidance.every == 0,
+                "link prediction reads the features on every process (no feature replication, locality blocks or "
+                "explanation-guided sampling)");
   MATSAMP_CHECK(graph.feature_dim > 0, "link prediction needs vertex features (the graph has none)");
   MATSAMP_CHECK(split.validation.size() > 0 && split.validation_negatives.size() > 0,
                 "link prediction needs validation edges and negatives to score them against");

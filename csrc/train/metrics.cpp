@@ -45,6 +45,7 @@ JsonObject describe_epoch(const EpochMetrics& m, Communicator& comm) {
                                                           {"gradient_reduction", m.times.gradient_reduction},
                                                           {"optimizer", m.times.optimizer},
                                                           {"evaluation", m.times.evaluation},
+                                                          {"explanation_wait", m.times.explanation_wait},
                                                           {"epoch", m.times.total}};
   std::vector<double> mine;
   for (const auto& part : parts) mine.push_back(part.second);

@@ -21,6 +21,7 @@ struct EpochTimes {
   double gradient_reduction = 0;  // flatten, all-reduce over ranks, unflatten
   double optimizer = 0;           // Adam step
   double evaluation = 0;
+  double explanation_wait = 0;  // sampling waiting for DGS's explanation (it runs beside training)
   double total = 0;
 };
 

@@ -42,7 +42,15 @@ void check_blocks(const std::vector<Block>& blocks, const torch::Tensor& x, int6
 // x·Wᵀ + b for dense or sparse x (nn::Linear takes dense input only).
 torch::Tensor linear_map(torch::nn::Linear linear, const torch::Tensor& x) {
   if (!x.is_sparse()) return linear->forward(x);
-  const torch::Tensor y = torch::mm(x, linear->weight.t());
+  torch::Tensor y;
+  if (x.requires_grad()) {  // the explainer's masked input: a gradient per nonzero, not the dense n x f one
+    const torch::Tensor c = x.coalesce();  // values(), unlike _values(), carries the gradient
+    const torch::Tensor at = c.indices();
+    y = torch::zeros({x.size(0), linear->weight.size(0)}, linear->weight.options())
+            .index_add(0, at[0], c.values().unsqueeze(1) * linear->weight.t().index_select(0, at[1]));
+  } else {
+    y = torch::mm(x, linear->weight.t());
+  }
   return linear->bias.defined() ? y + linear->bias : y;
 }
 

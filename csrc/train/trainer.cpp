@@ -14,11 +14,13 @@
 #include "train/checkpoint.h"
 #include "train/data_parallel.h"
 #include "train/models.h"
+#include "train/online_explanation.h"
 #include "train/step_plan.h"
 #include "train/tensors.h"
 #include "util/progress.h"
 #include "util/timer.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
+#include "distributed/distributed_csr.h"
 #include "distributed/feature_fetcher.h"
 #endif
 
@@ -141,7 +143,10 @@ struct Trainer::State {
   std::unique_ptr<ProcessGrid> grid;  // with the fetcher: features in the 1.5D layout
   std::unique_ptr<FeatureFetcher> fetcher;
   torch::Tensor gathered_features;  // all rows, for full evaluation
+  torch::Tensor own_features;       // this rank's block of rows (the fetcher's), borrowed
 #endif
+  std::unique_ptr<GuidedSampling> guidance;  // DGS (options.guidance); null without
+  int64_t explanation_fetch_bytes = 0;       // sent fetching the remote rows explained (once)
 
   std::FILE* progress_out = nullptr;  // run()'s: steps of the epoch shown there (rank 0)
   TrainingProgress progress;          // with the next two, what checkpoints hold
@@ -168,8 +173,13 @@ struct Trainer::State {
   // The first of a sampling row's evaluation minibatches (numbered among all rows').
   int64_t evaluation_row_begin(int row) const { return row * evaluation_minibatches / sampling_rows; }
   void partition_features();
-  torch::Tensor input_rows(const std::vector<vid_t>& ids);  // collective with partitioned features
-  int64_t feature_bytes_sent() const;                       // by this rank's fetches so far
+  void setup_guidance();
+  void before_bulk(EpochTimes& times) {
+    if (guidance) guidance->before_bulk(sampler, comm, &times.explanation_wait);
+  }
+  // Collective with partitioned features; remote_dims: as FeatureFetcher::fetch.
+  torch::Tensor input_rows(const std::vector<vid_t>& ids, const std::vector<int64_t>& remote_dims = {});
+  int64_t feature_bytes_sent() const;  // by this rank's fetches so far
   bool partitioned_features() const;
   BatchLocality locality() const { return {static_cast<int>(options.locality_blocks), data.vertices}; }
   torch::Tensor all_inputs();
@@ -216,6 +226,8 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
     full_blocks.assign(shape.num_layers, Block{full, data.vertices});
   }
 
+  if (options.guidance.every > 0 && options.feature_replication > 0 && options.locality_blocks == 0)
+    options.locality_blocks = comm.size() / options.feature_replication;  // DGS explains a process's own rows
   MATSAMP_CHECK(options.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
                 options.locality_blocks);
   plan.epoch_order(data.split.train, options.seed, 0, locality());  // bad locality blocks fail here
@@ -237,6 +249,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
   broadcast_parameters(model->parameters(), comm);
   optimizer = std::make_unique<torch::optim::Adam>(
       model->parameters(), torch::optim::AdamOptions(options.learning_rate).weight_decay(options.weight_decay));
+  setup_guidance();
 }
 
 // The labelled vertices this rank scores: the training set (any rank may train on
@@ -333,7 +346,7 @@ double Trainer::State::train_step(PreparedStep prepared, int64_t step_seeds, uin
   for (PreparedMinibatch& mb : prepared.lanes) {
     if (partitioned_features() && !mb.x.defined()) {  // the fetch is a collective: every rank joins, in order
       ScopedTimer t(&times.feature_fetch);
-      mb.x = input_rows(mb.inputs);
+      mb.x = input_rows(mb.inputs, guidance ? guidance->remote_dims() : std::vector<int64_t>{});
     }
     if (mb.id < 0) continue;
     ScopedTimer t(&times.propagation);
@@ -441,13 +454,49 @@ void Trainer::State::partition_features() {
                   "this process holds feature rows [", data.first_feature_row, ", ",
                   data.first_feature_row + data.feature_rows(), "), not those of its process row [",
                   blocks.begin(grid->row()), ", ", blocks.end(grid->row()), ")");
-    fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim, g.features.data(), block_floats);
-  } else {
-    fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim,
-                                               feature_block_of(g.features, g.feature_dim, *grid), block_floats);
   }
+  const float* block = data.partitioned ? g.features.data() : feature_block_of(g.features, g.feature_dim, *grid);
+  fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim, block, block_floats);
+  own_features =
+      torch::from_blob(const_cast<float*>(block),  // read only
+                       {static_cast<int64_t>(block_floats) / std::max<int64_t>(g.feature_dim, 1), g.feature_dim});
 #else
   fail("feature replication ", options.feature_replication, " needs distributed/, which builds with MPI only");
+#endif
+}
+
+void Trainer::State::setup_guidance() {
+  const GuidanceOptions& g = options.guidance;
+  check_guidance_options(g, sampler.name().c_str());
+  if (g.every == 0) return;
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  MATSAMP_CHECK(fetcher,
+                "explanation-guided sampling explains the feature rows a process holds against the rest: "
+                "it needs partitioned features (--feature-replication c)");
+  MATSAMP_CHECK(options.locality_blocks == grid->process_rows(),
+                "explanation-guided sampling draws a process's minibatches from the rows it holds: locality blocks "
+                "must be p/c = ",
+                grid->process_rows(), ", not ", options.locality_blocks);
+  const int row = grid->row();
+  const vid_t first = fetcher->blocks().begin(row), end = fetcher->blocks().end(row);
+  MATSAMP_CHECK(!data.partitioned || data.block_rows, "a partitioned graph's explanation needs its block row of A");
+  ExplanationGraph graph =
+      explanation_graph(data.partitioned ? *data.block_rows : row_slice(data.graph.adj, first, end), first);
+  const int64_t sent_before = feature_bytes_sent();
+  const std::vector<float> remote = fetcher->fetch(graph.remote);  // once: features never change
+  explanation_fetch_bytes = feature_bytes_sent() - sent_before;
+  const torch::Tensor remote_rows =
+      torch::from_blob(const_cast<float*>(remote.data()),
+                       {static_cast<int64_t>(graph.remote.size()), data.graph.feature_dim})
+          .clone();
+  ExplainerOptions explainer;
+  explainer.steps = g.explainer_steps;
+  explainer.seed = options.seed;
+  guidance = std::make_unique<GuidedSampling>(
+      std::make_unique<OnlineExplanation>(std::move(graph), own_features, remote_rows, shape, explainer), g);
+  sampler.set_column_importance(std::make_shared<const ColumnImportance>());  // importance 1 until the first masks
+#else
+  fail("explanation-guided sampling needs partitioned features, which build with MPI only");
 #endif
 }
 
@@ -470,9 +519,9 @@ bool Trainer::State::partitioned_features() const {
 #endif
 }
 
-torch::Tensor Trainer::State::input_rows(const std::vector<vid_t>& ids) {
+torch::Tensor Trainer::State::input_rows(const std::vector<vid_t>& ids, const std::vector<int64_t>& remote_dims) {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  if (fetcher) return features.from_rows(fetcher->fetch(ids), static_cast<int64_t>(ids.size()));
+  if (fetcher) return features.from_rows(fetcher->fetch(ids, remote_dims), static_cast<int64_t>(ids.size()));
 #endif
   return features.rows(ids);
 }
@@ -529,6 +578,7 @@ EpochMetrics Trainer::train_epoch() {
   // The first bulk overlaps nothing, so its wait runs from its submission:
   // the worker may well run first, with this thread descheduled.
   ScopedTimer since_submission(nullptr);
+  s.before_bulk(m.times);
   std::future<SampledBulk> pending = start(0);
   const FinishBeforeLeaving finish{pending};  // the task refers to `order`
 
@@ -551,7 +601,10 @@ EpochMetrics Trainer::train_epoch() {
     if (next_bulk == 0) m.times.sampling_wait += since_submission.seconds();
     m.times.sampling += current->seconds;
     const StepPlan::Bulk bulk = s.plan.bulk(next_bulk);
-    if (++next_bulk < s.plan.num_bulks()) pending = start(next_bulk);
+    if (++next_bulk < s.plan.num_bulks()) {
+      s.before_bulk(m.times);
+      pending = start(next_bulk);
+    }
     for (int64_t step = 0; step < bulk.lane_length; ++step) unprepared.push_back({current, bulk, step});
   };
   const auto prepare = [&s](const StepRef& ref) {
@@ -591,6 +644,7 @@ EpochMetrics Trainer::train_epoch() {
     const int64_t step_seeds = prepared.front().second;
     prepared.pop_front();
     loss_sum += s.train_step(std::move(step), step_seeds, epoch_key, m.times);
+    if (s.guidance) s.guidance->after_step(*s.model);
     if (++m.steps < epoch_steps && steps_shown.seconds() >= 1.0) steps_shown.update(m.steps);  // quick epochs: none
   }
   steps_shown.clear();
@@ -630,6 +684,8 @@ TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::st
   // An unwritable checkpoint path is reported now, not after the first epoch.
   if (leader && !checkpoint_path.empty()) check_can_write(checkpoint_path);
   state_->progress_out = progress;
+  std::vector<int64_t> explanation_bytes{state_->explanation_fetch_bytes};
+  state_->comm.all_reduce_sum(explanation_bytes);
   while (!finished()) {
     const EpochMetrics m = train_epoch();
     if (leader && !checkpoint_path.empty()) save_checkpoint(checkpoint_path);
@@ -643,7 +699,9 @@ TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::st
   }
   const TrainSummary result = summary();
   if (leader && metrics) {
-    std::fprintf(metrics, "%s\n", describe_summary(result).str().c_str());
+    JsonObject line = describe_summary(result);
+    if (state_->guidance) line.add("explanation_fetch_bytes", explanation_bytes[0]);  // all ranks', before epoch 1
+    std::fprintf(metrics, "%s\n", line.str().c_str());
     std::fflush(metrics);
   }
   return result;

@@ -13,6 +13,7 @@
 
 #include "distributed/communicator.h"
 #include "sampling/sampler.h"
+#include "train/guidance_options.h"
 #include "train/metrics.h"
 #include "train/training_data.h"
 
@@ -56,6 +57,7 @@ struct TrainOptions {
   int locality_blocks = 0;          // B > 0: lane j's minibatches from id block j·B/lanes
                                     // (StepPlan::epoch_order); with B = p/c a rank's
                                     // minibatches come from the feature rows it holds
+  GuidanceOptions guidance;         // DGS; its locality blocks default to p/c
 };
 
 class Trainer {

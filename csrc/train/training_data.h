@@ -40,6 +40,9 @@ struct TrainingData {
   bool partitioned = false;
   int64_t vertices = 0;  // of the whole graph
   int64_t first_feature_row = 0;
+  // Graph-partitioned training with explanation-guided sampling: this rank's
+  // block row of A (the sampler's graph holds it; borrowed).
+  const CsrMatrix* block_rows = nullptr;
   DataSplit split;
   std::vector<int64_t> split_labels;  // the labels of scored_vertices(split), in that order
   int64_t num_classes = 0;

@@ -3,7 +3,8 @@
 # blocks of a .msg file, and the epochs' losses and accuracies are those of one
 # process (same seed and global batch), for c = 1 and, where c*c divides p, c = 2
 # (the process rows' work shared or split),
-# as are the minibatches `bench` samples from that file; misuse ends every rank
+# as are the minibatches `bench` samples from that file; DGS fetches fewer bytes than
+# drawing from each rank's own part alone; misuse ends every rank
 # with one message.
 # Usage: cli_distributed_train.sh MATSAMP MPIEXEC NP
 set -euo pipefail
@@ -52,6 +53,15 @@ if (( np > 1 )) && "$matsamp" partition -g "$dir/g.msg" --parts "$np" -o "$dir/p
   done
   all=$(served "$dir/blocks_0") own=$(served "$dir/blocks_$np")
   (( own * 5 < all * 4 )) || fail "drawing from the own part served $own bytes, not a fifth below $all drawing from all"
+  # DGS: explanations after every step steer the draws of the next epochs, and remote
+  # rows come with half their dimensions: fewer bytes than drawing from the own part
+  # alone, and the explained rows' one fetch in the summary.
+  launch -np "$np" "$matsamp" "${train[@]}" -g "$dir/parts.msg" --distributed partitioned --sampler dgs \
+    --explain-every 1 --explainer-steps 10 --remote-feature-fraction 0.5 > "$dir/dgs" 2> "$dir/err" ||
+    fail "--sampler dgs --explain-every 1: $(cat "$dir/err")"
+  guided=$(served "$dir/dgs")
+  (( guided * 4 < own * 3 )) || fail "explanation-guided sampling served $guided bytes, not a quarter below $own"
+  grep -q '"explanation_fetch_bytes":[1-9]' "$dir/dgs" || fail "no explanation fetch in $(tail -1 "$dir/dgs")"
 else
   grep -q "no METIS" "$dir/err" 2> /dev/null || (( np == 1 )) || fail "partition: $(cat "$dir/err")"
 fi
@@ -87,6 +97,10 @@ expect_error "evaluates sampled minibatches" train -g "$dir/g.msg" --distributed
 expect_error "--replication applies to --distributed partitioned" train -g "$dir/g.msg" --replication 2
 expect_error "--transport applies to --distributed runs" train -g "$dir/g.msg" --transport nccl
 expect_error "--row-work applies to --distributed partitioned" train -g "$dir/g.msg" --row-work split
+expect_error "draws with --sampler dgs, not graphsage" train -g "$dir/g.msg" --feature-replication 1 --explain-every 2
+expect_error "needs partitioned features" train -g "$dir/g.msg" --sampler dgs --explain-every 2
+expect_error "(--explain-every T)" train -g "$dir/g.msg" --sampler dgs --feature-replication 1 \
+  --remote-feature-fraction 0.5
 if "$matsamp" train -g "$dir/g.msg" --distributed partitioned > "$dir/out" 2> "$dir/err"; then
   fail "--distributed without a launcher succeeded"
 fi

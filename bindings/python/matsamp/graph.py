@@ -286,6 +286,40 @@ class Graph:
             raise TypeError(f"fraction must be a number, got {_type_name(fraction)}")
         return self.handle.training_vertices(float(fraction), _args.integer(seed, "seed"))
 
+    def remote_neighbours(self, own_nodes):
+        """The neighbours of the nodes ``range(first, end)`` (``own_nodes``, a range or a
+        (first, end) pair) outside that range, ascending: what DGS's explanation graph
+        joins a partition to, and what :meth:`set_column_importance` weighs."""
+        first, end = _own_range(own_nodes, self.num_nodes)
+        rowptr, col, _ = self.csr()
+        neighbours = col[int(rowptr[first]):int(rowptr[end])].to(torch.int64)
+        return torch.unique(neighbours[(neighbours < first) | (neighbours >= end)])
+
+    def set_column_importance(self, nodes, weights, *, own_nodes=None, elsewhere=1.0):
+        """DGS's guided draw for the ``"dgs"`` sampler of this graph (its loaders, now
+        and later): each neighbour's chance scaled by its importance, kept entries
+        weighted by 1 / their chance, so every layer stays an unbiased estimate.
+
+        Args:
+            nodes: int64 ids, ascending and distinct (e.g. :meth:`remote_neighbours`).
+            weights: float32, one per node, in (0, 1] (e.g. an explainer's node mask).
+            own_nodes: None, or a range / (first, end) pair of nodes that weigh 1 ...
+            elsewhere: ... while every node neither listed nor own weighs this, in (0, 1].
+                Without ``own_nodes``, every unlisted node weighs 1.
+
+        Raises:
+            ValueError: ids out of range or not ascending, weights outside (0, 1], a
+                bad range, or as many weights as nodes not given.
+        """
+        first, end = (0, 0) if own_nodes is None else _own_range(own_nodes, self.num_nodes)
+        if isinstance(elsewhere, bool) or not isinstance(elsewhere, numbers.Real):
+            raise TypeError(f"elsewhere must be a number, got {_type_name(elsewhere)}")
+        if own_nodes is None and elsewhere != 1.0:
+            raise ValueError("elsewhere: the weight of nodes neither listed nor own needs own_nodes")
+        nodes = torch.as_tensor(nodes, dtype=torch.int64).cpu()
+        weights = torch.as_tensor(weights, dtype=torch.float32).cpu()
+        self.handle.set_column_importance(nodes, weights, first, end, float(elsewhere))
+
     def __repr__(self):
         f = "none" if self.features is None else self.features.size(1)
         split = "".join(f", {name}={ids.numel()}" for name, ids in sorted(self.splits.items()))
@@ -322,6 +356,18 @@ def load_dataset(path, **kwargs):
 
 
 _ID_DTYPES = (torch.int64, torch.int32)
+
+
+def _own_range(own_nodes, n):
+    if isinstance(own_nodes, range) and own_nodes.step == 1:
+        first, end = own_nodes.start, own_nodes.stop
+    elif isinstance(own_nodes, (tuple, list)) and len(own_nodes) == 2:
+        first, end = (_args.integer(v, "own_nodes") for v in own_nodes)
+    else:
+        raise TypeError(f"own_nodes must be a range or a (first, end) pair, got {_type_name(own_nodes)}")
+    if not 0 <= first <= end <= n:
+        raise ValueError(f"own_nodes [{first}, {end}) is not a range of the graph's {n} nodes")
+    return first, end
 
 
 def _type_name(x):
