@@ -13,13 +13,19 @@
 #
 #   experiments/dgs_bytes.sh [settings...]     (default: all five)
 #
+# Last, each setting's test accuracy against uniform's on the same splits (the
+# mean paired difference and its standard error; uniform's runs are read from
+# UNIFORM_DIR, default LOG_DIR/uniform).
+#
 # Environment: MATSAMP, CORA, SPLITS as for train_accuracy.sh; PARTS (default 4),
-# EVERY (T, default 20 steps), LOG_DIR (default /tmp/matsamp_dgs).
+# EVERY (T, default 20 steps), FLOOR (--importance-floor, default 0.1), LOG_DIR
+# (default /tmp/matsamp_dgs).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 matsamp=${MATSAMP:-$root/build/csrc/matsamp}
 parts=${PARTS:-4}
 every=${EVERY:-20}
+floor=${FLOOR:-0.1}
 log_dir=${LOG_DIR:-/tmp/matsamp_dgs}
 mkdir -p "$log_dir"
 graph="$log_dir/cora$parts.msg"
@@ -33,8 +39,8 @@ for setting in "${settings[@]}"; do
     uniform) model=graphsage extra=() ;;
     locality) model=graphsage extra=(--locality-blocks "$parts") ;;
     labor0) model=dgs extra=(--locality-blocks "$parts") ;;
-    dgs) model=dgs extra=(--explain-every "$every") ;;
-    dgs_half) model=dgs extra=(--explain-every "$every" --remote-feature-fraction 0.5) ;;
+    dgs) model=dgs extra=(--explain-every "$every" --importance-floor "$floor") ;;
+    dgs_half) model=dgs extra=(--explain-every "$every" --importance-floor "$floor" --remote-feature-fraction 0.5) ;;
     *) echo "unknown setting '$setting' (expected uniform locality labor0 dgs dgs_half)" >&2; exit 1 ;;
   esac
   echo "== $setting"
@@ -44,3 +50,23 @@ for setting in "${settings[@]}"; do
   cat "$log_dir/$setting"/*.jsonl | sed -n 's/.*"explanation_fetch_bytes":\([0-9]*\).*/\1/p' |
     awk '{ s += $1; n++ } END { if (n) printf "  explanation fetch bytes per run, all ranks: %.0f\n", s / n }'
 done
+UNIFORM_DIR=${UNIFORM_DIR:-$log_dir/uniform} LOG_DIR=$log_dir python3 - "${settings[@]}" <<'PY'
+import glob, json, math, os, re, sys
+def accuracies(folder):
+    out = {}
+    for path in glob.glob(folder + "/*_split*.jsonl"):
+        split = int(re.search(r"_split(\d+)\.jsonl$", path).group(1))
+        for line in open(path):
+            if '"summary":true' in line:
+                out[split] = json.loads(line)["test_accuracy"]
+    return out
+uniform = accuracies(os.environ["UNIFORM_DIR"])
+for setting in sys.argv[1:]:
+    got = accuracies(os.path.join(os.environ["LOG_DIR"], setting))
+    d = [100 * (got[i] - uniform[i]) for i in sorted(got) if i in uniform]
+    if setting == "uniform" or len(d) < 2:
+        continue
+    mean = sum(d) / len(d)
+    se = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
+    print("%s: test accuracy %+.2f +- %.2f points against uniform on the same %d splits" % (setting, mean, se, len(d)))
+PY
