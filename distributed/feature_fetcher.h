@@ -29,6 +29,7 @@ class FeatureFetcher {
 
   int64_t feature_dim() const { return feature_dim_; }
   const RowBlocks& blocks() const { return blocks_; }
+  const float* block() const { return block_; }  // this rank's rows, as given
 
  private:
   const float* own_row(vid_t v) const;  // checked to be this rank's

@@ -8,6 +8,8 @@
 #include "train/explainer.h"
 #include "train/online_explanation.h"
 
+#include "error_checks.h"
+
 namespace matsamp {
 namespace {
 
@@ -104,6 +106,25 @@ TEST(SparseInput, LayerAndGradientsEqualTheDenseInputs) {
   EXPECT_TRUE(torch::allclose(values.grad(), dense.grad().index({x.ne(0)}), 1e-5, 1e-6));
 }
 
+TEST(GuidanceOptions, OptionsThatCannotWorkAreErrors) {
+  GuidanceOptions o;
+  check_guidance_options(o);  // none asked: nothing to check
+  o.every = -1;
+  testing::expect_error([&] { check_guidance_options(o); }, "explanations every -1 steps");
+  o.every = 0;
+  o.remote_feature_fraction = 0.5;
+  testing::expect_error([&] { check_guidance_options(o); }, "(--explain-every T)");
+  o.every = 4;
+  o.remote_feature_fraction = 1.5;
+  testing::expect_error([&] { check_guidance_options(o); }, "remote feature fraction must be in (0, 1], got 1.5");
+  o.remote_feature_fraction = 0.5;
+  o.importance_floor = 0;
+  testing::expect_error([&] { check_guidance_options(o); }, "importance floor must be in (0, 1], got 0");
+  o.importance_floor = 0.2;
+  o.explainer_steps = 0;
+  testing::expect_error([&] { check_guidance_options(o); }, "explainer steps must be positive, got 0");
+}
+
 TEST(TopDimensions, KeepsTheLargestMaskValuesInAscendingOrder) {
   const std::vector<double> mask{0.1, 0.9, 0.5, 0.9, 0.2};
   EXPECT_EQ(top_dimensions(mask, 0.4), (std::vector<int64_t>{1, 3}));
@@ -183,8 +204,21 @@ TEST(ExplainPartition, TwoLayerSageRunsOnTheStarAndBadInputIsAnError) {
   const ExplanationMasks masks = explain_partition(*model, g, torch::rand({2, 3}), torch::rand({2, 3}), options);
   EXPECT_EQ(masks.remote.size(), 2u);
   EXPECT_EQ(masks.features.size(), 3u);
-  EXPECT_THROW(explain_partition(*model, g, torch::rand({2, 3}), torch::rand({3, 3}), options), Error);
-  EXPECT_THROW(explain_partition(*model, g, torch::rand({0, 3}), torch::rand({2, 3}), options), Error);
+  testing::expect_error(
+      [&] {
+        explain_partition(*model, g, torch::rand({2, 3}), torch::rand({3, 3}), options);
+      },
+      "3 remote feature rows of 3 for 2 remote vertices of 3");
+  testing::expect_error(
+      [&] {
+        explain_partition(*model, g, torch::rand({0, 3}), torch::rand({2, 3}), options);
+      },
+      "no local feature rows");
+  testing::expect_error(
+      [&] {
+        OnlineExplanation(g, torch::rand({2, 3}), torch::rand({3, 3}), shape, options);
+      },
+      "3 remote feature rows for 2 remote vertices");
 }
 
 }  // namespace

@@ -201,6 +201,8 @@ TEST(HeteroTrainer, TrainsFromTheCli) {
   EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos);
   testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --task link --epochs 1", dir),
                                  "--task link is for homogeneous graphs");
+  testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --explain-every 2 --epochs 1", dir),
+                                 "reads its features whole (no --feature-replication or --explain-every)");
   testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --model gcn --epochs 1", dir),
                                  "heterogeneous graphs train R-GCN (--model rgcn), not gcn");
   testing::expect_one_line_error(testing::run_cli("train -g planted:300:4 --model rgcn --epochs 1", dir),

@@ -261,6 +261,9 @@ TEST(LinkCli, BadInputIsAOneLineError) {
   testing::expect_one_line_error(
       testing::run_cli("train --task link -g " + cora + " --edge-split 0.5,0.6 --epochs 1", dir),
       "fractions must be non-negative and leave edges to train on");
+  testing::expect_one_line_error(
+      testing::run_cli("train --task link -g " + cora + " --sampler dgs --explain-every 2 --epochs 1", dir),
+      "no feature replication, locality blocks or explanation-guided sampling");
   testing::expect_one_line_error(testing::run_cli("train --task link -g rmat:6 --epochs 1", dir),
                                  "link prediction needs vertex features");
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "train/tensors.h"
 
 namespace matsamp {
 
@@ -44,21 +45,19 @@ torch::Tensor binary_entropy(const torch::Tensor& p) {
   return -(p * torch::log(p + eps) + (1 - p) * torch::log(1 - p + eps)).mean();
 }
 
-// x with each column scaled by its mask value: sparse when x is mostly zeros (bag
-// of words), so each step costs its nonzeros, not its n x f entries.
+// x (contiguous, float) with each column scaled by its mask value: sparse when x
+// has few nonzeros (bag of words, FeatureTable's rule), so each step costs its
+// nonzeros, not its n x f entries.
 struct MaskedInput {
-  torch::Tensor dense, indices, values;  // dense, or the indices and values of a sparse x
-  explicit MaskedInput(const torch::Tensor& x) {
+  torch::Tensor x, indices, values;  // with the indices and values of x's nonzeros when sparse
+  explicit MaskedInput(torch::Tensor rows) : x(std::move(rows)) {
+    if (!sparse_enough(x.data_ptr<float>(), x.size(0), x.size(1))) return;
     const torch::Tensor nonzero = x.ne(0);
-    if (nonzero.sum().item<int64_t>() * 8 > x.numel()) {
-      dense = x;
-      return;
-    }
     indices = nonzero.nonzero().t().contiguous();
     values = x.index({nonzero});
   }
-  torch::Tensor operator()(const torch::Tensor& mask, const torch::Tensor& x) const {
-    if (dense.defined()) return dense * mask;
+  torch::Tensor operator()(const torch::Tensor& mask) const {
+    if (!indices.defined()) return x * mask;
     return at::sparse_coo_tensor(indices, values * mask.index_select(0, indices[1]), x.sizes());
   }
 };
@@ -89,7 +88,7 @@ ExplanationMasks explain_partition(GnnModel& model, const ExplanationGraph& grap
   }
   const torch::Tensor x =
       torch::cat({local_features.to(torch::kFloat).mean(0, true), remote_features.to(torch::kFloat)});
-  const MaskedInput masked(x);
+  const MaskedInput masked(x.contiguous());
 
   int64_t target = 0;  // the unmasked prediction for the super-vertex
   {
@@ -107,7 +106,7 @@ ExplanationMasks explain_partition(GnnModel& model, const ExplanationGraph& grap
     optimizer.zero_grad();
     const torch::Tensor node_mask = torch::sigmoid(node_logits), feature_mask = torch::sigmoid(feature_logits);
     const std::vector<Block> blocks = star_blocks(node_mask, layers);
-    const torch::Tensor logits = model.forward(blocks, masked(feature_mask, x));
+    const torch::Tensor logits = model.forward(blocks, masked(feature_mask));
     torch::Tensor loss = torch::nn::functional::cross_entropy(logits, target_tensor);
     if (r > 0) loss = loss + options.node_size * node_mask.sum() + options.node_entropy * binary_entropy(node_mask);
     loss = loss + options.feature_size * feature_mask.mean() + options.feature_entropy * binary_entropy(feature_mask);

@@ -15,7 +15,7 @@ struct GuidanceOptions {
   int64_t explainer_steps = 100;         // GNNExplainer's optimizer steps per explanation
 };
 
-// Throws a one-line error for options that cannot work (`sampler`: the sampler's name).
-void check_guidance_options(const GuidanceOptions& options, const char* sampler);
+// Throws a one-line error for options that cannot work.
+void check_guidance_options(const GuidanceOptions& options);
 
 }  // namespace matsamp

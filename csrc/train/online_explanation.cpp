@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <string>
 
 #include "core/error.h"
 #include "util/timer.h"
@@ -42,14 +41,12 @@ ExplanationMasks OnlineExplanation::finish() {
   return pending_.get();
 }
 
-void check_guidance_options(const GuidanceOptions& g, const char* sampler) {
+void check_guidance_options(const GuidanceOptions& g) {
   MATSAMP_CHECK(g.every >= 0, "explanations every ", g.every, " steps: must be 0 (none) or positive");
   MATSAMP_CHECK(g.every > 0 || g.remote_feature_fraction == 1.0,
                 "a remote feature fraction follows the explanations' feature mask: set how often to explain "
                 "(--explain-every T)");
   if (g.every == 0) return;
-  MATSAMP_CHECK(std::string(sampler) == "dgs",
-                "explanation-guided sampling (--explain-every) draws with --sampler dgs, not ", sampler);
   MATSAMP_CHECK(g.remote_feature_fraction > 0 && g.remote_feature_fraction <= 1,
                 "remote feature fraction must be in (0, 1], got ", g.remote_feature_fraction);
   MATSAMP_CHECK(g.importance_floor > 0 && g.importance_floor <= 1, "importance floor must be in (0, 1], got ",
@@ -59,7 +56,7 @@ void check_guidance_options(const GuidanceOptions& g, const char* sampler) {
 
 GuidedSampling::GuidedSampling(std::unique_ptr<OnlineExplanation> explanation, const GuidanceOptions& options)
     : explanation_(std::move(explanation)), options_(options) {
-  check_guidance_options(options_, "dgs");
+  check_guidance_options(options_);
   MATSAMP_CHECK(explanation_ && options_.every > 0, "guided sampling: no explanation to follow");
 }
 

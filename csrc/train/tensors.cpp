@@ -68,13 +68,6 @@ CsrMatrix dense_to_csr(const float* dense, int64_t rows, int64_t cols) {
   return m;
 }
 
-// Whether `count` x `feature_dim` rows are kept sparse: few enough nonzeros.
-bool sparse_enough(const float* rows, int64_t count, int64_t feature_dim, double max_sparse_density) {
-  int64_t nonzeros = 0;
-  for (int64_t i = 0; i < count * feature_dim; ++i) nonzeros += rows[i] != 0;
-  return count > 0 && static_cast<double>(nonzeros) <= max_sparse_density * static_cast<double>(count * feature_dim);
-}
-
 // The rows of a vector, checked to be `count` x `feature_dim`.
 const float* checked_rows(const std::vector<float>& rows, int64_t count, int64_t feature_dim) {
   MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim, rows.size(), " feature values for ", count,
@@ -83,6 +76,12 @@ const float* checked_rows(const std::vector<float>& rows, int64_t count, int64_t
 }
 
 }  // namespace
+
+bool sparse_enough(const float* rows, int64_t count, int64_t feature_dim, double max_sparse_density) {
+  int64_t nonzeros = 0;
+  for (int64_t i = 0; i < count * feature_dim; ++i) nonzeros += rows[i] != 0;
+  return count > 0 && static_cast<double>(nonzeros) <= max_sparse_density * static_cast<double>(count * feature_dim);
+}
 
 FeatureTable::FeatureTable(const Graph& g, const torch::Device& device, double max_sparse_density)
     : FeatureTable(g.features, g.num_vertices(), g.feature_dim, device, max_sparse_density) {}

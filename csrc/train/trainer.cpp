@@ -143,7 +143,6 @@ struct Trainer::State {
   std::unique_ptr<ProcessGrid> grid;  // with the fetcher: features in the 1.5D layout
   std::unique_ptr<FeatureFetcher> fetcher;
   torch::Tensor gathered_features;  // all rows, for full evaluation
-  torch::Tensor own_features;       // this rank's block of rows (the fetcher's), borrowed
 #endif
   std::unique_ptr<GuidedSampling> guidance;  // DGS (options.guidance); null without
   int64_t explanation_fetch_bytes = 0;       // sent fetching the remote rows explained (once)
@@ -457,9 +456,6 @@ void Trainer::State::partition_features() {
   }
   const float* block = data.partitioned ? g.features.data() : feature_block_of(g.features, g.feature_dim, *grid);
   fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim, block, block_floats);
-  own_features =
-      torch::from_blob(const_cast<float*>(block),  // read only
-                       {static_cast<int64_t>(block_floats) / std::max<int64_t>(g.feature_dim, 1), g.feature_dim});
 #else
   fail("feature replication ", options.feature_replication, " needs distributed/, which builds with MPI only");
 #endif
@@ -467,8 +463,10 @@ void Trainer::State::partition_features() {
 
 void Trainer::State::setup_guidance() {
   const GuidanceOptions& g = options.guidance;
-  check_guidance_options(g, sampler.name().c_str());
+  check_guidance_options(g);
   if (g.every == 0) return;
+  MATSAMP_CHECK(sampler.name() == "dgs", "explanation-guided sampling (--explain-every) draws with --sampler dgs, not ",
+                sampler.name());
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   MATSAMP_CHECK(fetcher,
                 "explanation-guided sampling explains the feature rows a process holds against the rest: "
@@ -485,6 +483,8 @@ void Trainer::State::setup_guidance() {
   const int64_t sent_before = feature_bytes_sent();
   const std::vector<float> remote = fetcher->fetch(graph.remote);  // once: features never change
   explanation_fetch_bytes = feature_bytes_sent() - sent_before;
+  const torch::Tensor own_rows =  // read only
+      torch::from_blob(const_cast<float*>(fetcher->block()), {end - first, data.graph.feature_dim});
   const torch::Tensor remote_rows =
       torch::from_blob(const_cast<float*>(remote.data()),
                        {static_cast<int64_t>(graph.remote.size()), data.graph.feature_dim})
@@ -493,7 +493,7 @@ void Trainer::State::setup_guidance() {
   explainer.steps = g.explainer_steps;
   explainer.seed = options.seed;
   guidance = std::make_unique<GuidedSampling>(
-      std::make_unique<OnlineExplanation>(std::move(graph), own_features, remote_rows, shape, explainer), g);
+      std::make_unique<OnlineExplanation>(std::move(graph), own_rows, remote_rows, shape, explainer), g);
   sampler.set_column_importance(std::make_shared<const ColumnImportance>());  // importance 1 until the first masks
 #else
   fail("explanation-guided sampling needs partitioned features, which build with MPI only");
