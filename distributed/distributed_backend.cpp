@@ -12,9 +12,10 @@ namespace matsamp {
 
 namespace {
 
-// What a distributed handle refers to: an operand of the product.
+// What a distributed handle refers to: an operand of the product, or a shared row.
 struct DistributedMatrix final : Resident {
   int operand = -1;
+  int shared_row = -1;
 };
 
 // The handle's arrays on the host: the CPU backend's own (no copy), or a copy in *scratch.
@@ -50,12 +51,26 @@ Matrix DistributedBackend::register_distributed(const DistributedCsr& a) {
   return Matrix(this, std::move(storage), a.rows(), a.cols(), column_sums[1]).set_uniform_rows(column_sums[0] == 0);
 }
 
+Matrix DistributedBackend::register_shared_row(const SharedRowBlock& row) {
+  auto storage = std::make_shared<DistributedMatrix>();
+  storage->shared_row = product_.add_shared_row(row);
+  return Matrix(this, std::move(storage), 1, row.blocks().n, row.shape().positive);
+}
+
 int DistributedBackend::operand_of(const Matrix& m) const {
-  return m.owner() == this ? static_cast<const DistributedMatrix*>(m.storage())->operand : -1;
+  if (m.owner() != this) return -1;
+  const auto* d = static_cast<const DistributedMatrix*>(m.storage());
+  MATSAMP_CHECK(d->shared_row < 0, "distributed backend: a shared row (1 x ", m.cols(),
+                ") takes part in its_sample and gather only");
+  return d->operand;
+}
+
+int DistributedBackend::shared_row_of(const Matrix& m) const {
+  return m.owner() == this ? static_cast<const DistributedMatrix*>(m.storage())->shared_row : -1;
 }
 
 void DistributedBackend::reject_distributed(const Matrix& m, const char* op) const {
-  MATSAMP_CHECK(operand_of(m) < 0, "distributed backend: ", op, " of a distributed graph matrix is not supported");
+  MATSAMP_CHECK(m.owner() != this, "distributed backend: ", op, " of a distributed graph matrix is not supported");
 }
 
 std::string DistributedBackend::name() const {
@@ -170,6 +185,7 @@ Matrix DistributedBackend::normalize_rows(Matrix p, RowScale scale) {
 }
 
 Matrix DistributedBackend::its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) {
+  if (const int row = shared_row_of(p); row >= 0) return local_->upload(product_.sample_shared_row(row, s, keys));
   reject_distributed(p, "its_sample");
   return local_->its_sample(p, s, keys);
 }
@@ -180,6 +196,10 @@ Compacted DistributedBackend::compact_columns(Matrix s, const Offsets& row_offse
 }
 
 Values DistributedBackend::gather(const Matrix& p, const BlockedIds& at) {
+  if (const int row = shared_row_of(p); row >= 0) {
+    std::vector<vid_t> scratch;
+    return local_->upload_values(product_.shared_row_values(row, on_host(*local_, at.ids, &scratch)));
+  }
   reject_distributed(p, "gather");
   return local_->gather(p, at);
 }

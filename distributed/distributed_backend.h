@@ -26,6 +26,9 @@ class DistributedBackend final : public Backend {
   // (row uniformity and the number of nonzeros are agreed on); `a` must outlive
   // every handle made from it.
   Matrix register_distributed(const DistributedCsr& a);
+  // A 1 x n row every minibatch shares, held by blocks (shared_row.h): its_sample and
+  // gather of it are the product's shared-row ops. `row` must outlive every handle.
+  Matrix register_shared_row(const SharedRowBlock& row);
 
   std::string name() const override;
   Matrix register_graph(const CsrMatrix& a) override { return local_->register_graph(a); }
@@ -56,8 +59,10 @@ class DistributedBackend final : public Backend {
   Values gather(const Matrix& p, const BlockedIds& at) override;
 
  private:
-  // The operand id of a distributed handle; -1 for a local one.
+  // The operand id of a distributed handle; -1 for a local one or a shared row.
   int operand_of(const Matrix& m) const;
+  // The product's id of a shared row's handle; -1 for any other.
+  int shared_row_of(const Matrix& m) const;
   void reject_distributed(const Matrix& m, const char* op) const;
   // Rows of a distributed matrix, fetched whole through the product (R·A).
   CsrMatrix fetch_rows(const Matrix& a, const std::vector<vid_t>& rows);

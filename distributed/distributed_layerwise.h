@@ -19,9 +19,10 @@ struct DistributedLayerWise {
 // and bytes sized by the block, not by n).
 DistributedLayerWise prepare_distributed_layerwise(const DistributedCsr& adj, ProcessGrid& grid);
 
-// Collective: FastGCN's 1 x n distribution, whole on every rank, equal to the single
-// process's: the column sums of Â∘Â are folded block by block down the process column
-// in row order (the local spgemm's order). O(n) per rank, so made only for FastGCN.
-CsrMatrix distributed_column_norms(const DistributedLayerWise& m, ProcessGrid& grid);
+// Collective: FastGCN's 1 x n distribution at this block's vertices (0 where the row
+// has no entry), equal to the single process's: each column's values of Â∘Â go to the
+// block owning the column and are summed there in row order (the local spgemm's
+// order), and the normalizing sum is passed down the process column in column order.
+std::vector<float> distributed_column_norms(const DistributedLayerWise& m, ProcessGrid& grid);
 
 }  // namespace matsamp

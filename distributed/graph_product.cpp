@@ -24,11 +24,25 @@ std::vector<RandomKey> keys_of(const RandomKey& base, const int64_t* words, size
   return keys;
 }
 
-// Rows of a matrix, appended: their lengths, column ids and values.
+using RowOp = GraphProduct::RowOp;
+
+// Words sent with each id asked: a sampled row's key (minibatch, row), a search's target.
+int64_t words_per_id(RowOp op) {
+  return op == RowOp::sample_rows || op == RowOp::labor_sample_rows ? 2 : op == RowOp::search_prefix ? 1 : 0;
+}
+// Words answered per id: a search's prefix before the entry found.
+int64_t answer_words_per_id(RowOp op) { return op == RowOp::search_prefix ? 1 : 0; }
+bool is_shared_row_op(RowOp op) {
+  return op == RowOp::search_prefix || op == RowOp::shared_values || op == RowOp::positive_entries;
+}
+
+// Rows of a matrix, appended: their lengths, column ids and values (and the
+// answers' words).
 struct RowsOut {
   std::vector<int64_t> lengths;
   std::vector<col_t> colidx;
   std::vector<float> values;
+  std::vector<int64_t> words;
 
   void append(const CsrMatrix& m, const std::vector<vid_t>& rows) {
     for (vid_t r : rows) {
@@ -43,8 +57,8 @@ struct RowsOut {
 // The answer to rank `asker`'s request for rows ids[0, count) of this rank's block of
 // `a`: the rows whole, or sampled as the header says with the keys (minibatch, row)
 // of key_words. Returns the entries appended.
-int64_t answer(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int64_t count, const int64_t* key_words,
-               const GraphProduct::Header& h, int asker, RowsOut& out) {
+int64_t answer_rows(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int64_t count,
+                    const int64_t* key_words, const GraphProduct::Header& h, int asker, RowsOut& out) {
   const vid_t first = a.first_row(), end = a.blocks.end(a.block);
   std::vector<vid_t> local(count);
   for (int64_t i = 0; i < count; ++i) {
@@ -54,10 +68,7 @@ int64_t answer(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int
     local[i] = ids[i] - first;
   }
   const int64_t entries_before = static_cast<int64_t>(out.colidx.size());
-  using RowOp = GraphProduct::RowOp;
   const auto op = static_cast<RowOp>(h.op);
-  MATSAMP_CHECK(op == RowOp::whole_rows || op == RowOp::sample_rows || op == RowOp::labor_sample_rows,
-                "distributed product: rank ", asker, " asked for unknown row op ", h.op);
   if (op == RowOp::whole_rows) {
     out.append(a.local, local);
   } else {
@@ -69,6 +80,32 @@ int64_t answer(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int
     std::vector<vid_t> all(count);
     std::iota(all.begin(), all.end(), 0);
     out.append(sampled, all);
+  }
+  return static_cast<int64_t>(out.colidx.size()) - entries_before;
+}
+
+// The answer to rank `asker`'s shared-row op for ids[0, count) of this block: per id
+// one search hit (with the prefix before it as a word), one value, or the block's
+// positive entries. Returns the entries appended.
+int64_t answer_shared_row(const SharedRowBlock& row, RowOp op, const col_t* ids, int64_t count, const int64_t* words,
+                          int asker, RowsOut& out) {
+  const int64_t entries_before = static_cast<int64_t>(out.colidx.size());
+  for (int64_t i = 0; i < count; ++i) {
+    MATSAMP_CHECK(row.holds(ids[i]), "distributed product: rank ", asker, " asked the shared row for vertex ", ids[i],
+                  ", outside this rank's block [", row.first(), ", ", row.end(), ")");
+    const int64_t before = static_cast<int64_t>(out.colidx.size());
+    if (op == RowOp::search_prefix) {
+      const PrefixHit hit = row.search(static_cast<uint64_t>(words[i]));
+      out.colidx.push_back(hit.vertex);
+      out.values.push_back(hit.value);
+      out.words.push_back(static_cast<int64_t>(hit.before));
+    } else if (op == RowOp::shared_values) {
+      out.colidx.push_back(ids[i]);
+      out.values.push_back(row.value(ids[i]));
+    } else {
+      row.append_positive(&out.colidx, &out.values);
+    }
+    out.lengths.push_back(static_cast<int64_t>(out.colidx.size()) - before);
   }
   return static_cast<int64_t>(out.colidx.size()) - entries_before;
 }
@@ -90,6 +127,23 @@ int GraphProduct::add_operand(const DistributedCsr& a) {
 const DistributedCsr& GraphProduct::operand(int64_t id) const {
   MATSAMP_CHECK(id >= 0 && id < static_cast<int64_t>(operands_.size()), "GraphProduct: unknown operand ", id);
   return *operands_[id];
+}
+
+int GraphProduct::add_shared_row(const SharedRowBlock& row) {
+  MATSAMP_CHECK(row.blocks().count == grid_.process_rows() && row.first() == row.blocks().begin(grid_.row()),
+                "GraphProduct: the shared row has ", row.blocks().count, " blocks but the grid has ",
+                grid_.process_rows(), " process rows");
+  shared_rows_.push_back(&row);
+  return static_cast<int>(shared_rows_.size()) - 1;
+}
+
+const SharedRowBlock& GraphProduct::shared_row(int64_t id) const {
+  MATSAMP_CHECK(id >= 0 && id < static_cast<int64_t>(shared_rows_.size()), "GraphProduct: unknown shared row ", id);
+  return *shared_rows_[id];
+}
+
+const RowBlocks& GraphProduct::blocks_of(RowOp op, int64_t id) const {
+  return is_shared_row_op(op) ? shared_row(id).blocks() : operand(id).blocks;
 }
 
 std::pair<vid_t, vid_t> GraphProduct::chunk(const RowBlocks& blocks) const {
@@ -178,8 +232,8 @@ CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, in
   for (int64_t i : by_vertex) {
     request.ids.push_back(rows[positions[i]]);
     const RandomKey key = row_key(keys, positions[i]);
-    request.key_words.push_back(static_cast<int64_t>(key.minibatch));
-    request.key_words.push_back(static_cast<int64_t>(key.row));
+    request.words.push_back(static_cast<int64_t>(key.minibatch));
+    request.words.push_back(static_cast<int64_t>(key.row));
   }
   FetchedRows fetched;
   ProductCall record;
@@ -193,7 +247,7 @@ CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, in
     if (exchange_ == Exchange::oblivious) {  // the chunk's rows came whole: sample them here
       std::vector<vid_t> local(request.ids.size());
       for (size_t i = 0; i < local.size(); ++i) local[i] = request.ids[i] - lo;
-      const std::vector<RandomKey> row_keys = keys_of(request.key_base, request.key_words.data(), local.size());
+      const std::vector<RandomKey> row_keys = keys_of(request.key_base, request.words.data(), local.size());
       fetched.rows = labor ? matsamp::labor_sample_rows(fetched.rows, local, s, row_keys)
                            : matsamp::sample_rows(fetched.rows, local, s, row_keys, uniform_rows);
     }
@@ -228,6 +282,118 @@ CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, in
   return p;
 }
 
+CsrMatrix GraphProduct::sample_shared_row(int row_id, int64_t s, const SampleKeys& keys) {
+  const SharedRowBlock& row = shared_row(row_id);
+  const SharedRowShape& shape = row.shape();
+  const RowBlocks& blocks = row.blocks();
+  const char* op = "distributed its_sample of a shared row";
+  MATSAMP_CHECK(exchange_ == Exchange::sparsity_aware, op, ": needs the sparsity-aware exchange");
+  check_sample_keys(keys, s, op);
+  // The ranks of a process row take contiguous shares of the rows and gather them
+  // back. They agree on every round, so that each enters its column's rounds where the
+  // others of its row do (a rank waiting on its row while a column partner waits on
+  // it would deadlock).
+  Communicator& row_comm = grid_.row_comm();
+  const int j = row_reduces() ? row_comm.rank() : 0, c = row_reduces() ? row_comm.size() : 1;
+  const int64_t rows = keys.row_offsets.back(), r0 = j * rows / c, r1 = (j + 1) * rows / c;
+  ProductCall record;
+  record.shared_row = true;
+  CsrMatrix piece(r1 - r0, blocks.n);
+  {
+    ScopedTimer timer(&record.exchange_s);
+    if (shape.positive <= s) {  // every row takes every positive entry
+      RowRequest request;
+      request.op = RowOp::positive_entries;
+      for (int q = 0; q < blocks.count; ++q)
+        if (shape.block_positive[q] > 0) request.ids.push_back(static_cast<vid_t>(blocks.begin(q)));
+      FetchedRows all;
+      exchange_round(&request, row_id, &all, &record);
+      for (int64_t r = 0; r < piece.rows; ++r) {
+        piece.colidx.insert(piece.colidx.end(), all.rows.colidx.begin(), all.rows.colidx.end());
+        piece.values.insert(piece.values.end(), all.rows.values.begin(), all.rows.values.end());
+        piece.rowptr[r + 1] = piece.nnz();
+      }
+    } else {
+      std::vector<SharedRowDraws> draws;
+      for (int64_t r = r0; r < r1; ++r) draws.emplace_back(s, shape, row_key(keys, r));
+      for (;;) {
+        std::vector<uint64_t> targets;
+        std::vector<size_t> first_target(draws.size() + 1, 0);
+        for (size_t i = 0; i < draws.size(); ++i) {
+          if (!draws[i].done()) draws[i].targets(&targets);
+          first_target[i + 1] = targets.size();
+        }
+        std::vector<int64_t> pending{static_cast<int64_t>(targets.size())};
+        if (c > 1) row_comm.all_reduce_sum(pending);
+        if (pending[0] == 0) break;
+        // Asked grouped by the block holding each target.
+        std::vector<int> owner(targets.size());
+        for (size_t t = 0; t < targets.size(); ++t) owner[t] = shape.owner(targets[t]);
+        std::vector<size_t> order(targets.size());
+        std::iota(order.begin(), order.end(), size_t{0});
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return owner[x] < owner[y]; });
+        RowRequest request;
+        request.op = RowOp::search_prefix;
+        for (size_t t : order) {
+          request.ids.push_back(static_cast<vid_t>(blocks.begin(owner[t])));
+          request.words.push_back(static_cast<int64_t>(targets[t]));
+        }
+        FetchedRows found;
+        exchange_round(&request, row_id, &found, &record);
+        std::vector<PrefixHit> hits(targets.size());
+        for (size_t i = 0; i < order.size(); ++i)
+          hits[order[i]] = {found.rows.colidx[i], found.rows.values[i], static_cast<uint64_t>(found.words[i])};
+        for (size_t i = 0; i < draws.size(); ++i)
+          draws[i].take(hits.data() + first_target[i], static_cast<int64_t>(first_target[i + 1] - first_target[i]));
+      }
+      for (size_t i = 0; i < draws.size(); ++i) {
+        for (const PrefixHit& hit : draws[i].picked()) {
+          piece.colidx.push_back(hit.vertex);
+          piece.values.push_back(hit.value);
+        }
+        piece.rowptr[i + 1] = piece.nnz();
+      }
+    }
+  }
+  const int64_t row_bytes_before = bytes_sent(row_comm);
+  CsrMatrix picks;
+  {
+    ScopedTimer timer(&record.reduce_s);
+    picks = c > 1 ? all_gather_rows(row_comm, piece) : std::move(piece);
+  }
+  record.reduce_bytes = bytes_sent(row_comm) - row_bytes_before;
+  record.result_nonzeros = picks.nnz();
+  calls_.push_back(record);
+  return picks;
+}
+
+std::vector<float> GraphProduct::shared_row_values(int row_id, const std::vector<vid_t>& vertices) {
+  const SharedRowBlock& row = shared_row(row_id);
+  MATSAMP_CHECK(exchange_ == Exchange::sparsity_aware, "shared row values: need the sparsity-aware exchange");
+  for (vid_t v : vertices)
+    MATSAMP_CHECK(v >= 0 && v < row.blocks().n, "shared row values: vertex ", v, " out of range for ", row.blocks().n,
+                  " vertices");
+  RowRequest request;
+  request.op = RowOp::shared_values;
+  request.ids = vertices;
+  std::sort(request.ids.begin(), request.ids.end());
+  request.ids.erase(std::unique(request.ids.begin(), request.ids.end()), request.ids.end());
+  FetchedRows found;
+  ProductCall record;
+  record.shared_row = true;
+  {
+    ScopedTimer timer(&record.exchange_s);
+    exchange_round(&request, row_id, &found, &record);
+  }
+  calls_.push_back(record);
+  std::vector<float> out(vertices.size());
+  for (size_t i = 0; i < vertices.size(); ++i) {
+    const auto at = std::lower_bound(found.ids.begin(), found.ids.end(), vertices[i]) - found.ids.begin();
+    out[i] = found.rows.values[at];
+  }
+  return out;
+}
+
 void GraphProduct::finish() {
   while (exchange_round(nullptr, -1, nullptr, nullptr)) {
   }
@@ -253,30 +419,29 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
                                   ProductCall* record) {
   Communicator& col = grid_.col_comm();
   const int ranks = col.size(), me = col.rank();
-  // Ids per owner (column rank q owns block q), and for a sampling op each id's key
-  // (minibatch, row). This rank's own rows are not sent to itself but answered here;
+  // Ids per owner (column rank q owns block q) with their words (a sampled row's key, a
+  // search's target). This rank's own ids are not sent to itself but answered here;
   // they sit at [own_first, own_first + own_count) of request->ids.
-  std::vector<int64_t> request_counts(ranks, 0), key_counts(ranks, 0);
+  const RowOp my_op = request ? request->op : RowOp::whole_rows;
+  const int64_t width = words_per_id(my_op), answer_width = answer_words_per_id(my_op);
+  std::vector<int64_t> request_counts(ranks, 0), word_counts(ranks, 0);
   int64_t own_first = 0, own_count = 0;
   std::vector<col_t> ids;
-  std::vector<int64_t> key_words, own_key_words;
-  const bool sampling = request && request->sampling();
+  std::vector<int64_t> words, own_words;
   if (request) {
-    const RowBlocks& blocks = operand(operand_id).blocks;
+    const RowBlocks& blocks = blocks_of(my_op, operand_id);
     for (vid_t v : request->ids) ++request_counts[blocks.owner(v)];
     for (int q = 0; q < me; ++q) own_first += request_counts[q];
     own_count = std::exchange(request_counts[me], 0);
     for (size_t i = 0; i < request->ids.size(); ++i) {
       const bool own = static_cast<int64_t>(i) >= own_first && static_cast<int64_t>(i) < own_first + own_count;
       if (!own) ids.push_back(static_cast<col_t>(request->ids[i]));
-      if (sampling)
-        for (int w = 0; w < 2; ++w) (own ? own_key_words : key_words).push_back(request->key_words[2 * i + w]);
+      for (int64_t w = 0; w < width; ++w) (own ? own_words : words).push_back(request->words[width * i + w]);
     }
-    if (sampling)
-      for (int q = 0; q < ranks; ++q) key_counts[q] = 2 * request_counts[q];
+    for (int q = 0; q < ranks; ++q) word_counts[q] = width * request_counts[q];
   }
   Header header{request != nullptr, operand_id};
-  if (sampling) {
+  if (request) {
     header.op = static_cast<int64_t>(request->op);
     header.s = request->s;
     header.key_seed = static_cast<int64_t>(request->key_base.seed);
@@ -287,28 +452,40 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   for (int q = 0; q < ranks; ++q) mine[q].count = request_counts[q];
   const std::vector<Header> theirs = exchange_headers(mine);
   if (std::none_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.active; })) return false;
+  for (int q = 0; q < ranks; ++q)
+    MATSAMP_CHECK(theirs[q].op >= 0 && theirs[q].op <= static_cast<int64_t>(RowOp::positive_entries),
+                  "distributed product: rank ", q, " asked for unknown row op ", theirs[q].op);
+  // Every rank sees every rank's op, so all agree on which word streams travel.
+  const auto any_op = [&](auto&& test) {
+    return std::any_of(theirs.begin(), theirs.end(), [&](const Header& h) { return test(static_cast<RowOp>(h.op)); });
+  };
 
-  // Requests: the ids each rank wants from this one, and the keys of sampled ones
-  // (every rank sees every rank's op, so all agree whether keys travel).
-  std::vector<int64_t> ask_counts(ranks), ask_key_counts(ranks);
+  // Requests: the ids each rank wants from this one, and their words.
+  std::vector<int64_t> ask_counts(ranks), ask_word_counts(ranks);
   for (int q = 0; q < ranks; ++q) {
     ask_counts[q] = theirs[q].count;
-    ask_key_counts[q] = theirs[q].op != 0 ? 2 * theirs[q].count : 0;
+    ask_word_counts[q] = words_per_id(static_cast<RowOp>(theirs[q].op)) * theirs[q].count;
   }
   std::vector<col_t> asked(std::accumulate(ask_counts.begin(), ask_counts.end(), int64_t{0}));
   col.all_to_allv(ids.data(), request_counts, asked.data(), ask_counts, DataType::int32);
-  std::vector<int64_t> asked_keys(std::accumulate(ask_key_counts.begin(), ask_key_counts.end(), int64_t{0}));
-  if (std::any_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.op != 0; }))
-    col.all_to_allv(key_words.data(), key_counts, asked_keys.data(), ask_key_counts, DataType::int64);
+  std::vector<int64_t> asked_words(std::accumulate(ask_word_counts.begin(), ask_word_counts.end(), int64_t{0}));
+  if (any_op([](RowOp op) { return words_per_id(op) > 0; }))
+    col.all_to_allv(words.data(), word_counts, asked_words.data(), ask_word_counts, DataType::int64);
 
-  // Answers: for each asked id its row length, then the rows' entries.
+  // Answers: for each asked id its row length, then the rows' entries (and words).
+  const auto respond = [&](const Header& h, const col_t* at, int64_t count, const int64_t* with, int asker,
+                           RowsOut& out) {
+    const auto op = static_cast<RowOp>(h.op);
+    return is_shared_row_op(op)
+               ? answer_shared_row(shared_row(h.operand), op, at, count, with, asker, out)
+               : answer_rows(operand(h.operand), uniform_blocks_[h.operand], at, count, with, h, asker, out);
+  };
   RowsOut out;
   std::vector<int64_t> entry_counts(ranks, 0);
-  int64_t at = 0, key_at = 0;
-  for (int q = 0; q < ranks; at += ask_counts[q], key_at += ask_key_counts[q], ++q)
+  int64_t at = 0, word_at = 0;
+  for (int q = 0; q < ranks; at += ask_counts[q], word_at += ask_word_counts[q], ++q)
     if (ask_counts[q] > 0)
-      entry_counts[q] = answer(operand(theirs[q].operand), uniform_blocks_[theirs[q].operand], asked.data() + at,
-                               ask_counts[q], asked_keys.data() + key_at, theirs[q], q, out);
+      entry_counts[q] = respond(theirs[q], asked.data() + at, ask_counts[q], asked_words.data() + word_at, q, out);
   std::vector<int64_t> got_lengths(ids.size());
   col.all_to_allv(out.lengths.data(), ask_counts, got_lengths.data(), request_counts, DataType::int64);
   std::vector<int64_t> got_entry_counts(ranks, 0);
@@ -320,10 +497,19 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   std::vector<float> got_values(got_entries);
   col.all_to_allv(out.colidx.data(), entry_counts, got_colidx.data(), got_entry_counts, DataType::int32);
   col.all_to_allv(out.values.data(), entry_counts, got_values.data(), got_entry_counts, DataType::float32);
+  std::vector<int64_t> got_words(answer_width * ids.size());
+  if (any_op([](RowOp op) { return answer_words_per_id(op) > 0; })) {
+    std::vector<int64_t> words_out(ranks), words_in(ranks);
+    for (int q = 0; q < ranks; ++q) {
+      words_out[q] = answer_words_per_id(static_cast<RowOp>(theirs[q].op)) * ask_counts[q];
+      words_in[q] = answer_width * request_counts[q];
+    }
+    col.all_to_allv(out.words.data(), words_out, got_words.data(), words_in, DataType::int64);
+  }
   if (record)
     for (int q = 0; q < ranks; ++q) {
-      record->request_bytes += 4 * request_counts[q] + 8 * key_counts[q];
-      record->response_bytes += 8 * (request_counts[q] + got_entry_counts[q]);
+      record->request_bytes += 4 * request_counts[q] + 8 * word_counts[q];
+      record->response_bytes += 8 * (request_counts[q] + got_entry_counts[q] + answer_width * request_counts[q]);
       record->remote_rows += request_counts[q];
       record->remote_entries += got_entry_counts[q];
     }
@@ -332,25 +518,26 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   // The rows in the order of request->ids: those of lower blocks, this rank's own, the rest.
   RowsOut own;
   std::vector<col_t> own_ids(request->ids.begin() + own_first, request->ids.begin() + own_first + own_count);
-  answer(operand(operand_id), uniform_blocks_[operand_id], own_ids.data(), own_count, own_key_words.data(), theirs[me],
-         me, own);
+  respond(theirs[me], own_ids.data(), own_count, own_words.data(), me, own);
   const int64_t lower_entries = std::accumulate(got_entry_counts.begin(), got_entry_counts.begin() + me, int64_t{0});
   CsrMatrix& rows = fetched->rows;
-  rows = CsrMatrix(static_cast<int64_t>(request->ids.size()), operand(operand_id).cols());
+  rows = CsrMatrix(static_cast<int64_t>(request->ids.size()),
+                   is_shared_row_op(my_op) ? shared_row(operand_id).blocks().n : operand(operand_id).cols());
   for (int64_t i = 0; i < rows.rows; ++i) {
     const int64_t length = i < own_first               ? got_lengths[i]
                            : i < own_first + own_count ? own.lengths[i - own_first]
                                                        : got_lengths[i - own_count];
     rows.rowptr[i + 1] = rows.rowptr[i] + length;
   }
-  auto splice = [&](const auto& received, const auto& local, auto& into) {
-    into.reserve(rows.rowptr.back());
-    into.assign(received.begin(), received.begin() + lower_entries);
+  auto splice = [](const auto& received, const auto& local, int64_t lower, auto& into) {
+    into.reserve(received.size() + local.size());
+    into.assign(received.begin(), received.begin() + lower);
     into.insert(into.end(), local.begin(), local.end());
-    into.insert(into.end(), received.begin() + lower_entries, received.end());
+    into.insert(into.end(), received.begin() + lower, received.end());
   };
-  splice(got_colidx, own.colidx, rows.colidx);
-  splice(got_values, own.values, rows.values);
+  splice(got_colidx, own.colidx, lower_entries, rows.colidx);
+  splice(got_values, own.values, lower_entries, rows.values);
+  splice(got_words, own.words, answer_width * own_first, fetched->words);
   fetched->ids = request->ids;
   return true;
 }

@@ -23,6 +23,7 @@
 #include "ops/ops.h"
 #include "partial_product.h"
 #include "process_grid.h"
+#include "shared_row.h"
 
 namespace matsamp {
 
@@ -37,6 +38,7 @@ struct ProductCall {
   int64_t result_nonzeros = 0;
   // sample_rows: exchange_s includes the owners' sampling, reduce_s the gather of the chunks.
   double exchange_s = 0, compute_s = 0, reduce_s = 0;
+  bool shared_row = false;  // an op of a shared row (its draws' searches, its values), not of rows
 };
 
 class GraphProduct {
@@ -72,6 +74,16 @@ class GraphProduct {
                         bool uniform_rows);
   // The same for labor_sample_rows of ops.h: each owner decides its rows.
   CsrMatrix labor_sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand);
+  // Registers one row of P that every minibatch shares, held by blocks (shared_row.h);
+  // every rank registers the same ones in the same order. Returns its id. The block
+  // must outlive this object.
+  int add_shared_row(const SharedRowBlock& row);
+  // Collective over the process grid: its_sample of ops.h on the shared row, one row of
+  // picks per key row, bit for bit (every rank of a process row passes the same keys, or
+  // with split row work its own). Sparsity-aware exchange only.
+  CsrMatrix sample_shared_row(int row, int64_t s, const SampleKeys& keys);
+  // Collective over the process grid: the shared row's values at `vertices`.
+  std::vector<float> shared_row_values(int row, const std::vector<vid_t>& vertices);
   // Collective over the process column: serve requests until every rank is done.
   void finish();
 
@@ -83,8 +95,18 @@ class GraphProduct {
   ProcessGrid& grid() { return grid_; }
 
   // The op the owner applies to the rows asked of it: send them whole, or apply
-  // ops.h's sample_rows or labor_sample_rows to them with each row's key.
-  enum class RowOp : int64_t { whole_rows = 0, sample_rows = 1, labor_sample_rows = 2 };
+  // ops.h's sample_rows or labor_sample_rows to them with each row's key. The shared
+  // row's ops: search its prefix for a target (one entry and the prefix before it
+  // back), its values at the vertices asked, all of a block's positive entries (asked
+  // by the block's first vertex).
+  enum class RowOp : int64_t {
+    whole_rows = 0,
+    sample_rows = 1,
+    labor_sample_rows = 2,
+    search_prefix = 3,
+    shared_values = 4,
+    positive_entries = 5
+  };
 
   // What a rank tells each rank of its process column at the start of a round: the
   // op and its arguments, nothing of the sampler that called it.
@@ -98,15 +120,15 @@ class GraphProduct {
   };
 
  private:
-  // What one rank asks of its process column in a round: rows whole, or rows
-  // sampled by their owners, ids[i] under the key key_base + key_words[2i, 2i + 2).
+  // What one rank asks of its process column in a round: rows whole, rows sampled by
+  // their owners (ids[i] under the key key_base + words[2i, 2i + 2)), or the shared
+  // row's ops (a search's target in words[i], its id the owner block's first vertex).
   struct RowRequest {
     std::vector<vid_t> ids;  // grouped by owner, in column-rank order
     RowOp op = RowOp::whole_rows;
     int64_t s = 0;
-    RandomKey key_base;              // seed, epoch and layer of every key
-    std::vector<int64_t> key_words;  // (minibatch, row) of each id's key
-    bool sampling() const { return op != RowOp::whole_rows; }
+    RandomKey key_base;          // seed, epoch and layer of every key
+    std::vector<int64_t> words;  // words_per_id(op) per id
   };
 
   // Column blocks per chunk: p/c² of the p/c block rows (all of them with split row work).
@@ -119,6 +141,8 @@ class GraphProduct {
   // The vertex range [begin, end) of this rank's chunk of column blocks.
   std::pair<vid_t, vid_t> chunk(const RowBlocks& blocks) const;
   const DistributedCsr& operand(int64_t id) const;
+  const SharedRowBlock& shared_row(int64_t id) const;
+  const RowBlocks& blocks_of(RowOp op, int64_t id) const;
   // One exchange round of the process column. `request` (ids in this rank's chunk) is
   // null on a rank that is done, which passes null for all four. Returns false when
   // every rank of the column is done. The oblivious exchange brings the chunk's rows
@@ -135,6 +159,7 @@ class GraphProduct {
   RowWork work_;
   std::vector<const DistributedCsr*> operands_;
   std::vector<bool> uniform_blocks_;  // has_uniform_rows of each operand's block here
+  std::vector<const SharedRowBlock*> shared_rows_;
   std::vector<ProductCall> calls_;
 };
 

@@ -13,10 +13,11 @@
 namespace matsamp {
 
 // Rows of a distributed matrix brought to this rank: rows.row(i) is row ids[i]
-// (ids ascending, global column ids).
+// (ids ascending, global column ids); words, the answers' words where an op has them.
 struct FetchedRows {
   std::vector<vid_t> ids;
   CsrMatrix rows;
+  std::vector<int64_t> words;
 };
 
 // Continues C = Q·A over the entries of Q with columns in [lo, hi), whose rows of A

@@ -27,9 +27,21 @@ const Matrix& PartitionedSampling::squared() {
 
 const Matrix& PartitionedSampling::column_norms() {
   prepare_layerwise();
-  if (!column_norms_.defined()) {  // FastGCN's only: O(n) on every rank
-    host_column_norms_ = distributed_column_norms(*layerwise_, grid_);
-    column_norms_ = backend_.register_graph(host_column_norms_);
+  if (column_norms_.defined()) return column_norms_;
+  std::vector<float> block = distributed_column_norms(*layerwise_, grid_);
+  if (product_.exchange() == GraphProduct::Exchange::sparsity_aware) {
+    column_norms_block_.emplace(grid_.col_comm(), adj_.blocks, std::move(block));
+    column_norms_ = backend_.register_shared_row(*column_norms_block_);
+  } else {
+    const std::vector<float> whole = grid_.col_comm().all_gatherv(block);
+    whole_column_norms_ = CsrMatrix(1, adj_.rows());
+    for (size_t v = 0; v < whole.size(); ++v)
+      if (whole[v] != 0) {
+        whole_column_norms_.colidx.push_back(static_cast<col_t>(v));
+        whole_column_norms_.values.push_back(whole[v]);
+      }
+    whole_column_norms_.rowptr[1] = whole_column_norms_.nnz();
+    column_norms_ = backend_.register_graph(whole_column_norms_);
   }
   return column_norms_;
 }

@@ -34,7 +34,9 @@ class PartitionedSampling final : public SamplingGraph {
 
   int64_t vertices() const override { return adj_.rows(); }
   const Matrix& adjacency() override { return adjacency_; }
-  // Collective on first use (of any of the three): Â, Â∘Â and the column norms.
+  // Collective on first use (of any of the three): Â, Â∘Â and the column norms. The
+  // column norms stay split by blocks (a shared row, O(n/p) per rank) unless the
+  // exchange is oblivious, which holds them whole as it fetches blocks whole.
   const Matrix& normalized() override;
   const Matrix& squared() override;
   const Matrix& column_norms() override;
@@ -56,7 +58,10 @@ class PartitionedSampling final : public SamplingGraph {
   DistributedBackend backend_;
   Matrix adjacency_;
   std::optional<DistributedLayerWise> layerwise_;
-  CsrMatrix host_column_norms_;  // registered in place: it must outlive its handle
+  // FastGCN's distribution, registered in place (each must outlive its handle): this
+  // block's part, or with the oblivious exchange the whole row.
+  std::optional<SharedRowBlock> column_norms_block_;
+  CsrMatrix whole_column_norms_;
   Matrix normalized_, squared_, column_norms_;
 };
 

@@ -9,30 +9,31 @@
 #   locality   the same, each process's minibatches from its own part (--locality-blocks p)
 #   labor0     dgs with importance 1 (LABOR-0's draw) from its own part
 #   dgs        explanations every T steps steering the remote neighbours drawn
-#   dgs_half   the same, remote rows fetched with the top half of the feature dimensions
+#   dgs_dims   the same, remote rows fetched with the top FRACTION of the feature dimensions
 #
 #   experiments/dgs_bytes.sh [settings...]     (default: all five)
 #
-# Last, each setting's test accuracy against uniform's on the same splits (the
-# mean paired difference and its standard error; uniform's runs are read from
-# UNIFORM_DIR, default LOG_DIR/uniform).
+# Last, each setting's test accuracy against uniform's and locality's on the same
+# splits (the mean paired difference and its standard error; their runs are read
+# from UNIFORM_DIR and LOCALITY_DIR, default LOG_DIR/uniform and LOG_DIR/locality).
 #
 # Environment: MATSAMP, CORA, SPLITS as for train_accuracy.sh; PARTS (default 4),
-# EVERY (T, default 20 steps), FLOOR (--importance-floor, default 0.1), LOG_DIR
-# (default /tmp/matsamp_dgs).
+# EVERY (T, default 20 steps), FLOOR (--importance-floor, default 0.1), FRACTION
+# (--remote-feature-fraction of dgs_dims, default 0.5), LOG_DIR (default /tmp/matsamp_dgs).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 matsamp=${MATSAMP:-$root/build/csrc/matsamp}
 parts=${PARTS:-4}
 every=${EVERY:-20}
 floor=${FLOOR:-0.1}
+fraction=${FRACTION:-0.5}
 log_dir=${LOG_DIR:-/tmp/matsamp_dgs}
 mkdir -p "$log_dir"
 graph="$log_dir/cora$parts.msg"
 "$matsamp" partition -g "${CORA:-$root/../shared/data/cora.npz}" --symmetrize --largest-component -p "$parts" \
   -o "$graph" 2>/dev/null | tail -1
 settings=("$@")
-[ ${#settings[@]} -gt 0 ] || settings=(uniform locality labor0 dgs dgs_half)
+[ ${#settings[@]} -gt 0 ] || settings=(uniform locality labor0 dgs dgs_dims)
 common=(--feature-replication 1 --minibatches-per-step "$parts")
 for setting in "${settings[@]}"; do
   case $setting in
@@ -40,8 +41,9 @@ for setting in "${settings[@]}"; do
     locality) model=graphsage extra=(--locality-blocks "$parts") ;;
     labor0) model=dgs extra=(--locality-blocks "$parts") ;;
     dgs) model=dgs extra=(--explain-every "$every" --importance-floor "$floor") ;;
-    dgs_half) model=dgs extra=(--explain-every "$every" --importance-floor "$floor" --remote-feature-fraction 0.5) ;;
-    *) echo "unknown setting '$setting' (expected uniform locality labor0 dgs dgs_half)" >&2; exit 1 ;;
+    dgs_dims)
+      model=dgs extra=(--explain-every "$every" --importance-floor "$floor" --remote-feature-fraction "$fraction") ;;
+    *) echo "unknown setting '$setting' (expected uniform locality labor0 dgs dgs_dims)" >&2; exit 1 ;;
   esac
   echo "== $setting"
   CORA=$graph MODELS=$model LOG_DIR="$log_dir/$setting" MATSAMP=$matsamp \
@@ -50,7 +52,8 @@ for setting in "${settings[@]}"; do
   cat "$log_dir/$setting"/*.jsonl | sed -n 's/.*"explanation_fetch_bytes":\([0-9]*\).*/\1/p' |
     awk '{ s += $1; n++ } END { if (n) printf "  explanation fetch bytes per run, all ranks: %.0f\n", s / n }'
 done
-UNIFORM_DIR=${UNIFORM_DIR:-$log_dir/uniform} LOG_DIR=$log_dir python3 - "${settings[@]}" <<'PY'
+UNIFORM_DIR=${UNIFORM_DIR:-$log_dir/uniform} LOCALITY_DIR=${LOCALITY_DIR:-$log_dir/locality} LOG_DIR=$log_dir \
+  python3 - "${settings[@]}" <<'PY'
 import glob, json, math, os, re, sys
 def accuracies(folder):
     out = {}
@@ -60,13 +63,14 @@ def accuracies(folder):
             if '"summary":true' in line:
                 out[split] = json.loads(line)["test_accuracy"]
     return out
-uniform = accuracies(os.environ["UNIFORM_DIR"])
+baselines = {"uniform": accuracies(os.environ["UNIFORM_DIR"]), "locality": accuracies(os.environ["LOCALITY_DIR"])}
 for setting in sys.argv[1:]:
     got = accuracies(os.path.join(os.environ["LOG_DIR"], setting))
-    d = [100 * (got[i] - uniform[i]) for i in sorted(got) if i in uniform]
-    if setting == "uniform" or len(d) < 2:
-        continue
-    mean = sum(d) / len(d)
-    se = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
-    print("%s: test accuracy %+.2f +- %.2f points against uniform on the same %d splits" % (setting, mean, se, len(d)))
+    for name, baseline in baselines.items():
+        d = [100 * (got[i] - baseline[i]) for i in sorted(got) if i in baseline]
+        if setting == name or len(d) < 2:
+            continue
+        mean = sum(d) / len(d)
+        se = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
+        print("%s: test accuracy %+.2f +- %.2f points against %s on the same %d splits" % (setting, mean, se, name, len(d)))
 PY

@@ -171,7 +171,7 @@ TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
 
 INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpiPartitioned,
                          ::testing::Values(PartitionedCase{"graphsage", 1}, PartitionedCase{"graphsage", 2},
-                                           PartitionedCase{"ladies", 1}),
+                                           PartitionedCase{"ladies", 1}, PartitionedCase{"fastgcn", 2}),
                          [](const auto& info) {
                            return info.param.sampler + "_c" + std::to_string(info.param.replication);
                          });

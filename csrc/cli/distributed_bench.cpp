@@ -125,6 +125,7 @@ struct RankStats {
   double exchange_s = 0, compute_s = 0, reduce_s = 0;  // inside the distributed product
   int64_t bulks = 0, minibatches = 0, seeds = 0, sampled_edges = 0, bytes_sent = 0, peak_memory = 0;
   int64_t first_fetch_bytes = 0, first_reduce_bytes = 0;  // the first product of each bulk
+  int64_t shared_row_bytes = 0;                           // FastGCN's draws from its shared row
   uint64_t fingerprint_sum = 0;                           // of its minibatches' fingerprints
   int64_t gpu = -1;                                       // --device cuda: the GPU it sampled on
   int64_t messages_sent = 0;
@@ -143,7 +144,8 @@ struct RankStats {
             first_reduce_bytes,
             static_cast<int64_t>(fingerprint_sum),
             gpu,
-            messages_sent};
+            messages_sent,
+            shared_row_bytes};
   }
 };
 
@@ -352,11 +354,14 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     }
     if (!product) continue;
     const std::vector<ProductCall>& calls = product->calls();
-    if (!calls.empty()) {
-      stats.first_fetch_bytes += calls[0].request_bytes + calls[0].response_bytes;
-      stats.first_reduce_bytes += calls[0].reduce_bytes;
+    // The first product of rows (FastGCN's draws from its shared row come before it).
+    const auto first = std::find_if(calls.begin(), calls.end(), [](const ProductCall& c) { return !c.shared_row; });
+    if (first != calls.end()) {
+      stats.first_fetch_bytes += first->request_bytes + first->response_bytes;
+      stats.first_reduce_bytes += first->reduce_bytes;
     }
     for (const ProductCall& call : calls) {
+      if (call.shared_row) stats.shared_row_bytes += call.request_bytes + call.response_bytes + call.reduce_bytes;
       stats.exchange_s += call.exchange_s;
       stats.compute_s += call.compute_s;
       stats.reduce_s += call.reduce_s;
@@ -426,6 +431,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
                                   .add("model_reduce_bytes_per_step", model.reduce_bytes)
                                   .add("model_reduce_is_upper_bound", model.reduce_is_upper_bound)
                                   .add("design_formula_bytes_per_step", model.design_bytes));
+    json.add("shared_row_bytes_per_step", sum(all.count(11)) / steps);
   }
   json.add("sampled_edges", sum(all.count(3)) / copies);
   json.add("minibatch_fingerprint_sum", fingerprint_sum);
