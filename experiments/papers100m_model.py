@@ -13,14 +13,17 @@ N = 111_059_956
 NNZ = 2 * 1_615_685_872
 FEATURE_BYTES = 128 * 4
 TRAIN = 1_207_179
+LABELLED = 1_207_179 + 125_265 + 214_338  # the split's training, validation and test vertices
 BATCH, FANOUTS = 1024, (15, 10, 5)
 
 # Measured here (experiments/distributed.md, "Memory per rank"): a rank's peak RSS is
-# O + (bytes per nonzero * nnz + feature bytes * n) * c / p + residual bytes per vertex * n,
-# fitted on R-MAT 21 at p = 1, 2, 4, 8: 11.8 bytes per nonzero of its block (CSR arrays and
-# sampling's working memory), 20 bytes per vertex of the whole graph on every rank (the O(n)
-# arrays not yet removed), O = 0.2 GB for the process (0.7 GB with a CUDA context).
-BYTES_PER_NONZERO, RESIDUAL_PER_VERTEX, OVERHEAD = 11.8, 20.0, 0.7e9
+# O + (bytes per nonzero * nnz + feature bytes * n) * c / p + bytes per labelled vertex * labelled,
+# fitted at p = 1, 2, 4, 8: 12.5 bytes per nonzero of its block (CSR arrays and sampling's
+# working memory; R-MAT 20, 21 and 22), nothing per vertex of the whole graph (what does not
+# shrink with p stays 5 MB, the bulk, from 1M to 4M vertices), 38 bytes per labelled vertex in
+# training (the split's lists and labels, and the bulk: the planted graph whose 1M vertices are
+# all labelled), O = 0.2 GB for the process (0.7 GB with a CUDA context).
+BYTES_PER_NONZERO, BYTES_PER_LABELLED, OVERHEAD = 12.5, 38.0, 0.7e9
 # The byte model (distributed.md, checked against MPI's counters to 1-3%): a remote row
 # sampled at its owner costs 28 + 8 m bytes (m = min(s, degree) picks, ~ s on papers100M,
 # average degree 29), the process row's gather of sampled rows 8 (1 + m) per row and extra rank.
@@ -57,7 +60,7 @@ def predict(p, c, bandwidth, latency, split_rows=False):
     steps = minibatches / p
     rounds = steps * (len(FANOUTS) * 5 + 1)
     time = epoch_bytes / p / bandwidth + rounds * (r - 1) * latency
-    memory = OVERHEAD + (BYTES_PER_NONZERO * NNZ + FEATURE_BYTES * N) * c / p + RESIDUAL_PER_VERTEX * N
+    memory = OVERHEAD + (BYTES_PER_NONZERO * NNZ + FEATURE_BYTES * N) * c / p + BYTES_PER_LABELLED * LABELLED
     return memory, epoch_bytes, time
 
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "core/row_blocks.h"
@@ -23,6 +24,19 @@ TEST(Epoch, ShuffleIsASeededPermutationThatChangesPerEpoch) {
   EXPECT_EQ(a, shuffle_vertices(ids, 5, 0));
   EXPECT_NE(a, shuffle_vertices(ids, 5, 1));
   EXPECT_NE(a, shuffle_vertices(ids, 6, 0));
+}
+
+// The training vertices are the first of the seeded shuffle of all vertices, also
+// when they are chosen chunk by chunk (more than 2^20 vertices).
+TEST(Epoch, TrainingVerticesAreTheShufflesFirst) {
+  for (const auto& [n, fraction] : {std::pair<int64_t, double>{1000, 0.25}, {(int64_t{3} << 20) + 17, 0.001}}) {
+    std::vector<vid_t> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    std::vector<vid_t> want = shuffle_vertices(all, 4, 0xFFFFFFFFu);
+    want.resize(static_cast<size_t>(std::ceil(fraction * n)));
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(training_vertices(n, fraction, 4), want) << n << " vertices";
+  }
 }
 
 TEST(Epoch, EveryTrainingVertexIsASeedOnce) {

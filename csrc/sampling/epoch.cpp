@@ -16,15 +16,20 @@ const std::vector<vid_t>& training_vertices_to_sample(const std::vector<vid_t>& 
   MATSAMP_CHECK(!vertices.empty(), "no training vertices to sample from");
   return vertices;
 }
+
+// Position i's sort key in shuffle_vertices: a random key, ties broken by position.
+using ShuffleKey = std::pair<uint64_t, int64_t>;
+ShuffleKey shuffle_key(uint64_t seed, uint32_t epoch, uint32_t stream, int64_t i) {
+  return {random_bits({seed, epoch, kShuffleTag, stream, static_cast<uint64_t>(i)}, 0), i};
+}
 }  // namespace
 
 std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t seed, uint32_t epoch,
                                     uint32_t stream) {
   const int64_t n = static_cast<int64_t>(vertices.size());
-  std::vector<std::pair<uint64_t, int64_t>> keyed(n);
+  std::vector<ShuffleKey> keyed(n);
 #pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i)
-    keyed[i] = {random_bits({seed, epoch, kShuffleTag, stream, static_cast<uint64_t>(i)}, 0), i};
+  for (int64_t i = 0; i < n; ++i) keyed[i] = shuffle_key(seed, epoch, stream, i);
   std::sort(keyed.begin(), keyed.end());
   std::vector<vid_t> out(n);
   for (int64_t i = 0; i < n; ++i) out[i] = vertices[keyed[i].second];
@@ -150,11 +155,30 @@ namespace matsamp {
 std::vector<vid_t> training_vertices(int64_t n, double fraction, uint64_t seed) {
   MATSAMP_CHECK(fraction > 0 && fraction <= 1, "training fraction must be in (0, 1], got ", fraction);
   MATSAMP_CHECK(n > 0, "the graph has no vertices");
-  std::vector<vid_t> all(n);
-  std::iota(all.begin(), all.end(), 0);
-  if (fraction == 1) return all;
-  std::vector<vid_t> chosen = shuffle_vertices(all, seed, 0xFFFFFFFFu);
-  chosen.resize(std::max<int64_t>(1, static_cast<int64_t>(std::ceil(fraction * n))));
+  if (fraction == 1) {
+    std::vector<vid_t> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+  }
+  // The k smallest keys of shuffle_vertices(0 .. n-1), kept chunk by chunk: memory
+  // O(k + chunk) instead of the shuffle's 24n bytes (a rank of a partitioned graph
+  // holds no O(n) array).
+  const int64_t k = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(fraction * n)));
+  const int64_t chunk = std::max<int64_t>(k, int64_t{1} << 20);
+  std::vector<ShuffleKey> smallest;
+  smallest.reserve(k + chunk);
+  for (int64_t start = 0; start < n; start += chunk) {
+    const int64_t end = std::min(n, start + chunk), at = static_cast<int64_t>(smallest.size());
+    smallest.resize(at + end - start);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = start; i < end; ++i) smallest[at + i - start] = shuffle_key(seed, 0xFFFFFFFFu, 0, i);
+    if (static_cast<int64_t>(smallest.size()) > k) {
+      std::nth_element(smallest.begin(), smallest.begin() + k, smallest.end());
+      smallest.resize(k);
+    }
+  }
+  std::vector<vid_t> chosen(k);
+  for (int64_t j = 0; j < k; ++j) chosen[j] = static_cast<vid_t>(smallest[j].second);
   std::sort(chosen.begin(), chosen.end());
   return chosen;
 }
