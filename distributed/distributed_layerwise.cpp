@@ -1,5 +1,6 @@
 #include "distributed_layerwise.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "ask_owners.h"
@@ -31,28 +32,43 @@ std::vector<float> column_sums(const DistributedCsr& b, Communicator& column) {
   const RowBlocks& blocks = b.blocks;
   const CsrMatrix& rows = b.local;
   const int me = column.rank(), ranks = column.size();
-  const auto slice_of = [&](col_t j, int* owner) {  // the round that sends column j
-    *owner = blocks.owner(j);
-    const int64_t first = blocks.begin(*owner), size = blocks.end(*owner) - first;
-    return static_cast<int>((j - first) * kRounds / size);
+  // Slice g = q * kRounds + r, the columns block q receives in round r, ascending in g.
+  std::vector<int64_t> slice_begin;
+  for (int q = 0; q < ranks; ++q)
+    for (int r = 0; r < kRounds; ++r)
+      slice_begin.push_back(blocks.begin(q) + r * (blocks.end(q) - blocks.begin(q)) / kRounds);
+  slice_begin.push_back(blocks.n);
+  // Every entry's slice, in entry order: a row's columns ascend, so the slice is
+  // looked up only where it changes.
+  const auto for_each_entry = [&](auto&& visit) {
+    int64_t g = 0;
+    for (int64_t e = 0; e < rows.nnz(); ++e) {
+      const col_t j = rows.colidx[e];
+      if (j < slice_begin[g] || j >= slice_begin[g + 1])
+        g = std::upper_bound(slice_begin.begin(), slice_begin.end(), j) - slice_begin.begin() - 1;
+      visit(e, static_cast<int>(g));
+    }
   };
+  std::vector<int64_t> slice_entries(slice_begin.size() - 1, 0);
+  for_each_entry([&](int64_t, int g) { ++slice_entries[g]; });
+
   const vid_t first = static_cast<vid_t>(blocks.begin(me));
   std::vector<float> sums(blocks.end(me) - first, 0.0f);
   const std::vector<int64_t> ones(ranks, 1);
   for (int round = 0; round < kRounds; ++round) {
     std::vector<int64_t> counts(ranks, 0), next(ranks, 0), got_counts(ranks);
-    int owner = 0;
-    for (col_t j : rows.colidx)
-      if (slice_of(j, &owner) == round && owner != me) ++counts[owner];
+    for (int q = 0; q < ranks; ++q)
+      if (q != me) counts[q] = slice_entries[q * kRounds + round];
     for (int q = 1; q < ranks; ++q) next[q] = next[q - 1] + counts[q - 1];
     std::vector<col_t> cols(next.back() + counts.back());
     std::vector<float> values(cols.size());
-    for (int64_t e = 0; e < rows.nnz(); ++e)
-      if (slice_of(rows.colidx[e], &owner) == round && owner != me) {
-        const int64_t at = next[owner]++;
-        cols[at] = rows.colidx[e];
-        values[at] = 1.0f * rows.values[e];
-      }
+    for_each_entry([&](int64_t e, int g) {
+      const int owner = g / kRounds;
+      if (g % kRounds != round || owner == me) return;
+      const int64_t at = next[owner]++;
+      cols[at] = rows.colidx[e];
+      values[at] = 1.0f * rows.values[e];
+    });
     column.all_to_allv(counts.data(), ones, got_counts.data(), ones, DataType::int64);
     const int64_t got = std::accumulate(got_counts.begin(), got_counts.end(), int64_t{0});
     std::vector<col_t> got_cols(got);
@@ -64,9 +80,10 @@ std::vector<float> column_sums(const DistributedCsr& b, Communicator& column) {
       for (const int64_t end = at + got_counts[q]; at < end; ++at) sums[got_cols[at] - first] += got_values[at];
     };
     for (int q = 0; q < me; ++q) fold_received(q);
-    for (int64_t e = 0; e < rows.nnz(); ++e)
-      if (slice_of(rows.colidx[e], &owner) == round && owner == me)
-        sums[rows.colidx[e] - first] += 1.0f * rows.values[e];
+    const int own = me * kRounds + round;
+    for_each_entry([&](int64_t e, int g) {
+      if (g == own) sums[rows.colidx[e] - first] += 1.0f * rows.values[e];
+    });
     for (int q = me + 1; q < ranks; ++q) fold_received(q);
   }
   return sums;
