@@ -9,6 +9,7 @@
 #include "kernels/cuda_backend.h"
 #include "kernels/device_ops.h"
 #include "kernels/device_rates.h"
+#include "ops/column_importance.h"
 #include "ops/op_checks.h"
 
 namespace matsamp {
@@ -48,6 +49,11 @@ class CudaBackend final : public Backend {
       : options_(options),
         engine_(options.device, options.memory_limit_bytes, options.memory_source),
         spgemm_budget_(options.spgemm_budget_bytes > 0 ? options.spgemm_budget_bytes : default_budget()) {}
+  ~CudaBackend() override {
+    const DeviceScope scope(engine_);  // the kept importance goes back on its device
+    importance_.ids.reset();
+    importance_.weights.reset();
+  }
 
   std::string name() const override { return "cuda"; }
   CudaCounters counters() const { return engine_.counters(); }
@@ -163,6 +169,17 @@ class CudaBackend final : public Backend {
                                        device(rows, "labor_sample_rows").data(), s, device_keys(keys, doffsets)));
   }
 
+  Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
+                            const SampleKeys& keys) override {
+    const DeviceScope scope(engine_);
+    check_sample_rows(rows.size(), s, keys, "guided_sample_rows");
+    check_ids(rows, a.rows(), "guided_sample_rows", "row id", a.shape());
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
+    return wrap(gpu::guided_sample_rows(engine_, device(a, "guided_sample_rows").view(),
+                                        device(rows, "guided_sample_rows").data(), s, on_device(importance),
+                                        device_keys(keys, doffsets)));
+  }
+
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
     const DeviceScope scope(engine_);
     const DeviceCsr& ds = device(s, "compact_columns");
@@ -257,6 +274,18 @@ class CudaBackend final : public Backend {
             {offsets.data(), offsets.size() - 1, keys.row_offsets.back()}};
   }
 
+  // The importance's list on the device: uploaded when the one kept there is another
+  // (DGS swaps its importance every few hundred draws; the list can be long).
+  gpu::DeviceImportance on_device(const ColumnImportance& importance) {
+    if (importance.serial() != importance_.serial) {
+      importance_.ids = gpu::to_device(engine_, importance.ids());
+      importance_.weights = gpu::to_device(engine_, importance.weights());
+      importance_.serial = importance.serial();
+    }
+    return {importance_.ids.data(), importance_.weights.data(), importance_.ids.size(),
+            importance.own_first(), importance.own_end(),       importance.elsewhere()};
+  }
+
   // select_cols_blocked on the device of a matrix already there (arguments checked).
   DeviceCsr select_cols_on_device(const gpu::CsrView& a, const Offsets& row_offsets, const BlockedIds& cols,
                                   const Values& weights) {
@@ -273,6 +302,11 @@ class CudaBackend final : public Backend {
   DeviceEngine engine_;
   int64_t spgemm_budget_;
   int64_t resident_bytes_ = 0;  // registered graph matrices (reported when memory runs out)
+  struct {
+    uint64_t serial = 0;  // of the ColumnImportance these are (0: none)
+    DeviceArray<vid_t> ids;
+    DeviceArray<float> weights;
+  } importance_;
 };
 
 CudaBackend& cuda_of(Backend& backend, const char* what) {

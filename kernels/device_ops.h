@@ -66,6 +66,20 @@ DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows,
 DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
                             const DeviceKeys& keys);
 
+// A ColumnImportance on the device: listed ids (ascending) with their weights, 1
+// for the own range [own_first, own_end), `elsewhere` for every other column.
+struct DeviceImportance {
+  const vid_t* ids = nullptr;
+  const float* weights = nullptr;
+  int64_t count = 0;
+  vid_t own_first = 0, own_end = 0;
+  float elsewhere = 1.0f;
+};
+
+// guided_sample_rows of ops.h (rows[i] of A for keyed row i), decided on the device.
+DeviceCsr guided_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
+                             const DeviceImportance& importance, const DeviceKeys& keys);
+
 struct DeviceCompact {
   DeviceCsr adj;
   DeviceArray<vid_t> vertices;

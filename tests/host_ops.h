@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "ops/column_importance.h"
 
 namespace matsamp::testing {
 
@@ -40,6 +41,10 @@ class HostOps {
   }
   CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys) {
     return b_.to_host(b_.labor_sample_rows(b_.upload(a), b_.upload_ids(rows), s, keys));
+  }
+  CsrMatrix guided_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                               const ColumnImportance& importance, const SampleKeys& keys) {
+    return b_.to_host(b_.guided_sample_rows(b_.upload(a), b_.upload_ids(rows), s, importance, keys));
   }
   CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                                 const Offsets& leading_offsets) {

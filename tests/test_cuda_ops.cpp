@@ -328,6 +328,31 @@ TEST_F(CudaSampling, LaborSampleRowsEqualsCpu) {
             cpu_ops->labor_sample_rows(g.adj, frontier, 5, cora_keys));
 }
 
+// DGS's guided rows decided on the device: the CPU's decisions with importance 1,
+// with listed columns, and with an own range and other columns weighing less;
+// an importance kept on the device is replaced when another is given.
+TEST_F(CudaSampling, GuidedSampleRowsEqualsCpu) {
+  const std::vector<vid_t> rows{3, 0, 7, 7, 12, 1, 30, 29, 5, 18, 22, 9};
+  const SampleKeys keys{77, 2, 1, 40, {0, 5, 5, 12}};
+  std::vector<vid_t> odd;
+  for (vid_t t = 1; t < 300; t += 2) odd.push_back(t);
+  const ColumnImportance everywhere;
+  const ColumnImportance listed(odd, std::vector<float>(odd.size(), 0.2f));
+  const ColumnImportance ranged({5, 250}, {0.5f, 0.125f}, 100, 200, 0.3f);
+  for (const CsrMatrix& a :
+       {uniform_rows_matrix(31, 300, 4), random_csr(31, 300, 0.5, 5, /*zero_rows=*/true), random_csr(31, 40, 0.3, 6)})
+    for (const ColumnImportance* w : {&everywhere, &listed, &ranged, &listed})
+      for (int64_t s : {1, 3, 10, 64, 400})
+        EXPECT_EQ(cuda_ops->guided_sample_rows(a, rows, s, *w, keys), cpu_ops->guided_sample_rows(a, rows, s, *w, keys))
+            << "s " << s;
+  const Graph g = cora();
+  const std::vector<vid_t> frontier = strided(g.num_vertices(), 500, 7);
+  const SampleKeys cora_keys{3, 0, 2, 9, {0, 250, 500}};
+  const ColumnImportance cora_w({10, 400, 2000}, {0.1f, 0.9f, 0.4f}, 0, 1200, 0.25f);
+  EXPECT_EQ(cuda_ops->guided_sample_rows(g.adj, frontier, 5, cora_w, cora_keys),
+            cpu_ops->guided_sample_rows(g.adj, frontier, 5, cora_w, cora_keys));
+}
+
 TEST_F(CudaSampling, SampleRowsUniformAndWeightedEqualCpu) {
   for (uint64_t seed = 1; seed <= 3; ++seed)
     expect_sample_rows_equal(*cuda_ops, *cpu_ops, uniform_rows_matrix(31, 40, seed), true);

@@ -2,6 +2,7 @@
 // draw, with each column's chance scaled by its importance and each kept entry
 // weighted by 1 / its chance, so a row's weighted sum estimates P's row without bias.
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #include "core/philox_batch.h"
@@ -12,8 +13,19 @@
 
 namespace matsamp {
 
+namespace {
+
+uint64_t next_importance_serial() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
+
+}  // namespace
+
+ColumnImportance::ColumnImportance() : serial_(next_importance_serial()) {}
+
 ColumnImportance::ColumnImportance(std::vector<vid_t> ids, std::vector<float> weights)
-    : ids_(std::move(ids)), weights_(std::move(weights)) {
+    : ids_(std::move(ids)), weights_(std::move(weights)), serial_(next_importance_serial()) {
   MATSAMP_CHECK(ids_.size() == weights_.size(), "column importance: ", ids_.size(), " columns but ", weights_.size(),
                 " weights");
   for (size_t i = 0; i < ids_.size(); ++i) {
