@@ -19,7 +19,8 @@
 #
 # Environment: MATSAMP, CORA, SPLITS as for train_accuracy.sh; PARTS (default 4),
 # EVERY (T, default 20 steps), FLOOR (--importance-floor, default 0.1), FRACTION
-# (--remote-feature-fraction of dgs_dims, default 0.5), LOG_DIR (default /tmp/matsamp_dgs).
+# (--remote-feature-fraction of dgs_dims, default 0.5), DGS_OPTIONS (more options for
+# labor0, dgs and dgs_dims, e.g. --explainer-steps 200), LOG_DIR (default /tmp/matsamp_dgs).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 matsamp=${MATSAMP:-$root/build/csrc/matsamp}
@@ -35,14 +36,16 @@ graph="$log_dir/cora$parts.msg"
 settings=("$@")
 [ ${#settings[@]} -gt 0 ] || settings=(uniform locality labor0 dgs dgs_dims)
 common=(--feature-replication 1 --minibatches-per-step "$parts")
+read -r -a dgs_options <<<"${DGS_OPTIONS:-}"
 for setting in "${settings[@]}"; do
   case $setting in
     uniform) model=graphsage extra=() ;;
     locality) model=graphsage extra=(--locality-blocks "$parts") ;;
-    labor0) model=dgs extra=(--locality-blocks "$parts") ;;
-    dgs) model=dgs extra=(--explain-every "$every" --importance-floor "$floor") ;;
+    labor0) model=dgs extra=(--locality-blocks "$parts" "${dgs_options[@]}") ;;
+    dgs) model=dgs extra=(--explain-every "$every" --importance-floor "$floor" "${dgs_options[@]}") ;;
     dgs_dims)
-      model=dgs extra=(--explain-every "$every" --importance-floor "$floor" --remote-feature-fraction "$fraction") ;;
+      model=dgs extra=(--explain-every "$every" --importance-floor "$floor" --remote-feature-fraction "$fraction"
+        "${dgs_options[@]}") ;;
     *) echo "unknown setting '$setting' (expected uniform locality labor0 dgs dgs_dims)" >&2; exit 1 ;;
   esac
   echo "== $setting"
