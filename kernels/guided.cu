@@ -14,16 +14,11 @@ struct RowSums {
   double guided;  // that of its entries scaled by importance
 };
 
-struct GuidedRows {
-  CsrView a;
-  const vid_t* rows;
+struct GuidedRows : PickedRows {
   int64_t s;
   DeviceImportance importance;
   DeviceKeys keys;
 
-  __device__ int64_t begin(int64_t i) const { return a.rowptr[rows[i]]; }
-  __device__ int64_t end(int64_t i) const { return a.rowptr[rows[i] + 1]; }
-  __device__ double value(int64_t e) const { return a.values ? static_cast<double>(a.values[e]) : 1.0; }
   // ColumnImportance::of: listed, else 1 in the own range, else `elsewhere`.
   __device__ float importance_of(col_t t) const {
     int64_t low = 0, high = importance.count;  // the first listed id >= t
@@ -56,7 +51,7 @@ struct GuidedRows {
 
 DeviceCsr guided_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
                              const DeviceImportance& importance, const DeviceKeys& keys) {
-  return poisson_sample_rows(engine, GuidedRows{a, rows, s, importance, keys}, keys.rows.total, a.cols);
+  return poisson_sample_rows(engine, GuidedRows{{a, rows}, s, importance, keys}, keys.rows.total, a.cols);
 }
 
 }  // namespace matsamp::gpu

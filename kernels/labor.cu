@@ -8,15 +8,10 @@ namespace matsamp::gpu {
 
 namespace {
 
-struct LaborRows {
-  CsrView a;
-  const vid_t* rows;
+struct LaborRows : PickedRows {
   int64_t s;
   DeviceKeys keys;
 
-  __device__ int64_t begin(int64_t i) const { return a.rowptr[rows[i]]; }
-  __device__ int64_t end(int64_t i) const { return a.rowptr[rows[i] + 1]; }
-  __device__ double value(int64_t e) const { return a.values ? static_cast<double>(a.values[e]) : 1.0; }
   __device__ double sums(int64_t i) const {
     double total = 0;
     for (int64_t e = begin(i); e < end(i); ++e) total += value(e);
@@ -36,7 +31,7 @@ struct LaborRows {
 
 DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
                             const DeviceKeys& keys) {
-  return poisson_sample_rows(engine, LaborRows{a, rows, s, keys}, keys.rows.total, a.cols);
+  return poisson_sample_rows(engine, LaborRows{{a, rows}, s, keys}, keys.rows.total, a.cols);
 }
 
 }  // namespace matsamp::gpu

@@ -2,7 +2,7 @@
 // DGS's Poisson draws): a thread per row computes the row's sums once per pass,
 // then each entry's weight when kept (a negative number when not). One pass
 // counts each row's kept entries, a scan places the rows, a second pass writes
-// them. Rows gives begin(i), end(i), sums(i), drawn(sums) (false: the row keeps
+// them. Rows (a PickedRows) gives sums(i), drawn(sums) (false: the row keeps
 // nothing) and kept(i, e, sums).
 #pragma once
 #include "core/philox.h"
@@ -21,6 +21,16 @@ __device__ inline double minibatch_column_uniform(const DeviceKeys& keys, int64_
                          static_cast<uint64_t>(t)};
   return uniform01(random_bits(column, kLaborDraw));
 }
+
+// Row i of the sampled rows is row rows[i] of A (A without values: all 1).
+struct PickedRows {
+  CsrView a;
+  const vid_t* rows;
+
+  __device__ int64_t begin(int64_t i) const { return a.rowptr[rows[i]]; }
+  __device__ int64_t end(int64_t i) const { return a.rowptr[rows[i] + 1]; }
+  __device__ double value(int64_t e) const { return a.values ? static_cast<double>(a.values[e]) : 1.0; }
+};
 
 template <class Rows>
 __global__ void poisson_counts(Rows rows, int64_t m, int64_t* counts) {
