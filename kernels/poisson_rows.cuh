@@ -12,8 +12,6 @@
 
 namespace matsamp::gpu {
 
-constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;  // the CPU ops' draw number for column numbers
-
 // The number of column t in keyed row i's minibatch, shared by all its rows.
 __device__ inline double minibatch_column_uniform(const DeviceKeys& keys, int64_t i, col_t t) {
   const int64_t g = block_of(keys.rows.offsets, keys.rows.blocks, i);

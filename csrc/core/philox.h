@@ -56,6 +56,10 @@ MATSAMP_HD Philox4x32 philox_counter(const RandomKey& key, uint32_t draw) {
        (key.layer << 24) ^ static_cast<uint32_t>(key.row >> 32) ^ (static_cast<uint32_t>(key.minibatch >> 32) << 12)}};
 }
 
+// The draw number of LABOR's per-column uniforms (row = the column; no
+// its_sample row reaches it), on the host and on the device alike.
+inline constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;
+
 // 64 random bits for draw number `draw` of the row named by `key`.
 MATSAMP_HD uint64_t random_bits(const RandomKey& key, uint32_t draw) {
   const Philox4x32 out = philox4x32_10(philox_counter(key, draw), philox_key(key));

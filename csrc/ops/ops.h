@@ -102,8 +102,6 @@ double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column);
 // process, bit-identical to the form above when keys[i] = row_key(keys, i).
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                             const std::vector<RandomKey>& keys);
-// The draw number of LABOR's per-column uniforms (no its_sample row reaches it).
-inline constexpr uint32_t kLaborDraw = 0xFFFFFFFFu;
 
 // Guided sampling (DGS): labor_sample_rows with column t's chance in row i scaled
 // by its importance w_t: entry (i, t) of P = normalize_rows(select_rows(a, rows))
