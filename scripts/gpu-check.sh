@@ -17,7 +17,7 @@
 #                 R-GCN, the preparation pipeline against itself and against --no-pipeline)
 #   frontier.jsonl (step frontier) frontier_bench: the serial walk, the Dashboard, the CUDA walk
 #   pipeline.txt  (step pipeline) train_pipeline.sh --device cuda: the pipeline against inline stages
-# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl frontier pipeline, in
+# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl frontier pipeline dgs, in
 # the order given; default all (= the first five, more than one 10-minute call: split them, e.g.
 # "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; recent is the
 # short check for a short lease (one torch build: gpu_tests, the CLI's trainer on the GPU,
@@ -374,13 +374,16 @@ do_bench() {
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
-# The training pipeline with --device cuda against preparing and sampling inline.
+# The training pipeline with --device cuda against preparing and sampling inline
+# (PIPELINE_OPTIONS: more train options).
 do_pipeline() {
   need_torch_cli || return
+  local extra
+  read -r -a extra <<<"${PIPELINE_OPTIONS:-}"   # e.g. --threads 4
   MATSAMP=$tb/csrc/matsamp WORK=$build/pipeline timeout 400 "$root/experiments/train_pipeline.sh" --device cuda \
-    >"$out/pipeline.txt" 2>>"$logs"
-  note "pipeline exit $?:"
-  tee -a "$summary" <"$out/pipeline.txt"
+    "${extra[@]}" >"$tb/pipeline.txt" 2>>"$logs"
+  note "pipeline${PIPELINE_OPTIONS:+ ($PIPELINE_OPTIONS)} exit $?:"
+  tee -a "$summary" <"$tb/pipeline.txt" >>"$out/pipeline.txt"
 }
 
 # The frontier walk on the device: gpu_tests, then frontier_bench (the serial walk,
@@ -397,10 +400,25 @@ do_frontier() {
   done
 }
 
-usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier, pipeline"
+# DGS on the device (issue 22), one torch and MPI build: gpu_tests (the guided-draw
+# kernel against the CPU op), then dgs_bytes.sh's dgs_dims setting with --device
+# cuda on two Cora splits, four ranks sharing the GPU.
+do_dgs() {
+  local torch_prefix mb=$build-torch-mpi
+  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return; }
+  record_machine
+  configure_and_build "$mb" "matsamp gpu_tests" -DPython3_EXECUTABLE="$python" -DMATSAMP_WITH_MPI=ON
+  run_gpu_tests "$mb"
+  MATSAMP=$mb/csrc/matsamp CORA=$deps/data/cora.npz SPLITS=2 EVERY=20 FLOOR=0.3 FRACTION=0.5 \
+    DGS_OPTIONS="--device cuda" LOG_DIR=$out/dgs timeout 240 "$root/experiments/dgs_bytes.sh" dgs_dims \
+    >"$out/dgs.txt" 2>&1
+  note "dgs_dims --device cuda exit $?: $(grep -E 'split [0-9]+:|fetch bytes' "$out/dgs.txt" | tr '\n' ' ')"
+}
+
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier, pipeline, dgs"
 steps=("${@:-all}")
 for step in "${steps[@]}"; do   # checked before anything runs
-  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier | pipeline) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier | pipeline | dgs) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 for step in "${steps[@]}"; do
   case $step in

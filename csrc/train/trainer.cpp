@@ -17,6 +17,7 @@
 #include "train/online_explanation.h"
 #include "train/step_plan.h"
 #include "train/tensors.h"
+#include "train/training_stream.h"
 #include "util/progress.h"
 #include "util/timer.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
@@ -555,6 +556,7 @@ bool Trainer::finished() const {
 EpochMetrics Trainer::train_epoch() {
   State& s = *state_;
   MATSAMP_CHECK(!finished(), "training has finished (epoch ", s.progress.next_epoch, ")");
+  const TrainingStreamScope stream(s.device);
   EpochMetrics m;
   m.epoch = s.progress.next_epoch;
   ScopedTimer epoch_timer(&m.times.total);
@@ -611,6 +613,7 @@ EpochMetrics Trainer::train_epoch() {
     // One thread: an OpenMP team of this worker would spin on the cores the training's team computes on.
     return s.preparer ? s.preparer->submit([&s, ref] {
       omp_set_num_threads(1);
+      const TrainingStreamScope stream(s.device);
       return s.prepare_step(ref.sample->bulk, ref.bulk, ref.step);
     })
                       : std::async(std::launch::deferred,
@@ -658,6 +661,7 @@ EpochMetrics Trainer::train_epoch() {
     s.best_parameters.clear();
     for (const torch::Tensor& p : s.model->parameters()) s.best_parameters.push_back(p.detach().clone());
   }
+  stream.wait();
   return m;
 }
 
