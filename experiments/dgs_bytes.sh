@@ -15,9 +15,11 @@
 #
 # Last, each setting's test accuracy against uniform's and locality's on the same
 # splits (the mean paired difference and its standard error; their runs are read
-# from UNIFORM_DIR and LOCALITY_DIR, default LOG_DIR/uniform and LOG_DIR/locality).
+# from UNIFORM_DIR and LOCALITY_DIR, default LOG_DIR/uniform and LOG_DIR/locality):
+# at each run's best validation epoch and, when every run trained as many epochs
+# (PATIENCE=0), at the last epoch too.
 #
-# Environment: MATSAMP, CORA, SPLITS as for train_accuracy.sh; PARTS (default 4),
+# Environment: MATSAMP, CORA, SPLITS, EPOCHS, PATIENCE as for train_accuracy.sh; PARTS (default 4),
 # EVERY (T, default 20 steps), FLOOR (--importance-floor, default 0.1), FRACTION
 # (--remote-feature-fraction of dgs_dims, default 0.5), DGS_OPTIONS (more options for
 # labor0, dgs and dgs_dims, e.g. --explainer-steps 200), LOG_DIR (default /tmp/matsamp_dgs).
@@ -59,21 +61,28 @@ UNIFORM_DIR=${UNIFORM_DIR:-$log_dir/uniform} LOCALITY_DIR=${LOCALITY_DIR:-$log_d
   python3 - "${settings[@]}" <<'PY'
 import glob, json, math, os, re, sys
 def accuracies(folder):
+    """split -> (test accuracy at the best validation epoch, at the last epoch, epochs run)"""
     out = {}
     for path in glob.glob(folder + "/*_split*.jsonl"):
         split = int(re.search(r"_split(\d+)\.jsonl$", path).group(1))
-        for line in open(path):
-            if '"summary":true' in line:
-                out[split] = json.loads(line)["test_accuracy"]
+        lines = [json.loads(line) for line in open(path)]
+        epochs = [e for e in lines if "epoch" in e]
+        summary = [e for e in lines if e.get("summary")]
+        if summary and epochs:
+            out[split] = (summary[0]["test_accuracy"], epochs[-1]["test_accuracy"], len(epochs))
     return out
 baselines = {"uniform": accuracies(os.environ["UNIFORM_DIR"]), "locality": accuracies(os.environ["LOCALITY_DIR"])}
 for setting in sys.argv[1:]:
     got = accuracies(os.path.join(os.environ["LOG_DIR"], setting))
     for name, baseline in baselines.items():
-        d = [100 * (got[i] - baseline[i]) for i in sorted(got) if i in baseline]
-        if setting == name or len(d) < 2:
+        splits = [i for i in sorted(got) if i in baseline]
+        if setting == name or len(splits) < 2:
             continue
-        mean = sum(d) / len(d)
-        se = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
-        print("%s: test accuracy %+.2f +- %.2f points against %s on the same %d splits" % (setting, mean, se, name, len(d)))
+        same_epochs = len({got[i][2] for i in splits} | {baseline[i][2] for i in splits}) == 1
+        for at, column in [("its best validation epoch", 0)] + [("the last epoch", 1)] * same_epochs:
+            d = [100 * (got[i][column] - baseline[i][column]) for i in splits]
+            mean = sum(d) / len(d)
+            se = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
+            print("%s: test accuracy %+.2f +- %.2f points against %s on the same %d splits, at %s"
+                  % (setting, mean, se, name, len(d), at))
 PY

@@ -3,7 +3,8 @@
 # largest connected component, 20 training and 30 validation vertices per
 # class, the rest test), for GraphSAGE with sampled neighbourhoods, for
 # LADIES-GCN and for GraphSAGE on GraphSAINT random-walk subgraphs. Split i uses --split-seed i and --seed i+1. The test accuracy of
-# a run is that of its best validation epoch (early stopping on validation only).
+# a run is that of its best validation epoch (early stopping on validation only;
+# PATIENCE=0 trains every one of EPOCHS epochs, for accuracy at the same epoch count).
 #
 #   experiments/train_accuracy.sh [extra matsamp train options for both models]
 #
@@ -11,7 +12,8 @@
 # graph, default ../shared/data/cora.npz), SPLITS (default 10), MODELS (default
 # "graphsage ladies saint"; labor, dgs, saint_node, saint_edge and frontier are the other choices), LOG_DIR (the JSON lines of every run, default
 # /tmp/matsamp_train_accuracy), LAUNCH (a launcher put before the binary, e.g.
-# "mpirun -np 2" for data-parallel runs; default none).
+# "mpirun -np 2" for data-parallel runs; default none), EPOCHS (default 300) and PATIENCE
+# (default 50; 0: no early stopping).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 matsamp=${MATSAMP:-$root/build/csrc/matsamp}
@@ -22,7 +24,7 @@ log_dir=${LOG_DIR:-/tmp/matsamp_train_accuracy}
 read -r -a launch <<<"${LAUNCH:-}"
 mkdir -p "$log_dir"
 
-common=(--graph "$cora" --epochs 300 --patience 50 --hidden 64 --dropout 0.5 --lr 0.01
+common=(--graph "$cora" --epochs "${EPOCHS:-300}" --patience "${PATIENCE:-50}" --hidden 64 --dropout 0.5 --lr 0.01
         --weight-decay 5e-4 --batch-size 32 --torch-threads 1)
 declare -A models=(
   [graphsage]="--sampler graphsage --fanouts 10,10"
