@@ -206,6 +206,35 @@ TEST(TrainStepPlan, CoversEveryMinibatchOnceAndCountsStepSeeds) {
   }
 }
 
+// A short bulk (5 minibatches over 4 lanes) gives every lane one before any a second:
+// lane lengths 2, 1, 1, 1, so the first step trains 4 minibatches, and with one
+// locality block per lane, one from each block.
+TEST(TrainStepPlan, AShortBulkSpreadsItsMinibatchesOverEveryLane) {
+  const StepPlan plan(140, 32, 4, 2);  // Cora's 140 training vertices, b = 32: 5 minibatches
+  ASSERT_EQ(plan.num_bulks(), 1);
+  const StepPlan::Bulk bulk = plan.bulk(0);
+  EXPECT_EQ(bulk.lane_length, 2);
+  EXPECT_EQ((std::vector<int64_t>{plan.minibatch(bulk, 0, 0), plan.minibatch(bulk, 1, 0), plan.minibatch(bulk, 2, 0),
+                                  plan.minibatch(bulk, 3, 0)}),
+            (std::vector<int64_t>{0, 2, 3, 4}));
+  EXPECT_EQ((std::vector<int64_t>{plan.minibatch(bulk, 0, 1), plan.minibatch(bulk, 1, 1), plan.minibatch(bulk, 2, 1),
+                                  plan.minibatch(bulk, 3, 1)}),
+            (std::vector<int64_t>{1, -1, -1, -1}));
+  EXPECT_EQ(plan.step_seeds(bulk, 0), 32 + 32 + 32 + 12);
+  EXPECT_EQ(plan.lane_minibatches(bulk, {1, 3}), (std::pair<int64_t, int64_t>{2, 4}));
+
+  const RowBlocks blocks{400, 4};
+  std::vector<vid_t> train;  // 35 per block
+  for (int64_t j = 0; j < 4; ++j)
+    for (int64_t i = 0; i < 35; ++i) train.push_back(static_cast<vid_t>(j * 100 + i));
+  const std::vector<vid_t> order = plan.epoch_order(train, 3, 0, BatchLocality{4, 400});
+  for (int64_t lane = 0; lane < 4; ++lane) {
+    const int64_t id = plan.minibatch(bulk, lane, 0);
+    for (int64_t i = id * 32; i < id * 32 + plan.minibatch_size(id); ++i)
+      EXPECT_EQ(blocks.owner(order[i]), lane) << "minibatch " << id << " of lane " << lane;
+  }
+}
+
 TEST(TrainStepPlan, EachRankSamplesOneContiguousRangeHoldingItsLanes) {
   const StepPlan plan(1000, 7, 4, 3);
   for (int ranks : {1, 2, 4}) {

@@ -25,14 +25,23 @@ StepPlan::Bulk StepPlan::bulk(int64_t index) const {
   Bulk b;
   b.first = index * lanes_ * steps_per_bulk_;
   b.end = std::min(num_minibatches_, b.first + lanes_ * steps_per_bulk_);
-  // The last bulk may be short: its lanes shrink evenly, the trailing ones most.
   b.lane_length = (b.end - b.first + lanes_ - 1) / lanes_;
   return b;
 }
 
+// A short (last) bulk spreads its minibatches evenly: the lanes' lengths differ
+// by one at most, the first lanes longer. Then every lane trains once the bulk has
+// `lanes` minibatches, and with locality blocks every block is in its first step
+// (filling lanes to the full length would leave the trailing ones, and their
+// blocks, out of every step but as leftovers).
+int64_t StepPlan::lane_start(const Bulk& bulk, int64_t lane) const {
+  const int64_t n = bulk.end - bulk.first;
+  return lane * (n / lanes_) + std::min(lane, n % lanes_);
+}
+
 int64_t StepPlan::minibatch(const Bulk& bulk, int64_t lane, int64_t step) const {
-  const int64_t id = bulk.first + lane * bulk.lane_length + step;
-  return step < bulk.lane_length && id < bulk.end ? id : -1;
+  const int64_t start = lane_start(bulk, lane);
+  return step < lane_start(bulk, lane + 1) - start ? bulk.first + start + step : -1;
 }
 
 std::pair<int64_t, int64_t> StepPlan::rank_lanes(int rank, int ranks) const {
@@ -43,9 +52,7 @@ std::pair<int64_t, int64_t> StepPlan::rank_lanes(int rank, int ranks) const {
 }
 
 std::pair<int64_t, int64_t> StepPlan::lane_minibatches(const Bulk& bulk, std::pair<int64_t, int64_t> lanes) const {
-  const int64_t first = std::min(bulk.end, bulk.first + lanes.first * bulk.lane_length);
-  const int64_t end = std::min(bulk.end, bulk.first + lanes.second * bulk.lane_length);
-  return {first, end};
+  return {bulk.first + lane_start(bulk, lanes.first), bulk.first + lane_start(bulk, lanes.second)};
 }
 
 int64_t StepPlan::minibatch_size(int64_t id) const {

@@ -3,7 +3,8 @@
 // A step trains on `lanes` minibatches at once (the global batch), and the
 // ranks share the lanes. Minibatches are sampled in bulks of `steps_per_bulk`
 // steps laid out lane-major: lane j of a bulk is a run of consecutive minibatch
-// ids, and step t takes the t-th minibatch of every lane. The layout depends on
+// ids, and step t takes the t-th minibatch of every lane (a short last bulk
+// spreads its minibatches over all lanes evenly). The layout depends on
 // neither p nor the rank, so p = 1 and p = 2 train on the same minibatches per
 // step, and each rank's lanes form one contiguous id range it samples in one call.
 #pragma once
@@ -23,7 +24,7 @@ class StepPlan {
   struct Bulk {
     int64_t first = 0;        // first minibatch id
     int64_t end = 0;          // one past the last
-    int64_t lane_length = 0;  // minibatches per lane, the number of steps of this bulk
+    int64_t lane_length = 0;  // minibatches of the longest lane, the number of steps of this bulk
   };
 
   int64_t num_minibatches() const { return num_minibatches_; }
@@ -50,6 +51,8 @@ class StepPlan {
                                  const BatchLocality& locality) const;
 
  private:
+  int64_t lane_start(const Bulk& bulk, int64_t lane) const;  // offset of the lane's first minibatch in the bulk
+
   int64_t num_vertices_, batch_size_, lanes_, steps_per_bulk_, num_minibatches_;
 };
 
