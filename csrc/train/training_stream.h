@@ -3,8 +3,8 @@
 // On a GPU that also samples, training's many small kernels queued behind the
 // sampler's large ones, which fill every SM: each step waited, and training took
 // about the sampler's time longer than alone. On a stream of higher priority than
-// the sampler's, the GPU starts training's blocks first (experiments/gpu.md,
-// "Sampling and training on one GPU"). All threads of a trainer use their device's
+// the sampler's, the GPU starts training's blocks first (experiments/training.md,
+// "The training pipeline"). All threads of a trainer use their device's
 // one stream, so a step's tensors made by the preparing thread are ordered before
 // training reads them, and torch's caching allocator reuses their memory only after.
 #pragma once
