@@ -46,6 +46,14 @@ if [ -x /usr/bin/g++ ]; then
   export PATH=/usr/bin:$PATH CC=/usr/bin/gcc CXX=/usr/bin/g++ CUDAHOSTCXX=/usr/bin/g++
 fi
 
+# Sets torch_prefix (searched by configure_and_build; callers may make it local)
+# to the machine's torch; notes its absence and fails without one.
+find_torch() {
+  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') && return 0
+  note "no torch"
+  return 1
+}
+
 # configure_and_build DIR "TARGETS" CMAKE_ARGS...: the GPU machine's configuration
 # (CLI11, GoogleTest, xxHash and zlib headers are missing there; .gpu-deps is a
 # prefix that carries them; $torch_prefix, when set, is searched too).
@@ -85,7 +93,7 @@ do_build() {
 # Issues 5 and 6: the trainer and the Python extension against this machine's torch.
 do_torch() {
   local torch_prefix
-  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "torch step: no torch"; return; }
+  find_torch || return 0
   note "torch $("$python" -c 'import torch; print(torch.__version__, torch.version.cuda)')"
   configure_and_build "$tb" "matsamp train_tests matsamp_python" -DPython3_EXECUTABLE="$python"
   grep -q "torch=ON" "$logs" || note "WARNING: configured without torch"
@@ -160,7 +168,7 @@ do_mpi() {
 # on the one GPU against --transport mpi (same minibatches, same losses), and two
 # ranks on it refused in one line (NCCL needs one GPU per rank).
 do_nccl() {
-  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return; }
+  find_torch || return 0
   record_machine
   local mb=$build-nccl dir=$build-nccl/run log=$out/nccl.txt
   # shellcheck disable=SC2046  # one word or none
@@ -206,7 +214,7 @@ do_nccl() {
 need_torch_cli() {
   [ -x "$tb/csrc/matsamp" ] && return 0
   local torch_prefix
-  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return 1; }
+  find_torch || return
   record_machine
   configure_and_build "$tb" "matsamp" -DPython3_EXECUTABLE="$python"
 }
@@ -236,7 +244,7 @@ do_python() {
 }
 
 recent_build() {
-  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return 1; }   # global: recent_partitioned builds with it too
+  find_torch || return   # global: recent_partitioned builds with it too
   record_machine
   configure_and_build "$tb" "matsamp gpu_tests matsamp_python" -DPython3_EXECUTABLE="$python"
   grep "Python CUDA ops" "$logs" | tail -1 | tee -a "$summary"
@@ -405,7 +413,7 @@ do_frontier() {
 # cuda on two Cora splits, four ranks sharing the GPU.
 do_dgs() {
   local torch_prefix mb=$build-torch-mpi
-  torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)') || { note "no torch"; return; }
+  find_torch || return 0
   record_machine
   configure_and_build "$mb" "matsamp gpu_tests" -DPython3_EXECUTABLE="$python" -DMATSAMP_WITH_MPI=ON
   run_gpu_tests "$mb"
