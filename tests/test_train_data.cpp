@@ -177,33 +177,72 @@ TEST(TrainData, FullNeighbourhoodMatricesHaveUnitRowSums) {
 }
 
 TEST(TrainStepPlan, CoversEveryMinibatchOnceAndCountsStepSeeds) {
-  for (int64_t lanes : {1, 2, 3}) {
-    for (int64_t steps_per_bulk : {1, 2, 5}) {
-      const StepPlan plan(103, 10, lanes, steps_per_bulk);  // 11 minibatches, the last of 3 seeds
-      ASSERT_EQ(plan.num_minibatches(), 11);
-      std::vector<int64_t> seen;
-      int64_t seeds = 0;
-      for (int64_t b = 0; b < plan.num_bulks(); ++b) {
-        const StepPlan::Bulk bulk = plan.bulk(b);
-        for (int64_t t = 0; t < bulk.lane_length; ++t) {
-          int64_t step_seeds = 0;
-          for (int64_t lane = 0; lane < lanes; ++lane) {
-            const int64_t id = plan.minibatch(bulk, lane, t);
-            if (id < 0) continue;
-            seen.push_back(id);
-            step_seeds += plan.minibatch_size(id);
+  for (int64_t lanes : {1, 2, 3})
+    for (int64_t steps_per_bulk : {1, 2, 5})
+      for (bool balanced : {false, true}) {
+        // 11 minibatches, the last of 3 seeds; balanced: ceil(103 / (10 lanes)) steps of `lanes`
+        const StepPlan plan(103, 10, lanes, steps_per_bulk, balanced);
+        const int64_t expected = balanced ? (103 + 10 * lanes - 1) / (10 * lanes) * lanes : 11;
+        ASSERT_EQ(plan.num_minibatches(), expected);
+        ASSERT_EQ(static_cast<int64_t>(plan.minibatch_starts().size()), expected + 1);
+        std::vector<int64_t> seen;
+        int64_t seeds = 0;
+        for (int64_t b = 0; b < plan.num_bulks(); ++b) {
+          const StepPlan::Bulk bulk = plan.bulk(b);
+          for (int64_t t = 0; t < bulk.lane_length; ++t) {
+            int64_t step_seeds = 0;
+            for (int64_t lane = 0; lane < lanes; ++lane) {
+              const int64_t id = plan.minibatch(bulk, lane, t);
+              if (id < 0) continue;
+              seen.push_back(id);
+              step_seeds += plan.minibatch_size(id);
+            }
+            EXPECT_EQ(plan.step_seeds(bulk, t), step_seeds);
+            seeds += step_seeds;
           }
-          EXPECT_EQ(plan.step_seeds(bulk, t), step_seeds);
-          seeds += step_seeds;
+        }
+        std::sort(seen.begin(), seen.end());
+        std::vector<int64_t> all(expected);
+        std::iota(all.begin(), all.end(), 0);
+        EXPECT_EQ(seen, all) << "lanes " << lanes << ", steps per bulk " << steps_per_bulk << ", balanced " << balanced;
+        EXPECT_EQ(seeds, 103);
+        for (int64_t id = 0; id < expected; ++id) {
+          EXPECT_EQ(plan.minibatch_size(id), plan.minibatch_starts()[id + 1] - plan.minibatch_starts()[id]);
+          EXPECT_LE(plan.minibatch_size(id), 10);
+          if (balanced) EXPECT_GE(plan.minibatch_size(id), 103 / expected) << "sizes within one of each other";
         }
       }
-      std::sort(seen.begin(), seen.end());
-      std::vector<int64_t> all(11);
-      std::iota(all.begin(), all.end(), 0);
-      EXPECT_EQ(seen, all) << "lanes " << lanes << ", steps per bulk " << steps_per_bulk;
-      EXPECT_EQ(seeds, 103);
+}
+
+// Balanced (with locality blocks): Cora's 140 training vertices at b = 32 over 4
+// lanes take 2 steps of 4 minibatches (18, then 17), not 4 of 32 and then one
+// (whose seeds, with blocks, are mostly one block's leftovers); each lane's 35
+// come from its block.
+TEST(TrainStepPlan, BalancedStepsTakeEveryLaneAndBlockAlike) {
+  const StepPlan plan(140, 32, 4, 2, true);
+  ASSERT_EQ(plan.num_minibatches(), 8);
+  EXPECT_EQ(plan.minibatch_starts(), (std::vector<int64_t>{0, 18, 35, 53, 70, 88, 105, 123, 140}));
+  const StepPlan::Bulk bulk = plan.bulk(0);
+  EXPECT_EQ(bulk.lane_length, 2);
+  EXPECT_EQ(plan.step_seeds(bulk, 0), 4 * 18);
+  EXPECT_EQ(plan.step_seeds(bulk, 1), 4 * 17);
+  const RowBlocks blocks{400, 4};
+  std::vector<vid_t> train;  // 35 per block
+  for (int64_t j = 0; j < 4; ++j)
+    for (int64_t i = 0; i < 35; ++i) train.push_back(static_cast<vid_t>(j * 100 + i));
+  const std::vector<vid_t> order = plan.epoch_order(train, 3, 0, BatchLocality{4, 400});
+  for (int64_t lane = 0; lane < 4; ++lane)
+    for (int64_t step = 0; step < 2; ++step) {
+      const int64_t id = plan.minibatch(bulk, lane, step);
+      ASSERT_GE(id, 0);
+      for (int64_t i = plan.minibatch_starts()[id]; i < plan.minibatch_starts()[id + 1]; ++i)
+        EXPECT_EQ(blocks.owner(order[i]), lane) << "minibatch " << id << " of lane " << lane;
     }
-  }
+  const EpochOrder cut(order, plan.minibatch_starts());
+  EXPECT_EQ(cut.num_minibatches(), 8);
+  EXPECT_EQ(cut.seeds(1, 2).first.size(), 17u);
+  EXPECT_THROW(EpochOrder(order, std::vector<int64_t>{0, 18, 139}), Error);  // must end at the order's end
+  EXPECT_EQ(StepPlan(3, 32, 4, 1, true).num_minibatches(), 3);               // fewer vertices than lanes
 }
 
 // A short bulk (5 minibatches over 4 lanes) gives every lane one before any a second:

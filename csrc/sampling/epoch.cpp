@@ -91,6 +91,13 @@ EpochOrder::EpochOrder(std::vector<vid_t> order, int64_t batch_size) {
   append(order, batch_size);
 }
 
+EpochOrder::EpochOrder(std::vector<vid_t> order, std::vector<int64_t> starts)
+    : order_(std::move(order)), starts_(std::move(starts)) {
+  MATSAMP_CHECK(!starts_.empty() && starts_.front() == 0 && starts_.back() == static_cast<int64_t>(order_.size()) &&
+                    std::is_sorted(starts_.begin(), starts_.end()),
+                "epoch order: minibatch starts must ascend from 0 to the order's ", order_.size(), " vertices");
+}
+
 void EpochOrder::append(const std::vector<vid_t>& run, int64_t batch_size) {
   order_.insert(order_.end(), run.begin(), run.end());
   for (int64_t end = starts_.back(); end < static_cast<int64_t>(order_.size());)

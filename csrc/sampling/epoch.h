@@ -64,6 +64,8 @@ class EpochOrder {
              const BatchLocality& locality = {}, bool shuffle = true);
   // A given order, cut every batch_size vertices.
   EpochOrder(std::vector<vid_t> order, int64_t batch_size);
+  // A given order, cut at `starts` (ascending offsets, from 0 to the order's size).
+  EpochOrder(std::vector<vid_t> order, std::vector<int64_t> starts);
 
   int64_t num_minibatches() const { return static_cast<int64_t>(starts_.size()) - 1; }
   const std::vector<vid_t>& order() const { return order_; }

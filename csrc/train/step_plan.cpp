@@ -6,13 +6,41 @@
 
 namespace matsamp {
 
-StepPlan::StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk)
-    : num_vertices_(num_training_vertices), batch_size_(batch_size), lanes_(lanes), steps_per_bulk_(steps_per_bulk) {
+StepPlan::StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk,
+                   bool balanced)
+    : num_vertices_(num_training_vertices), lanes_(lanes), steps_per_bulk_(steps_per_bulk) {
   MATSAMP_CHECK(num_training_vertices > 0, "no training vertices");
   MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
   MATSAMP_CHECK(lanes > 0, "minibatches per step must be positive, got ", lanes);
   MATSAMP_CHECK(steps_per_bulk > 0, "steps per bulk must be positive, got ", steps_per_bulk);
-  num_minibatches_ = (num_vertices_ + batch_size_ - 1) / batch_size_;
+  const int64_t n = num_vertices_;
+  if (!balanced) {
+    num_minibatches_ = (n + batch_size - 1) / batch_size;
+    for (int64_t id = 0; id <= num_minibatches_; ++id) starts_.push_back(std::min(n, id * batch_size));
+    return;
+  }
+  const int64_t steps = (n + lanes * batch_size - 1) / (lanes * batch_size);
+  if (steps * lanes > n) {  // too few vertices to give every lane one per step: one vertex per minibatch
+    num_minibatches_ = n;
+    for (int64_t id = 0; id <= n; ++id) starts_.push_back(id);
+    return;
+  }
+  // Lane j trains on n / lanes vertices (the first n % lanes lanes one more), split
+  // evenly over the steps (the first ones one more).
+  num_minibatches_ = steps * lanes;
+  std::vector<int64_t> sizes(num_minibatches_);
+  for (int64_t b = 0; b < num_bulks(); ++b) {
+    const Bulk bk = bulk(b);
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      const int64_t lane_vertices = n / lanes + (lane < n % lanes);
+      for (int64_t t = 0; t < bk.lane_length; ++t) {
+        const int64_t step = b * steps_per_bulk + t;
+        sizes[minibatch(bk, lane, t)] = lane_vertices / steps + (step < lane_vertices % steps);
+      }
+    }
+  }
+  starts_.push_back(0);
+  for (int64_t size : sizes) starts_.push_back(starts_.back() + size);
 }
 
 int64_t StepPlan::num_bulks() const {
@@ -55,9 +83,7 @@ std::pair<int64_t, int64_t> StepPlan::lane_minibatches(const Bulk& bulk, std::pa
   return {bulk.first + lane_start(bulk, lanes.first), bulk.first + lane_start(bulk, lanes.second)};
 }
 
-int64_t StepPlan::minibatch_size(int64_t id) const {
-  return std::min(num_vertices_, (id + 1) * batch_size_) - id * batch_size_;
-}
+int64_t StepPlan::minibatch_size(int64_t id) const { return starts_[id + 1] - starts_[id]; }
 
 int64_t StepPlan::step_seeds(const Bulk& bulk, int64_t step) const {
   int64_t seeds = 0;
@@ -92,8 +118,7 @@ std::vector<vid_t> StepPlan::epoch_order(const std::vector<vid_t>& train_vertice
   for (int64_t id = 0; id < num_minibatches_; ++id) {
     const std::vector<vid_t>& from = queue[lane_of[id] * blocks / lanes_];
     size_t& next = taken[lane_of[id] * blocks / lanes_];
-    for (int64_t at = id * batch_size_, end = at + minibatch_size(id); at < end && next < from.size(); ++at)
-      order[at] = from[next++];
+    for (int64_t at = starts_[id]; at < starts_[id + 1] && next < from.size(); ++at) order[at] = from[next++];
   }
   std::vector<vid_t> rest;
   for (int64_t j = 0; j < blocks; ++j) rest.insert(rest.end(), queue[j].begin() + taken[j], queue[j].end());

@@ -19,7 +19,14 @@ namespace matsamp {
 
 class StepPlan {
  public:
-  StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk);
+  // Minibatches of batch_size, the last one short; or `balanced` (for locality
+  // blocks): as many steps as full lanes of batch_size need, ceil(n / (lanes ·
+  // batch_size)), of `lanes` minibatches each, every size within one of the others
+  // (at most batch_size). Then each step trains on about as many seeds from every
+  // block, where one short minibatch would leave a block's leftovers a step of their
+  // own (a biased step: a block is a community).
+  StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk,
+           bool balanced = false);
 
   struct Bulk {
     int64_t first = 0;        // first minibatch id
@@ -38,10 +45,12 @@ class StepPlan {
   // The minibatch ids [first, second) that the given lanes cover in the bulk.
   std::pair<int64_t, int64_t> lane_minibatches(const Bulk& bulk, std::pair<int64_t, int64_t> lanes) const;
   int64_t minibatch_size(int64_t id) const;
+  // Where each minibatch starts in the epoch order, and where the last ends.
+  const std::vector<int64_t>& minibatch_starts() const { return starts_; }
   // Seeds of one step over all lanes: what a step's mean loss divides by.
   int64_t step_seeds(const Bulk& bulk, int64_t step) const;
 
-  // The epoch's seed order (cut into minibatches of batch_size by id): a shuffle of
+  // The epoch's seed order (cut into minibatches at minibatch_starts()): a shuffle of
   // train_vertices, or with locality blocks B (B must divide the lanes), every
   // minibatch of lane j filled from the shuffled training vertices of block
   // j·B/lanes, so that a rank's lanes draw from the blocks of its process row.
@@ -53,7 +62,8 @@ class StepPlan {
  private:
   int64_t lane_start(const Bulk& bulk, int64_t lane) const;  // offset of the lane's first minibatch in the bulk
 
-  int64_t num_vertices_, batch_size_, lanes_, steps_per_bulk_, num_minibatches_;
+  int64_t num_vertices_, lanes_, steps_per_bulk_, num_minibatches_;
+  std::vector<int64_t> starts_;  // num_minibatches_ + 1 offsets into the epoch order
 };
 
 // Samples minibatches [ids.first, ids.second) of an epoch cut as `order`, on

@@ -102,6 +102,13 @@ struct FinishPreparing {
   }
 };
 
+// The locality blocks a run draws from: DGS explains a process's own rows, so with
+// explanations and partitioned features one block per process row unless set.
+int64_t locality_blocks_of(const TrainOptions& o, int ranks) {
+  if (o.guidance.every > 0 && o.feature_replication > 0 && o.locality_blocks == 0) return ranks / o.feature_replication;
+  return o.locality_blocks;
+}
+
 }  // namespace
 
 EvaluationMode parse_evaluation_mode(const std::string& name) {
@@ -226,8 +233,7 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
     full_blocks.assign(shape.num_layers, Block{full, data.vertices});
   }
 
-  if (options.guidance.every > 0 && options.feature_replication > 0 && options.locality_blocks == 0)
-    options.locality_blocks = comm.size() / options.feature_replication;  // DGS explains a process's own rows
+  options.locality_blocks = locality_blocks_of(options, comm.size());
   MATSAMP_CHECK(options.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
                 options.locality_blocks);
   plan.epoch_order(data.split.train, options.seed, 0, locality());  // bad locality blocks fail here
@@ -315,7 +321,7 @@ StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& samp
           : std::max<int64_t>(1, bulk_size_for_budget(sampler, options.batch_size, minibatches, options.memory_budget) /
                                      lanes);
   *rank_bulk_size = steps_per_bulk * lanes_per_rank;
-  return StepPlan(train, options.batch_size, lanes, steps_per_bulk);
+  return StepPlan(train, options.batch_size, lanes, steps_per_bulk, locality_blocks_of(options, ranks) > 0);
 }
 
 PreparedStep Trainer::State::prepare_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step) const {
@@ -562,7 +568,7 @@ EpochMetrics Trainer::train_epoch() {
   ScopedTimer epoch_timer(&m.times.total);
   const uint32_t epoch_key = static_cast<uint32_t>(m.epoch);
   const EpochOrder order(s.plan.epoch_order(s.data.split.train, s.options.seed, epoch_key, s.locality()),
-                         s.options.batch_size);
+                         s.plan.minibatch_starts());
   const auto sample_bulk = [&s, &order, epoch_key](int64_t index) {
     SampledBulk out;
     ScopedTimer t(&out.seconds);
