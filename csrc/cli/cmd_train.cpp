@@ -488,8 +488,10 @@ void add_train_command(CLI::App& app) {
   cmd->get_option("--locality-blocks")
       ->description(
           "fill the minibatches of lane j of each step from the training vertices of equal id range "
-          "j*B/lanes (0: from all); B must divide --minibatches-per-step. With a graph renumbered by "
-          "'matsamp partition --parts p/c' and B = p/c, a process fetches mostly the feature rows it holds");
+          "j*B/lanes (0: from all); B must divide --minibatches-per-step. Steps are then balanced: each "
+          "lane's share of the vertices split evenly over ceil(n / (lanes * batch)) steps. With a graph "
+          "renumbered by 'matsamp partition --parts p/c' and B = p/c, a process fetches mostly the feature "
+          "rows it holds");
   add_train_options(*cmd, *o);
   cmd->callback([o] { run_training(*o); });
 }
