@@ -102,11 +102,13 @@ struct FinishPreparing {
   }
 };
 
-// The locality blocks a run draws from: DGS explains a process's own rows, so with
-// explanations and partitioned features one block per process row unless set.
-int64_t locality_blocks_of(const TrainOptions& o, int ranks) {
-  if (o.guidance.every > 0 && o.feature_replication > 0 && o.locality_blocks == 0) return ranks / o.feature_replication;
-  return o.locality_blocks;
+// The options with the locality blocks a run draws from: DGS explains a process's
+// own rows, so with explanations and partitioned features one block per process row
+// unless set.
+TrainOptions with_default_locality(TrainOptions o, int ranks) {
+  if (o.guidance.every > 0 && o.feature_replication > 0 && o.locality_blocks == 0)
+    o.locality_blocks = ranks / o.feature_replication;
+  return o;
 }
 
 }  // namespace
@@ -198,10 +200,10 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
       sampler(sampler_),
       context{backend_, options_.seed},
       comm(comm_),
-      options(options_),
+      options(with_default_locality(options_, comm_.size())),
       device(torch_device(options_.device)),
       shape(model_shape(data_, sampler_, options_)),
-      plan(step_plan(data_, sampler_, options_, comm_.size(), &rank_bulk_size)),
+      plan(step_plan(data_, sampler_, options, comm_.size(), &rank_bulk_size)),
       lanes(plan.rank_lanes(comm_.rank(), comm_.size())),
       sampling_lanes(lanes),
       sampling_rows(comm_.size()),
@@ -233,7 +235,6 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
     full_blocks.assign(shape.num_layers, Block{full, data.vertices});
   }
 
-  options.locality_blocks = locality_blocks_of(options, comm.size());
   MATSAMP_CHECK(options.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
                 options.locality_blocks);
   plan.epoch_order(data.split.train, options.seed, 0, locality());  // bad locality blocks fail here
@@ -321,7 +322,7 @@ StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& samp
           : std::max<int64_t>(1, bulk_size_for_budget(sampler, options.batch_size, minibatches, options.memory_budget) /
                                      lanes);
   *rank_bulk_size = steps_per_bulk * lanes_per_rank;
-  return StepPlan(train, options.batch_size, lanes, steps_per_bulk, locality_blocks_of(options, ranks) > 0);
+  return StepPlan(train, options.batch_size, lanes, steps_per_bulk, options.locality_blocks > 0);
 }
 
 PreparedStep Trainer::State::prepare_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step) const {
