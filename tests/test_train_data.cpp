@@ -209,7 +209,9 @@ TEST(TrainStepPlan, CoversEveryMinibatchOnceAndCountsStepSeeds) {
         for (int64_t id = 0; id < expected; ++id) {
           EXPECT_EQ(plan.minibatch_size(id), plan.minibatch_starts()[id + 1] - plan.minibatch_starts()[id]);
           EXPECT_LE(plan.minibatch_size(id), 10);
-          if (balanced) EXPECT_GE(plan.minibatch_size(id), 103 / expected) << "sizes within one of each other";
+          if (balanced) {
+            EXPECT_GE(plan.minibatch_size(id), 103 / expected) << "sizes within one of each other";
+          }
         }
       }
 }
@@ -383,28 +385,24 @@ TEST(TrainBackgroundWorker, RunsTasksInOrderOnOneThreadAndPassesErrorsOn) {
   EXPECT_THROW(failing.get(), Error);
 }
 
-TEST(TrainProgress, BestIsHighestValidationAccuracyThenLowestLossAndPatienceStops) {
+TEST(TrainProgress, BestIsHighestScoreThenLowestTiebreakAndPatienceStops) {
   TrainingProgress progress;
-  const auto epoch = [&](int64_t e, double accuracy, double loss, double test) {
-    EpochMetrics m;
-    m.epoch = e;
-    m.validation_accuracy = accuracy;
-    m.validation_loss = loss;
-    m.test_accuracy = test;
-    progress.record(m, 2);
-    return m.improved;
-  };
-  EXPECT_TRUE(epoch(0, 0.5, 1.0, 0.40));
-  EXPECT_TRUE(epoch(1, 0.6, 1.2, 0.45));   // higher accuracy wins over a higher loss
-  EXPECT_TRUE(epoch(2, 0.6, 1.1, 0.50));   // a tie goes to the lower loss
-  EXPECT_FALSE(epoch(3, 0.6, 1.1, 0.90));  // the test score never decides
+  const auto epoch = [&](int64_t e, double accuracy, double loss) { return progress.record(e, accuracy, loss, 2); };
+  EXPECT_TRUE(epoch(0, 0.5, 1.0));
+  EXPECT_TRUE(epoch(1, 0.6, 1.2));   // higher accuracy wins over a higher loss
+  EXPECT_TRUE(epoch(2, 0.6, 1.1));   // a tie goes to the lower loss
+  EXPECT_FALSE(epoch(3, 0.6, 1.1));  // an equal epoch is no improvement
   EXPECT_FALSE(progress.stopped_early);
-  EXPECT_FALSE(epoch(4, 0.55, 0.9, 0.90));
+  EXPECT_FALSE(epoch(4, 0.55, 0.9));
   EXPECT_TRUE(progress.stopped_early);  // patience 2 used up
-  const TrainSummary summary = summarize(progress);
-  EXPECT_EQ(summary.best_epoch, 2);
-  EXPECT_EQ(summary.epochs_run, 5);
-  EXPECT_DOUBLE_EQ(summary.test_accuracy, 0.50);
+  EXPECT_EQ(progress.best_epoch, 2);
+  EXPECT_EQ(progress.next_epoch, 5);
+  EXPECT_DOUBLE_EQ(progress.best_score, 0.6);
+  EXPECT_DOUBLE_EQ(progress.best_tiebreak, 1.1);
+  TrainingProgress fresh;
+  EXPECT_TRUE(fresh.record(0, 0.0, 9.0, 0)) << "the first epoch is the best so far, whatever its score";
+  EXPECT_FALSE(fresh.record(1, 0.0, 9.0, 0));
+  EXPECT_FALSE(fresh.stopped_early) << "patience 0 never stops";
 }
 
 }  // namespace

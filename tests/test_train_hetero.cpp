@@ -146,21 +146,22 @@ TEST(HeteroTrainer, BasisDecompositionHasItsParameterCount) {
 TEST(HeteroTrainer, ResumesFromACheckpointExactly) {
   const HeteroGraph g = class_in_one_relation();
   auto cpu = make_cpu_backend();
+  const std::unique_ptr<Communicator> self = make_self_communicator();
   const HeteroNeighborSampler sampler(*cpu, g, {{3, 3}, {4, 4}});
   const std::string dir = testing::scratch_dir("rgcn_checkpoint");
   HeteroTrainOptions options = small_options();
   options.train.epochs = 4;
   options.train.dropout = 0.3;
   options.num_bases = 2;
-  RgcnTrainer straight(g, 0, sampler, *cpu, options);
+  RgcnTrainer straight(g, 0, sampler, *cpu, *self, options);
   std::vector<HeteroEpoch> expected;
   while (!straight.finished()) expected.push_back(straight.train_epoch());
   {
-    RgcnTrainer first(g, 0, sampler, *cpu, options);
+    RgcnTrainer first(g, 0, sampler, *cpu, *self, options);
     for (int e = 0; e < 2; ++e) first.train_epoch();
     first.save_checkpoint(dir + "/rgcn.pt");
   }
-  RgcnTrainer resumed(g, 0, sampler, *cpu, options);
+  RgcnTrainer resumed(g, 0, sampler, *cpu, *self, options);
   resumed.load_checkpoint(dir + "/rgcn.pt");
   EXPECT_EQ(resumed.next_epoch(), 2);
   for (size_t e = 2; e < expected.size(); ++e) {
@@ -176,13 +177,13 @@ TEST(HeteroTrainer, ResumesFromACheckpointExactly) {
   EXPECT_EQ(b.best_epoch, a.best_epoch);
   EXPECT_EQ(b.best_validation_accuracy, a.best_validation_accuracy);
   EXPECT_EQ(b.test_accuracy, a.test_accuracy);
-  EXPECT_NE(RgcnTrainer(g, 0, sampler, *cpu, options).train_epoch().loss, expected[2].loss)
+  EXPECT_NE(RgcnTrainer(g, 0, sampler, *cpu, *self, options).train_epoch().loss, expected[2].loss)
       << "a fresh trainer: the checkpoint carried state";
 
   // Another model shape's checkpoint is refused by name, before anything is loaded.
   options.num_bases = 1;
   try {
-    RgcnTrainer(g, 0, sampler, *cpu, options).load_checkpoint(dir + "/rgcn.pt");
+    RgcnTrainer(g, 0, sampler, *cpu, *self, options).load_checkpoint(dir + "/rgcn.pt");
     ADD_FAILURE() << "loaded a checkpoint of 2 bases into a model of 1";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("belongs to another run (seed, vertex types"), std::string::npos) << e.what();
@@ -230,13 +231,14 @@ TEST(HeteroTrainer, CheckpointsAndResumesFromTheCli) {
   EXPECT_NE(resumed.err.find("resumed from " + dir + "/rgcn.pt at epoch 2"), std::string::npos) << resumed.err;
   EXPECT_EQ(testing::count_lines(resumed.out), 2) << resumed.out;  // epoch 2 and the summary
   // The third epoch's line, times aside, and the summary are those of a run that never stopped.
-  const auto without_times = [](const std::string& out, const std::string& from) {
+  const auto without_measurements = [](const std::string& out, const std::string& from) {
     const size_t at = out.find(from);
-    return at == std::string::npos ? std::string("missing") : out.substr(at, out.find("\"time_s\"", at) - at);
+    return at == std::string::npos ? std::string("missing")
+                                   : out.substr(at, out.find("\"peak_memory_bytes\"", at) - at);
   };
-  EXPECT_EQ(without_times(resumed.out, "{\"epoch\":2,"), without_times(straight.out, "{\"epoch\":2,"));
-  EXPECT_NE(without_times(straight.out, "{\"epoch\":2,"), "missing") << straight.out;
-  EXPECT_EQ(without_times(resumed.out, "{\"summary\""), without_times(straight.out, "{\"summary\""));
+  EXPECT_EQ(without_measurements(resumed.out, "{\"epoch\":2,"), without_measurements(straight.out, "{\"epoch\":2,"));
+  EXPECT_NE(without_measurements(straight.out, "{\"epoch\":2,"), "missing") << straight.out;
+  EXPECT_EQ(without_measurements(resumed.out, "{\"summary\""), without_measurements(straight.out, "{\"summary\""));
 
   // Another kind of training's checkpoint, and another model shape's, are refused.
   testing::expect_one_line_error(

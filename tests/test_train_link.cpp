@@ -106,7 +106,8 @@ TEST(LinkCli, CheckpointsAndResumes) {
   // The third epoch's line, times aside, is the one of a run that never stopped.
   const auto loss_of = [](const std::string& out) {
     const size_t at = out.find("{\"epoch\":2,");
-    return at == std::string::npos ? std::string("missing") : out.substr(at, out.find("\"time_s\"", at) - at);
+    return at == std::string::npos ? std::string("missing")
+                                   : out.substr(at, out.find("\"peak_memory_bytes\"", at) - at);
   };
   EXPECT_EQ(loss_of(resumed.out), loss_of(straight.out));
   EXPECT_NE(loss_of(straight.out), "missing") << straight.out;

@@ -385,9 +385,9 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
 #endif
 }
 
-// R-GCN on a heterogeneous graph, one process.
+// R-GCN on a heterogeneous graph, data-parallel (every rank holds the graph).
 void train_hetero(TrainCommandOptions& o, Communicator& comm) {
-  MATSAMP_CHECK(comm.size() == 1, "training on a heterogeneous graph runs on one process");
+  const bool leader = comm.rank() == 0;
   MATSAMP_CHECK(o.task == "node", "--task link is for homogeneous graphs");
   MATSAMP_CHECK(o.train.feature_replication == 0 && o.train.guidance.every == 0,
                 "training on a heterogeneous graph reads its features whole (no --feature-replication or "
@@ -402,18 +402,20 @@ void train_hetero(TrainCommandOptions& o, Communicator& comm) {
   const VertexType& type = setup.graph.types[setup.seed_type];
   const std::string weights = o.num_bases > 0 ? std::to_string(o.num_bases) + " bases for the relation"
                                               : o.relation_weights;
-  std::fprintf(stderr, "matsamp: training R-GCN (%s weights) on %s vertices: %zu train, %zu validation, %zu test\n",
-               weights.c_str(), type.name.c_str(), type.splits.count("train") ? type.splits.at("train").size() : 0,
-               type.splits.count("valid") ? type.splits.at("valid").size() : 0,
-               type.splits.count("test") ? type.splits.at("test").size() : 0);
-  RgcnTrainer trainer(setup.graph, setup.seed_type, *sampler, *setup.backend, options);
+  if (leader)
+    std::fprintf(stderr, "matsamp: training R-GCN (%s weights) on %s vertices: %zu train, %zu validation, %zu test\n",
+                 weights.c_str(), type.name.c_str(), type.splits.count("train") ? type.splits.at("train").size() : 0,
+                 type.splits.count("valid") ? type.splits.at("valid").size() : 0,
+                 type.splits.count("test") ? type.splits.at("test").size() : 0);
+  RgcnTrainer trainer(setup.graph, setup.seed_type, *sampler, *setup.backend, comm, options);
   if (!o.resume.empty()) {
     trainer.load_checkpoint(o.resume);
-    print_resumed(o.resume, trainer.next_epoch());
+    if (leader) print_resumed(o.resume, trainer.next_epoch());
   }
   const HeteroSummary summary = trainer.run(stdout, stderr, o.checkpoint);
-  std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
-               summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
+  if (leader)
+    std::fprintf(stderr, "matsamp: best validation accuracy %.4f at epoch %lld, test accuracy %.4f\n",
+                 summary.best_validation_accuracy, static_cast<long long>(summary.best_epoch), summary.test_accuracy);
 }
 
 void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node);

@@ -1,7 +1,8 @@
 // R-GCN training on heterogeneous minibatches (the model: train/rgcn.h).
 // Cross-entropy on the seed type's labels, Adam, sampled evaluation of the
 // validation vertices every epoch and of the test vertices at each new best,
-// early stopping, checkpoints. One process.
+// early stopping, checkpoints; data-parallel over the ranks of a Communicator
+// (train/loop.h), every rank holding the whole graph.
 #pragma once
 #include <cstdio>
 #include <memory>
@@ -26,7 +27,7 @@ struct HeteroEpoch {
   double loss = 0, validation_accuracy = 0;
   std::optional<double> test_accuracy;  // scored at a new best validation accuracy only
   bool improved = false;
-  double sampling_s = 0, training_s = 0, evaluation_s = 0;
+  EpochTimes times;
 };
 
 struct HeteroSummary {
@@ -38,9 +39,9 @@ struct HeteroSummary {
 class RgcnTrainer {
  public:
   // Trains on `seed_type`'s training split; `sampler` is built over `graph` on
-  // `backend`. All must outlive the trainer.
+  // `backend`. All must outlive the trainer; every rank passes the same.
   RgcnTrainer(const HeteroGraph& graph, int seed_type, const HeteroSampler& sampler, Backend& backend,
-              const HeteroTrainOptions& options);
+              Communicator& comm, const HeteroTrainOptions& options);
   ~RgcnTrainer();
   RgcnTrainer(const RgcnTrainer&) = delete;
   RgcnTrainer& operator=(const RgcnTrainer&) = delete;
@@ -67,7 +68,7 @@ class RgcnTrainer {
   std::unique_ptr<State> state_;
 };
 
-// RgcnTrainer(...).run(metrics, progress).
+// RgcnTrainer(...).run(metrics, progress) on one process.
 HeteroSummary train_rgcn(const HeteroGraph& graph, int seed_type, const HeteroSampler& sampler, Backend& backend,
                          const HeteroTrainOptions& options, std::FILE* metrics, std::FILE* progress);
 

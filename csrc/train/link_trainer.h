@@ -45,7 +45,7 @@ struct LinkEpoch {
   double loss = 0;  // mean binary cross-entropy over the epoch's scored pairs, all ranks
   LinkScores validation;
   bool improved = false;  // a new best validation AUC
-  double sampling_s = 0, training_s = 0, evaluation_s = 0;
+  EpochTimes times;
 };
 
 struct LinkSummary {

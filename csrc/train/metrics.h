@@ -1,12 +1,8 @@
-// What an epoch of training reports, early stopping on validation, and the
-// JSON and progress lines. Torch-free.
+// What an epoch of training reports, and early stopping on validation. Torch-free.
 #pragma once
 #include <cstdint>
-#include <limits>
 #include <string>
-
-#include "distributed/communicator.h"
-#include "util/json.h"
+#include <vector>
 
 namespace matsamp {
 
@@ -42,16 +38,16 @@ struct EpochMetrics {
 struct TrainingProgress {
   int64_t next_epoch = 0;
   int64_t best_epoch = -1;
-  double best_validation_accuracy = -1;
-  double best_validation_loss = std::numeric_limits<double>::infinity();
-  double test_accuracy_at_best = 0;  // reported, never used to choose
   int64_t epochs_since_best = 0;
   bool stopped_early = false;
+  double best_score = 0;     // higher is better (validation accuracy, AUC)
+  double best_tiebreak = 0;  // among equal scores the lower is better (validation loss)
+  std::vector<double> kept;  // what is reported of the best epoch (its test score), never used to choose
 
-  // Records a finished epoch. The best epoch has the highest validation
-  // accuracy, ties going to the lower validation loss; training stops after
-  // `patience` epochs without a new best (0: never). Sets m.improved.
-  void record(EpochMetrics& m, int64_t patience);
+  // Records a finished epoch and returns whether it is the new best: the first
+  // one, then a higher score, ties going to the lower tiebreak. Training stops
+  // after `patience` epochs without a new best (0: never).
+  bool record(int64_t epoch, double score, double tiebreak, int64_t patience);
 };
 
 struct TrainSummary {
@@ -61,12 +57,5 @@ struct TrainSummary {
   double test_accuracy = 0;  // at the best validation epoch
   bool stopped_early = false;
 };
-TrainSummary summarize(const TrainingProgress& progress);
-
-// The epoch line: metrics, and each time as a list over ranks (collective).
-JsonObject describe_epoch(const EpochMetrics& metrics, Communicator& comm);
-JsonObject describe_summary(const TrainSummary& summary);
-// "epoch 3/200: loss …, accuracy train … validation … test … (… s)".
-std::string progress_line(const EpochMetrics& metrics, int64_t epochs);
 
 }  // namespace matsamp

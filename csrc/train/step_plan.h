@@ -37,6 +37,7 @@ class StepPlan {
   int64_t num_minibatches() const { return num_minibatches_; }
   int64_t num_bulks() const;
   int64_t lanes() const { return lanes_; }
+  int64_t steps_per_bulk() const { return steps_per_bulk_; }
   Bulk bulk(int64_t index) const;
   // The minibatch of `lane` at `step` of the bulk, or -1 when that lane has run out.
   int64_t minibatch(const Bulk& bulk, int64_t lane, int64_t step) const;

@@ -1,24 +1,12 @@
 #include "train/trainer.h"
 
-#include <omp.h>
 #include <algorithm>
-#include <chrono>
-
-#include <deque>
-#include <future>
 #include <numeric>
 
-#include "io/atomic_file.h"
-#include "sampling/epoch.h"
-#include "train/background_worker.h"
-#include "train/checkpoint.h"
-#include "train/data_parallel.h"
+#include "train/loop.h"
 #include "train/models.h"
 #include "train/online_explanation.h"
-#include "train/step_plan.h"
 #include "train/tensors.h"
-#include "train/training_stream.h"
-#include "util/progress.h"
 #include "util/timer.h"
 #ifdef MATSAMP_HAVE_DISTRIBUTED
 #include "distributed/distributed_csr.h"
@@ -47,68 +35,38 @@ torch::Tensor membership(const std::vector<vid_t>& held, const std::vector<vid_t
   return torch::from_blob(in.data(), {static_cast<int64_t>(in.size())}, torch::kBool).clone().to(device);
 }
 
-ProgressNumbers numbers_of(const TrainingProgress& p) {
-  return {{p.next_epoch, p.best_epoch, p.epochs_since_best, p.stopped_early},
-          {p.best_validation_accuracy, p.best_validation_loss, p.test_accuracy_at_best}};
-}
-
-TrainingProgress progress_of(const ProgressNumbers& n) {
-  TrainingProgress p;
-  p.next_epoch = n.counters[0];
-  p.best_epoch = n.counters[1];
-  p.epochs_since_best = n.counters[2];
-  p.stopped_early = n.counters[3] != 0;
-  p.best_validation_accuracy = n.scores[0];
-  p.best_validation_loss = n.scores[1];
-  p.test_accuracy_at_best = n.scores[2];
-  return p;
-}
-
-struct SampledBulk {
-  BulkSample bulk;
-  double seconds = 0;
+struct NodeBulk final : SampledBulk {
+  BulkSample sample;
 };
 
-// One minibatch of a step, ready for the model: its blocks, labels and input
-// rows (or, with partitioned features, the ids whose rows the training thread
-// fetches in step order, the fetch being a collective). id < 0: the lane ran
-// out in the last bulk.
-struct PreparedMinibatch {
-  int64_t id = -1;
+// One minibatch ready for the model: its blocks, labels and input rows (or, with
+// partitioned features, the ids whose rows the training thread fetches in step
+// order, the fetch being a collective).
+struct NodeMinibatch final : PreparedMinibatch {
   std::vector<Block> blocks;
   std::vector<vid_t> inputs;
   torch::Tensor x, y;
 };
-struct PreparedStep {
-  std::vector<PreparedMinibatch> lanes;
-  double block_conversion = 0, feature_fetch = 0;  // the preparation's busy time
-};
-
-// Waits for a prefetch still running when an exception leaves the epoch
-// (a deferred one never started and is left alone).
-struct FinishBeforeLeaving {
-  std::future<SampledBulk>& pending;
-  ~FinishBeforeLeaving() {
-    if (pending.valid() && pending.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) pending.wait();
-  }
-};
-
-// Waits for the preparations still running when an exception leaves the epoch.
-struct FinishPreparing {
-  std::deque<std::pair<std::future<PreparedStep>, int64_t>>& pending;
-  ~FinishPreparing() {
-    for (auto& p : pending)
-      if (p.first.valid() && p.first.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) p.first.wait();
-  }
-};
 
 // The options with the locality blocks a run draws from: DGS explains a process's
 // own rows, so with explanations and partitioned features one block per process row
-// unless set.
-TrainOptions with_default_locality(TrainOptions o, int ranks) {
+// unless set. A partitioned graph samples collectively, on the thread that runs the
+// other collectives (MPI_THREAD_FUNNELED): no prefetching.
+TrainOptions resolved(TrainOptions o, const TrainingData& data, int ranks) {
   if (o.guidance.every > 0 && o.feature_replication > 0 && o.locality_blocks == 0)
     o.locality_blocks = ranks / o.feature_replication;
+  if (data.partitioned) o.prefetch = false;
   return o;
+}
+
+TrainSummary node_summary(const LoopSummary& s) {
+  TrainSummary out;
+  out.epochs_run = s.epochs_run;
+  out.best_epoch = s.best_epoch;
+  out.best_validation_accuracy = s.best_epoch >= 0 ? s.best_score : 0;
+  out.test_accuracy = s.best_epoch >= 0 ? s.kept[0] : 0;
+  out.stopped_early = s.stopped_early;
+  return out;
 }
 
 }  // namespace
@@ -119,143 +77,157 @@ EvaluationMode parse_evaluation_mode(const std::string& name) {
   fail("unknown evaluation mode '", name, "' (expected full or sampled)");
 }
 
-struct Trainer::State {
-  const TrainingData& data;
-  const Sampler& sampler;
-  Context context;
-  Communicator& comm;
-  TrainOptions options;
-  torch::Device device;
-  ModelShape shape;
-  int64_t rank_bulk_size = 1;  // minibatches this rank trains on per bulk (set with plan)
-  StepPlan plan;
-  std::pair<int64_t, int64_t> lanes;  // this rank's
-  // The lanes this rank samples: its own, or with a partitioned graph those of its
-  // process row (whose ranks sample together: the product asks it), of which it
-  // trains on its own.
-  std::pair<int64_t, int64_t> sampling_lanes;
-  int sampling_rows = 1, sampling_row = 0, row_ranks = 1, row_rank = 0;  // the same as a grid
-  FeatureTable features;
+// Node classification: cross-entropy on the seeds' labels; evaluation of the
+// train, validation and test vertices, full or sampled.
+class NodeTask final : public TrainingTask {
+ public:
+  NodeTask(const TrainingData& data, const Sampler& sampler, Backend& backend, Communicator& comm,
+           const TrainOptions& options);
 
-  std::shared_ptr<GnnModel> model;
-  std::unique_ptr<torch::optim::Adam> optimizer;
-  // The vertices of the split this rank scores (hold_split), ascending, with their
-  // labels and sets (train, validation, test): what labels minibatches and what
-  // evaluation scores.
-  torch::Tensor scored_ids, scored_labels, scored_in[3];
-  int64_t set_sizes[3] = {0, 0, 0};
-  std::vector<Block> full_blocks;                // full-neighbourhood evaluation
-  std::vector<vid_t> evaluation_vertices;        // sampled evaluation: this sampling row's share
-  int64_t evaluation_minibatches = 0;            // of all rows' minibatches
-  std::unique_ptr<BackgroundWorker> prefetcher;  // null without prefetching
-  std::unique_ptr<BackgroundWorker> preparer;    // null without the pipeline
-#ifdef MATSAMP_HAVE_DISTRIBUTED
-  std::unique_ptr<ProcessGrid> grid;  // with the fetcher: features in the 1.5D layout
-  std::unique_ptr<FeatureFetcher> fetcher;
-  torch::Tensor gathered_features;  // all rows, for full evaluation
-#endif
-  std::unique_ptr<GuidedSampling> guidance;  // DGS (options.guidance); null without
-  int64_t explanation_fetch_bytes = 0;       // sent fetching the remote rows explained (once)
+  const TrainOptions& options() const { return options_; }
+  const GnnModel& gnn() const { return *model_; }
+  int64_t labelled_vertices_held() const { return scored_ids_.numel(); }
+  // The last evaluation: train, validation and test accuracy, validation loss.
+  const std::vector<double>& last_scores() const { return last_scores_; }
 
-  std::FILE* progress_out = nullptr;  // run()'s: steps of the epoch shown there (rank 0)
-  TrainingProgress progress;          // with the next two, what checkpoints hold
-  std::vector<torch::Tensor> best_parameters;
+  torch::nn::Module& model() override { return *model_; }
+  std::vector<int64_t> identity() const override;
+  const std::vector<vid_t>& training_items() const override { return data_.split.train; }
+  int64_t steps_per_bulk(int64_t lanes, int64_t minibatches) const override {
+    return std::max<int64_t>(
+        1, bulk_size_for_budget(sampler_, options_.batch_size, minibatches, options_.memory_budget) / lanes);
+  }
+  BatchLocality locality() const override { return {static_cast<int>(options_.locality_blocks), data_.vertices}; }
+  int sampling_group() const override { return row_ranks_; }
 
-  State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_, Communicator& comm_,
-        const TrainOptions& options_);
+  std::shared_ptr<const SampledBulk> sample(Context& ctx, const EpochOrder& order, std::pair<int64_t, int64_t> ids,
+                                            uint32_t epoch) const override {
+    auto out = std::make_shared<NodeBulk>();
+    out->sample = sample_minibatches(sampler_, ctx, order, ids, epoch);
+    return out;
+  }
+  std::unique_ptr<PreparedMinibatch> prepare(const SampledBulk& bulk, int64_t id,
+                                             PreparationTimes& times) const override;
+  void complete(PreparedMinibatch* minibatch, EpochTimes& times) override;
+  torch::Tensor loss(PreparedMinibatch& minibatch) override {
+    auto& mb = static_cast<NodeMinibatch&>(minibatch);
+    return summed_cross_entropy(model_->forward(mb.blocks, mb.x), mb.y);
+  }
+  void before_bulk(double* waited) override {
+    if (guidance_) guidance_->before_bulk(sampler_, comm_, waited);
+  }
+  void after_step() override {
+    if (guidance_) guidance_->after_step(*model_);
+  }
+  Evaluation evaluate(uint32_t epoch, int64_t bulk_minibatches) override;
+  size_t kept_scores() const override { return 1; }  // test accuracy
+  JsonObject summary_fields(const LoopSummary& s) override {
+    std::vector<int64_t> explanation_bytes{explanation_fetch_bytes_};
+    comm_.all_reduce_sum(explanation_bytes);
+    const TrainSummary summary = node_summary(s);
+    JsonObject fields = JsonObject()
+                            .add("best_validation_accuracy", summary.best_validation_accuracy)
+                            .add("test_accuracy", summary.test_accuracy);
+    if (guidance_) fields.add("explanation_fetch_bytes", explanation_bytes[0]);  // all ranks', before epoch 1
+    return fields;
+  }
+  int64_t feature_bytes_sent() const override;
+
+ private:
   static ModelShape model_shape(const TrainingData& data, const Sampler& sampler, const TrainOptions& options);
-  static StepPlan step_plan(const TrainingData& data, const Sampler& sampler, const TrainOptions& options, int ranks,
-                            int64_t* rank_bulk_size);
-
-  // This rank's minibatches of one step: extracted, converted, with their inputs.
-  PreparedStep prepare_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step) const;
-  double train_step(PreparedStep prepared, int64_t step_seeds, uint32_t epoch, EpochTimes& times);
-  void evaluate(EpochMetrics& m);
-  torch::Tensor labels_of(const std::vector<vid_t>& ids) const;
+  torch::Tensor labels_of(const std::vector<vid_t>& ids) const {
+    return scored_labels_.index_select(0, torch::searchsorted(scored_ids_, index_tensor(ids, device_)));
+  }
   // Adds to scores[0..2] the correct predictions of train, validation and test
   // vertices among `ids` (scored vertices), and to scores[3] the validation loss.
   void add_scores(const torch::Tensor& logits, const torch::Tensor& ids, std::vector<double>& scores) const;
   // Sampled evaluation: this rank's share of the scored vertices' minibatches.
-  void add_sampled_scores(uint32_t epoch, std::vector<double>& scores);
-  std::vector<int64_t> identity() const;
+  void add_sampled_scores(uint32_t epoch, int64_t bulk_minibatches, std::vector<double>& scores);
   void hold_split();
   // The first of a sampling row's evaluation minibatches (numbered among all rows').
-  int64_t evaluation_row_begin(int row) const { return row * evaluation_minibatches / sampling_rows; }
+  int64_t evaluation_row_begin(int row) const { return row * evaluation_minibatches_ / sampling_rows_; }
   void partition_features();
   void setup_guidance();
-  void before_bulk(EpochTimes& times) {
-    if (guidance) guidance->before_bulk(sampler, comm, &times.explanation_wait);
-  }
   // Collective with partitioned features; remote_dims: as FeatureFetcher::fetch.
   torch::Tensor input_rows(const std::vector<vid_t>& ids, const std::vector<int64_t>& remote_dims = {});
-  int64_t feature_bytes_sent() const;  // by this rank's fetches so far
   bool partitioned_features() const;
-  BatchLocality locality() const { return {static_cast<int>(options.locality_blocks), data.vertices}; }
   torch::Tensor all_inputs();
+
+  const TrainingData& data_;
+  const Sampler& sampler_;
+  Context context_;
+  Communicator& comm_;
+  TrainOptions options_;
+  torch::Device device_;
+  ModelShape shape_;
+  // The ranks of a partitioned graph's process row sample together (the product
+  // asks it): the evaluation minibatches split by such rows.
+  int sampling_rows_ = 1, sampling_row_ = 0, row_ranks_ = 1, row_rank_ = 0;
+  FeatureTable features_;
+  std::shared_ptr<GnnModel> model_;
+  // The vertices of the split this rank scores (hold_split), ascending, with their
+  // labels and sets (train, validation, test): what labels minibatches and what
+  // evaluation scores.
+  torch::Tensor scored_ids_, scored_labels_, scored_in_[3];
+  int64_t set_sizes_[3] = {0, 0, 0};
+  std::vector<Block> full_blocks_;          // full-neighbourhood evaluation
+  std::vector<vid_t> evaluation_vertices_;  // sampled evaluation: this sampling row's share
+  int64_t evaluation_minibatches_ = 0;      // of all rows' minibatches
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  std::unique_ptr<ProcessGrid> grid_;  // with the fetcher: features in the 1.5D layout
+  std::unique_ptr<FeatureFetcher> fetcher_;
+  torch::Tensor gathered_features_;  // all rows, for full evaluation
+#endif
+  std::unique_ptr<GuidedSampling> guidance_;  // DGS (options.guidance); null without
+  int64_t explanation_fetch_bytes_ = 0;       // sent fetching the remote rows explained (once)
+  std::vector<double> last_scores_;
 };
 
-Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backend& backend_, Communicator& comm_,
-                      const TrainOptions& options_)
-    : data(data_),
-      sampler(sampler_),
-      context{backend_, options_.seed},
-      comm(comm_),
-      options(with_default_locality(options_, comm_.size())),
-      device(torch_device(options_.device)),
-      shape(model_shape(data_, sampler_, options_)),
-      plan(step_plan(data_, sampler_, options, comm_.size(), &rank_bulk_size)),
-      lanes(plan.rank_lanes(comm_.rank(), comm_.size())),
-      sampling_lanes(lanes),
-      sampling_rows(comm_.size()),
-      sampling_row(comm_.rank()),
-      features(
-          data_.mapped_features ? FeatureTable(data_.mapped_features, device)
-          : options_.feature_replication > 0  // rows come from the fetcher
-              ? FeatureTable::format_of(data_.graph.features, data_.feature_rows(), data_.graph.feature_dim, device)
-              : FeatureTable(data_.graph.features, data_.feature_rows(), data_.graph.feature_dim, device)) {
-  MATSAMP_CHECK(options.learning_rate > 0, "learning rate must be positive, got ", options.learning_rate);
-  MATSAMP_CHECK(options.weight_decay >= 0, "weight decay must be non-negative, got ", options.weight_decay);
-  MATSAMP_CHECK(options.epochs >= 0 && options.patience >= 0, "epochs and patience must be non-negative");
+NodeTask::NodeTask(const TrainingData& data, const Sampler& sampler, Backend& backend, Communicator& comm,
+                   const TrainOptions& options)
+    : data_(data),
+      sampler_(sampler),
+      context_{backend, options.seed},
+      comm_(comm),
+      options_(resolved(options, data, comm.size())),
+      device_(torch_device(options.device)),
+      shape_(model_shape(data, sampler, options)),
+      sampling_rows_(comm.size()),
+      sampling_row_(comm.rank()),
+      features_(data.mapped_features ? FeatureTable(data.mapped_features, device_)
+                : options.feature_replication > 0  // rows come from the fetcher
+                    ? FeatureTable::format_of(data.graph.features, data.feature_rows(), data.graph.feature_dim, device_)
+                    : FeatureTable(data.graph.features, data.feature_rows(), data.graph.feature_dim, device_)) {
   // Not the OpenMP count: on small graphs extra torch threads mostly wait for each other.
-  if (options.threads > 0) torch::set_num_threads(options.threads);
-
+  if (options_.threads > 0) torch::set_num_threads(options_.threads);
   if (data.partitioned) {
-    MATSAMP_CHECK(options.evaluation == EvaluationMode::sampled,
+    MATSAMP_CHECK(options_.evaluation == EvaluationMode::sampled,
                   "a partitioned graph is evaluated sampled (--evaluation sampled): no process holds the whole "
                   "neighbourhood matrix");
-    MATSAMP_CHECK(options.feature_replication > 0,
+    MATSAMP_CHECK(options_.feature_replication > 0,
                   "a partitioned graph keeps its features partitioned too: set the feature replication to the "
                   "graph's replication c");
-    options.prefetch = false;  // sampling is a collective, on the thread that runs the others (MPI_THREAD_FUNNELED)
   }
-  if (options.evaluation == EvaluationMode::full) {
-    const torch::Tensor full = to_sparse_tensor(
-        full_neighbourhood_matrix(data.graph.adj, shape.kind == ModelKind::sage ? Aggregation::mean : Aggregation::gcn),
-        device);
-    full_blocks.assign(shape.num_layers, Block{full, data.vertices});
+  if (options_.evaluation == EvaluationMode::full) {
+    const torch::Tensor full =
+        to_sparse_tensor(full_neighbourhood_matrix(data.graph.adj, shape_.kind == ModelKind::sage ? Aggregation::mean
+                                                                                                  : Aggregation::gcn),
+                         device_);
+    full_blocks_.assign(shape_.num_layers, Block{full, data.vertices});
   }
-
-  MATSAMP_CHECK(options.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
-                options.locality_blocks);
-  plan.epoch_order(data.split.train, options.seed, 0, locality());  // bad locality blocks fail here
-  if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
-  if (options.pipeline) preparer = std::make_unique<BackgroundWorker>();
-  if (options.feature_replication > 0) partition_features();
-  if (data.partitioned && !options.split_row_sampling) {  // otherwise every rank samples its own lanes
-    sampling_rows = comm.size() / options.feature_replication;
-    row_ranks = options.feature_replication;
-    sampling_row = comm.rank() / row_ranks;  // the grid's row and column (distributed/process_grid.h)
-    row_rank = comm.rank() % row_ranks;
-    sampling_lanes = plan.rank_lanes(sampling_row, sampling_rows);
+  MATSAMP_CHECK(options_.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
+                options_.locality_blocks);
+  if (options_.feature_replication > 0) partition_features();
+  if (data.partitioned && !options_.split_row_sampling) {  // otherwise every rank samples its own lanes
+    row_ranks_ = options_.feature_replication;
+    sampling_rows_ = comm.size() / row_ranks_;
+    sampling_row_ = comm.rank() / row_ranks_;  // the grid's row and column (distributed/process_grid.h)
+    row_rank_ = comm.rank() % row_ranks_;
   }
   hold_split();
-
-  torch::manual_seed(options.seed);
-  model = make_model(shape);
-  model->to(device);
-  broadcast_parameters(model->parameters(), comm);
-  optimizer = std::make_unique<torch::optim::Adam>(
-      model->parameters(), torch::optim::AdamOptions(options.learning_rate).weight_decay(options.weight_decay));
+  torch::manual_seed(options_.seed);
+  model_ = make_model(shape_);
+  model_->to(device_);
   setup_guidance();
 }
 
@@ -263,38 +235,39 @@ Trainer::State::State(const TrainingData& data_, const Sampler& sampler_, Backen
 // any of them) and, evaluated sampled, its sampling row's share of the evaluation
 // minibatches (all labelled vertices, ascending, cut every batch size); evaluated
 // full, every one. Held per rank, not whole: a graph may label most of its vertices.
-void Trainer::State::hold_split() {
-  const std::vector<vid_t> scored = scored_vertices(data.split);
-  MATSAMP_CHECK(data.split_labels.size() == scored.size(), data.split_labels.size(), " labels for the ", scored.size(),
-                " vertices of the split");
-  const int64_t b = options.batch_size;
-  evaluation_minibatches = (static_cast<int64_t>(scored.size()) + b - 1) / b;
+void NodeTask::hold_split() {
+  const std::vector<vid_t> scored = scored_vertices(data_.split);
+  MATSAMP_CHECK(data_.split_labels.size() == scored.size(), data_.split_labels.size(), " labels for the ",
+                scored.size(), " vertices of the split");
+  const int64_t b = options_.batch_size;
+  MATSAMP_CHECK(b > 0, "batch size must be positive, got ", b);
+  evaluation_minibatches_ = (static_cast<int64_t>(scored.size()) + b - 1) / b;
   std::vector<vid_t> held;
-  if (options.evaluation == EvaluationMode::full) {
+  if (options_.evaluation == EvaluationMode::full) {
     held = scored;
   } else {
     const auto at = [&](int64_t minibatch) { return scored.begin() + std::min<int64_t>(minibatch * b, scored.size()); };
-    evaluation_vertices.assign(at(evaluation_row_begin(sampling_row)), at(evaluation_row_begin(sampling_row + 1)));
-    held = data.split.train;
+    evaluation_vertices_.assign(at(evaluation_row_begin(sampling_row_)), at(evaluation_row_begin(sampling_row_ + 1)));
+    held = data_.split.train;
     std::sort(held.begin(), held.end());
     std::vector<vid_t> both;
-    std::set_union(held.begin(), held.end(), evaluation_vertices.begin(), evaluation_vertices.end(),
+    std::set_union(held.begin(), held.end(), evaluation_vertices_.begin(), evaluation_vertices_.end(),
                    std::back_inserter(both));
     held = std::move(both);
   }
   std::vector<int64_t> labels(held.size());
   for (size_t i = 0; i < held.size(); ++i)
-    labels[i] = data.split_labels[std::lower_bound(scored.begin(), scored.end(), held[i]) - scored.begin()];
-  scored_ids = index_tensor(held, device);
-  scored_labels = torch::tensor(labels, torch::kLong).to(device);
-  const std::vector<vid_t>* sets[3] = {&data.split.train, &data.split.validation, &data.split.test};
+    labels[i] = data_.split_labels[std::lower_bound(scored.begin(), scored.end(), held[i]) - scored.begin()];
+  scored_ids_ = index_tensor(held, device_);
+  scored_labels_ = torch::tensor(labels, torch::kLong).to(device_);
+  const std::vector<vid_t>* sets[3] = {&data_.split.train, &data_.split.validation, &data_.split.test};
   for (int k = 0; k < 3; ++k) {
-    scored_in[k] = membership(held, *sets[k], device);
-    set_sizes[k] = static_cast<int64_t>(sets[k]->size());
+    scored_in_[k] = membership(held, *sets[k], device_);
+    set_sizes_[k] = static_cast<int64_t>(sets[k]->size());
   }
 }
 
-ModelShape Trainer::State::model_shape(const TrainingData& data, const Sampler& sampler, const TrainOptions& options) {
+ModelShape NodeTask::model_shape(const TrainingData& data, const Sampler& sampler, const TrainOptions& options) {
   ModelShape shape;
   shape.kind = parse_model_kind(options.model);
   shape.input_dim = data.feature_dim();
@@ -305,213 +278,173 @@ ModelShape Trainer::State::model_shape(const TrainingData& data, const Sampler& 
   return shape;
 }
 
-StepPlan Trainer::State::step_plan(const TrainingData& data, const Sampler& sampler, const TrainOptions& options,
-                                   int ranks, int64_t* rank_bulk_size) {
-  const int64_t lanes = options.minibatches_per_step > 0 ? options.minibatches_per_step : ranks;
-  MATSAMP_CHECK(lanes % ranks == 0, "minibatches per step (", lanes, ") must be a multiple of the ", ranks,
-                " processes");
-  MATSAMP_CHECK(options.batch_size > 0, "batch size must be positive, got ", options.batch_size);
-  const int64_t lanes_per_rank = lanes / ranks;
-  const int64_t train = static_cast<int64_t>(data.split.train.size());
-  const int64_t minibatches = (train + options.batch_size - 1) / options.batch_size;
-  // Steps per bulk set the lane layout, so they must not depend on p: the
-  // budget is applied as if one process sampled every lane (p > 1 uses less).
-  const int64_t steps_per_bulk =
-      options.bulk_steps > 0
-          ? options.bulk_steps
-          : std::max<int64_t>(1, bulk_size_for_budget(sampler, options.batch_size, minibatches, options.memory_budget) /
-                                     lanes);
-  *rank_bulk_size = steps_per_bulk * lanes_per_rank;
-  return StepPlan(train, options.batch_size, lanes, steps_per_bulk, options.locality_blocks > 0);
+std::vector<int64_t> NodeTask::identity() const {
+  return {static_cast<int64_t>(options_.seed),
+          static_cast<int64_t>(shape_.kind),
+          shape_.input_dim,
+          shape_.hidden_dim,
+          shape_.num_classes,
+          shape_.num_layers};
 }
 
-PreparedStep Trainer::State::prepare_step(const BulkSample& sample, const StepPlan::Bulk& bulk, int64_t step) const {
-  PreparedStep out;
-  for (int64_t lane = lanes.first; lane < lanes.second; ++lane) {
-    PreparedMinibatch& p = out.lanes.emplace_back();
-    p.id = plan.minibatch(bulk, lane, step);
-    if (p.id < 0) continue;
-    Minibatch mb;
-    {
-      ScopedTimer t(&out.block_conversion);
-      mb = extract_minibatch(sample, p.id - sample.first_minibatch);
-      p.blocks = minibatch_blocks(mb, device, shape.kind == ModelKind::sage);
-    }
-    ScopedTimer t(&out.feature_fetch);
-    p.y = labels_of(mb.seeds);
-    if (partitioned_features()) p.inputs = std::move(mb.layers.back().vertices);
-    else p.x = features.rows(mb.layers.back().vertices);
-  }
-  return out;
-}
-
-double Trainer::State::train_step(PreparedStep prepared, int64_t step_seeds, uint32_t epoch_key, EpochTimes& times) {
-  optimizer->zero_grad();
-  times.block_conversion += prepared.block_conversion;
-  times.feature_fetch += prepared.feature_fetch;
-  double loss_sum = 0;
-  for (PreparedMinibatch& mb : prepared.lanes) {
-    if (partitioned_features() && !mb.x.defined()) {  // the fetch is a collective: every rank joins, in order
-      ScopedTimer t(&times.feature_fetch);
-      mb.x = input_rows(mb.inputs, guidance ? guidance->remote_dims() : std::vector<int64_t>{});
-    }
-    if (mb.id < 0) continue;
-    ScopedTimer t(&times.propagation);
-    seed_minibatch_dropout(options.seed, epoch_key, mb.id);
-    const torch::Tensor loss = summed_cross_entropy(model->forward(mb.blocks, mb.x), mb.y) /
-                               static_cast<double>(step_seeds);
-    loss.backward();
-    loss_sum += loss.item<double>() * static_cast<double>(step_seeds);
-  }
+std::unique_ptr<PreparedMinibatch> NodeTask::prepare(const SampledBulk& bulk, int64_t id,
+                                                     PreparationTimes& times) const {
+  const BulkSample& sample = static_cast<const NodeBulk&>(bulk).sample;
+  auto p = std::make_unique<NodeMinibatch>();
+  Minibatch mb;
   {
-    ScopedTimer t(&times.gradient_reduction);
-    all_reduce_gradients(model->parameters(), comm);
+    ScopedTimer t(&times.block_conversion);
+    mb = extract_minibatch(sample, id - sample.first_minibatch);
+    p->blocks = minibatch_blocks(mb, device_, shape_.kind == ModelKind::sage);
   }
-  ScopedTimer t(&times.optimizer);
-  optimizer->step();
-  return loss_sum;
+  ScopedTimer t(&times.feature_fetch);
+  p->y = labels_of(mb.seeds);
+  if (partitioned_features()) p->inputs = std::move(mb.layers.back().vertices);
+  else p->x = features_.rows(mb.layers.back().vertices);
+  return p;
 }
 
-torch::Tensor Trainer::State::labels_of(const std::vector<vid_t>& ids) const {
-  return scored_labels.index_select(0, torch::searchsorted(scored_ids, index_tensor(ids, device)));
+void NodeTask::complete(PreparedMinibatch* minibatch, EpochTimes& times) {
+  auto* mb = static_cast<NodeMinibatch*>(minibatch);
+  if (!partitioned_features() || (mb && mb->x.defined())) return;
+  ScopedTimer t(&times.feature_fetch);
+  const torch::Tensor x =
+      input_rows(mb ? mb->inputs : std::vector<vid_t>{}, guidance_ ? guidance_->remote_dims() : std::vector<int64_t>{});
+  if (mb) mb->x = x;
 }
 
-void Trainer::State::add_scores(const torch::Tensor& logits, const torch::Tensor& ids,
-                                std::vector<double>& scores) const {
-  const torch::Tensor at = torch::searchsorted(scored_ids, ids);
-  const torch::Tensor y = scored_labels.index_select(0, at);
+void NodeTask::add_scores(const torch::Tensor& logits, const torch::Tensor& ids, std::vector<double>& scores) const {
+  const torch::Tensor at = torch::searchsorted(scored_ids_, ids);
+  const torch::Tensor y = scored_labels_.index_select(0, at);
   const torch::Tensor correct = logits.argmax(1).eq(y);
-  for (int k = 0; k < 3; ++k) scores[k] += correct.logical_and(scored_in[k].index_select(0, at)).sum().item<double>();
-  const torch::Tensor validation = scored_in[1].index_select(0, at);
+  for (int k = 0; k < 3; ++k) scores[k] += correct.logical_and(scored_in_[k].index_select(0, at)).sum().item<double>();
+  const torch::Tensor validation = scored_in_[1].index_select(0, at);
   if (validation.any().item<bool>())
     scores[3] += summed_cross_entropy(logits.index({validation}), y.index({validation})).item<double>();
 }
 
-void Trainer::State::add_sampled_scores(uint32_t epoch_key, std::vector<double>& scores) {
+void NodeTask::add_sampled_scores(uint32_t epoch_key, int64_t bulk_minibatches, std::vector<double>& scores) {
   // The minibatches split into equal shares per sampling row; each rank of a
   // row takes every row_ranks-th. Every rank makes the same number of sampling
   // and fetching calls (they may be collectives), empty ones where its share is out.
   // Minibatches are numbered among all rows' (their random draws follow the number).
-  const EpochOrder order(evaluation_vertices, options.batch_size);
+  const EpochOrder order(evaluation_vertices_, options_.batch_size);
   int64_t longest = 0;
-  for (int row = 0; row < sampling_rows; ++row)
+  for (int row = 0; row < sampling_rows_; ++row)
     longest = std::max(longest, evaluation_row_begin(row + 1) - evaluation_row_begin(row));
-  const int64_t chunk = rank_bulk_size * row_ranks, slots = (chunk + row_ranks - 1) / row_ranks;
-  const int64_t begin = evaluation_row_begin(sampling_row), end = begin + order.num_minibatches();
+  const int64_t chunk = bulk_minibatches * row_ranks_, slots = (chunk + row_ranks_ - 1) / row_ranks_;
+  const int64_t begin = evaluation_row_begin(sampling_row_), end = begin + order.num_minibatches();
   for (int64_t first = begin; first < begin + longest; first += chunk) {
     const std::pair<int64_t, int64_t> range{std::min(first, end) - begin, std::min(first + chunk, end) - begin};
     const BulkSample sample =
-        sample_minibatches(sampler, context, order, range, epoch_key | kEvaluationEpochBit, begin);
-    context.backend.finish_collectives();
+        sample_minibatches(sampler_, context_, order, range, epoch_key | kEvaluationEpochBit, begin);
+    context_.backend.finish_collectives();
     for (int64_t slot = 0; slot < slots; ++slot) {
-      const int64_t g = slot * row_ranks + row_rank;
+      const int64_t g = slot * row_ranks_ + row_rank_;
       const bool mine = g < sample.count();
       const Minibatch mb = mine ? extract_minibatch(sample, g) : Minibatch{};
       const torch::Tensor x = input_rows(mine ? mb.layers.back().vertices : std::vector<vid_t>{});
       if (!mine) continue;
-      add_scores(model->forward(minibatch_blocks(mb, device, shape.kind == ModelKind::sage), x),
-                 index_tensor(mb.seeds, device), scores);
+      add_scores(model_->forward(minibatch_blocks(mb, device_, shape_.kind == ModelKind::sage), x),
+                 index_tensor(mb.seeds, device_), scores);
     }
   }
 }
 
-void Trainer::State::evaluate(EpochMetrics& m) {
-  ScopedTimer t(&m.times.evaluation);
-  torch::NoGradGuard no_grad;
-  model->eval();
+Evaluation NodeTask::evaluate(uint32_t epoch, int64_t bulk_minibatches) {
   std::vector<double> scores(4, 0.0);  // correct train, validation, test; validation loss
-  if (options.evaluation == EvaluationMode::full) {
+  if (options_.evaluation == EvaluationMode::full) {
     // Every rank scores every vertex.
-    add_scores(model->forward(full_blocks, all_inputs()).index_select(0, scored_ids), scored_ids, scores);
+    add_scores(model_->forward(full_blocks_, all_inputs()).index_select(0, scored_ids_), scored_ids_, scores);
   } else {
-    add_sampled_scores(static_cast<uint32_t>(m.epoch), scores);
-    comm.all_reduce_sum(scores);
+    add_sampled_scores(epoch, bulk_minibatches, scores);
+    comm_.all_reduce_sum(scores);
   }
-  model->train();
   const auto share = [](double count, int64_t of) { return of > 0 ? count / static_cast<double>(of) : 0.0; };
-  scores = {share(scores[0], set_sizes[0]), share(scores[1], set_sizes[1]), share(scores[3], set_sizes[1]),
-            share(scores[2], set_sizes[2])};
+  scores = {share(scores[0], set_sizes_[0]), share(scores[1], set_sizes_[1]), share(scores[2], set_sizes_[2]),
+            share(scores[3], set_sizes_[1])};
   // Rank 0's scores decide early stopping everywhere, whatever the rounding of the reductions.
-  comm.broadcast(scores.data(), static_cast<int64_t>(scores.size()), DataType::float64, 0);
-  m.train_accuracy = scores[0];
-  m.validation_accuracy = scores[1];
-  m.validation_loss = scores[2];
-  m.test_accuracy = scores[3];
+  comm_.broadcast(scores.data(), static_cast<int64_t>(scores.size()), DataType::float64, 0);
+  last_scores_ = scores;
+  const double train = scores[0], validation = scores[1], test = scores[2], validation_loss = scores[3];
+  Evaluation e;
+  e.score = validation;
+  e.tiebreak = validation_loss;
+  e.fields.add("train_accuracy", train)
+      .add("validation_accuracy", validation)
+      .add("validation_loss", validation_loss)
+      .add("test_accuracy", test);
+  char text[128];
+  std::snprintf(text, sizeof text, "accuracy train %.3f validation %.3f test %.3f", train, validation, test);
+  e.progress = text;
+  e.kept = {test};
+  return e;
 }
 
-std::vector<int64_t> Trainer::State::identity() const {
-  return {static_cast<int64_t>(options.seed),
-          static_cast<int64_t>(shape.kind),
-          shape.input_dim,
-          shape.hidden_dim,
-          shape.num_classes,
-          shape.num_layers};
-}
-
-void Trainer::State::partition_features() {
+void NodeTask::partition_features() {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  const Graph& g = data.graph;
-  MATSAMP_CHECK(!data.mapped_features, "mapped features stay whole in each process: feature replication must be 0");
-  grid = std::make_unique<ProcessGrid>(comm, options.feature_replication);
-  const RowBlocks blocks{data.vertices, grid->process_rows()};
-  const size_t block_floats = (blocks.end(grid->row()) - blocks.begin(grid->row())) * g.feature_dim;
-  if (data.partitioned) {
-    MATSAMP_CHECK(data.first_feature_row == blocks.begin(grid->row()) &&
-                      data.feature_rows() == blocks.end(grid->row()) - blocks.begin(grid->row()),
-                  "this process holds feature rows [", data.first_feature_row, ", ",
-                  data.first_feature_row + data.feature_rows(), "), not those of its process row [",
-                  blocks.begin(grid->row()), ", ", blocks.end(grid->row()), ")");
+  const Graph& g = data_.graph;
+  MATSAMP_CHECK(!data_.mapped_features, "mapped features stay whole in each process: feature replication must be 0");
+  grid_ = std::make_unique<ProcessGrid>(comm_, options_.feature_replication);
+  const RowBlocks blocks{data_.vertices, grid_->process_rows()};
+  const size_t block_floats = (blocks.end(grid_->row()) - blocks.begin(grid_->row())) * g.feature_dim;
+  if (data_.partitioned) {
+    MATSAMP_CHECK(data_.first_feature_row == blocks.begin(grid_->row()) &&
+                      data_.feature_rows() == blocks.end(grid_->row()) - blocks.begin(grid_->row()),
+                  "this process holds feature rows [", data_.first_feature_row, ", ",
+                  data_.first_feature_row + data_.feature_rows(), "), not those of its process row [",
+                  blocks.begin(grid_->row()), ", ", blocks.end(grid_->row()), ")");
   }
-  const float* block = data.partitioned ? g.features.data() : feature_block_of(g.features, g.feature_dim, *grid);
-  fetcher = std::make_unique<FeatureFetcher>(*grid, data.vertices, g.feature_dim, block, block_floats);
+  const float* block = data_.partitioned ? g.features.data() : feature_block_of(g.features, g.feature_dim, *grid_);
+  fetcher_ = std::make_unique<FeatureFetcher>(*grid_, data_.vertices, g.feature_dim, block, block_floats);
 #else
-  fail("feature replication ", options.feature_replication, " needs distributed/, which builds with MPI only");
+  fail("feature replication ", options_.feature_replication, " needs distributed/, which builds with MPI only");
 #endif
 }
 
-void Trainer::State::setup_guidance() {
-  const GuidanceOptions& g = options.guidance;
+void NodeTask::setup_guidance() {
+  const GuidanceOptions& g = options_.guidance;
   check_guidance_options(g);
   if (g.every == 0) return;
-  MATSAMP_CHECK(sampler.name() == "dgs", "explanation-guided sampling (--explain-every) draws with --sampler dgs, not ",
-                sampler.name());
+  MATSAMP_CHECK(sampler_.name() == "dgs",
+                "explanation-guided sampling (--explain-every) draws with --sampler dgs, not ", sampler_.name());
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  MATSAMP_CHECK(fetcher,
+  MATSAMP_CHECK(fetcher_,
                 "explanation-guided sampling explains the feature rows a process holds against the rest: "
                 "it needs partitioned features (--feature-replication c)");
-  MATSAMP_CHECK(options.locality_blocks == grid->process_rows(),
+  MATSAMP_CHECK(options_.locality_blocks == grid_->process_rows(),
                 "explanation-guided sampling draws a process's minibatches from the rows it holds: locality blocks "
                 "must be p/c = ",
-                grid->process_rows(), ", not ", options.locality_blocks);
-  const int row = grid->row();
-  const vid_t first = fetcher->blocks().begin(row), end = fetcher->blocks().end(row);
-  MATSAMP_CHECK(!data.partitioned || data.block_rows, "a partitioned graph's explanation needs its block row of A");
+                grid_->process_rows(), ", not ", options_.locality_blocks);
+  const int row = grid_->row();
+  const vid_t first = fetcher_->blocks().begin(row), end = fetcher_->blocks().end(row);
+  MATSAMP_CHECK(!data_.partitioned || data_.block_rows, "a partitioned graph's explanation needs its block row of A");
   ExplanationGraph graph =
-      explanation_graph(data.partitioned ? *data.block_rows : row_slice(data.graph.adj, first, end), first);
+      explanation_graph(data_.partitioned ? *data_.block_rows : row_slice(data_.graph.adj, first, end), first);
   const int64_t sent_before = feature_bytes_sent();
-  const std::vector<float> remote = fetcher->fetch(graph.remote);  // once: features never change
-  explanation_fetch_bytes = feature_bytes_sent() - sent_before;
+  const std::vector<float> remote = fetcher_->fetch(graph.remote);  // once: features never change
+  explanation_fetch_bytes_ = feature_bytes_sent() - sent_before;
   const torch::Tensor own_rows =  // read only
-      torch::from_blob(const_cast<float*>(fetcher->block()), {end - first, data.graph.feature_dim});
+      torch::from_blob(const_cast<float*>(fetcher_->block()), {end - first, data_.graph.feature_dim});
   const torch::Tensor remote_rows =
       torch::from_blob(const_cast<float*>(remote.data()),
-                       {static_cast<int64_t>(graph.remote.size()), data.graph.feature_dim})
+                       {static_cast<int64_t>(graph.remote.size()), data_.graph.feature_dim})
           .clone();
   ExplainerOptions explainer;
   explainer.steps = g.explainer_steps;
-  explainer.seed = options.seed;
-  guidance = std::make_unique<GuidedSampling>(
-      std::make_unique<OnlineExplanation>(std::move(graph), own_rows, remote_rows, shape, explainer), g);
-  sampler.set_column_importance(std::make_shared<const ColumnImportance>());  // importance 1 until the first masks
+  explainer.seed = options_.seed;
+  guidance_ = std::make_unique<GuidedSampling>(
+      std::make_unique<OnlineExplanation>(std::move(graph), own_rows, remote_rows, shape_, explainer), g);
+  sampler_.set_column_importance(std::make_shared<const ColumnImportance>());  // importance 1 until the first masks
 #else
   fail("explanation-guided sampling needs partitioned features, which build with MPI only");
 #endif
 }
 
-int64_t Trainer::State::feature_bytes_sent() const {
+int64_t NodeTask::feature_bytes_sent() const {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  if (grid) {
-    const auto counters = grid->counters();
+  if (grid_) {
+    const auto counters = grid_->counters();
     const auto fetches = counters.find("all_to_allv");  // only the fetcher exchanges on the grid
     return fetches == counters.end() ? 0 : fetches->second.bytes;
   }
@@ -519,34 +452,42 @@ int64_t Trainer::State::feature_bytes_sent() const {
   return 0;
 }
 
-bool Trainer::State::partitioned_features() const {
+bool NodeTask::partitioned_features() const {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  return fetcher != nullptr;
+  return fetcher_ != nullptr;
 #else
   return false;
 #endif
 }
 
-torch::Tensor Trainer::State::input_rows(const std::vector<vid_t>& ids, const std::vector<int64_t>& remote_dims) {
+torch::Tensor NodeTask::input_rows(const std::vector<vid_t>& ids, const std::vector<int64_t>& remote_dims) {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  if (fetcher) return features.from_rows(fetcher->fetch(ids, remote_dims), static_cast<int64_t>(ids.size()));
+  if (fetcher_) return features_.from_rows(fetcher_->fetch(ids, remote_dims), static_cast<int64_t>(ids.size()));
 #endif
-  return features.rows(ids);
+  return features_.rows(ids);
 }
 
 // Full evaluation multiplies every row, so partitioned features are gathered
 // whole for it, once (every rank evaluates the same graph; features never change).
-torch::Tensor Trainer::State::all_inputs() {
+torch::Tensor NodeTask::all_inputs() {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  if (fetcher && !gathered_features.defined()) {
-    std::vector<vid_t> all(data.vertices);
+  if (fetcher_ && !gathered_features_.defined()) {
+    std::vector<vid_t> all(data_.vertices);
     std::iota(all.begin(), all.end(), 0);
-    gathered_features = input_rows(all);
+    gathered_features_ = input_rows(all);
   }
-  if (fetcher) return gathered_features;
+  if (fetcher_) return gathered_features_;
 #endif
-  return features.all();
+  return features_.all();
 }
+
+struct Trainer::State {
+  NodeTask task;
+  TrainingLoop loop;
+  State(const TrainingData& data, const Sampler& sampler, Backend& backend, Communicator& comm,
+        const TrainOptions& options)
+      : task(data, sampler, backend, comm, options), loop(task, backend, comm, task.options()) {}
+};
 
 Trainer::Trainer(const TrainingData& data, const Sampler& sampler, Backend& backend, Communicator& comm,
                  const TrainOptions& options)
@@ -554,168 +495,39 @@ Trainer::Trainer(const TrainingData& data, const Sampler& sampler, Backend& back
 
 Trainer::~Trainer() = default;
 
-int64_t Trainer::next_epoch() const { return state_->progress.next_epoch; }
+int64_t Trainer::next_epoch() const { return state_->loop.next_epoch(); }
 
-bool Trainer::finished() const {
-  return state_->progress.stopped_early || state_->progress.next_epoch >= state_->options.epochs;
-}
+bool Trainer::finished() const { return state_->loop.finished(); }
 
 EpochMetrics Trainer::train_epoch() {
-  State& s = *state_;
-  MATSAMP_CHECK(!finished(), "training has finished (epoch ", s.progress.next_epoch, ")");
-  const TrainingStreamScope stream(s.device);
+  const LoopEpoch e = state_->loop.train_epoch();
+  const std::vector<double>& scores = state_->task.last_scores();
   EpochMetrics m;
-  m.epoch = s.progress.next_epoch;
-  ScopedTimer epoch_timer(&m.times.total);
-  const uint32_t epoch_key = static_cast<uint32_t>(m.epoch);
-  const EpochOrder order(s.plan.epoch_order(s.data.split.train, s.options.seed, epoch_key, s.locality()),
-                         s.plan.minibatch_starts());
-  const auto sample_bulk = [&s, &order, epoch_key](int64_t index) {
-    SampledBulk out;
-    ScopedTimer t(&out.seconds);
-    Context ctx = s.context;
-    out.bulk = sample_minibatches(s.sampler, ctx, order, s.plan.lane_minibatches(s.plan.bulk(index), s.sampling_lanes),
-                                  epoch_key);
-    ctx.backend.finish_collectives();
-    return out;
-  };
-  // Deferred when not prefetching: then the wait is the sampling itself.
-  const auto start = [&s, &sample_bulk](int64_t index) {
-    return s.prefetcher ? s.prefetcher->submit([&sample_bulk, index] { return sample_bulk(index); })
-                        : std::async(std::launch::deferred, sample_bulk, index);
-  };
-  // The first bulk overlaps nothing, so its wait runs from its submission:
-  // the worker may well run first, with this thread descheduled.
-  ScopedTimer since_submission(nullptr);
-  s.before_bulk(m.times);
-  std::future<SampledBulk> pending = start(0);
-  const FinishBeforeLeaving finish{pending};  // the task refers to `order`
-
-  // The pipeline: bulk b + 1 is sampled while the steps of bulk b are prepared
-  // (kStepsAhead at most ahead of training) and trained on.
-  constexpr size_t kStepsAhead = 2;
-  struct StepRef {
-    std::shared_ptr<const SampledBulk> sample;
-    StepPlan::Bulk bulk;
-    int64_t step;
-  };
-  std::deque<StepRef> unprepared;
-  int64_t next_bulk = 0;
-  const auto take_bulk = [&] {  // the next sampled bulk's steps, and the bulk after it started
-    std::shared_ptr<SampledBulk> current;
-    {
-      ScopedTimer t(next_bulk > 0 ? &m.times.sampling_wait : nullptr);
-      current = std::make_shared<SampledBulk>(pending.get());
-    }
-    if (next_bulk == 0) m.times.sampling_wait += since_submission.seconds();
-    m.times.sampling += current->seconds;
-    const StepPlan::Bulk bulk = s.plan.bulk(next_bulk);
-    if (++next_bulk < s.plan.num_bulks()) {
-      s.before_bulk(m.times);
-      pending = start(next_bulk);
-    }
-    for (int64_t step = 0; step < bulk.lane_length; ++step) unprepared.push_back({current, bulk, step});
-  };
-  const auto prepare = [&s](const StepRef& ref) {
-    // One thread: an OpenMP team of this worker would spin on the cores the training's team computes on.
-    return s.preparer ? s.preparer->submit([&s, ref] {
-      omp_set_num_threads(1);
-      const TrainingStreamScope stream(s.device);
-      return s.prepare_step(ref.sample->bulk, ref.bulk, ref.step);
-    })
-                      : std::async(std::launch::deferred,
-                                   [&s, ref] { return s.prepare_step(ref.sample->bulk, ref.bulk, ref.step); });
-  };
-  std::deque<std::pair<std::future<PreparedStep>, int64_t>> prepared;  // with each step's seeds
-  const FinishPreparing finish_preparing{prepared};
-  double loss_sum = 0;
-  const int64_t fetched_before = s.feature_bytes_sent();
-  int64_t epoch_steps = 0;
-  for (int64_t b = 0; b < s.plan.num_bulks(); ++b) epoch_steps += s.plan.bulk(b).lane_length;
-  // Steps as they train, once an epoch takes over a second: a bar on a terminal,
-  // a line every few seconds in a log; the epoch's own line follows (the last
-  // step is not reported).
-  Progress steps_shown("epoch " + std::to_string(m.epoch + 1), epoch_steps, "steps",
-                       s.comm.rank() == 0 ? s.progress_out : nullptr);
-  s.model->train();
-  for (;;) {
-    while (prepared.size() <= kStepsAhead && (!unprepared.empty() || next_bulk < s.plan.num_bulks())) {
-      if (unprepared.empty()) take_bulk();
-      const StepRef& ref = unprepared.front();
-      prepared.emplace_back(prepare(ref), s.plan.step_seeds(ref.bulk, ref.step));
-      unprepared.pop_front();
-    }
-    if (prepared.empty()) break;
-    PreparedStep step;
-    {
-      ScopedTimer t(&m.times.preparation_wait);
-      step = prepared.front().first.get();
-    }
-    const int64_t step_seeds = prepared.front().second;
-    prepared.pop_front();
-    loss_sum += s.train_step(std::move(step), step_seeds, epoch_key, m.times);
-    if (s.guidance) s.guidance->after_step(*s.model);
-    if (++m.steps < epoch_steps && steps_shown.seconds() >= 1.0) steps_shown.update(m.steps);  // quick epochs: none
-  }
-  steps_shown.clear();
-  m.feature_fetch_bytes = s.feature_bytes_sent() - fetched_before;
-  std::vector<double> total_loss{loss_sum};
-  s.comm.all_reduce_sum(total_loss);
-  m.loss = total_loss[0] / static_cast<double>(s.data.split.train.size());
-  s.evaluate(m);
-  s.progress.record(m, s.options.patience);
-  if (m.improved) {
-    s.best_parameters.clear();
-    for (const torch::Tensor& p : s.model->parameters()) s.best_parameters.push_back(p.detach().clone());
-  }
-  stream.wait();
+  m.epoch = e.epoch;
+  m.steps = e.steps;
+  m.loss = e.loss;
+  m.train_accuracy = scores[0];
+  m.validation_accuracy = scores[1];
+  m.test_accuracy = scores[2];
+  m.validation_loss = scores[3];
+  m.improved = e.improved;
+  m.feature_fetch_bytes = e.feature_fetch_bytes;
+  m.times = e.times;
   return m;
 }
 
-TrainSummary Trainer::summary() const { return summarize(state_->progress); }
+TrainSummary Trainer::summary() const { return node_summary(state_->loop.summary()); }
 
-const torch::nn::Module& Trainer::model() const { return *state_->model; }
+const torch::nn::Module& Trainer::model() const { return state_->task.gnn(); }
 
-int64_t Trainer::labelled_vertices_held() const { return state_->scored_ids.numel(); }
+int64_t Trainer::labelled_vertices_held() const { return state_->task.labelled_vertices_held(); }
 
-void Trainer::save_checkpoint(const std::string& path) const {
-  const State& s = *state_;
-  matsamp::save_checkpoint(path, s.identity(), *s.model, *s.optimizer, s.best_parameters, numbers_of(s.progress));
-}
+void Trainer::save_checkpoint(const std::string& path) const { state_->loop.save_checkpoint(path); }
 
-void Trainer::load_checkpoint(const std::string& path) {
-  State& s = *state_;
-  ProgressNumbers numbers = numbers_of(s.progress);
-  matsamp::load_checkpoint(path, s.identity(), s.device, *s.model, *s.optimizer, s.best_parameters, numbers);
-  s.progress = progress_of(numbers);
-}
+void Trainer::load_checkpoint(const std::string& path) { state_->loop.load_checkpoint(path); }
 
 TrainSummary Trainer::run(std::FILE* metrics, std::FILE* progress, const std::string& checkpoint_path) {
-  const bool leader = state_->comm.rank() == 0;
-  // An unwritable checkpoint path is reported now, not after the first epoch.
-  if (leader && !checkpoint_path.empty()) check_can_write(checkpoint_path);
-  state_->progress_out = progress;
-  std::vector<int64_t> explanation_bytes{state_->explanation_fetch_bytes};
-  state_->comm.all_reduce_sum(explanation_bytes);
-  while (!finished()) {
-    const EpochMetrics m = train_epoch();
-    if (leader && !checkpoint_path.empty()) save_checkpoint(checkpoint_path);
-    const JsonObject line = describe_epoch(m, state_->comm);
-    if (!leader) continue;
-    if (metrics) {
-      std::fprintf(metrics, "%s\n", line.str().c_str());
-      std::fflush(metrics);
-    }
-    if (progress) std::fprintf(progress, "matsamp: %s\n", progress_line(m, state_->options.epochs).c_str());
-  }
-  const TrainSummary result = summary();
-  if (leader && metrics) {
-    JsonObject line = describe_summary(result);
-    if (state_->guidance) line.add("explanation_fetch_bytes", explanation_bytes[0]);  // all ranks', before epoch 1
-    std::fprintf(metrics, "%s\n", line.str().c_str());
-    std::fflush(metrics);
-  }
-  return result;
+  return node_summary(state_->loop.run(metrics, progress, checkpoint_path));
 }
 
 }  // namespace matsamp

@@ -35,6 +35,13 @@ class JsonObject {
   }
   JsonObject& add(const std::string& key, const JsonObject& value) { return raw(key, value.str()); }
 
+  // Appends the members of `other`, in their order.
+  JsonObject& merge(const JsonObject& other) {
+    if (!body_.empty() && !other.body_.empty()) body_ += ',';
+    body_ += other.body_;
+    return *this;
+  }
+
   std::string str() const { return "{" + body_ + "}"; }
 
  private:
