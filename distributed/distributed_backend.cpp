@@ -78,7 +78,7 @@ std::string DistributedBackend::name() const {
          (product_.exchange() == GraphProduct::Exchange::sparsity_aware ? "+1.5d-aware" : "+1.5d-oblivious");
 }
 
-CsrMatrix DistributedBackend::to_host(Matrix m) {
+CsrMatrix DistributedBackend::to_host_impl(Matrix m) {
   reject_distributed(m, "to_host");
   return local_->to_host(std::move(m));
 }

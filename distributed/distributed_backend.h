@@ -31,14 +31,6 @@ class DistributedBackend final : public Backend {
   Matrix register_shared_row(const SharedRowBlock& row);
 
   std::string name() const override;
-  Matrix register_graph(const CsrMatrix& a) override { return local_->register_graph(a); }
-  Matrix upload(CsrMatrix m) override { return local_->upload(std::move(m)); }
-  Ids upload_ids(std::vector<vid_t> ids) override { return local_->upload_ids(std::move(ids)); }
-  Values upload_values(std::vector<float> values) override { return local_->upload_values(std::move(values)); }
-  CsrMatrix to_host(Matrix m) override;
-  std::vector<vid_t> ids_to_host(Ids ids) override { return local_->ids_to_host(std::move(ids)); }
-  std::vector<float> values_to_host(Values values) override { return local_->values_to_host(std::move(values)); }
-  void synchronize() override { local_->synchronize(); }
   void finish_collectives() override { product_.finish(); }
 
   Matrix spgemm(const Matrix& a, const Matrix& b) override;
@@ -46,6 +38,8 @@ class DistributedBackend final : public Backend {
   Matrix select_cols_blocked(const Matrix& a, const Offsets& row_offsets, const BlockedIds& cols,
                              const Values& weights) override;
   Matrix normalize_rows(Matrix p, RowScale scale) override;
+  Values reciprocals(const Values& values, float factor) override { return local_->reciprocals(values, factor); }
+  Matrix block_indicator(const BlockedIds& ids, int64_t cols) override { return local_->block_indicator(ids, cols); }
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override;
   Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override;
   // LABOR's rows, decided where sample_rows would sample them (RowSampling):
@@ -57,6 +51,16 @@ class DistributedBackend final : public Backend {
                             const SampleKeys& keys) override;
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override;
   Values gather(const Matrix& p, const BlockedIds& at) override;
+
+ protected:
+  Matrix register_graph_impl(const CsrMatrix& a) override { return local_->register_graph(a); }
+  Matrix upload_impl(CsrMatrix m) override { return local_->upload(std::move(m)); }
+  Ids upload_ids_impl(std::vector<vid_t> ids) override { return local_->upload_ids(std::move(ids)); }
+  Values upload_values_impl(std::vector<float> values) override { return local_->upload_values(std::move(values)); }
+  CsrMatrix to_host_impl(Matrix m) override;
+  std::vector<vid_t> ids_to_host_impl(Ids ids) override { return local_->ids_to_host(std::move(ids)); }
+  std::vector<float> values_to_host_impl(Values values) override { return local_->values_to_host(std::move(values)); }
+  void synchronize_impl() override { local_->synchronize(); }
 
  private:
   // The operand id of a distributed handle; -1 for a local one or a shared row.

@@ -59,45 +59,6 @@ class CudaBackend final : public Backend {
   CudaCounters counters() const { return engine_.counters(); }
   DeviceEngine& engine() { return engine_; }
 
-  // ---- Transfers
-  Matrix register_graph(const CsrMatrix& a) override {
-    const DeviceScope scope(engine_);
-    Matrix m = wrap(gpu::upload(engine_, a));
-    resident_bytes_ += device(m, "register_graph").bytes();
-    engine_.set_resident_bytes(resident_bytes_);
-    return m.set_uniform_rows(has_uniform_rows(a));
-  }
-  Matrix upload(CsrMatrix m) override {
-    const DeviceScope scope(engine_);
-    return wrap(gpu::upload(engine_, m));
-  }
-  Ids upload_ids(std::vector<vid_t> ids) override {
-    const DeviceScope scope(engine_);
-    const auto [low, high] = std::minmax_element(ids.begin(), ids.end());
-    const int64_t bound = ids.empty() ? 0 : *low < 0 ? -1 : *high + 1;
-    return wrap_array(gpu::to_device(engine_, ids)).set_bound(bound);
-  }
-  Values upload_values(std::vector<float> values) override {
-    const DeviceScope scope(engine_);
-    return wrap_array(gpu::to_device(engine_, values));
-  }
-  CsrMatrix to_host(Matrix m) override {
-    const DeviceScope scope(engine_);
-    return gpu::download(engine_, device(m, "to_host"));
-  }
-  std::vector<vid_t> ids_to_host(Ids ids) override {
-    const DeviceScope scope(engine_);
-    return gpu::to_host(engine_, device(ids, "ids_to_host"));
-  }
-  std::vector<float> values_to_host(Values values) override {
-    const DeviceScope scope(engine_);
-    return gpu::to_host(engine_, device(values, "values_to_host"));
-  }
-  void synchronize() override {
-    const DeviceScope scope(engine_);
-    engine_.synchronize();
-  }
-
   // ---- Ops
   Matrix spgemm(const Matrix& a, const Matrix& b) override {
     const DeviceScope scope(engine_);
@@ -138,6 +99,21 @@ class CudaBackend final : public Backend {
     if (scale == RowScale::mean) gpu::fill_values(engine_, out, 1.0f);
     gpu::normalize_rows(engine_, out, scale == RowScale::by_sum_of_squares);
     return wrap(std::move(out));
+  }
+
+  Values reciprocals(const Values& values, float factor) override {
+    const DeviceScope scope(engine_);
+    const DeviceArray<float>& dvalues = device(values, "reciprocals");
+    return wrap_array(gpu::reciprocals(engine_, dvalues.data(), dvalues.size(), factor));
+  }
+
+  Matrix block_indicator(const BlockedIds& ids, int64_t cols) override {
+    const DeviceScope scope(engine_);
+    check_block_indicator(ids.ids.size(), ids.offsets, cols);
+    check_ids(ids.ids, cols, "block_indicator", "id", std::to_string(cols) + " columns");
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, ids.offsets);
+    return wrap(gpu::block_indicator(engine_, device(ids.ids, "block_indicator").data(),
+                                     {doffsets.data(), ids.blocks(), ids.ids.size()}, cols));
   }
 
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override {
@@ -184,12 +160,13 @@ class CudaBackend final : public Backend {
     const DeviceScope scope(engine_);
     const DeviceCsr& ds = device(s, "compact_columns");
     check_compact_blocks(s.rows(), row_offsets, leading.ids.size(), leading.offsets);
-    check_ids(leading.ids, s.cols(), "compact_columns", "leading vertex", s.shape());
+    const bool leads = leading.ids.defined();  // else no block has leading columns
+    if (leads) check_ids(leading.ids, s.cols(), "compact_columns", "leading vertex", s.shape());
     const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
     const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading.offsets);
     const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
     gpu::DeviceCompact c = gpu::compact_columns(engine_, ds, {drow_offsets.data(), blocks, s.rows()},
-                                                device(leading.ids, "compact_columns").data(),
+                                                leads ? device(leading.ids, "compact_columns").data() : nullptr,
                                                 {dleading_offsets.data(), blocks, leading.ids.size()});
     const int64_t cols = s.cols();  // every vertex is a column of S
     return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)).set_bound(cols), std::move(c.col_offsets)}};
@@ -221,6 +198,46 @@ class CudaBackend final : public Backend {
   const DeviceArray<T>& device(const Array<T>& a, const char* op) const {
     check_mine(a, op);
     return static_cast<const DeviceVector<T>*>(a.storage())->array;
+  }
+
+ protected:
+  // ---- Transfers (counted by Backend)
+  Matrix register_graph_impl(const CsrMatrix& a) override {
+    const DeviceScope scope(engine_);
+    Matrix m = wrap(gpu::upload(engine_, a));
+    resident_bytes_ += device(m, "register_graph").bytes();
+    engine_.set_resident_bytes(resident_bytes_);
+    return m.set_uniform_rows(has_uniform_rows(a));
+  }
+  Matrix upload_impl(CsrMatrix m) override {
+    const DeviceScope scope(engine_);
+    return wrap(gpu::upload(engine_, m));
+  }
+  Ids upload_ids_impl(std::vector<vid_t> ids) override {
+    const DeviceScope scope(engine_);
+    const auto [low, high] = std::minmax_element(ids.begin(), ids.end());
+    const int64_t bound = ids.empty() ? 0 : *low < 0 ? -1 : *high + 1;
+    return wrap_array(gpu::to_device(engine_, ids)).set_bound(bound);
+  }
+  Values upload_values_impl(std::vector<float> values) override {
+    const DeviceScope scope(engine_);
+    return wrap_array(gpu::to_device(engine_, values));
+  }
+  CsrMatrix to_host_impl(Matrix m) override {
+    const DeviceScope scope(engine_);
+    return gpu::download(engine_, device(m, "to_host"));
+  }
+  std::vector<vid_t> ids_to_host_impl(Ids ids) override {
+    const DeviceScope scope(engine_);
+    return gpu::to_host(engine_, device(ids, "ids_to_host"));
+  }
+  std::vector<float> values_to_host_impl(Values values) override {
+    const DeviceScope scope(engine_);
+    return gpu::to_host(engine_, device(values, "values_to_host"));
+  }
+  void synchronize_impl() override {
+    const DeviceScope scope(engine_);
+    engine_.synchronize();
   }
 
  private:

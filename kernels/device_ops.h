@@ -55,6 +55,12 @@ void normalize_rows(DeviceEngine& engine, DeviceCsr& p, bool square_first);
 // Sets every value of p (allocating values when it has none) to `value`.
 void fill_values(DeviceEngine& engine, DeviceCsr& p, float value);
 
+// reciprocals of ops.h: 1 / (factor · v) for each of the n values.
+DeviceArray<float> reciprocals(DeviceEngine& engine, const float* values, int64_t n, float factor);
+
+// block_indicator of ops.h (ids checked by the caller).
+DeviceCsr block_indicator(DeviceEngine& engine, const vid_t* ids, DeviceOffsets blocks, int64_t cols);
+
 // its_sample of ops.h: p.rows == rows sampled, or a single row shared by all.
 DeviceCsr its_sample(DeviceEngine& engine, const CsrView& p, int64_t s, const DeviceKeys& keys);
 

@@ -63,6 +63,11 @@ __global__ void set_all(float* values, int64_t n, float value) {
   for (int64_t i = thread_index(); i < n; i += thread_count()) values[i] = value;
 }
 
+// Division as the CPU's (IEEE, no fast math): the weights are bit-identical.
+__global__ void reciprocals_of(const float* values, int64_t n, float factor, float* out) {
+  for (int64_t i = thread_index(); i < n; i += thread_count()) out[i] = 1.0f / (factor * values[i]);
+}
+
 }  // namespace
 
 void normalize_rows(DeviceEngine& engine, DeviceCsr& p, bool square_first) {
@@ -77,6 +82,14 @@ void normalize_rows(DeviceEngine& engine, DeviceCsr& p, bool square_first) {
         p.rows, p.rowptr.data(), p.values.data(), square_first);
     MATSAMP_CUDA_LAUNCHED("normalize_each_row");
   }
+}
+
+DeviceArray<float> reciprocals(DeviceEngine& engine, const float* values, int64_t n, float factor) {
+  DeviceArray<float> out(engine, n);
+  if (n == 0) return out;
+  reciprocals_of<<<blocks_for_threads(n), kBlockThreads, 0, stream_of(engine)>>>(values, n, factor, out.data());
+  MATSAMP_CUDA_LAUNCHED("reciprocals_of");
+  return out;
 }
 
 void fill_values(DeviceEngine& engine, DeviceCsr& p, float value) {

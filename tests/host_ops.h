@@ -51,6 +51,17 @@ class HostOps {
     Compacted c = b_.compact_columns(b_.upload(std::move(s)), row_offsets, {b_.upload_ids(leading), leading_offsets});
     return {b_.to_host(std::move(c.adj)), b_.ids_to_host(std::move(c.vertices.ids)), std::move(c.vertices.offsets)};
   }
+  // With no_leading, no block has leading columns (an undefined leading handle).
+  CompactResult compact_columns_without_leading(CsrMatrix s, const Offsets& row_offsets) {
+    Compacted c = b_.compact_columns(b_.upload(std::move(s)), row_offsets, {Ids{}, Offsets(row_offsets.size(), 0)});
+    return {b_.to_host(std::move(c.adj)), b_.ids_to_host(std::move(c.vertices.ids)), std::move(c.vertices.offsets)};
+  }
+  CsrMatrix block_indicator(const std::vector<vid_t>& ids, const Offsets& offsets, int64_t cols) {
+    return b_.to_host(b_.block_indicator({b_.upload_ids(ids), offsets}, cols));
+  }
+  std::vector<float> reciprocals(const std::vector<float>& values, float factor) {
+    return b_.values_to_host(b_.reciprocals(b_.upload_values(values), factor));
+  }
   std::vector<float> gather(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets) {
     return b_.values_to_host(b_.gather(b_.upload(p), {b_.upload_ids(at), offsets}));
   }

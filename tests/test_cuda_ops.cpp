@@ -467,6 +467,57 @@ TEST_F(CudaCompact, GraphSageLayerEqualsTheComposedCpuOps) {
   EXPECT_TRUE(layer(*cuda) == layer(*cpu));
 }
 
+TEST_F(CudaCompact, WithoutLeadingVerticesEqualsCpu) {
+  for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()})
+    expect_compact_equal(cuda_ops->compact_columns_without_leading(c.s, c.offsets),
+                         cpu_ops->compact_columns_without_leading(c.s, c.offsets));
+}
+
+// ---- the layer-wise column set: block_indicator, reciprocals ----------------------
+
+class CudaLayerWise : public CudaVersusCpu {};
+
+TEST_F(CudaLayerWise, BlockIndicatorEqualsCpu) {
+  const Graph g = cora();
+  const int64_t n = g.num_vertices();
+  std::vector<vid_t> ids = strided(n, 600, 13);
+  ids.insert(ids.end(), {5, 5, 0, static_cast<vid_t>(n - 1), 5});  // repeats in the last block
+  for (const Offsets& offsets : {Offsets{0, 200, 200, 605}, Offsets{0, 605}, Offsets{0, 0, 1, 605}})
+    EXPECT_EQ(cuda_ops->block_indicator(ids, offsets, n), cpu_ops->block_indicator(ids, offsets, n));
+  EXPECT_EQ(cuda_ops->block_indicator({}, {0, 0}, n), cpu_ops->block_indicator({}, {0, 0}, n));
+  testing::expect_error(
+      [&] {
+        cuda_ops->block_indicator({1, 9}, {0, 2}, 5);
+      },
+      "block_indicator: id 9 out of range for 5 columns");
+}
+
+TEST_F(CudaLayerWise, ReciprocalsAreBitIdentical) {
+  const CsrMatrix p = random_csr(30, 200, 0.2, 9);
+  for (float factor : {1.0f, 3.0f, 512.0f})
+    EXPECT_EQ(cuda_ops->reciprocals(p.values, factor), cpu_ops->reciprocals(p.values, factor)) << factor;
+  EXPECT_TRUE(cuda_ops->reciprocals({}, 2).empty());
+}
+
+// The layer-wise sampler's extraction inputs on one backend: LADIES' P from the
+// frontier indicator, the draw compacted with the frontier leading, the weights.
+TEST_F(CudaLayerWise, LadiesColumnsOnCoraEqualTheCpu) {
+  const Graph g = cora();
+  const int64_t n = g.num_vertices();
+  const CsrMatrix squared = square_values(gcn_normalize(g.adj));
+  const std::vector<vid_t> frontier = strided(n, 400, 11, 3);
+  const Offsets offsets{0, 150, 151, 400}, per_minibatch{0, 1, 2, 3};
+  const auto columns = [&](Backend& b) {
+    const BlockedIds blocks{b.upload_ids(frontier), offsets};
+    const Matrix p =
+        b.normalize_rows(b.spgemm(b.block_indicator(blocks, n), b.register_graph(squared)), RowScale::by_sum);
+    Compacted c = b.compact_columns(b.its_sample(p, 64, {3, 1, 0, 0, per_minibatch}), per_minibatch, blocks);
+    const Values weights = b.reciprocals(b.gather(p, c.vertices), 64.0f);
+    return std::make_tuple(b.ids_to_host(c.vertices.ids), c.vertices.offsets, b.values_to_host(weights));
+  };
+  EXPECT_TRUE(columns(*cuda) == columns(*cpu));
+}
+
 // ---- memory ----------------------------------------------------------------------
 
 class CudaMemory : public CudaVersusCpu {};

@@ -1,6 +1,6 @@
 // The seam itself: a backend whose matrices and id lists are sealed (only it
-// opens them; results reach the host through its transfers alone, which it
-// counts) runs every op and every registered sampler and gives the CPU's
+// opens them; results reach the host through its transfers alone, which the
+// Backend base counts) runs every op and every registered sampler and gives the CPU's
 // results. No sampler can read backend storage it did not ask to_host for.
 #include <gtest/gtest.h>
 
@@ -26,25 +26,7 @@ struct Sealed final : Resident {
 
 class OpaqueBackend final : public Backend {
  public:
-  int64_t transfers_to_host = 0;
-
   std::string name() const override { return "opaque"; }
-  Matrix register_graph(const CsrMatrix& a) override { return seal(inner_->register_graph(a)); }
-  Matrix upload(CsrMatrix m) override { return seal(inner_->upload(std::move(m))); }
-  Ids upload_ids(std::vector<vid_t> ids) override { return seal(inner_->upload_ids(std::move(ids))); }
-  Values upload_values(std::vector<float> v) override { return seal(inner_->upload_values(std::move(v))); }
-  CsrMatrix to_host(Matrix m) override {
-    ++transfers_to_host;
-    return inner_->to_host(open(m));
-  }
-  std::vector<vid_t> ids_to_host(Ids ids) override {
-    ++transfers_to_host;
-    return inner_->ids_to_host(open(ids));
-  }
-  std::vector<float> values_to_host(Values v) override {
-    ++transfers_to_host;
-    return inner_->values_to_host(open(v));
-  }
 
   Matrix spgemm(const Matrix& a, const Matrix& b) override { return seal(inner_->spgemm(open(a), open(b))); }
   Matrix select_rows(const Matrix& a, const Ids& rows) override {
@@ -59,6 +41,12 @@ class OpaqueBackend final : public Backend {
     return seal(inner_->select_rows_cols_blocked(open(a), open(rows), open(cols), open_or_none(weights)));
   }
   Matrix normalize_rows(Matrix p, RowScale scale) override { return seal(inner_->normalize_rows(open(p), scale)); }
+  Values reciprocals(const Values& values, float factor) override {
+    return seal(inner_->reciprocals(open(values), factor));
+  }
+  Matrix block_indicator(const BlockedIds& ids, int64_t cols) override {
+    return seal(inner_->block_indicator(open(ids), cols));
+  }
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override {
     return seal(inner_->its_sample(open(p), s, keys));
   }
@@ -69,10 +57,19 @@ class OpaqueBackend final : public Backend {
     return seal(inner_->labor_sample_rows(open(a), open(rows), s, keys));
   }
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
-    Compacted c = inner_->compact_columns(open(s), row_offsets, open(leading));
+    Compacted c = inner_->compact_columns(open(s), row_offsets, {open_or_none(leading.ids), leading.offsets});
     return {seal(std::move(c.adj)), {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
   }
   Values gather(const Matrix& p, const BlockedIds& at) override { return seal(inner_->gather(open(p), open(at))); }
+
+ protected:
+  Matrix register_graph_impl(const CsrMatrix& a) override { return seal(inner_->register_graph(a)); }
+  Matrix upload_impl(CsrMatrix m) override { return seal(inner_->upload(std::move(m))); }
+  Ids upload_ids_impl(std::vector<vid_t> ids) override { return seal(inner_->upload_ids(std::move(ids))); }
+  Values upload_values_impl(std::vector<float> v) override { return seal(inner_->upload_values(std::move(v))); }
+  CsrMatrix to_host_impl(Matrix m) override { return inner_->to_host(open(m)); }
+  std::vector<vid_t> ids_to_host_impl(Ids ids) override { return inner_->ids_to_host(open(ids)); }
+  std::vector<float> values_to_host_impl(Values v) override { return inner_->values_to_host(open(v)); }
 
  private:
   Matrix seal(Matrix m) {
@@ -91,7 +88,10 @@ class OpaqueBackend final : public Backend {
     return static_cast<const Sealed<Handle>*>(h.storage())->inner;
   }
   BlockedIds open(const BlockedIds& b) const { return {open(b.ids), b.offsets}; }
-  Values open_or_none(const Values& v) const { return v.defined() ? open(v) : Values{}; }
+  template <class T>
+  Array<T> open_or_none(const Array<T>& a) const {
+    return a.defined() ? open(a) : Array<T>{};
+  }
 
   std::unique_ptr<Backend> inner_ = make_cpu_backend();
 };
@@ -139,6 +139,12 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   const Offsets at_offsets{0, 2, 3, 6, 8};
   EXPECT_EQ(b.values_to_host(b.gather(b.upload(q_normalized), {b.upload_ids(at), at_offsets})),
             entries_at(q_normalized, at, at_offsets));
+  EXPECT_EQ(b.to_host(b.block_indicator({b.upload_ids(at), at_offsets}, 60)), block_indicator(at, at_offsets, 60));
+  EXPECT_EQ(b.values_to_host(b.reciprocals(b.upload_values(weights), 3)), reciprocals(weights, 3));
+  const CompactResult unled = compact_columns(c.s, c.offsets, {}, Offsets(c.offsets.size(), 0));
+  Compacted got_unled = b.compact_columns(b.upload(c.s), c.offsets, {Ids{}, Offsets(c.offsets.size(), 0)});
+  EXPECT_EQ(b.to_host(got_unled.adj), unled.adj);
+  EXPECT_EQ(b.ids_to_host(got_unled.vertices.ids), unled.vertices);
 }
 
 TEST(OpaqueBackend, RefusesHandlesOfAnotherBackend) {
@@ -150,9 +156,36 @@ TEST(OpaqueBackend, RefusesHandlesOfAnotherBackend) {
   testing::expect_error([&] { cpu->to_host(Matrix()); }, "to_host: an operand is an empty handle");
 }
 
+TEST(OpaqueBackend, CountsEveryTransferWithItsBytesAndEverySynchronize) {
+  OpaqueBackend b;
+  const CsrMatrix a = testing::random_csr(7, 5, 0.4, 2);
+  const int64_t matrix_bytes = 8 * (a.rows + 1) + 8 * a.nnz();  // row pointers, column ids + values
+  Matrix m = b.upload(a);
+  const Ids ids = b.upload_ids({1, 2, 3});
+  const Values values = b.upload_values({0.5f, 2});
+  b.synchronize();
+  EXPECT_EQ(b.to_host(m), a);
+  EXPECT_EQ(b.ids_to_host(ids).size(), 3u);
+  EXPECT_EQ(b.values_to_host(values).size(), 2u);
+  const TransferCounts counted = b.transfer_counts();
+  EXPECT_EQ(counted.copies, 6);
+  EXPECT_EQ(counted.bytes, 2 * matrix_bytes + 2 * 3 * 8 + 2 * 2 * 4);
+  EXPECT_EQ(counted.syncs, 1);
+  EXPECT_EQ(b.spgemm(m, b.upload(testing::random_csr(5, 5, 0.5, 3))).rows(), 7);
+  const TransferCounts after_op = b.transfer_counts() - counted;
+  EXPECT_EQ(after_op.copies, 1) << "an op is no transfer";
+  EXPECT_EQ(after_op.syncs, 0);
+}
+
+// The samplers whose steps make no transfer: nothing of a step leaves the
+// backend between the seeds' upload and the result.
+bool stays_in_backend(const std::string& sampler) {
+  return sampler == "graphsage" || sampler == "labor" || sampler == "ladies" || sampler == "fastgcn";
+}
+
 // Every registered sampler gives the CPU backend's minibatches on the sealed
-// backend, with the same options; node-wise samplers read nothing back to the
-// host while they sample.
+// backend, with the same options, and those that stay in the backend call no
+// transfer op and no synchronize() while they sample.
 TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
   const CsrMatrix adj = symmetrize(g.adj);
@@ -167,14 +200,17 @@ TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
     testing::TestSampler sampler(name, adj, params, 31);
     OpaqueBackend opaque;
     testing::BoundSampler bound = sampler.bind(opaque);
-    Bulk bulk = bound.sampler->sample(bound.context, seeds, offsets, 4, 2);
-    const int64_t while_sampling = opaque.transfers_to_host;
+    const SeedBatch uploaded = upload_seeds(opaque, seeds, offsets);
+    const TransferCounts before = opaque.transfer_counts();
+    Bulk bulk = bound.sampler->sample(bound.context, uploaded, 4, 2);
+    const TransferCounts while_sampling = opaque.transfer_counts() - before;
     Fingerprint on_opaque, on_cpu;
     on_opaque.add(to_host(opaque, std::move(bulk)));
     on_cpu.add(sampler.sample(seeds, offsets, 4, 2));
     EXPECT_EQ(on_opaque.value(), on_cpu.value());
-    if (name == "graphsage" || name == "labor") {
-      EXPECT_EQ(while_sampling, 0) << "node-wise layers left the backend";
+    if (stays_in_backend(name)) {
+      EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
+      EXPECT_EQ(while_sampling.syncs, 0);
     }
   }
 }

@@ -161,10 +161,9 @@ class FailingSampler final : public Sampler {
   FailingSampler(const Sampler& inner, int fail_at) : inner_(inner), fail_at_(fail_at) {}
   std::string name() const override { return inner_.name(); }
   int num_layers() const override { return inner_.num_layers(); }
-  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& offsets, int64_t first,
-              uint32_t epoch) const override {
+  Bulk sample(Context& ctx, const SeedBatch& seeds, int64_t first, uint32_t epoch) const override {
     MATSAMP_CHECK(++calls_ != fail_at_, "sampling failed on call ", calls_);
-    return inner_.sample(ctx, seeds, offsets, first, epoch);
+    return inner_.sample(ctx, seeds, first, epoch);
   }
   int64_t bytes_per_minibatch(int64_t batch_size) const override { return inner_.bytes_per_minibatch(batch_size); }
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override { inner_.count_traffic(bulk, stats); }

@@ -11,6 +11,70 @@ std::string Matrix::shape() const {
   return std::to_string(rows_) + " x " + std::to_string(cols_) + " (" + std::to_string(nnz_) + " nonzeros)";
 }
 
+TransferCounts& TransferCounts::operator+=(const TransferCounts& other) {
+  copies += other.copies;
+  bytes += other.bytes;
+  syncs += other.syncs;
+  return *this;
+}
+
+TransferCounts TransferCounts::operator-(const TransferCounts& other) const {
+  return {copies - other.copies, bytes - other.bytes, syncs - other.syncs};
+}
+
+namespace {
+int64_t csr_bytes(int64_t rows, int64_t nnz) {
+  return (rows + 1) * static_cast<int64_t>(sizeof(int64_t)) + nnz * static_cast<int64_t>(sizeof(col_t) + sizeof(float));
+}
+template <class T>
+int64_t array_bytes(int64_t size) {
+  return size * static_cast<int64_t>(sizeof(T));
+}
+}  // namespace
+
+void Backend::count_copy(int64_t bytes) {
+  copies_.fetch_add(1, std::memory_order_relaxed);
+  bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+Matrix Backend::register_graph(const CsrMatrix& a) {
+  count_copy(csr_bytes(a.rows, a.nnz()));
+  return register_graph_impl(a);
+}
+Matrix Backend::upload(CsrMatrix m) {
+  count_copy(csr_bytes(m.rows, m.nnz()));
+  return upload_impl(std::move(m));
+}
+Ids Backend::upload_ids(std::vector<vid_t> ids) {
+  count_copy(array_bytes<vid_t>(static_cast<int64_t>(ids.size())));
+  return upload_ids_impl(std::move(ids));
+}
+Values Backend::upload_values(std::vector<float> values) {
+  count_copy(array_bytes<float>(static_cast<int64_t>(values.size())));
+  return upload_values_impl(std::move(values));
+}
+CsrMatrix Backend::to_host(Matrix m) {
+  count_copy(csr_bytes(m.rows(), m.nnz()));
+  return to_host_impl(std::move(m));
+}
+std::vector<vid_t> Backend::ids_to_host(Ids ids) {
+  count_copy(array_bytes<vid_t>(ids.size()));
+  return ids_to_host_impl(std::move(ids));
+}
+std::vector<float> Backend::values_to_host(Values values) {
+  count_copy(array_bytes<float>(values.size()));
+  return values_to_host_impl(std::move(values));
+}
+void Backend::synchronize() {
+  syncs_.fetch_add(1, std::memory_order_relaxed);
+  synchronize_impl();
+}
+
+TransferCounts Backend::transfer_counts() const {
+  return {copies_.load(std::memory_order_relaxed), bytes_.load(std::memory_order_relaxed),
+          syncs_.load(std::memory_order_relaxed)};
+}
+
 std::vector<std::vector<vid_t>> Backend::frontier_walk(const Matrix& adj, const std::vector<vid_t>& roots,
                                                        const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
                                                        double enlargement) {

@@ -4,6 +4,7 @@
 // the CUDA backend is in kernels/, the distributed one in distributed/. Every
 // backend gives exactly the CPU reference's results (csrc/ops/ops.h).
 #pragma once
+#include <atomic>
 #include <memory>
 #include <string>
 #include <utility>
@@ -35,26 +36,41 @@ struct SharedCompacted {
   BlockedIds vertices;
 };
 
+// What a backend's transfer ops did so far: each call of one is a copy between
+// the host and the backend (on the CPU a hand-over, counted all the same), with
+// the bytes of the arrays it handed over; and calls of synchronize(). A sampler
+// whose steps stay in the backend makes none of either between its ops.
+struct TransferCounts {
+  int64_t copies = 0;
+  int64_t bytes = 0;
+  int64_t syncs = 0;
+  TransferCounts& operator+=(const TransferCounts& other);
+  TransferCounts operator-(const TransferCounts& other) const;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
 
-  // ---- Transfers
+  // ---- Transfers (counted here, done by the *_impl of each backend)
   // A graph matrix the samplers read again and again; `a` must outlive every
   // handle made from it (the CPU keeps a reference, a GPU a copy). The handle
   // knows whether its rows are uniform (Matrix::uniform_rows).
-  virtual Matrix register_graph(const CsrMatrix& a) = 0;
-  virtual Matrix upload(CsrMatrix m) = 0;
-  virtual Ids upload_ids(std::vector<vid_t> ids) = 0;
-  virtual Values upload_values(std::vector<float> values) = 0;
+  Matrix register_graph(const CsrMatrix& a);
+  Matrix upload(CsrMatrix m);
+  Ids upload_ids(std::vector<vid_t> ids);
+  Values upload_values(std::vector<float> values);
   // Handles are taken by value: a handle moved in that is its storage's only one
   // gives its arrays up without a copy.
-  virtual CsrMatrix to_host(Matrix m) = 0;
-  virtual std::vector<vid_t> ids_to_host(Ids ids) = 0;
-  virtual std::vector<float> values_to_host(Values values) = 0;
+  CsrMatrix to_host(Matrix m);
+  std::vector<vid_t> ids_to_host(Ids ids);
+  std::vector<float> values_to_host(Values values);
   // Waits until the work queued so far has finished (to time a step).
-  virtual void synchronize() {}
+  void synchronize();
+  // The transfers and synchronizations of this backend since it was made (safe
+  // to read while other threads use it; their calls are counted as well).
+  TransferCounts transfer_counts() const;
   // A backend whose ops are collectives of several processes (graph-partitioned
   // sampling) serves the others until every one has called this: call it after
   // sampling calls that processes may end at different points, before any
@@ -76,6 +92,9 @@ class Backend {
   // are small and rare (link prediction's seed edges).
   virtual Matrix mask_entries(Matrix p, const Matrix& mask);
   virtual Matrix normalize_rows(Matrix p, RowScale scale) = 0;
+  virtual Values reciprocals(const Values& values, float factor) = 0;
+  // ids.blocks() rows of `cols` columns: row g marks the ids of block g.
+  virtual Matrix block_indicator(const BlockedIds& ids, int64_t cols) = 0;
   virtual Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) = 0;
   // its_sample(normalize_rows(select_rows(a, rows)), s, keys) without forming P.
   virtual Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
@@ -89,7 +108,8 @@ class Backend {
   virtual Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                                     const SampleKeys& keys);
   // Block g of s (row_offsets) gets the columns leading block g first, then its
-  // other non-empty columns in ascending id.
+  // other non-empty columns in ascending id. leading.ids undefined: no block has
+  // leading columns (its offsets are all 0).
   virtual Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) = 0;
   // compact_columns of several matrices whose block g shares one vertex list
   // (ops.h: compact_columns_shared): a heterogeneous graph's relations into one
@@ -108,12 +128,25 @@ class Backend {
                                                         double enlargement);
 
  protected:
+  virtual Matrix register_graph_impl(const CsrMatrix& a) = 0;
+  virtual Matrix upload_impl(CsrMatrix m) = 0;
+  virtual Ids upload_ids_impl(std::vector<vid_t> ids) = 0;
+  virtual Values upload_values_impl(std::vector<float> values) = 0;
+  virtual CsrMatrix to_host_impl(Matrix m) = 0;
+  virtual std::vector<vid_t> ids_to_host_impl(Ids ids) = 0;
+  virtual std::vector<float> values_to_host_impl(Values values) = 0;
+  virtual void synchronize_impl() {}
+
   // Throws unless the handle is defined and was made by this backend.
   template <class Handle>
   void check_mine(const Handle& h, const char* op) const {
     check_made_here(h.owner(), h.defined(), op);
   }
   void check_made_here(const Backend* owner, bool defined, const char* op) const;
+
+ private:
+  void count_copy(int64_t bytes);
+  std::atomic<int64_t> copies_{0}, bytes_{0}, syncs_{0};
 };
 
 // The operands of a draw over masked rows: select_rows(a, rows) ∘ ¬mask (its

@@ -14,18 +14,6 @@ class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
 
-  Matrix register_graph(const CsrMatrix& a) override {
-    auto storage = std::make_shared<HostMatrix>();
-    storage->borrowed = &a;
-    return Matrix(this, std::move(storage), a.rows, a.cols, a.nnz()).set_uniform_rows(has_uniform_rows(a));
-  }
-  Matrix upload(CsrMatrix m) override { return wrap(std::move(m)); }
-  Ids upload_ids(std::vector<vid_t> ids) override { return wrap_array(std::move(ids)); }
-  Values upload_values(std::vector<float> values) override { return wrap_array(std::move(values)); }
-  CsrMatrix to_host(Matrix m) override { return take(std::move(m), "to_host"); }
-  std::vector<vid_t> ids_to_host(Ids ids) override { return take_array(std::move(ids), "ids_to_host"); }
-  std::vector<float> values_to_host(Values values) override { return take_array(std::move(values), "values_to_host"); }
-
   Matrix spgemm(const Matrix& a, const Matrix& b) override {
     return wrap(matsamp::spgemm(host(a, "spgemm"), host(b, "spgemm")));
   }
@@ -49,6 +37,12 @@ class CpuBackend final : public Backend {
     matsamp::normalize_rows(m, scale == RowScale::by_sum_of_squares);
     return wrap(std::move(m));
   }
+  Values reciprocals(const Values& values, float factor) override {
+    return wrap_array(matsamp::reciprocals(host(values, "reciprocals"), factor));
+  }
+  Matrix block_indicator(const BlockedIds& ids, int64_t cols) override {
+    return wrap(matsamp::block_indicator(host(ids.ids, "block_indicator"), ids.offsets, cols));
+  }
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override {
     return wrap(matsamp::its_sample(host(p, "its_sample"), s, keys));
   }
@@ -65,7 +59,7 @@ class CpuBackend final : public Backend {
   }
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
     CompactResult c = matsamp::compact_columns(take(std::move(s), "compact_columns"), row_offsets,
-                                               host(leading.ids, "compact_columns"), leading.offsets);
+                                               host_or_empty(leading.ids, "compact_columns"), leading.offsets);
     return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)), std::move(c.col_offsets)}};
   }
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
@@ -80,6 +74,21 @@ class CpuBackend final : public Backend {
   }
   Values gather(const Matrix& p, const BlockedIds& at) override {
     return wrap_array(matsamp::entries_at(host(p, "gather"), host(at.ids, "gather"), at.offsets));
+  }
+
+ protected:
+  Matrix register_graph_impl(const CsrMatrix& a) override {
+    auto storage = std::make_shared<HostMatrix>();
+    storage->borrowed = &a;
+    return Matrix(this, std::move(storage), a.rows, a.cols, a.nnz()).set_uniform_rows(has_uniform_rows(a));
+  }
+  Matrix upload_impl(CsrMatrix m) override { return wrap(std::move(m)); }
+  Ids upload_ids_impl(std::vector<vid_t> ids) override { return wrap_array(std::move(ids)); }
+  Values upload_values_impl(std::vector<float> values) override { return wrap_array(std::move(values)); }
+  CsrMatrix to_host_impl(Matrix m) override { return take(std::move(m), "to_host"); }
+  std::vector<vid_t> ids_to_host_impl(Ids ids) override { return take_array(std::move(ids), "ids_to_host"); }
+  std::vector<float> values_to_host_impl(Values values) override {
+    return take_array(std::move(values), "values_to_host");
   }
 
  private:
@@ -106,9 +115,11 @@ class CpuBackend final : public Backend {
     check_mine(a, op);
     return static_cast<const HostArray<T>*>(a.storage())->data;
   }
-  const std::vector<float>& host_or_empty(const Values& weights, const char* op) const {
-    static const std::vector<float> none;
-    return weights.defined() ? host(weights, op) : none;
+  // An undefined handle's arrays are empty (weights of 1, no leading ids).
+  template <class T>
+  const std::vector<T>& host_or_empty(const Array<T>& a, const char* op) const {
+    static const std::vector<T> none;
+    return a.defined() ? host(a, op) : none;
   }
 
   // The handle's arrays: moved out when nothing else refers to them, else copied.

@@ -122,6 +122,12 @@ JsonObject describe(const EpochRun& run, const MachineRates& rates) {
       .add("floor_s", floor)
       .add("time_over_floor", run.seconds / floor)
       .add("fingerprint", run.fingerprint);
+  // Calls of the backend's transfer ops and synchronize() inside the samplers'
+  // steps (seed upload and result download outside), the timer's syncs among them.
+  json.add("host_copies_in_steps", run.steps.transfers.copies)
+      .add("host_bytes_in_steps", run.steps.transfers.bytes)
+      .add("syncs_in_steps", run.steps.transfers.syncs)
+      .add("step_timer_syncs", run.steps.timer_syncs);
   json.add("results_on", run.held ? "device" : "host");
   if (run.held) json.add("fetch_to_host_s", run.fetch_seconds);
   if (!run.repeat_seconds.empty())

@@ -17,4 +17,10 @@ void normalize_rows(CsrMatrix& p, bool square_first) {
   }
 }
 
+std::vector<float> reciprocals(const std::vector<float>& values, float factor) {
+  std::vector<float> out(values.size());
+  for (size_t i = 0; i < values.size(); ++i) out[i] = 1.0f / (factor * values[i]);
+  return out;
+}
+
 }  // namespace matsamp

@@ -17,6 +17,11 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
     MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": ", what, " decrease at block ", g);
 }
 
+void check_block_indicator(int64_t ids, const Offsets& offsets, int64_t cols) {
+  check_column_count(cols, "block_indicator");
+  check_block_offsets(offsets, ids, "block_indicator", "id offsets");
+}
+
 void check_ids_below(const std::vector<vid_t>& ids, int64_t bound, const char* op, const char* what,
                      const std::string& of) {
   for (vid_t v : ids) MATSAMP_CHECK(v >= 0 && v < bound, op, ": ", what, " ", v, " out of range for ", of);

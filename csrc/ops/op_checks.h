@@ -30,6 +30,9 @@ void check_its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
 // The last of those for a P known by its shape (one formed on the device).
 void check_its_sample_rows(int64_t rows, int64_t cols, int64_t nnz, const SampleKeys& keys);
 
+// block_indicator's counts: offsets from 0 to the number of ids, cols a column count.
+void check_block_indicator(int64_t ids, const Offsets& offsets, int64_t cols);
+
 // compact_columns' blocks: row offsets from 0 to rows, one leading block per row block.
 void check_compact_blocks(int64_t rows, const Offsets& row_offsets, int64_t leading_count,
                           const Offsets& leading_offsets);

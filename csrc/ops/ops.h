@@ -49,6 +49,15 @@ CsrMatrix mask_entries(CsrMatrix p, const CsrMatrix& mask);
 // All-zero rows stay zero.
 void normalize_rows(CsrMatrix& p, bool square_first = false);
 
+// 1 / (factor · v) for every value v (in float): the layer-wise samplers'
+// importance weights 1/(s·p(v)).
+std::vector<float> reciprocals(const std::vector<float>& values, float factor);
+
+// Q with one row per block g of ids (ids[offsets[g], offsets[g + 1])) and `cols`
+// columns, holding a 1 at every distinct id of its block (any order, repeats
+// allowed): the layer-wise samplers' frontier indicator.
+CsrMatrix block_indicator(const std::vector<vid_t>& ids, const Offsets& offsets, int64_t cols);
+
 // Names the random numbers of its_sample: row r of block g draws from
 // (seed, epoch, layer, first_minibatch + g, r - row_offsets[g], draw).
 struct SampleKeys {

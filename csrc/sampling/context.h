@@ -21,6 +21,11 @@ struct StepStats {
   double extraction = 0;       // row/column extraction and relabelling
   int64_t gathers = 0;         // random reads of single elements
   int64_t streamed_bytes = 0;  // bytes read in contiguous runs
+  // The backend's transfers and synchronizations between the start of a bulk's
+  // steps (its seeds already uploaded) and its result, and how many of those
+  // synchronizations the step timer itself made.
+  TransferCounts transfers;
+  int64_t timer_syncs = 0;
   double total() const { return probability + sampling + extraction; }
 };
 
@@ -47,6 +52,7 @@ struct Context {
   }
   void add_time_since(double StepStats::*step, std::chrono::steady_clock::time_point start) {
     backend.synchronize();
+    ++stats->timer_syncs;
     stats->*step += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   void count_streamed(int64_t bytes) {

@@ -116,7 +116,11 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
                         uint32_t epoch, int64_t numbered_from) {
   auto [seeds, offsets] = order.seeds(first, end);
   if (first == end) return Bulk{numbered_from + first, {}, {0}, {}};
-  return sampler.sample(ctx, seeds, offsets, numbered_from + first, epoch);
+  const SeedBatch uploaded = upload_seeds(ctx.backend, std::move(seeds), std::move(offsets));
+  const TransferCounts before = ctx.backend.transfer_counts();
+  Bulk bulk = sampler.sample(ctx, uploaded, numbered_from + first, epoch);
+  if (ctx.stats) ctx.stats->transfers += ctx.backend.transfer_counts() - before;
+  return bulk;
 }
 
 EpochIterator::EpochIterator(const Sampler& sampler, Context ctx, const std::vector<vid_t>& train_vertices,

@@ -15,7 +15,7 @@ class FastGcnSampler final : public LayerWiseSampler {
   std::string name() const override { return "fastgcn"; }
 
  protected:
-  Matrix probability(Context&, const std::vector<vid_t>&, const Offsets&) const override { return column_norms_; }
+  Matrix probability(Context&, const BlockedIds&) const override { return column_norms_; }
   bool reads_frontier_rows() const override { return false; }
 
  private:

@@ -1,8 +1,6 @@
 // LADIES (Zou et al., NeurIPS 2019) as the layer-wise program (layer_wise.h) with
 //   Q = one row per minibatch with a 1 at each of its frontier vertices
 //   P = normalize_rows(Q·(Â∘Â))        p_g(v) ∝ Σ_{u in frontier g} Â_uv²
-#include <algorithm>
-
 #include "sampling/layer_wise.h"
 #include "sampling/registry.h"
 
@@ -18,9 +16,9 @@ class LadiesSampler final : public LayerWiseSampler {
   std::string name() const override { return "ladies"; }
 
  protected:
-  Matrix probability(Context& ctx, const std::vector<vid_t>& frontier, const Offsets& offsets) const override {
+  Matrix probability(Context& ctx, const BlockedIds& frontier) const override {
     Backend& backend = ctx.backend;
-    Matrix p = backend.normalize_rows(backend.spgemm(backend.upload(frontier_indicator(frontier, offsets)), squared_),
+    Matrix p = backend.normalize_rows(backend.spgemm(backend.block_indicator(frontier, squared_.rows()), squared_),
                                       RowScale::by_sum);
     ctx.count_streamed(8 * p.nnz());  // P written as column id + value
     return p;
@@ -28,13 +26,6 @@ class LadiesSampler final : public LayerWiseSampler {
   bool reads_frontier_rows() const override { return true; }
 
  private:
-  CsrMatrix frontier_indicator(const std::vector<vid_t>& frontier, const Offsets& offsets) const {
-    return indicator_rows(static_cast<int64_t>(offsets.size()) - 1, squared_.rows(),
-                          [&](int64_t g, std::vector<vid_t>& row) {
-                            row.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
-                          });
-  }
-
   Matrix squared_;
 };
 

@@ -46,41 +46,36 @@ LayerWiseSampler::LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> si
   check_layer_sizes(sizes_, what);
 }
 
-Bulk LayerWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                              int64_t first_minibatch, uint32_t epoch) const {
-  return sample_layers(ctx, seeds, seed_offsets, first_minibatch, epoch, nullptr);
+Bulk LayerWiseSampler::sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const {
+  return sample_layers(ctx, seeds, first_minibatch, epoch, nullptr);
 }
 
-Bulk LayerWiseSampler::sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                                        int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const {
-  return sample_layers(ctx, seeds, seed_offsets, first_minibatch, epoch, &excluded);
+Bulk LayerWiseSampler::sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                                        const ExcludedEdges& excluded) const {
+  return sample_layers(ctx, seeds, first_minibatch, epoch, &excluded);
 }
 
-Bulk LayerWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                                     int64_t first_minibatch, uint32_t epoch, const ExcludedEdges* excluded) const {
+Bulk LayerWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                                     const ExcludedEdges* excluded) const {
   Backend& backend = ctx.backend;
-  Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
-  std::vector<vid_t> frontier_ids = seeds;  // the host's copy: C_g is built here
-  BlockedIds frontier{backend.upload_ids(seeds), seed_offsets};
+  Bulk bulk{first_minibatch, seeds.host, seeds.offsets(), {}};
+  BlockedIds frontier = seeds.resident;
   const Offsets per_minibatch = one_row_per_minibatch(bulk.count());
+  const BlockedIds no_leading{Ids{}, Offsets(per_minibatch.size(), 0)};
   for (size_t l = 0; l < sizes_.size(); ++l) {
     const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, per_minibatch};
-    const Matrix p =
-        ctx.timed(&StepStats::probability, [&] { return probability(ctx, frontier_ids, frontier.offsets); });
-    const CsrMatrix chosen =
-        ctx.timed(&StepStats::sampling, [&] { return backend.to_host(backend.its_sample(p, sizes_[l], keys)); });
+    const Matrix p = ctx.timed(&StepStats::probability, [&] { return probability(ctx, frontier); });
+    Matrix chosen = ctx.timed(&StepStats::sampling, [&] { return backend.its_sample(p, sizes_[l], keys); });
     Layer layer = ctx.timed(&StepStats::extraction, [&] {
-      const std::vector<float> frontier_probability =
-          include_frontier_ ? backend.values_to_host(backend.gather(p, frontier)) : std::vector<float>{};
-      ColumnSelector c =
-          layer_columns(chosen, frontier_probability, frontier_ids, frontier.offsets, sizes_[l], include_frontier_);
-      BlockedIds columns{backend.upload_ids(c.vertices), c.col_offsets};
-      Matrix adj =
-          backend.select_rows_cols_blocked(normalized_, frontier, columns, backend.upload_values(std::move(c.weights)));
+      BlockedIds columns =
+          backend.compact_columns(std::move(chosen), per_minibatch, include_frontier_ ? frontier : no_leading).vertices;
+      // Drawn or not, column v of block g has P's entry p_g(v) as its probability.
+      const Values weights = backend.reciprocals(backend.gather(p, columns), static_cast<float>(sizes_[l]));
+      Matrix adj = backend.select_rows_cols_blocked(normalized_, frontier, columns, weights);
       if (excluded)
-        adj = backend.mask_entries(std::move(adj), backend.upload(excluded->local_mask(frontier_ids, frontier.offsets,
-                                                                                       c.vertices, c.col_offsets)));
-      frontier_ids = std::move(c.vertices);
+        adj = backend.mask_entries(
+            std::move(adj), backend.upload(excluded->local_mask(backend.ids_to_host(frontier.ids), frontier.offsets,
+                                                                backend.ids_to_host(columns.ids), columns.offsets)));
       return Layer{backend.normalize_rows(std::move(adj), RowScale::by_sum), frontier.offsets, std::move(columns)};
     });
     frontier = layer.vertices;

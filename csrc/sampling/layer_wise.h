@@ -1,18 +1,20 @@
 // The program LADIES and FastGCN share, s_l vertices per minibatch in layer l:
 //   P = probability(frontier)             one row per minibatch, or one row shared by all
-//   C = its_sample(P, s_l)                 s_l distinct vertices per minibatch
+//   S = its_sample(P, s_l)                 s_l distinct vertices per minibatch
+//   C = compact_columns(S, frontier)       C_g: the frontier first (unless excluded),
+//                                          then the other drawn vertices in ascending id
 //   A^l = normalize_rows(diag(R_g·Â)·[C_g · diag(1/(s_l·p_g(v)))])
-// where C_g lists the frontier first (unless excluded) and then the other sampled
-// vertices in ascending id; the next frontier is C. A subclass gives P.
+// all in the backend; the next frontier is C. A subclass gives P.
 #pragma once
 #include "sampling/sampler.h"
 #include "sampling/sampling_graph.h"
 
 namespace matsamp {
 
-// C_g of every minibatch g: the frontier block g (when included) then the other
-// vertices `chosen` row g drew in ascending id, each column weighted
-// 1/(s·p_g(v)) (p from chosen's values, the frontier's from frontier_probability).
+// C_g of every minibatch g on the host (the heterogeneous layer-wise sampler's):
+// the frontier block g (when included) then the other vertices `chosen` row g
+// drew in ascending id, each column weighted 1/(s·p_g(v)) (p from chosen's
+// values, the frontier's from frontier_probability).
 struct ColumnSelector {
   std::vector<vid_t> vertices;
   Offsets col_offsets;
@@ -28,22 +30,23 @@ class LayerWiseSampler : public Sampler {
   LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> sizes, bool include_frontier, const char* what);
 
   int num_layers() const override { return static_cast<int>(sizes_.size()); }
-  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
-              uint32_t epoch) const override;
+  Bulk sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const override;
+  using Sampler::sample;
   // The layers with each minibatch's excluded edges masked out of its extracted
   // rows (the column draw is the unmasked one's).
-  Bulk sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                        int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const override;
+  Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                        const ExcludedEdges& excluded) const override;
+  using Sampler::sample_excluding;
   bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
 
  protected:
-  Bulk sample_layers(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                     int64_t first_minibatch, uint32_t epoch, const ExcludedEdges* excluded) const;
+  Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                     const ExcludedEdges* excluded) const;
   // Each minibatch's distribution over the vertices given its frontier (block g
   // of `offsets`): k rows, or one row all minibatches share.
-  virtual Matrix probability(Context& ctx, const std::vector<vid_t>& frontier, const Offsets& offsets) const = 0;
+  virtual Matrix probability(Context& ctx, const BlockedIds& frontier) const = 0;
   // Whether P is read from the frontier's rows of Â∘Â (counted as traffic).
   virtual bool reads_frontier_rows() const = 0;
 

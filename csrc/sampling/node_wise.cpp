@@ -10,21 +10,20 @@ NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fano
   MATSAMP_CHECK(adj_.rows() == adj_.cols(), what, ": adjacency is not square (", adj_.shape(), ")");
 }
 
-Bulk NodeWiseSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                             int64_t first_minibatch, uint32_t epoch) const {
-  return sample_layers(ctx, seeds, seed_offsets, first_minibatch, epoch, nullptr);
+Bulk NodeWiseSampler::sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const {
+  return sample_layers(ctx, seeds, first_minibatch, epoch, nullptr);
 }
 
-Bulk NodeWiseSampler::sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                                       int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const {
-  return sample_layers(ctx, seeds, seed_offsets, first_minibatch, epoch, &excluded);
+Bulk NodeWiseSampler::sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                                       const ExcludedEdges& excluded) const {
+  return sample_layers(ctx, seeds, first_minibatch, epoch, &excluded);
 }
 
-Bulk NodeWiseSampler::sample_layers(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                                    int64_t first_minibatch, uint32_t epoch, const ExcludedEdges* excluded) const {
+Bulk NodeWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                                    const ExcludedEdges* excluded) const {
   Backend& backend = ctx.backend;
-  Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
-  BlockedIds frontier{backend.upload_ids(seeds), seed_offsets};
+  Bulk bulk{first_minibatch, seeds.host, seeds.offsets(), {}};
+  BlockedIds frontier = seeds.resident;
   for (size_t l = 0; l < fanouts_.size(); ++l) {
     const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, frontier.offsets};
     Matrix s = ctx.timed(&StepStats::sampling, [&] {

@@ -19,12 +19,13 @@ class NodeWiseSampler : public Sampler {
   NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what);
 
   int num_layers() const override { return static_cast<int>(fanouts_.size()); }
-  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
-              uint32_t epoch) const override;
+  Bulk sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const override;
+  using Sampler::sample;
   // Each layer draws from R·A ∘ ¬M instead: the frontier's rows with the
   // minibatch's excluded edges masked out (rows read whole).
-  Bulk sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                        int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const override;
+  Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                        const ExcludedEdges& excluded) const override;
+  using Sampler::sample_excluding;
   bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
 
@@ -45,8 +46,8 @@ class NodeWiseSampler : public Sampler {
   void count_node_wise_traffic(const BulkSample& bulk, bool rows_read_whole, StepStats& stats) const;
 
   SamplingGraph& graph_;
-  Bulk sample_layers(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                     int64_t first_minibatch, uint32_t epoch, const ExcludedEdges* excluded) const;
+  Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                     const ExcludedEdges* excluded) const;
 
   Matrix adj_;
   std::vector<int64_t> fanouts_;

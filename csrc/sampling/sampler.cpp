@@ -8,8 +8,22 @@ void check_layer_sizes(const std::vector<int64_t>& sizes, const char* what) {
     MATSAMP_CHECK(sizes[l] > 0, what, ": layer ", l, " has ", sizes[l], " samples; every layer needs at least 1");
 }
 
-Bulk Sampler::sample_excluding(Context&, const std::vector<vid_t>&, const Offsets&, int64_t, uint32_t,
-                               const ExcludedEdges&) const {
+SeedBatch upload_seeds(Backend& backend, std::vector<vid_t> seeds, Offsets offsets) {
+  Ids resident = backend.upload_ids(seeds);
+  return {std::move(seeds), {std::move(resident), std::move(offsets)}};
+}
+
+Bulk Sampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                     int64_t first_minibatch, uint32_t epoch) const {
+  return sample(ctx, upload_seeds(ctx.backend, seeds, seed_offsets), first_minibatch, epoch);
+}
+
+Bulk Sampler::sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                               int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const {
+  return sample_excluding(ctx, upload_seeds(ctx.backend, seeds, seed_offsets), first_minibatch, epoch, excluded);
+}
+
+Bulk Sampler::sample_excluding(Context&, const SeedBatch&, int64_t, uint32_t, const ExcludedEdges&) const {
   fail("the ", name(), " sampler cannot take seed edges out of its layers (link prediction samples with ",
        "graphsage, labor, dgs, ladies or fastgcn)");
 }

@@ -14,21 +14,34 @@ namespace matsamp {
 class EstimateStore;
 class ColumnImportance;  // ops/column_importance.h
 
+// A bulk's batch vertices, split into k minibatches: on the host (kept in the
+// Bulk) and in the backend, uploaded by the caller before the steps start.
+struct SeedBatch {
+  std::vector<vid_t> host;
+  BlockedIds resident;  // its offsets (k + 1) split both
+  const Offsets& offsets() const { return resident.offsets; }
+};
+SeedBatch upload_seeds(Backend& backend, std::vector<vid_t> seeds, Offsets offsets);
+
 class Sampler {
  public:
   virtual ~Sampler() = default;
   virtual std::string name() const = 0;
   virtual int num_layers() const = 0;
   // Samples the minibatches first_minibatch … first_minibatch + k - 1 of an
-  // epoch, whose batch vertices are `seeds` split by `seed_offsets` (k + 1), on
-  // ctx.backend with random keys (ctx.seed, epoch, layer, minibatch, row, draw).
-  virtual Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                      int64_t first_minibatch, uint32_t epoch) const = 0;
+  // epoch, whose batch vertices are `seeds` (in ctx.backend), on ctx.backend
+  // with random keys (ctx.seed, epoch, layer, minibatch, row, draw).
+  virtual Bulk sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const = 0;
+  // The same with the seeds on the host, split by seed_offsets (k + 1): uploads them first.
+  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
+              uint32_t epoch) const;
   // sample() with each minibatch's `excluded` edges (block g: minibatch g)
   // taken out of the rows its layers sample from: link prediction's seed
   // edges. Only samplers whose excludes_edges() is true can; others throw.
-  virtual Bulk sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                                int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const;
+  virtual Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                                const ExcludedEdges& excluded) const;
+  Bulk sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                        int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const;
   virtual bool excludes_edges() const { return false; }
   // Upper estimate of the bytes one minibatch of batch_size seeds needs while sampled.
   virtual int64_t bytes_per_minibatch(int64_t batch_size) const = 0;

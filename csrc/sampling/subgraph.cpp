@@ -91,15 +91,16 @@ void SubgraphSampler::presample(Context& ctx, int64_t batch, const CsrMatrix& ho
   }
 }
 
-Bulk SubgraphSampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                             int64_t first_minibatch, uint32_t epoch) const {
+Bulk SubgraphSampler::sample(Context& ctx, const SeedBatch& seed_batch, int64_t first_minibatch, uint32_t epoch) const {
   Backend& backend = ctx.backend;
+  const std::vector<vid_t>& seeds = seed_batch.host;
+  const Offsets& seed_offsets = seed_batch.offsets();
   Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
   std::vector<std::vector<vid_t>> added = add_vertices(ctx, seeds, seed_offsets, first_minibatch, epoch);
   const Matrix& layer_matrix = aggregator_norm_ ? aggregator_normalized(ctx, seed_offsets) : normalized_;
   ctx.timed(&StepStats::extraction, [&] {
     const BlockedIds subgraph = list_subgraphs(backend, seeds, seed_offsets, first_minibatch, added);
-    BlockedIds rows{backend.upload_ids(seeds), seed_offsets};
+    BlockedIds rows = seed_batch.resident;
     for (int64_t l = 0; l < layers_; ++l) {
       Matrix adj = backend.select_rows_cols_blocked(layer_matrix, rows, subgraph, Values{});
       if (!aggregator_norm_) adj = backend.normalize_rows(std::move(adj), RowScale::by_sum);

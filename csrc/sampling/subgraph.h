@@ -23,8 +23,8 @@ class SubgraphSampler : public Sampler {
   SubgraphSampler(SamplingGraph& graph, int64_t layers, bool aggregator_norm);
 
   int num_layers() const override { return static_cast<int>(layers_); }
-  Bulk sample(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets, int64_t first_minibatch,
-              uint32_t epoch) const override;
+  Bulk sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const override;
+  using Sampler::sample;
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
   void keep_estimates(std::shared_ptr<const EstimateStore> store, std::string key) override;
 
