@@ -32,6 +32,11 @@ class DistributedBackend final : public Backend {
 
   std::string name() const override;
   void finish_collectives() override { product_.finish(); }
+  // The device is the local backend's.
+  DeviceCounters device_counters() const override { return local_->device_counters(); }
+  void release_cached_memory() override { local_->release_cached_memory(); }
+  double copy_bandwidth() override { return local_->copy_bandwidth(); }
+  double gather_rate() override { return local_->gather_rate(); }
 
   Matrix spgemm(const Matrix& a, const Matrix& b) override;
   Matrix select_rows(const Matrix& a, const Ids& rows) override;

@@ -47,7 +47,7 @@ const Matrix& PartitionedSampling::column_norms() {
 }
 
 const Matrix& PartitionedSampling::edge_probabilities() {
-  throw Error("saint_edge needs the whole graph on every rank: run it with the graph replicated");
+  throw Error("GraphSAINT's edge distribution needs the whole graph on every rank: run with the graph replicated");
 }
 
 }  // namespace matsamp

@@ -56,7 +56,10 @@ class CudaBackend final : public Backend {
   }
 
   std::string name() const override { return "cuda"; }
-  CudaCounters counters() const { return engine_.counters(); }
+  DeviceCounters device_counters() const override { return engine_.counters(); }
+  void release_cached_memory() override { engine_.release_cached_memory(); }
+  double copy_bandwidth() override { return gpu::measure_copy_bandwidth(engine_); }
+  double gather_rate() override { return gpu::measure_gather_rate(engine_); }
   DeviceEngine& engine() { return engine_; }
 
   // ---- Ops
@@ -339,21 +342,6 @@ std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options) {
   MATSAMP_CHECK(cuda_available(&why), why);
   return std::make_unique<CudaBackend>(options);
 }
-
-void release_cached_gpu_memory(Backend& backend) {
-  if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) cuda->engine().release_cached_memory();
-}
-
-CudaCounters cuda_counters(const Backend& backend) {
-  const auto* cuda = dynamic_cast<const CudaBackend*>(&backend);
-  return cuda ? cuda->counters() : CudaCounters{};
-}
-
-double gpu_copy_bandwidth(Backend& backend) {
-  return gpu::measure_copy_bandwidth(cuda_of(backend, "GPU rates").engine());
-}
-
-double gpu_gather_rate(Backend& backend) { return gpu::measure_gather_rate(cuda_of(backend, "GPU rates").engine()); }
 
 DeviceCsrArrays device_arrays(Backend& backend, const Matrix& m) {
   CudaBackend& cuda = cuda_of(backend, "device_arrays");

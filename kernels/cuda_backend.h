@@ -39,24 +39,6 @@ int cuda_device_count();
 // Throws Error (whose message is the reason) when cuda_available() is false.
 std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options = {});
 
-// The error to show when sampling `bulk_size` minibatches at once ran out of
-// device memory: it names the memory and the largest k that should fit.
-Error explain_out_of_memory(const GpuOutOfMemory& e, int64_t bulk_size);
-
-// What a CUDA backend did so far (all zero for other backends).
-CudaCounters cuda_counters(const Backend& backend);
-
-// Gives the memory the CUDA backend's pool keeps between calls back to the driver,
-// so that another allocator on the same GPU (torch's, when training or in Python)
-// can use it; the next call grows the pool again. No-op for other backends.
-void release_cached_gpu_memory(Backend& backend);
-
-// Measured on the backend's GPU, like util/bandwidth.h on the host: device
-// memory bandwidth in bytes/s (read + write of a large copy) and random 4-byte
-// gathers/s from a 256 MiB array. Throw unless backend is a CUDA backend.
-double gpu_copy_bandwidth(Backend& backend);
-double gpu_gather_rate(Backend& backend);
-
 // The device arrays behind a CUDA backend's handles, for a consumer on the same
 // device (torch): read-only, valid while the handle lives, and complete (the
 // backend's queued work has finished when these return). Throw for handles of

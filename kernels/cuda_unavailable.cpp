@@ -18,14 +18,6 @@ int cuda_device_count() { return 0; }
 
 std::unique_ptr<Backend> make_cuda_backend(const CudaOptions&) { fail(kNotBuilt); }
 
-CudaCounters cuda_counters(const Backend&) { return {}; }
-
-void release_cached_gpu_memory(Backend&) {}
-
-double gpu_copy_bandwidth(Backend&) { fail(kNotBuilt); }
-
-double gpu_gather_rate(Backend&) { fail(kNotBuilt); }
-
 DeviceCsrArrays device_arrays(Backend&, const Matrix&) { fail(kNotBuilt); }
 
 const vid_t* device_ids(Backend&, const Ids&) { fail(kNotBuilt); }

@@ -106,12 +106,12 @@ void* DeviceEngine::allocate(int64_t bytes) {
   if (bytes <= 0) return nullptr;
   auto out_of_memory = [&](const std::string& reason) {
     const int64_t in_use = pool_in_use();
-    const GpuMemory m = memory();
+    const DeviceMemory m = memory();
     uint64_t reserved = 0;  // a source's cache is not counted: it is the source's to give
     if (impl_->pool) cudaMemPoolGetAttribute(impl_->pool, cudaMemPoolAttrReservedMemCurrent, &reserved);
     int64_t available = m.free_bytes + static_cast<int64_t>(reserved);
     if (impl_->memory_limit > 0) available = std::min(available, impl_->memory_limit);
-    throw GpuOutOfMemory(
+    throw DeviceOutOfMemory(
         detail::concat("GPU out of memory: ", bytes, " bytes requested with ", in_use, " in use (", reason, ")"), bytes,
         in_use, available, resident_bytes_);
   };
@@ -236,7 +236,7 @@ void DeviceEngine::reset_peak() {
   MATSAMP_CUDA_CHECK(cudaMemPoolSetAttribute(impl_->pool, cudaMemPoolAttrUsedMemHigh, &zero));
 }
 
-GpuMemory DeviceEngine::memory() const {
+DeviceMemory DeviceEngine::memory() const {
   const DeviceScope scope(*this);  // cudaMemGetInfo reports the current device
   size_t free = 0, total = 0;
   MATSAMP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
@@ -249,8 +249,8 @@ std::string DeviceEngine::device_name() const {
   return props.name;
 }
 
-CudaCounters DeviceEngine::counters() const {
-  CudaCounters c = counters_;
+DeviceCounters DeviceEngine::counters() const {
+  DeviceCounters c = counters_;
   c.peak_device_bytes = pool_peak();
   c.resident_bytes = resident_bytes_;
   c.memory = memory();

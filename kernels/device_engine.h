@@ -22,7 +22,7 @@ class DeviceEngine {
   DeviceEngine(const DeviceEngine&) = delete;
   DeviceEngine& operator=(const DeviceEngine&) = delete;
 
-  // Stream-ordered allocation from the engine's pool (or its source); throws GpuOutOfMemory.
+  // Stream-ordered allocation from the engine's pool (or its source); throws DeviceOutOfMemory.
   void* allocate(int64_t bytes);
   void release(void* pointer) noexcept;
 
@@ -42,9 +42,9 @@ class DeviceEngine {
   int64_t pool_in_use() const;
   int64_t pool_peak() const;
   void reset_peak();  // the high-water mark restarts from what is in use
-  GpuMemory memory() const;
+  DeviceMemory memory() const;
   std::string device_name() const;
-  CudaCounters counters() const;
+  DeviceCounters counters() const;
 
  private:
   void* source_allocate(int64_t bytes);
@@ -58,7 +58,7 @@ class DeviceEngine {
   std::unordered_map<void*, int64_t> source_arrays_;
   int64_t source_in_use_ = 0, source_peak_ = 0;
   int64_t resident_bytes_ = 0;
-  CudaCounters counters_;
+  DeviceCounters counters_;
   friend class DeviceScope;
 };
 

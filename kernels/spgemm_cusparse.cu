@@ -163,7 +163,7 @@ class CusparseProduct {
       if (!over_budget_ok && static_cast<int64_t>(bytes + held) > budget_) return std::nullopt;
       try {
         return DeviceArray<char>(engine_, static_cast<int64_t>(bytes));
-      } catch (const GpuOutOfMemory&) {
+      } catch (const DeviceOutOfMemory&) {
         if (over_budget_ok) throw;
         return std::nullopt;
       }

@@ -115,7 +115,7 @@ TEST(HeteroCli, MistakesAreOneLineErrors) {
   testing::expect_one_line_error(testing::run_cli("info -g mag:1000 --blocks 2", dir),
                                  "mag:1000 is a heterogeneous graph: --blocks");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --sampler ladies", dir),
-                                 "heterogeneous graphs are sampled node-wise");
+                                 "heterogeneous graphs are sampled by graphsage with the counts given");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --type-budgets 'paper=8;venue=4'", dir),
                                  "unknown vertex type 'venue'");
   testing::expect_one_line_error(

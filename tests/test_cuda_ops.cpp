@@ -525,13 +525,13 @@ class CudaMemory : public CudaVersusCpu {};
 TEST_F(CudaMemory, ARegisteredGraphIsUploadedOnce) {
   const Graph g = cora();
   const Matrix adj = cuda->register_graph(g.adj);
-  EXPECT_GE(cuda_counters(*cuda).resident_bytes, g.adj.nnz() * 4);
+  EXPECT_GE(cuda->device_counters().resident_bytes, g.adj.nnz() * 4);
   const Ids frontier = cuda->upload_ids(strided(g.num_vertices(), 100, 3));
   const SampleKeys keys = keys_for(100);
-  const int64_t before = cuda_counters(*cuda).bytes_to_device;
+  const int64_t before = cuda->device_counters().bytes_to_device;
   const Matrix first = cuda->sample_rows(adj, frontier, 5, keys);
   const Matrix second = cuda->sample_rows(adj, frontier, 5, keys);
-  EXPECT_LT(cuda_counters(*cuda).bytes_to_device - before, g.adj.nnz() * 4)
+  EXPECT_LT(cuda->device_counters().bytes_to_device - before, g.adj.nnz() * 4)
       << "sampling a registered graph must not upload it again";
   EXPECT_EQ(cuda->to_host(first), cuda->to_host(second));
 }
@@ -549,7 +549,7 @@ TEST_F(CudaSmallMemory, RunningOutIsAnErrorWithNumbers) {
   try {
     cuda_ops->spgemm(g.adj, g.adj);
     FAIL() << "1 MiB cannot hold A·A of email-Eu-core";
-  } catch (const GpuOutOfMemory& e) {
+  } catch (const DeviceOutOfMemory& e) {
     EXPECT_GT(e.requested_bytes, 0);
     EXPECT_NE(std::string(explain_out_of_memory(e, 8).what()).find("GPU out of memory"), std::string::npos);
   }

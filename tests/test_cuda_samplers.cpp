@@ -145,7 +145,7 @@ TEST_F(CudaSamplersOnLentMemory, SampleTheCpusMinibatchesThroughTheSource) {
   expect_parity(*testing::graphsage(c.adj, {15, 10, 5}, 42), c.num_vertices(), 256);
   expect_parity(*testing::layer_wise("ladies", c.adj, {256, 256}, 42), c.num_vertices(), 512);
   EXPECT_GT(source->allocations, 0);
-  EXPECT_GT(cuda_counters(*cuda).peak_device_bytes, 0);
+  EXPECT_GT(cuda->device_counters().peak_device_bytes, 0);
   cuda.reset();
   EXPECT_EQ(source->releases, source->allocations);
 }

@@ -1,6 +1,7 @@
 // Host-side decisions of the CUDA backend; these run on every machine.
 #include <gtest/gtest.h>
 
+#include "backend/device_memory.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/gpu_memory_plan.h"
 
@@ -15,11 +16,11 @@ TEST(GpuMemoryPlan, DeviceCsrBytes) {
 }
 
 TEST(GpuMemoryPlan, BudgetIsAFractionOfWhatTheGraphLeaves) {
-  EXPECT_EQ(gpu_memory_budget(10 * GiB, 2 * GiB, 0.5), 4 * GiB / kGpuBytesPerEstimatedByte);
-  EXPECT_EQ(gpu_memory_budget(10 * GiB, 0, 1.0), 10 * GiB / kGpuBytesPerEstimatedByte);
-  EXPECT_EQ(gpu_memory_budget(GiB, 3 * GiB, 0.8), 1) << "a graph larger than the free memory leaves the minimum";
-  EXPECT_THROW(gpu_memory_budget(GiB, 0, 0.0), Error);
-  EXPECT_THROW(gpu_memory_budget(GiB, 0, 1.5), Error);
+  EXPECT_EQ(device_memory_budget(10 * GiB, 2 * GiB, 0.5), 4 * GiB / kDeviceBytesPerEstimatedByte);
+  EXPECT_EQ(device_memory_budget(10 * GiB, 0, 1.0), 10 * GiB / kDeviceBytesPerEstimatedByte);
+  EXPECT_EQ(device_memory_budget(GiB, 3 * GiB, 0.8), 1) << "a graph larger than the free memory leaves the minimum";
+  EXPECT_THROW(device_memory_budget(GiB, 0, 0.0), Error);
+  EXPECT_THROW(device_memory_budget(GiB, 0, 1.5), Error);
 }
 
 TEST(GpuMemoryPlan, BulkSizeThatFitsScalesDownAndNeverRepeatsK) {
@@ -43,7 +44,7 @@ TEST(GpuMemoryPlan, SplitRowsByWork) {
 
 TEST(GpuMemoryPlan, OutOfMemoryAdviceNamesTheBulkSizeThatFits) {
   // 9 GiB held (2 of them graph) when 2 more were asked; 10 GiB could be had.
-  const GpuOutOfMemory oom("GPU out of memory", 2 * GiB, 9 * GiB, 10 * GiB, 2 * GiB);
+  const DeviceOutOfMemory oom("GPU out of memory", 2 * GiB, 9 * GiB, 10 * GiB, 2 * GiB);
   const std::string advice = explain_out_of_memory(oom, 64).what();
   EXPECT_NE(advice.find("GPU out of memory sampling 64 minibatches at once"), std::string::npos) << advice;
   EXPECT_NE(advice.find("use --bulk-size 56 or less"), std::string::npos) << advice;  // 64 * 8 / 9

@@ -5,8 +5,16 @@
 #include <set>
 
 #include "error_checks.h"
+#include "generate/generators.h"
+#include "graph/hetero_graph.h"
+#include "ops/column_importance.h"
 #include "reference.h"
+#include "sampling/estimate_file.h"
+#include "sampling/layer_wise.h"
+#include "sampling/node_wise.h"
 #include "sampling/registry.h"
+#include "sampling/subgraph.h"
+#include "test_data.h"
 
 namespace matsamp {
 namespace {
@@ -30,6 +38,65 @@ TEST(SamplerRegistry, EveryRegisteredSamplerBuildsWithItsDefaults) {
   EXPECT_EQ(names.size(), sampler_names().size());
   std::set<std::string> options;
   for (const OptionSpec& o : all_sampler_options()) EXPECT_TRUE(options.insert(o.name).second) << o.name;
+}
+
+// The table is what every "can this sampler ..." asks, so it must say what each
+// sampler does: its program's shape and each capability, tried on the sampler.
+TEST(SamplerRegistry, TheTableSaysWhatEachSamplerIsAndCanDo) {
+  const CsrMatrix ring = testing::ring_graph(40);
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, ring);
+  const std::string dir = testing::scratch_dir("registry_capabilities");
+  for (const SamplerSpec& spec : sampler_registry()) {
+    SCOPED_TRACE(spec.name);
+    // saint_norm on where taken: estimates are pre-sampled for GraphSAINT's normalization.
+    const std::unique_ptr<Sampler> sampler = make_sampler(spec.name, graph, SamplerParams().set("saint_norm", 1));
+    const Sampler* s = sampler.get();
+    EXPECT_EQ(dynamic_cast<const NodeWiseSampler*>(s) != nullptr, spec.family == SamplerFamily::node_wise);
+    EXPECT_EQ(dynamic_cast<const LayerWiseSampler*>(s) != nullptr, spec.family == SamplerFamily::layer_wise);
+    EXPECT_EQ(dynamic_cast<const SubgraphSampler*>(s) != nullptr, spec.family == SamplerFamily::subgraph);
+    EXPECT_EQ(sampler->excludes_edges(), can(spec, kEdgeSeeds));
+    const auto works = [](auto&& fn) {
+      try {
+        fn();
+        return true;
+      } catch (const Error&) {
+        return false;
+      }
+    };
+    EXPECT_EQ(works([&] { sampler->set_column_importance(std::make_shared<const ColumnImportance>()); }),
+              can(spec, kImportance));
+    EXPECT_EQ(works([&] { sampler->keep_estimates(estimate_file(dir + "/" + spec.name + ".msg"), "key"); }),
+              can(spec, kEstimates));
+    const std::vector<std::string> traits = sampler_traits(spec);
+    EXPECT_EQ(traits.front(), family_name(spec.family));
+    EXPECT_EQ(std::count(traits.begin(), traits.end(), "edge_seeds"), can(spec, kEdgeSeeds) ? 1 : 0);
+  }
+  EXPECT_EQ(samplers_that(kImportance), "dgs");
+  EXPECT_NE(samplers_that(kEdgeSeeds).find(", labor, dgs, ladies or fastgcn"), std::string::npos)
+      << samplers_that(kEdgeSeeds);
+}
+
+// The heterogeneous samplers are entries too: each builds from its kind of counts.
+TEST(SamplerRegistry, HeterogeneousSamplersBuildFromTheirCounts) {
+  HeteroMagOptions mag;
+  mag.papers = 100;
+  const HeteroGraph g = generate_hetero_mag(mag);
+  auto backend = make_cpu_backend();
+  std::set<SamplerFamily> families;
+  for (const HeteroSamplerSpec& spec : hetero_sampler_registry()) {
+    SCOPED_TRACE(spec.name);
+    const size_t parts = spec.counts == HeteroCounts::per_type ? g.types.size() : g.relations.size();
+    const std::unique_ptr<HeteroSampler> sampler =
+        spec.make(*backend, g, std::vector<std::vector<int64_t>>(parts, {4, 2}));
+    EXPECT_EQ(sampler->name(), spec.name);
+    EXPECT_EQ(sampler->num_layers(), 2);
+    EXPECT_EQ(&hetero_sampler_counting(spec.counts), &spec) << "one sampler per kind of counts";
+    families.insert(spec.family);
+  }
+  EXPECT_EQ(families, (std::set<SamplerFamily>{SamplerFamily::node_wise, SamplerFamily::layer_wise}));
+  testing::expect_error([] { find_hetero_sampler("ladies"); },
+                        "unknown heterogeneous sampler 'ladies'; the heterogeneous samplers are graphsage, hgt");
 }
 
 TEST(SamplerRegistry, SizesSetTheListOrTheValuePerLayer) {

@@ -286,7 +286,8 @@ TEST(TrainMpiGuidance, ConfigurationsThatCannotWorkAreErrors) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(error_of(sage, options).find("draws with --sampler dgs, not graphsage"), std::string::npos);
+  EXPECT_NE(error_of(sage, options).find("draws by a column importance, which graphsage does not take (dgs does)"),
+            std::string::npos);
   TrainOptions whole_rows = options;
   whole_rows.feature_replication = 0;
   EXPECT_NE(error_of(dgs, whole_rows).find("needs partitioned features"), std::string::npos);

@@ -13,8 +13,7 @@
 #include "generate/generators.h"
 #include "graph/hetero_graph.h"
 #include "io/hetero_io.h"
-#include "sampling/hetero_layer_wise.h"
-#include "sampling/hetero_neighbor.h"
+#include "sampling/registry.h"
 
 namespace matsamp::bindings {
 
@@ -43,15 +42,15 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     check_unfrozen();
     matsamp::add_reverse_relations(graph_);
   }
-  // The sampler of these counts, kept: "graphsage" with a fanout per relation
-  // (relation-major: counts[r * layers + l]), "hgt" with a budget per vertex type
-  // (type-major: counts[t * layers + l]).
+  // The heterogeneous sampler `name` of these counts, kept: a count per relation
+  // (relation-major: counts[r * layers + l]) or per vertex type (type-major:
+  // counts[t * layers + l]), as its spec says.
   std::shared_ptr<const HeteroSampler> sampler(const std::string& name, const std::vector<int64_t>& flat,
                                                int64_t layers) const {
     const char* op = "matsamp.sample_hetero";
-    TORCH_CHECK_VALUE(name == "graphsage" || name == "hgt", op, ": unknown sampler '", name,
-                      "' (heterogeneous samplers: graphsage, hgt)");
-    const bool by_type = name == "hgt";
+    const HeteroSamplerSpec& spec =
+        translate_errors([&]() -> const HeteroSamplerSpec& { return find_hetero_sampler(name); });
+    const bool by_type = spec.counts == HeteroCounts::per_type;
     const size_t parts = by_type ? graph_.types.size() : graph_.relations.size();
     TORCH_CHECK_VALUE(layers > 0 && flat.size() == parts * static_cast<size_t>(layers), op, ": ", flat.size(), " ",
                       by_type ? "budgets" : "fanouts", " for ", parts, by_type ? " vertex types" : " relations", " x ",
@@ -64,10 +63,8 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     if (!kept) {
       std::vector<std::vector<int64_t>> counts(parts);
       for (size_t i = 0; i < parts; ++i) counts[i].assign(flat.begin() + i * layers, flat.begin() + (i + 1) * layers);
-      kept = translate_errors([&]() -> std::shared_ptr<const HeteroSampler> {
-        if (by_type) return std::make_shared<const HeteroLayerWiseSampler>(*backend_, graph_, counts);
-        return std::make_shared<const HeteroNeighborSampler>(*backend_, graph_, counts);
-      });
+      kept = translate_errors(
+          [&]() -> std::shared_ptr<const HeteroSampler> { return spec.make(*backend_, graph_, std::move(counts)); });
     }
     return kept;
   }

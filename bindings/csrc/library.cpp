@@ -105,6 +105,14 @@ TORCH_LIBRARY(matsamp, m) {
         [](const std::string& name) { return translate_errors([&] { return find_sampler(name).summary; }); });
   m.def("sampler_sizes_option(str sampler) -> str",
         [](const std::string& name) { return translate_errors([&] { return find_sampler(name).sizes_option; }); });
+  // What a sampler is and can do: its family, then each capability it has.
+  m.def("sampler_traits(str sampler) -> str[]",
+        [](const std::string& name) { return translate_errors([&] { return sampler_traits(find_sampler(name)); }); });
+  // The samplers of heterogeneous graphs, and each one's family.
+  m.def("hetero_samplers() -> str[]", [] { return hetero_sampler_names(); });
+  m.def("hetero_sampler_family(str sampler) -> str", [](const std::string& name) {
+    return translate_errors([&] { return std::string(family_name(find_hetero_sampler(name).family)); });
+  });
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
   m.def("shuffle_vertices(Tensor vertices, int seed, int epoch, int stream=0) -> Tensor", &shuffle_vertices_op);

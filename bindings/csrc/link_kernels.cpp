@@ -50,7 +50,7 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
     graph.with_backend([&](Backend& backend, LocalGraph&) {
       Context ctx{backend, key};
       layers = to_tensors(graph.shared_backend(), sample_edge_bulk(*sampler, ctx, b, epoch_key), graph.device());
-      release_cached_gpu_memory(backend);  // torch's allocator shares the GPU
+      backend.release_cached_memory();  // torch's allocator shares the GPU
     });
     const auto on_device = [&](auto&& values) { return vector_to_tensor(std::move(values)).to(graph.device()); };
     auto& [rowptr, col, value, row_offsets, col_offsets, vertices] = layers;

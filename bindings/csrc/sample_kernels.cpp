@@ -44,9 +44,9 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
         Context ctx{backend, key};
         tensors = to_tensors(graph.shared_backend(),
                              sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device());
-        release_cached_gpu_memory(backend);  // torch's allocator shares the GPU
+        backend.release_cached_memory();  // torch's allocator shares the GPU
       });
-    } catch (const GpuOutOfMemory& e) {  // not a bad argument: RuntimeError, with the k that fits
+    } catch (const DeviceOutOfMemory& e) {  // not a bad argument: RuntimeError, with the k that fits
       TORCH_CHECK(false, op, ": ", valid_utf8(explain_out_of_memory(e, k).what()));
     }
     return tensors;

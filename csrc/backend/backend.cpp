@@ -1,5 +1,7 @@
 #include "backend/backend.h"
 
+#include "util/bandwidth.h"
+
 #include <numeric>
 
 #include "backend/cpu_backend.h"
@@ -133,5 +135,9 @@ void Backend::check_made_here(const Backend* owner, bool defined, const char* op
   MATSAMP_CHECK(owner == this, op, ": an operand lives in the ", owner ? owner->name() : std::string("?"),
                 " backend, not in this ", name(), " backend");
 }
+
+double Backend::copy_bandwidth() { return measure_copy_bandwidth(); }
+
+double Backend::gather_rate() { return measure_gather_rate(); }
 
 }  // namespace matsamp

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/device_memory.h"
 #include "backend/resident.h"
 #include "ops/frontier.h"
 #include "ops/ops.h"
@@ -71,6 +72,18 @@ class Backend {
   // The transfers and synchronizations of this backend since it was made (safe
   // to read while other threads use it; their calls are counted as well).
   TransferCounts transfer_counts() const;
+  // ---- The device behind the backend (none on the CPU: zeros, no-ops)
+  // What it did so far: bytes moved, peak and resident memory, free memory now.
+  virtual DeviceCounters device_counters() const { return {}; }
+  // Gives the memory the backend's pool keeps between calls back to the device,
+  // so that another allocator on it (torch's, when training or in Python) can
+  // use it; the next call grows the pool again.
+  virtual void release_cached_memory() {}
+  // Measured on the memory the backend samples in (util/bandwidth.h on the host,
+  // device memory on a GPU): bytes/s of a large copy (read + write) and random
+  // 4-byte gathers/s. What bench's floor is taken on.
+  virtual double copy_bandwidth();
+  virtual double gather_rate();
   // A backend whose ops are collectives of several processes (graph-partitioned
   // sampling) serves the others until every one has called this: call it after
   // sampling calls that processes may end at different points, before any

@@ -12,7 +12,6 @@
 #include "cli/hetero_distributed_bench.h"
 #include "cli/link_bench.h"
 #include "cli/sampler_options.h"
-#include "kernels/cuda_backend.h"
 #include "sampling/fingerprint.h"
 #include "util/bandwidth.h"
 #include "util/json.h"
@@ -52,17 +51,17 @@ EpochRun run_epoch(const Sampler& sampler, Context ctx, const std::vector<vid_t>
   Progress progress(label, run.minibatches, "minibatches");
   int64_t done = 0;
   for (;;) {
-    const CudaCounters before = cuda_counters(backend);
+    const DeviceCounters before = backend.device_counters();
     if (!next_bulk(epoch, &resident, &run.steps)) break;
     const bool held = !results_to_host && backend.name() != "cpu";
-    const CudaCounters after_steps = cuda_counters(backend);
+    const DeviceCounters after_steps = backend.device_counters();
     BulkSample bulk;
     {
       ScopedTimer fetch(held ? &run.fetch_seconds : &run.steps.extraction);
       bulk = to_host(backend, std::move(resident));
     }
     // The copies timed as part of the steps: the fetch of held layers is not.
-    const CudaCounters after = held ? after_steps : cuda_counters(backend);
+    const DeviceCounters after = held ? after_steps : backend.device_counters();
     run.copy_seconds += after.to_device_seconds - before.to_device_seconds + after.to_host_seconds -
                         before.to_host_seconds;
     run.held = run.held || held;
@@ -139,7 +138,7 @@ JsonObject describe(const EpochRun& run, const MachineRates& rates) {
 // include the copies to and from the host (the graph's upload on first use, the
 // results' download); their host wall time during the bulk run is given apart,
 // and the bulk's time without them, the figure a device-resident consumer sees.
-JsonObject describe(const CudaCounters& gpu, const EpochRun& bulk) {
+JsonObject describe(const DeviceCounters& gpu, const EpochRun& bulk) {
   return JsonObject()
       .add("device_name", gpu.device_name)
       .add("peak_device_bytes", gpu.peak_device_bytes)
@@ -228,12 +227,10 @@ void add_bench_command(CLI::App& app) {
     const Context ctx = make_context(options->sampler, *backend);
     const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     // The floor is taken on the machine that samples: host memory or the GPU's.
-    const MachineRates rates = backend->name() == "cuda"
-                                   ? MachineRates{gpu_copy_bandwidth(*backend), gpu_gather_rate(*backend)}
-                                   : MachineRates{measure_copy_bandwidth(), measure_gather_rate()};
+    const MachineRates rates{backend->copy_bandwidth(), backend->gather_rate()};
     const EpochRun bulk = run_epoch_repeated(*sampler, ctx, train, options->sampler.epoch, options->results_to_host,
                                              "bulk", options->repeat);
-    const CudaCounters gpu = cuda_counters(*backend);  // after the bulk: its peak memory
+    const DeviceCounters gpu = backend->device_counters();  // after the bulk: its peak memory
 
     JsonObject json;
     json.add("command", "bench").add("backend", backend->name()).add("graph", options->source.spec);

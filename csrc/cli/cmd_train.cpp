@@ -23,6 +23,7 @@
 #include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
 #include "distributed/partitioned_sampling.h"
+#include "sampling/registry.h"
 #endif
 
 namespace matsamp::cli {
@@ -422,9 +423,10 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node);
 
 void run_training(TrainCommandOptions& o) {
   if (o.train.model.empty())
-    o.train.model = is_hetero_source(o.source.spec)                                                         ? "rgcn"
-                    : o.task == "node" && (o.sampler.sampler == "ladies" || o.sampler.sampler == "fastgcn") ? "gcn"
-                                                                                                            : "sage";
+    o.train.model = is_hetero_source(o.source.spec) ? "rgcn"
+                    : o.task == "node" && find_sampler(o.sampler.sampler).family == SamplerFamily::layer_wise
+                        ? "gcn"  // the importance-weighted layers are GCN's
+                        : "sage";
   if (!o.distributed.empty()) require_launcher();
   MATSAMP_CHECK(o.transport == "mpi" || !o.distributed.empty() || launched_ranks() > 1,
                 "--transport applies to --distributed runs");

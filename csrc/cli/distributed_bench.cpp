@@ -23,6 +23,7 @@
 #include "distributed/nccl_communicator.h"
 #endif
 #include "sampling/fingerprint.h"
+#include "sampling/registry.h"
 #include "util/json.h"
 #include "util/memory.h"
 #include "util/timer.h"
@@ -259,20 +260,23 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   agree(world, mode == GraphMode::partitioned || d.row_work == "shared",
         "--row-work applies to --distributed partitioned");
   const GraphProduct::RowWork work = parse_row_work(d.row_work);
-  agree(world,
-        (mode == GraphMode::partitioned && (options.sampler == "graphsage" || options.sampler == "labor")) ||
-            !d.fetch_rows,
-        "--fetch-rows applies to GraphSAGE and LABOR with --distributed partitioned");
+  // The first product of GraphSAGE, LABOR and GraphSAINT's walks samples rows of A (LABOR-0 keeps
+  // each of a row's d entries with probability min(1, s/d): min(s, d) of them expected, as
+  // GraphSAGE; a walk's step picks one); that of the others extracts whole rows of Â.
+  const FirstProduct first_product = find_sampler(options.sampler).first_product;
+  const bool walks = first_product == FirstProduct::walk_steps;
+  const bool samples_rows_of_a = first_product == FirstProduct::sampled_rows || walks;
+  std::string row_samplers;
+  for (const SamplerSpec& spec : sampler_registry())
+    if (spec.first_product == FirstProduct::sampled_rows)
+      row_samplers += (row_samplers.empty() ? "" : ", ") + spec.name;
+  agree(world, (mode == GraphMode::partitioned && first_product == FirstProduct::sampled_rows) || !d.fetch_rows,
+        "--fetch-rows applies to the samplers that sample rows of A where they live (" + row_samplers +
+            ") with --distributed partitioned");
   agree_on(world, [&] {  // as make_backend does, for the partitioned samplers built below
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);
   });
-  const bool graphsage = options.sampler == "graphsage";
-  // The first product of GraphSAGE, LABOR and GraphSAINT's walks samples rows of A (LABOR-0 keeps
-  // each of a row's d entries with probability min(1, s/d): min(s, d) of them expected, as
-  // GraphSAGE; a walk's step picks one); that of the others extracts whole rows of Â.
-  const bool walks = options.sampler == "saint";
-  const bool samples_rows_of_a = graphsage || options.sampler == "labor" || walks;
 
   // The graph, the sampler and the backend of this mode.
   // Destroyed in reverse: the backend outlives the graph resident on it.
@@ -398,8 +402,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
   const bool sampled_rows = mode == GraphMode::partitioned && samples_rows_of_a && !d.fetch_rows;
   json.add("row_sampling", sampled_rows ? (d.oblivious ? "here_after_broadcast" : "at_owner")
-                           : mode == GraphMode::partitioned && graphsage ? "fetched_rows"
-                                                                         : "none");
+                           : mode == GraphMode::partitioned && d.fetch_rows ? "fetched_rows"
+                                                                            : "none");
   json.add("transport", world.transport()).add("processes", p).add("replication", c);
   if (mode == GraphMode::partitioned) json.add("row_work", d.row_work);
   json.add("process_rows", grid.process_rows()).add("backend", backend.name()).add("graph", source.spec);
@@ -416,11 +420,11 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   json.add("rank_minibatches", all.count(1)).add("rank_messages_sent", all.count(10));
   json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));
   if (mode == GraphMode::partitioned) {
-    const FirstProductModel model =
-        model_first_product({p, c, d.oblivious, sampled_rows, options.sampler != "ladies", !shared_rows},
-                            sum(all.count(2)) / copies / steps / grid.process_rows(),
-                            sum(all.count(1)) / copies / steps / grid.process_rows(), static_cast<double>(n),
-                            static_cast<double>(operand_nonzeros), static_cast<double>(sampled_row_entries));
+    const FirstProductModel model = model_first_product(
+        {p, c, d.oblivious, sampled_rows, first_product != FirstProduct::minibatch_rows, !shared_rows},
+        sum(all.count(2)) / copies / steps / grid.process_rows(),
+        sum(all.count(1)) / copies / steps / grid.process_rows(), static_cast<double>(n),
+        static_cast<double>(operand_nonzeros), static_cast<double>(sampled_row_entries));
     json.add("first_product", JsonObject()
                                   .add("seeds_per_step_and_row", model.seeds_per_bulk)
                                   .add("operand_average_row_nonzeros", model.average_row_nonzeros)

@@ -44,13 +44,19 @@ void add_hetero_options(CLI::App& command, HeteroOptions& options) {
 }
 
 HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options) {
-  MATSAMP_CHECK(sampler.sampler == "graphsage",
-                "heterogeneous graphs are sampled node-wise (graphsage: --fanouts or --relation-fanouts) or "
-                "layer-wise (--type-budgets, as HGT), not with ",
-                sampler.sampler);
   MATSAMP_CHECK(options.type_budgets.empty() || options.relation_fanouts.empty(),
                 "--relation-fanouts (node-wise) and --type-budgets (layer-wise) name two different samplers: give one");
   HeteroSetup setup;
+  // The counts given name the sampler; --sampler may name it too (the default names none).
+  setup.sampler =
+      &hetero_sampler_counting(options.type_budgets.empty() ? HeteroCounts::per_relation : HeteroCounts::per_type);
+  std::string choices;
+  for (const HeteroSamplerSpec& spec : hetero_sampler_registry())
+    choices += (choices.empty() ? "" : "; ") + spec.name +
+               (spec.counts == HeteroCounts::per_type ? ": --type-budgets" : ": --fanouts or --relation-fanouts");
+  MATSAMP_CHECK(sampler.sampler == sampler_registry().front().name || sampler.sampler == setup.sampler->name,
+                "heterogeneous graphs are sampled by ", setup.sampler->name, " with the counts given (", choices,
+                "), not by ", sampler.sampler);
   setup.graph = load_hetero_graph(source.spec, source.seed);
   HeteroGraph& g = setup.graph;
   if (options.add_reverse) add_reverse_relations(g);
@@ -68,8 +74,8 @@ HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, c
 }
 
 std::unique_ptr<HeteroSampler> make_hetero_sampler(Backend& backend, const HeteroSetup& setup) {
-  if (!setup.budgets.empty()) return std::make_unique<HeteroLayerWiseSampler>(backend, setup.graph, setup.budgets);
-  return std::make_unique<HeteroNeighborSampler>(backend, setup.graph, setup.fanouts);
+  return setup.sampler->make(backend, setup.graph,
+                             setup.sampler->counts == HeteroCounts::per_type ? setup.budgets : setup.fanouts);
 }
 
 }  // namespace matsamp::cli

@@ -11,6 +11,7 @@
 #include "cli/sampler_options.h"
 #include "graph/hetero_graph.h"
 #include "sampling/hetero_sample.h"
+#include "sampling/registry.h"
 
 namespace matsamp::cli {
 
@@ -28,6 +29,7 @@ void add_hetero_options(CLI::App& command, HeteroOptions& options);
 // layer (layer-wise, when --type-budgets is given), and the backend that samples
 // them (sized for the largest relation), as the options say.
 struct HeteroSetup {
+  const HeteroSamplerSpec* sampler = nullptr;  // of hetero_sampler_registry()
   HeteroGraph graph;
   int seed_type = 0;
   std::vector<std::vector<int64_t>> fanouts;  // empty for the layer-wise sampler

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <string>
 
-#include "kernels/cuda_backend.h"
-#include "kernels/gpu_memory_plan.h"
 #include "sampling/estimate_file.h"
 #include "util/json.h"
 #include "util/memory.h"
@@ -163,20 +161,21 @@ std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& 
   } catch (const Error& e) {
     fail("--device ", e.what());
   }
-  const GpuMemory gpu = cuda_counters(*backend).memory;
+  const DeviceMemory gpu = backend->device_counters().memory;
   if (gpu.total_bytes > 0)  // a GPU: the bulk shares what the graph leaves free
     options.epoch.memory_budget =
-        gpu_memory_budget(gpu.free_bytes, resident_graph_bytes(options, adj), options.gpu_memory_fraction);
+        device_memory_budget(gpu.free_bytes, resident_graph_bytes(options, adj), options.gpu_memory_fraction);
   return backend;
 }
 
 std::string pick_rank_gpu(SamplerOptions& options, int local_rank) {
   DeviceName device = options.parsed_device();
-  if (device.kind != "cuda") return device.str();
-  if (!device.has_index) {
-    device.index = local_rank % std::max(1, cuda_device_count());
-    device.has_index = true;
-  }
+  if (device.kind == "cpu" || device.has_index) return device.str();
+  int devices = 1;
+  for (const BackendKind* kind : backend_kinds())
+    if (kind->name == device.kind) devices = std::max(1, kind->device_count(nullptr));
+  device.index = local_rank % devices;
+  device.has_index = true;
   return options.device = device.str();
 }
 
@@ -185,7 +184,7 @@ Context make_context(const SamplerOptions& options, Backend& backend) { return C
 bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times) {
   try {
     return epoch.next(out, times);
-  } catch (const GpuOutOfMemory& e) {
+  } catch (const DeviceOutOfMemory& e) {
     throw explain_out_of_memory(e, epoch.bulk_size());
   }
 }
@@ -193,7 +192,7 @@ bool next_bulk(EpochIterator& epoch, BulkSample* out, StepStats* times) {
 bool next_bulk(EpochIterator& epoch, Bulk* out, StepStats* times) {
   try {
     return epoch.next_resident(out, times);
-  } catch (const GpuOutOfMemory& e) {
+  } catch (const DeviceOutOfMemory& e) {
     throw explain_out_of_memory(e, epoch.bulk_size());
   }
 }

@@ -49,6 +49,9 @@ SamplerSpec dgs_sampler() {
   return {"dgs",
           "DGS: GraphSAGE's layers drawn by column importance (LABOR-0's draws until a mask is set), each kept "
           "neighbour weighted by 1 / its chance so that every layer estimates the mean without bias",
+          SamplerFamily::node_wise,
+          FirstProduct::whole_rows,
+          kEdgeSeeds | kPartitioned | kImportance,
           {option::fanouts()},
           "fanouts",
           {GraphMatrix::adjacency},

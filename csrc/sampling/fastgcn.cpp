@@ -27,6 +27,9 @@ class FastGcnSampler final : public LayerWiseSampler {
 SamplerSpec fastgcn_sampler() {
   return {"fastgcn",
           "FastGCN (layer-wise): samples[l] vertices per minibatch, p(v) ∝ ‖Â[:,v]‖²",
+          SamplerFamily::layer_wise,
+          FirstProduct::whole_rows,
+          kEdgeSeeds | kPartitioned,
           {option::samples(), option::exclude_frontier()},
           "samples",
           {GraphMatrix::normalized, GraphMatrix::column_norms},

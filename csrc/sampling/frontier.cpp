@@ -45,6 +45,9 @@ SamplerSpec frontier_sampler() {
   return {"frontier",
           "GraphSAINT frontier: the batch is the frontier; budget steps pop a vertex ∝ degree and walk it on; "
           "layers are the subgraph",
+          SamplerFamily::subgraph,
+          FirstProduct::whole_rows,
+          kEstimates,
           {option::budget(), option::layers(), option::saint_norm()},
           "budget",
           {GraphMatrix::adjacency, GraphMatrix::normalized},

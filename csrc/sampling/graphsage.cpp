@@ -33,6 +33,9 @@ class GraphSageSampler final : public NodeWiseSampler {
 SamplerSpec graphsage_sampler() {
   return {"graphsage",
           "GraphSAGE: fanouts[l] distinct neighbours per frontier vertex, mean weights",
+          SamplerFamily::node_wise,
+          FirstProduct::sampled_rows,
+          kEdgeSeeds | kPartitioned,
           {option::fanouts()},
           "fanouts",
           {GraphMatrix::adjacency},

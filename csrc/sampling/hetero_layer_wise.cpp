@@ -1,5 +1,7 @@
 #include "sampling/hetero_layer_wise.h"
 
+#include "sampling/registry.h"
+
 #include <algorithm>
 
 #include "core/error.h"
@@ -153,6 +155,16 @@ std::vector<std::vector<int64_t>> parse_type_budgets(const HeteroGraph& graph, c
   for (const VertexType& t : graph.types) names.push_back("type " + t.name);
   return parse_named_counts(
       text, names, [&](const std::string& name) { return graph.type_index(name); }, "budgets");
+}
+
+HeteroSamplerSpec hgt_hetero_sampler() {
+  return {"hgt",
+          "layer-wise as HGT: budgets[t][l] vertices of type t per minibatch and layer, p(v) ∝ its squared "
+          "normalised degree within the type",
+          SamplerFamily::layer_wise, HeteroCounts::per_type,
+          [](Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> budgets) {
+            return std::make_unique<HeteroLayerWiseSampler>(backend, graph, std::move(budgets));
+          }};
 }
 
 }  // namespace matsamp

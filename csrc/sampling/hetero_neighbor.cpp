@@ -1,5 +1,7 @@
 #include "sampling/hetero_neighbor.h"
 
+#include "sampling/registry.h"
+
 #include "core/error.h"
 
 namespace matsamp {
@@ -87,6 +89,15 @@ std::vector<std::vector<int64_t>> parse_relation_fanouts(const HeteroGraph& grap
   for (const Relation& r : graph.relations) names.push_back("relation " + r.key());
   return parse_named_counts(
       text, names, [&](const std::string& name) { return graph.relation_index(name); }, "fanouts");
+}
+
+HeteroSamplerSpec graphsage_hetero_sampler() {
+  return {"graphsage",
+          "node-wise: fanouts[r][l] distinct neighbours per frontier vertex of relation r's destination type",
+          SamplerFamily::node_wise, HeteroCounts::per_relation,
+          [](Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> fanouts) {
+            return std::make_unique<HeteroNeighborSampler>(backend, graph, std::move(fanouts));
+          }};
 }
 
 }  // namespace matsamp

@@ -33,6 +33,9 @@ SamplerSpec labor_sampler() {
   return {"labor",
           "LABOR-0: GraphSAGE's layers, each neighbour kept with probability min(1, fanout/degree) by a random "
           "number its minibatch shares",
+          SamplerFamily::node_wise,
+          FirstProduct::sampled_rows,
+          kEdgeSeeds | kPartitioned,
           {option::fanouts()},
           "fanouts",
           {GraphMatrix::adjacency},

@@ -34,6 +34,9 @@ class LadiesSampler final : public LayerWiseSampler {
 SamplerSpec ladies_sampler() {
   return {"ladies",
           "LADIES (layer-wise): samples[l] vertices per minibatch, p(v) ∝ Σ_u Â_uv² over the frontier",
+          SamplerFamily::layer_wise,
+          FirstProduct::minibatch_rows,
+          kEdgeSeeds | kPartitioned,
           {option::samples(), option::exclude_frontier()},
           "samples",
           {GraphMatrix::normalized, GraphMatrix::squared},

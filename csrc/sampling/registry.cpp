@@ -6,7 +6,9 @@
 namespace matsamp {
 
 #define MATSAMP_SAMPLER(name) SamplerSpec name##_sampler();
+#define MATSAMP_HETERO_SAMPLER(name) HeteroSamplerSpec name##_hetero_sampler();
 #include "sampling/samplers.def"
+#undef MATSAMP_HETERO_SAMPLER
 #undef MATSAMP_SAMPLER
 
 namespace option {
@@ -50,6 +52,15 @@ OptionSpec saint_norm() {
 }
 }  // namespace option
 
+const char* family_name(SamplerFamily family) {
+  switch (family) {
+    case SamplerFamily::node_wise: return "node_wise";
+    case SamplerFamily::layer_wise: return "layer_wise";
+    case SamplerFamily::subgraph: return "subgraph";
+  }
+  return "unknown";
+}
+
 SamplerParams& SamplerParams::set(const std::string& name, std::vector<int64_t> value) {
   values_[name] = std::move(value);
   return *this;
@@ -70,24 +81,79 @@ int64_t SamplerParams::integer(const std::string& name) const {
 const std::vector<SamplerSpec>& sampler_registry() {
   static const std::vector<SamplerSpec> registry = {
 #define MATSAMP_SAMPLER(name) name##_sampler(),
+#define MATSAMP_HETERO_SAMPLER(name)
 #include "sampling/samplers.def"
+#undef MATSAMP_HETERO_SAMPLER
 #undef MATSAMP_SAMPLER
   };
   return registry;
 }
 
-std::vector<std::string> sampler_names() {
+const std::vector<HeteroSamplerSpec>& hetero_sampler_registry() {
+  static const std::vector<HeteroSamplerSpec> registry = {
+#define MATSAMP_SAMPLER(name)
+#define MATSAMP_HETERO_SAMPLER(name) name##_hetero_sampler(),
+#include "sampling/samplers.def"
+#undef MATSAMP_HETERO_SAMPLER
+#undef MATSAMP_SAMPLER
+  };
+  return registry;
+}
+
+namespace {
+
+template <class Spec>
+std::vector<std::string> names_of(const std::vector<Spec>& registry) {
   std::vector<std::string> names;
-  for (const SamplerSpec& spec : sampler_registry()) names.push_back(spec.name);
+  for (const Spec& spec : registry) names.push_back(spec.name);
   return names;
 }
 
-const SamplerSpec& find_sampler(const std::string& name) {
-  for (const SamplerSpec& spec : sampler_registry())
+template <class Spec>
+const Spec& find_in(const std::vector<Spec>& registry, const std::string& name, const char* what) {
+  for (const Spec& spec : registry)
     if (spec.name == name) return spec;
   std::string known;
-  for (const std::string& n : sampler_names()) known += (known.empty() ? "" : ", ") + n;
-  throw Error("unknown sampler '" + name + "'; the samplers are " + known);
+  for (const std::string& n : names_of(registry)) known += (known.empty() ? "" : ", ") + n;
+  throw Error("unknown " + std::string(what) + " '" + name + "'; the " + what + "s are " + known);
+}
+
+}  // namespace
+
+std::vector<std::string> sampler_names() { return names_of(sampler_registry()); }
+
+const SamplerSpec& find_sampler(const std::string& name) { return find_in(sampler_registry(), name, "sampler"); }
+
+std::vector<std::string> sampler_traits(const SamplerSpec& spec) {
+  std::vector<std::string> traits{family_name(spec.family)};
+  const std::pair<Capability, const char*> words[] = {{kEdgeSeeds, "edge_seeds"},
+                                                      {kPartitioned, "partitioned"},
+                                                      {kEstimates, "estimates"},
+                                                      {kImportance, "importance"}};
+  for (const auto& [capability, word] : words)
+    if (can(spec, capability)) traits.push_back(word);
+  return traits;
+}
+
+std::string samplers_that(Capability capability) {
+  std::vector<std::string> names;
+  for (const SamplerSpec& spec : sampler_registry())
+    if (can(spec, capability)) names.push_back(spec.name);
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return list;
+}
+
+std::vector<std::string> hetero_sampler_names() { return names_of(hetero_sampler_registry()); }
+
+const HeteroSamplerSpec& find_hetero_sampler(const std::string& name) {
+  return find_in(hetero_sampler_registry(), name, "heterogeneous sampler");
+}
+
+const HeteroSamplerSpec& hetero_sampler_counting(HeteroCounts counts) {
+  for (const HeteroSamplerSpec& spec : hetero_sampler_registry())
+    if (spec.counts == counts) return spec;
+  fail("no heterogeneous sampler counts per ", counts == HeteroCounts::per_type ? "vertex type" : "relation");
 }
 
 std::vector<OptionSpec> all_sampler_options() {
@@ -123,6 +189,9 @@ SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64
 
 std::unique_ptr<Sampler> make_sampler(const std::string& name, SamplingGraph& graph, const SamplerParams& params) {
   const SamplerSpec& spec = find_sampler(name);
+  MATSAMP_CHECK(!graph.partitioned() || can(spec, kPartitioned), name,
+                " samples a replicated graph only (it reads the whole graph on every rank): run it with the graph "
+                "replicated");
   SamplerParams complete;
   for (const OptionSpec& o : spec.options)
     complete.set(o.name, params.has(o.name) ? params.list(o.name) : o.default_value);

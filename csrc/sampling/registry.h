@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sampling/hetero_sample.h"
 #include "sampling/sampler.h"
 #include "sampling/sampling_graph.h"
 
@@ -55,9 +56,34 @@ class SamplerParams {
 // The graph matrices a sampler reads (what a GPU keeps resident for it).
 enum class GraphMatrix { adjacency, normalized, squared, column_norms, edge_probabilities };
 
+// The shape of a sampler's program (DESIGN.md): a frontier's neighbours row by
+// row, a set of vertices per minibatch and layer, or one subgraph per minibatch.
+enum class SamplerFamily { node_wise, layer_wise, subgraph };
+const char* family_name(SamplerFamily family);  // "node_wise", "layer_wise", "subgraph"
+
+// How the first product of a bulk reads the graph: what a partitioned run
+// moves for it (the distributed bench's traffic model).
+enum class FirstProduct {
+  sampled_rows,    // rows of A sampled where they live (GraphSAGE, LABOR)
+  walk_steps,      // one entry of each row of A (GraphSAINT's random walks)
+  whole_rows,      // whole rows of Â, a row of Q per seed
+  minibatch_rows,  // whole rows of Â summed per minibatch, a row of Q per minibatch (LADIES)
+};
+
+// What a sampler can do besides sampling vertex seeds of a homogeneous graph.
+enum Capability : unsigned {
+  kEdgeSeeds = 1,    // takes link prediction's seed edges out of its layers (Sampler::sample_excluding)
+  kPartitioned = 2,  // samples a graph partitioned in 1.5D (PartitionedSampling)
+  kEstimates = 4,    // pre-samples estimates a file can keep (Sampler::keep_estimates)
+  kImportance = 8,   // draws by a column importance (Sampler::set_column_importance: DGS)
+};
+
 struct SamplerSpec {
   std::string name;
   std::string summary;  // one line, for --help and Python's docs
+  SamplerFamily family;
+  FirstProduct first_product;
+  unsigned capabilities;  // Capability bits
   std::vector<OptionSpec> options;
   // The option a list of per-layer sizes sets (Python's `sizes`): a list option
   // takes the list; an integer option takes its one value repeated once per
@@ -68,6 +94,15 @@ struct SamplerSpec {
   // every option of the spec.
   std::function<std::unique_ptr<Sampler>(SamplingGraph& graph, const SamplerParams& params)> make;
 };
+
+inline bool can(const SamplerSpec& spec, Capability capability) { return (spec.capabilities & capability) != 0; }
+
+// The spec in words: its family, then "edge_seeds", "partitioned", "estimates"
+// and "importance" where it has that capability.
+std::vector<std::string> sampler_traits(const SamplerSpec& spec);
+
+// The names of the samplers that can, as a list for messages ("graphsage, labor or dgs").
+std::string samplers_that(Capability capability);
 
 // Every sampler, in registration order.
 const std::vector<SamplerSpec>& sampler_registry();
@@ -82,6 +117,26 @@ std::vector<OptionSpec> all_sampler_options();
 // (exclude_frontier) and GraphSAINT's normalization (saint_norm): Python's arguments.
 SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier,
                                 bool saint_norm = false);
+
+// A sampler of heterogeneous graphs: its counts are per relation (node-wise:
+// fanouts) or per vertex type (layer-wise: budgets), each a list over layers.
+enum class HeteroCounts { per_relation, per_type };
+struct HeteroSamplerSpec {
+  std::string name;
+  std::string summary;
+  SamplerFamily family;
+  HeteroCounts counts;
+  // Builds the sampler over `graph` (registered in `backend`; both must outlive it).
+  std::function<std::unique_ptr<HeteroSampler>(Backend& backend, const HeteroGraph& graph,
+                                               std::vector<std::vector<int64_t>> counts)>
+      make;
+};
+const std::vector<HeteroSamplerSpec>& hetero_sampler_registry();
+std::vector<std::string> hetero_sampler_names();
+// The spec of that name; an error listing the names when there is none.
+const HeteroSamplerSpec& find_hetero_sampler(const std::string& name);
+// The one heterogeneous sampler whose counts are `counts` (what the options given name).
+const HeteroSamplerSpec& hetero_sampler_counting(HeteroCounts counts);
 
 // Builds sampler `name`: params may hold any registered option (those the
 // sampler does not take are ignored); missing ones take their defaults.

@@ -58,6 +58,9 @@ class SaintWalkSampler final : public SubgraphSampler {
 SamplerSpec saint_sampler() {
   return {"saint",
           "GraphSAINT random walks: each batch vertex walks walk_length steps; layers are the subgraph",
+          SamplerFamily::subgraph,
+          FirstProduct::walk_steps,
+          kPartitioned | kEstimates,
           {option::walk_length(), option::layers(), option::saint_norm()},
           "walk_length",
           {GraphMatrix::adjacency, GraphMatrix::normalized},

@@ -56,6 +56,9 @@ SamplerSpec saint_edge_sampler() {
   return {"saint_edge",
           "GraphSAINT edges: budget edges per minibatch drawn ∝ 1/deg(u) + 1/deg(v), both endpoints added; layers "
           "are the subgraph",
+          SamplerFamily::subgraph,
+          FirstProduct::whole_rows,
+          kEstimates,
           {option::budget(), option::layers(), option::saint_norm()},
           "budget",
           {GraphMatrix::normalized, GraphMatrix::edge_probabilities},

@@ -38,6 +38,9 @@ class SaintNodeSampler final : public SubgraphSampler {
 SamplerSpec saint_node_sampler() {
   return {"saint_node",
           "GraphSAINT nodes: budget vertices per minibatch drawn ∝ ‖Â[:,v]‖²; layers are the subgraph",
+          SamplerFamily::subgraph,
+          FirstProduct::whole_rows,
+          kPartitioned | kEstimates,
           {option::budget(), option::layers(), option::saint_norm()},
           "budget",
           {GraphMatrix::normalized, GraphMatrix::column_norms},

@@ -13,11 +13,12 @@ class SamplingGraph {
  public:
   virtual ~SamplingGraph() = default;
   virtual int64_t vertices() const = 0;
-  virtual const Matrix& adjacency() = 0;           // A
-  virtual const Matrix& normalized() = 0;          // Â = D^-1/2 (A + I) D^-1/2
-  virtual const Matrix& squared() = 0;             // Â∘Â
-  virtual const Matrix& column_norms() = 0;        // 1ᵀ·(Â∘Â), row-normalized: FastGCN's p (1 x n)
-  virtual const Matrix& edge_probabilities() = 0;  // GraphSAINT's p over A's entries (1 x nnz)
+  virtual bool partitioned() const { return false; }  // split over ranks in 1.5D
+  virtual const Matrix& adjacency() = 0;              // A
+  virtual const Matrix& normalized() = 0;             // Â = D^-1/2 (A + I) D^-1/2
+  virtual const Matrix& squared() = 0;                // Â∘Â
+  virtual const Matrix& column_norms() = 0;           // 1ᵀ·(Â∘Â), row-normalized: FastGCN's p (1 x n)
+  virtual const Matrix& edge_probabilities() = 0;     // GraphSAINT's p over A's entries (1 x nnz)
   // The whole adjacency and Â on the host, or null where no process holds them
   // (a partitioned graph): what needs them says so.
   virtual const CsrMatrix* host_adjacency() const = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sampling/registry.h"
 #include "train/checkpoint.h"
 #include "train/link_metrics.h"
 #include "train/loop.h"
@@ -180,9 +181,9 @@ LinkTask::LinkTask(const Graph& graph, const EdgeSplit& split, const Sampler& sa
   MATSAMP_CHECK(graph.feature_dim > 0, "link prediction needs vertex features (the graph has none)");
   MATSAMP_CHECK(split.validation.size() > 0 && split.validation_negatives.size() > 0,
                 "link prediction needs validation edges and negatives to score them against");
-  MATSAMP_CHECK(sampler.excludes_edges(), "the ", sampler.name(),
-                " sampler cannot take seed edges out of its layers (link prediction samples with graphsage, labor, "
-                "dgs, ladies or fastgcn)");
+  MATSAMP_CHECK(can(find_sampler(sampler.name()), kEdgeSeeds), "the ", sampler.name(),
+                " sampler cannot take seed edges out of its layers (link prediction samples with ",
+                samplers_that(kEdgeSeeds), ")");
   MATSAMP_CHECK(split.train.size() > 0, "link prediction needs training edges");
   edge_ids_.resize(split.train.size());
   for (int64_t e = 0; e < split.train.size(); ++e) edge_ids_[e] = e;

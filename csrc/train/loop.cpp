@@ -13,8 +13,8 @@
 #include "train/background_worker.h"
 #include "train/checkpoint.h"
 #include "train/data_parallel.h"
-#include "train/training_stream.h"
 #include "train/tensors.h"
+#include "train/training_stream.h"
 #include "util/memory.h"
 #include "util/progress.h"
 #include "util/timer.h"
@@ -53,7 +53,8 @@ struct FinishPreparing {
 };
 
 ProgressNumbers numbers_of(const TrainingProgress& p) {
-  ProgressNumbers n{{p.next_epoch, p.best_epoch, p.epochs_since_best, p.stopped_early}, {p.best_score, p.best_tiebreak}};
+  ProgressNumbers n{{p.next_epoch, p.best_epoch, p.epochs_since_best, p.stopped_early},
+                    {p.best_score, p.best_tiebreak}};
   n.scores.insert(n.scores.end(), p.kept.begin(), p.kept.end());
   return n;
 }
@@ -81,9 +82,9 @@ StepPlan make_step_plan(const TrainingTask& task, const TrainOptions& options, i
   MATSAMP_CHECK(options.batch_size > 0, "batch size must be positive, got ", options.batch_size);
   const int64_t items = static_cast<int64_t>(task.training_items().size());
   // Steps per bulk set the lane layout, so they must not depend on p.
-  const int64_t steps_per_bulk =
-      options.bulk_steps > 0 ? options.bulk_steps
-                             : task.steps_per_bulk(lanes, minibatch_count(items, options.batch_size));
+  const int64_t steps_per_bulk = options.bulk_steps > 0
+                                     ? options.bulk_steps
+                                     : task.steps_per_bulk(lanes, minibatch_count(items, options.batch_size));
   return StepPlan(items, options.batch_size, lanes, steps_per_bulk, task.locality().blocks > 0);
 }
 
@@ -99,7 +100,7 @@ struct TrainingLoop::State {
   std::unique_ptr<torch::optim::Adam> optimizer;
   std::unique_ptr<BackgroundWorker> prefetcher;  // null without prefetching
   std::unique_ptr<BackgroundWorker> preparer;    // null without the pipeline
-  TrainingProgress progress;  // with best_parameters, what checkpoints hold
+  TrainingProgress progress;                     // with best_parameters, what checkpoints hold
   std::vector<torch::Tensor> best_parameters;
   std::FILE* progress_out = nullptr;  // run()'s: steps of the epoch shown there (rank 0)
 
@@ -124,8 +125,7 @@ struct TrainingLoop::State {
     if (options.pipeline) preparer = std::make_unique<BackgroundWorker>();
     broadcast_parameters(task.model().parameters(), comm);
     optimizer = std::make_unique<torch::optim::Adam>(
-        task.model().parameters(),
-        torch::optim::AdamOptions(options.learning_rate).weight_decay(options.weight_decay));
+        task.model().parameters(), torch::optim::AdamOptions(options.learning_rate).weight_decay(options.weight_decay));
   }
 
   bool finished() const { return progress.stopped_early || progress.next_epoch >= options.epochs; }
@@ -300,8 +300,8 @@ LoopEpoch TrainingLoop::train_epoch() {
   m.feature_fetch_bytes = task.feature_bytes_sent() - fetched_before;
   std::vector<double> total_loss{loss_sum};
   s.comm.all_reduce_sum(total_loss);
-  m.loss = total_loss[0] / static_cast<double>(static_cast<int64_t>(task.training_items().size()) *
-                                               task.terms_per_item());
+  m.loss = total_loss[0] /
+           static_cast<double>(static_cast<int64_t>(task.training_items().size()) * task.terms_per_item());
   s.evaluate(m);
   if (m.improved) {
     s.best_parameters.clear();
@@ -320,8 +320,7 @@ void TrainingLoop::save_checkpoint(const std::string& path) const {
 void TrainingLoop::load_checkpoint(const std::string& path) {
   State& s = *state_;
   ProgressNumbers numbers = numbers_of(s.progress);
-  matsamp::load_checkpoint(path, s.task.identity(), s.device, s.task.model(), *s.optimizer, s.best_parameters,
-                           numbers);
+  matsamp::load_checkpoint(path, s.task.identity(), s.device, s.task.model(), *s.optimizer, s.best_parameters, numbers);
   s.progress = progress_of(numbers);
 }
 

@@ -115,7 +115,6 @@ struct LoopEpoch {
   Evaluation evaluation;
 };
 
-
 class TrainingLoop {
  public:
   // options: the loop's part (optimizer, epochs, patience, batch, bulk, prefetch,
@@ -127,7 +126,7 @@ class TrainingLoop {
 
   const StepPlan& plan() const;
   int64_t next_epoch() const;
-  bool finished() const;  // all epochs run, or stopped early
+  bool finished() const;    // all epochs run, or stopped early
   LoopEpoch train_epoch();  // collective: every rank calls it
   LoopSummary summary() const;
 

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "kernels/cuda_backend.h"
-
 namespace matsamp {
 
 StepPlan::StepPlan(int64_t num_training_vertices, int64_t batch_size, int64_t lanes, int64_t steps_per_bulk,
@@ -132,7 +130,7 @@ BulkSample sample_minibatches(const Sampler& sampler, Context& ctx, const EpochO
                               std::pair<int64_t, int64_t> ids, uint32_t epoch, int64_t numbered_from) {
   BulkSample bulk =
       to_host(ctx.backend, sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch, numbered_from));
-  release_cached_gpu_memory(ctx.backend);  // torch trains on the same GPU: leave it the memory
+  ctx.backend.release_cached_memory();  // torch trains on the same GPU: leave it the memory
   return bulk;
 }
 

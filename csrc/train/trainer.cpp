@@ -11,6 +11,7 @@
 #ifdef MATSAMP_HAVE_DISTRIBUTED
 #include "distributed/distributed_csr.h"
 #include "distributed/feature_fetcher.h"
+#include "sampling/registry.h"
 #endif
 
 namespace matsamp {
@@ -406,8 +407,9 @@ void NodeTask::setup_guidance() {
   const GuidanceOptions& g = options_.guidance;
   check_guidance_options(g);
   if (g.every == 0) return;
-  MATSAMP_CHECK(sampler_.name() == "dgs",
-                "explanation-guided sampling (--explain-every) draws with --sampler dgs, not ", sampler_.name());
+  MATSAMP_CHECK(can(find_sampler(sampler_.name()), kImportance),
+                "explanation-guided sampling (--explain-every) draws by a column importance, which ", sampler_.name(),
+                " does not take (", samplers_that(kImportance), " does)");
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   MATSAMP_CHECK(fetcher_,
                 "explanation-guided sampling explains the feature rows a process holds against the rest: "

@@ -109,7 +109,7 @@ expect_one_error() {   # pattern, then the launch arguments
   fi
   [ "$(grep -c "$pattern" "$dir/err")" -eq 1 ] || fail "expected '$pattern' once in: $(cat "$dir/err")"
 }
-expect_one_error "fetch-rows applies to GraphSAGE" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
+expect_one_error "fetch-rows applies to the samplers that sample rows of A where they live (graphsage, labor)" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed replicated --fetch-rows
 expect_one_error "fetch-rows applies to node-wise sampling" -np "$np" "$matsamp" "${bench[@]}" -g mag:1500 \
   --type-budgets 8 --distributed partitioned --fetch-rows

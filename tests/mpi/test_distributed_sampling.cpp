@@ -180,9 +180,9 @@ TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
   ProcessGrid grid(world(), 1);
   PartitionedSampling graph(grid, block_row_of(g.adj, grid), Exchange::sparsity_aware);
   testing::expect_error([&] { make_sampler("saint_edge", graph, SamplerParams().set("budget", 4)); },
-                        "saint_edge needs the whole graph");
+                        "saint_edge samples a replicated graph only");
   testing::expect_error([&] { make_sampler("frontier", graph, SamplerParams().set("budget", 4)); },
-                        "the frontier sampler walks the whole adjacency");
+                        "frontier samples a replicated graph only");
   graph.finish();
 }
 

@@ -6,7 +6,7 @@ from typing import Dict, List, NamedTuple, Tuple
 
 import torch
 
-from . import _args
+from . import _args, ops
 
 EdgeType = Tuple[str, str, str]
 
@@ -165,9 +165,9 @@ class HeteroBulkSampler:
         if seed_type not in graph.node_types:
             raise ValueError(f"unknown vertex type {seed_type!r} (the types are {', '.join(graph.node_types)})")
         if sampler is None:
-            sampler = "hgt" if num_samples is not None else "graphsage"
-        if sampler not in ("graphsage", "hgt"):
-            raise ValueError(f"unknown heterogeneous sampler {sampler!r} (graphsage, hgt)")
+            sampler = ops.hetero_sampler_of("layer_wise" if num_samples is not None else "node_wise")
+        if sampler not in ops.HETERO_SAMPLERS:
+            raise ValueError(f"unknown heterogeneous sampler {sampler!r} ({', '.join(ops.HETERO_SAMPLERS)})")
         self.sampler = sampler
         self.graph, self.seed_type = graph, seed_type
         self.batch_size = _positive(batch_size, "batch_size")
@@ -175,9 +175,9 @@ class HeteroBulkSampler:
         self.seed, self.shuffle, self.epoch = _args.integer(seed, "seed"), bool(shuffle), 0
         self.input_nodes = (graph.split(seed_type, "train") if input_nodes is None
                             else torch.as_tensor(input_nodes, dtype=torch.int64))
-        if sampler == "hgt":
+        if ops.HETERO_SAMPLERS[sampler] == "layer_wise":
             if num_samples is None or num_neighbors is not None:
-                raise ValueError("sampler='hgt' takes num_samples (vertices per type and layer), not num_neighbors")
+                raise ValueError(f"sampler={sampler!r} takes num_samples (vertices per type and layer), not num_neighbors")
             self.counts, self.layers = _per_part(num_samples, graph.node_types, "num_samples", "node type")
         else:
             if num_neighbors is None or num_samples is not None:

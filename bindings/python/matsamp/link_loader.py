@@ -62,8 +62,9 @@ class LinkLoader:
                  negatives=1, negative_distribution="uniform", reject_known_edges=False, exclude=True,
                  exclude_reverse=True, include_frontier=True, bulk_size=16, shuffle=True, seed=1, epoch=0):
         _args.graph(graph)
-        if _args.string(sampler, "sampler") not in ("graphsage", "labor", "ladies", "fastgcn"):
-            raise ValueError(f"sampler {sampler!r} cannot mask seed edges; use graphsage, labor, dgs, ladies or fastgcn")
+        if _args.string(sampler, "sampler") not in ops.samplers_with("edge_seeds"):
+            raise ValueError(f"sampler {sampler!r} cannot mask seed edges; use one of "
+                             f"{', '.join(ops.samplers_with('edge_seeds'))}")
         if negative_distribution not in ("uniform", "degree"):
             raise ValueError(f"negative_distribution must be 'uniform' or 'degree', got {negative_distribution!r}")
         self.graph = graph

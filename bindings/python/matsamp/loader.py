@@ -242,7 +242,7 @@ def _estimate_sizes(sampler, given, sizes, graph):
     """The sizes the bulk size is estimated for: ``sizes``, except that a GraphSAGE
     layer of -1 (all neighbours) counts as the largest degree, which samples the same
     as num_nodes does but needs far less memory than the estimate for num_nodes."""
-    if sampler not in ("graphsage", "labor") or -1 not in given:
+    if "node_wise" not in ops.SAMPLER_TRAITS[sampler] or -1 not in given:
         return sizes
     rowptr = graph.csr()[0]
     max_degree = max(1, int(rowptr.diff().max())) if rowptr.numel() > 1 else 1

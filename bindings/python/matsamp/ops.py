@@ -7,6 +7,21 @@ from . import _args, _device
 
 #: The samplers the ops take, by name: the C++ sampler registry's.
 SAMPLERS = tuple(torch.ops.matsamp.samplers())
+#: What each sampler is and can do: its family ("node_wise", "layer_wise",
+#: "subgraph") and its capabilities ("edge_seeds", "partitioned", "estimates", "importance").
+SAMPLER_TRAITS = {name: frozenset(torch.ops.matsamp.sampler_traits(name)) for name in SAMPLERS}
+#: The samplers of heterogeneous graphs, with each one's family.
+HETERO_SAMPLERS = {name: torch.ops.matsamp.hetero_sampler_family(name) for name in torch.ops.matsamp.hetero_samplers()}
+
+
+def samplers_with(trait):
+    """The samplers that have ``trait`` (a family or a capability), in registry order."""
+    return tuple(name for name in SAMPLERS if trait in SAMPLER_TRAITS[name])
+
+
+def hetero_sampler_of(family):
+    """The heterogeneous sampler of ``family`` ("node_wise" or "layer_wise")."""
+    return next(name for name, f in HETERO_SAMPLERS.items() if f == family)
 
 
 def describe_samplers():

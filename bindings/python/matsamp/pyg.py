@@ -38,12 +38,12 @@ import importlib
 
 import torch
 
+from . import ops
 from .graph import Graph
 from .hetero import HeteroBulkSampler, HeteroGraph
 from .link_loader import LinkLoader
 from .loader import DEFAULT_MEMORY_BUDGET, BulkSampler
 
-_NODE_WISE = ("graphsage", "labor")
 _IGNORED_LOADER_ARGS = ("num_workers", "persistent_workers", "pin_memory", "prefetch_factor",
                         "filter_per_worker", "drop_last", "timeout", "worker_init_fn")
 _HETERO_BULK_SIZE = 16  # minibatches per engine call for heterogeneous graphs (no memory estimate there)
@@ -315,7 +315,7 @@ class _SampledEdges:
     ids, e_id into data.edge_index, num_sampled_nodes / num_sampled_edges."""
 
     def __init__(self, edge_index, num_nodes, sampler):
-        self.node_wise = sampler in _NODE_WISE
+        self.node_wise = "node_wise" in ops.SAMPLER_TRAITS[sampler]
         self.edges = _EdgeIds(edge_index, num_nodes)
 
     def subgraph(self, layer_ids, adjs):
@@ -406,9 +406,10 @@ def _check_pyg_options(loader_args, replace=False, directed=True, disjoint=False
 
 
 def _check_hetero_options(sampler, memory_budget):
-    if sampler != "graphsage":
+    node_wise = ops.hetero_sampler_of("node_wise")
+    if sampler != node_wise:
         raise ValueError(f"sampler={sampler!r} samples homogeneous graphs; a HeteroData is sampled by "
-                         "'graphsage' (NeighborLoader) or layer-wise by HGTLoader")
+                         f"{node_wise!r} (NeighborLoader) or layer-wise by HGTLoader")
     if memory_budget is not None:
         raise ValueError("memory_budget sizes the bulks of homogeneous graphs; for a HeteroData give bulk_size")
 
