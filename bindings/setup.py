@@ -38,9 +38,15 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built[0], target)
 
 
+# setuptools' build trees (and the CMake tree inside them) go under the repository's
+# build/, never into the source tree (MATSAMP_PIP_BUILD_DIR moves them elsewhere).
+BUILD_BASE = os.environ.get("MATSAMP_PIP_BUILD_DIR", str(REPO / "build" / "pip"))
+os.makedirs(BUILD_BASE, exist_ok=True)  # egg_info writes there before anything creates it
+
 setup(
     packages=["matsamp"],
     package_dir={"": "python"},
     ext_modules=[Extension("matsamp._C", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
+    options={"build": {"build_base": BUILD_BASE}, "egg_info": {"egg_base": BUILD_BASE}},
 )
