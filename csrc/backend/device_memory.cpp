@@ -22,7 +22,7 @@ std::string gib(int64_t bytes) {
 }  // namespace
 
 DeviceOutOfMemory::DeviceOutOfMemory(const std::string& what, int64_t requested, int64_t in_use, int64_t available,
-                               int64_t resident)
+                                     int64_t resident)
     : Error(what),
       requested_bytes(requested),
       in_use_bytes(in_use),
@@ -41,7 +41,6 @@ Error explain_out_of_memory(const DeviceOutOfMemory& e, int64_t bulk_size) {
   if (fits > 0) return Error(head + detail::concat("use --bulk-size ", fits, " or less"));
   return Error(head + "not even one minibatch fits; lower --batch-size or the fanouts/samples");
 }
-
 
 int64_t bulk_size_that_fits(int64_t k, int64_t needed_bytes, int64_t available_bytes) {
   if (k <= 1 || needed_bytes <= 0) return 0;

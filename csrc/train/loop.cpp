@@ -34,24 +34,6 @@ struct PreparedStep {
   PreparationTimes times;
 };
 
-// Waits for a prefetch still running when an exception leaves the epoch
-// (a deferred one never started and is left alone).
-struct FinishBeforeLeaving {
-  std::future<TimedBulk>& pending;
-  ~FinishBeforeLeaving() {
-    if (pending.valid() && pending.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) pending.wait();
-  }
-};
-
-// Waits for the preparations still running when an exception leaves the epoch.
-struct FinishPreparing {
-  std::deque<std::pair<std::future<PreparedStep>, int64_t>>& pending;
-  ~FinishPreparing() {
-    for (auto& p : pending)
-      if (p.first.valid() && p.first.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) p.first.wait();
-  }
-};
-
 ProgressNumbers numbers_of(const TrainingProgress& p) {
   ProgressNumbers n{{p.next_epoch, p.best_epoch, p.epochs_since_best, p.stopped_early},
                     {p.best_score, p.best_tiebreak}};
@@ -199,6 +181,115 @@ LoopSummary TrainingLoop::summary() const {
   return {s.next_epoch, s.best_epoch, s.stopped_early, s.best_score, s.kept};
 }
 
+// One epoch's pipeline: bulk b + 1 is sampled (on the prefetching worker) while
+// the steps of bulk b are prepared (on the preparing worker, kStepsAhead at most
+// ahead of training) and trained on. Without the workers the same calls run
+// deferred, on the training thread.
+class TrainingLoop::Pipeline {
+ public:
+  Pipeline(State& s, uint32_t epoch_key, EpochTimes& times)
+      : s_(s),
+        epoch_key_(epoch_key),
+        times_(times),
+        order_(s.plan.epoch_order(s.task.training_items(), s.options.seed, epoch_key, s.task.locality()),
+               s.plan.minibatch_starts()) {
+    s_.task.before_bulk(&times_.explanation_wait);
+    pending_ = start(0);
+  }
+  // Waits for the work still running when an exception leaves the epoch (a
+  // deferred task never started and is left alone): the tasks refer to this.
+  ~Pipeline() {
+    const auto finish = [](auto& future) {
+      if (future.valid() && future.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) future.wait();
+    };
+    for (auto& p : prepared_) finish(p.first);
+    finish(pending_);
+  }
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  // The next step, ready for training, and the loss terms of the whole step
+  // (all ranks); false after the last.
+  bool next(PreparedStep* step, int64_t* terms) {
+    while (prepared_.size() <= kStepsAhead && (!unprepared_.empty() || next_bulk_ < s_.plan.num_bulks())) {
+      if (unprepared_.empty()) take_bulk();
+      const StepRef& ref = unprepared_.front();
+      prepared_.emplace_back(prepare(ref), s_.plan.step_seeds(ref.bulk, ref.step) * s_.task.terms_per_item());
+      unprepared_.pop_front();
+    }
+    if (prepared_.empty()) return false;
+    {
+      ScopedTimer t(&times_.preparation_wait);
+      *step = prepared_.front().first.get();
+    }
+    *terms = prepared_.front().second;
+    prepared_.pop_front();
+    return true;
+  }
+
+ private:
+  static constexpr size_t kStepsAhead = 2;
+  struct StepRef {
+    std::shared_ptr<const SampledBulk> sample;
+    StepPlan::Bulk bulk;
+    int64_t step;
+  };
+
+  TimedBulk sample_bulk(int64_t index) const {
+    TimedBulk out;
+    ScopedTimer t(&out.seconds);
+    Context ctx = s_.context;
+    out.bulk =
+        s_.task.sample(ctx, order_, s_.plan.lane_minibatches(s_.plan.bulk(index), s_.sampling_lanes), epoch_key_);
+    ctx.backend.finish_collectives();
+    return out;
+  }
+  // Deferred when not prefetching: then the wait is the sampling itself.
+  std::future<TimedBulk> start(int64_t index) {
+    if (s_.prefetcher) return s_.prefetcher->submit([this, index] { return sample_bulk(index); });
+    return std::async(std::launch::deferred, [this, index] { return sample_bulk(index); });
+  }
+  // The next sampled bulk's steps, and the bulk after it started.
+  void take_bulk() {
+    TimedBulk current;
+    {
+      ScopedTimer t(next_bulk_ > 0 ? &times_.sampling_wait : nullptr);
+      current = pending_.get();
+    }
+    // The first bulk overlaps nothing, so its wait runs from its submission:
+    // the worker may well run first, with this thread descheduled.
+    if (next_bulk_ == 0) times_.sampling_wait += since_submission_.seconds();
+    times_.sampling += current.seconds;
+    const StepPlan::Bulk bulk = s_.plan.bulk(next_bulk_);
+    if (++next_bulk_ < s_.plan.num_bulks()) {
+      s_.task.before_bulk(&times_.explanation_wait);
+      pending_ = start(next_bulk_);
+    }
+    for (int64_t step = 0; step < bulk.lane_length; ++step) unprepared_.push_back({current.bulk, bulk, step});
+  }
+  std::future<PreparedStep> prepare(const StepRef& ref) {
+    State& s = s_;
+    if (!s.preparer)
+      return std::async(std::launch::deferred, [&s, ref] { return s.prepare_step(*ref.sample, ref.bulk, ref.step); });
+    return s.preparer->submit([&s, ref] {
+      // One thread: an OpenMP team of this worker would spin on the cores the training's team computes on.
+      omp_set_num_threads(1);
+      const TrainingStreamScope stream(s.device);
+      return s.prepare_step(*ref.sample, ref.bulk, ref.step);
+    });
+  }
+
+  State& s_;
+  const uint32_t epoch_key_;
+  EpochTimes& times_;
+  const EpochOrder order_;
+  ScopedTimer since_submission_{nullptr};
+  std::future<TimedBulk> pending_;
+  std::deque<StepRef> unprepared_;
+  std::deque<std::pair<std::future<PreparedStep>, int64_t>> prepared_;  // with each step's loss terms
+  int64_t next_bulk_ = 0;
+};
+
 LoopEpoch TrainingLoop::train_epoch() {
   State& s = *state_;
   MATSAMP_CHECK(!s.finished(), "training has finished (epoch ", s.progress.next_epoch, ")");
@@ -208,66 +299,6 @@ LoopEpoch TrainingLoop::train_epoch() {
   m.epoch = s.progress.next_epoch;
   ScopedTimer epoch_timer(&m.times.total);
   const uint32_t epoch_key = static_cast<uint32_t>(m.epoch);
-  const EpochOrder order(s.plan.epoch_order(task.training_items(), s.options.seed, epoch_key, task.locality()),
-                         s.plan.minibatch_starts());
-  const auto sample_bulk = [&s, &order, epoch_key](int64_t index) {
-    TimedBulk out;
-    ScopedTimer t(&out.seconds);
-    Context ctx = s.context;
-    out.bulk = s.task.sample(ctx, order, s.plan.lane_minibatches(s.plan.bulk(index), s.sampling_lanes), epoch_key);
-    ctx.backend.finish_collectives();
-    return out;
-  };
-  // Deferred when not prefetching: then the wait is the sampling itself.
-  const auto start = [&s, &sample_bulk](int64_t index) {
-    return s.prefetcher ? s.prefetcher->submit([&sample_bulk, index] { return sample_bulk(index); })
-                        : std::async(std::launch::deferred, sample_bulk, index);
-  };
-  // The first bulk overlaps nothing, so its wait runs from its submission:
-  // the worker may well run first, with this thread descheduled.
-  ScopedTimer since_submission(nullptr);
-  task.before_bulk(&m.times.explanation_wait);
-  std::future<TimedBulk> pending = start(0);
-  const FinishBeforeLeaving finish{pending};  // the task refers to `order`
-
-  // The pipeline: bulk b + 1 is sampled while the steps of bulk b are prepared
-  // (kStepsAhead at most ahead of training) and trained on.
-  constexpr size_t kStepsAhead = 2;
-  struct StepRef {
-    std::shared_ptr<const SampledBulk> sample;
-    StepPlan::Bulk bulk;
-    int64_t step;
-  };
-  std::deque<StepRef> unprepared;
-  int64_t next_bulk = 0;
-  const auto take_bulk = [&] {  // the next sampled bulk's steps, and the bulk after it started
-    TimedBulk current;
-    {
-      ScopedTimer t(next_bulk > 0 ? &m.times.sampling_wait : nullptr);
-      current = pending.get();
-    }
-    if (next_bulk == 0) m.times.sampling_wait += since_submission.seconds();
-    m.times.sampling += current.seconds;
-    const StepPlan::Bulk bulk = s.plan.bulk(next_bulk);
-    if (++next_bulk < s.plan.num_bulks()) {
-      task.before_bulk(&m.times.explanation_wait);
-      pending = start(next_bulk);
-    }
-    for (int64_t step = 0; step < bulk.lane_length; ++step) unprepared.push_back({current.bulk, bulk, step});
-  };
-  const auto prepare = [&s](const StepRef& ref) {
-    // One thread: an OpenMP team of this worker would spin on the cores the training's team computes on.
-    return s.preparer ? s.preparer->submit([&s, ref] {
-      omp_set_num_threads(1);
-      const TrainingStreamScope stream(s.device);
-      return s.prepare_step(*ref.sample, ref.bulk, ref.step);
-    })
-                      : std::async(std::launch::deferred,
-                                   [&s, ref] { return s.prepare_step(*ref.sample, ref.bulk, ref.step); });
-  };
-  std::deque<std::pair<std::future<PreparedStep>, int64_t>> prepared;  // with each step's loss terms
-  const FinishPreparing finish_preparing{prepared};
-  double loss_sum = 0;
   const int64_t fetched_before = task.feature_bytes_sent();
   int64_t epoch_steps = 0;
   for (int64_t b = 0; b < s.plan.num_bulks(); ++b) epoch_steps += s.plan.bulk(b).lane_length;
@@ -276,25 +307,17 @@ LoopEpoch TrainingLoop::train_epoch() {
   // step is not reported).
   Progress steps_shown("epoch " + std::to_string(m.epoch + 1), epoch_steps, "steps",
                        s.comm.rank() == 0 ? s.progress_out : nullptr);
-  task.model().train();
-  for (;;) {
-    while (prepared.size() <= kStepsAhead && (!unprepared.empty() || next_bulk < s.plan.num_bulks())) {
-      if (unprepared.empty()) take_bulk();
-      const StepRef& ref = unprepared.front();
-      prepared.emplace_back(prepare(ref), s.plan.step_seeds(ref.bulk, ref.step) * task.terms_per_item());
-      unprepared.pop_front();
-    }
-    if (prepared.empty()) break;
+  double loss_sum = 0;
+  {
+    Pipeline pipeline(s, epoch_key, m.times);
+    task.model().train();
     PreparedStep step;
-    {
-      ScopedTimer t(&m.times.preparation_wait);
-      step = prepared.front().first.get();
+    int64_t step_terms = 0;
+    while (pipeline.next(&step, &step_terms)) {
+      loss_sum += s.train_step(std::move(step), step_terms, epoch_key, m.times);
+      task.after_step();
+      if (++m.steps < epoch_steps && steps_shown.seconds() >= 1.0) steps_shown.update(m.steps);  // quick epochs: none
     }
-    const int64_t step_terms = prepared.front().second;
-    prepared.pop_front();
-    loss_sum += s.train_step(std::move(step), step_terms, epoch_key, m.times);
-    task.after_step();
-    if (++m.steps < epoch_steps && steps_shown.seconds() >= 1.0) steps_shown.update(m.steps);  // quick epochs: none
   }
   steps_shown.clear();
   m.feature_fetch_bytes = task.feature_bytes_sent() - fetched_before;

@@ -143,6 +143,7 @@ class TrainingLoop {
 
  private:
   struct State;
+  class Pipeline;
   std::unique_ptr<State> state_;
 };
 
