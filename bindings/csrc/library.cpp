@@ -44,6 +44,30 @@ std::tuple<at::Tensor, at::Tensor> epoch_order_op(const at::Tensor& vertices, in
   });
 }
 
+// The n x n CSR of the entries (row[i], col[i]) with weight[i] (undefined: none),
+// as csr_from_triples builds it: a counting sort by row, columns sorted within
+// rows, repeated entries merged with their weights summed. Ids are checked by
+// the caller (Graph.from_edge_index).
+std::tuple<at::Tensor, at::Tensor, c10::optional<at::Tensor>> coalesce_edges_op(
+    int64_t num_nodes, const at::Tensor& row, const at::Tensor& col, const c10::optional<at::Tensor>& weight) {
+  constexpr const char* op = "matsamp.coalesce_edges";
+  std::vector<int64_t> rows = to_int64_vector(row, op, "row"), cols = to_int64_vector(col, op, "col");
+  const bool weighted = weight && weight->defined();
+  std::vector<float> weights;
+  if (weighted) {
+    check_vector(*weight, at::kFloat, op, "weight");
+    const at::Tensor w = weight->contiguous();
+    weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+  }
+  return translate_errors([&] {
+    CsrMatrix m = csr_from_triples(num_nodes, num_nodes, std::move(rows), std::move(cols), std::move(weights));
+    std::vector<int64_t> colidx(m.colidx.begin(), m.colidx.end());
+    c10::optional<at::Tensor> values;
+    if (weighted) values = vector_to_tensor(std::move(m.values));
+    return std::make_tuple(vector_to_tensor(std::move(m.rowptr)), vector_to_tensor(std::move(colidx)), values);
+  });
+}
+
 // The bulk size k the C++ EpochIterator picks when none is given: the largest
 // in [1, minibatches] whose estimated memory fits budget_bytes, for the sampler
 // the sampling op of that name builds over this graph (the seed does not enter
@@ -116,6 +140,8 @@ TORCH_LIBRARY(matsamp, m) {
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
   m.def("shuffle_vertices(Tensor vertices, int seed, int epoch, int stream=0) -> Tensor", &shuffle_vertices_op);
+  m.def("coalesce_edges(int num_nodes, Tensor row, Tensor col, Tensor? weight) -> (Tensor, Tensor, Tensor?)",
+        &coalesce_edges_op);
   m.def(
       "epoch_order(Tensor vertices, int num_vertices, int batch_size, int seed, int epoch, int locality_blocks, "
       "bool shuffle) -> (Tensor order, Tensor starts)",

@@ -51,7 +51,8 @@ CsrMatrix indicator_rows(int64_t k, int64_t cols,
 // columns per row, finite non-negative values). Throws with `what` as context.
 void validate(const CsrMatrix& m, const std::string& what);
 
-// Builds a CSR from (row, col, value) triples; sorts, and sums duplicates.
+// Builds a CSR from (row, col, value) triples; sorts, and sums duplicates (in
+// double, in input order).
 // With `origin`, (*origin)[e] is the triple entry e came from: the first in
 // input order of the triples summed into it (what carries per-edge data along).
 CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids, std::vector<int64_t> col_ids,

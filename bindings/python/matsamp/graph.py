@@ -486,11 +486,5 @@ def _coalesce(n, row, col, value):
     within rows, repeated entries merged, their values summed (value may be None)."""
     if row.numel() == 0:
         return torch.zeros(n + 1, dtype=torch.int64), row.new_empty(0), value
-    key, order = torch.sort(row * n + col, stable=True)
-    key, inverse = torch.unique_consecutive(key, return_inverse=True)
-    rowptr = torch.zeros(n + 1, dtype=torch.int64)
-    rowptr[1:] = torch.cumsum(torch.bincount(torch.div(key, n, rounding_mode="floor"), minlength=n), 0)
-    if value is not None:
-        summed = torch.zeros(key.numel(), dtype=torch.float64)
-        value = summed.index_add_(0, inverse, value[order].double()).float()
-    return rowptr, key % n, value
+    rowptr, col, value = torch.ops.matsamp.coalesce_edges(n, row.contiguous(), col.contiguous(), value)
+    return rowptr, col, value
