@@ -50,4 +50,6 @@ const Matrix& PartitionedSampling::edge_probabilities() {
   throw Error("saint_edge needs the whole graph on every rank: run it with the graph replicated");
 }
 
+const Matrix& PartitionedSampling::edge_endpoints() { return edge_probabilities(); }  // throws alike
+
 }  // namespace matsamp

@@ -51,12 +51,16 @@ Bulk LayerWiseSampler::sample(Context& ctx, const SeedBatch& seeds, int64_t firs
 }
 
 Bulk LayerWiseSampler::sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                        const ExcludedEdges& excluded) const {
+                                        const ExcludedInBackend& excluded) const {
   return sample_layers(ctx, seeds, first_minibatch, epoch, &excluded);
 }
 
+ExcludedInBackend LayerWiseSampler::upload_excluded(Backend& backend, const ExcludedEdges& excluded) const {
+  return matsamp::upload_excluded(backend, excluded, normalized_.cols());
+}
+
 Bulk LayerWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                     const ExcludedEdges* excluded) const {
+                                     const ExcludedInBackend* excluded) const {
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds.host, seeds.offsets(), {}};
   BlockedIds frontier = seeds.resident;
@@ -72,10 +76,11 @@ Bulk LayerWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64
       // Drawn or not, column v of block g has P's entry p_g(v) as its probability.
       const Values weights = backend.reciprocals(backend.gather(p, columns), static_cast<float>(sizes_[l]));
       Matrix adj = backend.select_rows_cols_blocked(normalized_, frontier, columns, weights);
-      if (excluded)
-        adj = backend.mask_entries(
-            std::move(adj), backend.upload(excluded->local_mask(backend.ids_to_host(frontier.ids), frontier.offsets,
-                                                                backend.ids_to_host(columns.ids), columns.offsets)));
+      if (excluded) {
+        // The frontier's excluded targets, as positions among the layer's columns.
+        const Matrix mask = backend.select_rows_by_key(excluded->targets, excluded->sources, frontier);
+        adj = backend.mask_entries(std::move(adj), backend.select_cols_blocked(mask, frontier.offsets, columns, {}));
+      }
       return Layer{backend.normalize_rows(std::move(adj), RowScale::by_sum), frontier.offsets, std::move(columns)};
     });
     frontier = layer.vertices;

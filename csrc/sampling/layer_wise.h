@@ -35,15 +35,16 @@ class LayerWiseSampler : public Sampler {
   // The layers with each minibatch's excluded edges masked out of its extracted
   // rows (the column draw is the unmasked one's).
   Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                        const ExcludedEdges& excluded) const override;
+                        const ExcludedInBackend& excluded) const override;
   using Sampler::sample_excluding;
+  ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded) const override;
   bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
 
  protected:
   Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                     const ExcludedEdges* excluded) const;
+                     const ExcludedInBackend* excluded) const;
   // Each minibatch's distribution over the vertices given its frontier (block g
   // of `offsets`): k rows, or one row all minibatches share.
   virtual Matrix probability(Context& ctx, const BlockedIds& frontier) const = 0;
