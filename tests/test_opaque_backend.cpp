@@ -9,9 +9,12 @@
 #include "compact_cases.h"
 #include "error_checks.h"
 #include "graph/transform.h"
+#include "hetero_test_graph.h"
 #include "io/graph_io.h"
 #include "reference.h"
 #include "sampling/fingerprint.h"
+#include "sampling/hetero_layer_wise.h"
+#include "sampling/hetero_neighbor.h"
 #include "test_data.h"
 #include "test_sampler.h"
 
@@ -76,6 +79,16 @@ class OpaqueBackend final : public Backend {
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
     Compacted c = inner_->compact_columns(open(s), row_offsets, {open_or_none(leading.ids), leading.offsets});
     return {seal(std::move(c.adj)), {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
+  }
+  SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
+                                         const BlockedIds& leading) override {
+    std::vector<Matrix> opened;
+    for (const Matrix& m : parts) opened.push_back(open(m));
+    parts.clear();  // the inner handles are then their storage's only ones
+    SharedCompacted c = inner_->compact_columns_shared(std::move(opened), row_offsets, open(leading));
+    SharedCompacted out{{}, {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
+    for (Matrix& m : c.adj) out.adj.push_back(seal(std::move(m)));
+    return out;
   }
   Values gather(const Matrix& p, const BlockedIds& at) override { return seal(inner_->gather(open(p), open(at))); }
 
@@ -298,6 +311,38 @@ TEST(OpaqueBackend, LinkExclusionStaysInTheBackend) {
     EXPECT_EQ(while_sampling.syncs, 0);
   }
   EXPECT_EQ(excluding, 5) << "graphsage, labor, dgs, ladies and fastgcn exclude edges";
+}
+
+// The heterogeneous samplers (node-wise and HGT's layer-wise) give the CPU's
+// minibatches on the sealed backend and, with their seeds uploaded, call no
+// transfer op and no synchronize() while they sample.
+TEST(OpaqueBackend, HeterogeneousSamplersStayInTheBackend) {
+  const HeteroGraph g = testing::small_hetero_graph();
+  const int paper = g.type_index("paper");
+  std::vector<vid_t> seeds;
+  for (vid_t v = 0; v < 60; ++v) seeds.push_back((v * 37) % 300);
+  const HeteroSeeds batch = HeteroSeeds::of_type(g.types.size(), paper, seeds, {0, 20, 21, 60});
+  auto cpu = make_cpu_backend();
+  OpaqueBackend opaque;
+  const auto make = [&](Backend& backend, bool layer_wise) -> std::unique_ptr<HeteroSampler> {
+    if (layer_wise) return std::make_unique<HeteroLayerWiseSampler>(backend, g, parse_type_budgets(g, "16,8"));
+    return std::make_unique<HeteroNeighborSampler>(backend, g, parse_relation_fanouts(g, "4,3"));
+  };
+  for (bool layer_wise : {false, true}) {
+    SCOPED_TRACE(layer_wise ? "hgt" : "graphsage");
+    const std::unique_ptr<HeteroSampler> on_opaque = make(opaque, layer_wise), on_cpu = make(*cpu, layer_wise);
+    Context ctx{opaque, 17}, cpu_ctx{*cpu, 17};
+    const HeteroSeedBatch uploaded = upload_hetero_seeds(opaque, batch);
+    const TransferCounts before = opaque.transfer_counts();
+    HeteroBulk bulk = on_opaque->sample(ctx, uploaded, 3, 1);
+    const TransferCounts while_sampling = opaque.transfer_counts() - before;
+    Fingerprint got, want;
+    got.add(to_host(opaque, std::move(bulk)));
+    want.add(to_host(*cpu, on_cpu->sample(cpu_ctx, batch, 3, 1)));
+    EXPECT_EQ(got.value(), want.value());
+    EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
+    EXPECT_EQ(while_sampling.syncs, 0);
+  }
 }
 
 }  // namespace

@@ -11,19 +11,6 @@
 
 namespace matsamp {
 
-// C_g of every minibatch g on the host (the heterogeneous layer-wise sampler's):
-// the frontier block g (when included) then the other vertices `chosen` row g
-// drew in ascending id, each column weighted 1/(s·p_g(v)) (p from chosen's
-// values, the frontier's from frontier_probability).
-struct ColumnSelector {
-  std::vector<vid_t> vertices;
-  Offsets col_offsets;
-  std::vector<float> weights;
-};
-ColumnSelector layer_columns(const CsrMatrix& chosen, const std::vector<float>& frontier_probability,
-                             const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
-                             bool include_frontier);
-
 class LayerWiseSampler : public Sampler {
  public:
   // `what` names the sizes in errors ("LADIES samples per layer").
