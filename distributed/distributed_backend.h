@@ -45,6 +45,12 @@ class DistributedBackend final : public Backend {
   Matrix normalize_rows(Matrix p, RowScale scale) override;
   Values reciprocals(const Values& values, float factor) override { return local_->reciprocals(values, factor); }
   Matrix block_indicator(const BlockedIds& ids, int64_t cols) override { return local_->block_indicator(ids, cols); }
+  Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) override {
+    return local_->select_rows_by_key(m, keys, rows);
+  }
+  Ids sequence_ids(int64_t n) override { return local_->sequence_ids(n); }
+  Matrix add_entries(const Matrix& a, const Matrix& b) override { return local_->add_entries(a, b); }
+  Ids first_columns(const Matrix& m, const Ids& fallback) override { return local_->first_columns(m, fallback); }
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override;
   Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override;
   // LABOR's rows, decided where sample_rows would sample them (RowSampling):

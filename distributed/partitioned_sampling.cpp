@@ -50,4 +50,6 @@ const Matrix& PartitionedSampling::edge_probabilities() {
   throw Error("GraphSAINT's edge distribution needs the whole graph on every rank: run with the graph replicated");
 }
 
+const Matrix& PartitionedSampling::edge_endpoints() { return edge_probabilities(); }  // throws alike
+
 }  // namespace matsamp

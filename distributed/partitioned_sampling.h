@@ -42,6 +42,7 @@ class PartitionedSampling final : public SamplingGraph {
   const Matrix& column_norms() override;
   // GraphSAINT's edge sampler looks its edges up in the whole adjacency: an error here.
   const Matrix& edge_probabilities() override;
+  const Matrix& edge_endpoints() override;
   bool partitioned() const override { return true; }
   const CsrMatrix* host_adjacency() const override { return nullptr; }
   const CsrMatrix* host_normalized() override { return nullptr; }

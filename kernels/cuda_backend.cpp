@@ -96,6 +96,47 @@ class CudaBackend final : public Backend {
     return wrap(select_cols_on_device(selected.view(), rows.offsets, cols, weights));
   }
 
+  Matrix mask_entries(Matrix p, const Matrix& mask) override {
+    const DeviceScope scope(engine_);
+    MATSAMP_CHECK(mask.rows() == p.rows() && mask.cols() == p.cols(), "mask_entries: the mask is ", mask.rows(), " x ",
+                  mask.cols(), ", the matrix ", p.rows(), " x ", p.cols());
+    return wrap(gpu::mask_entries(engine_, device(p, "mask_entries").view(), device(mask, "mask_entries").view()));
+  }
+
+  Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) override {
+    const DeviceScope scope(engine_);
+    const char* op = "select_rows_by_key";
+    check_select_rows_by_key(m.rows(), keys.ids.size(), keys.offsets, rows.ids.size(), rows.offsets);
+    const DeviceArray<int64_t> dkey_offsets = gpu::to_device(engine_, keys.offsets);
+    const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, rows.offsets);
+    return wrap(gpu::select_rows_by_key(engine_, device(m, op).view(), device(keys.ids, op).data(),
+                                        {dkey_offsets.data(), keys.blocks(), keys.ids.size()},
+                                        device(rows.ids, op).data(),
+                                        {drow_offsets.data(), rows.blocks(), rows.ids.size()}));
+  }
+
+  Ids sequence_ids(int64_t n) override {
+    const DeviceScope scope(engine_);
+    MATSAMP_CHECK(n >= 0, "sequence_ids: a negative count ", n);
+    return wrap_array(gpu::sequence_ids(engine_, n)).set_bound(n);
+  }
+
+  Matrix add_entries(const Matrix& a, const Matrix& b) override {
+    const DeviceScope scope(engine_);
+    MATSAMP_CHECK(a.rows() == b.rows() && a.cols() == b.cols(), "add_entries: A is ", a.shape(), ", B is ", b.shape());
+    return wrap(gpu::add_entries(engine_, device(a, "add_entries").view(), device(b, "add_entries").view()));
+  }
+
+  Ids first_columns(const Matrix& m, const Ids& fallback) override {
+    const DeviceScope scope(engine_);
+    MATSAMP_CHECK(fallback.size() == m.rows(), "first_columns: ", fallback.size(), " fallback ids for a matrix of ",
+                  m.rows(), " rows");
+    const int64_t bound = fallback.bound() >= 0 ? std::max(fallback.bound(), m.cols()) : -1;
+    return wrap_array(
+               gpu::first_columns(engine_, device(m, "first_columns").view(), device(fallback, "first_columns").data()))
+        .set_bound(bound);
+  }
+
   Matrix normalize_rows(Matrix p, RowScale scale) override {
     const DeviceScope scope(engine_);
     DeviceCsr out = copy_or_take(std::move(p), "normalize_rows");

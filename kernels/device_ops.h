@@ -61,6 +61,23 @@ DeviceArray<float> reciprocals(DeviceEngine& engine, const float* values, int64_
 // block_indicator of ops.h (ids checked by the caller).
 DeviceCsr block_indicator(DeviceEngine& engine, const vid_t* ids, DeviceOffsets blocks, int64_t cols);
 
+// select_rows_by_key of ops.h (arguments checked by the caller; keys ascending
+// and distinct per block, as upload_excluded makes them).
+DeviceCsr select_rows_by_key(DeviceEngine& engine, const CsrView& m, const vid_t* keys, DeviceOffsets key_blocks,
+                             const vid_t* rows, DeviceOffsets row_blocks);
+
+// mask_entries of ops.h: P without the entries the mask's row has (mask rows sorted).
+DeviceCsr mask_entries(DeviceEngine& engine, const CsrView& p, const CsrView& mask);
+
+// sequence_ids of ops.h.
+DeviceArray<vid_t> sequence_ids(DeviceEngine& engine, int64_t n);
+
+// add_entries of ops.h (same shapes, checked by the caller).
+DeviceCsr add_entries(DeviceEngine& engine, const CsrView& a, const CsrView& b);
+
+// first_columns of ops.h: fallback has m.rows ids.
+DeviceArray<vid_t> first_columns(DeviceEngine& engine, const CsrView& m, const vid_t* fallback);
+
 // its_sample of ops.h: p.rows == rows sampled, or a single row shared by all.
 DeviceCsr its_sample(DeviceEngine& engine, const CsrView& p, int64_t s, const DeviceKeys& keys);
 

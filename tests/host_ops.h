@@ -65,6 +65,21 @@ class HostOps {
   std::vector<float> gather(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets) {
     return b_.values_to_host(b_.gather(b_.upload(p), {b_.upload_ids(at), offsets}));
   }
+  CsrMatrix select_rows_by_key(const CsrMatrix& m, const std::vector<vid_t>& keys, const Offsets& key_offsets,
+                               const std::vector<vid_t>& rows, const Offsets& row_offsets) {
+    return b_.to_host(
+        b_.select_rows_by_key(b_.upload(m), {b_.upload_ids(keys), key_offsets}, {b_.upload_ids(rows), row_offsets}));
+  }
+  CsrMatrix mask_entries(const CsrMatrix& p, const CsrMatrix& mask) {
+    return b_.to_host(b_.mask_entries(b_.upload(p), b_.upload(mask)));
+  }
+  std::vector<vid_t> sequence_ids(int64_t n) { return b_.ids_to_host(b_.sequence_ids(n)); }
+  CsrMatrix add_entries(const CsrMatrix& a, const CsrMatrix& c) {
+    return b_.to_host(b_.add_entries(b_.upload(a), b_.upload(c)));
+  }
+  std::vector<vid_t> first_columns(const CsrMatrix& m, const std::vector<vid_t>& fallback) {
+    return b_.ids_to_host(b_.first_columns(b_.upload(m), b_.upload_ids(fallback)));
+  }
 
  private:
   Values weights_of(const std::vector<float>& weights) {

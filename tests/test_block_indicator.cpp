@@ -1,9 +1,7 @@
 // block_indicator (LADIES' frontier indicator Q) and reciprocals (the layer-wise
-// importance weights), and the layer-wise column set they build with
-// compact_columns and gather: the host program the samplers used before.
+// importance weights).
 #include <gtest/gtest.h>
 
-#include <numeric>
 #include <set>
 
 #include "error_checks.h"
@@ -11,7 +9,6 @@
 #include "host_ops.h"
 #include "io/graph_io.h"
 #include "reference.h"
-#include "sampling/layer_wise.h"
 #include "test_data.h"
 
 namespace matsamp {
@@ -96,38 +93,6 @@ TEST(Reciprocals, AreOneOverFactorTimesValue) {
   auto cpu = make_cpu_backend();
   EXPECT_EQ(testing::HostOps(*cpu).reciprocals(values, 64), got);
   EXPECT_TRUE(reciprocals({}, 2).empty());
-}
-
-// The columns of a layer-wise layer built by ops (compact_columns of the draw with
-// the frontier leading, weights 1/(s·p) of P's entries) equal the host program's
-// layer_columns, for LADIES' per-minibatch rows and FastGCN's shared row.
-TEST(LayerColumns, ComposedOpsGiveTheHostColumnsOnCora) {
-  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  const CsrMatrix squared = square_values(gcn_normalize(symmetrize(g.adj)));
-  const int64_t n = g.num_vertices(), s = 64;
-  std::vector<vid_t> frontier;
-  for (vid_t v = 0; v < 250; ++v) frontier.push_back((v * 53 + 7) % n);
-  const Offsets offsets{0, 120, 121, 250}, per_minibatch{0, 1, 2, 3};
-  CsrMatrix ladies = spgemm(block_indicator(frontier, offsets, n), squared);
-  normalize_rows(ladies);
-  std::vector<vid_t> every_vertex(n);
-  std::iota(every_vertex.begin(), every_vertex.end(), 0);
-  CsrMatrix fastgcn = spgemm(block_indicator(every_vertex, {0, n}, n), squared);  // one shared row: ‖Â[:,v]‖²
-  normalize_rows(fastgcn);
-  for (const CsrMatrix* p : {&ladies, &fastgcn})
-    for (bool include_frontier : {true, false}) {
-      SCOPED_TRACE(std::string(p == &ladies ? "ladies" : "fastgcn") + (include_frontier ? "" : ", frontier excluded"));
-      const CsrMatrix chosen = its_sample(*p, s, SampleKeys{5, 1, 0, 3, per_minibatch});
-      const ColumnSelector want =
-          layer_columns(chosen, entries_at(*p, frontier, offsets), frontier, offsets, s, include_frontier);
-      const CompactResult columns = include_frontier
-                                        ? compact_columns(chosen, per_minibatch, frontier, offsets)
-                                        : compact_columns(chosen, per_minibatch, {}, Offsets(per_minibatch.size(), 0));
-      EXPECT_EQ(columns.vertices, want.vertices);
-      EXPECT_EQ(columns.col_offsets, want.col_offsets);
-      EXPECT_EQ(reciprocals(entries_at(*p, columns.vertices, columns.col_offsets), static_cast<float>(s)),
-                want.weights);
-    }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "io/graph_io.h"
 #include "ops/frontier.h"
 #include "reference.h"
+#include "sampling/excluded_edges.h"
 #include "sampling/sampling_graph.h"
 #include "test_data.h"
 
@@ -516,6 +517,74 @@ TEST_F(CudaLayerWise, LadiesColumnsOnCoraEqualTheCpu) {
     return std::make_tuple(b.ids_to_host(c.vertices.ids), c.vertices.offsets, b.values_to_host(weights));
   };
   EXPECT_TRUE(columns(*cuda) == columns(*cpu));
+}
+
+// ---- link prediction's masks ---------------------------------------------------
+
+class CudaMasks : public CudaVersusCpu {};
+
+// Cora's excluded edges keyed by source, looked up for a frontier, then masked
+// out of the frontier's rows, and the keyed lookups of random matrices.
+TEST_F(CudaMasks, KeyedRowsAndMaskedEntriesEqualTheCpu) {
+  const Graph g = cora();
+  const int64_t n = g.num_vertices();
+  const CsrMatrix adj = gcn_normalize(g.adj);  // values that are not all equal
+  ExcludedEdges excluded;
+  for (vid_t b = 0; b < 3; ++b) {
+    std::vector<std::pair<vid_t, vid_t>> edges;
+    for (vid_t u = b * 300; u < b * 300 + 100; ++u)
+      for (int64_t e = adj.rowptr[u]; e < adj.rowptr[u + 1]; ++e) edges.emplace_back(u, adj.colidx[e]);
+    excluded.add_minibatch(std::move(edges));
+  }
+  const ExcludedBySource keyed = excluded.by_source(n);
+  const std::vector<vid_t> frontier = strided(n, 600, 2);
+  for (const Offsets& offsets : {Offsets{0, 200, 200, 600}, Offsets{0, 1, 300, 600}}) {
+    const CsrMatrix mask = cpu_ops->select_rows_by_key(keyed.targets, keyed.keys, keyed.key_offsets, frontier, offsets);
+    EXPECT_GT(mask.nnz(), 0);
+    EXPECT_EQ(cuda_ops->select_rows_by_key(keyed.targets, keyed.keys, keyed.key_offsets, frontier, offsets), mask);
+    const CsrMatrix rows = select_rows(adj, frontier);
+    EXPECT_EQ(cuda_ops->mask_entries(rows, mask), cpu_ops->mask_entries(rows, mask));
+  }
+  const CsrMatrix m = random_csr(40, 90, 0.1, 5), p = random_csr(70, 90, 0.3, 6), mask = random_csr(70, 90, 0.2, 7);
+  std::vector<vid_t> keys;
+  for (vid_t v = 0; v < 40; ++v) keys.push_back(v % 20 * 3);  // two blocks of 20 ascending keys
+  const std::vector<vid_t> rows = strided(60, 70, 1);
+  EXPECT_EQ(cuda_ops->select_rows_by_key(m, keys, {0, 20, 40}, rows, {0, 35, 70}),
+            cpu_ops->select_rows_by_key(m, keys, {0, 20, 40}, rows, {0, 35, 70}));
+  EXPECT_EQ(cuda_ops->mask_entries(p, mask), cpu_ops->mask_entries(p, mask));
+  EXPECT_EQ(cuda_ops->sequence_ids(1000), cpu_ops->sequence_ids(1000));
+  EXPECT_TRUE(cuda_ops->sequence_ids(0).empty());
+}
+
+// ---- random walks' steps ---------------------------------------------------------
+
+class CudaWalkSteps : public CudaVersusCpu {};
+
+// Cora's walkers stepped on the device and on the CPU: each step's picks, where
+// the walkers are, and their visits summed, bit for bit.
+TEST_F(CudaWalkSteps, AddEntriesAndFirstColumnsEqualTheCpu) {
+  const Graph g = cora();
+  const CsrMatrix adj = symmetrize(g.adj);
+  const std::vector<vid_t> roots = strided(g.num_vertices(), 500, 5);
+  const auto walk = [&](Backend& b) {
+    const Matrix graph = b.register_graph(adj);
+    Ids position = b.upload_ids(roots);
+    Matrix visited;
+    for (uint32_t step = 0; step < 3; ++step) {
+      const Matrix picks = b.sample_rows(graph, position, 1, {7, 0, step, 0, {0, 200, 500}});
+      position = b.first_columns(picks, position);
+      visited = visited.defined() ? b.add_entries(visited, picks) : picks;
+    }
+    return std::make_pair(b.ids_to_host(position), b.to_host(visited));
+  };
+  EXPECT_TRUE(walk(*cuda) == walk(*cpu));
+  const CsrMatrix a = random_csr(80, 50, 0.2, 3), c = random_csr(80, 50, 0.1, 4);
+  EXPECT_EQ(cuda_ops->add_entries(a, c), cpu_ops->add_entries(a, c));
+  EXPECT_EQ(cuda_ops->add_entries(CsrMatrix(3, 5), CsrMatrix(3, 5)),
+            cpu_ops->add_entries(CsrMatrix(3, 5), CsrMatrix(3, 5)));
+  const std::vector<vid_t> fallback = strided(1000, 80, 1, 900);
+  EXPECT_EQ(cuda_ops->first_columns(random_csr(80, 50, 0.02, 5), fallback),
+            cpu_ops->first_columns(random_csr(80, 50, 0.02, 5), fallback));
 }
 
 // ---- memory ----------------------------------------------------------------------

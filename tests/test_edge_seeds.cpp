@@ -77,7 +77,7 @@ TEST(ExcludedEdges, MasksEachRowWithItsOwnMinibatchsEdges) {
   EXPECT_EQ(m.rowptr, (Offsets{0, 2, 3, 3, 4}));
   EXPECT_EQ(m.colidx, (std::vector<col_t>{5, 7, 2, 9}));
   // Local columns: minibatch 0's columns are 3, 1, 4, 7 (positions 0-3), minibatch 1's 3, 9 (4-5).
-  const CsrMatrix local = excluded.local_mask({3, 1, 4, 3}, {0, 3, 4}, {3, 1, 4, 7, 3, 9}, {0, 4, 6});
+  const CsrMatrix local = excluded.local_mask({3, 1, 4, 3}, {0, 3, 4}, 10, {3, 1, 4, 7, 3, 9}, {0, 4, 6});
   EXPECT_EQ(local.rowptr, (Offsets{0, 1, 1, 1, 2}));  // 3 -> 5 and 1 -> 2 miss the columns
   EXPECT_EQ(local.colidx, (std::vector<col_t>{3, 5}));
 }

@@ -9,9 +9,12 @@
 #include "compact_cases.h"
 #include "error_checks.h"
 #include "graph/transform.h"
+#include "hetero_test_graph.h"
 #include "io/graph_io.h"
 #include "reference.h"
 #include "sampling/fingerprint.h"
+#include "sampling/hetero_layer_wise.h"
+#include "sampling/hetero_neighbor.h"
 #include "test_data.h"
 #include "test_sampler.h"
 
@@ -40,6 +43,15 @@ class OpaqueBackend final : public Backend {
                                   const Values& weights) override {
     return seal(inner_->select_rows_cols_blocked(open(a), open(rows), open(cols), open_or_none(weights)));
   }
+  Matrix mask_entries(Matrix p, const Matrix& mask) override { return seal(inner_->mask_entries(open(p), open(mask))); }
+  Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) override {
+    return seal(inner_->select_rows_by_key(open(m), open(keys), open(rows)));
+  }
+  Ids sequence_ids(int64_t n) override { return seal(inner_->sequence_ids(n)); }
+  Matrix add_entries(const Matrix& a, const Matrix& b) override { return seal(inner_->add_entries(open(a), open(b))); }
+  Ids first_columns(const Matrix& m, const Ids& fallback) override {
+    return seal(inner_->first_columns(open(m), open(fallback)));
+  }
   Matrix normalize_rows(Matrix p, RowScale scale) override { return seal(inner_->normalize_rows(open(p), scale)); }
   Values reciprocals(const Values& values, float factor) override {
     return seal(inner_->reciprocals(open(values), factor));
@@ -53,12 +65,30 @@ class OpaqueBackend final : public Backend {
   Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     return seal(inner_->sample_rows(open(a), open(rows), s, keys));
   }
+  Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                            const Matrix& mask) override {
+    return seal(inner_->sample_rows_masked(open(a), open(rows), s, keys, open(mask)));
+  }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     return seal(inner_->labor_sample_rows(open(a), open(rows), s, keys));
+  }
+  Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
+                            const SampleKeys& keys) override {
+    return seal(inner_->guided_sample_rows(open(a), open(rows), s, importance, keys));
   }
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
     Compacted c = inner_->compact_columns(open(s), row_offsets, {open_or_none(leading.ids), leading.offsets});
     return {seal(std::move(c.adj)), {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
+  }
+  SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
+                                         const BlockedIds& leading) override {
+    std::vector<Matrix> opened;
+    for (const Matrix& m : parts) opened.push_back(open(m));
+    parts.clear();  // the inner handles are then their storage's only ones
+    SharedCompacted c = inner_->compact_columns_shared(std::move(opened), row_offsets, open(leading));
+    SharedCompacted out{{}, {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
+    for (Matrix& m : c.adj) out.adj.push_back(seal(std::move(m)));
+    return out;
   }
   Values gather(const Matrix& p, const BlockedIds& at) override { return seal(inner_->gather(open(p), open(at))); }
 
@@ -141,6 +171,18 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
             entries_at(q_normalized, at, at_offsets));
   EXPECT_EQ(b.to_host(b.block_indicator({b.upload_ids(at), at_offsets}, 60)), block_indicator(at, at_offsets, 60));
   EXPECT_EQ(b.values_to_host(b.reciprocals(b.upload_values(weights), 3)), reciprocals(weights, 3));
+  const CsrMatrix keyed = testing::random_csr(5, 60, 0.2, 6);
+  const std::vector<vid_t> row_keys{0, 17, 33, 5, 59};  // block 0: rows 0-2, block 1: rows 3-4
+  const Offsets key_offsets{0, 3, 5};
+  EXPECT_EQ(
+      b.to_host(b.select_rows_by_key(b.upload(keyed), {b.upload_ids(row_keys), key_offsets}, {drows, row_offsets})),
+      select_rows_by_key(keyed, row_keys, key_offsets, rows, row_offsets));
+  const CsrMatrix mask = testing::random_csr(static_cast<int64_t>(rows.size()), 60, 0.3, 7);
+  EXPECT_EQ(b.to_host(b.mask_entries(b.select_rows(da, drows), b.upload(mask))), mask_entries(selected, mask));
+  EXPECT_EQ(b.ids_to_host(b.sequence_ids(4)), sequence_ids(4));
+  EXPECT_EQ(b.to_host(b.add_entries(da, b.upload(testing::random_csr(60, 60, 0.1, 8)))),
+            add_entries(a, testing::random_csr(60, 60, 0.1, 8)));
+  EXPECT_EQ(b.ids_to_host(b.first_columns(b.select_rows(da, drows), drows)), first_columns(selected, rows));
   const CompactResult unled = compact_columns(c.s, c.offsets, {}, Offsets(c.offsets.size(), 0));
   Compacted got_unled = b.compact_columns(b.upload(c.s), c.offsets, {Ids{}, Offsets(c.offsets.size(), 0)});
   EXPECT_EQ(b.to_host(got_unled.adj), unled.adj);
@@ -178,26 +220,39 @@ TEST(OpaqueBackend, CountsEveryTransferWithItsBytesAndEverySynchronize) {
 }
 
 // The samplers whose steps make no transfer: nothing of a step leaves the
-// backend between the seeds' upload and the result.
-bool stays_in_backend(const std::string& sampler) {
-  return sampler == "graphsage" || sampler == "labor" || sampler == "ladies" || sampler == "fastgcn";
+// backend between the seeds' upload and the result. The frontier sampler's
+// walk still returns its pops on the host (Backend::frontier_walk).
+bool stays_in_backend(const std::string& sampler) { return sampler != "frontier"; }
+
+// Cora and a bulk of three minibatches of its vertices, and the options every
+// sampler is built with.
+struct CoraBulk {
+  CsrMatrix adj = symmetrize(read_npz_graph(testing::data_file("cora.npz")).adj);
+  std::vector<vid_t> seeds = consecutive(100, 300);
+  Offsets offsets{0, 100, 128, 300};
+  static std::vector<vid_t> consecutive(vid_t first, int64_t count) {
+    std::vector<vid_t> ids(count);
+    std::iota(ids.begin(), ids.end(), first);
+    return ids;
+  }
+};
+SamplerParams small_layers() {
+  SamplerParams params;
+  params.set("fanouts", std::vector<int64_t>{5, 3}).set("samples", std::vector<int64_t>{64, 64});
+  return params.set("budget", 50).set("walk_length", 2);
 }
 
 // Every registered sampler gives the CPU backend's minibatches on the sealed
 // backend, with the same options, and those that stay in the backend call no
 // transfer op and no synchronize() while they sample.
 TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
-  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  const CsrMatrix adj = symmetrize(g.adj);
-  std::vector<vid_t> seeds(300);
-  std::iota(seeds.begin(), seeds.end(), 100);
-  const Offsets offsets{0, 100, 128, 300};
+  const CoraBulk cora;
+  const CsrMatrix& adj = cora.adj;
+  const std::vector<vid_t>& seeds = cora.seeds;
+  const Offsets& offsets = cora.offsets;
   for (const std::string& name : sampler_names()) {
     SCOPED_TRACE(name);
-    SamplerParams params;
-    params.set("fanouts", std::vector<int64_t>{5, 3}).set("samples", std::vector<int64_t>{64, 64});
-    params.set("budget", 50).set("walk_length", 2);
-    testing::TestSampler sampler(name, adj, params, 31);
+    testing::TestSampler sampler(name, adj, small_layers(), 31);
     OpaqueBackend opaque;
     testing::BoundSampler bound = sampler.bind(opaque);
     const SeedBatch uploaded = upload_seeds(opaque, seeds, offsets);
@@ -212,6 +267,81 @@ TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
       EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
       EXPECT_EQ(while_sampling.syncs, 0);
     }
+  }
+}
+
+// Link prediction's path: with the bulk's excluded edges uploaded beside its
+// seeds, every sampler that excludes edges gives the CPU's minibatches on the
+// sealed backend and calls no transfer op and no synchronize() while it samples.
+TEST(OpaqueBackend, LinkExclusionStaysInTheBackend) {
+  const CoraBulk cora;
+  const CsrMatrix& adj = cora.adj;
+  const std::vector<vid_t>& seeds = cora.seeds;
+  const Offsets& offsets = cora.offsets;
+  // Each minibatch excludes its seeds' edges (both ways): every layer has rows to mask.
+  ExcludedEdges excluded;
+  for (size_t m = 0; m + 1 < offsets.size(); ++m) {
+    std::vector<std::pair<vid_t, vid_t>> edges;
+    for (int64_t i = offsets[m]; i < offsets[m + 1]; ++i)
+      for (int64_t e = adj.rowptr[seeds[i]]; e < adj.rowptr[seeds[i] + 1]; ++e) {
+        edges.emplace_back(seeds[i], adj.colidx[e]);
+        edges.emplace_back(adj.colidx[e], seeds[i]);
+      }
+    excluded.add_minibatch(std::move(edges));
+  }
+  int excluding = 0;
+  for (const std::string& name : sampler_names()) {
+    SCOPED_TRACE(name);
+    testing::TestSampler sampler(name, adj, small_layers(), 31);
+    if (!sampler.on_cpu().excludes_edges()) continue;
+    ++excluding;
+    OpaqueBackend opaque;
+    testing::BoundSampler bound = sampler.bind(opaque);
+    const SeedBatch uploaded = upload_seeds(opaque, seeds, offsets);
+    const ExcludedInBackend uploaded_edges = bound.sampler->upload_excluded(opaque, excluded);
+    const TransferCounts before = opaque.transfer_counts();
+    Bulk bulk = bound.sampler->sample_excluding(bound.context, uploaded, 4, 2, uploaded_edges);
+    const TransferCounts while_sampling = opaque.transfer_counts() - before;
+    Context on_cpu{sampler.cpu(), sampler.seed()};
+    Fingerprint want, got;
+    want.add(to_host(sampler.cpu(), sampler.on_cpu().sample_excluding(on_cpu, seeds, offsets, 4, 2, excluded)));
+    got.add(to_host(opaque, std::move(bulk)));
+    EXPECT_EQ(got.value(), want.value());
+    EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
+    EXPECT_EQ(while_sampling.syncs, 0);
+  }
+  EXPECT_EQ(excluding, 5) << "graphsage, labor, dgs, ladies and fastgcn exclude edges";
+}
+
+// The heterogeneous samplers (node-wise and HGT's layer-wise) give the CPU's
+// minibatches on the sealed backend and, with their seeds uploaded, call no
+// transfer op and no synchronize() while they sample.
+TEST(OpaqueBackend, HeterogeneousSamplersStayInTheBackend) {
+  const HeteroGraph g = testing::small_hetero_graph();
+  const int paper = g.type_index("paper");
+  std::vector<vid_t> seeds;
+  for (vid_t v = 0; v < 60; ++v) seeds.push_back((v * 37) % 300);
+  const HeteroSeeds batch = HeteroSeeds::of_type(g.types.size(), paper, seeds, {0, 20, 21, 60});
+  auto cpu = make_cpu_backend();
+  OpaqueBackend opaque;
+  const auto make = [&](Backend& backend, bool layer_wise) -> std::unique_ptr<HeteroSampler> {
+    if (layer_wise) return std::make_unique<HeteroLayerWiseSampler>(backend, g, parse_type_budgets(g, "16,8"));
+    return std::make_unique<HeteroNeighborSampler>(backend, g, parse_relation_fanouts(g, "4,3"));
+  };
+  for (bool layer_wise : {false, true}) {
+    SCOPED_TRACE(layer_wise ? "hgt" : "graphsage");
+    const std::unique_ptr<HeteroSampler> on_opaque = make(opaque, layer_wise), on_cpu = make(*cpu, layer_wise);
+    Context ctx{opaque, 17}, cpu_ctx{*cpu, 17};
+    const HeteroSeedBatch uploaded = upload_hetero_seeds(opaque, batch);
+    const TransferCounts before = opaque.transfer_counts();
+    HeteroBulk bulk = on_opaque->sample(ctx, uploaded, 3, 1);
+    const TransferCounts while_sampling = opaque.transfer_counts() - before;
+    Fingerprint got, want;
+    got.add(to_host(opaque, std::move(bulk)));
+    want.add(to_host(*cpu, on_cpu->sample(cpu_ctx, batch, 3, 1)));
+    EXPECT_EQ(got.value(), want.value());
+    EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
+    EXPECT_EQ(while_sampling.syncs, 0);
   }
 }
 

@@ -125,9 +125,8 @@ Matrix Backend::sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, 
 std::pair<Matrix, Ids> masked_rows(Backend& backend, const Matrix& a, const Ids& rows, const Matrix& mask) {
   Matrix masked = backend.mask_entries(backend.select_rows(a, rows), mask);
   masked.set_uniform_rows(a.uniform_rows());  // rows of a, fewer entries: still uniform when a's are
-  std::vector<vid_t> positions(masked.rows());
-  for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<vid_t>(i);
-  return {std::move(masked), backend.upload_ids(std::move(positions))};
+  Ids positions = backend.sequence_ids(masked.rows());
+  return {std::move(masked), std::move(positions)};
 }
 
 void Backend::check_made_here(const Backend* owner, bool defined, const char* op) const {

@@ -101,9 +101,17 @@ class Backend {
   // forming R·A. The default composes the two.
   virtual Matrix select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
                                           const Values& weights);
-  // P ∘ ¬M (ops.h). The default runs the host op between two transfers: masks
-  // are small and rare (link prediction's seed edges).
+  // P ∘ ¬M (ops.h). The default runs the host op between two transfers (the
+  // distributed backend's); the CPU and CUDA backends mask in place.
   virtual Matrix mask_entries(Matrix p, const Matrix& mask);
+  // Rows of m picked by key within each block (ops.h: select_rows_by_key);
+  // keys.offsets are m's row blocks.
+  virtual Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) = 0;
+  // The ids 0 … n - 1 (ops.h: sequence_ids).
+  virtual Ids sequence_ids(int64_t n) = 0;
+  // A + B and each row's first column (ops.h: add_entries, first_columns).
+  virtual Matrix add_entries(const Matrix& a, const Matrix& b) = 0;
+  virtual Ids first_columns(const Matrix& m, const Ids& fallback) = 0;
   virtual Matrix normalize_rows(Matrix p, RowScale scale) = 0;
   virtual Values reciprocals(const Values& values, float factor) = 0;
   // ids.blocks() rows of `cols` columns: row g marks the ids of block g.

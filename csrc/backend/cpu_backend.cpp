@@ -37,6 +37,21 @@ class CpuBackend final : public Backend {
     matsamp::normalize_rows(m, scale == RowScale::by_sum_of_squares);
     return wrap(std::move(m));
   }
+  Matrix mask_entries(Matrix p, const Matrix& mask) override {
+    return wrap(matsamp::mask_entries(take(std::move(p), "mask_entries"), host(mask, "mask_entries")));
+  }
+  Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) override {
+    const char* op = "select_rows_by_key";
+    return wrap(
+        matsamp::select_rows_by_key(host(m, op), host(keys.ids, op), keys.offsets, host(rows.ids, op), rows.offsets));
+  }
+  Ids sequence_ids(int64_t n) override { return wrap_array(matsamp::sequence_ids(n)); }
+  Matrix add_entries(const Matrix& a, const Matrix& b) override {
+    return wrap(matsamp::add_entries(host(a, "add_entries"), host(b, "add_entries")));
+  }
+  Ids first_columns(const Matrix& m, const Ids& fallback) override {
+    return wrap_array(matsamp::first_columns(host(m, "first_columns"), host(fallback, "first_columns")));
+  }
   Values reciprocals(const Values& values, float factor) override {
     return wrap_array(matsamp::reciprocals(host(values, "reciprocals"), factor));
   }
@@ -56,6 +71,11 @@ class CpuBackend final : public Backend {
   }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     return wrap(matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s, keys));
+  }
+  Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
+                            const SampleKeys& keys) override {
+    const char* op = "guided_sample_rows";
+    return wrap(matsamp::guided_sample_rows(host(a, op), host(rows, op), s, importance, keys));
   }
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
     CompactResult c = matsamp::compact_columns(take(std::move(s), "compact_columns"), row_offsets,

@@ -22,6 +22,15 @@ void check_block_indicator(int64_t ids, const Offsets& offsets, int64_t cols) {
   check_block_offsets(offsets, ids, "block_indicator", "id offsets");
 }
 
+void check_select_rows_by_key(int64_t matrix_rows, int64_t keys, const Offsets& key_offsets, int64_t rows,
+                              const Offsets& row_offsets) {
+  MATSAMP_CHECK(keys == matrix_rows, "select_rows_by_key: ", keys, " keys for a matrix of ", matrix_rows, " rows");
+  check_block_offsets(key_offsets, keys, "select_rows_by_key", "key offsets");
+  check_block_offsets(row_offsets, rows, "select_rows_by_key", "row offsets");
+  MATSAMP_CHECK(key_offsets.size() == row_offsets.size(), "select_rows_by_key: ", key_offsets.size() - 1,
+                " key blocks, ", row_offsets.size() - 1, " row blocks");
+}
+
 void check_ids_below(const std::vector<vid_t>& ids, int64_t bound, const char* op, const char* what,
                      const std::string& of) {
   for (vid_t v : ids) MATSAMP_CHECK(v >= 0 && v < bound, op, ": ", what, " ", v, " out of range for ", of);

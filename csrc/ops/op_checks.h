@@ -33,6 +33,11 @@ void check_its_sample_rows(int64_t rows, int64_t cols, int64_t nnz, const Sample
 // block_indicator's counts: offsets from 0 to the number of ids, cols a column count.
 void check_block_indicator(int64_t ids, const Offsets& offsets, int64_t cols);
 
+// select_rows_by_key's counts: one key block per row block, the key offsets
+// from 0 to M's rows, the row offsets from 0 to the number of rows.
+void check_select_rows_by_key(int64_t matrix_rows, int64_t keys, const Offsets& key_offsets, int64_t rows,
+                              const Offsets& row_offsets);
+
 // compact_columns' blocks: row offsets from 0 to rows, one leading block per row block.
 void check_compact_blocks(int64_t rows, const Offsets& row_offsets, int64_t leading_count,
                           const Offsets& leading_offsets);

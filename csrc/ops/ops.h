@@ -45,6 +45,29 @@ CsrMatrix select_rows_cols_blocked(const CsrMatrix& a, const std::vector<vid_t>&
 // the rows a minibatch samples from.
 CsrMatrix mask_entries(CsrMatrix p, const CsrMatrix& mask);
 
+// Rows of a keyed matrix M picked by key within each block: block g of M's rows
+// (key_offsets) carries the keys keys[key_offsets[g] … key_offsets[g + 1]),
+// ascending and distinct; row i of the result, in block g of row_offsets, is
+// M's row whose key in block g is rows[i], empty when block g has none. M's
+// columns. Link prediction's masks: a minibatch's excluded edges, keyed by
+// source, looked up for the rows of its frontier.
+CsrMatrix select_rows_by_key(const CsrMatrix& m, const std::vector<vid_t>& keys, const Offsets& key_offsets,
+                             const std::vector<vid_t>& rows, const Offsets& row_offsets);
+
+// The ids 0, 1, …, n − 1: each row of a matrix named by its position (the draw
+// over masked rows, whose row i is frontier row i).
+std::vector<vid_t> sequence_ids(int64_t n);
+
+// A + B (same shape): row i holds the columns of row i of either, with the sum
+// of their values where both have one (a + b in float). A random walk's visits,
+// step by step.
+CsrMatrix add_entries(const CsrMatrix& a, const CsrMatrix& b);
+
+// Row i's first column id, or fallback[i] when row i is empty (one id per row
+// of m): where each walker of a random walk is after a step, its picks in m
+// (a walker without one stays).
+std::vector<vid_t> first_columns(const CsrMatrix& m, const std::vector<vid_t>& fallback);
+
 // Divides each row by its sum, after squaring each value when square_first.
 // All-zero rows stay zero.
 void normalize_rows(CsrMatrix& p, bool square_first = false);

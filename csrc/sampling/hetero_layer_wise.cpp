@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "sampling/layer_wise.h"
 
 namespace matsamp {
 
@@ -26,16 +25,16 @@ CsrMatrix stack_normalized(const HeteroGraph& graph, const std::vector<size_t>& 
   return b;
 }
 
-// Q_s: row g holds base_r + u for every relation r and every u of F_dst(r) block g.
-CsrMatrix budget_rows(int64_t k, int64_t cols, const std::vector<size_t>& relations, const std::vector<int64_t>& base,
-                      const std::vector<int>& destination, const std::vector<std::vector<vid_t>>& frontier,
-                      const std::vector<Offsets>& offsets) {
-  return indicator_rows(k, cols, [&](int64_t g, std::vector<vid_t>& row) {
-    for (size_t r : relations) {
-      const int d = destination[r];
-      for (int64_t i = offsets[d][g]; i < offsets[d][g + 1]; ++i) row.push_back(base[r] + frontier[d][i]);
-    }
-  });
+// S_r: row u holds base_r + u, where relation r's row u sits in B_source.
+CsrMatrix row_shift(int64_t rows, int64_t stacked_rows, int64_t base) {
+  CsrMatrix m(rows, stacked_rows);
+  m.colidx.resize(rows);
+  for (int64_t u = 0; u < rows; ++u) {
+    m.colidx[u] = static_cast<col_t>(base + u);
+    m.rowptr[u + 1] = u + 1;
+  }
+  m.values.assign(rows, 1.0f);
+  return m;
 }
 
 }  // namespace
@@ -66,10 +65,12 @@ HeteroLayerWiseSampler::HeteroLayerWiseSampler(const HeteroGraph& graph, std::ve
     from.push_back(r);
   }
   stacked_.resize(types);
+  shift_.resize(graph.relations.size());
   for (size_t s = 0; s < types; ++s)
     if (!from_[s].empty()) {
       CsrMatrix b = stack_normalized(graph, from_[s], graph.types[s].count);
       check_column_count(b.rows, "heterogeneous layer-wise sampling: the relations leaving one type");  // Q_s's columns
+      for (size_t r : from_[s]) shift_[r] = place(row_shift(graph.relations[r].adj.rows, b.rows, base_[r]));
       stacked_[s] = place(std::move(b));
     }
 }
@@ -89,61 +90,54 @@ int64_t HeteroLayerWiseSampler::bytes_per_minibatch(int64_t batch_size) const {
   return static_cast<int64_t>(bytes);
 }
 
-HeteroBulk HeteroLayerWiseSampler::sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch,
+HeteroBulk HeteroLayerWiseSampler::sample(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch,
                                           uint32_t epoch) const {
   check_held_by(stacked_, ctx);
-  check_hetero_seeds(graph_, seeds);
+  check_hetero_seeds(graph_, seeds.host);
   Backend& backend = ctx.backend;
   const int types = static_cast<int>(graph_.types.size());
-  const int64_t k = seeds.count();
-  const Offsets per_minibatch = one_row_per_minibatch(k);
+  const Offsets per_minibatch = one_row_per_minibatch(seeds.host.count());
 
-  HeteroBulk bulk{first_minibatch, seeds, source_, {}};
-  // The frontier on the host (Q_s and C_s are built here) and in the backend.
-  std::vector<std::vector<vid_t>> ids = seeds.ids;
-  std::vector<Offsets> offsets = seeds.offsets;
-  std::vector<BlockedIds> frontier(types);
-  for (int t = 0; t < types; ++t) frontier[t] = BlockedIds{backend.upload_ids(ids[t]), offsets[t]};
+  HeteroBulk bulk{first_minibatch, seeds.host, source_, {}};
+  std::vector<BlockedIds> frontier = seeds.resident;
   for (int l = 0; l < num_layers_; ++l) {
     HeteroLayer layer;
     layer.adj.resize(source_.size());
     layer.row_offsets.resize(source_.size());
     layer.vertices = frontier;
-    std::vector<std::vector<vid_t>> next_ids = ids;
     for (int s = 0; s < types; ++s) {
       std::vector<size_t> sampled;  // relations from s whose destinations have a frontier
       for (size_t r : from_[s])
-        if (offsets[destination_[r]].back() > 0) sampled.push_back(r);
+        if (frontier[destination_[r]].offsets.back() > 0) sampled.push_back(r);
       const int64_t n = budgets_[s][l];
       if (n == 0 || sampled.empty()) continue;
       const Matrix& b = stacked_[s];
+      std::vector<BlockedIds> rows(sampled.size());  // relation r's frontier as rows of B_s
       const Matrix p = ctx.timed(&StepStats::probability, [&] {
-        const CsrMatrix q = budget_rows(k, b.rows(), sampled, base_, destination_, ids, offsets);
-        return backend.normalize_rows(backend.spgemm(backend.upload(q), b), RowScale::by_sum_of_squares);
+        Matrix q;  // Q_s: the relations' column ranges are disjoint, so their sum is their union
+        for (size_t i = 0; i < sampled.size(); ++i) {
+          const BlockedIds& f = frontier[destination_[sampled[i]]];
+          rows[i] = {backend.first_columns(backend.select_rows(shift_[sampled[i]], f.ids), f.ids), f.offsets};
+          Matrix q_r = backend.block_indicator(rows[i], b.rows());
+          q = q.defined() ? backend.add_entries(q, q_r) : std::move(q_r);
+        }
+        return backend.normalize_rows(backend.spgemm(q, b), RowScale::by_sum_of_squares);
       });
       const SampleKeys keys{part_seed(ctx.seed, s), epoch, static_cast<uint32_t>(l), first_minibatch, per_minibatch};
-      const CsrMatrix chosen =
-          ctx.timed(&StepStats::sampling, [&] { return backend.to_host(backend.its_sample(p, n, keys)); });
+      Matrix chosen = ctx.timed(&StepStats::sampling, [&] { return backend.its_sample(p, n, keys); });
       ctx.timed(&StepStats::extraction, [&] {
-        ColumnSelector c =
-            layer_columns(chosen, backend.values_to_host(backend.gather(p, frontier[s])), ids[s], offsets[s], n, true);
-        const BlockedIds columns{backend.upload_ids(c.vertices), c.col_offsets};
-        const Values weights = backend.upload_values(std::move(c.weights));
-        for (size_t r : sampled) {
-          const int d = destination_[r];
-          std::vector<vid_t> rows = ids[d];
-          for (vid_t& u : rows) u += base_[r];
-          Matrix a =
-              backend.select_rows_cols_blocked(b, {backend.upload_ids(std::move(rows)), offsets[d]}, columns, weights);
+        // C_s: F_s first, then the other drawn vertices ascending; each weighs 1/(n·p_g(v)).
+        BlockedIds columns = backend.compact_columns(std::move(chosen), per_minibatch, frontier[s]).vertices;
+        const Values weights = backend.reciprocals(backend.gather(p, columns), static_cast<float>(n));
+        for (size_t i = 0; i < sampled.size(); ++i) {
+          const size_t r = sampled[i];
+          Matrix a = backend.select_rows_cols_blocked(b, rows[i], columns, weights);
           layer.adj[r] = backend.normalize_rows(std::move(a), RowScale::by_sum);
-          layer.row_offsets[r] = offsets[d];
+          layer.row_offsets[r] = rows[i].offsets;
         }
-        layer.vertices[s] = columns;
-        next_ids[s] = std::move(c.vertices);
+        layer.vertices[s] = std::move(columns);
       });
     }
-    ids = std::move(next_ids);
-    for (int t = 0; t < types; ++t) offsets[t] = layer.vertices[t].offsets;
     frontier = layer.vertices;
     bulk.layers.push_back(std::move(layer));
   }

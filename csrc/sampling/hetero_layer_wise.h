@@ -5,6 +5,7 @@
 //   B_s = [Â_r1; Â_r2; …]             the relations whose source is s, stacked (row base_r + u is Â_r's row u)
 // per layer l and vertex type s with budget n_s[l] > 0:
 //   Q_s   = one row per minibatch g, a 1 at base_r + u for every u in F_dst(r) block g
+//           (block_indicator of F_dst(r) moved to rows of B_s by S_r, summed over r)
 //   P_s   = normalize_rows((Q_s·B_s)∘(Q_s·B_s))     p_g(v) ∝ (Σ_r Σ_{u ∈ F_dst(r),g} Â_r[u, v])²
 //   C_s   = its_sample(P_s, n_s[l])                 n_s[l] distinct s-vertices per minibatch
 //   A^l_r = normalize_rows(diag(R_g·Â_r)·[C_s,g · diag(1/(n_s[l]·p_g(v)))])   for every r with source s
@@ -39,7 +40,7 @@ class HeteroLayerWiseSampler final : public HeteroSampler {
   int num_layers() const override { return num_layers_; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
   using HeteroSampler::sample;
-  HeteroBulk sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch, uint32_t epoch) const override;
+  HeteroBulk sample(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const override;
 
  private:
   const HeteroGraph& graph_;
@@ -48,6 +49,7 @@ class HeteroLayerWiseSampler final : public HeteroSampler {
   std::vector<int> source_, destination_;  // per relation: its ends' type indices
   std::vector<int64_t> base_;              // per relation: its first row in B_source
   std::vector<Matrix> stacked_;            // per type s: B_s (undefined when no relation leaves s)
+  std::vector<Matrix> shift_;              // per relation r: S_r, row u a 1 at base_r + u (F·S_r: F as rows of B_s)
   std::vector<std::vector<size_t>> from_;  // per type s: the relations whose source is s
 };
 

@@ -34,17 +34,16 @@ int64_t HeteroNeighborSampler::bytes_per_minibatch(int64_t batch_size) const {
   return bytes;
 }
 
-HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch,
+HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch,
                                          uint32_t epoch) const {
   check_held_by(relations_.adj, ctx);
-  check_hetero_seeds(relations_.graph, seeds);
+  check_hetero_seeds(relations_.graph, seeds.host);
   Backend& backend = ctx.backend;
   const int types = static_cast<int>(relations_.graph.types.size());
   const std::vector<int>& source = relations_.source;
 
-  HeteroBulk bulk{first_minibatch, seeds, source, {}};
-  std::vector<BlockedIds> frontier(types);
-  for (int t = 0; t < types; ++t) frontier[t] = BlockedIds{backend.upload_ids(seeds.ids[t]), seeds.offsets[t]};
+  HeteroBulk bulk{first_minibatch, seeds.host, source, {}};
+  std::vector<BlockedIds> frontier = seeds.resident;
   const size_t relations = relations_.adj.size();
   for (int l = 0; l < num_layers_; ++l) {
     HeteroLayer layer;

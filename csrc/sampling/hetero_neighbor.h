@@ -33,7 +33,7 @@ class HeteroNeighborSampler final : public HeteroSampler {
   // Every relation's fanout taken by every frontier vertex.
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
   using HeteroSampler::sample;
-  HeteroBulk sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch, uint32_t epoch) const override;
+  HeteroBulk sample(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const override;
 
  private:
   HeteroRelations relations_;

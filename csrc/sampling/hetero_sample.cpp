@@ -67,6 +67,18 @@ HeteroSeeds HeteroSeeds::of_type(size_t types, int type, std::vector<vid_t> ids,
   return out;
 }
 
+HeteroSeedBatch upload_hetero_seeds(Backend& backend, HeteroSeeds seeds) {
+  std::vector<BlockedIds> resident;
+  for (size_t t = 0; t < seeds.ids.size(); ++t)
+    resident.push_back({backend.upload_ids(seeds.ids[t]), t < seeds.offsets.size() ? seeds.offsets[t] : Offsets{0}});
+  return {std::move(seeds), std::move(resident)};
+}
+
+HeteroBulk HeteroSampler::sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch,
+                                 uint32_t epoch) const {
+  return sample(ctx, upload_hetero_seeds(ctx.backend, seeds), first_minibatch, epoch);
+}
+
 HeteroBulk HeteroSampler::sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds,
                                  const Offsets& seed_offsets, int64_t first_minibatch, uint32_t epoch) const {
   return sample(ctx, HeteroSeeds::of_type(graph().types.size(), seed_type, seeds, seed_offsets), first_minibatch,

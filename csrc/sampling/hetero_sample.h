@@ -25,6 +25,13 @@ struct HeteroSeeds {
   static HeteroSeeds of_type(size_t types, int type, std::vector<vid_t> ids, Offsets offsets);
 };
 
+// The same seeds also in a backend, uploaded by the caller before the steps start.
+struct HeteroSeedBatch {
+  HeteroSeeds host;
+  std::vector<BlockedIds> resident;  // per vertex type: its ids, split by host.offsets
+};
+HeteroSeedBatch upload_hetero_seeds(Backend& backend, HeteroSeeds seeds);
+
 // One hop of a heterogeneous bulk, on the backend that sampled it.
 struct HeteroLayer {
   // Per relation: |F_d| x |V_s| (rows: the destination type's frontier, blocked
@@ -81,8 +88,11 @@ class HeteroSampler {
   // Upper estimate of the bytes one minibatch of batch_size seeds needs while sampled.
   virtual int64_t bytes_per_minibatch(int64_t batch_size) const = 0;
   // Minibatches first_minibatch … + k - 1 of these seeds, on ctx.backend
-  // (which holds the relations).
-  virtual HeteroBulk sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch, uint32_t epoch) const = 0;
+  // (which holds the relations and the seeds).
+  virtual HeteroBulk sample(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch,
+                            uint32_t epoch) const = 0;
+  // The same with the seeds on the host: uploads them first.
+  HeteroBulk sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch, uint32_t epoch) const;
   // The same with seeds of type seed_type only, split by seed_offsets (k + 1).
   HeteroBulk sample(Context& ctx, int seed_type, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
                     int64_t first_minibatch, uint32_t epoch) const;

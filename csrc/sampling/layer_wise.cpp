@@ -4,42 +4,6 @@
 
 namespace matsamp {
 
-ColumnSelector layer_columns(const CsrMatrix& chosen, const std::vector<float>& frontier_probability,
-                             const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
-                             bool include_frontier) {
-  const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-  const auto weight = [&](float probability) { return 1.0f / (static_cast<float>(s) * probability); };
-  std::vector<std::vector<vid_t>> block_vertices(k);
-  std::vector<std::vector<float>> block_weights(k);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int64_t g = 0; g < k; ++g) {
-    std::vector<vid_t>& vertices = block_vertices[g];
-    std::vector<float>& weights = block_weights[g];
-    std::vector<vid_t> lead;
-    if (include_frontier) {
-      for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i) {
-        vertices.push_back(frontier[i]);
-        weights.push_back(weight(frontier_probability[i]));
-      }
-      lead.assign(frontier.begin() + offsets[g], frontier.begin() + offsets[g + 1]);
-      std::sort(lead.begin(), lead.end());
-    }
-    for (int64_t e = chosen.rowptr[g]; e < chosen.rowptr[g + 1]; ++e)
-      if (!std::binary_search(lead.begin(), lead.end(), static_cast<vid_t>(chosen.colidx[e]))) {
-        vertices.push_back(chosen.colidx[e]);
-        weights.push_back(weight(chosen.values[e]));
-      }
-  }
-  ColumnSelector c;
-  c.col_offsets.assign(1, 0);
-  for (int64_t g = 0; g < k; ++g) {
-    c.vertices.insert(c.vertices.end(), block_vertices[g].begin(), block_vertices[g].end());
-    c.weights.insert(c.weights.end(), block_weights[g].begin(), block_weights[g].end());
-    c.col_offsets.push_back(static_cast<int64_t>(c.vertices.size()));
-  }
-  return c;
-}
-
 LayerWiseSampler::LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> sizes, bool include_frontier,
                                    const char* what)
     : graph_(graph), normalized_(graph.normalized()), sizes_(std::move(sizes)), include_frontier_(include_frontier) {
@@ -51,12 +15,16 @@ Bulk LayerWiseSampler::sample(Context& ctx, const SeedBatch& seeds, int64_t firs
 }
 
 Bulk LayerWiseSampler::sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                        const ExcludedEdges& excluded) const {
+                                        const ExcludedInBackend& excluded) const {
   return sample_layers(ctx, seeds, first_minibatch, epoch, &excluded);
 }
 
+ExcludedInBackend LayerWiseSampler::upload_excluded(Backend& backend, const ExcludedEdges& excluded) const {
+  return matsamp::upload_excluded(backend, excluded, normalized_.cols());
+}
+
 Bulk LayerWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                     const ExcludedEdges* excluded) const {
+                                     const ExcludedInBackend* excluded) const {
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds.host, seeds.offsets(), {}};
   BlockedIds frontier = seeds.resident;
@@ -72,10 +40,11 @@ Bulk LayerWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64
       // Drawn or not, column v of block g has P's entry p_g(v) as its probability.
       const Values weights = backend.reciprocals(backend.gather(p, columns), static_cast<float>(sizes_[l]));
       Matrix adj = backend.select_rows_cols_blocked(normalized_, frontier, columns, weights);
-      if (excluded)
-        adj = backend.mask_entries(
-            std::move(adj), backend.upload(excluded->local_mask(backend.ids_to_host(frontier.ids), frontier.offsets,
-                                                                backend.ids_to_host(columns.ids), columns.offsets)));
+      if (excluded) {
+        // The frontier's excluded targets, as positions among the layer's columns.
+        const Matrix mask = backend.select_rows_by_key(excluded->targets, excluded->sources, frontier);
+        adj = backend.mask_entries(std::move(adj), backend.select_cols_blocked(mask, frontier.offsets, columns, {}));
+      }
       return Layer{backend.normalize_rows(std::move(adj), RowScale::by_sum), frontier.offsets, std::move(columns)};
     });
     frontier = layer.vertices;

@@ -11,19 +11,6 @@
 
 namespace matsamp {
 
-// C_g of every minibatch g on the host (the heterogeneous layer-wise sampler's):
-// the frontier block g (when included) then the other vertices `chosen` row g
-// drew in ascending id, each column weighted 1/(s·p_g(v)) (p from chosen's
-// values, the frontier's from frontier_probability).
-struct ColumnSelector {
-  std::vector<vid_t> vertices;
-  Offsets col_offsets;
-  std::vector<float> weights;
-};
-ColumnSelector layer_columns(const CsrMatrix& chosen, const std::vector<float>& frontier_probability,
-                             const std::vector<vid_t>& frontier, const Offsets& offsets, int64_t s,
-                             bool include_frontier);
-
 class LayerWiseSampler : public Sampler {
  public:
   // `what` names the sizes in errors ("LADIES samples per layer").
@@ -35,15 +22,16 @@ class LayerWiseSampler : public Sampler {
   // The layers with each minibatch's excluded edges masked out of its extracted
   // rows (the column draw is the unmasked one's).
   Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                        const ExcludedEdges& excluded) const override;
+                        const ExcludedInBackend& excluded) const override;
   using Sampler::sample_excluding;
+  ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded) const override;
   bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
 
  protected:
   Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                     const ExcludedEdges* excluded) const;
+                     const ExcludedInBackend* excluded) const;
   // Each minibatch's distribution over the vertices given its frontier (block g
   // of `offsets`): k rows, or one row all minibatches share.
   virtual Matrix probability(Context& ctx, const BlockedIds& frontier) const = 0;

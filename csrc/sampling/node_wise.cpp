@@ -15,12 +15,16 @@ Bulk NodeWiseSampler::sample(Context& ctx, const SeedBatch& seeds, int64_t first
 }
 
 Bulk NodeWiseSampler::sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                       const ExcludedEdges& excluded) const {
+                                       const ExcludedInBackend& excluded) const {
   return sample_layers(ctx, seeds, first_minibatch, epoch, &excluded);
 }
 
+ExcludedInBackend NodeWiseSampler::upload_excluded(Backend& backend, const ExcludedEdges& excluded) const {
+  return matsamp::upload_excluded(backend, excluded, adj_.cols());
+}
+
 Bulk NodeWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                    const ExcludedEdges* excluded) const {
+                                    const ExcludedInBackend* excluded) const {
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds.host, seeds.offsets(), {}};
   BlockedIds frontier = seeds.resident;
@@ -28,8 +32,7 @@ Bulk NodeWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_
     const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, frontier.offsets};
     Matrix s = ctx.timed(&StepStats::sampling, [&] {
       if (!excluded) return draw(backend, adj_, frontier.ids, fanouts_[l], keys);
-      const Matrix mask =
-          backend.upload(excluded->mask(backend.ids_to_host(frontier.ids), frontier.offsets, adj_.cols()));
+      const Matrix mask = backend.select_rows_by_key(excluded->targets, excluded->sources, frontier);
       return draw_masked(backend, frontier.ids, fanouts_[l], keys, mask);
     });
     Compacted next = ctx.timed(&StepStats::extraction, [&] {

@@ -24,8 +24,9 @@ class NodeWiseSampler : public Sampler {
   // Each layer draws from R·A ∘ ¬M instead: the frontier's rows with the
   // minibatch's excluded edges masked out (rows read whole).
   Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                        const ExcludedEdges& excluded) const override;
+                        const ExcludedInBackend& excluded) const override;
   using Sampler::sample_excluding;
+  ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded) const override;
   bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
 
@@ -47,7 +48,7 @@ class NodeWiseSampler : public Sampler {
 
   SamplingGraph& graph_;
   Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                     const ExcludedEdges* excluded) const;
+                     const ExcludedInBackend* excluded) const;
 
   Matrix adj_;
   std::vector<int64_t> fanouts_;

@@ -1,6 +1,7 @@
 // GraphSAINT's random-walk sampler (Zeng et al., ICLR 2020) as a matrix program:
 // each root walks walk_length steps,
 //   F_{t+1} = its_sample(normalize_rows(Q_t·A), 1)   (Q_t selects each walker's vertex: sample_rows)
+//   W = F_1 + … + F_T                                 row i: the vertices walker i visited
 // a walker at a vertex without neighbours stays; every vertex visited joins the
 // minibatch's subgraph (subgraph.h).
 #include "sampling/registry.h"
@@ -24,24 +25,20 @@ class SaintWalkSampler final : public SubgraphSampler {
   }
 
  protected:
-  std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>& roots, const Offsets& offsets,
-                                               int64_t first_minibatch, uint32_t epoch) const override {
+  AddedVertices add_vertices(Context& ctx, const SeedBatch& roots, int64_t first_minibatch,
+                             uint32_t epoch) const override {
     return ctx.timed(&StepStats::sampling, [&] {
       Backend& backend = ctx.backend;
-      const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-      std::vector<vid_t> position = roots;
-      std::vector<std::vector<vid_t>> visited(k);
+      // W: row i holds the vertices walker i visited; a walker without a pick stays.
+      Ids position = roots.resident.ids;
+      Matrix visited;
       for (int64_t step = 0; step < walk_length_; ++step) {
-        const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(step), first_minibatch, offsets};
-        const CsrMatrix picks = backend.to_host(backend.sample_rows(adj_, backend.upload_ids(position), 1, keys));
-        for (int64_t g = 0; g < k; ++g)
-          for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i) {
-            if (picks.row_nnz(i) == 0) continue;
-            position[i] = picks.colidx[picks.rowptr[i]];
-            visited[g].push_back(position[i]);
-          }
+        const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(step), first_minibatch, roots.offsets()};
+        const Matrix picks = backend.sample_rows(adj_, position, 1, keys);
+        position = backend.first_columns(picks, position);
+        visited = visited.defined() ? backend.add_entries(visited, picks) : picks;
       }
-      return visited;
+      return AddedVertices{std::move(visited), roots.offsets()};
     });
   }
   double added_per_minibatch(int64_t batch_size) const override {

@@ -1,11 +1,9 @@
 // GraphSAINT's edge sampler as a matrix program: budget distinct entries of A per
 // minibatch drawn from one row over A's entries that all minibatches share,
 //   E = its_sample(p_E, budget)      p_E(u, v) ∝ 1/deg(u) + 1/deg(v)
-// and both endpoints of E_g's entries join minibatch g's subgraph (subgraph.h).
-// The endpoints are looked up in the whole adjacency on the host, so the graph
-// must be replicated, not partitioned.
-#include <algorithm>
-
+// and both endpoints of E_g's entries join minibatch g's subgraph (subgraph.h):
+// row g of E·B, B (nnz x n) holding each entry's two ends. B is built from the
+// whole adjacency, so the graph must be replicated, not partitioned.
 #include "sampling/registry.h"
 #include "sampling/subgraph.h"
 
@@ -13,40 +11,30 @@ namespace matsamp {
 
 namespace {
 
-const CsrMatrix& whole_adjacency(SamplingGraph& graph) {
-  const CsrMatrix* adj = graph.host_adjacency();
-  MATSAMP_CHECK(adj, "saint_edge needs the whole graph on every rank: run it with the graph replicated");
-  return *adj;
-}
-
 class SaintEdgeSampler final : public SubgraphSampler {
  public:
   SaintEdgeSampler(SamplingGraph& graph, int64_t budget, int64_t layers, bool aggregator_norm)
-      : SubgraphSampler(graph, layers, aggregator_norm), adj_(whole_adjacency(graph)), budget_(budget) {
+      : SubgraphSampler(graph, layers, aggregator_norm), budget_(budget) {
     check_positive_option(budget_, "GraphSAINT edge budget");
+    MATSAMP_CHECK(graph.host_adjacency(),
+                  "saint_edge needs the whole graph on every rank: run it with the graph replicated");
     edge_probabilities_ = graph.edge_probabilities();
+    edge_endpoints_ = graph.edge_endpoints();
   }
   std::string name() const override { return "saint_edge"; }
 
  protected:
-  std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>&, const Offsets& offsets,
-                                               int64_t first_minibatch, uint32_t epoch) const override {
-    const CsrMatrix chosen = draw_per_minibatch(ctx, edge_probabilities_, budget_, offsets, first_minibatch, epoch);
-    std::vector<std::vector<vid_t>> endpoints(chosen.rows);
-    for (int64_t g = 0; g < chosen.rows; ++g)
-      for (int64_t i = chosen.rowptr[g]; i < chosen.rowptr[g + 1]; ++i) {
-        const int64_t e = chosen.colidx[i];
-        const auto row = std::upper_bound(adj_.rowptr.begin(), adj_.rowptr.end(), e) - adj_.rowptr.begin() - 1;
-        endpoints[g].push_back(static_cast<vid_t>(row));
-        endpoints[g].push_back(adj_.colidx[e]);
-      }
-    return endpoints;
+  AddedVertices add_vertices(Context& ctx, const SeedBatch& roots, int64_t first_minibatch,
+                             uint32_t epoch) const override {
+    const Offsets& offsets = roots.offsets();
+    const Matrix chosen = draw_per_minibatch(ctx, edge_probabilities_, budget_, offsets, first_minibatch, epoch);
+    Matrix touched = ctx.timed(&StepStats::sampling, [&] { return ctx.backend.spgemm(chosen, edge_endpoints_); });
+    return {std::move(touched), one_row_per_minibatch(static_cast<int64_t>(offsets.size()) - 1)};
   }
   double added_per_minibatch(int64_t) const override { return 2.0 * static_cast<double>(budget_); }
 
  private:
-  const CsrMatrix& adj_;
-  Matrix edge_probabilities_;
+  Matrix edge_probabilities_, edge_endpoints_;  // E·endpoints: the vertices E's edges touch
   int64_t budget_;
 };
 

@@ -18,13 +18,11 @@ class SaintNodeSampler final : public SubgraphSampler {
   std::string name() const override { return "saint_node"; }
 
  protected:
-  std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>&, const Offsets& offsets,
-                                               int64_t first_minibatch, uint32_t epoch) const override {
-    const CsrMatrix chosen = draw_per_minibatch(ctx, column_norms_, budget_, offsets, first_minibatch, epoch);
-    std::vector<std::vector<vid_t>> drawn(chosen.rows);
-    for (int64_t g = 0; g < chosen.rows; ++g)
-      drawn[g].assign(chosen.colidx.begin() + chosen.rowptr[g], chosen.colidx.begin() + chosen.rowptr[g + 1]);
-    return drawn;
+  AddedVertices add_vertices(Context& ctx, const SeedBatch& roots, int64_t first_minibatch,
+                             uint32_t epoch) const override {
+    const Offsets& offsets = roots.offsets();
+    return {draw_per_minibatch(ctx, column_norms_, budget_, offsets, first_minibatch, epoch),
+            one_row_per_minibatch(static_cast<int64_t>(offsets.size()) - 1)};
   }
   double added_per_minibatch(int64_t) const override { return static_cast<double>(budget_); }
 

@@ -18,14 +18,29 @@ Bulk Sampler::sample(Context& ctx, const std::vector<vid_t>& seeds, const Offset
   return sample(ctx, upload_seeds(ctx.backend, seeds, seed_offsets), first_minibatch, epoch);
 }
 
-Bulk Sampler::sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
-                               int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const {
-  return sample_excluding(ctx, upload_seeds(ctx.backend, seeds, seed_offsets), first_minibatch, epoch, excluded);
+ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded, int64_t cols) {
+  ExcludedBySource keyed = excluded.by_source(cols);
+  Matrix targets = backend.upload(std::move(keyed.targets));
+  return {std::move(targets), {backend.upload_ids(std::move(keyed.keys)), std::move(keyed.key_offsets)}};
 }
 
-Bulk Sampler::sample_excluding(Context&, const SeedBatch&, int64_t, uint32_t, const ExcludedEdges&) const {
-  fail("the ", name(), " sampler cannot take seed edges out of its layers (link prediction samples with ",
+Bulk Sampler::sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
+                               int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const {
+  const ExcludedInBackend uploaded = upload_excluded(ctx.backend, excluded);
+  return sample_excluding(ctx, upload_seeds(ctx.backend, seeds, seed_offsets), first_minibatch, epoch, uploaded);
+}
+
+namespace {
+[[noreturn]] void cannot_exclude(const std::string& sampler) {
+  fail("the ", sampler, " sampler cannot take seed edges out of its layers (link prediction samples with ",
        "graphsage, labor, dgs, ladies or fastgcn)");
+}
+}  // namespace
+
+ExcludedInBackend Sampler::upload_excluded(Backend&, const ExcludedEdges&) const { cannot_exclude(name()); }
+
+Bulk Sampler::sample_excluding(Context&, const SeedBatch&, int64_t, uint32_t, const ExcludedInBackend&) const {
+  cannot_exclude(name());
 }
 
 void Sampler::keep_estimates(std::shared_ptr<const EstimateStore>, std::string) {

@@ -23,6 +23,15 @@ struct SeedBatch {
 };
 SeedBatch upload_seeds(Backend& backend, std::vector<vid_t> seeds, Offsets offsets);
 
+// A bulk's excluded edges in the backend (ExcludedEdges::by_source), uploaded
+// by the caller before the steps start: each layer's mask rows are then
+// select_rows_by_key(targets, sources, frontier).
+struct ExcludedInBackend {
+  Matrix targets;
+  BlockedIds sources;
+};
+ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded, int64_t cols);
+
 class Sampler {
  public:
   virtual ~Sampler() = default;
@@ -37,11 +46,16 @@ class Sampler {
               uint32_t epoch) const;
   // sample() with each minibatch's `excluded` edges (block g: minibatch g)
   // taken out of the rows its layers sample from: link prediction's seed
-  // edges. Only samplers whose excludes_edges() is true can; others throw.
+  // edges, uploaded by upload_excluded(). Only samplers whose excludes_edges()
+  // is true can; others throw.
   virtual Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                const ExcludedEdges& excluded) const;
+                                const ExcludedInBackend& excluded) const;
+  // The same with seeds and edges on the host: uploads them first.
   Bulk sample_excluding(Context& ctx, const std::vector<vid_t>& seeds, const Offsets& seed_offsets,
                         int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const;
+  // `excluded` in ctx's backend, over the columns this sampler's masks have
+  // (throws unless excludes_edges()).
+  virtual ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded) const;
   virtual bool excludes_edges() const { return false; }
   // Upper estimate of the bytes one minibatch of batch_size seeds needs while sampled.
   virtual int64_t bytes_per_minibatch(int64_t batch_size) const = 0;

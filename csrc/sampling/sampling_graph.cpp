@@ -1,5 +1,7 @@
 #include "sampling/sampling_graph.h"
 
+#include <algorithm>
+
 #include "graph/transform.h"
 
 namespace matsamp {
@@ -37,6 +39,21 @@ CsrMatrix saint_edge_probabilities(const CsrMatrix& adj) {
   return p;
 }
 
+CsrMatrix edge_endpoints(const CsrMatrix& adj) {
+  check_column_count(adj.rows, "edge endpoints: vertices");
+  CsrMatrix m(adj.nnz(), adj.cols);
+  m.colidx.reserve(2 * adj.nnz());
+  for (int64_t u = 0; u < adj.rows; ++u)
+    for (int64_t e = adj.rowptr[u]; e < adj.rowptr[u + 1]; ++e) {
+      const col_t v = adj.colidx[e], from = static_cast<col_t>(u);
+      m.colidx.push_back(std::min(from, v));
+      if (v != from) m.colidx.push_back(std::max(from, v));
+      m.rowptr[e + 1] = static_cast<int64_t>(m.colidx.size());
+    }
+  m.values.assign(m.colidx.size(), 1.0f);
+  return m;
+}
+
 LocalGraph::LocalGraph(Backend& backend, const CsrMatrix& adj)
     : backend_(backend), adj_(adj), adjacency_(backend.register_graph(adj)) {}
 
@@ -56,13 +73,22 @@ const Matrix& LocalGraph::normalized() { return registered(normalized_, host_lay
 const Matrix& LocalGraph::squared() { return registered(squared_, host_layerwise().squared); }
 const Matrix& LocalGraph::column_norms() { return registered(column_norms_, host_layerwise().column_norms); }
 
-const Matrix& LocalGraph::edge_probabilities() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!edge_probabilities_ready_) edge_probabilities_host_ = saint_edge_probabilities(adj_);
-    edge_probabilities_ready_ = true;
+template <class Build>
+const Matrix& LocalGraph::derived(Matrix& slot, CsrMatrix& host, Build build) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!slot.defined()) {
+    host = build();
+    slot = backend_.register_graph(host);
   }
-  return registered(edge_probabilities_, edge_probabilities_host_);
+  return slot;
+}
+
+const Matrix& LocalGraph::edge_probabilities() {
+  return derived(edge_probabilities_, edge_probabilities_host_, [&] { return saint_edge_probabilities(adj_); });
+}
+
+const Matrix& LocalGraph::edge_endpoints() {
+  return derived(edge_endpoints_, edge_endpoints_host_, [&] { return matsamp::edge_endpoints(adj_); });
 }
 
 }  // namespace matsamp

@@ -11,28 +11,17 @@ namespace {
 // The epochs of the pre-sampling's keys: far above any training epoch.
 constexpr uint32_t kPresampleEpoch = 0xFFFF0000u;
 
-// V_g per minibatch: its roots in order, then the added vertices that are not
-// roots, ascending and once each.
-BlockedIds list_subgraphs(Backend& backend, const std::vector<vid_t>& roots, const Offsets& offsets,
-                          int64_t first_minibatch, std::vector<std::vector<vid_t>>& added) {
-  const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-  std::vector<vid_t> vertices;
-  Offsets col_offsets{0};
-  for (int64_t g = 0; g < k; ++g) {
-    std::vector<vid_t> block_roots(roots.begin() + offsets[g], roots.begin() + offsets[g + 1]);
-    vertices.insert(vertices.end(), block_roots.begin(), block_roots.end());
-    std::sort(block_roots.begin(), block_roots.end());
-    const auto repeated = std::adjacent_find(block_roots.begin(), block_roots.end());
-    MATSAMP_CHECK(repeated == block_roots.end(), "GraphSAINT: minibatch ", first_minibatch + g, " has root vertex ",
-                  repeated == block_roots.end() ? 0 : *repeated, " twice");
-    std::vector<vid_t>& others = added[g];
-    std::sort(others.begin(), others.end());
-    others.erase(std::unique(others.begin(), others.end()), others.end());
-    for (vid_t v : others)
-      if (!std::binary_search(block_roots.begin(), block_roots.end(), v)) vertices.push_back(v);
-    col_offsets.push_back(static_cast<int64_t>(vertices.size()));
+// GraphSAINT's subgraphs are induced by distinct roots: checked on the host
+// seeds, before the backend's compaction would find the repeat.
+void check_distinct_roots(const std::vector<vid_t>& roots, const Offsets& offsets, int64_t first_minibatch) {
+  std::vector<vid_t> block;
+  for (size_t g = 0; g + 1 < offsets.size(); ++g) {
+    block.assign(roots.begin() + offsets[g], roots.begin() + offsets[g + 1]);
+    std::sort(block.begin(), block.end());
+    const auto repeated = std::adjacent_find(block.begin(), block.end());
+    MATSAMP_CHECK(repeated == block.end(), "GraphSAINT: minibatch ", first_minibatch + static_cast<int64_t>(g),
+                  " has root vertex ", repeated == block.end() ? 0 : *repeated, " twice");
   }
-  return {backend.upload_ids(std::move(vertices)), std::move(col_offsets)};
 }
 
 }  // namespace
@@ -80,9 +69,14 @@ void SubgraphSampler::presample(Context& ctx, int64_t batch, const CsrMatrix& ho
     for (int64_t first = 0; first < order.num_minibatches(); first += kChunk) {
       const int64_t end = std::min(order.num_minibatches(), first + kChunk);
       auto [roots, offsets_of] = order.seeds(first, end);
-      std::vector<std::vector<vid_t>> lists = add_vertices(quiet, roots, offsets_of, first, epoch);
+      const SeedBatch batch = upload_seeds(ctx.backend, std::move(roots), std::move(offsets_of));
+      const AddedVertices added = add_vertices(quiet, batch, first, epoch);
+      const CsrMatrix vertices = ctx.backend.to_host(added.vertices);
+      std::vector<std::vector<vid_t>> lists(batch.offsets().size() - 1);
       for (size_t g = 0; g < lists.size(); ++g) {
-        lists[g].insert(lists[g].end(), roots.begin() + offsets_of[g], roots.begin() + offsets_of[g + 1]);
+        lists[g].assign(batch.host.begin() + batch.offsets()[g], batch.host.begin() + batch.offsets()[g + 1]);
+        lists[g].insert(lists[g].end(), vertices.colidx.begin() + vertices.rowptr[added.row_offsets[g]],
+                        vertices.colidx.begin() + vertices.rowptr[added.row_offsets[g + 1]]);
         std::sort(lists[g].begin(), lists[g].end());
         lists[g].erase(std::unique(lists[g].begin(), lists[g].end()), lists[g].end());
       }
@@ -96,10 +90,13 @@ Bulk SubgraphSampler::sample(Context& ctx, const SeedBatch& seed_batch, int64_t 
   const std::vector<vid_t>& seeds = seed_batch.host;
   const Offsets& seed_offsets = seed_batch.offsets();
   Bulk bulk{first_minibatch, seeds, seed_offsets, {}};
-  std::vector<std::vector<vid_t>> added = add_vertices(ctx, seeds, seed_offsets, first_minibatch, epoch);
+  check_distinct_roots(seeds, seed_offsets, first_minibatch);
+  AddedVertices added = add_vertices(ctx, seed_batch, first_minibatch, epoch);
   const Matrix& layer_matrix = aggregator_norm_ ? aggregator_normalized(ctx, seed_offsets) : normalized_;
   ctx.timed(&StepStats::extraction, [&] {
-    const BlockedIds subgraph = list_subgraphs(backend, seeds, seed_offsets, first_minibatch, added);
+    // V_g: the roots in order, then the other added vertices ascending, once each.
+    const BlockedIds subgraph =
+        backend.compact_columns(std::move(added.vertices), added.row_offsets, seed_batch.resident).vertices;
     BlockedIds rows = seed_batch.resident;
     for (int64_t l = 0; l < layers_; ++l) {
       Matrix adj = backend.select_rows_cols_blocked(layer_matrix, rows, subgraph, Values{});
@@ -133,11 +130,11 @@ void SubgraphSampler::count_traffic(const BulkSample& bulk, StepStats& stats) co
   }
 }
 
-CsrMatrix draw_per_minibatch(Context& ctx, const Matrix& p, int64_t budget, const Offsets& offsets,
-                             int64_t first_minibatch, uint32_t epoch) {
+Matrix draw_per_minibatch(Context& ctx, const Matrix& p, int64_t budget, const Offsets& offsets,
+                          int64_t first_minibatch, uint32_t epoch) {
   const SampleKeys keys{ctx.seed, epoch, 0, first_minibatch,
                         one_row_per_minibatch(static_cast<int64_t>(offsets.size()) - 1)};
-  return ctx.timed(&StepStats::sampling, [&] { return ctx.backend.to_host(ctx.backend.its_sample(p, budget, keys)); });
+  return ctx.timed(&StepStats::sampling, [&] { return ctx.backend.its_sample(p, budget, keys); });
 }
 
 void check_positive_option(int64_t value, const char* what) {

@@ -8,7 +8,8 @@
 // layers are R·(Â∘1/α)·C instead, unbiased (saint_normalization.h), α estimated
 // on the first call by pre-sampling until 50·n vertices were drawn, as the
 // GraphSAINT code does. A subclass adds the vertices (walks, drawn vertices,
-// drawn edges, a frontier's pops).
+// drawn edges, a frontier's pops) as a matrix in the backend, and V_g is
+// compact_columns of it with the roots leading.
 #pragma once
 #include <mutex>
 
@@ -17,6 +18,13 @@
 #include "sampling/sampling_graph.h"
 
 namespace matsamp {
+
+// The vertices a subgraph sampler adds to a bulk's roots: the columns of the
+// rows of block g (row_offsets) are minibatch g's (any number of rows each).
+struct AddedVertices {
+  Matrix vertices;
+  Offsets row_offsets;
+};
 
 class SubgraphSampler : public Sampler {
  public:
@@ -29,10 +37,9 @@ class SubgraphSampler : public Sampler {
   void keep_estimates(std::shared_ptr<const EstimateStore> store, std::string key) override;
 
  protected:
-  // The vertices added to each minibatch's roots (any order, repeats allowed).
-  virtual std::vector<std::vector<vid_t>> add_vertices(Context& ctx, const std::vector<vid_t>& roots,
-                                                       const Offsets& offsets, int64_t first_minibatch,
-                                                       uint32_t epoch) const = 0;
+  // The vertices added to each minibatch's roots.
+  virtual AddedVertices add_vertices(Context& ctx, const SeedBatch& roots, int64_t first_minibatch,
+                                     uint32_t epoch) const = 0;
   // Vertices added per minibatch (at most), for the memory estimate.
   virtual double added_per_minibatch(int64_t batch_size) const = 0;
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
@@ -54,9 +61,9 @@ class SubgraphSampler : public Sampler {
 };
 
 // C = its_sample(p, budget) with one row per minibatch of `offsets` drawing
-// from p's one shared row (the node and edge samplers' draw), on the host.
-CsrMatrix draw_per_minibatch(Context& ctx, const Matrix& p, int64_t budget, const Offsets& offsets,
-                             int64_t first_minibatch, uint32_t epoch);
+// from p's one shared row (the node and edge samplers' draw).
+Matrix draw_per_minibatch(Context& ctx, const Matrix& p, int64_t budget, const Offsets& offsets,
+                          int64_t first_minibatch, uint32_t epoch);
 
 // Throws unless `value` (a walk length or budget, named by `what`) is at least 1.
 void check_positive_option(int64_t value, const char* what);
