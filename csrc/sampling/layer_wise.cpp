@@ -10,19 +10,6 @@ LayerWiseSampler::LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> si
   check_layer_sizes(sizes_, what);
 }
 
-Bulk LayerWiseSampler::sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const {
-  return sample_layers(ctx, seeds, first_minibatch, epoch, nullptr);
-}
-
-Bulk LayerWiseSampler::sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                        const ExcludedInBackend& excluded) const {
-  return sample_layers(ctx, seeds, first_minibatch, epoch, &excluded);
-}
-
-ExcludedInBackend LayerWiseSampler::upload_excluded(Backend& backend, const ExcludedEdges& excluded) const {
-  return matsamp::upload_excluded(backend, excluded, normalized_.cols());
-}
-
 Bulk LayerWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
                                      const ExcludedInBackend* excluded) const {
   Backend& backend = ctx.backend;

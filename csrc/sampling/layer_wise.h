@@ -11,27 +11,21 @@
 
 namespace matsamp {
 
-class LayerWiseSampler : public Sampler {
+class LayerWiseSampler : public ExcludingSampler {
  public:
   // `what` names the sizes in errors ("LADIES samples per layer").
   LayerWiseSampler(SamplingGraph& graph, std::vector<int64_t> sizes, bool include_frontier, const char* what);
 
   int num_layers() const override { return static_cast<int>(sizes_.size()); }
-  Bulk sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const override;
-  using Sampler::sample;
-  // The layers with each minibatch's excluded edges masked out of its extracted
-  // rows (the column draw is the unmasked one's).
-  Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                        const ExcludedInBackend& excluded) const override;
-  using Sampler::sample_excluding;
-  ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded) const override;
-  bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override;
 
  protected:
+  // With excluded edges, each minibatch's are masked out of its extracted rows
+  // (the column draw is the unmasked one's).
   Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                     const ExcludedInBackend* excluded) const;
+                     const ExcludedInBackend* excluded) const override;
+  int64_t graph_columns() const override { return normalized_.cols(); }
   // Each minibatch's distribution over the vertices given its frontier (block g
   // of `offsets`): k rows, or one row all minibatches share.
   virtual Matrix probability(Context& ctx, const BlockedIds& frontier) const = 0;

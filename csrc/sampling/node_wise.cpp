@@ -10,19 +10,6 @@ NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fano
   MATSAMP_CHECK(adj_.rows() == adj_.cols(), what, ": adjacency is not square (", adj_.shape(), ")");
 }
 
-Bulk NodeWiseSampler::sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const {
-  return sample_layers(ctx, seeds, first_minibatch, epoch, nullptr);
-}
-
-Bulk NodeWiseSampler::sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                                       const ExcludedInBackend& excluded) const {
-  return sample_layers(ctx, seeds, first_minibatch, epoch, &excluded);
-}
-
-ExcludedInBackend NodeWiseSampler::upload_excluded(Backend& backend, const ExcludedEdges& excluded) const {
-  return matsamp::upload_excluded(backend, excluded, adj_.cols());
-}
-
 Bulk NodeWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
                                     const ExcludedInBackend* excluded) const {
   Backend& backend = ctx.backend;

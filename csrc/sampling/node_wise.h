@@ -13,21 +13,12 @@
 
 namespace matsamp {
 
-class NodeWiseSampler : public Sampler {
+class NodeWiseSampler : public ExcludingSampler {
  public:
   // `what` names the fanouts in errors ("GraphSAGE fanouts").
   NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what);
 
   int num_layers() const override { return static_cast<int>(fanouts_.size()); }
-  Bulk sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const override;
-  using Sampler::sample;
-  // Each layer draws from R·A ∘ ¬M instead: the frontier's rows with the
-  // minibatch's excluded edges masked out (rows read whole).
-  Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                        const ExcludedInBackend& excluded) const override;
-  using Sampler::sample_excluding;
-  ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded) const override;
-  bool excludes_edges() const override { return true; }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
 
  protected:
@@ -46,9 +37,13 @@ class NodeWiseSampler : public Sampler {
   // gathers), and with rows_read_whole, every frontier row streamed.
   void count_node_wise_traffic(const BulkSample& bulk, bool rows_read_whole, StepStats& stats) const;
 
-  SamplingGraph& graph_;
+  // With excluded edges, each layer draws from R·A ∘ ¬M instead: the frontier's
+  // rows with the minibatch's excluded edges masked out (rows read whole).
   Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
-                     const ExcludedInBackend* excluded) const;
+                     const ExcludedInBackend* excluded) const override;
+  int64_t graph_columns() const override { return adj_.cols(); }
+
+  SamplingGraph& graph_;
 
   Matrix adj_;
   std::vector<int64_t> fanouts_;

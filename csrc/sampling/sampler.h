@@ -71,6 +71,26 @@ class Sampler {
   virtual void set_column_importance(std::shared_ptr<const ColumnImportance> importance) const;
 };
 
+// A sampler whose layers can leave link prediction's seed edges out of the rows
+// they sample from: sample() and sample_excluding() are one program
+// (sample_layers), run without or with the uploaded edges.
+class ExcludingSampler : public Sampler {
+ public:
+  Bulk sample(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const final;
+  using Sampler::sample;
+  Bulk sample_excluding(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                        const ExcludedInBackend& excluded) const final;
+  using Sampler::sample_excluding;
+  ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded) const final;
+  bool excludes_edges() const final { return true; }
+
+ protected:
+  virtual Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                             const ExcludedInBackend* excluded) const = 0;
+  // The columns of the graph the excluded edges index (its vertices).
+  virtual int64_t graph_columns() const = 0;
+};
+
 // Throws unless every fanout / sample count is positive and there is at least one layer.
 void check_layer_sizes(const std::vector<int64_t>& sizes, const char* what);
 
