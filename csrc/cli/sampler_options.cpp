@@ -146,6 +146,7 @@ int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj
       case GraphMatrix::squared: bytes += device_csr_bytes(adj.rows, adj.nnz() + adj.rows); break;
       case GraphMatrix::column_norms: bytes += device_csr_bytes(1, adj.rows); break;
       case GraphMatrix::edge_probabilities: bytes += device_csr_bytes(1, adj.nnz()); break;
+      case GraphMatrix::edge_endpoints: bytes += device_csr_bytes(adj.nnz(), 2 * adj.nnz()); break;  // at most
     }
   return bytes;
 }

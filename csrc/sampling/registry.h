@@ -54,7 +54,7 @@ class SamplerParams {
 };
 
 // The graph matrices a sampler reads (what a GPU keeps resident for it).
-enum class GraphMatrix { adjacency, normalized, squared, column_norms, edge_probabilities };
+enum class GraphMatrix { adjacency, normalized, squared, column_norms, edge_probabilities, edge_endpoints };
 
 // The shape of a sampler's program (DESIGN.md): a frontier's neighbours row by
 // row, a set of vertices per minibatch and layer, or one subgraph per minibatch.

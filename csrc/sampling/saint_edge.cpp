@@ -49,7 +49,7 @@ SamplerSpec saint_edge_sampler() {
           kEstimates,
           {option::budget(), option::layers(), option::saint_norm()},
           "budget",
-          {GraphMatrix::normalized, GraphMatrix::edge_probabilities},
+          {GraphMatrix::normalized, GraphMatrix::edge_probabilities, GraphMatrix::edge_endpoints},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
             return std::make_unique<SaintEdgeSampler>(graph, params.integer("budget"), params.integer("layers"),
                                                       params.flag("saint_norm"));
