@@ -141,6 +141,21 @@ TEST(HeteroTrainer, BasisDecompositionHasItsParameterCount) {
   refused(RgcnShape{2, hidden, classes, 1, true, 0}, "the ablation that ignores types has one weight");
 }
 
+// --torch-threads reaches torch through the loop, for every task (this one included).
+TEST(HeteroTrainer, SetsTorchsThreads) {
+  const HeteroGraph g = class_in_one_relation();
+  auto cpu = make_cpu_backend();
+  const std::unique_ptr<Communicator> self = make_self_communicator();
+  const HeteroNeighborSampler sampler(*cpu, g, {{3, 3}, {4, 4}});
+  const int before = torch::get_num_threads();
+  torch::set_num_threads(2);
+  HeteroTrainOptions options = small_options();
+  options.train.threads = 1;
+  const RgcnTrainer trainer(g, 0, sampler, *cpu, *self, options);
+  EXPECT_EQ(torch::get_num_threads(), 1);
+  torch::set_num_threads(before);
+}
+
 // k epochs, a checkpoint, a new trainer resumed from it for the rest: the
 // epochs and the summary of a run that never stopped, bit for bit.
 TEST(HeteroTrainer, ResumesFromACheckpointExactly) {

@@ -97,6 +97,8 @@ struct TrainingLoop::State {
     MATSAMP_CHECK(options.learning_rate > 0, "learning rate must be positive, got ", options.learning_rate);
     MATSAMP_CHECK(options.weight_decay >= 0, "weight decay must be non-negative, got ", options.weight_decay);
     MATSAMP_CHECK(options.epochs >= 0 && options.patience >= 0, "epochs and patience must be non-negative");
+    // Not the OpenMP count: on small graphs extra torch threads mostly wait for each other.
+    if (options.threads > 0) torch::set_num_threads(options.threads);
     const int group = task.sampling_group();
     MATSAMP_CHECK(group >= 1 && comm.size() % group == 0, "ranks sampling together (", group, ") must divide the ",
                   comm.size(), " processes");

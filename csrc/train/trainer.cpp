@@ -199,8 +199,6 @@ NodeTask::NodeTask(const TrainingData& data, const Sampler& sampler, Backend& ba
                 : options.feature_replication > 0  // rows come from the fetcher
                     ? FeatureTable::format_of(data.graph.features, data.feature_rows(), data.graph.feature_dim, device_)
                     : FeatureTable(data.graph.features, data.feature_rows(), data.graph.feature_dim, device_)) {
-  // Not the OpenMP count: on small graphs extra torch threads mostly wait for each other.
-  if (options_.threads > 0) torch::set_num_threads(options_.threads);
   if (data.partitioned) {
     MATSAMP_CHECK(options_.evaluation == EvaluationMode::sampled,
                   "a partitioned graph is evaluated sampled (--evaluation sampled): no process holds the whole "
