@@ -1,6 +1,7 @@
-// How an epoch's minibatches divide among workers: contiguous ranges of global ids,
-// so that each worker samples with the unchanged samplers and the Philox keys (per
-// global minibatch id) give every minibatch the same randomness as one process would.
+// How an epoch's minibatches divide among workers: each samples its lanes of every
+// bulk, contiguous ranges of global ids, so that it samples with the unchanged
+// samplers and the Philox keys (per global minibatch id) give every minibatch the
+// same randomness as one process would.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -22,11 +23,10 @@ inline bool every_rank_samples(GraphMode mode, GraphProduct::RowWork work) {
   return mode == GraphMode::replicated || work == GraphProduct::RowWork::split;
 }
 
-// This rank's share of the epoch: minibatches [w·M/W, (w+1)·M/W) for worker w of W.
-// With locality blocks (options.locality), shares end at block boundaries: worker w
-// samples the minibatches of blocks [w·B/W, (w+1)·B/W), so with B = W in the
-// partitioned mode a process row samples the block its ranks hold. Needs B >= W.
-EpochOptions share_of_epoch(EpochOptions options, const std::vector<vid_t>& train_vertices, const ProcessGrid& grid,
-                            GraphMode mode, GraphProduct::RowWork work = GraphProduct::RowWork::shared);
+// This rank's share of the epoch: it is worker w of W (a rank, or a process row),
+// and samples lanes [w·L/W, (w+1)·L/W) of every bulk (EpochPlan). With locality
+// blocks B = W in the partitioned mode, a process row samples the block its ranks hold.
+EpochOptions share_of_epoch(EpochOptions options, const ProcessGrid& grid, GraphMode mode,
+                            GraphProduct::RowWork work = GraphProduct::RowWork::shared);
 
 }  // namespace matsamp

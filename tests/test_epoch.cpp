@@ -62,73 +62,78 @@ TEST(Epoch, EveryTrainingVertexIsASeedOnce) {
   EXPECT_EQ(seen, train);
 }
 
+// Workers share an epoch lane by lane: together they sample every minibatch once,
+// under its global id, as one process does, whatever their bulk size.
 TEST(Epoch, SharesOfTheEpochSampleItsMinibatchesUnderTheirGlobalIds) {
   CsrMatrix ring = testing::ring_graph(100);
   ring.values.assign(100, 1.0f);  // stored unit weights
   auto sampler = testing::graphsage(ring, {1}, 1);
   auto backend = make_cpu_backend();
   const std::vector<vid_t> train = testing::all_vertices(100);
-  auto sample = [&](int64_t first, int64_t end, int64_t k) {
+  auto sample = [&](int64_t worker, int64_t workers, int64_t k) {
     EpochOptions options{7, k, 1 << 20, 3, 1};
-    options.first_minibatch = first;
-    options.end_minibatch = end;
+    options.worker = worker;
+    options.workers = workers;
     return testing::collect_minibatches(*sampler, *backend, train, options);
   };
-  const std::vector<Minibatch> whole = sample(0, -1, 3);
+  const std::vector<Minibatch> whole = sample(0, 1, 3);
   ASSERT_EQ(whole.size(), 15u);
-  std::vector<Minibatch> pieces = sample(0, 4, 2);
-  for (const Minibatch& mb : sample(4, 4, 2)) pieces.push_back(mb);  // an empty share
-  for (const Minibatch& mb : sample(4, 15, 5)) pieces.push_back(mb);
-  ASSERT_EQ(pieces.size(), whole.size());
-  for (size_t i = 0; i < whole.size(); ++i) {
-    EXPECT_EQ(pieces[i].id, static_cast<int64_t>(i));
-    EXPECT_EQ(pieces[i].seeds, whole[i].seeds);
-    EXPECT_TRUE(pieces[i].layers[0].adj == whole[i].layers[0].adj);
-    EXPECT_EQ(pieces[i].layers[0].vertices, whole[i].layers[0].vertices);
+  for (int64_t workers : {2, 3, 5, 16}) {  // 16: more workers than minibatches, some with none
+    std::vector<Minibatch> pieces;
+    for (int64_t w = 0; w < workers; ++w)
+      for (Minibatch& mb : sample(w, workers, 1 + workers % 3)) pieces.push_back(std::move(mb));
+    std::sort(pieces.begin(), pieces.end(), [](const Minibatch& a, const Minibatch& b) { return a.id < b.id; });
+    testing::expect_identical(pieces, whole, "workers");
   }
-  EXPECT_THROW(sample(5, 4, 1), Error);
-  EXPECT_THROW(sample(0, 16, 1), Error);
+  testing::expect_error([&] { sample(2, 2, 1); }, "worker 2 out of range");
 }
 
-// Locality blocks: minibatches from one id range each, blocks in order, every
-// training vertex once, the same whatever k; one block is the global shuffle.
-TEST(Epoch, LocalityBatchesDrawEachMinibatchFromOneBlock) {
-  const CsrMatrix ring = testing::ring_graph(100);
+// Locality blocks: lane j's minibatches from block j·B/lanes, steps balanced,
+// every training vertex once; the same minibatches for any number of workers that
+// share the lanes (for given bulk steps); one block is the global shuffle.
+TEST(Epoch, LocalityBatchesDrawEachLaneFromItsBlock) {
+  const CsrMatrix ring = testing::ring_graph(120);
   auto sampler = testing::graphsage(ring, {1}, 1);
   auto backend = make_cpu_backend();
-  const std::vector<vid_t> train = training_vertices(100, 0.6, 9);
-  const RowBlocks blocks{100, 3};
-  EpochOptions options{7, 4, 1 << 20, 3, 1};
-  options.locality = {3, 100};
-  std::vector<int64_t> per_block(3, 0);
-  for (vid_t v : train) ++per_block[blocks.owner(v)];
-  const std::vector<int64_t> minibatches = minibatches_per_block(train, 7, options.locality);
-  ASSERT_EQ(minibatches.size(), 3u);
-  for (int j = 0; j < 3; ++j) EXPECT_EQ(minibatches[j], (per_block[j] + 6) / 7) << "block " << j;
-
-  const std::vector<Minibatch> bulk = testing::collect_minibatches(*sampler, *backend, train, options);
-  EXPECT_EQ(static_cast<int64_t>(bulk.size()), minibatches[0] + minibatches[1] + minibatches[2]);
+  const std::vector<vid_t> train = testing::all_vertices(120);  // 40 per block
+  const RowBlocks blocks{120, 3};
+  EpochOptions options{8, 2, 1 << 20, 3, 1};  // 3 lanes: 5 balanced steps of 8 per lane
+  options.locality = {3, 120};
+  options.bulk_steps = 2;  // the layout: the same for every number of workers
+  const std::vector<Minibatch> whole = testing::collect_minibatches(*sampler, *backend, train, options);
+  ASSERT_EQ(whole.size(), 15u);
   std::vector<vid_t> seen;
-  int last_block = 0;
-  for (const Minibatch& mb : bulk) {
-    ASSERT_FALSE(mb.seeds.empty());
+  std::vector<int64_t> per_block(3, 0);
+  for (const Minibatch& mb : whole) {
+    ASSERT_EQ(mb.seeds.size(), 8u) << "minibatch " << mb.id;
     const int block = blocks.owner(mb.seeds[0]);
     for (vid_t v : mb.seeds) EXPECT_EQ(blocks.owner(v), block) << "minibatch " << mb.id;
-    EXPECT_GE(block, last_block) << "minibatch " << mb.id;
-    last_block = block;
+    ++per_block[block];
     seen.insert(seen.end(), mb.seeds.begin(), mb.seeds.end());
   }
+  EXPECT_EQ(per_block, (std::vector<int64_t>{5, 5, 5}));
   EXPECT_FALSE(std::is_sorted(seen.begin(), seen.end()));  // shuffled within blocks
   std::sort(seen.begin(), seen.end());
   EXPECT_EQ(seen, train);
 
-  options.bulk_size = 1;
-  testing::expect_identical(testing::collect_minibatches(*sampler, *backend, train, options), bulk, "k = 1");
+  options.workers = 3;  // one lane each
+  std::vector<Minibatch> shared;
+  for (options.worker = 0; options.worker < 3; ++options.worker)
+    for (Minibatch& mb : testing::collect_minibatches(*sampler, *backend, train, options)) {
+      for (vid_t v : mb.seeds) EXPECT_EQ(blocks.owner(v), options.worker) << "minibatch " << mb.id;
+      shared.push_back(std::move(mb));
+    }
+  std::sort(shared.begin(), shared.end(), [](const Minibatch& a, const Minibatch& b) { return a.id < b.id; });
+  testing::expect_identical(shared, whole, "3 workers");
 
-  EpochOptions global{7, 4, 1 << 20, 3, 1};
-  options.locality = {1, 100};
-  testing::expect_identical(testing::collect_minibatches(*sampler, *backend, train, options),
-                            testing::collect_minibatches(*sampler, *backend, train, global), "one block");
+  EpochOptions one{8, 2, 1 << 20, 3, 1};
+  one.locality = {1, 120};
+  std::vector<vid_t> one_order, global_order;
+  for (const Minibatch& mb : testing::collect_minibatches(*sampler, *backend, train, one))
+    one_order.insert(one_order.end(), mb.seeds.begin(), mb.seeds.end());
+  for (const Minibatch& mb : testing::collect_minibatches(*sampler, *backend, train, {8, 2, 1 << 20, 3, 1}))
+    global_order.insert(global_order.end(), mb.seeds.begin(), mb.seeds.end());
+  EXPECT_EQ(one_order, global_order) << "one block";
 }
 
 TEST(Epoch, BulkSizeFollowsTheMemoryBudget) {

@@ -11,7 +11,7 @@
 
 #include "convert.h"
 #include "graph.h"
-#include "sampling/epoch.h"
+#include "sampling/epoch_plan.h"
 
 namespace matsamp::bindings {
 
@@ -26,21 +26,34 @@ at::Tensor shuffle_vertices_op(const at::Tensor& vertices, int64_t seed, int64_t
       shuffle_vertices(ids, to_seed(seed, op), to_epoch(epoch, op), to_epoch(stream, op, "stream")));
 }
 
-// The epoch's seed order and where each minibatch starts in it (EpochOrder, the
-// one place an epoch is cut): vertices shuffled for (seed, epoch) or kept in
-// order, per locality block of [0, num_vertices) when locality_blocks > 0.
-std::tuple<at::Tensor, at::Tensor> epoch_order_op(const at::Tensor& vertices, int64_t num_vertices, int64_t batch_size,
-                                                  int64_t seed, int64_t epoch, int64_t locality_blocks, bool shuffle) {
+// The epoch's seed order, where each minibatch starts in it and the minibatch
+// ids in the order steps train on them (EpochPlan, the one place an epoch is
+// cut): vertices shuffled for (seed, epoch) or kept in order, each lane of a
+// step filled from its locality block of [0, num_vertices) when locality_blocks > 0.
+std::tuple<at::Tensor, at::Tensor, at::Tensor> epoch_order_op(const at::Tensor& vertices, int64_t num_vertices,
+                                                              int64_t batch_size, int64_t seed, int64_t epoch,
+                                                              int64_t locality_blocks, bool shuffle,
+                                                              int64_t minibatches_per_step, int64_t bulk_steps) {
   constexpr const char* op = "matsamp.epoch_order";
   const std::vector<vid_t> ids = to_int64_vector(vertices, op, "vertices");
   TORCH_CHECK_VALUE(locality_blocks >= 0 && locality_blocks <= std::numeric_limits<int>::max(), op,
                     ": locality_blocks must be non-negative, got ", locality_blocks);
+  TORCH_CHECK_VALUE(minibatches_per_step >= 0, op, ": minibatches_per_step must be non-negative, got ",
+                    minibatches_per_step);
+  TORCH_CHECK_VALUE(batch_size > 0, op, ": batch_size must be positive, got ", batch_size);
   const uint64_t key = to_seed(seed, op);
   const uint32_t epoch_key = to_epoch(epoch, op);
+  if (ids.empty())
+    return std::make_tuple(vector_to_tensor(std::vector<vid_t>{}), vector_to_tensor(std::vector<int64_t>{0}),
+                           vector_to_tensor(std::vector<int64_t>{}));
   return translate_errors([&] {
-    const EpochOrder order(ids, batch_size, key, epoch_key, {static_cast<int>(locality_blocks), num_vertices}, shuffle);
+    const BatchLocality locality{static_cast<int>(locality_blocks), num_vertices};
+    const int64_t lanes = minibatches_per_step > 0 ? minibatches_per_step : default_lanes(locality_blocks, 1);
+    const EpochPlan plan(static_cast<int64_t>(ids.size()), {batch_size, lanes, bulk_steps, locality});
+    const EpochOrder order = plan.order(ids, key, epoch_key, shuffle);
     return std::make_tuple(vector_to_tensor(std::vector<vid_t>(order.order())),
-                           vector_to_tensor(std::vector<int64_t>(order.starts())));
+                           vector_to_tensor(std::vector<int64_t>(order.starts())),
+                           vector_to_tensor(plan.training_sequence()));
   });
 }
 
@@ -144,7 +157,7 @@ TORCH_LIBRARY(matsamp, m) {
         &coalesce_edges_op);
   m.def(
       "epoch_order(Tensor vertices, int num_vertices, int batch_size, int seed, int epoch, int locality_blocks, "
-      "bool shuffle) -> (Tensor order, Tensor starts)",
+      "bool shuffle, int minibatches_per_step=0, int bulk_steps=1) -> (Tensor order, Tensor starts, Tensor sequence)",
       &epoch_order_op);
   // The bulk size for a memory budget in bytes (EpochIterator's k when bulk_size is 0).
   m.def(

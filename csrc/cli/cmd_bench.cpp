@@ -12,6 +12,7 @@
 #include "cli/hetero_distributed_bench.h"
 #include "cli/link_bench.h"
 #include "cli/sampler_options.h"
+#include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "util/bandwidth.h"
 #include "util/json.h"
@@ -26,7 +27,7 @@ namespace {
 struct EpochRun {
   StepStats steps;
   double seconds = 0;
-  int64_t minibatches = 0, bulk_size = 0, sampled_edges = 0;
+  int64_t minibatches = 0, bulk_size = 0, bulk_steps = 0, sampled_edges = 0;
   int64_t input_vertices = 0;  // the last layer's vertices, summed over minibatches: feature rows to read
   uint64_t fingerprint = 0;
   double copy_seconds = 0;             // host <-> GPU copies within the steps (CUDA backend)
@@ -46,6 +47,7 @@ EpochRun run_epoch(const Sampler& sampler, Context ctx, const std::vector<vid_t>
   EpochRun run;
   run.minibatches = epoch.num_minibatches();
   run.bulk_size = epoch.bulk_size();
+  run.bulk_steps = epoch.plan().steps_per_bulk();
   Fingerprint fingerprint;
   Bulk resident;
   Progress progress(label, run.minibatches, "minibatches");
@@ -243,6 +245,7 @@ void add_bench_command(CLI::App& app) {
     if (options->compare_per_batch) {
       EpochOptions single = options->sampler.epoch;
       single.bulk_size = 1;
+      single.bulk_steps = bulk.bulk_steps;  // the same layout, sampled a minibatch at a time
       const EpochRun per_batch =
           run_epoch_repeated(*sampler, ctx, train, single, options->results_to_host, "per-batch", options->repeat);
       json.add("per_batch", describe(per_batch, rates));

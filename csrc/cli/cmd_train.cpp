@@ -80,10 +80,6 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "stop after this many epochs without a better validation accuracy (0: never)")
       ->check(non_negative())
       ->capture_default_str();
-  cmd.add_option("--minibatches-per-step", o.train.minibatches_per_step,
-                 "minibatches per optimizer step over all processes (0: one per process)")
-      ->check(non_negative())
-      ->capture_default_str();
   o.evaluation_option = cmd.add_option("--evaluation", o.evaluation,
                                        "full (whole neighbourhoods) or sampled (the default with --distributed "
                                        "partitioned)")
@@ -455,6 +451,7 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
   o.train.bulk_steps = o.sampler.epoch.bulk_size;  // 0: from the memory budget (set with the backend)
   o.train.seed = o.sampler.epoch.seed;
   o.train.locality_blocks = o.sampler.epoch.locality.blocks;
+  o.train.minibatches_per_step = o.sampler.epoch.minibatches_per_step;
   MATSAMP_CHECK(!o.map_features || (!heterogeneous && o.task == "node" && o.distributed != "partitioned"),
                 "--map-features applies to node classification (--task node) on a graph of one vertex type, "
                 "not --distributed partitioned");
@@ -489,13 +486,11 @@ void add_train_command(CLI::App& app) {
   // Training picks its own vertices and epochs.
   cmd->remove_option(cmd->get_option("--train-fraction"));
   cmd->remove_option(cmd->get_option("--epoch"));
-  cmd->get_option("--locality-blocks")
+  cmd->remove_option(cmd->get_option("--bulk-steps"));  // a step's bulk is what it samples together
+  cmd->get_option("--bulk-size")
       ->description(
-          "fill the minibatches of lane j of each step from the training vertices of equal id range "
-          "j*B/lanes (0: from all); B must divide --minibatches-per-step. Steps are then balanced: each "
-          "lane's share of the vertices split evenly over ceil(n / (lanes * batch)) steps. With a graph "
-          "renumbered by 'matsamp partition --parts p/c' and B = p/c, a process fetches mostly the feature "
-          "rows it holds");
+          "steps sampled together: each process samples its minibatches of that many steps at once (0: the "
+          "most that fit --memory-budget)");
   add_train_options(*cmd, *o);
   cmd->callback([o] { run_training(*o); });
 }

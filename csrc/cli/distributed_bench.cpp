@@ -325,8 +325,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   const std::vector<vid_t> train = epoch_training_vertices(options, n);
   std::optional<EpochIterator> epoch;
   agree_on(world, [&] {  // bad options fail everywhere
-    epoch.emplace(*sampler, make_context(options, backend), train,
-                  share_of_epoch(options.epoch, train, grid, mode, work));
+    epoch.emplace(*sampler, make_context(options, backend), train, share_of_epoch(options.epoch, grid, mode, work));
   });
   world.barrier();
   grid.reset_counters();

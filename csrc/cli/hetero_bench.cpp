@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "sampling/hetero_neighbor.h"
 #include "util/memory.h"
@@ -21,7 +22,7 @@ struct HeteroRun {
 
 HeteroRun run_epoch(const HeteroSampler& sampler, Context ctx, int seed_type, const std::vector<vid_t>& seeds,
                     const EpochOptions& epoch, int64_t bulk_size, const char* label) {
-  const EpochOrder order(seeds, epoch.batch_size, epoch.seed, epoch.epoch);
+  const EpochOrder order = shuffled_order(seeds, epoch.batch_size, epoch.seed, epoch.epoch);
   HeteroRun run;
   ctx.stats = &run.steps;
   run.minibatches = order.num_minibatches();

@@ -9,6 +9,7 @@
 #include "distributed/agreement.h"
 #include "distributed/epoch_share.h"
 #include "distributed/partitioned_hetero.h"
+#include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
@@ -74,12 +75,13 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
                                        ? given->second
                                        : training_vertices(type.count, options.train_fraction, options.epoch.seed);
   agree(world, !train.empty(), "no seeds: vertex type " + type.name + " has no training vertices");
-  const EpochOptions share = share_of_epoch(options.epoch, train, grid, mode);
-  const EpochOrder order(train, share.batch_size, share.seed, share.epoch);
-  const int64_t end = share.end_minibatch < 0 ? order.num_minibatches() : share.end_minibatch;
+  const EpochOptions share = share_of_epoch(options.epoch, grid, mode);
   const int64_t bulk_size =
       share.bulk_size > 0 ? share.bulk_size
                           : std::max<int64_t>(1, share.memory_budget / sampler->bytes_per_minibatch(share.batch_size));
+  const EpochPlan plan(static_cast<int64_t>(train.size()),
+                       {share.batch_size, share.workers, bulk_size, {}});  // one lane per worker
+  const EpochOrder order = plan.order(train, share.seed, share.epoch);
 
   world.barrier();
   grid.reset_counters();
@@ -89,11 +91,11 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   int64_t bulks = 0, minibatches = 0, sampled_edges = 0;
   uint64_t fingerprint_sum = 0;
   const bool counts_fingerprints = mode == GraphMode::replicated || grid.col() == 0;  // once per process row
-  for (int64_t first = share.first_minibatch; first < end; first += bulk_size) {
+  for (const auto& [first, end] : plan.worker_bulks(share.worker, share.workers)) {
     HeteroBulkSample bulk;
     {
       ScopedTimer timer(&sampling_s);
-      const auto [ids, offsets] = order.seeds(first, std::min(end, first + bulk_size));
+      const auto [ids, offsets] = order.seeds(first, end);
       bulk = to_host(backend, sampler->sample(ctx, setup.seed_type, ids, offsets, first, share.epoch));
     }
     ++bulks;

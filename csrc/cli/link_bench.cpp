@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sampling/edge_seeds.h"
-#include "sampling/epoch.h"
+#include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "util/progress.h"
 #include "util/timer.h"
@@ -20,7 +20,7 @@ struct LinkRun {
 
 LinkRun run_epoch(const Sampler& sampler, Context ctx, const CsrMatrix& adj, const std::vector<vid_t>& edges,
                   const NegativeSampler& negatives, const EpochOptions& epoch, bool exclude, const char* label) {
-  const EpochOrder order(edges, epoch.batch_size, epoch.seed, epoch.epoch);
+  const EpochOrder order = shuffled_order(edges, epoch.batch_size, epoch.seed, epoch.epoch);
   LinkRun run;
   run.minibatches = order.num_minibatches();
   run.bulk_size = epoch.bulk_size > 0

@@ -85,6 +85,19 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       .add_option("-k,--bulk-size", options.epoch.bulk_size,
                   "minibatches sampled together (0: the most that fit --memory-budget)")
       ->capture_default_str();
+  command
+      .add_option("--bulk-steps", options.epoch.bulk_steps,
+                  "steps of the epoch layout's bulks, whose lanes are runs of consecutive minibatches (0: as many "
+                  "as --bulk-size holds); with --locality-blocks they decide which vertices a minibatch holds, "
+                  "as train's --bulk-size does")
+      ->check(non_negative())
+      ->capture_default_str();
+  command
+      .add_option("--minibatches-per-step", options.epoch.minibatches_per_step,
+                  "minibatches of a step over all processes, its lanes (0: the smallest multiple of "
+                  "--locality-blocks that the processes can share, one per process without them)")
+      ->check(non_negative())
+      ->capture_default_str();
   command.add_option("--memory-budget", options.memory_budget, "memory for one bulk when choosing k (e.g. 4G, 512M)")
       ->check(parsed_by([](const std::string& text) { parse_bytes(text); }, "BYTES"))
       ->capture_default_str();
@@ -95,9 +108,10 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
       ->capture_default_str();
   command
       .add_option("--locality-blocks", options.epoch.locality.blocks,
-                  "draw each minibatch from one of this many equal vertex-id ranges (0: from all training "
-                  "vertices); after 'matsamp partition --parts P' use P, in distributed runs a multiple "
-                  "of the workers")
+                  "fill the minibatches of lane j of each step from the training vertices of equal id range "
+                  "j*B/lanes (0: from all); B must divide --minibatches-per-step. Steps are then balanced: each "
+                  "lane's share of the vertices split evenly over ceil(n / (lanes * batch)) steps. After "
+                  "'matsamp partition --parts P' use P: a minibatch's neighbourhood stays mostly in its block")
       ->check(non_negative())
       ->capture_default_str();
   command.add_option("--seed", options.epoch.seed, "sampling seed")->capture_default_str();
@@ -207,6 +221,8 @@ void describe(const SamplerOptions& options, JsonObject& json) {
   }
   json.add("batch_size", options.epoch.batch_size);
   json.add("locality_blocks", static_cast<int64_t>(options.epoch.locality.blocks));
+  json.add("minibatches_per_step", options.epoch.minibatches_per_step);
+  json.add("bulk_steps", options.epoch.bulk_steps);
   json.add("seed", options.epoch.seed);
   json.add("epoch", static_cast<int64_t>(options.epoch.epoch));
   json.add("train_fraction", options.train_fraction);

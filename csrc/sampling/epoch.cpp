@@ -6,6 +6,7 @@
 
 #include "core/philox.h"
 #include "core/row_blocks.h"
+#include "sampling/epoch_plan.h"
 
 namespace matsamp {
 
@@ -54,16 +55,6 @@ std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& tra
   return out;
 }
 
-std::vector<int64_t> minibatches_per_block(const std::vector<vid_t>& train_vertices, int64_t batch_size,
-                                           const BatchLocality& locality) {
-  const int64_t all = static_cast<int64_t>(train_vertices.size());
-  if (locality.blocks == 0) return {minibatch_count(all, batch_size)};
-  std::vector<int64_t> counts;
-  for (const auto& block : vertices_per_block(train_vertices, locality))
-    counts.push_back(minibatch_count(static_cast<int64_t>(block.size()), batch_size));
-  return counts;
-}
-
 int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes) {
   const int64_t per = std::max<int64_t>(1, sampler.bytes_per_minibatch(batch_size));
   MATSAMP_CHECK(budget_bytes >= per, "memory budget of ", budget_bytes, " bytes is below the ~", per,
@@ -71,24 +62,10 @@ int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t
   return std::min<int64_t>(budget_bytes / per, std::max<int64_t>(1, minibatches));
 }
 
-EpochOrder::EpochOrder(const std::vector<vid_t>& train_vertices, int64_t batch_size, uint64_t seed, uint32_t epoch,
-                       const BatchLocality& locality, bool shuffle) {
+EpochOrder::EpochOrder(std::vector<vid_t> order, int64_t batch_size) : order_(std::move(order)) {
   MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
-  MATSAMP_CHECK(locality.blocks >= 0, "locality blocks must be 0 (off) or positive, got ", locality.blocks);
-  const auto order = [&](const std::vector<vid_t>& run, uint32_t stream) {
-    return shuffle ? shuffle_vertices(run, seed, epoch, stream) : run;
-  };
-  if (locality.blocks == 0) {
-    append(order(train_vertices, 0), batch_size);
-    return;
-  }
-  const auto blocks = vertices_per_block(train_vertices, locality);
-  for (size_t j = 0; j < blocks.size(); ++j) append(order(blocks[j], static_cast<uint32_t>(j)), batch_size);
-}
-
-EpochOrder::EpochOrder(std::vector<vid_t> order, int64_t batch_size) {
-  MATSAMP_CHECK(batch_size > 0, "batch size must be positive, got ", batch_size);
-  append(order, batch_size);
+  const int64_t n = static_cast<int64_t>(order_.size());
+  for (int64_t end = 0; end < n;) starts_.push_back(end = std::min(end + batch_size, n));
 }
 
 EpochOrder::EpochOrder(std::vector<vid_t> order, std::vector<int64_t> starts)
@@ -96,12 +73,6 @@ EpochOrder::EpochOrder(std::vector<vid_t> order, std::vector<int64_t> starts)
   MATSAMP_CHECK(!starts_.empty() && starts_.front() == 0 && starts_.back() == static_cast<int64_t>(order_.size()) &&
                     std::is_sorted(starts_.begin(), starts_.end()),
                 "epoch order: minibatch starts must ascend from 0 to the order's ", order_.size(), " vertices");
-}
-
-void EpochOrder::append(const std::vector<vid_t>& run, int64_t batch_size) {
-  order_.insert(order_.end(), run.begin(), run.end());
-  for (int64_t end = starts_.back(); end < static_cast<int64_t>(order_.size());)
-    starts_.push_back(end = std::min<int64_t>(end + batch_size, order_.size()));
 }
 
 std::pair<std::vector<vid_t>, Offsets> EpochOrder::seeds(int64_t first, int64_t end) const {
@@ -125,30 +96,44 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
 
 EpochIterator::EpochIterator(const Sampler& sampler, Context ctx, const std::vector<vid_t>& train_vertices,
                              const EpochOptions& options)
-    : sampler_(sampler),
-      ctx_(ctx),
-      options_(options),
-      order_(training_vertices_to_sample(train_vertices), options.batch_size, options.seed, options.epoch,
-             options.locality) {
+    : sampler_(sampler), ctx_(ctx), options_(options) {
   MATSAMP_CHECK(options.bulk_size >= 0, "bulk size must be positive (or 0 for automatic), got ", options.bulk_size);
-  const int64_t num_minibatches = order_.num_minibatches();
-  next_minibatch_ = options.first_minibatch;
-  end_minibatch_ = options.end_minibatch < 0 ? num_minibatches : options.end_minibatch;
-  MATSAMP_CHECK(0 <= next_minibatch_ && next_minibatch_ <= end_minibatch_ && end_minibatch_ <= num_minibatches,
-                "minibatch share [", options.first_minibatch, ", ", options.end_minibatch, ") outside the epoch's ",
-                num_minibatches, " minibatches");
-  const int64_t share = end_minibatch_ - next_minibatch_;
-  bulk_size_ = options.bulk_size > 0 ? std::max<int64_t>(1, std::min(options.bulk_size, share))
+  MATSAMP_CHECK(options.bulk_steps >= 0, "bulk steps must be positive (or 0 for automatic), got ", options.bulk_steps);
+  EpochLayout layout{options.batch_size, options.minibatches_per_step, 1, options.locality};
+  if (layout.lanes == 0) layout.lanes = default_lanes(options.locality.blocks, options.workers);
+  MATSAMP_CHECK(layout.lanes > 0 && options.workers > 0 && layout.lanes % options.workers == 0,
+                "minibatches per step (", layout.lanes, ") must be a multiple of the ", options.workers,
+                " workers that sample");
+  const int64_t items = static_cast<int64_t>(training_vertices_to_sample(train_vertices).size());
+  const int64_t share = std::max<int64_t>(1, minibatch_count(items, options.batch_size) / options.workers);
+  bulk_size_ = options.bulk_size > 0 ? std::min(options.bulk_size, share)
                                      : bulk_size_for_budget(sampler, options.batch_size, share, options.memory_budget);
+  layout.steps_per_bulk = options.bulk_steps > 0 ? options.bulk_steps
+                                                 : std::max<int64_t>(1, bulk_size_ / (layout.lanes / options.workers));
+  plan_ = std::make_unique<const EpochPlan>(items, layout);
+  order_ = plan_->order(train_vertices, options.seed, options.epoch);
+  // The worker's ranges of the layout's bulks, joined where they meet (one worker
+  // holds the whole epoch), in calls of at most bulk_size_ minibatches.
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  for (const auto& ids : plan_->worker_bulks(options.worker, options.workers))
+    if (!ranges.empty() && ranges.back().second == ids.first) ranges.back().second = ids.second;
+    else ranges.push_back(ids);
+  for (const auto& [first, end] : ranges)
+    for (int64_t at = first; at < end; at += bulk_size_) bulks_.emplace_back(at, std::min(end, at + bulk_size_));
 }
 
+EpochIterator::~EpochIterator() = default;
+
+int64_t EpochIterator::num_minibatches() const { return plan_->num_minibatches(); }
+
+int64_t EpochIterator::bulk_size() const { return bulk_size_; }
+
 bool EpochIterator::next_resident(Bulk* out, StepStats* times) {
-  if (next_minibatch_ >= end_minibatch_) return false;
-  const int64_t first = next_minibatch_, last = std::min(end_minibatch_, first + bulk_size_);
+  if (next_bulk_ >= bulks_.size()) return false;
+  const auto [first, end] = bulks_[next_bulk_++];
   Context ctx = ctx_;
   if (times) ctx.stats = times;
-  *out = sample_minibatches(sampler_, ctx, order_, first, last, options_.epoch);
-  next_minibatch_ = last;
+  *out = sample_minibatches(sampler_, ctx, order_, first, end, options_.epoch);
   return true;
 }
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sampling/epoch.h"
+#include "sampling/epoch_plan.h"
 
 namespace matsamp {
 
@@ -65,7 +65,7 @@ void SubgraphSampler::presample(Context& ctx, int64_t batch, const CsrMatrix& ho
   constexpr int64_t kChunk = 64;                                    // minibatches per call
   for (uint32_t pass = 0; counts.sampled_vertices < 50 * n; ++pass) {
     const uint32_t epoch = kPresampleEpoch + pass;
-    const EpochOrder order(all, batch, ctx.seed, epoch);
+    const EpochOrder order = shuffled_order(all, batch, ctx.seed, epoch);
     for (int64_t first = 0; first < order.num_minibatches(); first += kChunk) {
       const int64_t end = std::min(order.num_minibatches(), first + kChunk);
       auto [roots, offsets_of] = order.seeds(first, end);

@@ -4,7 +4,7 @@
 // binary cross-entropy; validation and test scored as OGB's evaluator does
 // (ROC-AUC, MRR and Hits@K against fixed negatives), embeddings from the full
 // neighbourhood of the training graph. Data-parallel over the ranks of a
-// Communicator exactly as the node trainer (train/step_plan.h): p ranks follow
+// Communicator exactly as the node trainer (sampling/epoch_plan.h): p ranks follow
 // the loss curve of one process with the same global batch.
 #pragma once
 #include <cstdio>

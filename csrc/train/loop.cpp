@@ -57,8 +57,9 @@ TrainingProgress progress_of(const ProgressNumbers& n) {
 
 }  // namespace
 
-StepPlan make_step_plan(const TrainingTask& task, const TrainOptions& options, int ranks) {
-  const int64_t lanes = options.minibatches_per_step > 0 ? options.minibatches_per_step : ranks;
+EpochPlan make_epoch_plan(const TrainingTask& task, const TrainOptions& options, int ranks) {
+  const int64_t lanes = options.minibatches_per_step > 0 ? options.minibatches_per_step
+                                                         : default_lanes(task.locality().blocks, ranks);
   MATSAMP_CHECK(lanes % ranks == 0, "minibatches per step (", lanes, ") must be a multiple of the ", ranks,
                 " processes");
   MATSAMP_CHECK(options.batch_size > 0, "batch size must be positive, got ", options.batch_size);
@@ -67,7 +68,7 @@ StepPlan make_step_plan(const TrainingTask& task, const TrainOptions& options, i
   const int64_t steps_per_bulk = options.bulk_steps > 0
                                      ? options.bulk_steps
                                      : task.steps_per_bulk(lanes, minibatch_count(items, options.batch_size));
-  return StepPlan(items, options.batch_size, lanes, steps_per_bulk, task.locality().blocks > 0);
+  return EpochPlan(items, {options.batch_size, lanes, steps_per_bulk, task.locality()});
 }
 
 struct TrainingLoop::State {
@@ -76,7 +77,7 @@ struct TrainingLoop::State {
   Communicator& comm;
   TrainOptions options;
   torch::Device device;
-  StepPlan plan;
+  EpochPlan plan;
   std::pair<int64_t, int64_t> lanes;           // this rank's
   std::pair<int64_t, int64_t> sampling_lanes;  // those it samples (its sampling group's)
   std::unique_ptr<torch::optim::Adam> optimizer;
@@ -92,7 +93,7 @@ struct TrainingLoop::State {
         comm(comm_),
         options(options_),
         device(torch_device(options_.device)),
-        plan(make_step_plan(task_, options_, comm_.size())),
+        plan(make_epoch_plan(task_, options_, comm_.size())),
         lanes(plan.rank_lanes(comm_.rank(), comm_.size())) {
     MATSAMP_CHECK(options.learning_rate > 0, "learning rate must be positive, got ", options.learning_rate);
     MATSAMP_CHECK(options.weight_decay >= 0, "weight decay must be non-negative, got ", options.weight_decay);
@@ -103,7 +104,6 @@ struct TrainingLoop::State {
     MATSAMP_CHECK(group >= 1 && comm.size() % group == 0, "ranks sampling together (", group, ") must divide the ",
                   comm.size(), " processes");
     sampling_lanes = plan.rank_lanes(comm.rank() / group, comm.size() / group);
-    plan.epoch_order(task.training_items(), options.seed, 0, task.locality());  // bad locality blocks fail here
     progress.kept.assign(task.kept_scores(), 0.0);
     if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
     if (options.pipeline) preparer = std::make_unique<BackgroundWorker>();
@@ -113,12 +113,12 @@ struct TrainingLoop::State {
   }
 
   bool finished() const { return progress.stopped_early || progress.next_epoch >= options.epochs; }
-  PreparedStep prepare_step(const SampledBulk& sample, const StepPlan::Bulk& bulk, int64_t step) const;
+  PreparedStep prepare_step(const SampledBulk& sample, const EpochPlan::Bulk& bulk, int64_t step) const;
   double train_step(PreparedStep prepared, int64_t step_terms, uint32_t epoch, EpochTimes& times);
   void evaluate(LoopEpoch& m);
 };
 
-PreparedStep TrainingLoop::State::prepare_step(const SampledBulk& sample, const StepPlan::Bulk& bulk,
+PreparedStep TrainingLoop::State::prepare_step(const SampledBulk& sample, const EpochPlan::Bulk& bulk,
                                                int64_t step) const {
   PreparedStep out;
   for (int64_t lane = lanes.first; lane < lanes.second; ++lane) {
@@ -172,7 +172,7 @@ TrainingLoop::TrainingLoop(TrainingTask& task, Backend& backend, Communicator& c
 
 TrainingLoop::~TrainingLoop() = default;
 
-const StepPlan& TrainingLoop::plan() const { return state_->plan; }
+const EpochPlan& TrainingLoop::plan() const { return state_->plan; }
 
 int64_t TrainingLoop::next_epoch() const { return state_->progress.next_epoch; }
 
@@ -193,8 +193,7 @@ class TrainingLoop::Pipeline {
       : s_(s),
         epoch_key_(epoch_key),
         times_(times),
-        order_(s.plan.epoch_order(s.task.training_items(), s.options.seed, epoch_key, s.task.locality()),
-               s.plan.minibatch_starts()) {
+        order_(s.plan.order(s.task.training_items(), s.options.seed, epoch_key)) {
     s_.task.before_bulk(&times_.explanation_wait);
     pending_ = start(0);
   }
@@ -233,7 +232,7 @@ class TrainingLoop::Pipeline {
   static constexpr size_t kStepsAhead = 2;
   struct StepRef {
     std::shared_ptr<const SampledBulk> sample;
-    StepPlan::Bulk bulk;
+    EpochPlan::Bulk bulk;
     int64_t step;
   };
 
@@ -262,7 +261,7 @@ class TrainingLoop::Pipeline {
     // the worker may well run first, with this thread descheduled.
     if (next_bulk_ == 0) times_.sampling_wait += since_submission_.seconds();
     times_.sampling += current.seconds;
-    const StepPlan::Bulk bulk = s_.plan.bulk(next_bulk_);
+    const EpochPlan::Bulk bulk = s_.plan.bulk(next_bulk_);
     if (++next_bulk_ < s_.plan.num_bulks()) {
       s_.task.before_bulk(&times_.explanation_wait);
       pending_ = start(next_bulk_);

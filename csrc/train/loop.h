@@ -18,8 +18,8 @@
 #include "distributed/communicator.h"
 #include "sampling/context.h"
 #include "sampling/epoch.h"
+#include "sampling/epoch_plan.h"
 #include "train/metrics.h"
-#include "train/step_plan.h"
 #include "train/trainer.h"
 #include "util/json.h"
 
@@ -124,7 +124,7 @@ class TrainingLoop {
   TrainingLoop(const TrainingLoop&) = delete;
   TrainingLoop& operator=(const TrainingLoop&) = delete;
 
-  const StepPlan& plan() const;
+  const EpochPlan& plan() const;
   int64_t next_epoch() const;
   bool finished() const;    // all epochs run, or stopped early
   LoopEpoch train_epoch();  // collective: every rank calls it
@@ -149,6 +149,6 @@ class TrainingLoop {
 
 // The step plan of `items` training items: lanes per step (a multiple of the
 // ranks), steps per bulk from the options or the task, balanced with locality blocks.
-StepPlan make_step_plan(const TrainingTask& task, const TrainOptions& options, int ranks);
+EpochPlan make_epoch_plan(const TrainingTask& task, const TrainOptions& options, int ranks);
 
 }  // namespace matsamp

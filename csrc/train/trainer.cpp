@@ -36,6 +36,16 @@ torch::Tensor membership(const std::vector<vid_t>& held, const std::vector<vid_t
   return torch::from_blob(in.data(), {static_cast<int64_t>(in.size())}, torch::kBool).clone().to(device);
 }
 
+// Minibatches [ids.first, ids.second) of `order`, on the host. The backend's
+// cached memory goes back: torch trains on the same GPU.
+BulkSample sample_on_host(const Sampler& sampler, Context& ctx, const EpochOrder& order,
+                          std::pair<int64_t, int64_t> ids, uint32_t epoch, int64_t numbered_from = 0) {
+  BulkSample bulk =
+      to_host(ctx.backend, sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch, numbered_from));
+  ctx.backend.release_cached_memory();
+  return bulk;
+}
+
 struct NodeBulk final : SampledBulk {
   BulkSample sample;
 };
@@ -104,7 +114,7 @@ class NodeTask final : public TrainingTask {
   std::shared_ptr<const SampledBulk> sample(Context& ctx, const EpochOrder& order, std::pair<int64_t, int64_t> ids,
                                             uint32_t epoch) const override {
     auto out = std::make_shared<NodeBulk>();
-    out->sample = sample_minibatches(sampler_, ctx, order, ids, epoch);
+    out->sample = sample_on_host(sampler_, ctx, order, ids, epoch);
     return out;
   }
   std::unique_ptr<PreparedMinibatch> prepare(const SampledBulk& bulk, int64_t id,
@@ -335,8 +345,7 @@ void NodeTask::add_sampled_scores(uint32_t epoch_key, int64_t bulk_minibatches, 
   const int64_t begin = evaluation_row_begin(sampling_row_), end = begin + order.num_minibatches();
   for (int64_t first = begin; first < begin + longest; first += chunk) {
     const std::pair<int64_t, int64_t> range{std::min(first, end) - begin, std::min(first + chunk, end) - begin};
-    const BulkSample sample =
-        sample_minibatches(sampler_, context_, order, range, epoch_key | kEvaluationEpochBit, begin);
+    const BulkSample sample = sample_on_host(sampler_, context_, order, range, epoch_key | kEvaluationEpochBit, begin);
     context_.backend.finish_collectives();
     for (int64_t slot = 0; slot < slots; ++slot) {
       const int64_t g = slot * row_ranks_ + row_rank_;

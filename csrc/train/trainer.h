@@ -55,7 +55,7 @@ struct TrainOptions {
   bool split_row_sampling = false;  // partitioned: each rank samples its own minibatches
                                     // (GraphProduct::RowWork::split), not its process row's
   int locality_blocks = 0;          // B > 0: lane j's minibatches from id block j·B/lanes
-                                    // (StepPlan::epoch_order); with B = p/c a rank's
+                                    // (EpochPlan::order); with B = p/c a rank's
                                     // minibatches come from the feature rows it holds
   GuidanceOptions guidance;         // DGS; its locality blocks default to p/c
 };

@@ -50,9 +50,9 @@ if "$matsamp" partition -g "$dir/planted.msg" --parts "$np" -o "$dir/parts.msg" 
 else
   grep -q "no METIS" "$dir/err" || fail "partition: $(cat "$dir/err")"
 fi
-launch -np 1 "$matsamp" "${bench[@]}" -g "$local_graph" --locality-blocks "$np" --distributed replicated \
+launch -np 1 "$matsamp" "${bench[@]}" -g "$local_graph" --locality-blocks "$np" --bulk-steps 1 --distributed replicated \
   > "$dir/one" 2> "$dir/err" || fail "locality, one process: $(cat "$dir/err")"
-launch -np "$np" "$matsamp" "${bench[@]}" -g "$local_graph" --locality-blocks "$np" --distributed partitioned \
+launch -np "$np" "$matsamp" "${bench[@]}" -g "$local_graph" --locality-blocks "$np" --bulk-steps 1 --distributed partitioned \
   > "$dir/out" 2> "$dir/err" || fail "locality: $(cat "$dir/err")"
 [ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] || fail "locality: minibatches differ from one process"
 if [ "$local_graph" = "$dir/parts.msg" ] && [ "$np" -ge 2 ]; then
@@ -116,8 +116,10 @@ expect_one_error "fetch-rows applies to node-wise sampling" -np "$np" "$matsamp"
 expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed partitioned --replication 3
 if [ "$np" -ge 2 ]; then
-  expect_one_error "is below the $np process rows" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
-    --distributed partitioned --locality-blocks 1
+  expect_one_error "minibatches per step (1) must be a multiple of the $np workers" -np "$np" "$matsamp" \
+    "${bench[@]}" -g "$dir/a.msg" --distributed partitioned --locality-blocks 1 --minibatches-per-step 1
+  expect_one_error "locality blocks (3) must divide the minibatches per step ($np)" -np "$np" "$matsamp" \
+    "${bench[@]}" -g "$dir/a.msg" --distributed partitioned --locality-blocks 3 --minibatches-per-step "$np"
   expect_one_error "ranks were started with different arguments: rank 1 has '$dir/b.msg' where rank 0 has '$dir/a.msg'" \
     -np 1 "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed partitioned : \
     -np $((np - 1)) "$matsamp" "${bench[@]}" -g "$dir/b.msg" --distributed partitioned

@@ -10,6 +10,7 @@
 #include "distributed/partitioned_hetero.h"
 #include "generate/generators.h"
 #include "mpi_test_env.h"
+#include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
@@ -30,15 +31,15 @@ HeteroGraph mag_graph() {
   return g;
 }
 
-// (minibatch id, fingerprint) of minibatches [share.first_minibatch, end) of the
-// epoch, sampled two at a time.
+// (minibatch id, fingerprint) of the worker's share of the epoch (its lane of
+// every bulk of two steps).
 std::vector<std::pair<int64_t, uint64_t>> sample_share(const HeteroSampler& sampler, Context ctx, int seed_type,
                                                        const std::vector<vid_t>& train, const EpochOptions& share) {
-  const EpochOrder order(train, share.batch_size, share.seed, share.epoch);
-  const int64_t end = share.end_minibatch < 0 ? order.num_minibatches() : share.end_minibatch;
+  const EpochPlan plan(static_cast<int64_t>(train.size()), {share.batch_size, share.workers, 2, {}});
+  const EpochOrder order = plan.order(train, share.seed, share.epoch);
   std::vector<std::pair<int64_t, uint64_t>> out;
-  for (int64_t first = share.first_minibatch; first < end; first += 2) {
-    const auto [ids, offsets] = order.seeds(first, std::min(end, first + 2));
+  for (const auto& [first, end] : plan.worker_bulks(share.worker, share.workers)) {
+    const auto [ids, offsets] = order.seeds(first, end);
     const HeteroBulkSample bulk =
         to_host(ctx.backend, sampler.sample(ctx, seed_type, ids, offsets, first, share.epoch));
     for (int64_t g = 0; g < bulk.count(); ++g) {
@@ -79,7 +80,7 @@ void check_against_one_process(const std::string& what, const MakeSampler& make)
           Run{"partitioned, rows fetched whole", GraphMode::partitioned, Exchange::sparsity_aware,
               RowSampling::fetched_rows},
           Run{"partitioned, oblivious", GraphMode::partitioned, Exchange::oblivious}}) {
-      const EpochOptions share = share_of_epoch(options, train, grid, run.mode);
+      const EpochOptions share = share_of_epoch(options, grid, run.mode);
       std::vector<std::pair<int64_t, uint64_t>> mine;
       if (run.mode == GraphMode::replicated) {
         mine = sample_share(*make(g, *cpu, nullptr), Context{*cpu, 42}, paper, train, share);

@@ -11,7 +11,8 @@ import matsamp
 
 SEED, EPOCH, FRACTION = 7, 2, 0.5
 
-# (graph file, symmetrize, batch size, sampler, sizes, include_frontier[, locality blocks[, saint_norm]])
+# (graph file, symmetrize, batch size, sampler, sizes, include_frontier[, locality blocks[, saint_norm[,
+#  minibatches per step, bulk steps]]])
 CASES = {
     "graphsage": ("cora.npz", True, 64, "graphsage", [5, 3], True),
     "graphsage-mtx-3-layers": ("karate.mtx", False, 4, "graphsage", [4, 2, 2], True),
@@ -27,6 +28,7 @@ CASES = {
     "frontier-norm": ("karate.mtx", False, 4, "frontier", [6, 6], True, 0, True),
     "graphsage-locality-blocks": ("cora.npz", True, 64, "graphsage", [5, 3], True, 4),
     "ladies-locality-blocks": ("karate.mtx", False, 4, "ladies", [6, 6], True, 3),
+    "graphsage-lanes-and-blocks": ("cora.npz", True, 32, "graphsage", [5, 3], True, 2, False, 4, 2),
 }
 
 
@@ -39,11 +41,11 @@ def sizes_options(sampler, sizes):
 
 
 def run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks,
-            saint_norm):
+            saint_norm, lanes, bulk_steps):
     command = [str(cli), "sample", "--graph", str(graph_path), "--sampler", sampler,
                *sizes_options(sampler, sizes), "--batch-size", str(batch), "--bulk-size", "3", "--train-fraction", str(FRACTION),
                "--seed", str(SEED), "--epoch", str(EPOCH), "--locality-blocks", str(locality_blocks),
-               "--out", str(out_dir)]
+               "--minibatches-per-step", str(lanes), "--bulk-steps", str(bulk_steps or 1), "--out", str(out_dir)]
     command += ["--symmetrize"] if symmetrize else []
     command += [] if include_frontier else ["--exclude-frontier"]
     command += ["--saint-norm"] if saint_norm else []
@@ -68,15 +70,23 @@ def as_npz_layout(mb):
 
 
 def expect_loader_matches_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir,
-                              locality_blocks=0, saint_norm=False):
+                              locality_blocks=0, saint_norm=False, lanes=0, bulk_steps=None):
+    """The CLI samples 3 minibatches at a time, the loader 5: the layout (lanes,
+    locality blocks, bulk steps of one by default) alone decides the minibatches."""
     files = run_cli(cli, graph_path, symmetrize, batch, sampler, sizes, include_frontier, out_dir, locality_blocks,
-                    saint_norm)
+                    saint_norm, lanes, bulk_steps)
     graph = matsamp.Graph.load(graph_path, symmetrize=symmetrize)
     loader = matsamp.BulkSampler(graph, batch, graph.training_nodes(FRACTION, SEED), sampler=sampler,
                                  sizes=sizes, include_frontier=include_frontier, bulk_size=5,
-                                 locality_blocks=locality_blocks, seed=SEED, epoch=EPOCH, saint_norm=saint_norm)
+                                 locality_blocks=locality_blocks, minibatches_per_step=lanes,
+                                 bulk_steps=bulk_steps or 1, seed=SEED, epoch=EPOCH, saint_norm=saint_norm)
     minibatches = list(loader)
     assert len(minibatches) == len(files) == len(loader) > 1
+    steps = lanes or max(1, locality_blocks)
+    if steps > 1 and bulk_steps:  # step by step: lane j of a bulk is the run of ids j·bulk_steps, ...
+        first_bulk = [lane * bulk_steps + t for t in range(bulk_steps) for lane in range(steps)]
+        assert [mb.id for mb in minibatches[:len(first_bulk)]] == first_bulk
+    minibatches.sort(key=lambda mb: mb.id)
     for mb, path in zip(minibatches, files):
         expected = np.load(path)
         actual = as_npz_layout(mb)

@@ -189,8 +189,8 @@ class HeteroBulkSampler:
         return (len(self.input_nodes) + self.batch_size - 1) // self.batch_size
 
     def __iter__(self):
-        order, starts = torch.ops.matsamp.epoch_order(self.input_nodes, self.graph.num_nodes_dict[self.seed_type],
-                                                      self.batch_size, self.seed, self.epoch, 0, self.shuffle)
+        order, starts, _ = torch.ops.matsamp.epoch_order(self.input_nodes, self.graph.num_nodes_dict[self.seed_type],
+                                                         self.batch_size, self.seed, self.epoch, 0, self.shuffle)
         epoch, self.epoch = self.epoch, self.epoch + 1
         minibatches = len(starts) - 1
         for first in range(0, minibatches, self.bulk_size):

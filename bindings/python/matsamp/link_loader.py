@@ -104,8 +104,8 @@ class LinkLoader:
 
     def _epoch(self, epoch):
         num_edges = self.edge_index.size(1)
-        order, starts = ops.epoch_order(self._edges, max(num_edges, 1), self.batch_size,
-                                        self.seed if self.shuffle else 0, epoch, 0, self.shuffle)
+        order, starts, _ = ops.epoch_order(self._edges, max(num_edges, 1), self.batch_size,
+                                           self.seed if self.shuffle else 0, epoch, 0, self.shuffle)
         for first in range(0, len(self), self.bulk_size):
             last = min(len(self), first + self.bulk_size)
             ids = order[starts[first]:starts[last]]

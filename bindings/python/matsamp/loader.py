@@ -57,11 +57,15 @@ class MiniBatch(namedtuple("MiniBatch", ["n_id", "batch_size", "adjs", "layer_id
 class BulkSampler:
     """An iterable over the minibatches of an epoch, sampled k (``bulk_size``) at a time.
 
-    The epoch follows the C++ EpochIterator and ``matsamp sample``: the input
-    nodes are shuffled with a Philox key of (seed, epoch), cut into minibatches
-    of ``batch_size`` numbered 0, 1, ..., and the minibatches of one call are
-    sampled together. Same graph, nodes, sizes, seed and epoch give the same
-    minibatches as the CLI, bit for bit, whatever ``bulk_size``.
+    The epoch is cut as ``matsamp train`` and ``matsamp sample`` cut theirs (the
+    C++ EpochPlan): the input nodes are shuffled with a Philox key of (seed,
+    epoch), cut into minibatches of ``batch_size`` numbered 0, 1, ..., and the
+    minibatches of one call are sampled together. Same graph, nodes, sizes,
+    seed and epoch give the same minibatches as the CLI, bit for bit, whatever
+    ``bulk_size`` (with ``locality_blocks``: the same ``bulk_size`` and
+    ``minibatches_per_step`` as the CLI's ``--bulk-size`` steps and
+    ``--minibatches-per-step``). Minibatches come in the order ``train``'s steps
+    take them: step by step, each step's lanes in order.
 
     By default k is chosen as the C++ does: the largest k (at most the number
     of minibatches) whose estimated sampling memory fits ``memory_budget``
@@ -94,17 +98,25 @@ class BulkSampler:
             vertices first (needed for ``x[:size[1]]``).
         bulk_size: minibatches sampled per call (k); None (the default): the
             largest k that fits ``memory_budget``. Either way at most the number
-            of minibatches, ``len(self)``.
+            of minibatches, ``len(self)``, and whole steps: k // minibatches_per_step
+            steps, at least one.
         memory_budget: bytes one bulk may use when ``bulk_size`` is None, an int
             (default :data:`DEFAULT_MEMORY_BUDGET`, 4 GiB, as ``matsamp sample``).
             The estimate is the C++ one for these sizes; a GraphSAGE size of -1
             counts as the graph's largest degree.
         shuffle: False keeps ``input_nodes`` in their order.
-        locality_blocks: 0 (default), or draw each minibatch from one of this
-            many equal ranges of vertex ids, blocks in order (as ``matsamp sample
-            --locality-blocks``). On a graph renumbered by ``matsamp partition
-            --parts P`` with P blocks, a minibatch's neighbourhood stays mostly in
-            its part; minibatches are then less alike than over all nodes.
+        locality_blocks: 0 (default), or fill the minibatches of lane j of each
+            step from the nodes of one of this many equal ranges of vertex ids,
+            j·B/lanes, with balanced steps (as ``matsamp train --locality-blocks``).
+            On a graph renumbered by ``matsamp partition --parts P`` with P blocks,
+            a minibatch's neighbourhood stays mostly in its part; minibatches are
+            then less alike than over all nodes.
+        minibatches_per_step: the lanes of a step (0, the default: one, or with
+            locality blocks B, B); B must divide it.
+        bulk_steps: steps of the epoch layout's bulks (None: as many as
+            ``bulk_size`` holds), as ``matsamp train --bulk-size``; with
+            locality blocks they decide which nodes a minibatch holds. A layout
+            bulk is sampled in calls of ``bulk_size`` and then yielded step by step.
         seed: sampling seed (with epoch and minibatch id, the random key).
         epoch: the epoch of the first iteration.
         device: where yielded tensors go (default: the graph's device);
@@ -127,7 +139,8 @@ class BulkSampler:
 
     def __init__(self, graph, batch_size, input_nodes=None, *, sampler="graphsage", sizes=(15, 10),
                  include_frontier=True, bulk_size=None, memory_budget=DEFAULT_MEMORY_BUDGET,
-                 shuffle=True, locality_blocks=0, seed=1, epoch=0, device=None, saint_norm=False):
+                 shuffle=True, locality_blocks=0, minibatches_per_step=0, bulk_steps=None, seed=1, epoch=0,
+                 device=None, saint_norm=False):
         _args.graph(graph)
         if _args.string(sampler, "sampler") not in ops.SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(ops.SAMPLERS)}; got {sampler!r}")
@@ -147,6 +160,9 @@ class BulkSampler:
         if self.locality_blocks > graph.num_nodes:
             raise ValueError(f"locality_blocks: {self.locality_blocks} blocks for {graph.num_nodes} nodes; "
                              "need at most one per node")
+        self.minibatches_per_step = _non_negative_int(minibatches_per_step, "minibatches_per_step")
+        self._lanes = self.minibatches_per_step or max(1, self.locality_blocks)
+        self._steps_per_bulk = 1
         self._num_minibatches = len(self._order(0, shuffle=False)[1]) - 1
         self.include_frontier = bool(include_frontier)
         self.saint_norm = bool(saint_norm)
@@ -157,6 +173,8 @@ class BulkSampler:
                 len(self), min(self.memory_budget, _INT64_MAX), include_frontier=self.include_frontier)
         else:
             self.bulk_size = min(_positive_int(bulk_size, "bulk_size"), len(self))
+        self._steps_per_bulk = (max(1, self.bulk_size // self._lanes) if bulk_steps is None
+                                else _positive_int(bulk_steps, "bulk_steps"))
         self.shuffle = bool(shuffle)
         self.seed = _non_negative_int(seed, "seed")
         self.epoch = _non_negative_int(epoch, "epoch")
@@ -167,7 +185,7 @@ class BulkSampler:
 
     def _order(self, epoch, shuffle):
         return ops.epoch_order(self.nodes, self.graph.num_nodes, self.batch_size, self.seed if shuffle else 0, epoch,
-                               self.locality_blocks, shuffle)
+                               self.locality_blocks, shuffle, self._lanes, self._steps_per_bulk)
 
     def set_epoch(self, epoch):
         """The epoch the next iteration samples."""
@@ -178,15 +196,21 @@ class BulkSampler:
         return self._epoch(epoch)
 
     def _epoch(self, epoch):
-        order, starts = self._order(epoch, self.shuffle)
-        for first in range(0, len(self), self.bulk_size):
-            last = min(len(self), first + self.bulk_size)
-            offsets = [starts[g] - starts[first] for g in range(first, last + 1)]
-            seeds = order[starts[first]:starts[last]].to(self.graph.device)
-            layers = ops.sample_bulk(self.graph, self.sampler, seeds, torch.tensor(offsets), self.sizes,
-                                     first_minibatch=first, epoch=epoch, seed=self.seed,
-                                     include_frontier=self.include_frontier, saint_norm=self.saint_norm)
-            yield from _split_bulk(layers, seeds, offsets, first, self.device)
+        order, starts, sequence = self._order(epoch, self.shuffle)
+        per_bulk = self._lanes * self._steps_per_bulk  # a layout bulk: minibatch ids [begin, end)
+        for begin in range(0, len(self), per_bulk):
+            end = min(len(self), begin + per_bulk)
+            minibatches = []
+            for first in range(begin, end, self.bulk_size):
+                last = min(end, first + self.bulk_size)
+                offsets = [starts[g] - starts[first] for g in range(first, last + 1)]
+                seeds = order[starts[first]:starts[last]].to(self.graph.device)
+                layers = ops.sample_bulk(self.graph, self.sampler, seeds, torch.tensor(offsets), self.sizes,
+                                         first_minibatch=first, epoch=epoch, seed=self.seed,
+                                         include_frontier=self.include_frontier, saint_norm=self.saint_norm)
+                minibatches += _split_bulk(layers, seeds, offsets, first, self.device)
+            for g in sequence[begin:end]:  # in the steps' order
+                yield minibatches[g - begin]
 
 
 def _split_bulk(layers, seeds, seed_offsets, first_minibatch, device):

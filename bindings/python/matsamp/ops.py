@@ -114,17 +114,22 @@ def bulk_size_for_budget(graph, sampler, sizes, batch_size, minibatches, budget_
                                                   _args.integer(budget_bytes, "budget_bytes"))
 
 
-def epoch_order(nodes, num_nodes, batch_size, seed, epoch, locality_blocks=0, shuffle=True):
-    """The epoch's node order and where each minibatch starts in it (``starts``,
-    one more than the minibatches): the C++ EpochOrder that the CLI and the
-    trainer cut their epochs with. ``nodes`` are shuffled with a Philox key of
-    (seed, epoch), or kept in order; with ``locality_blocks`` B > 0, per block of
-    B equal id ranges of [0, num_nodes), blocks in order, each cut apart."""
-    order, starts = torch.ops.matsamp.epoch_order(
+def epoch_order(nodes, num_nodes, batch_size, seed, epoch, locality_blocks=0, shuffle=True, minibatches_per_step=0,
+                bulk_steps=1):
+    """The epoch's node order, where each minibatch starts in it (``starts``, one
+    more than the minibatches) and the minibatch ids in the order steps train on
+    them (``sequence``): the C++ EpochPlan that the CLI and the trainer cut their
+    epochs with. ``nodes`` are shuffled with a Philox key of (seed, epoch), or
+    kept in order; steps take ``minibatches_per_step`` minibatches (lanes; 0:
+    one, or ``locality_blocks``), sampled ``bulk_steps`` steps at a time; with
+    ``locality_blocks`` B > 0 lane j's minibatches come from block j·B/lanes of
+    B equal id ranges of [0, num_nodes)."""
+    order, starts, sequence = torch.ops.matsamp.epoch_order(
         _args.tensor(nodes, "nodes"), _args.integer(num_nodes, "num_nodes"), _args.integer(batch_size, "batch_size"),
         _args.integer(seed, "seed"), _args.integer(epoch, "epoch"), _args.integer(locality_blocks, "locality_blocks"),
-        bool(shuffle))
-    return order, starts.tolist()
+        bool(shuffle), _args.integer(minibatches_per_step, "minibatches_per_step"),
+        _args.integer(bulk_steps, "bulk_steps"))
+    return order, starts.tolist(), sequence.tolist()
 
 
 def shuffle_nodes(nodes, seed, epoch, stream=0):
