@@ -283,9 +283,7 @@ CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, in
 }
 
 CsrMatrix GraphProduct::sample_shared_row(int row_id, int64_t s, const SampleKeys& keys) {
-  const SharedRowBlock& row = shared_row(row_id);
-  const SharedRowShape& shape = row.shape();
-  const RowBlocks& blocks = row.blocks();
+  const SharedRowShape& shape = shared_row(row_id).shape();
   const char* op = "distributed its_sample of a shared row";
   MATSAMP_CHECK(exchange_ == Exchange::sparsity_aware, op, ": needs the sparsity-aware exchange");
   check_sample_keys(keys, s, op);
@@ -298,62 +296,11 @@ CsrMatrix GraphProduct::sample_shared_row(int row_id, int64_t s, const SampleKey
   const int64_t rows = keys.row_offsets.back(), r0 = j * rows / c, r1 = (j + 1) * rows / c;
   ProductCall record;
   record.shared_row = true;
-  CsrMatrix piece(r1 - r0, blocks.n);
+  CsrMatrix piece;
   {
     ScopedTimer timer(&record.exchange_s);
-    if (shape.positive <= s) {  // every row takes every positive entry
-      RowRequest request;
-      request.op = RowOp::positive_entries;
-      for (int q = 0; q < blocks.count; ++q)
-        if (shape.block_positive[q] > 0) request.ids.push_back(static_cast<vid_t>(blocks.begin(q)));
-      FetchedRows all;
-      exchange_round(&request, row_id, &all, &record);
-      for (int64_t r = 0; r < piece.rows; ++r) {
-        piece.colidx.insert(piece.colidx.end(), all.rows.colidx.begin(), all.rows.colidx.end());
-        piece.values.insert(piece.values.end(), all.rows.values.begin(), all.rows.values.end());
-        piece.rowptr[r + 1] = piece.nnz();
-      }
-    } else {
-      std::vector<SharedRowDraws> draws;
-      for (int64_t r = r0; r < r1; ++r) draws.emplace_back(s, shape, row_key(keys, r));
-      for (;;) {
-        std::vector<uint64_t> targets;
-        std::vector<size_t> first_target(draws.size() + 1, 0);
-        for (size_t i = 0; i < draws.size(); ++i) {
-          if (!draws[i].done()) draws[i].targets(&targets);
-          first_target[i + 1] = targets.size();
-        }
-        std::vector<int64_t> pending{static_cast<int64_t>(targets.size())};
-        if (c > 1) row_comm.all_reduce_sum(pending);
-        if (pending[0] == 0) break;
-        // Asked grouped by the block holding each target.
-        std::vector<int> owner(targets.size());
-        for (size_t t = 0; t < targets.size(); ++t) owner[t] = shape.owner(targets[t]);
-        std::vector<size_t> order(targets.size());
-        std::iota(order.begin(), order.end(), size_t{0});
-        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return owner[x] < owner[y]; });
-        RowRequest request;
-        request.op = RowOp::search_prefix;
-        for (size_t t : order) {
-          request.ids.push_back(static_cast<vid_t>(blocks.begin(owner[t])));
-          request.words.push_back(static_cast<int64_t>(targets[t]));
-        }
-        FetchedRows found;
-        exchange_round(&request, row_id, &found, &record);
-        std::vector<PrefixHit> hits(targets.size());
-        for (size_t i = 0; i < order.size(); ++i)
-          hits[order[i]] = {found.rows.colidx[i], found.rows.values[i], static_cast<uint64_t>(found.words[i])};
-        for (size_t i = 0; i < draws.size(); ++i)
-          draws[i].take(hits.data() + first_target[i], static_cast<int64_t>(first_target[i + 1] - first_target[i]));
-      }
-      for (size_t i = 0; i < draws.size(); ++i) {
-        for (const PrefixHit& hit : draws[i].picked()) {
-          piece.colidx.push_back(hit.vertex);
-          piece.values.push_back(hit.value);
-        }
-        piece.rowptr[i + 1] = piece.nnz();
-      }
-    }
+    piece = shape.positive <= s ? every_positive_entry(row_id, r1 - r0, &record)
+                                : draw_from_shared_row(row_id, s, keys, r0, r1, &record);
   }
   const int64_t row_bytes_before = bytes_sent(row_comm);
   CsrMatrix picks;
@@ -365,6 +312,79 @@ CsrMatrix GraphProduct::sample_shared_row(int row_id, int64_t s, const SampleKey
   record.result_nonzeros = picks.nnz();
   calls_.push_back(record);
   return picks;
+}
+
+CsrMatrix GraphProduct::every_positive_entry(int row_id, int64_t rows, ProductCall* record) {
+  const SharedRowBlock& row = shared_row(row_id);
+  const RowBlocks& blocks = row.blocks();
+  RowRequest request;
+  request.op = RowOp::positive_entries;
+  for (int q = 0; q < blocks.count; ++q)
+    if (row.shape().block_positive[q] > 0) request.ids.push_back(static_cast<vid_t>(blocks.begin(q)));
+  FetchedRows all;
+  exchange_round(&request, row_id, &all, record);
+  CsrMatrix piece(rows, blocks.n);
+  for (int64_t r = 0; r < piece.rows; ++r) {
+    piece.colidx.insert(piece.colidx.end(), all.rows.colidx.begin(), all.rows.colidx.end());
+    piece.values.insert(piece.values.end(), all.rows.values.begin(), all.rows.values.end());
+    piece.rowptr[r + 1] = piece.nnz();
+  }
+  return piece;
+}
+
+CsrMatrix GraphProduct::draw_from_shared_row(int row_id, int64_t s, const SampleKeys& keys, int64_t r0, int64_t r1,
+                                             ProductCall* record) {
+  const SharedRowShape& shape = shared_row(row_id).shape();
+  Communicator& row_comm = grid_.row_comm();
+  const bool row_shares = row_reduces() && row_comm.size() > 1;
+  std::vector<SharedRowDraws> draws;
+  for (int64_t r = r0; r < r1; ++r) draws.emplace_back(s, shape, row_key(keys, r));
+  for (;;) {
+    std::vector<uint64_t> targets;
+    std::vector<size_t> first_target(draws.size() + 1, 0);
+    for (size_t i = 0; i < draws.size(); ++i) {
+      if (!draws[i].done()) draws[i].targets(&targets);
+      first_target[i + 1] = targets.size();
+    }
+    std::vector<int64_t> pending{static_cast<int64_t>(targets.size())};
+    if (row_shares) row_comm.all_reduce_sum(pending);
+    if (pending[0] == 0) break;
+    const std::vector<PrefixHit> hits = search_prefixes(row_id, targets, record);
+    for (size_t i = 0; i < draws.size(); ++i)
+      draws[i].take(hits.data() + first_target[i], static_cast<int64_t>(first_target[i + 1] - first_target[i]));
+  }
+  CsrMatrix piece(r1 - r0, shared_row(row_id).blocks().n);
+  for (size_t i = 0; i < draws.size(); ++i) {
+    for (const PrefixHit& hit : draws[i].picked()) {
+      piece.colidx.push_back(hit.vertex);
+      piece.values.push_back(hit.value);
+    }
+    piece.rowptr[i + 1] = piece.nnz();
+  }
+  return piece;
+}
+
+std::vector<PrefixHit> GraphProduct::search_prefixes(int row_id, const std::vector<uint64_t>& targets,
+                                                     ProductCall* record) {
+  const SharedRowBlock& row = shared_row(row_id);
+  // Asked grouped by the block holding each target.
+  std::vector<int> owner(targets.size());
+  for (size_t t = 0; t < targets.size(); ++t) owner[t] = row.shape().owner(targets[t]);
+  std::vector<size_t> order(targets.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return owner[x] < owner[y]; });
+  RowRequest request;
+  request.op = RowOp::search_prefix;
+  for (size_t t : order) {
+    request.ids.push_back(static_cast<vid_t>(row.blocks().begin(owner[t])));
+    request.words.push_back(static_cast<int64_t>(targets[t]));
+  }
+  FetchedRows found;
+  exchange_round(&request, row_id, &found, record);
+  std::vector<PrefixHit> hits(targets.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    hits[order[i]] = {found.rows.colidx[i], found.rows.values[i], static_cast<uint64_t>(found.words[i])};
+  return hits;
 }
 
 std::vector<float> GraphProduct::shared_row_values(int row_id, const std::vector<vid_t>& vertices) {
@@ -415,31 +435,139 @@ std::vector<GraphProduct::Header> GraphProduct::exchange_headers(const std::vect
   return theirs;
 }
 
+namespace {
+
+// A request's ids split by owner (column rank q owns block q), with their words
+// (a sampled row's key, a search's target). This rank's own ids are not sent to
+// itself but answered here; they sit at [own_first, own_first + own_count) of the ids.
+struct OwnerSplit {
+  std::vector<int64_t> counts, word_counts;  // sent to each column rank (none to this one)
+  int64_t own_first = 0, own_count = 0;
+  std::vector<col_t> ids;
+  std::vector<int64_t> words, own_words;
+  explicit OwnerSplit(int ranks) : counts(ranks, 0), word_counts(ranks, 0) {}
+};
+
+OwnerSplit split_by_owner(const std::vector<vid_t>& ids, const std::vector<int64_t>& words, int64_t width,
+                          const RowBlocks& blocks, int ranks, int me) {
+  OwnerSplit out(ranks);
+  for (vid_t v : ids) ++out.counts[blocks.owner(v)];
+  for (int q = 0; q < me; ++q) out.own_first += out.counts[q];
+  out.own_count = std::exchange(out.counts[me], 0);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const auto at = static_cast<int64_t>(i);
+    const bool own = at >= out.own_first && at < out.own_first + out.own_count;
+    if (!own) out.ids.push_back(static_cast<col_t>(ids[i]));
+    for (int64_t w = 0; w < width; ++w) (own ? out.own_words : out.words).push_back(words[width * i + w]);
+  }
+  for (int q = 0; q < ranks; ++q) out.word_counts[q] = width * out.counts[q];
+  return out;
+}
+
+// What the column asks of this rank: the ids each rank wants from it, and their words.
+struct Asked {
+  std::vector<int64_t> counts, word_counts;  // per column rank
+  std::vector<col_t> ids;
+  std::vector<int64_t> words;
+};
+
+Asked receive_requests(Communicator& col, const std::vector<GraphProduct::Header>& theirs, const OwnerSplit& sent,
+                       bool any_words) {
+  const int ranks = col.size();
+  Asked asked{std::vector<int64_t>(ranks), std::vector<int64_t>(ranks), {}, {}};
+  for (int q = 0; q < ranks; ++q) {
+    asked.counts[q] = theirs[q].count;
+    asked.word_counts[q] = words_per_id(static_cast<RowOp>(theirs[q].op)) * theirs[q].count;
+  }
+  asked.ids.resize(std::accumulate(asked.counts.begin(), asked.counts.end(), int64_t{0}));
+  col.all_to_allv(sent.ids.data(), sent.counts, asked.ids.data(), asked.counts, DataType::int32);
+  asked.words.resize(std::accumulate(asked.word_counts.begin(), asked.word_counts.end(), int64_t{0}));
+  if (any_words)
+    col.all_to_allv(sent.words.data(), sent.word_counts, asked.words.data(), asked.word_counts, DataType::int64);
+  return asked;
+}
+
+// What the column answers this rank: per id sent its row length, then the rows'
+// entries (entry_counts of them from each rank) and answer words.
+struct Received {
+  std::vector<int64_t> lengths, entry_counts;
+  std::vector<col_t> colidx;
+  std::vector<float> values;
+  std::vector<int64_t> words;
+};
+
+// Sends `out` (entry_counts[q] entries answering rank q) and receives this rank's answers.
+Received exchange_answers(Communicator& col, const std::vector<GraphProduct::Header>& theirs, const RowsOut& out,
+                          const std::vector<int64_t>& entry_counts, const Asked& asked, const OwnerSplit& sent,
+                          int64_t answer_width, bool any_answer_words) {
+  const int ranks = col.size();
+  Received got{std::vector<int64_t>(sent.ids.size()), std::vector<int64_t>(ranks, 0), {}, {}, {}};
+  col.all_to_allv(out.lengths.data(), asked.counts, got.lengths.data(), sent.counts, DataType::int64);
+  int64_t at = 0;
+  for (int q = 0; q < ranks; ++q)
+    for (int64_t i = 0; i < sent.counts[q]; ++i) got.entry_counts[q] += got.lengths[at++];
+  const int64_t entries = std::accumulate(got.entry_counts.begin(), got.entry_counts.end(), int64_t{0});
+  got.colidx.resize(entries);
+  got.values.resize(entries);
+  col.all_to_allv(out.colidx.data(), entry_counts, got.colidx.data(), got.entry_counts, DataType::int32);
+  col.all_to_allv(out.values.data(), entry_counts, got.values.data(), got.entry_counts, DataType::float32);
+  got.words.resize(answer_width * sent.ids.size());
+  if (any_answer_words) {
+    std::vector<int64_t> words_out(ranks), words_in(ranks);
+    for (int q = 0; q < ranks; ++q) {
+      words_out[q] = answer_words_per_id(static_cast<RowOp>(theirs[q].op)) * asked.counts[q];
+      words_in[q] = answer_width * sent.counts[q];
+    }
+    col.all_to_allv(out.words.data(), words_out, got.words.data(), words_in, DataType::int64);
+  }
+  return got;
+}
+
+void count_round(const OwnerSplit& sent, const Received& got, int64_t answer_width, ProductCall& record) {
+  for (size_t q = 0; q < sent.counts.size(); ++q) {
+    record.request_bytes += 4 * sent.counts[q] + 8 * sent.word_counts[q];
+    record.response_bytes += 8 * (sent.counts[q] + got.entry_counts[q] + answer_width * sent.counts[q]);
+    record.remote_rows += sent.counts[q];
+    record.remote_entries += got.entry_counts[q];
+  }
+}
+
+// The rows of `ids` in their order: those of lower blocks (received), this rank's own, the rest.
+void splice_rows(const std::vector<vid_t>& ids, int64_t cols, const OwnerSplit& sent, const Received& got,
+                 const RowsOut& own, int64_t answer_width, int me, FetchedRows& fetched) {
+  const int64_t own_first = sent.own_first, own_count = sent.own_count;
+  const int64_t lower_entries = std::accumulate(got.entry_counts.begin(), got.entry_counts.begin() + me, int64_t{0});
+  CsrMatrix& rows = fetched.rows;
+  rows = CsrMatrix(static_cast<int64_t>(ids.size()), cols);
+  for (int64_t i = 0; i < rows.rows; ++i) {
+    const int64_t length = i < own_first               ? got.lengths[i]
+                           : i < own_first + own_count ? own.lengths[i - own_first]
+                                                       : got.lengths[i - own_count];
+    rows.rowptr[i + 1] = rows.rowptr[i] + length;
+  }
+  auto splice = [](const auto& received, const auto& local, int64_t lower, auto& into) {
+    into.reserve(received.size() + local.size());
+    into.assign(received.begin(), received.begin() + lower);
+    into.insert(into.end(), local.begin(), local.end());
+    into.insert(into.end(), received.begin() + lower, received.end());
+  };
+  splice(got.colidx, own.colidx, lower_entries, rows.colidx);
+  splice(got.values, own.values, lower_entries, rows.values);
+  splice(got.words, own.words, answer_width * own_first, fetched.words);
+  fetched.ids = ids;
+}
+
+}  // namespace
+
 bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, FetchedRows* fetched,
                                   ProductCall* record) {
   Communicator& col = grid_.col_comm();
   const int ranks = col.size(), me = col.rank();
-  // Ids per owner (column rank q owns block q) with their words (a sampled row's key, a
-  // search's target). This rank's own ids are not sent to itself but answered here;
-  // they sit at [own_first, own_first + own_count) of request->ids.
   const RowOp my_op = request ? request->op : RowOp::whole_rows;
-  const int64_t width = words_per_id(my_op), answer_width = answer_words_per_id(my_op);
-  std::vector<int64_t> request_counts(ranks, 0), word_counts(ranks, 0);
-  int64_t own_first = 0, own_count = 0;
-  std::vector<col_t> ids;
-  std::vector<int64_t> words, own_words;
-  if (request) {
-    const RowBlocks& blocks = blocks_of(my_op, operand_id);
-    for (vid_t v : request->ids) ++request_counts[blocks.owner(v)];
-    for (int q = 0; q < me; ++q) own_first += request_counts[q];
-    own_count = std::exchange(request_counts[me], 0);
-    for (size_t i = 0; i < request->ids.size(); ++i) {
-      const bool own = static_cast<int64_t>(i) >= own_first && static_cast<int64_t>(i) < own_first + own_count;
-      if (!own) ids.push_back(static_cast<col_t>(request->ids[i]));
-      for (int64_t w = 0; w < width; ++w) (own ? own_words : words).push_back(request->words[width * i + w]);
-    }
-    for (int q = 0; q < ranks; ++q) word_counts[q] = width * request_counts[q];
-  }
+  const int64_t answer_width = answer_words_per_id(my_op);
+  const OwnerSplit sent = request ? split_by_owner(request->ids, request->words, words_per_id(my_op),
+                                                   blocks_of(my_op, operand_id), ranks, me)
+                                  : OwnerSplit(ranks);
   Header header{request != nullptr, operand_id};
   if (request) {
     header.op = static_cast<int64_t>(request->op);
@@ -449,7 +577,7 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
     header.key_layer = request->key_base.layer;
   }
   std::vector<Header> mine(ranks, header);
-  for (int q = 0; q < ranks; ++q) mine[q].count = request_counts[q];
+  for (int q = 0; q < ranks; ++q) mine[q].count = sent.counts[q];
   const std::vector<Header> theirs = exchange_headers(mine);
   if (std::none_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.active; })) return false;
   for (int q = 0; q < ranks; ++q)
@@ -459,18 +587,7 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   const auto any_op = [&](auto&& test) {
     return std::any_of(theirs.begin(), theirs.end(), [&](const Header& h) { return test(static_cast<RowOp>(h.op)); });
   };
-
-  // Requests: the ids each rank wants from this one, and their words.
-  std::vector<int64_t> ask_counts(ranks), ask_word_counts(ranks);
-  for (int q = 0; q < ranks; ++q) {
-    ask_counts[q] = theirs[q].count;
-    ask_word_counts[q] = words_per_id(static_cast<RowOp>(theirs[q].op)) * theirs[q].count;
-  }
-  std::vector<col_t> asked(std::accumulate(ask_counts.begin(), ask_counts.end(), int64_t{0}));
-  col.all_to_allv(ids.data(), request_counts, asked.data(), ask_counts, DataType::int32);
-  std::vector<int64_t> asked_words(std::accumulate(ask_word_counts.begin(), ask_word_counts.end(), int64_t{0}));
-  if (any_op([](RowOp op) { return words_per_id(op) > 0; }))
-    col.all_to_allv(words.data(), word_counts, asked_words.data(), ask_word_counts, DataType::int64);
+  const Asked asked = receive_requests(col, theirs, sent, any_op([](RowOp op) { return words_per_id(op) > 0; }));
 
   // Answers: for each asked id its row length, then the rows' entries (and words).
   const auto respond = [&](const Header& h, const col_t* at, int64_t count, const int64_t* with, int asker,
@@ -483,62 +600,21 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   RowsOut out;
   std::vector<int64_t> entry_counts(ranks, 0);
   int64_t at = 0, word_at = 0;
-  for (int q = 0; q < ranks; at += ask_counts[q], word_at += ask_word_counts[q], ++q)
-    if (ask_counts[q] > 0)
-      entry_counts[q] = respond(theirs[q], asked.data() + at, ask_counts[q], asked_words.data() + word_at, q, out);
-  std::vector<int64_t> got_lengths(ids.size());
-  col.all_to_allv(out.lengths.data(), ask_counts, got_lengths.data(), request_counts, DataType::int64);
-  std::vector<int64_t> got_entry_counts(ranks, 0);
-  at = 0;
-  for (int q = 0; q < ranks; ++q)
-    for (int64_t i = 0; i < request_counts[q]; ++i) got_entry_counts[q] += got_lengths[at++];
-  const int64_t got_entries = std::accumulate(got_entry_counts.begin(), got_entry_counts.end(), int64_t{0});
-  std::vector<col_t> got_colidx(got_entries);
-  std::vector<float> got_values(got_entries);
-  col.all_to_allv(out.colidx.data(), entry_counts, got_colidx.data(), got_entry_counts, DataType::int32);
-  col.all_to_allv(out.values.data(), entry_counts, got_values.data(), got_entry_counts, DataType::float32);
-  std::vector<int64_t> got_words(answer_width * ids.size());
-  if (any_op([](RowOp op) { return answer_words_per_id(op) > 0; })) {
-    std::vector<int64_t> words_out(ranks), words_in(ranks);
-    for (int q = 0; q < ranks; ++q) {
-      words_out[q] = answer_words_per_id(static_cast<RowOp>(theirs[q].op)) * ask_counts[q];
-      words_in[q] = answer_width * request_counts[q];
-    }
-    col.all_to_allv(out.words.data(), words_out, got_words.data(), words_in, DataType::int64);
-  }
-  if (record)
-    for (int q = 0; q < ranks; ++q) {
-      record->request_bytes += 4 * request_counts[q] + 8 * word_counts[q];
-      record->response_bytes += 8 * (request_counts[q] + got_entry_counts[q] + answer_width * request_counts[q]);
-      record->remote_rows += request_counts[q];
-      record->remote_entries += got_entry_counts[q];
-    }
+  for (int q = 0; q < ranks; at += asked.counts[q], word_at += asked.word_counts[q], ++q)
+    if (asked.counts[q] > 0)
+      entry_counts[q] =
+          respond(theirs[q], asked.ids.data() + at, asked.counts[q], asked.words.data() + word_at, q, out);
+  const Received got = exchange_answers(col, theirs, out, entry_counts, asked, sent, answer_width,
+                                        any_op([](RowOp op) { return answer_words_per_id(op) > 0; }));
+  if (record) count_round(sent, got, answer_width, *record);
   if (!fetched) return true;
 
-  // The rows in the order of request->ids: those of lower blocks, this rank's own, the rest.
   RowsOut own;
-  std::vector<col_t> own_ids(request->ids.begin() + own_first, request->ids.begin() + own_first + own_count);
-  respond(theirs[me], own_ids.data(), own_count, own_words.data(), me, own);
-  const int64_t lower_entries = std::accumulate(got_entry_counts.begin(), got_entry_counts.begin() + me, int64_t{0});
-  CsrMatrix& rows = fetched->rows;
-  rows = CsrMatrix(static_cast<int64_t>(request->ids.size()),
-                   is_shared_row_op(my_op) ? shared_row(operand_id).blocks().n : operand(operand_id).cols());
-  for (int64_t i = 0; i < rows.rows; ++i) {
-    const int64_t length = i < own_first               ? got_lengths[i]
-                           : i < own_first + own_count ? own.lengths[i - own_first]
-                                                       : got_lengths[i - own_count];
-    rows.rowptr[i + 1] = rows.rowptr[i] + length;
-  }
-  auto splice = [](const auto& received, const auto& local, int64_t lower, auto& into) {
-    into.reserve(received.size() + local.size());
-    into.assign(received.begin(), received.begin() + lower);
-    into.insert(into.end(), local.begin(), local.end());
-    into.insert(into.end(), received.begin() + lower, received.end());
-  };
-  splice(got_colidx, own.colidx, lower_entries, rows.colidx);
-  splice(got_values, own.values, lower_entries, rows.values);
-  splice(got_words, own.words, answer_width * own_first, fetched->words);
-  fetched->ids = request->ids;
+  std::vector<col_t> own_ids(request->ids.begin() + sent.own_first,
+                             request->ids.begin() + sent.own_first + sent.own_count);
+  respond(theirs[me], own_ids.data(), sent.own_count, sent.own_words.data(), me, own);
+  const int64_t cols = is_shared_row_op(my_op) ? shared_row(operand_id).blocks().n : operand(operand_id).cols();
+  splice_rows(request->ids, cols, sent, got, own, answer_width, me, *fetched);
   return true;
 }
 

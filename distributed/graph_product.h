@@ -150,6 +150,14 @@ class GraphProduct {
   bool exchange_round(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   CsrMatrix sample_rows_at_owners(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
                                   RowOp op, bool uniform_rows);
+  // sample_shared_row's cases for `rows` / rows [r0, r1) of the keys: every row takes
+  // every positive entry (s at least their count), or each row's draws search the
+  // blocks' prefixes round by round (the process row agreeing on every round).
+  CsrMatrix every_positive_entry(int row, int64_t rows, ProductCall* record);
+  CsrMatrix draw_from_shared_row(int row, int64_t s, const SampleKeys& keys, int64_t r0, int64_t r1,
+                                 ProductCall* record);
+  // One search round: the hit of each target, asked of the owner of its block.
+  std::vector<PrefixHit> search_prefixes(int row, const std::vector<uint64_t>& targets, ProductCall* record);
   bool exchange_aware(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   bool exchange_oblivious(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   std::vector<Header> exchange_headers(const std::vector<Header>& mine);

@@ -209,7 +209,7 @@ int64_t seed_edges_sampled(const EdgeBulk& b, const std::vector<Minibatch>& got,
 
 TEST_P(Exclusion, SeedEdgesNeverAppearInTheirOwnMinibatchsLayers) {
   const auto sampler = make({25, 25}, {512, 512});
-  ASSERT_TRUE(sampler->excludes_edges());
+  ASSERT_NE(find_capability<EdgeSeedSampler>(*sampler), nullptr);
   const EdgeList e = upper_edges(g_.adj);
   const NegativeSampler negatives(g_.adj, {1, NegativeDistribution::uniform, false});
   const EdgeBulk b = bulk_of(e, 64, 0, 8, &negatives, {1, 4, true, true});
@@ -243,7 +243,8 @@ TEST_P(Exclusion, AnEmptyMaskSamplesAsWithoutExclusion) {
   nothing.add_minibatch({});
   Context ctx{*backend_, 3};
   testing::expect_identical(
-      minibatches_of(to_host(*backend_, sampler->sample_excluding(ctx, seeds, offsets, 2, 1, nothing))),
+      minibatches_of(to_host(*backend_, require_capability<EdgeSeedSampler>(*sampler).sample_excluding(
+                                            ctx, seeds, offsets, 2, 1, nothing))),
       minibatches_of(to_host(*backend_, sampler->sample(ctx, seeds, offsets, 2, 1))), "empty mask");
 }
 
@@ -255,12 +256,11 @@ TEST(Exclusion, SamplersWithoutItSayWhichDo) {
   auto backend = make_cpu_backend();
   LocalGraph graph(*backend, g.adj);
   const auto saint = make_sampler("saint", graph);
-  EXPECT_FALSE(saint->excludes_edges());
-  ExcludedEdges e;
-  e.add_minibatch({{0, 1}});
+  EXPECT_EQ(find_capability<EdgeSeedSampler>(*saint), nullptr);
+  const EdgeBulk edges = make_edge_bulk({0}, {1}, {0, 1}, 0, nullptr, {});  // its seed edge excluded
   Context ctx{*backend, 1};
   try {
-    saint->sample_excluding(ctx, {0, 1}, {0, 2}, 0, 0, e);
+    sample_edge_bulk(*saint, ctx, edges, 0);
     FAIL() << "saint sampled with exclusion";
   } catch (const Error& error) {
     EXPECT_NE(std::string(error.what()).find("graphsage, labor, dgs, ladies or fastgcn"), std::string::npos)

@@ -10,7 +10,7 @@
 #include "ops/column_importance.h"
 #include "ops/ops.h"
 #include "reference.h"
-#include "sampling/sampler.h"
+#include "sampling/capabilities.h"
 #include "statistics.h"
 #include "test_sampler.h"
 
@@ -162,12 +162,13 @@ TEST(DgsSampler, LayersCarryTheGuidedWeightsAndFollowANewImportance) {
   for (size_t e = 0; e < adj.values.size(); ++e) some_differ |= adj.values[e] != labor_bulk.layers[0].adj.values[e];
   EXPECT_TRUE(some_differ);
 
-  dgs->on_cpu().set_column_importance(std::make_shared<const ColumnImportance>(every_other_column(300, 0.05f)));
+  const auto& dgs_guided = require_capability<ImportanceGuidedSampler>(dgs->on_cpu());
+  dgs_guided.set_column_importance(std::make_shared<const ColumnImportance>(every_other_column(300, 0.05f)));
   const BulkSample guided = dgs->sample(seeds, offsets, 0, 1);
   EXPECT_NE(guided.layers[0].adj.colidx, adj.colidx);
-  testing::expect_error([&] { labor->on_cpu().set_column_importance(std::make_shared<const ColumnImportance>()); },
-                        "the labor sampler draws by no column importance");
-  testing::expect_error([&] { dgs->on_cpu().set_column_importance(nullptr); }, "dgs: no column importance given");
+  testing::expect_error([&] { require_capability<ImportanceGuidedSampler>(labor->on_cpu()); },
+                        "the labor sampler cannot draw by a column importance (dgs can)");
+  testing::expect_error([&] { dgs_guided.set_column_importance(nullptr); }, "dgs: no column importance given");
 }
 
 }  // namespace

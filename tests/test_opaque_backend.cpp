@@ -293,18 +293,20 @@ TEST(OpaqueBackend, LinkExclusionStaysInTheBackend) {
   for (const std::string& name : sampler_names()) {
     SCOPED_TRACE(name);
     testing::TestSampler sampler(name, adj, small_layers(), 31);
-    if (!sampler.on_cpu().excludes_edges()) continue;
+    const EdgeSeedSampler* on_cpu_excluding = find_capability<EdgeSeedSampler>(sampler.on_cpu());
+    if (!on_cpu_excluding) continue;
     ++excluding;
     OpaqueBackend opaque;
     testing::BoundSampler bound = sampler.bind(opaque);
     const SeedBatch uploaded = upload_seeds(opaque, seeds, offsets);
-    const ExcludedInBackend uploaded_edges = bound.sampler->upload_excluded(opaque, excluded);
+    const EdgeSeedSampler& excluding = require_capability<EdgeSeedSampler>(*bound.sampler);
+    const ExcludedInBackend uploaded_edges = excluding.upload_excluded(opaque, excluded);
     const TransferCounts before = opaque.transfer_counts();
-    Bulk bulk = bound.sampler->sample_excluding(bound.context, uploaded, 4, 2, uploaded_edges);
+    Bulk bulk = excluding.sample_excluding(bound.context, uploaded, 4, 2, uploaded_edges);
     const TransferCounts while_sampling = opaque.transfer_counts() - before;
     Context on_cpu{sampler.cpu(), sampler.seed()};
     Fingerprint want, got;
-    want.add(to_host(sampler.cpu(), sampler.on_cpu().sample_excluding(on_cpu, seeds, offsets, 4, 2, excluded)));
+    want.add(to_host(sampler.cpu(), on_cpu_excluding->sample_excluding(on_cpu, seeds, offsets, 4, 2, excluded)));
     got.add(to_host(opaque, std::move(bulk)));
     EXPECT_EQ(got.value(), want.value());
     EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";

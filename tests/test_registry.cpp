@@ -41,40 +41,58 @@ TEST(SamplerRegistry, EveryRegisteredSamplerBuildsWithItsDefaults) {
 }
 
 // The table is what every "can this sampler ..." asks, so it must say what each
-// sampler does: its program's shape and each capability, tried on the sampler.
+// sampler is: its program's shape, and a capability flag exactly where the
+// sampler implements that capability's interface.
 TEST(SamplerRegistry, TheTableSaysWhatEachSamplerIsAndCanDo) {
   const CsrMatrix ring = testing::ring_graph(40);
   auto backend = make_cpu_backend();
   LocalGraph graph(*backend, ring);
-  const std::string dir = testing::scratch_dir("registry_capabilities");
+  int implemented[3] = {0, 0, 0};
   for (const SamplerSpec& spec : sampler_registry()) {
     SCOPED_TRACE(spec.name);
-    // saint_norm on where taken: estimates are pre-sampled for GraphSAINT's normalization.
-    const std::unique_ptr<Sampler> sampler = make_sampler(spec.name, graph, SamplerParams().set("saint_norm", 1));
+    const std::unique_ptr<Sampler> sampler = make_sampler(spec.name, graph);
     const Sampler* s = sampler.get();
     EXPECT_EQ(dynamic_cast<const NodeWiseSampler*>(s) != nullptr, spec.family == SamplerFamily::node_wise);
     EXPECT_EQ(dynamic_cast<const LayerWiseSampler*>(s) != nullptr, spec.family == SamplerFamily::layer_wise);
     EXPECT_EQ(dynamic_cast<const SubgraphSampler*>(s) != nullptr, spec.family == SamplerFamily::subgraph);
-    EXPECT_EQ(sampler->excludes_edges(), can(spec, kEdgeSeeds));
-    const auto works = [](auto&& fn) {
-      try {
-        fn();
-        return true;
-      } catch (const Error&) {
-        return false;
-      }
-    };
-    EXPECT_EQ(works([&] { sampler->set_column_importance(std::make_shared<const ColumnImportance>()); }),
-              can(spec, kImportance));
-    EXPECT_EQ(works([&] { sampler->keep_estimates(estimate_file(dir + "/" + spec.name + ".msg"), "key"); }),
-              can(spec, kEstimates));
+    const bool interfaces[3] = {find_capability<EdgeSeedSampler>(*s) != nullptr,
+                                find_capability<EstimatingSampler>(*s) != nullptr,
+                                find_capability<ImportanceGuidedSampler>(*s) != nullptr};
+    EXPECT_EQ(interfaces[0], can(spec, kEdgeSeeds)) << "EdgeSeedSampler";
+    EXPECT_EQ(interfaces[1], can(spec, kEstimates)) << "EstimatingSampler";
+    EXPECT_EQ(interfaces[2], can(spec, kImportance)) << "ImportanceGuidedSampler";
+    for (int i = 0; i < 3; ++i) implemented[i] += interfaces[i];
     const std::vector<std::string> traits = sampler_traits(spec);
     EXPECT_EQ(traits.front(), family_name(spec.family));
     EXPECT_EQ(std::count(traits.begin(), traits.end(), "edge_seeds"), can(spec, kEdgeSeeds) ? 1 : 0);
   }
+  for (int i = 0; i < 3; ++i) EXPECT_GT(implemented[i], 0) << "interface " << i << " implemented by no sampler";
   EXPECT_EQ(samplers_that(kImportance), "dgs");
   EXPECT_NE(samplers_that(kEdgeSeeds).find(", labor, dgs, ladies or fastgcn"), std::string::npos)
       << samplers_that(kEdgeSeeds);
+}
+
+// A capability's interface works where the table has the flag, and asking a
+// sampler without it for the interface names the samplers that have it.
+TEST(SamplerRegistry, CapabilitiesAreCallableWhereFlaggedAndClearErrorsElsewhere) {
+  const CsrMatrix ring = testing::ring_graph(40);
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, ring);
+  const std::string dir = testing::scratch_dir("registry_capabilities");
+  // saint_norm on where taken: estimates are pre-sampled for GraphSAINT's normalization.
+  const std::unique_ptr<Sampler> saint = make_sampler("saint", graph, SamplerParams().set("saint_norm", 1));
+  EXPECT_NO_THROW(require_capability<EstimatingSampler>(*saint).keep_estimates(estimate_file(dir + "/saint.msg"), "k"));
+  const std::unique_ptr<Sampler> dgs = make_sampler("dgs", graph);
+  EXPECT_NO_THROW(require_capability<ImportanceGuidedSampler>(*dgs).set_column_importance(
+      std::make_shared<const ColumnImportance>()));
+  testing::expect_error([&] { require_capability<EdgeSeedSampler>(*saint); },
+                        "the saint sampler cannot take seed edges out of its layers (graphsage, labor, dgs, ladies "
+                        "or fastgcn can)");
+  testing::expect_error([&] { require_capability<ImportanceGuidedSampler>(*saint); },
+                        "the saint sampler cannot draw by a column importance (dgs can)");
+  testing::expect_error([&] { require_capability<EstimatingSampler>(*dgs); },
+                        "the dgs sampler cannot keep pre-sampled estimates (saint, saint_node, saint_edge or "
+                        "frontier can)");
 }
 
 // The heterogeneous samplers are entries too: each builds from its kind of counts.

@@ -122,7 +122,7 @@ std::vector<Minibatch> normalized_walks(const Graph& g, std::shared_ptr<const Es
   LocalGraph graph(*backend, g.adj);
   const auto sampler = make_sampler(
       "saint", graph, SamplerParams().set("walk_length", walk_length).set("layers", 2).set("saint_norm", 1));
-  if (store) sampler->keep_estimates(std::move(store), key);
+  if (store) require_capability<EstimatingSampler>(*sampler).keep_estimates(std::move(store), key);
   std::vector<vid_t> seeds(20);
   for (vid_t v = 0; v < 20; ++v) seeds[v] = v;
   Context ctx{*backend, 3};
@@ -186,11 +186,13 @@ TEST(SaintCountsFile, SamplersThatPreSampleNothingSaySo) {
   auto backend = make_cpu_backend();
   LocalGraph graph(*backend, karate.adj);
   const auto sage = make_sampler("graphsage", graph, SamplerParams().set("fanouts", std::vector<int64_t>{2}));
-  EXPECT_TRUE(testing::throws_error_with([&] { sage->keep_estimates(estimate_file("unused.msg"), "k"); },
-                                         {"graphsage sampler pre-samples nothing"}));
+  EXPECT_TRUE(testing::throws_error_with(
+      [&] { require_capability<EstimatingSampler>(*sage); },
+      {"the graphsage sampler cannot keep pre-sampled estimates (saint, saint_node, saint_edge or frontier can)"}));
   const auto plain = make_sampler("saint", graph, SamplerParams().set("walk_length", 2).set("layers", 2));
-  EXPECT_TRUE(testing::throws_error_with([&] { plain->keep_estimates(estimate_file("unused.msg"), "k"); },
-                                         {"pre-samples only with saint_norm"}));
+  EXPECT_TRUE(testing::throws_error_with(
+      [&] { require_capability<EstimatingSampler>(*plain).keep_estimates(estimate_file("unused.msg"), "k"); },
+      {"pre-samples only with saint_norm"}));
 }
 
 }  // namespace

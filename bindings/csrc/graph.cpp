@@ -235,7 +235,8 @@ std::shared_ptr<const Sampler> GraphHolder::sampler(const std::string& name, con
   std::shared_ptr<const Sampler>& kept = samplers_[key];
   if (!kept) {
     kept = with_backend([&](Backend&, LocalGraph& graph) { return matsamp::make_sampler(name, graph, params); });
-    if (importance_ && can(spec, kImportance)) kept->set_column_importance(importance_);
+    const auto* guided = find_capability<ImportanceGuidedSampler>(*kept);
+    if (importance_ && guided) guided->set_column_importance(importance_);
   }
   return kept;
 }
@@ -244,7 +245,8 @@ void GraphHolder::set_column_importance(std::shared_ptr<const ColumnImportance> 
   std::lock_guard<std::mutex> lock(samplers_mutex_);
   importance_ = std::move(importance);
   for (auto& [key, sampler] : samplers_)
-    if (can(find_sampler(sampler->name()), kImportance)) sampler->set_column_importance(importance_);
+    if (const auto* guided = find_capability<ImportanceGuidedSampler>(*sampler))
+      guided->set_column_importance(importance_);
 }
 
 }  // namespace matsamp::bindings

@@ -10,9 +10,9 @@
 #include "cli/graph_source.h"
 #include "cli/hetero_bench.h"
 #include "cli/hetero_distributed_bench.h"
+#include "sampling/epoch_plan.h"
 #include "cli/link_bench.h"
 #include "cli/sampler_options.h"
-#include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "util/bandwidth.h"
 #include "util/json.h"
@@ -157,106 +157,120 @@ JsonObject describe(const DeviceCounters& gpu, const EpochRun& bulk) {
       .add("total_bytes", gpu.memory.total_bytes);
 }
 
+struct BenchOptions {
+  GraphSource source;
+  SamplerOptions sampler;
+  bool compare_per_batch = false;
+  bool results_to_host = false;
+  int repeat = 1;
+  std::string plot;
+  DistributedBenchOptions distributed;
+  LinkBenchOptions link;
+  HeteroOptions hetero;
+};
+
+void add_bench_options(CLI::App& cmd, BenchOptions& options) {
+  add_graph_options(cmd, options.source);
+  add_sampler_options(cmd, options.sampler);
+  cmd.add_flag("--compare-per-batch", options.compare_per_batch,
+               "also sample the epoch one minibatch at a time (k = 1) and report both");
+  cmd.add_flag("--results-to-host", options.results_to_host,
+               "--device cuda: copy each bulk's layers to the host within the timed steps (by default "
+               "the layers stay on the GPU, as a GPU trainer reads them, and are copied after the "
+               "steps for the fingerprint: fetch_to_host_s)");
+  cmd.add_option("--repeat", options.repeat,
+                 "sample the epoch N times (each mode) and report the run with the median time; all times "
+                 "go to repeat_times_s")
+      ->check(CLI::Range(1, 1000));
+  cmd.add_option("--plot", options.plot,
+                 "also draw the per-step breakdown (bulk, and per batch with --compare-per-batch, against the "
+                 "floor) to this .png, .svg or .pdf (Python with matplotlib: $MATSAMP_PYTHON, default python3)");
+  add_distributed_bench_options(cmd, options.distributed);
+  add_link_bench_options(cmd, options.link);
+  add_hetero_options(cmd, options.hetero);
+}
+
+// The JSON on stdout, and drawn when asked.
+void emit(const JsonObject& json, const std::string& plot) {
+  std::printf("%s\n", json.str().c_str());
+  std::fflush(stdout);
+  if (!plot.empty()) plot_bench(json.str(), plot);
+}
+
+// What every single-process bench of a homogeneous graph starts its JSON with.
+JsonObject bench_header(const BenchOptions& options, const Backend& backend, const Graph& g) {
+  JsonObject json;
+  json.add("command", "bench").add("backend", backend.name()).add("graph", options.source.spec);
+  json.add("vertices", g.num_vertices()).add("nonzeros", g.num_edges());
+  describe(options.sampler, json);
+  return json;
+}
+
+// The epoch with vertex seeds in bulk (and one minibatch at a time with --compare-per-batch).
+JsonObject bench_vertex_epoch(BenchOptions& options, Backend& backend, const Graph& g, const Sampler& sampler) {
+  const Context ctx = make_context(options.sampler, backend);
+  const std::vector<vid_t> train = epoch_training_vertices(options.sampler, g.num_vertices());
+  // The floor is taken on the machine that samples: host memory or the GPU's.
+  const MachineRates rates{backend.copy_bandwidth(), backend.gather_rate()};
+  const EpochRun bulk =
+      run_epoch_repeated(sampler, ctx, train, options.sampler.epoch, options.results_to_host, "bulk", options.repeat);
+  const DeviceCounters gpu = backend.device_counters();  // after the bulk: its peak memory
+
+  JsonObject json = bench_header(options, backend, g);
+  json.add("minibatches", bulk.minibatches)
+      .add("copy_bandwidth_bytes_per_s", rates.copy_bandwidth)
+      .add("gathers_per_s", rates.gather_rate);
+  json.add("bulk", describe(bulk, rates));
+  if (options.compare_per_batch) {
+    EpochOptions single = options.sampler.epoch;
+    single.bulk_size = 1;
+    single.bulk_steps = bulk.bulk_steps;  // the same layout, sampled a minibatch at a time
+    const EpochRun per_batch =
+        run_epoch_repeated(sampler, ctx, train, single, options.results_to_host, "per-batch", options.repeat);
+    json.add("per_batch", describe(per_batch, rates));
+    json.add("bulk_speedup", per_batch.seconds / bulk.seconds);
+    json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
+  }
+  json.add("peak_memory_bytes", peak_resident_bytes());
+  json.add("freed_memory_kept", freed_memory_kept());
+  if (backend.name() == "cuda") json.add("gpu", describe(gpu, bulk));
+  return json;
+}
+
+void run_bench(BenchOptions& options) {
+  if (is_hetero_source(options.source.spec)) {
+    if (distributed_bench_requested(options.distributed))
+      return run_hetero_distributed_bench(options.source, options.sampler, options.hetero, options.distributed);
+    emit(run_hetero_bench(options.source, options.sampler, options.hetero, options.compare_per_batch), options.plot);
+    return;
+  }
+  if (distributed_bench_requested(options.distributed)) {
+    MATSAMP_CHECK(options.plot.empty(),
+                  "--plot draws one process's steps; plot distributed runs with experiments/plot_distributed.py");
+    return run_distributed_bench(options.source, options.sampler, options.distributed);
+  }
+  const Graph g = load_graph(options.source);
+  auto backend = make_backend(options.sampler, g.adj);
+  LocalGraph graph(*backend, g.adj);
+  std::unique_ptr<Sampler> sampler = make_sampler(options.sampler, graph);
+  if (!options.link.edge_seeds) {
+    emit(bench_vertex_epoch(options, *backend, g, *sampler), options.plot);
+    return;
+  }
+  options.link.compare_per_batch = options.compare_per_batch;
+  JsonObject json = bench_header(options, *backend, g);
+  json.add("link", run_link_bench(g, *sampler, *backend, options.sampler, options.link));
+  json.add("peak_memory_bytes", peak_resident_bytes());
+  emit(json, options.plot);
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "bulk-sample one epoch and print step times as JSON");
-  struct Options {
-    GraphSource source;
-    SamplerOptions sampler;
-    bool compare_per_batch = false;
-    bool results_to_host = false;
-    int repeat = 1;
-    std::string plot;
-    DistributedBenchOptions distributed;
-    LinkBenchOptions link;
-    HeteroOptions hetero;
-  };
-  auto options = std::make_shared<Options>();
-  add_graph_options(*cmd, options->source);
-  add_sampler_options(*cmd, options->sampler);
-  cmd->add_flag("--compare-per-batch", options->compare_per_batch,
-                "also sample the epoch one minibatch at a time (k = 1) and report both");
-  cmd->add_flag("--results-to-host", options->results_to_host,
-                "--device cuda: copy each bulk's layers to the host within the timed steps (by default "
-                "the layers stay on the GPU, as a GPU trainer reads them, and are copied after the "
-                "steps for the fingerprint: fetch_to_host_s)");
-  cmd->add_option("--repeat", options->repeat,
-                  "sample the epoch N times (each mode) and report the run with the median time; all times "
-                  "go to repeat_times_s")
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--plot", options->plot,
-                  "also draw the per-step breakdown (bulk, and per batch with --compare-per-batch, against the "
-                  "floor) to this .png, .svg or .pdf (Python with matplotlib: $MATSAMP_PYTHON, default python3)");
-  add_distributed_bench_options(*cmd, options->distributed);
-  add_link_bench_options(*cmd, options->link);
-  add_hetero_options(*cmd, options->hetero);
-  cmd->callback([options] {
-    // The JSON on stdout, and drawn when asked.
-    const auto emit = [&plot = options->plot](const JsonObject& json) {
-      std::printf("%s\n", json.str().c_str());
-      std::fflush(stdout);
-      if (!plot.empty()) plot_bench(json.str(), plot);
-    };
-    if (is_hetero_source(options->source.spec)) {
-      if (distributed_bench_requested(options->distributed))
-        return run_hetero_distributed_bench(options->source, options->sampler, options->hetero, options->distributed);
-      const JsonObject json =
-          run_hetero_bench(options->source, options->sampler, options->hetero, options->compare_per_batch);
-      emit(json);
-      return;
-    }
-    if (distributed_bench_requested(options->distributed)) {
-      MATSAMP_CHECK(options->plot.empty(),
-                    "--plot draws one process's steps; plot distributed runs with experiments/plot_distributed.py");
-      return run_distributed_bench(options->source, options->sampler, options->distributed);
-    }
-    const Graph g = load_graph(options->source);
-    auto backend = make_backend(options->sampler, g.adj);
-    LocalGraph graph(*backend, g.adj);
-    std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, graph);
-    if (options->link.edge_seeds) {
-      options->link.compare_per_batch = options->compare_per_batch;
-      JsonObject json;
-      json.add("command", "bench").add("backend", backend->name()).add("graph", options->source.spec);
-      json.add("vertices", g.num_vertices()).add("nonzeros", g.num_edges());
-      describe(options->sampler, json);
-      json.add("link", run_link_bench(g, *sampler, *backend, options->sampler, options->link));
-      json.add("peak_memory_bytes", peak_resident_bytes());
-      emit(json);
-      return;
-    }
-    const Context ctx = make_context(options->sampler, *backend);
-    const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
-    // The floor is taken on the machine that samples: host memory or the GPU's.
-    const MachineRates rates{backend->copy_bandwidth(), backend->gather_rate()};
-    const EpochRun bulk = run_epoch_repeated(*sampler, ctx, train, options->sampler.epoch, options->results_to_host,
-                                             "bulk", options->repeat);
-    const DeviceCounters gpu = backend->device_counters();  // after the bulk: its peak memory
-
-    JsonObject json;
-    json.add("command", "bench").add("backend", backend->name()).add("graph", options->source.spec);
-    json.add("vertices", g.num_vertices()).add("nonzeros", g.num_edges());
-    describe(options->sampler, json);
-    json.add("minibatches", bulk.minibatches)
-        .add("copy_bandwidth_bytes_per_s", rates.copy_bandwidth)
-        .add("gathers_per_s", rates.gather_rate);
-    json.add("bulk", describe(bulk, rates));
-    if (options->compare_per_batch) {
-      EpochOptions single = options->sampler.epoch;
-      single.bulk_size = 1;
-      single.bulk_steps = bulk.bulk_steps;  // the same layout, sampled a minibatch at a time
-      const EpochRun per_batch =
-          run_epoch_repeated(*sampler, ctx, train, single, options->results_to_host, "per-batch", options->repeat);
-      json.add("per_batch", describe(per_batch, rates));
-      json.add("bulk_speedup", per_batch.seconds / bulk.seconds);
-      json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
-    }
-    json.add("peak_memory_bytes", peak_resident_bytes());
-    json.add("freed_memory_kept", freed_memory_kept());
-    if (backend->name() == "cuda") json.add("gpu", describe(gpu, bulk));
-    emit(json);
-  });
+  auto options = std::make_shared<BenchOptions>();
+  add_bench_options(*cmd, *options);
+  cmd->callback([options] { run_bench(*options); });
 }
 
 }  // namespace matsamp::cli

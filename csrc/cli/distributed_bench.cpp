@@ -250,11 +250,30 @@ FirstProductModel model_first_product(const FirstProductShape& shape, double see
   return m;
 }
 
-JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& options,
-               const DistributedBenchOptions& d) {
-  agree_on_arguments(world, command_line());  // ranks of different commands would wait for each other forever
-  ProcessGrid grid(world, d.replication);
-  pick_rank_gpu(options, local_rank());  // --device cuda: the GPU of this rank's local rank
+// A distributed bench's mode and how its sampler's first product reads the graph.
+struct BenchMode {
+  GraphMode mode;
+  GraphProduct::RowWork work;
+  FirstProduct first_product;
+  bool walks;              // GraphSAINT's walks: one entry of each row per step
+  bool samples_rows_of_a;  // the first product samples rows of A (or walks them)
+};
+
+// The graph, the sampler and the backend of a mode, with the graph's sizes.
+// Destroyed in reverse: the backend outlives the graph resident on it.
+struct BenchGraph {
+  std::optional<Graph> whole;
+  std::unique_ptr<Backend> local_backend;
+  std::optional<LocalGraph> local_graph;
+  std::optional<PartitionedSampling> partitioned;
+  std::unique_ptr<Sampler> sampler;
+  int64_t n = 0, nonzeros = 0, operand_nonzeros = 0, sampled_row_entries = 0, nonzeros_between_blocks = 0;
+
+  Backend& backend() { return partitioned ? static_cast<Backend&>(partitioned->backend()) : *local_backend; }
+};
+
+// The mode of `d`, once every rank agrees that the options fit it.
+BenchMode agreed_mode(Communicator& world, SamplerOptions& options, const DistributedBenchOptions& d) {
   const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
   agree(world, mode == GraphMode::partitioned || d.row_work == "shared",
@@ -277,49 +296,94 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     if (options.threads > 0) omp_set_num_threads(options.threads);
     options.epoch.memory_budget = parse_bytes(options.memory_budget);
   });
+  return {mode, work, first_product, walks, samples_rows_of_a};
+}
 
-  // The graph, the sampler and the backend of this mode.
-  // Destroyed in reverse: the backend outlives the graph resident on it.
-  std::optional<Graph> whole;
-  std::unique_ptr<Backend> local_backend;
-  std::optional<LocalGraph> local_graph;
-  std::optional<PartitionedSampling> partitioned;
-  std::unique_ptr<Sampler> sampler;
-  int64_t n = 0, nonzeros = 0, operand_nonzeros = 0, sampled_row_entries = 0, nonzeros_between_blocks = 0;
+void load_replicated(Communicator& world, const GraphSource& source, SamplerOptions& options, BenchGraph& b) {
+  b.whole = load_whole(world, source);
+  agree_on(world, [&] {
+    b.local_backend = make_backend(options, b.whole->adj);
+    b.local_graph.emplace(*b.local_backend, b.whole->adj);
+    b.sampler = make_sampler(options, *b.local_graph);
+  });
+  b.n = b.whole->num_vertices();
+  b.nonzeros = b.whole->num_edges();
+}
+
+// The entries of the partitioned graph, summed over a process column (which
+// holds every block row once): of A, of Â, of A's rows as the first fanout
+// samples them, and those whose column another block row holds (what locality
+// cannot keep local).
+void count_partitioned_entries(ProcessGrid& grid, const SamplerOptions& options, const BenchMode& m, BenchGraph& b) {
+  const DistributedLayerWise* lw = b.partitioned->layerwise_matrices();
+  const CsrMatrix& local = b.partitioned->adjacency_block().local;
+  const int64_t first_fanout = m.walks ? 1 : m.samples_rows_of_a ? options.lists.at("fanouts").at(0) : 0;
+  std::vector<int64_t> nnz{local.nnz(), lw ? lw->normalized.local.nnz() : 0, 0, 0};
+  for (int64_t r = 0; r < local.rows && m.samples_rows_of_a; ++r) nnz[2] += std::min(first_fanout, local.row_nnz(r));
+  const DistributedCsr& block = b.partitioned->adjacency_block();
+  const int64_t first = block.first_row(), end = block.blocks.end(block.block);
+  for (col_t col : local.colidx) nnz[3] += col < first || col >= end;
+  grid.col_comm().all_reduce_sum(nnz);
+  b.nonzeros = nnz[0];
+  b.operand_nonzeros = m.samples_rows_of_a ? nnz[0] : nnz[1];
+  b.sampled_row_entries = nnz[2];
+  b.nonzeros_between_blocks = nnz[3];
+}
+
+void load_partitioned(Communicator& world, ProcessGrid& grid, const GraphSource& source, SamplerOptions& options,
+                      const DistributedBenchOptions& d, const BenchMode& m, BenchGraph& b) {
+  DistributedCsr adj = load_block_row(grid, source);
+  agree_on(world, [&] { b.local_backend = make_backend(options, adj.local); });
+  const auto exchange = d.oblivious ? GraphProduct::Exchange::oblivious : GraphProduct::Exchange::sparsity_aware;
+  b.partitioned.emplace(grid, std::move(adj), exchange, std::move(b.local_backend), m.work);
+  if (d.fetch_rows) b.partitioned->backend().set_row_sampling(DistributedBackend::RowSampling::fetched_rows);
+  agree_on(world, [&] { b.sampler = make_sampler(options, *b.partitioned); });
+  b.n = b.partitioned->vertices();
+  count_partitioned_entries(grid, options, m, b);
+}
+
+// run's steps after the epoch is set up (defined after it, in the order it calls them).
+
+// Adds the product calls of the bulk just sampled to stats, and clears them.
+void add_product_calls(GraphProduct& product, RankStats& stats);
+
+// This rank's share of the epoch, timed bulk by bulk, into stats.
+void sample_share(EpochIterator& epoch, GraphProduct* product, bool counts_fingerprints, RankStats& stats);
+
+// How the run was set up: mode, exchange, transport, grid, graph and sampler options.
+JsonObject describe_setup(Communicator& world, const ProcessGrid& grid, const GraphSource& source,
+                          const SamplerOptions& options, const DistributedBenchOptions& d, const BenchMode& m,
+                          BenchGraph& b);
+
+// The measured first product of a partitioned run against the traffic model.
+JsonObject describe_first_product(const ProcessGrid& grid, const DistributedBenchOptions& d, const BenchMode& m,
+                                  const BenchGraph& b, const GatheredStats& all, bool shared_rows, double steps);
+
+// Every rank's measurements in json. Per step: one bulk of every worker (a
+// process row, or a rank when replicated); with shared_rows the c ranks of a
+// process row sample each minibatch.
+void add_rank_measurements(JsonObject& json, const ProcessGrid& grid, const SamplerOptions& options,
+                           const DistributedBenchOptions& d, const BenchMode& m, const BenchGraph& b,
+                           const GatheredStats& all, bool shared_rows, int64_t bulk_size, double epoch_s);
+
+JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& options,
+               const DistributedBenchOptions& d) {
+  agree_on_arguments(world, command_line());  // ranks of different commands would wait for each other forever
+  ProcessGrid grid(world, d.replication);
+  pick_rank_gpu(options, local_rank());  // --device cuda: the GPU of this rank's local rank
+  const BenchMode m = agreed_mode(world, options, d);
+  const GraphMode mode = m.mode;
+  const GraphProduct::RowWork work = m.work;
+  BenchGraph graph;
   if (mode == GraphMode::replicated) {
-    whole = load_whole(world, source);
-    agree_on(world, [&] {
-      local_backend = make_backend(options, whole->adj);
-      local_graph.emplace(*local_backend, whole->adj);
-      sampler = make_sampler(options, *local_graph);
-    });
-    n = whole->num_vertices();
-    nonzeros = whole->num_edges();
+    load_replicated(world, source, options, graph);
   } else {
-    DistributedCsr adj = load_block_row(grid, source);
-    agree_on(world, [&] { local_backend = make_backend(options, adj.local); });
-    const auto exchange = d.oblivious ? GraphProduct::Exchange::oblivious : GraphProduct::Exchange::sparsity_aware;
-    partitioned.emplace(grid, std::move(adj), exchange, std::move(local_backend), work);
-    if (d.fetch_rows) partitioned->backend().set_row_sampling(DistributedBackend::RowSampling::fetched_rows);
-    agree_on(world, [&] { sampler = make_sampler(options, *partitioned); });
-    n = partitioned->vertices();
-    const DistributedLayerWise* lw = partitioned->layerwise_matrices();
-    const CsrMatrix& local = partitioned->adjacency_block().local;
-    const int64_t first_fanout = walks ? 1 : samples_rows_of_a ? options.lists.at("fanouts").at(0) : 0;
-    std::vector<int64_t> nnz{local.nnz(), lw ? lw->normalized.local.nnz() : 0, 0, 0};
-    for (int64_t r = 0; r < local.rows && samples_rows_of_a; ++r) nnz[2] += std::min(first_fanout, local.row_nnz(r));
-    // Entries whose column another block row holds: what locality cannot keep local.
-    const DistributedCsr& block = partitioned->adjacency_block();
-    const int64_t first = block.first_row(), end = block.blocks.end(block.block);
-    for (col_t col : local.colidx) nnz[3] += col < first || col >= end;
-    grid.col_comm().all_reduce_sum(nnz);  // a process column holds every block row once
-    nonzeros = nnz[0];
-    operand_nonzeros = samples_rows_of_a ? nnz[0] : nnz[1];
-    sampled_row_entries = nnz[2];
-    nonzeros_between_blocks = nnz[3];
+    load_partitioned(world, grid, source, options, d, m, graph);
   }
-  Backend& backend = partitioned ? static_cast<Backend&>(partitioned->backend()) : *local_backend;
-  GraphProduct* product = partitioned ? &partitioned->product() : nullptr;
+  const std::unique_ptr<Sampler>& sampler = graph.sampler;
+  Backend& backend = graph.backend();
+  GraphProduct* product = graph.partitioned ? &graph.partitioned->product() : nullptr;
+  const int64_t n = graph.n;
 
   // This rank's share of the epoch, timed bulk by bulk.
   const std::vector<vid_t> train = epoch_training_vertices(options, n);
@@ -335,14 +399,48 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   if (options.parsed_device().kind == "cuda") stats.gpu = options.parsed_device().index;
   // A minibatch is sampled by the c ranks of its process row (unless they split the row's work): count it once.
   const bool shared_rows = !every_rank_samples(mode, work);
-  const bool counts_fingerprints = !shared_rows || grid.col() == 0;
+  sample_share(*epoch, product, !shared_rows || grid.col() == 0, stats);
+  if (graph.partitioned) graph.partitioned->finish();  // serve the column until every rank is done
+  world.barrier();
+  const double epoch_s = epoch_timer.seconds();
+  stats.bytes_sent = grid.bytes_sent();
+  stats.messages_sent = grid.messages_sent();
+  stats.peak_memory = peak_resident_bytes();
+
+  GatheredStats all;
+  all.ranks = world.size();
+  all.times = world.all_gatherv(stats.times());
+  all.counts = world.all_gatherv(stats.counts());
+  JsonObject json = describe_setup(world, grid, source, options, d, m, graph);
+  add_rank_measurements(json, grid, options, d, m, graph, all, shared_rows, epoch->bulk_size(), epoch_s);
+  return json;
+}
+
+void add_product_calls(GraphProduct& product, RankStats& stats) {
+  const std::vector<ProductCall>& calls = product.calls();
+  // The first product of rows (FastGCN's draws from its shared row come before it).
+  const auto first = std::find_if(calls.begin(), calls.end(), [](const ProductCall& c) { return !c.shared_row; });
+  if (first != calls.end()) {
+    stats.first_fetch_bytes += first->request_bytes + first->response_bytes;
+    stats.first_reduce_bytes += first->reduce_bytes;
+  }
+  for (const ProductCall& call : calls) {
+    if (call.shared_row) stats.shared_row_bytes += call.request_bytes + call.response_bytes + call.reduce_bytes;
+    stats.exchange_s += call.exchange_s;
+    stats.compute_s += call.compute_s;
+    stats.reduce_s += call.reduce_s;
+  }
+  product.clear_calls();
+}
+
+void sample_share(EpochIterator& epoch, GraphProduct* product, bool counts_fingerprints, RankStats& stats) {
   BulkSample bulk;
   for (;;) {
     double seconds = 0;
     bool more;
     {
       ScopedTimer timer(&seconds);
-      more = next_bulk(*epoch, &bulk, &stats.steps);
+      more = next_bulk(epoch, &bulk, &stats.steps);
     }
     if (!more) break;
     stats.sampling_s += seconds;
@@ -355,37 +453,58 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
       f.add(extract_minibatch(bulk, g));
       stats.fingerprint_sum += f.value();
     }
-    if (!product) continue;
-    const std::vector<ProductCall>& calls = product->calls();
-    // The first product of rows (FastGCN's draws from its shared row come before it).
-    const auto first = std::find_if(calls.begin(), calls.end(), [](const ProductCall& c) { return !c.shared_row; });
-    if (first != calls.end()) {
-      stats.first_fetch_bytes += first->request_bytes + first->response_bytes;
-      stats.first_reduce_bytes += first->reduce_bytes;
-    }
-    for (const ProductCall& call : calls) {
-      if (call.shared_row) stats.shared_row_bytes += call.request_bytes + call.response_bytes + call.reduce_bytes;
-      stats.exchange_s += call.exchange_s;
-      stats.compute_s += call.compute_s;
-      stats.reduce_s += call.reduce_s;
-    }
-    product->clear_calls();
+    if (product) add_product_calls(*product, stats);
   }
-  if (partitioned) partitioned->finish();  // serve the column until every rank is done
-  world.barrier();
-  const double epoch_s = epoch_timer.seconds();
-  stats.bytes_sent = grid.bytes_sent();
-  stats.messages_sent = grid.messages_sent();
-  stats.peak_memory = peak_resident_bytes();
+}
 
-  GatheredStats all;
-  all.ranks = world.size();
-  all.times = world.all_gatherv(stats.times());
-  all.counts = world.all_gatherv(stats.counts());
+JsonObject describe_setup(Communicator& world, const ProcessGrid& grid, const GraphSource& source,
+                          const SamplerOptions& options, const DistributedBenchOptions& d, const BenchMode& m,
+                          BenchGraph& b) {
+  const GraphMode mode = m.mode;
+  JsonObject json;
+  json.add("command", "bench").add("distributed", d.mode);
+  json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
+  const bool sampled_rows = mode == GraphMode::partitioned && m.samples_rows_of_a && !d.fetch_rows;
+  json.add("row_sampling", sampled_rows ? (d.oblivious ? "here_after_broadcast" : "at_owner")
+                           : mode == GraphMode::partitioned && d.fetch_rows ? "fetched_rows"
+                                                                            : "none");
+  json.add("transport", world.transport()).add("processes", world.size()).add("replication", grid.replication());
+  if (mode == GraphMode::partitioned) json.add("row_work", d.row_work);
+  json.add("process_rows", grid.process_rows()).add("backend", b.backend().name()).add("graph", source.spec);
+  json.add("vertices", b.n).add("nonzeros", b.nonzeros);
+  if (b.partitioned)
+    json.add("block_cut_fraction", static_cast<double>(b.nonzeros_between_blocks) / std::max<int64_t>(1, b.nonzeros));
+  describe(options, json);
+  return json;
+}
 
-  // Per step: one bulk of every worker (a process row, or a rank when replicated).
-  const int p = world.size(), c = grid.replication();
-  const int64_t copies = shared_rows ? c : 1;  // ranks sampling each minibatch
+JsonObject describe_first_product(const ProcessGrid& grid, const DistributedBenchOptions& d, const BenchMode& m,
+                                  const BenchGraph& b, const GatheredStats& all, bool shared_rows, double steps) {
+  const int p = all.ranks, c = grid.replication();
+  const int64_t copies = shared_rows ? c : 1;
+  const bool sampled_rows = m.samples_rows_of_a && !d.fetch_rows;
+  const FirstProductModel model = model_first_product(
+      {p, c, d.oblivious, sampled_rows, m.first_product != FirstProduct::minibatch_rows, !shared_rows},
+      sum(all.count(2)) / copies / steps / grid.process_rows(),
+      sum(all.count(1)) / copies / steps / grid.process_rows(), static_cast<double>(b.n),
+      static_cast<double>(b.operand_nonzeros), static_cast<double>(b.sampled_row_entries));
+  return JsonObject()
+      .add("seeds_per_step_and_row", model.seeds_per_bulk)
+      .add("operand_average_row_nonzeros", model.average_row_nonzeros)
+      .add("operand_average_sampled_row", model.average_sampled_row)
+      .add("measured_fetch_bytes_per_step", sum(all.count(6)) / steps)
+      .add("model_fetch_bytes_per_step", model.fetch_bytes)
+      .add("measured_reduce_bytes_per_step", sum(all.count(7)) / steps)
+      .add("model_reduce_bytes_per_step", model.reduce_bytes)
+      .add("model_reduce_is_upper_bound", model.reduce_is_upper_bound)
+      .add("design_formula_bytes_per_step", model.design_bytes);
+}
+
+void add_rank_measurements(JsonObject& json, const ProcessGrid& grid, const SamplerOptions& options,
+                           const DistributedBenchOptions& d, const BenchMode& m, const BenchGraph& b,
+                           const GatheredStats& all, bool shared_rows, int64_t bulk_size, double epoch_s) {
+  const int p = all.ranks;
+  const int64_t copies = shared_rows ? grid.replication() : 1;  // ranks sampling each minibatch
   const int workers = p / static_cast<int>(copies);
   const std::vector<int64_t> bulks = all.count(0), bytes = all.count(4);
   const double worker_bulks = static_cast<double>(sum(bulks)) / copies;
@@ -396,21 +515,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   uint64_t fingerprint_sum = 0;  // equal for every p, c and mode when the minibatches are
   for (int64_t f : all.count(8)) fingerprint_sum += static_cast<uint64_t>(f);
 
-  JsonObject json;
-  json.add("command", "bench").add("distributed", d.mode);
-  json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
-  const bool sampled_rows = mode == GraphMode::partitioned && samples_rows_of_a && !d.fetch_rows;
-  json.add("row_sampling", sampled_rows ? (d.oblivious ? "here_after_broadcast" : "at_owner")
-                           : mode == GraphMode::partitioned && d.fetch_rows ? "fetched_rows"
-                                                                            : "none");
-  json.add("transport", world.transport()).add("processes", p).add("replication", c);
-  if (mode == GraphMode::partitioned) json.add("row_work", d.row_work);
-  json.add("process_rows", grid.process_rows()).add("backend", backend.name()).add("graph", source.spec);
-  json.add("vertices", n).add("nonzeros", nonzeros);
-  if (partitioned)
-    json.add("block_cut_fraction", static_cast<double>(nonzeros_between_blocks) / std::max<int64_t>(1, nonzeros));
-  describe(options, json);
-  json.add("minibatches", sum(all.count(1)) / copies).add("bulk_size", epoch->bulk_size()).add("steps", max_bulks);
+  json.add("minibatches", sum(all.count(1)) / copies).add("bulk_size", bulk_size).add("steps", max_bulks);
   json.add("epoch_s", epoch_s).add("time_per_step_s", epoch_s / std::max<int64_t>(1, max_bulks));
   json.add("rank_time_s", rank_time).add("rank_steps", bulks).add("rank_time_per_step_s", rank_time_per_bulk);
   json.add("rank_probability_s", all.time(1)).add("rank_sampling_s", all.time(2)).add("rank_extraction_s", all.time(3));
@@ -418,28 +523,13 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   if (options.parsed_device().kind == "cuda") json.add("rank_gpu", all.count(9));
   json.add("rank_minibatches", all.count(1)).add("rank_messages_sent", all.count(10));
   json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));
-  if (mode == GraphMode::partitioned) {
-    const FirstProductModel model = model_first_product(
-        {p, c, d.oblivious, sampled_rows, first_product != FirstProduct::minibatch_rows, !shared_rows},
-        sum(all.count(2)) / copies / steps / grid.process_rows(),
-        sum(all.count(1)) / copies / steps / grid.process_rows(), static_cast<double>(n),
-        static_cast<double>(operand_nonzeros), static_cast<double>(sampled_row_entries));
-    json.add("first_product", JsonObject()
-                                  .add("seeds_per_step_and_row", model.seeds_per_bulk)
-                                  .add("operand_average_row_nonzeros", model.average_row_nonzeros)
-                                  .add("operand_average_sampled_row", model.average_sampled_row)
-                                  .add("measured_fetch_bytes_per_step", sum(all.count(6)) / steps)
-                                  .add("model_fetch_bytes_per_step", model.fetch_bytes)
-                                  .add("measured_reduce_bytes_per_step", sum(all.count(7)) / steps)
-                                  .add("model_reduce_bytes_per_step", model.reduce_bytes)
-                                  .add("model_reduce_is_upper_bound", model.reduce_is_upper_bound)
-                                  .add("design_formula_bytes_per_step", model.design_bytes));
+  if (m.mode == GraphMode::partitioned) {
+    json.add("first_product", describe_first_product(grid, d, m, b, all, shared_rows, steps));
     json.add("shared_row_bytes_per_step", sum(all.count(11)) / steps);
   }
   json.add("sampled_edges", sum(all.count(3)) / copies);
   json.add("minibatch_fingerprint_sum", fingerprint_sum);
   json.add("rank_peak_memory_bytes", all.count(5));
-  return json;
 }
 
 }  // namespace

@@ -35,16 +35,64 @@ T sum(const std::vector<T>& v) {
   return std::accumulate(v.begin(), v.end(), T{});
 }
 
-JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& options, const HeteroOptions& hetero,
-               const DistributedBenchOptions& d) {
-  agree_on_arguments(world, command_line());
-  ProcessGrid grid(world, d.replication);
+// The options' mode, once every rank agrees that they fit heterogeneous graphs.
+GraphMode agreed_mode(Communicator& world, const SamplerOptions& options, const HeteroOptions& hetero,
+                      const DistributedBenchOptions& d) {
   const GraphMode mode = d.mode == "partitioned" ? GraphMode::partitioned : GraphMode::replicated;
   agree(world, mode == GraphMode::partitioned || !d.oblivious, "--oblivious applies to --distributed partitioned");
   agree(world, !d.fetch_rows || (mode == GraphMode::partitioned && hetero.type_budgets.empty()),
         "--fetch-rows applies to node-wise sampling with --distributed partitioned");
   agree(world, options.parsed_device().kind == "cpu", "heterogeneous graphs are sampled across ranks on the CPU");
   agree(world, d.row_work == "shared", "--row-work split: heterogeneous graphs share each process row's work");
+  return mode;
+}
+
+// What the JSON says of the run before its measurements.
+JsonObject describe_run(Communicator& world, const ProcessGrid& grid, const GraphSource& source, GraphMode mode,
+                        const DistributedBenchOptions& d, const std::string& sampler, const HeteroGraph& g,
+                        const std::string& seed_type) {
+  JsonObject json;
+  json.add("command", "bench").add("heterogeneous", true).add("sampler", sampler);
+  json.add("distributed", d.mode).add("processes", world.size()).add("replication", grid.replication());
+  json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
+  json.add("transport", world.transport()).add("graph", source.spec).add("seed_type", seed_type);
+  json.add("vertices", g.num_vertices()).add("edges", g.num_edges()).add("relations", g.relations.size());
+  return json;
+}
+
+// What a rank counted over its share of the epoch.
+struct RankCounts {
+  int64_t bulks = 0, minibatches = 0, sampled_edges = 0;
+  uint64_t fingerprint_sum = 0;
+};
+
+// Every rank's counts, bytes sent, peak memory and sampling time, gathered and
+// summed into json (`copies`: the ranks that sample each minibatch).
+void add_rank_totals(JsonObject& json, Communicator& world, const ProcessGrid& grid, int64_t copies, double epoch_s,
+                     double sampling_s, const RankCounts& mine) {
+  const std::vector<double> rank_time = world.all_gatherv(std::vector<double>{sampling_s});
+  const std::vector<int64_t> counts{
+      mine.bulks,        mine.minibatches,      mine.sampled_edges,
+      grid.bytes_sent(), peak_resident_bytes(), static_cast<int64_t>(mine.fingerprint_sum)};
+  const std::vector<int64_t> all = world.all_gatherv(counts);
+  const auto column = [&](size_t field) {
+    std::vector<int64_t> out;
+    for (size_t i = field; i < all.size(); i += counts.size()) out.push_back(all[i]);
+    return out;
+  };
+  uint64_t fingerprints = 0;
+  for (int64_t f : column(5)) fingerprints += static_cast<uint64_t>(f);
+  json.add("minibatches", sum(column(1)) / copies).add("epoch_s", epoch_s);
+  json.add("rank_time_s", rank_time).add("rank_bulks", column(0)).add("rank_bytes_sent", column(3));
+  json.add("bytes_sent", sum(column(3))).add("sampled_edges", sum(column(2)) / copies);
+  json.add("minibatch_fingerprint_sum", fingerprints).add("rank_peak_memory_bytes", column(4));
+}
+
+JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& options, const HeteroOptions& hetero,
+               const DistributedBenchOptions& d) {
+  agree_on_arguments(world, command_line());
+  ProcessGrid grid(world, d.replication);
+  const GraphMode mode = agreed_mode(world, options, hetero, d);
 
   // Every rank builds the same graph; only each A_r's block row is read when partitioned.
   HeteroSetup setup;
@@ -113,30 +161,10 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   world.barrier();
   const double epoch_s = epoch_timer.seconds();
 
-  const std::vector<double> rank_time = world.all_gatherv(std::vector<double>{sampling_s});
-  const std::vector<int64_t> counts =
-      world.all_gatherv(std::vector<int64_t>{bulks, minibatches, sampled_edges, grid.bytes_sent(),
-                                             peak_resident_bytes(), static_cast<int64_t>(fingerprint_sum)});
-  const auto column = [&](int field) {
-    std::vector<int64_t> out;
-    for (size_t i = field; i < counts.size(); i += 6) out.push_back(counts[i]);
-    return out;
-  };
-  const int64_t copies = mode == GraphMode::partitioned ? grid.replication() : 1;  // ranks sampling each minibatch
-  uint64_t fingerprints = 0;
-  for (int64_t f : column(5)) fingerprints += static_cast<uint64_t>(f);
-
-  JsonObject json;
-  json.add("command", "bench").add("heterogeneous", true).add("sampler", sampler->name());
-  json.add("distributed", d.mode).add("processes", world.size()).add("replication", grid.replication());
-  json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
-  json.add("transport", world.transport()).add("graph", source.spec).add("seed_type", type.name);
-  json.add("vertices", g.num_vertices()).add("edges", g.num_edges()).add("relations", g.relations.size());
+  JsonObject json = describe_run(world, grid, source, mode, d, sampler->name(), g, type.name);
   json.add("batch_size", share.batch_size).add("bulk_size", bulk_size).add("seed", share.seed);
-  json.add("minibatches", sum(column(1)) / copies).add("epoch_s", epoch_s);
-  json.add("rank_time_s", rank_time).add("rank_bulks", column(0)).add("rank_bytes_sent", column(3));
-  json.add("bytes_sent", sum(column(3))).add("sampled_edges", sum(column(2)) / copies);
-  json.add("minibatch_fingerprint_sum", fingerprints).add("rank_peak_memory_bytes", column(4));
+  const int64_t copies = mode == GraphMode::partitioned ? grid.replication() : 1;  // ranks sampling each minibatch
+  add_rank_totals(json, world, grid, copies, epoch_s, sampling_s, {bulks, minibatches, sampled_edges, fingerprint_sum});
   return json;
 }
 

@@ -139,7 +139,7 @@ std::unique_ptr<Sampler> make_sampler(const SamplerOptions& options, SamplingGra
       key += " " + name + "=";
       for (size_t i = 0; i < values.size(); ++i) key += (i ? "," : "") + std::to_string(values[i]);
     }
-    sampler->keep_estimates(estimate_file(options.saint_counts), key);
+    require_capability<EstimatingSampler>(*sampler).keep_estimates(estimate_file(options.saint_counts), key);
   }
   return sampler;
 }

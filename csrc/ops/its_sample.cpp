@@ -67,36 +67,38 @@ bool has_uniform_rows(const CsrMatrix& a) {
 
 namespace {
 
-// sample_rows with row i drawn under key_of(i); the callers check s and the keys.
-// With a mask (row i of it masks row rows[i] of a: mask_entries), a masked row
-// is sampled as the row of its kept entries, in order: the result is that of
-// sample_rows over mask_entries(select_rows(a, rows), mask), never formed.
-template <class KeyOf>
-CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
-                            bool uniform_rows, const CsrMatrix* mask = nullptr) {
-  const int64_t m = static_cast<int64_t>(rows.size());
-  check_row_ids(a, rows, "sample_rows");
-  const bool pattern = a.values.empty();
-  auto value = [&](int64_t e) { return pattern ? 1.0f : a.values[e]; };
-  auto masked = [&](int64_t i) { return mask && mask->row_nnz(i) > 0; };
-  // The positions (within the row) of row i's entries that its mask keeps.
-  auto kept_positions = [&](int64_t i, std::vector<int64_t>& kept) {
-    const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
-    const auto mask_begin = mask->colidx.begin() + mask->rowptr[i],
-               mask_end = mask->colidx.begin() + mask->rowptr[i + 1];
+// The rows sample_rows_keyed draws from: rows `rows` of a, row i without the
+// entries its row of `mask` holds (when it holds any).
+class SelectedRows {
+ public:
+  SelectedRows(const CsrMatrix& a, const std::vector<vid_t>& rows, const CsrMatrix* mask)
+      : a(a), rows(rows), mask_(mask), pattern_(a.values.empty()) {}
+
+  int64_t count() const { return static_cast<int64_t>(rows.size()); }
+  float value(int64_t e) const { return pattern_ ? 1.0f : a.values[e]; }
+  int64_t begin(int64_t i) const { return a.rowptr[rows[i]]; }
+  // The positions (within the row) of row i's entries that its mask keeps, in
+  // `kept`; null when row i is not masked (all its entries are kept).
+  const std::vector<int64_t>* kept_positions(int64_t i, std::vector<int64_t>& kept) const {
+    if (!mask_ || mask_->row_nnz(i) == 0) return nullptr;
+    const int64_t len = a.row_nnz(rows[i]);
+    const auto mask_begin = mask_->colidx.begin() + mask_->rowptr[i],
+               mask_end = mask_->colidx.begin() + mask_->rowptr[i + 1];
     kept.clear();
     for (int64_t j = 0; j < len; ++j)
-      if (!std::binary_search(mask_begin, mask_end, a.colidx[begin + j])) kept.push_back(j);
-  };
-
+      if (!std::binary_search(mask_begin, mask_end, a.colidx[begin(i) + j])) kept.push_back(j);
+    return &kept;
+  }
+  int64_t length(int64_t i, const std::vector<int64_t>* kept) const {
+    return kept ? static_cast<int64_t>(kept->size()) : a.row_nnz(rows[i]);
+  }
   // Row i of normalize_rows(select_rows(a, rows)) (its kept entries when
   // masked), with normalize_rows' arithmetic (a double sum in row order, then
   // float(v / sum)); returns how many of its values are positive (tiny weights
   // may underflow to 0).
-  auto normalized_row = [&](int64_t i, const std::vector<int64_t>* kept, std::vector<float>& out_values) {
-    const int64_t begin = a.rowptr[rows[i]];
-    const int64_t len = kept ? static_cast<int64_t>(kept->size()) : a.row_nnz(rows[i]);
-    auto entry = [&](int64_t j) { return value(begin + (kept ? (*kept)[j] : j)); };
+  int64_t normalized_row(int64_t i, const std::vector<int64_t>* kept, std::vector<float>& out_values) const {
+    const int64_t first = begin(i), len = length(i, kept);
+    auto entry = [&](int64_t j) { return value(first + (kept ? (*kept)[j] : j)); };
     double sum = 0;
     for (int64_t j = 0; j < len; ++j) sum += entry(j);
     out_values.resize(len);
@@ -106,65 +108,96 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
       positive += out_values[j] > 0;
     }
     return positive;
-  };
+  }
 
-  CsrMatrix out(m, a.cols);
+  const CsrMatrix& a;
+  const std::vector<vid_t>& rows;
+
+ private:
+  const CsrMatrix* mask_;
+  bool pattern_;
+};
+
+// The result's shape: min(s, the row's entries that can be drawn) per row.
+CsrMatrix sized_for_picks(const SelectedRows& view, int64_t s, bool uniform_rows) {
+  const int64_t m = view.count();
+  CsrMatrix out(m, view.a.cols);
 #pragma omp parallel
   {
     std::vector<float> scratch;
     std::vector<int64_t> kept;
 #pragma omp for schedule(dynamic, row_chunk(m, 1024))
     for (int64_t i = 0; i < m; ++i) {
-      prefetch_row_pointer_ahead(a, rows.data(), m, i);
-      if (masked(i)) kept_positions(i, kept);
-      const std::vector<int64_t>* row_kept = masked(i) ? &kept : nullptr;
-      const int64_t len = row_kept ? static_cast<int64_t>(kept.size()) : a.row_nnz(rows[i]);
-      out.rowptr[i + 1] = std::min(s, uniform_rows ? len : normalized_row(i, row_kept, scratch));
+      prefetch_row_pointer_ahead(view.a, view.rows.data(), m, i);
+      const std::vector<int64_t>* row_kept = view.kept_positions(i, kept);
+      const int64_t len = view.length(i, row_kept);
+      out.rowptr[i + 1] = std::min(s, uniform_rows ? len : view.normalized_row(i, row_kept, scratch));
     }
   }
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
+  return out;
+}
 
-  // Rows go in groups: draw every row of the group first (its picks' positions
-  // parked in the output, their lines prefetched), then gather the column ids,
-  // so the gathers of a group overlap instead of stalling one after another.
-  const int64_t groups = (m + kRowGroup - 1) / kRowGroup;
+// Scratch of one thread drawing rows.
+struct DrawScratch {
+  RowSampler sampler;
+  std::vector<float> normalized;
+  std::vector<int64_t> kept;
+};
+
+// Rows [first, last) drawn into `out`: every row's picks first (their positions
+// parked in the output, their lines prefetched), then the column ids gathered,
+// so the gathers of a group overlap instead of stalling one after another.
+template <class KeyOf>
+void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bool uniform_rows, int64_t first,
+                    int64_t last, DrawScratch& t, CsrMatrix& out) {
+  const CsrMatrix& a = view.a;
+  for (int64_t i = first; i < last; ++i) {
+    prefetch_row_pointer_ahead(a, view.rows.data(), view.count(), i);
+    const std::vector<int64_t>* row_kept = view.kept_positions(i, t.kept);
+    const int64_t begin = view.begin(i), len = view.length(i, row_kept);
+    int64_t chosen;
+    if (uniform_rows) {
+      chosen = t.sampler.sample_uniform(len, s, key_of(i));
+      t.normalized.assign(1, uniform_weight(len, [&] { return view.value(begin); }));
+    } else {
+      view.normalized_row(i, row_kept, t.normalized);
+      chosen = t.sampler.sample(t.normalized.data(), len, s, key_of(i));
+    }
+    for (int64_t j = 0; j < chosen; ++j) {
+      const int64_t picked = t.sampler.picked()[j];
+      const int64_t position = row_kept ? t.kept[picked] : picked;  // within the row of a
+      __builtin_prefetch(a.colidx.data() + begin + position);
+      out.colidx[out.rowptr[i] + j] = static_cast<col_t>(position);
+      out.values[out.rowptr[i] + j] = t.normalized[uniform_rows ? 0 : picked];
+    }
+  }
+  for (int64_t i = first; i < last; ++i) {
+    const col_t* row = a.colidx.data() + view.begin(i);
+    for (int64_t e = out.rowptr[i]; e < out.rowptr[i + 1]; ++e) out.colidx[e] = row[out.colidx[e]];
+  }
+}
+
+// sample_rows with row i drawn under key_of(i); the callers check s and the keys.
+// With a mask (row i of it masks row rows[i] of a: mask_entries), a masked row
+// is sampled as the row of its kept entries, in order: the result is that of
+// sample_rows over mask_entries(select_rows(a, rows), mask), never formed.
+template <class KeyOf>
+CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
+                            bool uniform_rows, const CsrMatrix* mask = nullptr) {
+  check_row_ids(a, rows, "sample_rows");
+  const SelectedRows view(a, rows, mask);
+  CsrMatrix out = sized_for_picks(view, s, uniform_rows);
+  const int64_t m = view.count(), groups = (m + kRowGroup - 1) / kRowGroup;
 #pragma omp parallel
   {
-    RowSampler sampler;
-    std::vector<float> normalized;
-    std::vector<int64_t> kept;
+    DrawScratch scratch;
 #pragma omp for schedule(dynamic, row_chunk(groups, 16))
-    for (int64_t group = 0; group < groups; ++group) {
-      const int64_t first = group * kRowGroup, last = std::min(m, first + kRowGroup);
-      for (int64_t i = first; i < last; ++i) {
-        prefetch_row_pointer_ahead(a, rows.data(), m, i);
-        if (masked(i)) kept_positions(i, kept);
-        const std::vector<int64_t>* row_kept = masked(i) ? &kept : nullptr;
-        const int64_t begin = a.rowptr[rows[i]];
-        const int64_t len = row_kept ? static_cast<int64_t>(kept.size()) : a.row_nnz(rows[i]);
-        int64_t chosen;
-        if (uniform_rows) {
-          chosen = sampler.sample_uniform(len, s, key_of(i));
-          normalized.assign(1, uniform_weight(len, [&] { return value(begin); }));
-        } else {
-          normalized_row(i, row_kept, normalized);
-          chosen = sampler.sample(normalized.data(), len, s, key_of(i));
-        }
-        for (int64_t j = 0; j < chosen; ++j) {
-          const int64_t picked = sampler.picked()[j];
-          const int64_t position = row_kept ? kept[picked] : picked;  // within the row of a
-          __builtin_prefetch(a.colidx.data() + begin + position);
-          out.colidx[out.rowptr[i] + j] = static_cast<col_t>(position);
-          out.values[out.rowptr[i] + j] = normalized[uniform_rows ? 0 : picked];
-        }
-      }
-      for (int64_t i = first; i < last; ++i) {
-        const col_t* row = a.colidx.data() + a.rowptr[rows[i]];
-        for (int64_t e = out.rowptr[i]; e < out.rowptr[i + 1]; ++e) out.colidx[e] = row[out.colidx[e]];
-      }
-    }
+    for (int64_t group = 0; group < groups; ++group)
+      draw_row_group(view, s, key_of, uniform_rows, group * kRowGroup, std::min(m, (group + 1) * kRowGroup), scratch,
+                     out);
   }
   return out;
 }

@@ -17,7 +17,7 @@ namespace matsamp {
 
 namespace {
 
-class DgsSampler final : public NodeWiseSampler {
+class DgsSampler final : public NodeWiseSampler, public ImportanceGuidedSampler {
  public:
   DgsSampler(SamplingGraph& graph, std::vector<int64_t> fanouts)
       : NodeWiseSampler(graph, std::move(fanouts), "DGS fanouts"),

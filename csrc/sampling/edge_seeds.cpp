@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/philox.h"
+#include "sampling/capabilities.h"
 
 namespace matsamp {
 
@@ -113,7 +114,8 @@ Bulk sample_edge_bulk(const Sampler& sampler, Context& ctx, const EdgeBulk& edge
   if (edges.count() == 0) return Bulk{edges.first_minibatch, {}, {0}, {}};  // a rank's lanes that ran out
   if (edges.excluded.edges.empty())
     return sampler.sample(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch);
-  return sampler.sample_excluding(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch, edges.excluded);
+  return require_capability<EdgeSeedSampler>(sampler).sample_excluding(ctx, edges.seeds, edges.seed_offsets,
+                                                                       edges.first_minibatch, epoch, edges.excluded);
 }
 
 }  // namespace matsamp

@@ -76,8 +76,8 @@ struct EdgeBulkOptions {
 EdgeBulk make_edge_bulk(std::vector<vid_t> sources, std::vector<vid_t> destinations, Offsets edge_offsets,
                         int64_t first_minibatch, const NegativeSampler* negatives, const EdgeBulkOptions& options);
 
-// The bulk's layers: sampler.sample_excluding with the bulk's excluded edges,
-// or sample() when nothing is excluded.
+// The bulk's layers: sample_excluding with the bulk's excluded edges (an
+// error unless the sampler is an EdgeSeedSampler), or sample() when nothing is excluded.
 Bulk sample_edge_bulk(const Sampler& sampler, Context& ctx, const EdgeBulk& edges, uint32_t epoch);
 
 }  // namespace matsamp

@@ -6,7 +6,7 @@
 //   A^l = normalize_rows(diag(R_g·Â)·[C_g · diag(1/(s_l·p_g(v)))])
 // all in the backend; the next frontier is C. A subclass gives P.
 #pragma once
-#include "sampling/sampler.h"
+#include "sampling/excluding_sampler.h"
 #include "sampling/sampling_graph.h"
 
 namespace matsamp {

@@ -8,7 +8,7 @@
 #pragma once
 #include <utility>
 
-#include "sampling/sampler.h"
+#include "sampling/excluding_sampler.h"
 #include "sampling/sampling_graph.h"
 
 namespace matsamp {

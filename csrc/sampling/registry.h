@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sampling/capabilities.h"
 #include "sampling/hetero_sample.h"
 #include "sampling/sampler.h"
 #include "sampling/sampling_graph.h"
@@ -70,20 +71,12 @@ enum class FirstProduct {
   minibatch_rows,  // whole rows of Â summed per minibatch, a row of Q per minibatch (LADIES)
 };
 
-// What a sampler can do besides sampling vertex seeds of a homogeneous graph.
-enum Capability : unsigned {
-  kEdgeSeeds = 1,    // takes link prediction's seed edges out of its layers (Sampler::sample_excluding)
-  kPartitioned = 2,  // samples a graph partitioned in 1.5D (PartitionedSampling)
-  kEstimates = 4,    // pre-samples estimates a file can keep (Sampler::keep_estimates)
-  kImportance = 8,   // draws by a column importance (Sampler::set_column_importance: DGS)
-};
-
 struct SamplerSpec {
   std::string name;
   std::string summary;  // one line, for --help and Python's docs
   SamplerFamily family;
   FirstProduct first_product;
-  unsigned capabilities;  // Capability bits
+  unsigned capabilities;  // Capability bits (sampling/capabilities.h)
   std::vector<OptionSpec> options;
   // The option a list of per-layer sizes sets (Python's `sizes`): a list option
   // takes the list; an integer option takes its one value repeated once per

@@ -13,8 +13,8 @@
 #pragma once
 #include <mutex>
 
+#include "sampling/capabilities.h"
 #include "sampling/saint_normalization.h"
-#include "sampling/sampler.h"
 #include "sampling/sampling_graph.h"
 
 namespace matsamp {
@@ -26,7 +26,7 @@ struct AddedVertices {
   Offsets row_offsets;
 };
 
-class SubgraphSampler : public Sampler {
+class SubgraphSampler : public Sampler, public EstimatingSampler {
  public:
   SubgraphSampler(SamplingGraph& graph, int64_t layers, bool aggregator_norm);
 

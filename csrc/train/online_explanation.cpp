@@ -54,10 +54,12 @@ void check_guidance_options(const GuidanceOptions& g) {
   MATSAMP_CHECK(g.explainer_steps > 0, "explainer steps must be positive, got ", g.explainer_steps);
 }
 
-GuidedSampling::GuidedSampling(std::unique_ptr<OnlineExplanation> explanation, const GuidanceOptions& options)
-    : explanation_(std::move(explanation)), options_(options) {
+GuidedSampling::GuidedSampling(std::unique_ptr<OnlineExplanation> explanation, const ImportanceGuidedSampler& sampler,
+                               const GuidanceOptions& options)
+    : explanation_(std::move(explanation)), sampler_(sampler), options_(options) {
   check_guidance_options(options_);
   MATSAMP_CHECK(explanation_ && options_.every > 0, "guided sampling: no explanation to follow");
+  sampler_.set_column_importance(std::make_shared<const ColumnImportance>());  // 1 until the first masks
 }
 
 void GuidedSampling::after_step(const GnnModel& model) {
@@ -66,14 +68,14 @@ void GuidedSampling::after_step(const GnnModel& model) {
   masks_due_ = steps_ + (options_.every + 1) / 2;  // the learner runs beside half a period of steps
 }
 
-void GuidedSampling::before_bulk(const Sampler& sampler, Communicator& comm, double* waited) {
+void GuidedSampling::before_bulk(Communicator& comm, double* waited) {
   if (!explanation_->running() || steps_ < masks_due_) return;
   ExplanationMasks masks;
   {
     ScopedTimer t(waited);
     masks = explanation_->finish();
   }
-  sampler.set_column_importance(std::make_shared<const ColumnImportance>(
+  sampler_.set_column_importance(std::make_shared<const ColumnImportance>(
       remote_importance(explanation_->graph(), masks.remote, options_.importance_floor)));
   if (options_.remote_feature_fraction == 1.0) return;
   // Every rank fetches with the same dimensions: those of the summed masks, as rank 0 sums them.

@@ -13,7 +13,7 @@
 
 #include "distributed/communicator.h"
 #include "ops/column_importance.h"
-#include "sampling/sampler.h"
+#include "sampling/capabilities.h"
 #include "train/background_worker.h"
 #include "train/explainer.h"
 #include "train/guidance_options.h"
@@ -52,21 +52,24 @@ class OnlineExplanation {
 // repeatable whatever the learner's speed.
 class GuidedSampling {
  public:
-  GuidedSampling(std::unique_ptr<OnlineExplanation> explanation, const GuidanceOptions& options);
+  // `sampler` draws with importance 1 until the first masks apply.
+  GuidedSampling(std::unique_ptr<OnlineExplanation> explanation, const ImportanceGuidedSampler& sampler,
+                 const GuidanceOptions& options);
 
   // After each optimizer step: every T steps, `model` explained in the background
   // (unless the last explanation is still to apply).
   void after_step(const GnnModel& model);
-  // Before a bulk is sampled: the masks that are due become `sampler`'s column
+  // Before a bulk is sampled: the masks that are due become the sampler's column
   // importance and the remote dimensions (collective over `comm` with a remote
   // feature fraction < 1: every rank calls it at the same points). Adds the wait
   // for the learner to *waited.
-  void before_bulk(const Sampler& sampler, Communicator& comm, double* waited);
+  void before_bulk(Communicator& comm, double* waited);
   // The dimensions remote rows are fetched with in training; empty: all.
   const std::vector<int64_t>& remote_dims() const { return remote_dims_; }
 
  private:
   std::unique_ptr<OnlineExplanation> explanation_;
+  const ImportanceGuidedSampler& sampler_;
   GuidanceOptions options_;
   std::vector<int64_t> remote_dims_;
   int64_t steps_ = 0, masks_due_ = 0;

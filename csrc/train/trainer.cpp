@@ -125,7 +125,7 @@ class NodeTask final : public TrainingTask {
     return summed_cross_entropy(model_->forward(mb.blocks, mb.x), mb.y);
   }
   void before_bulk(double* waited) override {
-    if (guidance_) guidance_->before_bulk(sampler_, comm_, waited);
+    if (guidance_) guidance_->before_bulk(comm_, waited);
   }
   void after_step() override {
     if (guidance_) guidance_->after_step(*model_);
@@ -443,8 +443,8 @@ void NodeTask::setup_guidance() {
   explainer.steps = g.explainer_steps;
   explainer.seed = options_.seed;
   guidance_ = std::make_unique<GuidedSampling>(
-      std::make_unique<OnlineExplanation>(std::move(graph), own_rows, remote_rows, shape_, explainer), g);
-  sampler_.set_column_importance(std::make_shared<const ColumnImportance>());  // importance 1 until the first masks
+      std::make_unique<OnlineExplanation>(std::move(graph), own_rows, remote_rows, shape_, explainer),
+      require_capability<ImportanceGuidedSampler>(sampler_), g);
 #else
   fail("explanation-guided sampling needs partitioned features, which build with MPI only");
 #endif
