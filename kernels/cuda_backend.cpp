@@ -58,6 +58,16 @@ class CudaBackend final : public Backend {
   std::string name() const override { return "cuda"; }
   DeviceCounters device_counters() const override { return engine_.counters(); }
   void release_cached_memory() override { engine_.release_cached_memory(); }
+  DeviceCsrArrays device_csr(const Matrix& m) override {
+    const DeviceCsr& d = device(m, "device_csr");
+    synchronize();  // the consumer reads them on a stream of its own
+    return {d.rowptr.data(), d.colidx.data(), d.values.size() ? d.values.data() : nullptr};
+  }
+  const vid_t* device_ids(const Ids& ids) override {
+    const vid_t* data = device(ids, "device_ids").data();
+    synchronize();
+    return data;
+  }
   double copy_bandwidth() override { return gpu::measure_copy_bandwidth(engine_); }
   double gather_rate() override { return gpu::measure_gather_rate(engine_); }
   DeviceEngine& engine() { return engine_; }
@@ -370,32 +380,12 @@ class CudaBackend final : public Backend {
   } importance_;
 };
 
-CudaBackend& cuda_of(Backend& backend, const char* what) {
-  auto* cuda = dynamic_cast<CudaBackend*>(&backend);
-  MATSAMP_CHECK(cuda, what, " needs the CUDA backend, not '", backend.name(), "'");
-  return *cuda;
-}
-
 }  // namespace
 
 std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options) {
   std::string why;
   MATSAMP_CHECK(cuda_available(&why), why);
   return std::make_unique<CudaBackend>(options);
-}
-
-DeviceCsrArrays device_arrays(Backend& backend, const Matrix& m) {
-  CudaBackend& cuda = cuda_of(backend, "device_arrays");
-  const DeviceCsr& d = cuda.device(m, "device_arrays");
-  cuda.synchronize();  // the consumer reads them on a stream of its own
-  return {d.rowptr.data(), d.colidx.data(), d.values.size() ? d.values.data() : nullptr};
-}
-
-const vid_t* device_ids(Backend& backend, const Ids& ids) {
-  CudaBackend& cuda = cuda_of(backend, "device_ids");
-  const vid_t* data = cuda.device(ids, "device_ids").data();
-  cuda.synchronize();
-  return data;
 }
 
 }  // namespace matsamp

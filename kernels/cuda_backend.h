@@ -39,16 +39,4 @@ int cuda_device_count();
 // Throws Error (whose message is the reason) when cuda_available() is false.
 std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options = {});
 
-// The device arrays behind a CUDA backend's handles, for a consumer on the same
-// device (torch): read-only, valid while the handle lives, and complete (the
-// backend's queued work has finished when these return). Throw for handles of
-// other backends.
-struct DeviceCsrArrays {
-  const int64_t* rowptr = nullptr;  // rows + 1
-  const col_t* colidx = nullptr;    // nnz
-  const float* values = nullptr;    // nnz
-};
-DeviceCsrArrays device_arrays(Backend& backend, const Matrix& m);
-const vid_t* device_ids(Backend& backend, const Ids& ids);
-
 }  // namespace matsamp

@@ -18,8 +18,4 @@ int cuda_device_count() { return 0; }
 
 std::unique_ptr<Backend> make_cuda_backend(const CudaOptions&) { fail(kNotBuilt); }
 
-DeviceCsrArrays device_arrays(Backend&, const Matrix&) { fail(kNotBuilt); }
-
-const vid_t* device_ids(Backend&, const Ids&) { fail(kNotBuilt); }
-
 }  // namespace matsamp

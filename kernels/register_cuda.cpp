@@ -9,9 +9,10 @@ namespace {
 const bool registered = register_backend(
     {"cuda", "an NVIDIA GPU, cuda:N for GPU N (k then fits --gpu-memory-fraction, not --memory-budget)",
      [](std::string* why) { return cuda_available(why) ? cuda_device_count() : 0; },
-     [](int index) {
+     [](int index, std::shared_ptr<DeviceMemorySource> lent) {
        CudaOptions options;
        options.device = index;
+       options.memory_source = std::move(lent);
        return make_cuda_backend(options);
      }});
 

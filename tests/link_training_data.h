@@ -34,9 +34,9 @@ inline LinkTrainOptions small_link_options() {
   options.train.learning_rate = 0.01;
   options.train.weight_decay = 0;
   options.train.epochs = 4;
-  options.train.batch_size = 32;
-  options.train.bulk_steps = 2;
-  options.train.seed = 5;
+  options.train.epoch.batch_size = 32;
+  options.train.epoch.bulk_steps = 2;
+  options.train.epoch.seed = 5;
   options.train.threads = 1;
   options.negatives.per_positive = 2;
   options.hits_k = {5, 20};

@@ -8,8 +8,8 @@
 
 #include "cli_runner.h"
 #include "io/graph_io.h"
-#include "io/minibatch_npz.h"
 #include "sampling/epoch.h"
+#include "sampling/minibatch_npz.h"
 #include "sampling/sampler.h"
 #include "test_data.h"
 #include "test_sampler.h"

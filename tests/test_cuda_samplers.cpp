@@ -172,8 +172,8 @@ TEST_F(CudaSamplers, LayersStayOnTheDeviceUntilAsked) {
       ASSERT_EQ(bulk.layers.size(), static_cast<size_t>(sampler->num_layers()));
       for (const Layer& layer : bulk.layers) {
         EXPECT_EQ(layer.adj.owner(), cuda.get()) << what;
-        EXPECT_NE(device_arrays(*cuda, layer.adj).rowptr, nullptr) << what;
-        EXPECT_NE(device_ids(*cuda, layer.vertices.ids), nullptr) << what;
+        EXPECT_NE(cuda->device_csr(layer.adj).rowptr, nullptr) << what;
+        EXPECT_NE(cuda->device_ids(layer.vertices.ids), nullptr) << what;
       }
       const int64_t edges = bulk.sampled_edges();
       EXPECT_GT(edges, 0) << what;

@@ -23,7 +23,8 @@ TEST(EpochPlan, CoversEveryMinibatchOnceAndCountsStepSeeds) {
     for (int64_t steps_per_bulk : {1, 2, 5})
       for (bool balanced : {false, true}) {
         // 11 minibatches, the last of 3 seeds; balanced: ceil(103 / (10 lanes)) steps of `lanes`
-        const EpochPlan plan = plan_of(103, 10, lanes, steps_per_bulk, balanced ? BatchLocality{1, 103} : BatchLocality{});
+        const EpochPlan plan =
+            plan_of(103, 10, lanes, steps_per_bulk, balanced ? BatchLocality{1, 103} : BatchLocality{});
         const int64_t expected = balanced ? (103 + 10 * lanes - 1) / (10 * lanes) * lanes : 11;
         ASSERT_EQ(plan.num_minibatches(), expected);
         ASSERT_EQ(static_cast<int64_t>(plan.minibatch_starts().size()), expected + 1);
@@ -86,7 +87,7 @@ TEST(EpochPlan, BalancedStepsTakeEveryLaneAndBlockAlike) {
   EXPECT_EQ(cut.num_minibatches(), 8);
   EXPECT_EQ(cut.seeds(1, 2).first.size(), 17u);
   EXPECT_THROW(EpochOrder(order, std::vector<int64_t>{0, 18, 139}), Error);  // must end at the order's end
-  EXPECT_EQ(plan_of(3, 32, 4, 1, {1, 3}).num_minibatches(), 3);               // fewer vertices than lanes
+  EXPECT_EQ(plan_of(3, 32, 4, 1, {1, 3}).num_minibatches(), 3);              // fewer vertices than lanes
 }
 
 // A short bulk (5 minibatches over 4 lanes) gives every lane one before any a second:

@@ -33,7 +33,7 @@ TEST(HeteroTrainer, LearnsClassesFromTypedNeighbourhoods) {
   options.train.learning_rate = 0.01;
   options.train.weight_decay = 0;
   options.train.epochs = 8;
-  options.train.batch_size = 64;
+  options.train.epoch.batch_size = 64;
   options.train.threads = 2;
   const HeteroSummary s = train_rgcn(g, g.type_index("paper"), sampler, *cpu, options, nullptr, nullptr);
   EXPECT_EQ(s.epochs, 8);
@@ -81,7 +81,7 @@ HeteroTrainOptions small_options() {
   options.train.learning_rate = 0.02;
   options.train.weight_decay = 0;
   options.train.epochs = 15;
-  options.train.batch_size = 32;
+  options.train.epoch.batch_size = 32;
   options.train.threads = 2;
   return options;
 }

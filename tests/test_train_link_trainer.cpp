@@ -42,7 +42,7 @@ TEST(LinkTrainer, BulkSizeChangesNothing) {
   LinkTrainOptions options = testing::small_link_options();
   std::vector<LinkEpoch> runs[2];
   for (int i = 0; i < 2; ++i) {
-    options.train.bulk_steps = i == 0 ? 1 : 5;
+    options.train.epoch.bulk_steps = i == 0 ? 1 : 5;
     const auto trainer = setup.trainer(options);
     while (!trainer->finished()) runs[i].push_back(trainer->train_epoch());
   }
@@ -87,7 +87,7 @@ TEST(LinkTrainer, ResumesFromACheckpointExactly) {
 TEST(LinkTrainer, RejectsBadOptions) {
   const LinkSetup setup;
   LinkTrainOptions options = testing::small_link_options();
-  options.train.minibatches_per_step = 3;
+  options.train.epoch.minibatches_per_step = 3;
   EXPECT_NO_THROW(setup.trainer(options));  // one process shares any number of lanes
   options.train.model = "gcn";
   EXPECT_THROW(setup.trainer(options), Error);
@@ -95,7 +95,7 @@ TEST(LinkTrainer, RejectsBadOptions) {
   options.train.feature_replication = 1;
   EXPECT_THROW(setup.trainer(options), Error);
   options = testing::small_link_options();
-  options.train.batch_size = 0;
+  options.train.epoch.batch_size = 0;
   EXPECT_THROW(setup.trainer(options), Error);
 }
 

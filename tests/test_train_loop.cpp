@@ -77,16 +77,16 @@ TEST(TrainingLoop, StepsTakeTheEpochPlansMinibatchesInOrder) {
 
   TrainOptions options;
   options.epochs = 1;
-  options.batch_size = 8;
-  options.minibatches_per_step = 4;
-  options.bulk_steps = 2;
-  options.seed = sampler->seed();
+  options.epoch.batch_size = 8;
+  options.epoch.minibatches_per_step = 4;
+  options.epoch.bulk_steps = 2;
+  options.epoch.seed = sampler->seed();
   RecordingTask task(*bound.sampler, items, locality);
   const std::unique_ptr<Communicator> self = make_self_communicator();
   TrainingLoop loop(task, *backend, *self, options);
   loop.train_epoch();
 
-  EpochOptions epoch{8, 3, int64_t{1} << 30, options.seed, 0};  // sampled 3 at a time: the same minibatches
+  EpochOptions epoch{8, 3, int64_t{1} << 30, options.epoch.seed, 0};  // sampled 3 at a time: the same minibatches
   epoch.locality = locality;
   epoch.minibatches_per_step = 4;
   epoch.bulk_steps = 2;

@@ -70,13 +70,13 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   options.dropout = 0.5;  // masks are keyed by minibatch, so they match across p too
   options.learning_rate = 0.02;
   options.epochs = 6;
-  options.batch_size = 5;  // 36 training vertices: 8 minibatches, the last one short
-  options.bulk_steps = GetParam().bulk_steps;
-  options.feature_replication = GetParam().feature_replication;                  // rows fetched from their owners
-  options.memory_budget = 3 * sampler->bytes_per_minibatch(options.batch_size);  // 3 of 8 minibatches fit
-  options.minibatches_per_step = lanes;
-  options.locality_blocks = GetParam().locality_blocks;
-  options.seed = 9;
+  options.epoch.batch_size = 5;  // 36 training vertices: 8 minibatches, the last one short
+  options.epoch.bulk_steps = GetParam().bulk_steps;
+  options.feature_replication = GetParam().feature_replication;  // rows fetched from their owners
+  options.epoch.memory_budget = 3 * sampler->bytes_per_minibatch(options.epoch.batch_size);  // 3 of 8 minibatches fit
+  options.epoch.minibatches_per_step = lanes;
+  options.epoch.locality.blocks = GetParam().locality_blocks;
+  options.epoch.seed = 9;
   options.threads = 1;
 
   Trainer distributed(data, sampler->on_cpu(), sampler->cpu(), world(), options);
@@ -133,11 +133,11 @@ TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
   options.hidden = 16;
   options.learning_rate = 0.02;
   options.epochs = 4;
-  options.batch_size = 5;  // 36 training vertices: 8 minibatches, the last one short
-  options.bulk_steps = 1;
-  options.minibatches_per_step = 4;
+  options.epoch.batch_size = 5;  // 36 training vertices: 8 minibatches, the last one short
+  options.epoch.bulk_steps = 1;
+  options.epoch.minibatches_per_step = 4;
   options.evaluation = EvaluationMode::sampled;
-  options.seed = 9;
+  options.epoch.seed = 9;
   options.threads = 1;
 
   ProcessGrid grid(world(), c);
@@ -150,7 +150,7 @@ TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
   Trainer distributed(part, *partitioned, graph.backend(), world(), partitioned_options);
 
   const TrainingData whole = prepare_training_data(g, {});
-  testing::TestSampler reference(GetParam().sampler, whole.graph.adj, params, options.seed);
+  testing::TestSampler reference(GetParam().sampler, whole.graph.adj, params, options.epoch.seed);
   auto self = make_self_communicator();
   Trainer single(whole, reference.on_cpu(), reference.cpu(), *self, options);
   // Each process row holds the labels of the training set and of its share of the rest.
@@ -199,13 +199,13 @@ TEST(TrainMpiLocality, RanksFetchOnlyTheFeatureRowsTheyHold) {
   TrainOptions options;
   options.hidden = 8;
   options.epochs = 1;
-  options.batch_size = 10;  // 20 training vertices per block: two minibatches for each lane
-  options.minibatches_per_step = 2;
+  options.epoch.batch_size = 10;  // 20 training vertices per block: two minibatches for each lane
+  options.epoch.minibatches_per_step = 2;
   options.feature_replication = 1;
   options.threads = 1;
   int64_t bytes[2];
   for (int blocks : {0, 2}) {
-    options.locality_blocks = blocks;
+    options.epoch.locality.blocks = blocks;
     Trainer trainer(data, sampler->on_cpu(), sampler->cpu(), world(), options);
     bytes[blocks / 2] = trainer.train_epoch().feature_fetch_bytes;
   }
@@ -226,11 +226,11 @@ TEST(TrainMpiGuidance, DeterministicAndFetchesFewerBytes) {
   TrainOptions options;
   options.hidden = 16;
   options.epochs = 4;
-  options.batch_size = 5;  // 36 training vertices: 8 minibatches, 2 steps per epoch
-  options.bulk_steps = 1;
-  options.minibatches_per_step = 4;
+  options.epoch.batch_size = 5;  // 36 training vertices: 8 minibatches, 2 steps per epoch
+  options.epoch.bulk_steps = 1;
+  options.epoch.minibatches_per_step = 4;
   options.feature_replication = 1;
-  options.seed = 9;
+  options.epoch.seed = 9;
   options.threads = 1;
   options.guidance.every = 2;
   options.guidance.remote_feature_fraction = 0.5;
@@ -242,7 +242,7 @@ TEST(TrainMpiGuidance, DeterministicAndFetchesFewerBytes) {
     o.prefetch = o.pipeline = run != 1;
     if (run == 2) {  // no explanations: importance 1 and whole rows, minibatches from each rank's rows
       o.guidance = {};
-      o.locality_blocks = p;
+      o.epoch.locality.blocks = p;
     }
     Trainer trainer(data, dgs.on_cpu(), dgs.cpu(), world(), o);
     auto& epochs = runs.emplace_back();
@@ -275,7 +275,7 @@ TEST(TrainMpiGuidance, ConfigurationsThatCannotWorkAreErrors) {
   const SamplerParams fanouts = SamplerParams().set("fanouts", std::vector<int64_t>{4, 4});
   testing::TestSampler dgs("dgs", data.graph.adj, fanouts, 9), sage("graphsage", data.graph.adj, fanouts, 9);
   TrainOptions options;
-  options.batch_size = 5;
+  options.epoch.batch_size = 5;
   options.feature_replication = 1;
   options.guidance.every = 2;
   const auto error_of = [&](const testing::TestSampler& sampler, const TrainOptions& o) {
@@ -292,8 +292,8 @@ TEST(TrainMpiGuidance, ConfigurationsThatCannotWorkAreErrors) {
   whole_rows.feature_replication = 0;
   EXPECT_NE(error_of(dgs, whole_rows).find("needs partitioned features"), std::string::npos);
   TrainOptions other_blocks = options;
-  other_blocks.minibatches_per_step = 2 * world().size();
-  other_blocks.locality_blocks = 2 * world().size();
+  other_blocks.epoch.minibatches_per_step = 2 * world().size();
+  other_blocks.epoch.locality.blocks = 2 * world().size();
   EXPECT_NE(error_of(dgs, other_blocks).find("locality blocks must be p/c"), std::string::npos);
   TrainOptions fraction = options;
   fraction.guidance.every = 0;
@@ -307,11 +307,11 @@ TEST(LinkTrainMpi, FollowsTheSingleProcessLossCurve) {
   const testing::LinkTrainingData data = testing::planted_link_data();
   auto sampler = testing::graphsage(data.graph.adj, {4, 4}, 9);
   LinkTrainOptions options = testing::small_link_options();
-  options.train.minibatches_per_step = 4;
+  options.train.epoch.minibatches_per_step = 4;
   options.train.epochs = 3;
   // 18 minibatches in bulks of 2 steps x 4 lanes: the last bulk leaves lanes 2 and 3 without one.
-  options.train.batch_size = (data.split.train.size() + 17) / 18;
-  ASSERT_EQ(minibatch_count(data.split.train.size(), options.train.batch_size), 18);
+  options.train.epoch.batch_size = (data.split.train.size() + 17) / 18;
+  ASSERT_EQ(minibatch_count(data.split.train.size(), options.train.epoch.batch_size), 18);
   LinkTrainer distributed(data.graph, data.split, sampler->on_cpu(), sampler->cpu(), world(), options);
   auto self = make_self_communicator();
   LinkTrainer single(data.graph, data.split, sampler->on_cpu(), sampler->cpu(), *self, options);
@@ -339,9 +339,9 @@ TEST(RgcnTrainMpi, FollowsTheSingleProcessLossCurve) {
   HeteroTrainOptions options;
   options.train.hidden = 16;
   options.train.epochs = 3;
-  options.train.batch_size = 24;
-  options.train.minibatches_per_step = 4;
-  options.train.bulk_steps = 2;
+  options.train.epoch.batch_size = 24;
+  options.train.epoch.minibatches_per_step = 4;
+  options.train.epoch.bulk_steps = 2;
   options.num_bases = 2;
   const int paper = g.type_index("paper");
   RgcnTrainer distributed(g, paper, sampler, *cpu, world(), options);

@@ -47,9 +47,9 @@ TrainOptions small_options(const std::string& model) {
   options.learning_rate = 0.02;
   options.weight_decay = 0;
   options.epochs = 60;
-  options.batch_size = 8;
-  options.bulk_steps = 2;
-  options.seed = 11;
+  options.epoch.batch_size = 8;
+  options.epoch.bulk_steps = 2;
+  options.epoch.seed = 11;
   options.threads = 1;  // tiny tensors: more threads only wait for each other
   return options;
 }
@@ -125,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(Models, TrainerOnPlantedGraph,
 void expect_pipeline_changes_nothing(const std::string& device, double tolerance) {
   const TrainSetup setup;
   TrainOptions options = small_options("sage");
-  options.bulk_steps = 2;
+  options.epoch.bulk_steps = 2;
   options.device = device;
   std::vector<std::unique_ptr<Trainer>> trainers;
   for (bool prefetch : {true, false})
@@ -177,7 +177,7 @@ class FailingSampler final : public Sampler {
 TEST(Trainer, AFailingStageEndsTheEpochWithItsError) {
   const TrainSetup setup;
   TrainOptions options = small_options("sage");
-  options.bulk_steps = 1;
+  options.epoch.bulk_steps = 1;
   options.evaluation = EvaluationMode::full;
   for (bool pipeline : {true, false}) {
     const FailingSampler failing(setup.sampler->on_cpu(), 3);

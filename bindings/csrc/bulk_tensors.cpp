@@ -3,7 +3,6 @@
 #include <torch/cuda.h>
 
 #include "convert.h"
-#include "kernels/cuda_backend.h"
 #include "torch_cuda_memory.h"
 
 namespace matsamp::bindings {
@@ -46,19 +45,19 @@ SampleTensors to_tensors(const std::shared_ptr<Backend>& backend, Bulk&& bulk, c
     if (zero_copy) {
       const auto held = std::make_shared<HeldLayer>(HeldLayer{backend, std::move(layer)});
       const Matrix& adj = held->layer.adj;
-      const DeviceCsrArrays arrays = device_arrays(*backend, adj);
+      const DeviceCsrArrays arrays = backend->device_csr(adj);
       rowptr.push_back(device_view(held, arrays.rowptr, adj.rows() + 1, at::kLong, device));
       col.push_back(device_view(held, arrays.colidx, adj.nnz(), at::kInt, device));
       value.push_back(device_view(held, arrays.values, adj.nnz(), at::kFloat, device));
       const Ids& ids = held->layer.vertices.ids;
-      vertices.push_back(device_view(held, device_ids(*backend, ids), ids.size(), at::kLong, device));
+      vertices.push_back(device_view(held, backend->device_ids(ids), ids.size(), at::kLong, device));
     } else if (device.is_cuda()) {
-      const DeviceCsrArrays arrays = device_arrays(*backend, layer.adj);
+      const DeviceCsrArrays arrays = backend->device_csr(layer.adj);
       rowptr.push_back(device_copy(arrays.rowptr, layer.adj.rows() + 1, at::kLong, device));
       col.push_back(device_copy(arrays.colidx, layer.adj.nnz(), at::kInt, device));
       value.push_back(device_copy(arrays.values, layer.adj.nnz(), at::kFloat, device));
       vertices.push_back(
-          device_copy(device_ids(*backend, layer.vertices.ids), layer.vertices.ids.size(), at::kLong, device));
+          device_copy(backend->device_ids(layer.vertices.ids), layer.vertices.ids.size(), at::kLong, device));
     } else {
       CsrMatrix adj = backend->to_host(std::move(layer.adj));
       rowptr.push_back(vector_to_tensor(std::move(adj.rowptr)));

@@ -10,7 +10,6 @@
 #include "io/graph_io.h"
 #include "io/mapped_features.h"
 #include "io/msg_container.h"
-#include "kernels/cuda_backend.h"
 #include "ops/column_importance.h"
 #include "sampling/epoch.h"
 #include "torch_cuda_memory.h"
@@ -184,30 +183,14 @@ c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const
   return holder;
 }
 
-namespace {
-
-// The CUDA backend on torch's current stream, in its caching allocator's memory;
-// errors name the device first, as make_backend's do.
-std::unique_ptr<Backend> torch_cuda_backend(int index) {
-  CudaOptions options;
-  options.device = index;
-  options.memory_source = torch_cuda_memory(index);
-  try {
-    return make_cuda_backend(options);
-  } catch (const Error& e) {
-    fail("cuda:", index, ": ", e.what());
-  }
-}
-
-}  // namespace
-
 void GraphHolder::place_on_cuda(int64_t index) {
   TORCH_CHECK_VALUE(index >= 0 && index <= std::numeric_limits<int>::max(), kOp,
                     ": CUDA device index must be non-negative, got ", index);
   std::shared_ptr<Backend> backend;
   try {
-    backend = torch_has_cuda_memory() ? torch_cuda_backend(static_cast<int>(index))
-                                      : make_backend(DeviceName{"cuda", static_cast<int>(index), true});
+    // On torch's current stream, in its caching allocator's memory, where torch has CUDA.
+    backend = make_backend(DeviceName{"cuda", static_cast<int>(index), true},
+                           torch_has_cuda_memory() ? torch_cuda_memory(static_cast<int>(index)) : nullptr);
   } catch (const Error& e) {
     TORCH_CHECK(false, kOp, ": cannot place the graph on ", valid_utf8(e.what()));
   }

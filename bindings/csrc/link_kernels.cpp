@@ -8,7 +8,6 @@
 #include "bulk_tensors.h"
 #include "convert.h"
 #include "graph.h"
-#include "kernels/cuda_backend.h"
 #include "sampling/edge_seeds.h"
 
 namespace matsamp::bindings {

@@ -11,7 +11,6 @@
 #include "bulk_tensors.h"
 #include "convert.h"
 #include "graph.h"
-#include "kernels/cuda_backend.h"
 
 namespace matsamp::bindings {
 

@@ -4,7 +4,7 @@
 #pragma once
 #include <memory>
 
-#include "kernels/device_types.h"
+#include "backend/device_memory.h"
 
 namespace matsamp::bindings {
 

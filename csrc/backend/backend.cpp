@@ -139,4 +139,12 @@ double Backend::copy_bandwidth() { return measure_copy_bandwidth(); }
 
 double Backend::gather_rate() { return measure_gather_rate(); }
 
+DeviceCsrArrays Backend::device_csr(const Matrix& /*m*/) {
+  fail("the ", name(), " backend keeps its matrices on the host: no device arrays");
+}
+
+const vid_t* Backend::device_ids(const Ids& /*ids*/) {
+  fail("the ", name(), " backend keeps its ids on the host: no device array");
+}
+
 }  // namespace matsamp

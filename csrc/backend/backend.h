@@ -49,6 +49,12 @@ struct TransferCounts {
   TransferCounts operator-(const TransferCounts& other) const;
 };
 
+struct DeviceCsrArrays {
+  const int64_t* rowptr = nullptr;  // rows + 1
+  const col_t* colidx = nullptr;    // nnz
+  const float* values = nullptr;    // nnz; null without values
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -84,6 +90,11 @@ class Backend {
   // 4-byte gathers/s. What bench's floor is taken on.
   virtual double copy_bandwidth();
   virtual double gather_rate();
+  // The arrays behind a handle where the device keeps them, for a consumer on the
+  // same device (torch): read-only, valid while the handle lives, and complete
+  // (the queued work has finished when these return). Host backends throw.
+  virtual DeviceCsrArrays device_csr(const Matrix& m);
+  virtual const vid_t* device_ids(const Ids& ids);
   // A backend whose ops are collectives of several processes (graph-partitioned
   // sampling) serves the others until every one has called this: call it after
   // sampling calls that processes may end at different points, before any

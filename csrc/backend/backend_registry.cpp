@@ -16,7 +16,10 @@ std::map<std::string, BackendKind>& kinds() {
   static std::map<std::string, BackendKind> registered = [] {
     std::map<std::string, BackendKind> m;
     m["cpu"] = BackendKind{"cpu", "the host, OpenMP over its cores (--threads)", [](std::string*) { return 1; },
-                           [](int) { return make_cpu_backend(); }};
+                           [](int, std::shared_ptr<DeviceMemorySource> lent) {
+                             MATSAMP_CHECK(!lent, "the cpu backend takes no lent device memory");
+                             return make_cpu_backend();
+                           }};
     return m;
   }();
   return registered;
@@ -64,14 +67,18 @@ DeviceName parse_device(const std::string& text) {
   return device;
 }
 
-std::unique_ptr<Backend> make_backend(const DeviceName& device) {
+std::unique_ptr<Backend> make_backend(const DeviceName& device, std::shared_ptr<DeviceMemorySource> lent) {
   const BackendKind& kind = find_kind(device.kind);
   std::string why;
   const int count = kind.device_count(&why);
   if (count == 0) fail(device.str(), ": ", why.empty() ? "no such device" : why);
   if (device.index >= count)
     fail(device.str(), ": this process sees ", count, " ", device.kind, " device", count == 1 ? "" : "s");
-  return kind.make(device.index);
+  try {
+    return kind.make(device.index, std::move(lent));
+  } catch (const Error& e) {
+    fail(device.str(), ": ", e.what());
+  }
 }
 
 }  // namespace matsamp

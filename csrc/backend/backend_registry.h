@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/device_memory.h"
 
 namespace matsamp {
 
@@ -18,8 +19,9 @@ struct BackendKind {
   // How many devices of this kind the process can use (0: none, and *why says
   // why not when given).
   std::function<int(std::string* why)> device_count;
-  // The backend on device `index` (0 ≤ index < device_count()).
-  std::function<std::unique_ptr<Backend>(int index)> make;
+  // The backend on device `index` (0 ≤ index < device_count()), in memory and on
+  // the stream `lent` gives when not null (a device kind's; torch lends its own).
+  std::function<std::unique_ptr<Backend>(int index, std::shared_ptr<DeviceMemorySource> lent)> make;
 };
 
 // A device as users write it: a backend name and an optional index ("cuda:1").
@@ -44,6 +46,6 @@ std::string backend_names();
 DeviceName parse_device(const std::string& text);
 // The backend of `device`; throws Error "<device>: <why>" when the kind has no
 // device of that index.
-std::unique_ptr<Backend> make_backend(const DeviceName& device);
+std::unique_ptr<Backend> make_backend(const DeviceName& device, std::shared_ptr<DeviceMemorySource> lent = nullptr);
 
 }  // namespace matsamp

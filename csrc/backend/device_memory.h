@@ -59,4 +59,19 @@ constexpr int64_t kDeviceBytesPerEstimatedByte = 3;
 // (not yet on the device) are uploaded. At least 1.
 int64_t device_memory_budget(int64_t free_bytes, int64_t graph_bytes, double fraction);
 
+// Device memory and a stream lent by the caller: the Python bindings lend torch's
+// caching allocator and its current stream, so that the backend's work is ordered
+// with torch's on that stream (no whole-device synchronize) and its memory is
+// torch's to reuse.
+class DeviceMemorySource {
+ public:
+  virtual ~DeviceMemorySource() = default;
+  // The cudaStream_t to run on, asked at each use (the caller's may change
+  // between calls; arrays kept across calls, such as the graph, are only read).
+  virtual void* stream() const = 0;
+  // Device memory ordered on `stream`; nullptr when the device is full.
+  virtual void* allocate(int64_t bytes, void* stream) = 0;
+  virtual void release(void* pointer) noexcept = 0;
+};
+
 }  // namespace matsamp

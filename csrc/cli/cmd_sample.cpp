@@ -5,7 +5,7 @@
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
 #include "io/atomic_file.h"
-#include "io/minibatch_npz.h"
+#include "sampling/minibatch_npz.h"
 #include "util/progress.h"
 
 namespace matsamp::cli {

@@ -35,25 +35,17 @@ struct TrainCommandOptions {
   SamplerOptions sampler;
   TrainOptions train;
   TrainingDataOptions data;
-  std::string evaluation = "full";
   CLI::Option* evaluation_option = nullptr;
   std::string distributed;  // "", replicated, partitioned
   int replication = 1;
   std::string row_work = "shared";
   std::string transport = "mpi";
-  std::string split = "auto";
   std::string checkpoint, resume;
-  bool no_prefetch = false;
-  bool no_pipeline = false;
-  bool raw_features = false;
   bool map_features = false;
   std::string task = "node";
   // --task link
-  std::vector<double> edge_split{0.05, 0.10};
   EdgeSplitOptions link_split;
   LinkTrainOptions link;
-  std::string negative_distribution = "uniform";
-  bool keep_reverse_edges = false;
   CLI::Option* weight_decay_option = nullptr;  // given: used by --task link too
   // Heterogeneous graphs (R-GCN)
   HeteroOptions hetero;
@@ -61,7 +53,8 @@ struct TrainCommandOptions {
   int64_t num_bases = 0;
 };
 
-void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
+// The model, the optimizer and when training stops.
+void add_model_options(CLI::App& cmd, TrainCommandOptions& o) {
   cmd.add_option("-m,--model", o.train.model,
                  "sage or gcn on a homogeneous graph (default: gcn for ladies/fastgcn, else sage); rgcn on a "
                  "heterogeneous one (its default)")
@@ -80,11 +73,55 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "stop after this many epochs without a better validation accuracy (0: never)")
       ->check(non_negative())
       ->capture_default_str();
-  o.evaluation_option = cmd.add_option("--evaluation", o.evaluation,
-                                       "full (whole neighbourhoods) or sampled (the default with --distributed "
-                                       "partitioned)")
+  o.evaluation_option = cmd.add_option_function<std::string>(
+                               "--evaluation",
+                               [&o](const std::string& name) {
+                                 o.train.evaluation = name == "sampled" ? EvaluationMode::sampled
+                                                                        : EvaluationMode::full;
+                               },
+                               "full (whole neighbourhoods) or sampled (the default with --distributed partitioned)")
                             ->check(CLI::IsMember({"full", "sampled"}))
-                            ->capture_default_str();
+                            ->default_str("full");
+}
+
+// What trains: the task, the split and the features.
+void add_data_options(CLI::App& cmd, TrainCommandOptions& o) {
+  cmd.add_option_function<std::string>(
+         "--split",
+         [&o](const std::string& name) {
+           o.data.split_choice = name == "given"    ? SplitChoice::given
+                                 : name == "random" ? SplitChoice::random
+                                                    : SplitChoice::automatic;
+         },
+         "given: the dataset's own train/valid/test sets (an OGB folder's split/, kept in .msg; with "
+         "--task link, an OGB link folder's split/<scheme>/*.pt); random: a seeded per-class split "
+         "(--train-per-class, --validation-per-class), or with --task link --edge-split; auto: given "
+         "when the dataset has one")
+      ->check(CLI::IsMember({"auto", "given", "random"}))
+      ->default_str("auto");
+  cmd.add_option("--train-per-class", o.data.split.train_per_class, "--split random: training vertices per class")
+      ->check(positive())
+      ->capture_default_str();
+  cmd.add_option("--validation-per-class", o.data.split.validation_per_class,
+                 "--split random: validation vertices per class")
+      ->check(non_negative())
+      ->capture_default_str();
+  cmd.add_option("--split-seed", o.data.split.seed, "seed of the random per-class split")->capture_default_str();
+  cmd.add_flag_callback(
+      "--raw-features", [&o] { o.data.normalize_features = false; },
+      "keep features as they are (default: rows divided by their sum)");
+  cmd.add_flag("--map-features", o.map_features,
+               "use a .msg file's float32 features from a memory mapping instead of a copy (needs --raw-features; "
+               "the file must not shrink while training: that is a SIGBUS, not an error)");
+  cmd.add_option("--task", o.task,
+                 "node: vertex classification; link: link prediction (edge-seeded minibatches, negatives, the "
+                 "minibatch's edges masked out of its layers)")
+      ->check(CLI::IsMember({"node", "link"}))
+      ->capture_default_str();
+}
+
+// How it runs: processes, the pipeline, threads, checkpoints.
+void add_run_options(CLI::App& cmd, TrainCommandOptions& o) {
   cmd.add_option("--distributed", o.distributed,
                  "train with every rank of an MPI job (mpirun, srun) on the graph 'replicated' (every rank reads it "
                  "whole; the default under a launcher) or 'partitioned': each rank reads from a .msg file only its "
@@ -98,29 +135,12 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->capture_default_str();
   add_row_work_option(cmd, o.row_work);
   add_transport_option(cmd, o.transport);
-  cmd.add_flag("--no-prefetch", o.no_prefetch, "sample each bulk only when training needs it");
-  cmd.add_flag("--no-pipeline", o.no_pipeline,
-               "prepare each step's blocks and feature rows only when training needs them (by default the next "
-               "steps are prepared on their own thread while the model trains)");
-  cmd.add_option("--split", o.split,
-                 "given: the dataset's own train/valid/test sets (an OGB folder's split/, kept in .msg; with "
-                 "--task link, an OGB link folder's split/<scheme>/*.pt); random: a seeded per-class split "
-                 "(--train-per-class, --validation-per-class), or with --task link --edge-split; auto: given "
-                 "when the dataset has one")
-      ->check(CLI::IsMember({"auto", "given", "random"}))
-      ->capture_default_str();
-  cmd.add_option("--train-per-class", o.data.split.train_per_class, "--split random: training vertices per class")
-      ->check(positive())
-      ->capture_default_str();
-  cmd.add_option("--validation-per-class", o.data.split.validation_per_class,
-                 "--split random: validation vertices per class")
-      ->check(non_negative())
-      ->capture_default_str();
-  cmd.add_option("--split-seed", o.data.split.seed, "seed of the random per-class split")->capture_default_str();
-  cmd.add_flag("--raw-features", o.raw_features, "keep features as they are (default: rows divided by their sum)");
-  cmd.add_flag("--map-features", o.map_features,
-               "use a .msg file's float32 features from a memory mapping instead of a copy (needs --raw-features; "
-               "the file must not shrink while training: that is a SIGBUS, not an error)");
+  cmd.add_flag_callback(
+      "--no-prefetch", [&o] { o.train.prefetch = false; }, "sample each bulk only when training needs it");
+  cmd.add_flag_callback(
+      "--no-pipeline", [&o] { o.train.pipeline = false; },
+      "prepare each step's blocks and feature rows only when training needs them (by default the next "
+      "steps are prepared on their own thread while the model trains)");
   cmd.add_option("--torch-threads", o.train.threads,
                  "torch threads for propagation (0: torch's default; --threads sets the sampler's)")
       ->check(non_negative())
@@ -130,28 +150,37 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
                  "replication c, rows fetched for each minibatch (MPI builds)")
       ->check(non_negative())
       ->capture_default_str();
-  cmd.add_option("--task", o.task,
-                 "node: vertex classification; link: link prediction (edge-seeded minibatches, negatives, the "
-                 "minibatch's edges masked out of its layers)")
-      ->check(CLI::IsMember({"node", "link"}))
-      ->capture_default_str();
+  cmd.add_option("--checkpoint", o.checkpoint, "write model, optimizer and progress here after every epoch");
+  cmd.add_option("--resume", o.resume, "continue from this checkpoint");
+}
+
+// Link prediction (--task link).
+void add_link_options(CLI::App& cmd, TrainCommandOptions& o) {
   auto* link = "Link prediction (--task link)";
-  cmd.add_option("--edge-split", o.edge_split,
-                 "validation and test fractions of the edges (each undirected edge once) when the dataset has "
-                 "no split of its own or with --split random; the rest trains and alone forms the graph the "
-                 "layers are sampled from")
+  cmd.add_option_function<std::vector<double>>(
+         "--edge-split",
+         [&o](const std::vector<double>& fractions) {
+           o.link_split.validation_fraction = fractions.at(0);
+           o.link_split.test_fraction = fractions.at(1);
+         },
+         "validation and test fractions of the edges (each undirected edge once) when the dataset has "
+         "no split of its own or with --split random; the rest trains and alone forms the graph the "
+         "layers are sampled from")
       ->expected(2)
       ->delimiter(',')
       ->group(link)
-      ->capture_default_str();
+      ->default_str("0.05,0.1");
   cmd.add_option("--negatives", o.link.negatives.per_positive, "negative destinations per positive edge")
       ->check(positive())
       ->group(link)
       ->capture_default_str();
-  cmd.add_option("--negative-distribution", o.negative_distribution, "uniform, or degree (proportional to degree^0.75)")
+  cmd.add_option_function<std::string>(
+         "--negative-distribution",
+         [&o](const std::string& name) { o.link.negatives.distribution = parse_negative_distribution(name); },
+         "uniform, or degree (proportional to degree^0.75)")
       ->check(CLI::IsMember({"uniform", "degree"}))
       ->group(link)
-      ->capture_default_str();
+      ->default_str("uniform");
   cmd.add_flag("--reject-known-negatives", o.link.negatives.reject_known_edges,
                "redraw a training negative that is an edge of its source")
       ->group(link);
@@ -164,9 +193,14 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->check(CLI::IsMember({"dot", "mlp"}))
       ->group(link)
       ->capture_default_str();
-  cmd.add_flag("--keep-reverse-edges", o.keep_reverse_edges,
-               "mask only (u, v) of a seed edge, not (v, u) too, on undirected graphs")
+  cmd.add_flag_callback(
+         "--keep-reverse-edges", [&o] { o.link.exclude_reverse = false; },
+         "mask only (u, v) of a seed edge, not (v, u) too, on undirected graphs")
       ->group(link);
+}
+
+// Explanation-guided sampling (DGS).
+void add_guidance_options(CLI::App& cmd, TrainCommandOptions& o) {
   auto* dgs = "Explanation-guided sampling (DGS: --sampler dgs with --feature-replication c)";
   cmd.add_option("--explain-every", o.train.guidance.every,
                  "explain each process's rows against their remote neighbours every T steps (GNNExplainer on a "
@@ -193,6 +227,10 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->check(positive())
       ->group(dgs)
       ->capture_default_str();
+}
+
+// R-GCN on heterogeneous graphs.
+void add_heterogeneous_options(CLI::App& cmd, TrainCommandOptions& o) {
   add_hetero_options(cmd, o.hetero);
   cmd.add_option("--relation-weights", o.relation_weights,
                  "heterogeneous graphs: per-relation (R-GCN) or shared (one weight for every relation and one root "
@@ -207,8 +245,15 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->check(non_negative())
       ->group("Heterogeneous graphs (OGB heterogeneous folders, mag:PAPERS)")
       ->capture_default_str();
-  cmd.add_option("--checkpoint", o.checkpoint, "write model, optimizer and progress here after every epoch");
-  cmd.add_option("--resume", o.resume, "continue from this checkpoint");
+}
+
+void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
+  add_model_options(cmd, o);
+  add_data_options(cmd, o);
+  add_run_options(cmd, o);
+  add_link_options(cmd, o);
+  add_guidance_options(cmd, o);
+  add_heterogeneous_options(cmd, o);
 }
 
 // The graph cleaned as node classification wants it, except that a dataset's
@@ -238,21 +283,17 @@ void train_links(TrainCommandOptions& o, Communicator& comm) {
   const bool leader = comm.rank() == 0;
   // Embeddings scored by dot products train poorly under L2 (Cora: test AUC 0.75 at 5e-4, 0.91 at 0).
   if (o.weight_decay_option->count() == 0) o.train.weight_decay = 0;
-  o.link_split.validation_fraction = o.edge_split[0];
-  o.link_split.test_fraction = o.edge_split[1];
   o.link_split.seed = o.data.split.seed;
-  o.link.negatives.distribution = parse_negative_distribution(o.negative_distribution);
-  o.link.exclude_reverse = !o.keep_reverse_edges;
   o.link.train = o.train;
   // An OGB link dataset's own split (its graph is then the training graph, ids as given).
   const std::string given = ogb_pickled_split(o.source.spec);
-  const SplitChoice choice = parse_split_choice(o.split);
+  const SplitChoice choice = o.data.split_choice;
   MATSAMP_CHECK(choice != SplitChoice::given || !given.empty(), "--split given: ", o.source.spec,
                 " ships no link split (an OGB folder's split/<scheme>/train.pt)");
   const bool use_given = !given.empty() && choice != SplitChoice::random;
   if (use_given) o.source.cleanup.largest_component = false;
   Graph g = load_training_graph(o);
-  if (!o.raw_features) normalize_feature_rows(g);
+  if (o.data.normalize_features) normalize_feature_rows(g);
   const EdgeSplit split = use_given ? read_ogb_link_split(given, g.adj) : split_edges(g.adj, o.link_split);
   g.adj = split.train_graph;
   if (leader && use_given)
@@ -266,7 +307,7 @@ void train_links(TrainCommandOptions& o, Communicator& comm) {
   auto backend = make_backend(o.sampler, g.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, g.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
-  o.link.train.memory_budget = o.sampler.epoch.memory_budget;
+  o.link.train.epoch = o.sampler.epoch;  // with the memory budget the backend set
   LinkTrainer trainer(g, split, *sampler, *backend, comm, o.link);
   if (!o.resume.empty()) {
     trainer.load_checkpoint(o.resume);
@@ -292,17 +333,12 @@ void run_node_trainer(Trainer& trainer, const TrainCommandOptions& o, bool leade
 
 void train_nodes(TrainCommandOptions& o, Communicator& comm) {
   const bool leader = comm.rank() == 0;
-  o.train.evaluation = parse_evaluation_mode(o.evaluation);
-  o.train.prefetch = !o.no_prefetch;
-  o.train.pipeline = !o.no_pipeline;
-  o.data.normalize_features = !o.raw_features;
-  o.data.split_choice = parse_split_choice(o.split);
   std::shared_ptr<const MappedFeatures> mapped;
   if (o.map_features) {
     const std::string& path = o.source.spec;
     MATSAMP_CHECK(msg::peek_version(path) == msg::kGraphVersion, "--map-features maps the features of a .msg file; ",
                   path, " is not one (convert it first: matsamp convert -g ", path, " -o graph.msg)");
-    MATSAMP_CHECK(o.raw_features,
+    MATSAMP_CHECK(!o.data.normalize_features,
                   "--map-features uses the features as stored: add --raw-features (dividing each "
                   "row by its sum would copy them)");
     MATSAMP_CHECK(o.train.feature_replication == 0,
@@ -314,7 +350,7 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
   auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, data.graph.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
-  o.train.memory_budget = o.sampler.epoch.memory_budget;
+  o.train.epoch = o.sampler.epoch;  // with the memory budget the backend set
   if (leader)
     std::fprintf(stderr, "matsamp: training %s on %lld vertices: %zu train, %zu validation, %zu test, %lld classes\n",
                  o.train.model.c_str(), static_cast<long long>(data.graph.num_vertices()), data.split.train.size(),
@@ -338,16 +374,12 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
   MATSAMP_CHECK(o.train.feature_replication == 0 || o.train.feature_replication == o.replication,
                 "--feature-replication ", o.train.feature_replication,
                 " differs from --replication: a partitioned graph lays its features out like its rows");
-  if (o.evaluation_option->count() == 0) o.evaluation = "sampled";
-  MATSAMP_CHECK(o.evaluation == "sampled",
+  if (o.evaluation_option->count() == 0) o.train.evaluation = EvaluationMode::sampled;
+  MATSAMP_CHECK(o.train.evaluation == EvaluationMode::sampled,
                 "--distributed partitioned evaluates sampled minibatches (--evaluation sampled): no rank holds the "
                 "whole neighbourhood matrix that full evaluation multiplies by");
-  o.train.evaluation = EvaluationMode::sampled;
   o.train.feature_replication = o.replication;
   o.train.prefetch = false;  // sampling is collective: it runs between the steps
-  o.train.pipeline = !o.no_pipeline;
-  o.data.normalize_features = !o.raw_features;
-  o.data.split_choice = parse_split_choice(o.split);
   if (leader)
     std::fprintf(stderr,
                  "matsamp: --distributed partitioned uses %s as stored (no --symmetrize, self-loop or "
@@ -364,7 +396,7 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
   PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware,
                             make_cpu_backend(), work);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
-  o.train.memory_budget = o.sampler.epoch.memory_budget;
+  o.train.epoch = o.sampler.epoch;
   if (leader)
     std::fprintf(stderr,
                  "matsamp: training %s on %lld vertices partitioned over %d x %d processes: %zu train, %zu "
@@ -394,6 +426,7 @@ void train_hetero(TrainCommandOptions& o, Communicator& comm) {
   const std::unique_ptr<HeteroSampler> sampler = make_hetero_sampler(*setup.backend, setup);
   HeteroTrainOptions options;
   options.train = o.train;
+  options.train.epoch = o.sampler.epoch;
   options.shared_relation_weight = o.relation_weights == "shared";
   options.num_bases = o.num_bases;
   const VertexType& type = setup.graph.types[setup.seed_type];
@@ -447,11 +480,6 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
   o.train.device = pick_rank_gpu(o.sampler, rank_on_node);
   // Before the graph is read: a checkpoint that cannot be written is a mistake in the command.
   if (comm.rank() == 0 && !o.checkpoint.empty()) check_can_write(o.checkpoint);
-  o.train.batch_size = o.sampler.epoch.batch_size;
-  o.train.bulk_steps = o.sampler.epoch.bulk_size;  // 0: from the memory budget (set with the backend)
-  o.train.seed = o.sampler.epoch.seed;
-  o.train.locality_blocks = o.sampler.epoch.locality.blocks;
-  o.train.minibatches_per_step = o.sampler.epoch.minibatches_per_step;
   MATSAMP_CHECK(!o.map_features || (!heterogeneous && o.task == "node" && o.distributed != "partitioned"),
                 "--map-features applies to node classification (--task node) on a graph of one vertex type, "
                 "not --distributed partitioned");
@@ -486,11 +514,14 @@ void add_train_command(CLI::App& app) {
   // Training picks its own vertices and epochs.
   cmd->remove_option(cmd->get_option("--train-fraction"));
   cmd->remove_option(cmd->get_option("--epoch"));
-  cmd->remove_option(cmd->get_option("--bulk-steps"));  // a step's bulk is what it samples together
-  cmd->get_option("--bulk-size")
-      ->description(
-          "steps sampled together: each process samples its minibatches of that many steps at once (0: the "
-          "most that fit --memory-budget)");
+  // A step's bulk is what it samples together: --bulk-size counts steps.
+  cmd->remove_option(cmd->get_option("--bulk-steps"));
+  cmd->remove_option(cmd->get_option("--bulk-size"));
+  cmd->add_option("-k,--bulk-size", o->sampler.epoch.bulk_steps,
+                  "steps sampled together: each process samples its minibatches of that many steps at once (0: "
+                  "the most that fit --memory-budget)")
+      ->check(non_negative())
+      ->capture_default_str();
   add_train_options(*cmd, *o);
   cmd->callback([o] { run_training(*o); });
 }

@@ -165,9 +165,9 @@ RgcnTask::RgcnTask(const HeteroGraph& graph, int seed_type, const HeteroSampler&
     : graph_(graph),
       seed_type_(seed_type),
       sampler_(sampler),
-      context_{backend, options.train.seed},
+      context_{backend, options.train.epoch.seed},
       comm_(comm),
-      batch_size_(options.train.batch_size),
+      batch_size_(options.train.epoch.batch_size),
       device_(torch_device(options.train.device)) {
   const TrainOptions& o = options.train;
   const VertexType& type = graph.types.at(seed_type);
@@ -176,8 +176,8 @@ RgcnTask::RgcnTask(const HeteroGraph& graph, int seed_type, const HeteroSampler&
   validation_ = split_of(type, "valid");
   test_ = split_of(type, "test");
   MATSAMP_CHECK(!train_.empty(), "vertex type ", type.name, " has no training split");
-  MATSAMP_CHECK(o.batch_size > 0 && o.hidden > 0, "R-GCN: batch size and hidden width must be positive");
-  MATSAMP_CHECK(o.feature_replication == 0 && o.locality_blocks == 0 && o.guidance.every == 0,
+  MATSAMP_CHECK(o.epoch.batch_size > 0 && o.hidden > 0, "R-GCN: batch size and hidden width must be positive");
+  MATSAMP_CHECK(o.feature_replication == 0 && o.epoch.locality.blocks == 0 && o.guidance.every == 0,
                 "training on a heterogeneous graph reads its features whole on every process (no feature "
                 "replication, locality blocks or explanation-guided sampling)");
   shape_.layers = sampler.num_layers();
@@ -186,7 +186,7 @@ RgcnTask::RgcnTask(const HeteroGraph& graph, int seed_type, const HeteroSampler&
   shape_.num_bases = options.num_bases;
   shape_.shared_weight = options.shared_relation_weight;
   shape_.dropout = o.dropout;
-  torch::manual_seed(o.seed);
+  torch::manual_seed(o.epoch.seed);
   model_ = std::make_shared<Rgcn>(graph, shape_);
   model_->to(device_);
   labels_ = torch::tensor(type.labels, torch::kLong).to(device_);

@@ -126,8 +126,8 @@ class LinkTask final : public TrainingTask {
   // A minibatch of b positives seeds at most (2 + k)·b vertices.
   int64_t steps_per_bulk(int64_t lanes, int64_t minibatches) const override {
     const TrainOptions& o = options_.train;
-    const int64_t seeds = (2 + options_.negatives.per_positive) * o.batch_size;
-    return std::max<int64_t>(1, bulk_size_for_budget(sampler_, seeds, minibatches, o.memory_budget) / lanes);
+    const int64_t seeds = (2 + options_.negatives.per_positive) * o.epoch.batch_size;
+    return std::max<int64_t>(1, bulk_size_for_budget(sampler_, seeds, minibatches, o.epoch.memory_budget) / lanes);
   }
   std::shared_ptr<const SampledBulk> sample(Context& ctx, const EpochOrder& order, std::pair<int64_t, int64_t> ids,
                                             uint32_t epoch) const override;
@@ -175,7 +175,7 @@ LinkTask::LinkTask(const Graph& graph, const EdgeSplit& split, const Sampler& sa
   const TrainOptions& o = options_.train;
   MATSAMP_CHECK(o.model == "sage", "link prediction trains the sage model (got '", o.model, "')");
   MATSAMP_CHECK(o.hidden > 0, "link prediction: the hidden width must be positive, got ", o.hidden);
-  MATSAMP_CHECK(o.feature_replication == 0 && o.locality_blocks == 0 && o.guidance.every == 0,
+  MATSAMP_CHECK(o.feature_replication == 0 && o.epoch.locality.blocks == 0 && o.guidance.every == 0,
                 "link prediction reads the features on every process (no feature replication, locality blocks or "
                 "explanation-guided sampling)");
   MATSAMP_CHECK(graph.feature_dim > 0, "link prediction needs vertex features (the graph has none)");
@@ -187,7 +187,7 @@ LinkTask::LinkTask(const Graph& graph, const EdgeSplit& split, const Sampler& sa
   MATSAMP_CHECK(split.train.size() > 0, "link prediction needs training edges");
   edge_ids_.resize(split.train.size());
   for (int64_t e = 0; e < split.train.size(); ++e) edge_ids_[e] = e;
-  torch::manual_seed(o.seed);
+  torch::manual_seed(o.epoch.seed);
   const ModelShape encoder{ModelKind::sage, graph.feature_dim, o.hidden, o.hidden, sampler.num_layers(), o.dropout};
   model_ = std::make_shared<LinkModel>(encoder, options_.decoder);
   model_->to(device_);
@@ -197,7 +197,7 @@ LinkTask::LinkTask(const Graph& graph, const EdgeSplit& split, const Sampler& sa
 std::vector<int64_t> LinkTask::identity() const {
   const TrainOptions& o = options_.train;
   return {kLinkCheckpointTag,
-          static_cast<int64_t>(o.seed),
+          static_cast<int64_t>(o.epoch.seed),
           graph_.feature_dim,
           o.hidden,
           sampler_.num_layers(),
@@ -217,7 +217,7 @@ std::shared_ptr<const SampledBulk> LinkTask::sample(Context& ctx, const EpochOrd
   }
   auto out = std::make_shared<LinkBulk>();
   out->edges = make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), ids.first, &negatives_,
-                              {options_.train.seed, epoch, true, options_.exclude_reverse && split_.undirected});
+                              {options_.train.epoch.seed, epoch, true, options_.exclude_reverse && split_.undirected});
   out->sample = to_host(ctx.backend, sample_edge_bulk(sampler_, ctx, out->edges, epoch));
   return out;
 }

@@ -58,17 +58,17 @@ TrainingProgress progress_of(const ProgressNumbers& n) {
 }  // namespace
 
 EpochPlan make_epoch_plan(const TrainingTask& task, const TrainOptions& options, int ranks) {
-  const int64_t lanes = options.minibatches_per_step > 0 ? options.minibatches_per_step
-                                                         : default_lanes(task.locality().blocks, ranks);
+  const int64_t lanes = options.epoch.minibatches_per_step > 0 ? options.epoch.minibatches_per_step
+                                                               : default_lanes(task.locality().blocks, ranks);
   MATSAMP_CHECK(lanes % ranks == 0, "minibatches per step (", lanes, ") must be a multiple of the ", ranks,
                 " processes");
-  MATSAMP_CHECK(options.batch_size > 0, "batch size must be positive, got ", options.batch_size);
+  MATSAMP_CHECK(options.epoch.batch_size > 0, "batch size must be positive, got ", options.epoch.batch_size);
   const int64_t items = static_cast<int64_t>(task.training_items().size());
   // Steps per bulk set the lane layout, so they must not depend on p.
-  const int64_t steps_per_bulk = options.bulk_steps > 0
-                                     ? options.bulk_steps
-                                     : task.steps_per_bulk(lanes, minibatch_count(items, options.batch_size));
-  return EpochPlan(items, {options.batch_size, lanes, steps_per_bulk, task.locality()});
+  const int64_t steps_per_bulk = options.epoch.bulk_steps > 0
+                                     ? options.epoch.bulk_steps
+                                     : task.steps_per_bulk(lanes, minibatch_count(items, options.epoch.batch_size));
+  return EpochPlan(items, {options.epoch.batch_size, lanes, steps_per_bulk, task.locality()});
 }
 
 struct TrainingLoop::State {
@@ -89,7 +89,7 @@ struct TrainingLoop::State {
 
   State(TrainingTask& task_, Backend& backend, Communicator& comm_, const TrainOptions& options_)
       : task(task_),
-        context{backend, options_.seed},
+        context{backend, options_.epoch.seed},
         comm(comm_),
         options(options_),
         device(torch_device(options_.device)),
@@ -139,7 +139,7 @@ double TrainingLoop::State::train_step(PreparedStep prepared, int64_t step_terms
     task.complete(minibatch.get(), times);  // every rank joins, lane by lane, even where its lane ran out
     if (id < 0) continue;
     ScopedTimer t(&times.propagation);
-    seed_minibatch_dropout(options.seed, epoch, id);
+    seed_minibatch_dropout(options.epoch.seed, epoch, id);
     const torch::Tensor loss = task.loss(*minibatch) / static_cast<double>(step_terms);
     loss.backward();
     loss_sum += loss.item<double>() * static_cast<double>(step_terms);
@@ -193,7 +193,7 @@ class TrainingLoop::Pipeline {
       : s_(s),
         epoch_key_(epoch_key),
         times_(times),
-        order_(s.plan.order(s.task.training_items(), s.options.seed, epoch_key)) {
+        order_(s.plan.order(s.task.training_items(), s.options.epoch.seed, epoch_key)) {
     s_.task.before_bulk(&times_.explanation_wait);
     pending_ = start(0);
   }

@@ -64,8 +64,8 @@ struct NodeMinibatch final : PreparedMinibatch {
 // unless set. A partitioned graph samples collectively, on the thread that runs the
 // other collectives (MPI_THREAD_FUNNELED): no prefetching.
 TrainOptions resolved(TrainOptions o, const TrainingData& data, int ranks) {
-  if (o.guidance.every > 0 && o.feature_replication > 0 && o.locality_blocks == 0)
-    o.locality_blocks = ranks / o.feature_replication;
+  if (o.guidance.every > 0 && o.feature_replication > 0 && o.epoch.locality.blocks == 0)
+    o.epoch.locality.blocks = ranks / o.feature_replication;
   if (data.partitioned) o.prefetch = false;
   return o;
 }
@@ -81,12 +81,6 @@ TrainSummary node_summary(const LoopSummary& s) {
 }
 
 }  // namespace
-
-EvaluationMode parse_evaluation_mode(const std::string& name) {
-  if (name == "full") return EvaluationMode::full;
-  if (name == "sampled") return EvaluationMode::sampled;
-  fail("unknown evaluation mode '", name, "' (expected full or sampled)");
-}
 
 // Node classification: cross-entropy on the seeds' labels; evaluation of the
 // train, validation and test vertices, full or sampled.
@@ -106,9 +100,10 @@ class NodeTask final : public TrainingTask {
   const std::vector<vid_t>& training_items() const override { return data_.split.train; }
   int64_t steps_per_bulk(int64_t lanes, int64_t minibatches) const override {
     return std::max<int64_t>(
-        1, bulk_size_for_budget(sampler_, options_.batch_size, minibatches, options_.memory_budget) / lanes);
+        1,
+        bulk_size_for_budget(sampler_, options_.epoch.batch_size, minibatches, options_.epoch.memory_budget) / lanes);
   }
-  BatchLocality locality() const override { return {static_cast<int>(options_.locality_blocks), data_.vertices}; }
+  BatchLocality locality() const override { return {static_cast<int>(options_.epoch.locality.blocks), data_.vertices}; }
   int sampling_group() const override { return row_ranks_; }
 
   std::shared_ptr<const SampledBulk> sample(Context& ctx, const EpochOrder& order, std::pair<int64_t, int64_t> ids,
@@ -198,7 +193,7 @@ NodeTask::NodeTask(const TrainingData& data, const Sampler& sampler, Backend& ba
                    const TrainOptions& options)
     : data_(data),
       sampler_(sampler),
-      context_{backend, options.seed},
+      context_{backend, options.epoch.seed},
       comm_(comm),
       options_(resolved(options, data, comm.size())),
       device_(torch_device(options.device)),
@@ -224,8 +219,8 @@ NodeTask::NodeTask(const TrainingData& data, const Sampler& sampler, Backend& ba
                          device_);
     full_blocks_.assign(shape_.num_layers, Block{full, data.vertices});
   }
-  MATSAMP_CHECK(options_.locality_blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
-                options_.locality_blocks);
+  MATSAMP_CHECK(options_.epoch.locality.blocks >= 0, "locality blocks must be 0 (off) or positive, got ",
+                options_.epoch.locality.blocks);
   if (options_.feature_replication > 0) partition_features();
   if (data.partitioned && !options_.split_row_sampling) {  // otherwise every rank samples its own lanes
     row_ranks_ = options_.feature_replication;
@@ -234,7 +229,7 @@ NodeTask::NodeTask(const TrainingData& data, const Sampler& sampler, Backend& ba
     row_rank_ = comm.rank() % row_ranks_;
   }
   hold_split();
-  torch::manual_seed(options_.seed);
+  torch::manual_seed(options_.epoch.seed);
   model_ = make_model(shape_);
   model_->to(device_);
   setup_guidance();
@@ -248,7 +243,7 @@ void NodeTask::hold_split() {
   const std::vector<vid_t> scored = scored_vertices(data_.split);
   MATSAMP_CHECK(data_.split_labels.size() == scored.size(), data_.split_labels.size(), " labels for the ",
                 scored.size(), " vertices of the split");
-  const int64_t b = options_.batch_size;
+  const int64_t b = options_.epoch.batch_size;
   MATSAMP_CHECK(b > 0, "batch size must be positive, got ", b);
   evaluation_minibatches_ = (static_cast<int64_t>(scored.size()) + b - 1) / b;
   std::vector<vid_t> held;
@@ -288,7 +283,7 @@ ModelShape NodeTask::model_shape(const TrainingData& data, const Sampler& sample
 }
 
 std::vector<int64_t> NodeTask::identity() const {
-  return {static_cast<int64_t>(options_.seed),
+  return {static_cast<int64_t>(options_.epoch.seed),
           static_cast<int64_t>(shape_.kind),
           shape_.input_dim,
           shape_.hidden_dim,
@@ -337,7 +332,7 @@ void NodeTask::add_sampled_scores(uint32_t epoch_key, int64_t bulk_minibatches, 
   // row takes every row_ranks-th. Every rank makes the same number of sampling
   // and fetching calls (they may be collectives), empty ones where its share is out.
   // Minibatches are numbered among all rows' (their random draws follow the number).
-  const EpochOrder order(evaluation_vertices_, options_.batch_size);
+  const EpochOrder order(evaluation_vertices_, options_.epoch.batch_size);
   int64_t longest = 0;
   for (int row = 0; row < sampling_rows_; ++row)
     longest = std::max(longest, evaluation_row_begin(row + 1) - evaluation_row_begin(row));
@@ -421,10 +416,10 @@ void NodeTask::setup_guidance() {
   MATSAMP_CHECK(fetcher_,
                 "explanation-guided sampling explains the feature rows a process holds against the rest: "
                 "it needs partitioned features (--feature-replication c)");
-  MATSAMP_CHECK(options_.locality_blocks == grid_->process_rows(),
+  MATSAMP_CHECK(options_.epoch.locality.blocks == grid_->process_rows(),
                 "explanation-guided sampling draws a process's minibatches from the rows it holds: locality blocks "
                 "must be p/c = ",
-                grid_->process_rows(), ", not ", options_.locality_blocks);
+                grid_->process_rows(), ", not ", options_.epoch.locality.blocks);
   const int row = grid_->row();
   const vid_t first = fetcher_->blocks().begin(row), end = fetcher_->blocks().end(row);
   MATSAMP_CHECK(!data_.partitioned || data_.block_rows, "a partitioned graph's explanation needs its block row of A");
@@ -441,7 +436,7 @@ void NodeTask::setup_guidance() {
           .clone();
   ExplainerOptions explainer;
   explainer.steps = g.explainer_steps;
-  explainer.seed = options_.seed;
+  explainer.seed = options_.epoch.seed;
   guidance_ = std::make_unique<GuidedSampling>(
       std::make_unique<OnlineExplanation>(std::move(graph), own_rows, remote_rows, shape_, explainer),
       require_capability<ImportanceGuidedSampler>(sampler_), g);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "distributed/communicator.h"
+#include "sampling/epoch.h"
 #include "sampling/sampler.h"
 #include "train/guidance_options.h"
 #include "train/metrics.h"
@@ -27,7 +28,6 @@ enum class EvaluationMode {
   full,     // every layer multiplies by the full neighbourhood matrix
   sampled,  // evaluation vertices are sampled like training minibatches
 };
-EvaluationMode parse_evaluation_mode(const std::string& name);  // "full" | "sampled"
 
 struct TrainOptions {
   std::string model = "sage";  // sage | gcn
@@ -37,14 +37,15 @@ struct TrainOptions {
   double weight_decay = 5e-4;
   int64_t epochs = 200;
   int64_t patience = 0;  // stop after this many epochs without a better validation score; 0: never
-  int64_t batch_size = 64;
-  int64_t bulk_steps = 0;  // steps sampled at once (a rank samples its minibatches of
-                           // that many steps in one call); 0: from memory_budget
-                           // (either way independent of p, so steps are too)
-  int64_t memory_budget = int64_t{1} << 30;
-  int64_t minibatches_per_step = 0;  // the global batch in minibatches (a multiple of p); 0: p
-  uint64_t seed = 1;                 // initialization, shuffles, dropout
-  std::string device = "cpu";        // cpu | cuda[:N]
+  // The epoch as `matsamp sample` takes it. seed: also initialization and dropout;
+  // minibatches_per_step: the global batch (a multiple of p; 0: p, or with locality
+  // blocks B the smallest multiple of B and p); bulk_steps: steps sampled at once,
+  // a rank sampling its minibatches of them in one call (0: from memory_budget; either
+  // way independent of p, so the steps are too); locality.blocks B > 0: lane j's
+  // minibatches from id block j·B/lanes (EpochPlan), with B = p/c a rank's from the
+  // feature rows it holds. bulk_size, epoch, locality.vertices and the share are the loop's.
+  EpochOptions epoch{64, 0, int64_t{1} << 30, 1, 0};
+  std::string device = "cpu";  // cpu | cuda[:N]
   EvaluationMode evaluation = EvaluationMode::full;
   bool prefetch = true;             // sample the next bulk while training on this one
   bool pipeline = true;             // prepare the next steps' blocks and input rows while training
@@ -54,9 +55,6 @@ struct TrainOptions {
                                     // fetched per minibatch (distributed/, MPI builds)
   bool split_row_sampling = false;  // partitioned: each rank samples its own minibatches
                                     // (GraphProduct::RowWork::split), not its process row's
-  int locality_blocks = 0;          // B > 0: lane j's minibatches from id block j·B/lanes
-                                    // (EpochPlan::order); with B = p/c a rank's
-                                    // minibatches come from the feature rows it holds
   GuidanceOptions guidance;         // DGS; its locality blocks default to p/c
 };
 

@@ -43,13 +43,6 @@ void check_labels(const std::string& what, const std::vector<int64_t>& labels) {
 
 }  // namespace
 
-SplitChoice parse_split_choice(const std::string& text) {
-  if (text == "auto") return SplitChoice::automatic;
-  if (text == "given") return SplitChoice::given;
-  if (text == "random") return SplitChoice::random;
-  fail("unknown split '", text, "' (auto, given or random)");
-}
-
 bool uses_given_split(SplitChoice choice, const Graph& graph) {
   return choice == SplitChoice::given || (choice == SplitChoice::automatic && graph.has_split());
 }

@@ -19,7 +19,6 @@ enum class SplitChoice {
   given,
   random,
 };
-SplitChoice parse_split_choice(const std::string& text);  // "auto", "given", "random"
 // Whether `choice` trains on the dataset's own split of `graph`.
 bool uses_given_split(SplitChoice choice, const Graph& graph);
 

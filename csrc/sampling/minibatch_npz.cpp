@@ -1,4 +1,4 @@
-#include "io/minibatch_npz.h"
+#include "sampling/minibatch_npz.h"
 
 #include <cstdio>
 
