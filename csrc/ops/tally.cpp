@@ -1,4 +1,6 @@
 // Tallies of ids and of induced entries, and the rows they rescale (ops.h).
+#include <algorithm>
+
 #include "core/error.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
@@ -8,9 +10,8 @@ namespace matsamp {
 std::vector<int64_t> tally_ids(std::vector<int64_t> counts, const std::vector<vid_t>& ids) {
   check_ids_below(ids, static_cast<int64_t>(counts.size()), "tally_ids", "id",
                   std::to_string(counts.size()) + " tallies");
-  const int64_t n = static_cast<int64_t>(ids.size());
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i) __atomic_fetch_add(&counts[ids[i]], 1, __ATOMIC_RELAXED);
+  // One pass, no threads: a chunk's ids are few, and threads would share cache lines of counts.
+  for (vid_t id : ids) ++counts[id];
   return counts;
 }
 
@@ -25,13 +26,17 @@ std::vector<int64_t> tally_induced_entries(std::vector<int64_t> counts, const Cs
 #pragma omp parallel
   {
     std::vector<char> inside(a.rows, 0);  // this thread's membership marks
+    std::vector<vid_t> block;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t g = 0; g < k; ++g) {
-      for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i) inside[ids[i]] = 1;
-      for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i)
-        for (int64_t e = a.rowptr[ids[i]]; e < a.rowptr[ids[i] + 1]; ++e)
+      // Rows in ascending order: a's rows and the counts are then read in address order.
+      block.assign(ids.begin() + offsets[g], ids.begin() + offsets[g + 1]);
+      std::sort(block.begin(), block.end());
+      for (vid_t v : block) inside[v] = 1;
+      for (vid_t v : block)
+        for (int64_t e = a.rowptr[v]; e < a.rowptr[v + 1]; ++e)
           if (inside[a.colidx[e]]) __atomic_fetch_add(&counts[e], 1, __ATOMIC_RELAXED);
-      for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i) inside[ids[i]] = 0;
+      for (vid_t v : block) inside[v] = 0;
     }
   }
   return counts;

@@ -74,12 +74,14 @@ void SubgraphSampler::presample(Context& ctx, int64_t batch, Tallies& tallies) c
   std::vector<vid_t> all(n);
   for (int64_t v = 0; v < n; ++v) all[v] = v;
   Context quiet{ctx.backend, ctx.seed, nullptr, ctx.communicator};  // not part of any step's time
-  constexpr int64_t kChunk = 64;                                    // minibatches per call
+  // Minibatches per call: about 2^18 roots, few calls (each op's threads start and
+  // stop once per call) in bounded memory. The counts do not depend on it.
+  const int64_t chunk = std::max<int64_t>(1, (int64_t{1} << 18) / batch);
   for (uint32_t pass = 0; tallies.sampled_vertices < 50 * n; ++pass) {
     const uint32_t epoch = kPresampleEpoch + pass;
     const EpochOrder order(all, batch, ctx.seed, epoch);
-    for (int64_t first = 0; first < order.num_minibatches(); first += kChunk) {
-      const int64_t end = std::min(order.num_minibatches(), first + kChunk);
+    for (int64_t first = 0; first < order.num_minibatches(); first += chunk) {
+      const int64_t end = std::min(order.num_minibatches(), first + chunk);
       auto [roots, offsets_of] = order.seeds(first, end);
       const SeedBatch seeds = upload_seeds(backend, std::move(roots), std::move(offsets_of));
       AddedVertices added = add_vertices(quiet, seeds, first, epoch);
