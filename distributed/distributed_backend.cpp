@@ -195,6 +195,36 @@ Compacted DistributedBackend::compact_columns(Matrix s, const Offsets& row_offse
   return local_->compact_columns(std::move(s), row_offsets, leading);
 }
 
+SharedCompacted DistributedBackend::compact_columns_shared(std::vector<Matrix> parts,
+                                                           const std::vector<Offsets>& row_offsets,
+                                                           const BlockedIds& leading) {
+  for (const Matrix& m : parts) reject_distributed(m, "compact_columns");
+  return local_->compact_columns_shared(std::move(parts), row_offsets, leading);
+}
+
+Matrix DistributedBackend::mask_entries(Matrix p, const Matrix& mask) {
+  reject_distributed(p, "mask_entries");
+  reject_distributed(mask, "mask_entries");
+  return local_->mask_entries(std::move(p), mask);
+}
+
+Counts DistributedBackend::tally_induced_entries(Counts counts, const Matrix& a, const BlockedIds& blocks) {
+  reject_distributed(a, "tally_induced_entries");
+  return local_->tally_induced_entries(std::move(counts), a, blocks);
+}
+
+Matrix DistributedBackend::normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies,
+                                                     const Counts& entry_tallies) {
+  reject_distributed(a, "normalize_rows_by_tallies");
+  return local_->normalize_rows_by_tallies(a, row_tallies, entry_tallies);
+}
+
+Matrix DistributedBackend::frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps,
+                                         const FrontierKeys& keys, double enlargement) {
+  reject_distributed(adj, "frontier_walk");
+  return local_->frontier_walk(adj, roots, steps, keys, enlargement);
+}
+
 Values DistributedBackend::gather(const Matrix& p, const BlockedIds& at) {
   if (const int row = shared_row_of(p); row >= 0) {
     std::vector<vid_t> scratch;

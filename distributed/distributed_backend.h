@@ -61,7 +61,18 @@ class DistributedBackend final : public Backend {
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                             const SampleKeys& keys) override;
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override;
+  SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
+                                         const BlockedIds& leading) override;
+  Matrix mask_entries(Matrix p, const Matrix& mask) override;
+  Counts tally_ids(Counts counts, int64_t n, const Ids& ids) override {
+    return local_->tally_ids(std::move(counts), n, ids);
+  }
+  Counts tally_induced_entries(Counts counts, const Matrix& a, const BlockedIds& blocks) override;
+  Matrix normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies, const Counts& entry_tallies) override;
   Values gather(const Matrix& p, const BlockedIds& at) override;
+  // The walk needs the whole graph: a local (replicated) matrix only.
+  Matrix frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps, const FrontierKeys& keys,
+                       double enlargement) override;
 
  protected:
   Matrix register_graph_impl(const CsrMatrix& a) override { return local_->register_graph(a); }

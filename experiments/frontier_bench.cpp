@@ -3,7 +3,7 @@
 // the same run: one minibatch at a time on one thread (the serial sampler),
 // the Dashboard on one thread, the Dashboard over all threads (minibatches in
 // parallel) and, where a GPU is, the CUDA walk (a thread block per minibatch;
-// its pops checked against the CPU's). Prints one JSON line.
+// its pops, kept on the device, checked against the CPU's). Prints one JSON line.
 // Usage: frontier_bench [GRAPH] [FRONTIER m] [BUDGET steps] [MINIBATCHES]
 //        (default rmat:18 with 1000 / 8000 / 32: the paper's m and n - m)
 #include <omp.h>
@@ -85,8 +85,14 @@ int main(int argc, char** argv) {
     if (cuda_available(&why)) {
       const std::unique_ptr<Backend> cuda = make_cuda_backend();
       const Matrix device_adj = cuda->register_graph(adj);
-      auto walk = [&] { return cuda->frontier_walk(device_adj, roots, offsets, steps, keys, kFrontierEnlargement); };
-      const bool matches = walk() == dashboard;  // the first call also warms the device up
+      const BlockedIds device_roots{cuda->upload_ids(roots), offsets};
+      auto walk = [&] {
+        Matrix popped = cuda->frontier_walk(device_adj, device_roots, steps, keys, kFrontierEnlargement);
+        cuda->synchronize();
+        return popped;
+      };
+      // The first call also warms the device up.
+      const bool matches = cuda->to_host(walk()) == popped_sets(dashboard, adj.cols);
       json.add("cuda_s", seconds(walk))
           .add("cuda_matches_cpu", matches)
           .add("cuda_speedup_over_dashboard", dashboard_s / seconds(walk));

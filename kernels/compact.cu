@@ -1,5 +1,6 @@
-// compact_columns on the device, by sorting: entries and leading vertices are
-// keyed (block, vertex); the distinct keys of the entries are the vertices each
+// compact_columns on the device, by sorting: entries (of one matrix, or of
+// several sharing each block's vertex list) and leading vertices are keyed
+// (block, vertex); the distinct keys of the entries are the vertices each
 // block touches; a key found among the leading vertices keeps its leading
 // position, the others are numbered after the leading ones in ascending vertex
 // id (the sort order), block by block.
@@ -31,12 +32,13 @@ __global__ void find_repeats(const uint64_t* sorted, int64_t n, unsigned long lo
       atomicMin(repeated_vertex, static_cast<unsigned long long>(sorted[i] & 0xFFFFFFFFu));
 }
 
-__global__ void key_entries(CsrView s, DeviceOffsets row_blocks, uint64_t* keys, int64_t* entry) {
+// The entries of one part, numbered from `first` among all parts' entries.
+__global__ void key_entries(CsrView s, DeviceOffsets row_blocks, int64_t first, uint64_t* keys, int64_t* entry) {
   for (int64_t r = thread_index(); r < s.rows; r += thread_count()) {
     const int64_t g = block_of(row_blocks.offsets, row_blocks.blocks, r);
     for (int64_t e = s.rowptr[r]; e < s.rowptr[r + 1]; ++e) {
-      keys[e] = block_key(g, s.colidx[e]);
-      entry[e] = e;
+      keys[first + e] = block_key(g, s.colidx[e]);
+      entry[first + e] = first + e;
     }
   }
 }
@@ -93,10 +95,14 @@ __global__ void relabel_entries(const int64_t* entry, const int64_t* vertex_of, 
 
 }  // namespace
 
-DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks, const vid_t* leading,
-                              DeviceOffsets leading_blocks) {
+DeviceSharedCompact compact_columns_shared(DeviceEngine& engine, const std::vector<const DeviceCsr*>& parts,
+                                           const std::vector<DeviceOffsets>& row_blocks, const vid_t* leading,
+                                           DeviceOffsets leading_blocks) {
   const cudaStream_t stream = stream_of(engine);
-  const int64_t k = leading_blocks.blocks, leads = leading_blocks.total, nnz = s.nnz();
+  const int64_t k = leading_blocks.blocks, leads = leading_blocks.total;
+  std::vector<int64_t> first_entry{0};  // part i's entries from first_entry[i] on, among all parts'
+  for (const DeviceCsr* s : parts) first_entry.push_back(first_entry.back() + s->nnz());
+  const int64_t nnz = first_entry.back();
   const int key_bits = 32 + bits_for(k + 1);
 
   // Leading vertices by (block, vertex), with their positions; repeats are errors.
@@ -116,14 +122,15 @@ DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOf
     MATSAMP_CUDA_LAUNCHED("find_repeats");
   }
 
-  // The distinct (block, vertex) pairs of the entries, and each entry's pair.
+  // The distinct (block, vertex) pairs of every part's entries, and each entry's pair.
   DeviceArray<uint64_t> entry_keys(engine, nnz);
   DeviceArray<int64_t> entry(engine, nnz);
-  if (s.rows > 0 && nnz > 0) {
-    key_entries<<<blocks_for_threads(s.rows), kBlockThreads, 0, stream>>>(s.view(), row_blocks, entry_keys.data(),
-                                                                          entry.data());
-    MATSAMP_CUDA_LAUNCHED("key_entries");
-  }
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i]->rows > 0 && parts[i]->nnz() > 0) {
+      key_entries<<<blocks_for_threads(parts[i]->rows), kBlockThreads, 0, stream>>>(
+          parts[i]->view(), row_blocks[i], first_entry[i], entry_keys.data(), entry.data());
+      MATSAMP_CUDA_LAUNCHED("key_entries");
+    }
   sort_pairs(engine, entry_keys, entry, key_bits);
   DeviceArray<uint64_t> vertex_keys;
   DeviceArray<int64_t> starts, vertex_of;
@@ -152,7 +159,7 @@ DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOf
                 " appears twice among the leading vertices of one minibatch");
   check_column_count(total_cols, "compact_columns");  // after the repeat check, as on the CPU
 
-  DeviceCompact result;
+  DeviceSharedCompact result;
   result.vertices = DeviceArray<vid_t>(engine, total_cols);
   if (n > 0) {
     place_new_vertices<<<blocks_for_threads(n), kBlockThreads, 0, stream>>>(
@@ -166,22 +173,43 @@ DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOf
     MATSAMP_CUDA_LAUNCHED("place_leading");
   }
 
-  DeviceCsr& adj = result.adj;
-  adj.rows = s.rows;
-  adj.cols = total_cols;
-  adj.rowptr = DeviceArray<int64_t>(engine, s.rows + 1);
-  engine.copy_on_device(adj.rowptr.data(), s.rowptr.data(), adj.rowptr.bytes());
-  adj.colidx = DeviceArray<col_t>(engine, nnz);
-  adj.values = DeviceArray<float>(engine, nnz);
-  if (s.values.size() == nnz) engine.copy_on_device(adj.values.data(), s.values.data(), adj.values.bytes());
-  else fill_values(engine, adj, 1.0f);
+  // Every part's entries relabelled in one array, then handed to their parts.
+  DeviceArray<col_t> relabelled(engine, nnz);
   if (nnz > 0) {
     relabel_entries<<<blocks_for_threads(nnz), kBlockThreads, 0, stream>>>(
-        entry.data(), vertex_of.data(), nnz, vertex_keys.data(), local.data(), col_offsets.data(), adj.colidx.data());
+        entry.data(), vertex_of.data(), nnz, vertex_keys.data(), local.data(), col_offsets.data(), relabelled.data());
     MATSAMP_CUDA_LAUNCHED("relabel_entries");
   }
-  sort_rows(engine, adj.rows, adj.rowptr.data(), adj.colidx, adj.values);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const DeviceCsr& s = *parts[i];
+    DeviceCsr adj;
+    adj.rows = s.rows;
+    adj.cols = total_cols;
+    adj.rowptr = DeviceArray<int64_t>(engine, s.rows + 1);
+    engine.copy_on_device(adj.rowptr.data(), s.rowptr.data(), adj.rowptr.bytes());
+    if (parts.size() == 1) {
+      adj.colidx = std::move(relabelled);
+    } else {
+      adj.colidx = DeviceArray<col_t>(engine, s.nnz());
+      if (s.nnz() > 0) engine.copy_on_device(adj.colidx.data(), relabelled.data() + first_entry[i], adj.colidx.bytes());
+    }
+    adj.values = DeviceArray<float>(engine, s.nnz());
+    if (s.values.size() == s.nnz()) engine.copy_on_device(adj.values.data(), s.values.data(), adj.values.bytes());
+    else fill_values(engine, adj, 1.0f);
+    sort_rows(engine, adj.rows, adj.rowptr.data(), adj.colidx, adj.values);
+    result.adj.push_back(std::move(adj));
+  }
   result.col_offsets = to_host(engine, col_offsets);
+  return result;
+}
+
+DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks, const vid_t* leading,
+                              DeviceOffsets leading_blocks) {
+  DeviceSharedCompact shared = compact_columns_shared(engine, {&s}, {row_blocks}, leading, leading_blocks);
+  DeviceCompact result;
+  result.adj = std::move(shared.adj[0]);
+  result.vertices = std::move(shared.vertices);
+  result.col_offsets = std::move(shared.col_offsets);
   return result;
 }
 

@@ -226,12 +226,74 @@ class CudaBackend final : public Backend {
     return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)).set_bound(cols), std::move(c.col_offsets)}};
   }
 
-  std::vector<std::vector<vid_t>> frontier_walk(const Matrix& adj, const std::vector<vid_t>& roots,
-                                                const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
-                                                double enlargement) override {
+  SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
+                                         const BlockedIds& leading) override {
     const DeviceScope scope(engine_);
-    check_frontier_walk(adj.rows(), adj.cols(), roots, offsets, steps, enlargement);
-    return gpu::frontier_sample(engine_, device(adj, "frontier_walk").view(), roots, offsets, steps, keys, enlargement);
+    MATSAMP_CHECK(!parts.empty() && parts.size() == row_offsets.size(), "compact_columns: ", parts.size(),
+                  " matrices and ", row_offsets.size(), " row offset lists (one each, at least one)");
+    const bool leads = leading.ids.defined();  // else no block has leading columns
+    std::vector<const DeviceCsr*> dparts;
+    std::vector<DeviceArray<int64_t>> drow_offsets;
+    std::vector<gpu::DeviceOffsets> row_blocks;
+    const int64_t blocks = static_cast<int64_t>(leading.offsets.size()) - 1;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      check_compact_blocks(parts[i].rows(), row_offsets[i], leading.ids.size(), leading.offsets);
+      if (leads) check_ids(leading.ids, parts[i].cols(), "compact_columns", "leading vertex", parts[i].shape());
+      MATSAMP_CHECK(parts[i].cols() == parts[0].cols(), "compact_columns: the matrices' columns differ (",
+                    parts[0].cols(), " and ", parts[i].cols(), "): they share one vertex list");
+      dparts.push_back(&device(parts[i], "compact_columns"));
+      drow_offsets.push_back(gpu::to_device(engine_, row_offsets[i]));
+      row_blocks.push_back({drow_offsets.back().data(), blocks, parts[i].rows()});
+    }
+    const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading.offsets);
+    gpu::DeviceSharedCompact c = gpu::compact_columns_shared(
+        engine_, dparts, row_blocks, leads ? device(leading.ids, "compact_columns").data() : nullptr,
+        {dleading_offsets.data(), blocks, leading.ids.size()});
+    const int64_t cols = parts[0].cols();  // every vertex is a column of the parts
+    SharedCompacted out{{}, {wrap_array(std::move(c.vertices)).set_bound(cols), std::move(c.col_offsets)}};
+    for (DeviceCsr& m : c.adj) out.adj.push_back(wrap(std::move(m)));
+    return out;
+  }
+
+  Counts tally_ids(Counts counts, int64_t n, const Ids& ids) override {
+    const DeviceScope scope(engine_);
+    check_ids(ids, n, "tally_ids", "id", std::to_string(n) + " tallies");
+    DeviceArray<int64_t> out = take_or_zeros(std::move(counts), n, "tally_ids");
+    gpu::tally_ids(engine_, out.data(), device(ids, "tally_ids").data(), ids.size());
+    return wrap_array(std::move(out));
+  }
+
+  Counts tally_induced_entries(Counts counts, const Matrix& a, const BlockedIds& blocks) override {
+    const DeviceScope scope(engine_);
+    const char* op = "tally_induced_entries";
+    MATSAMP_CHECK(a.rows() == a.cols(), "tally_induced_entries: the matrix is not square (", a.shape(), ")");
+    check_ids(blocks.ids, a.rows(), op, "id", a.shape());
+    check_block_offsets(blocks.offsets, blocks.ids.size(), op, "block offsets");
+    DeviceArray<int64_t> out = take_or_zeros(std::move(counts), a.nnz(), op);
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, blocks.offsets);
+    gpu::tally_induced_entries(engine_, out.data(), device(a, op).view(), device(blocks.ids, op).data(),
+                               {doffsets.data(), blocks.blocks(), blocks.ids.size()});
+    return wrap_array(std::move(out));
+  }
+
+  Matrix normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies, const Counts& entry_tallies) override {
+    const DeviceScope scope(engine_);
+    const char* op = "normalize_rows_by_tallies";
+    MATSAMP_CHECK(row_tallies.size() == a.rows() && entry_tallies.size() == a.nnz(), op, ": ", row_tallies.size(),
+                  " row and ", entry_tallies.size(), " entry tallies for ", a.shape());
+    return wrap(gpu::normalize_rows_by_tallies(engine_, device(a, op).view(), device(row_tallies, op).data(),
+                                               device(entry_tallies, op).data()));
+  }
+
+  Matrix frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps, const FrontierKeys& keys,
+                       double enlargement) override {
+    const DeviceScope scope(engine_);
+    check_frontier_walk(adj.rows(), adj.cols(), roots.ids.size(), roots.offsets, steps, enlargement);
+    check_ids(roots.ids, adj.rows(), "frontier_sample", "root", "the adjacency");
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, roots.offsets);
+    return wrap(gpu::frontier_sample(
+        engine_, device(adj, "frontier_walk").view(), device(roots.ids, "frontier_walk").data(),
+        {doffsets.data(), roots.blocks(), roots.ids.size()}, roots.offsets, steps, keys, enlargement));
   }
 
   Values gather(const Matrix& p, const BlockedIds& at) override {
@@ -314,6 +376,23 @@ class CudaBackend final : public Backend {
     engine_.copy_on_device(copy.colidx.data(), d.colidx.data(), d.colidx.bytes());
     if (d.values.size()) engine_.copy_on_device(copy.values.data(), d.values.data(), d.values.bytes());
     return copy;
+  }
+
+  // n tallies to add to in place: the handle's arrays when no other handle shares
+  // them, else a copy; zeros when it is undefined.
+  DeviceArray<int64_t> take_or_zeros(Counts counts, int64_t n, const char* op) {
+    DeviceArray<int64_t> out;
+    if (!counts.defined()) {
+      out = DeviceArray<int64_t>(engine_, n);
+      engine_.fill_zero(out.data(), out.bytes());
+      return out;
+    }
+    MATSAMP_CHECK(counts.size() == n, op, ": ", counts.size(), " tallies where ", n, " are kept");
+    const DeviceArray<int64_t>& d = device(counts, op);
+    if (counts.sole_owner()) return std::move(static_cast<DeviceVector<int64_t>*>(counts.storage())->array);
+    out = DeviceArray<int64_t>(engine_, n);
+    engine_.copy_on_device(out.data(), d.data(), out.bytes());
+    return out;
   }
 
   // Ids in [0, bound), with the CPU ops' message (check_ids_below): by the bound

@@ -4,6 +4,7 @@
 // checks them on the host, with the CPU ops' messages).
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "kernels/device_csr.h"
 #include "ops/frontier.h"
@@ -114,10 +115,31 @@ struct DeviceCompact {
 DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks, const vid_t* leading,
                               DeviceOffsets leading_blocks);
 
+struct DeviceSharedCompact {
+  std::vector<DeviceCsr> adj;  // each part relabelled, in order
+  DeviceArray<vid_t> vertices;
+  std::vector<int64_t> col_offsets;  // host: k + 1
+};
+// compact_columns_shared of ops.h: the parts (same columns; part i's k row
+// blocks in row_blocks[i]) share each block's vertex list.
+DeviceSharedCompact compact_columns_shared(DeviceEngine& engine, const std::vector<const DeviceCsr*>& parts,
+                                           const std::vector<DeviceOffsets>& row_blocks, const vid_t* leading,
+                                           DeviceOffsets leading_blocks);
+
+// The tallies of ops.h, added to counts in place: tally_ids (m ids below the
+// counts' size) and tally_induced_entries (one count per entry of the square a;
+// ids distinct within each block).
+void tally_ids(DeviceEngine& engine, int64_t* counts, const vid_t* ids, int64_t m);
+void tally_induced_entries(DeviceEngine& engine, int64_t* counts, const CsrView& a, const vid_t* ids,
+                           DeviceOffsets blocks);
+// normalize_rows_by_tallies of ops.h (a.rows row tallies, a.nnz entry tallies).
+DeviceCsr normalize_rows_by_tallies(DeviceEngine& engine, const CsrView& a, const int64_t* row_tallies,
+                                    const int64_t* entry_tallies);
+
 // frontier_sample of ops/frontier.h, pop for pop the CPU's Dashboard (one thread
-// block per minibatch); the popped vertices come back to the host.
-std::vector<std::vector<vid_t>> frontier_sample(DeviceEngine& engine, const CsrView& adj,
-                                                const std::vector<vid_t>& roots, const Offsets& offsets, int64_t steps,
-                                                const FrontierKeys& keys, double enlargement);
+// block per minibatch), as popped_sets makes it: row g holds the distinct
+// vertices walk g popped. `offsets` are root_blocks' on the host.
+DeviceCsr frontier_sample(DeviceEngine& engine, const CsrView& adj, const vid_t* roots, DeviceOffsets root_blocks,
+                          const Offsets& offsets, int64_t steps, const FrontierKeys& keys, double enlargement);
 
 }  // namespace matsamp::gpu

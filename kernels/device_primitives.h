@@ -20,6 +20,8 @@ DeviceCsr csr_from_row_counts(DeviceEngine& engine, int64_t rows, int64_t cols, 
 // In-place inclusive prefix sum.
 void inclusive_sum(DeviceEngine& engine, int64_t* data, int64_t n);
 
+// Sorts keys by their bits [0, end_bit), in place.
+void sort_keys(DeviceEngine& engine, DeviceArray<uint64_t>& keys, int end_bit);
 // Stable sort of (key, value) pairs by the key bits [0, end_bit); the arrays are
 // replaced by the sorted ones.
 void sort_pairs(DeviceEngine& engine, DeviceArray<uint64_t>& keys, DeviceArray<float>& values, int end_bit);

@@ -8,6 +8,8 @@
 // Each minibatch gets a pin buffer of twice its starting capacity; the rare walk
 // that outgrows it (a hub joins the frontier) stops, and is run again from its
 // start with a buffer four times larger: the result depends only on the keys.
+// Everything stays on the device; the host reads sizes only (the buffers' total,
+// how many walks outgrew theirs, the result's nonzeros).
 #include <algorithm>
 #include <climits>
 #include <cub/block/block_scan.cuh>
@@ -15,6 +17,7 @@
 #include "core/philox.h"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.h"
+#include "kernels/device_primitives.h"
 
 namespace matsamp::gpu {
 
@@ -39,9 +42,11 @@ struct Walks {
   const int64_t* pin_offsets;
   Tile* tiles;  // minibatch g's: m_g + steps from tile_offsets[g]
   const int64_t* tile_offsets;
+  const int* run;         // per minibatch: walk it in this launch
   vid_t* popped;          // steps per minibatch
   int64_t* popped_count;  // per minibatch
   int* outgrown;          // per minibatch: the pin buffer was too small
+  int* outgrown_walks;    // how many of this launch's walks outgrew theirs
 
   __device__ int64_t degree(vid_t v) const { return adj.rowptr[v + 1] - adj.rowptr[v]; }
 };
@@ -169,9 +174,10 @@ class BlockDashboard {
   Shared& s_;
 };
 
-__global__ void __launch_bounds__(kWalkThreads) frontier_walks(Walks w, const int64_t* which) {
+__global__ void __launch_bounds__(kWalkThreads) frontier_walks(Walks w) {
   __shared__ BlockDashboard::Shared shared;
-  const int64_t g = which[blockIdx.x];
+  const int64_t g = blockIdx.x;
+  if (!w.run[g]) return;  // the whole block: walked in an earlier launch
   BlockDashboard board(w, g, shared);
   board.start(w.roots + w.root_offsets[g], w.root_offsets[g + 1] - w.root_offsets[g], w.capacities[g]);
   int64_t count = 0;
@@ -187,86 +193,146 @@ __global__ void __launch_bounds__(kWalkThreads) frontier_walks(Walks w, const in
   if (threadIdx.x == 0) {
     w.popped_count[g] = count;
     w.outgrown[g] = board.outgrown();
+    if (board.outgrown()) atomicAdd(w.outgrown_walks, 1);
   }
 }
 
-// A walk's starting capacity, as the CPU's Dashboard computes it.
-int64_t starting_capacity(const std::vector<int64_t>& degrees, int64_t begin, int64_t end, double enlargement) {
-  int64_t pins = 0, largest = 0;
-  for (int64_t i = begin; i < end; ++i) pins += degrees[i], largest = std::max(largest, degrees[i]);
-  return frontier_starting_capacity(pins, largest, enlargement);
+// Each walk's starting capacity, as the CPU's Dashboard computes it, and its
+// first pin buffer (twice that); every walk runs in the first launch.
+__global__ void first_buffers(CsrView adj, const vid_t* roots, DeviceOffsets blocks, double enlargement,
+                              int64_t* capacities, int64_t* buffers, int* run) {
+  for (int64_t g = thread_index(); g < blocks.blocks; g += thread_count()) {
+    int64_t pins = 0, largest = 0;
+    for (int64_t i = blocks.offsets[g]; i < blocks.offsets[g + 1]; ++i) {
+      const int64_t d = adj.rowptr[roots[i] + 1] - adj.rowptr[roots[i]];
+      pins += d;
+      largest = max(largest, d);
+    }
+    capacities[g] = frontier_starting_capacity(pins, largest, enlargement);
+    buffers[g] = max(int64_t{64}, 2 * capacities[g]);
+    run[g] = 1;
+  }
 }
 
-__global__ void root_degrees(CsrView adj, const vid_t* roots, int64_t m, int64_t* degrees) {
-  for (int64_t i = thread_index(); i < m; i += thread_count())
-    degrees[i] = adj.rowptr[roots[i] + 1] - adj.rowptr[roots[i]];
+// The walks that outgrew their buffers run again with four times the buffer.
+__global__ void grow_outgrown(int64_t k, int* outgrown, int64_t* buffers, int* run) {
+  for (int64_t g = thread_index(); g < k; g += thread_count()) {
+    run[g] = outgrown[g];
+    if (outgrown[g]) buffers[g] *= 4;
+    outgrown[g] = 0;
+  }
+}
+
+// (minibatch, vertex) of every pop, minibatch k for the slots past a walk's end.
+__global__ void key_pops(const vid_t* popped, const int64_t* counts, int64_t k, int64_t steps, int vertex_bits,
+                         uint64_t* keys) {
+  for (int64_t i = thread_index(); i < k * steps; i += thread_count()) {
+    const int64_t g = i / steps;
+    keys[i] = i - g * steps < counts[g] ? (static_cast<uint64_t>(g) << vertex_bits) | static_cast<uint64_t>(popped[i])
+                                        : static_cast<uint64_t>(k) << vertex_bits;
+  }
+}
+
+// Row g starts at its first distinct (g, vertex) key (row k: the slots past the ends).
+__global__ void pop_row_pointers(const uint64_t* keys, int64_t n, int64_t k, int vertex_bits, int64_t* rowptr) {
+  for (int64_t g = thread_index(); g <= k; g += thread_count()) {
+    const uint64_t first = static_cast<uint64_t>(g) << vertex_bits;
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (keys[mid] < first) lo = mid + 1;
+      else hi = mid;
+    }
+    rowptr[g] = lo;
+  }
+}
+
+__global__ void pop_columns(const uint64_t* keys, int64_t nnz, uint64_t vertex_mask, col_t* colidx) {
+  for (int64_t i = thread_index(); i < nnz; i += thread_count()) colidx[i] = static_cast<col_t>(keys[i] & vertex_mask);
+}
+
+// Row g: the distinct vertices of walk g's pops, ascending, values 1.
+DeviceCsr distinct_pops(DeviceEngine& engine, const DeviceArray<vid_t>& popped, const DeviceArray<int64_t>& counts,
+                        int64_t k, int64_t steps, int64_t cols) {
+  const cudaStream_t stream = stream_of(engine);
+  const int vertex_bits = bits_for(cols);
+  DeviceArray<uint64_t> keys(engine, k * steps);
+  if (k * steps > 0) {
+    key_pops<<<blocks_for_threads(k * steps), kBlockThreads, 0, stream>>>(popped.data(), counts.data(), k, steps,
+                                                                          vertex_bits, keys.data());
+    MATSAMP_CUDA_LAUNCHED("key_pops");
+  }
+  sort_keys(engine, keys, vertex_bits + bits_for(k + 1));
+  DeviceArray<uint64_t> distinct;
+  DeviceArray<int64_t> starts;
+  const int64_t groups = group_sorted_keys(engine, keys.data(), keys.size(), distinct, starts, nullptr);
+  DeviceCsr out;
+  out.rows = k;
+  out.cols = cols;
+  out.rowptr = DeviceArray<int64_t>(engine, k + 1);
+  pop_row_pointers<<<blocks_for_threads(k + 1), kBlockThreads, 0, stream>>>(distinct.data(), groups, k, vertex_bits,
+                                                                            out.rowptr.data());
+  MATSAMP_CUDA_LAUNCHED("pop_row_pointers");
+  const int64_t nnz = read_one(engine, out.rowptr.data() + k);
+  out.colidx = DeviceArray<col_t>(engine, nnz);
+  if (nnz > 0) {
+    pop_columns<<<blocks_for_threads(nnz), kBlockThreads, 0, stream>>>(
+        distinct.data(), nnz, (uint64_t{1} << vertex_bits) - 1, out.colidx.data());
+    MATSAMP_CUDA_LAUNCHED("pop_columns");
+  }
+  fill_values(engine, out, 1.0f);
+  return out;
 }
 
 }  // namespace
 
-std::vector<std::vector<vid_t>> frontier_sample(DeviceEngine& engine, const CsrView& adj,
-                                                const std::vector<vid_t>& roots, const Offsets& offsets, int64_t steps,
-                                                const FrontierKeys& keys, double enlargement) {
-  const int64_t k = static_cast<int64_t>(offsets.size()) - 1, m = static_cast<int64_t>(roots.size());
-  std::vector<std::vector<vid_t>> popped(k);
-  if (k == 0) return popped;
-  const DeviceArray<vid_t> droots = to_device(engine, roots);
-  const DeviceArray<int64_t> droot_offsets = to_device(engine, offsets);
-  DeviceArray<int64_t> ddegrees(engine, m);
-  if (m > 0) {
-    root_degrees<<<blocks_for_threads(m), kBlockThreads, 0, stream_of(engine)>>>(adj, droots.data(), m,
-                                                                                 ddegrees.data());
-    MATSAMP_CUDA_LAUNCHED("root_degrees");
-  }
-  const std::vector<int64_t> degrees = to_host(engine, ddegrees);
-  std::vector<int64_t> capacities(k), buffer(k), tile_offsets(k + 1, 0);
-  for (int64_t g = 0; g < k; ++g) {
-    capacities[g] = starting_capacity(degrees, offsets[g], offsets[g + 1], enlargement);
-    buffer[g] = std::max<int64_t>(64, 2 * capacities[g]);
-    tile_offsets[g + 1] = tile_offsets[g] + (offsets[g + 1] - offsets[g]) + steps;
-  }
-  const DeviceArray<int64_t> dtile_offsets = to_device(engine, tile_offsets),
-                             dcapacities = to_device(engine, capacities);
+DeviceCsr frontier_sample(DeviceEngine& engine, const CsrView& adj, const vid_t* roots, DeviceOffsets root_blocks,
+                          const Offsets& offsets, int64_t steps, const FrontierKeys& keys, double enlargement) {
+  const cudaStream_t stream = stream_of(engine);
+  const int64_t k = root_blocks.blocks;
+  std::vector<int64_t> tile_offsets(k + 1, 0);
+  for (int64_t g = 0; g < k; ++g) tile_offsets[g + 1] = tile_offsets[g] + (offsets[g + 1] - offsets[g]) + steps;
+  const DeviceArray<int64_t> dtile_offsets = to_device(engine, tile_offsets);
+  DeviceArray<int64_t> capacities(engine, k), buffers(engine, k), pin_offsets(engine, k + 1);
+  DeviceArray<int> run(engine, k), outgrown(engine, k), outgrown_walks(engine, 1);
   DeviceArray<Tile> tiles(engine, tile_offsets[k]);
-  DeviceArray<vid_t> dpopped(engine, k * steps);
-  DeviceArray<int64_t> dcounts(engine, k);
-  DeviceArray<int> doutgrown(engine, k);
-
-  std::vector<int64_t> pending(k);
-  for (int64_t g = 0; g < k; ++g) pending[g] = g;
-  std::vector<int64_t> counts(k, 0);
-  while (!pending.empty()) {
-    std::vector<int64_t> pin_offsets(k + 1, 0);
-    for (int64_t g = 0; g < k; ++g) pin_offsets[g + 1] = pin_offsets[g] + buffer[g];
-    const DeviceArray<int64_t> dpin_offsets = to_device(engine, pin_offsets);
-    DeviceArray<int32_t> pins(engine, pin_offsets[k]);
-    const DeviceArray<int64_t> dwhich = to_device(engine, pending);
+  DeviceArray<vid_t> popped(engine, k * steps);
+  DeviceArray<int64_t> counts(engine, k);
+  if (k > 0) {
+    first_buffers<<<blocks_for_threads(k), kBlockThreads, 0, stream>>>(adj, roots, root_blocks, enlargement,
+                                                                       capacities.data(), buffers.data(), run.data());
+    MATSAMP_CUDA_LAUNCHED("first_buffers");
+  }
+  for (int64_t walks = k; walks > 0;) {
+    const int64_t pins_total = offsets_from_counts(engine, buffers.data(), k, pin_offsets.data());
+    DeviceArray<int32_t> pins(engine, pins_total);
+    engine.fill_zero(outgrown_walks.data(), sizeof(int));
     const Walks w{adj,
-                  droots.data(),
-                  droot_offsets.data(),
+                  roots,
+                  root_blocks.offsets,
                   steps,
                   keys,
                   enlargement,
-                  dcapacities.data(),
+                  capacities.data(),
                   pins.data(),
-                  dpin_offsets.data(),
+                  pin_offsets.data(),
                   tiles.data(),
                   dtile_offsets.data(),
-                  dpopped.data(),
-                  dcounts.data(),
-                  doutgrown.data()};
-    frontier_walks<<<static_cast<unsigned>(pending.size()), kWalkThreads, 0, stream_of(engine)>>>(w, dwhich.data());
+                  run.data(),
+                  popped.data(),
+                  counts.data(),
+                  outgrown.data(),
+                  outgrown_walks.data()};
+    frontier_walks<<<static_cast<unsigned>(k), kWalkThreads, 0, stream>>>(w);
     MATSAMP_CUDA_LAUNCHED("frontier_walks");
-    counts = to_host(engine, dcounts);
-    const std::vector<int> outgrown = to_host(engine, doutgrown);
-    std::vector<int64_t> again;
-    for (int64_t g : pending)
-      if (outgrown[g]) again.push_back(g), buffer[g] *= 4;
-    pending = std::move(again);
+    walks = read_one(engine, outgrown_walks.data());
+    if (walks > 0) {
+      grow_outgrown<<<blocks_for_threads(k), kBlockThreads, 0, stream>>>(k, outgrown.data(), buffers.data(),
+                                                                         run.data());
+      MATSAMP_CUDA_LAUNCHED("grow_outgrown");
+    }
   }
-  const std::vector<vid_t> all = to_host(engine, dpopped);
-  for (int64_t g = 0; g < k; ++g) popped[g].assign(all.begin() + g * steps, all.begin() + g * steps + counts[g]);
-  return popped;
+  return distinct_pops(engine, popped, counts, k, steps, adj.cols);
 }
 
 }  // namespace matsamp::gpu

@@ -102,6 +102,19 @@ DeviceCsr csr_from_row_counts(DeviceEngine& engine, int64_t rows, int64_t cols, 
   return out;
 }
 
+void sort_keys(DeviceEngine& engine, DeviceArray<uint64_t>& keys, int end_bit) {
+  const int64_t n = keys.size();
+  if (n <= 1) return;
+  DeviceArray<uint64_t> keys_alt(engine, n);
+  cub::DoubleBuffer<uint64_t> k(keys.data(), keys_alt.data());
+  const cudaStream_t stream = stream_of(engine);
+  with_temp_storage(
+      engine,
+      [&](void* temp, size_t& bytes) { return cub::DeviceRadixSort::SortKeys(temp, bytes, k, n, 0, end_bit, stream); },
+      "cub::DeviceRadixSort::SortKeys");
+  if (k.Current() != keys.data()) keys.swap(keys_alt);
+}
+
 void sort_pairs(DeviceEngine& engine, DeviceArray<uint64_t>& keys, DeviceArray<float>& values, int end_bit) {
   stable_sort_pairs(engine, keys, values, end_bit);
 }

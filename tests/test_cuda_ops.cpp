@@ -2,6 +2,7 @@
 // random and real matrices (cuSPARSE's product: same pattern, values to 1e-5).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <tuple>
@@ -388,25 +389,33 @@ TEST_F(CudaSampling, SampleRowsOnRealGraphsEqualCpu) {
 // ---- frontier walk -------------------------------------------------------------
 
 // The walk on the device pops the CPU's vertices, for several compaction regimes
-// (enlargement) and walk lengths, including walks that stop at dead ends.
+// (enlargement) and walk lengths, including walks that stop at dead ends; its
+// result, the pops of each minibatch as a row, is the CPU backend's.
 TEST_F(CudaSampling, FrontierWalkPopsTheCpusVertices) {
   for (const Graph& g : {cora(), email()}) {
     const Matrix adj = cuda->register_graph(g.adj);
     const std::vector<vid_t> roots = strided(g.num_vertices(), 600, 7);
     const Offsets offsets{0, 200, 450, 450, 600};  // an empty frontier among them
+    const BlockedIds resident{cuda->upload_ids(roots), offsets};
     for (double enlargement : {1.0, 1.5, kFrontierEnlargement, 8.0})
       for (int64_t steps : {0, 1, 40, 3000}) {
         const FrontierKeys keys{5, 1, 10};
-        EXPECT_EQ(cuda->frontier_walk(adj, roots, offsets, steps, keys, enlargement),
-                  frontier_sample(g.adj, roots, offsets, steps, keys, enlargement))
+        EXPECT_EQ(cuda->to_host(cuda->frontier_walk(adj, resident, steps, keys, enlargement)),
+                  popped_sets(frontier_sample(g.adj, roots, offsets, steps, keys, enlargement), g.num_vertices()))
             << g.num_vertices() << " vertices, enlargement " << enlargement << ", " << steps << " steps";
       }
   }
+  const Matrix adj = cuda->register_graph(cora().adj);
   testing::expect_error(
       [&] {
-        cuda->frontier_walk(cuda->register_graph(cora().adj), {0, 99999}, {0, 2}, 5, {}, 2.0);
+        cuda->frontier_walk(adj, {cuda->upload_ids({0, 99999}), {0, 2}}, 5, {}, 2.0);
       },
       "frontier_sample: root 99999 out of range");
+  testing::expect_error(
+      [&] {
+        cuda->frontier_walk(adj, {cuda->upload_ids({0, 1}), {0, 3}}, 5, {}, 2.0);
+      },
+      "frontier_sample: root offsets");
 }
 
 // Leaves around a hub: when the hub joins a frontier of leaves the walk outgrows
@@ -423,10 +432,88 @@ TEST_F(CudaSampling, FrontierWalkThroughAHubEqualsTheCpu) {
   const Offsets offsets{0, 16, 64};
   for (int64_t steps : {1, 2, 50, 500}) {
     const FrontierKeys keys{9, 0, 3};
-    EXPECT_EQ(cuda->frontier_walk(cuda->register_graph(star), roots, offsets, steps, keys, kFrontierEnlargement),
-              frontier_sample(star, roots, offsets, steps, keys))
+    EXPECT_EQ(cuda->to_host(cuda->frontier_walk(cuda->register_graph(star), {cuda->upload_ids(roots), offsets}, steps,
+                                                keys, kFrontierEnlargement)),
+              popped_sets(frontier_sample(star, roots, offsets, steps, keys), n))
         << steps << " steps";
   }
+}
+
+// ---- tallies -------------------------------------------------------------------
+
+// The vertex and entry tallies of a few rounds of blocks, and the rows they
+// rescale, as one backend computes them; a kept handle is not changed by a later
+// tally (the copy path), the handle moved in is added to in place.
+struct TallyRun {
+  std::vector<int64_t> vertex, entry, vertex_after_one_round;
+  CsrMatrix scaled;
+};
+TallyRun run_tallies(Backend& b, const CsrMatrix& a, const std::vector<std::vector<vid_t>>& rounds,
+                     const std::vector<Offsets>& offsets) {
+  const Matrix da = b.register_graph(a);
+  Counts vertex, entry, kept;
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    const BlockedIds blocks{b.upload_ids(rounds[r]), offsets[r]};
+    vertex = b.tally_ids(std::move(vertex), a.rows, blocks.ids);
+    if (r == 0) kept = vertex;  // shared from here on: tallied into a copy
+    entry = b.tally_induced_entries(std::move(entry), da, blocks);
+  }
+  TallyRun out;
+  out.scaled = b.to_host(b.normalize_rows_by_tallies(da, vertex, entry));
+  out.vertex = b.ids_to_host(vertex);
+  out.entry = b.ids_to_host(entry);
+  out.vertex_after_one_round = b.ids_to_host(kept);
+  return out;
+}
+
+TEST_F(CudaSampling, TalliesEqualTheCpusOnRandomGraphsAndRealOnes) {
+  const CsrMatrix random = random_csr(300, 300, 0.05, 3, /*zero_rows=*/true);
+  for (const CsrMatrix& a : {random, gcn_normalize(cora().adj), gcn_normalize(email().adj)}) {
+    std::vector<std::vector<vid_t>> rounds;
+    std::vector<Offsets> offsets;
+    for (uint64_t seed : {1, 2, 3}) {
+      // Blocks of distinct ids: each block's ids are strided without repeats.
+      std::vector<vid_t> ids;
+      Offsets o{0};
+      for (int64_t g = 0; g < 5; ++g) {
+        const int64_t size = g == 2 ? 0 : std::min<int64_t>(a.rows, 40 + 30 * g);
+        std::vector<vid_t> block = strided(a.rows, a.rows, 7, static_cast<int64_t>(seed) + g);
+        std::sort(block.begin(), block.end());
+        block.erase(std::unique(block.begin(), block.end()), block.end());
+        std::rotate(block.begin(), block.begin() + (seed * 13 + g) % block.size(), block.end());
+        ids.insert(ids.end(), block.begin(), block.begin() + std::min<int64_t>(size, block.size()));
+        o.push_back(static_cast<int64_t>(ids.size()));
+      }
+      rounds.push_back(ids);
+      offsets.push_back(o);
+    }
+    const TallyRun on_cuda = run_tallies(*cuda, a, rounds, offsets), on_cpu = run_tallies(*cpu, a, rounds, offsets);
+    EXPECT_EQ(on_cuda.vertex, on_cpu.vertex) << a.shape();
+    EXPECT_EQ(on_cuda.entry, on_cpu.entry) << a.shape();
+    EXPECT_EQ(on_cuda.vertex_after_one_round, on_cpu.vertex_after_one_round) << a.shape();
+    EXPECT_EQ(on_cuda.scaled, on_cpu.scaled) << a.shape();
+  }
+}
+
+TEST_F(CudaSampling, TalliesRefuseWhatTheCpuRefuses) {
+  const Matrix a = cuda->register_graph(random_csr(10, 10, 0.3, 4));
+  testing::expect_error(
+      [&] {
+        cuda->tally_ids(Counts{}, 5, cuda->upload_ids({1, 7}));
+      },
+      "tally_ids: id 7 out of range for 5 tallies");
+  testing::expect_error(
+      [&] {
+        cuda->tally_induced_entries(Counts{}, a, {cuda->upload_ids({1, 2}), {0, 3}});
+      },
+      "tally_induced_entries: block offsets");
+  testing::expect_error(
+      [&] {
+        cuda->tally_induced_entries(cuda->upload_ids({0}), a, {cuda->upload_ids({1}), {0, 1}});
+      },
+      "tally_induced_entries: 1 tallies where");
+  testing::expect_error([&] { cuda->normalize_rows_by_tallies(a, cuda->upload_ids({1}), cuda->upload_ids({1})); },
+                        "normalize_rows_by_tallies: 1 row and 1 entry tallies");
 }
 
 // ---- compact_columns -----------------------------------------------------------
@@ -472,6 +559,35 @@ TEST_F(CudaCompact, WithoutLeadingVerticesEqualsCpu) {
   for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()})
     expect_compact_equal(cuda_ops->compact_columns_without_leading(c.s, c.offsets),
                          cpu_ops->compact_columns_without_leading(c.s, c.offsets));
+}
+
+// Several parts sharing each block's vertex list (a heterogeneous graph's
+// relations into one type): parts of different row counts and blocks (some
+// empty), weighted and pattern, with and without leading vertices.
+TEST_F(CudaCompact, SharedEqualsCpu) {
+  const testing::CompactCase c = testing::compact_random();  // 60 x 200, blocks {0, 13, 13, 40, 60}
+  CsrMatrix pattern = random_csr(25, 200, 0.08, 5);
+  pattern.values.clear();
+  const std::vector<CsrMatrix> parts{c.s, random_csr(90, 200, 0.03, 4, /*zero_rows=*/true), pattern};
+  const std::vector<Offsets> row_offsets{c.offsets, {0, 30, 31, 31, 90}, {0, 0, 10, 20, 25}};
+  const auto compact = [&](Backend& b, bool leads) {
+    std::vector<Matrix> uploaded;
+    for (const CsrMatrix& m : parts) uploaded.push_back(b.upload(m));
+    const BlockedIds leading = leads ? BlockedIds{b.upload_ids(c.leading), c.offsets}
+                                     : BlockedIds{Ids{}, Offsets(c.offsets.size(), 0)};
+    SharedCompacted shared = b.compact_columns_shared(std::move(uploaded), row_offsets, leading);
+    std::vector<CsrMatrix> adj;
+    for (Matrix& m : shared.adj) adj.push_back(b.to_host(std::move(m)));
+    return std::make_tuple(adj, b.ids_to_host(std::move(shared.vertices.ids)), shared.vertices.offsets);
+  };
+  EXPECT_TRUE(compact(*cuda, true) == compact(*cpu, true));
+  EXPECT_TRUE(compact(*cuda, false) == compact(*cpu, false));
+  testing::expect_error(
+      [&] {
+        cuda->compact_columns_shared({cuda->upload(parts[0]), cuda->upload(random_csr(4, 300, 0.5, 1))},
+                                     {c.offsets, {0, 1, 2, 3, 4}}, {cuda->upload_ids(c.leading), c.offsets});
+      },
+      "compact_columns: the matrices' columns differ");
 }
 
 // ---- the layer-wise column set: block_indicator, reciprocals ----------------------

@@ -138,18 +138,38 @@ TEST(Frontier, DeadEndsEmptyFrontiersAndBadArguments) {
   testing::expect_error([&] { frontier_sample(a, {0}, {0, 1}, -1, FrontierKeys{}); }, "steps must be non-negative");
 }
 
-// The sampler: each minibatch's subgraph is its roots and its popped vertices.
+// The backend op is the Dashboard walk, each minibatch's pops as one row.
 TEST(Frontier, TheBackendOpIsTheDashboardWalk) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
   const std::unique_ptr<Backend> cpu = make_cpu_backend();
   const std::vector<vid_t> roots{5, 17, 300, 2000, 1, 2500, 999};
   const Offsets offsets{0, 3, 7};
   const FrontierKeys keys{4, 2, 6};
-  EXPECT_EQ(cpu->frontier_walk(cpu->register_graph(g.adj), roots, offsets, 500, keys, kFrontierEnlargement),
-            frontier_sample(g.adj, roots, offsets, 500, keys));
+  const BlockedIds resident{cpu->upload_ids(roots), offsets};
+  const std::vector<std::vector<vid_t>> popped = frontier_sample(g.adj, roots, offsets, 500, keys);
+  const CsrMatrix got =
+      cpu->to_host(cpu->frontier_walk(cpu->register_graph(g.adj), resident, 500, keys, kFrontierEnlargement));
+  ASSERT_EQ(got.rows, 2);
+  EXPECT_EQ(got.cols, g.num_vertices());
+  for (int64_t row = 0; row < 2; ++row) {
+    const std::set<vid_t> want(popped[row].begin(), popped[row].end());
+    const std::vector<vid_t> columns(got.colidx.begin() + got.rowptr[row], got.colidx.begin() + got.rowptr[row + 1]);
+    EXPECT_EQ(columns, std::vector<vid_t>(want.begin(), want.end())) << "row " << row;
+  }
+  EXPECT_EQ(got.values, std::vector<float>(got.nnz(), 1.0f));
   const std::unique_ptr<Backend> other = make_cpu_backend();
-  testing::expect_error([&] { cpu->frontier_walk(other->register_graph(g.adj), roots, offsets, 5, keys, 2.0); },
+  testing::expect_error([&] { cpu->frontier_walk(other->register_graph(g.adj), resident, 5, keys, 2.0); },
                         "frontier_walk: an operand lives in the");
+}
+
+// popped_sets: each row's distinct vertices ascending, empty rows kept.
+TEST(Frontier, PoppedSetsAreDistinctAndAscending) {
+  const CsrMatrix m = popped_sets({{7, 2, 7, 0}, {}, {3, 3}}, 9);
+  EXPECT_EQ(m.rows, 3);
+  EXPECT_EQ(m.cols, 9);
+  EXPECT_EQ(m.rowptr, (std::vector<int64_t>{0, 3, 3, 4}));
+  EXPECT_EQ(m.colidx, (std::vector<col_t>{0, 2, 7, 3}));
+  EXPECT_EQ(m.values, std::vector<float>(4, 1.0f));
 }
 
 TEST(Frontier, SamplerLayersAreTheRootsAndThePoppedVertices) {

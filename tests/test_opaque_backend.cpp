@@ -30,6 +30,8 @@ struct Sealed final : Resident {
 class OpaqueBackend final : public Backend {
  public:
   std::string name() const override { return "opaque"; }
+  // The transfers so far that were copies to the host.
+  int64_t downloads() const { return downloads_; }
 
   Matrix spgemm(const Matrix& a, const Matrix& b) override { return seal(inner_->spgemm(open(a), open(b))); }
   Matrix select_rows(const Matrix& a, const Ids& rows) override {
@@ -91,15 +93,37 @@ class OpaqueBackend final : public Backend {
     return out;
   }
   Values gather(const Matrix& p, const BlockedIds& at) override { return seal(inner_->gather(open(p), open(at))); }
+  Counts tally_ids(Counts counts, int64_t n, const Ids& ids) override {
+    return seal(inner_->tally_ids(open_or_none(counts), n, open(ids)));
+  }
+  Counts tally_induced_entries(Counts counts, const Matrix& a, const BlockedIds& blocks) override {
+    return seal(inner_->tally_induced_entries(open_or_none(counts), open(a), open(blocks)));
+  }
+  Matrix normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies, const Counts& entry_tallies) override {
+    return seal(inner_->normalize_rows_by_tallies(open(a), open(row_tallies), open(entry_tallies)));
+  }
+  Matrix frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps, const FrontierKeys& keys,
+                       double enlargement) override {
+    return seal(inner_->frontier_walk(open(adj), open(roots), steps, keys, enlargement));
+  }
 
  protected:
   Matrix register_graph_impl(const CsrMatrix& a) override { return seal(inner_->register_graph(a)); }
   Matrix upload_impl(CsrMatrix m) override { return seal(inner_->upload(std::move(m))); }
   Ids upload_ids_impl(std::vector<vid_t> ids) override { return seal(inner_->upload_ids(std::move(ids))); }
   Values upload_values_impl(std::vector<float> v) override { return seal(inner_->upload_values(std::move(v))); }
-  CsrMatrix to_host_impl(Matrix m) override { return inner_->to_host(open(m)); }
-  std::vector<vid_t> ids_to_host_impl(Ids ids) override { return inner_->ids_to_host(open(ids)); }
-  std::vector<float> values_to_host_impl(Values v) override { return inner_->values_to_host(open(v)); }
+  CsrMatrix to_host_impl(Matrix m) override {
+    ++downloads_;
+    return inner_->to_host(open(m));
+  }
+  std::vector<vid_t> ids_to_host_impl(Ids ids) override {
+    ++downloads_;
+    return inner_->ids_to_host(open(ids));
+  }
+  std::vector<float> values_to_host_impl(Values v) override {
+    ++downloads_;
+    return inner_->values_to_host(open(v));
+  }
 
  private:
   Matrix seal(Matrix m) {
@@ -124,6 +148,7 @@ class OpaqueBackend final : public Backend {
   }
 
   std::unique_ptr<Backend> inner_ = make_cpu_backend();
+  int64_t downloads_ = 0;
 };
 
 TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
@@ -183,6 +208,21 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   EXPECT_EQ(b.to_host(b.add_entries(da, b.upload(testing::random_csr(60, 60, 0.1, 8)))),
             add_entries(a, testing::random_csr(60, 60, 0.1, 8)));
   EXPECT_EQ(b.ids_to_host(b.first_columns(b.select_rows(da, drows), drows)), first_columns(selected, rows));
+  const std::vector<vid_t> members{4, 9, 0, 33, 9, 59};
+  const Offsets member_offsets{0, 4, 4, 6};
+  const BlockedIds dmembers{b.upload_ids(members), member_offsets};
+  const Counts vertex_tallies = b.tally_ids(b.tally_ids(Counts{}, 60, dmembers.ids), 60, dmembers.ids);
+  const std::vector<int64_t> want_vertex = tally_ids(tally_ids(std::vector<int64_t>(60, 0), members), members);
+  EXPECT_EQ(b.ids_to_host(vertex_tallies), want_vertex);
+  const Counts entry_tallies = b.tally_induced_entries(Counts{}, da, dmembers);
+  const std::vector<int64_t> want_entry =
+      tally_induced_entries(std::vector<int64_t>(a.nnz(), 0), a, members, member_offsets);
+  EXPECT_EQ(b.ids_to_host(entry_tallies), want_entry);
+  EXPECT_EQ(b.to_host(b.normalize_rows_by_tallies(da, vertex_tallies, entry_tallies)),
+            normalize_rows_by_tallies(a, want_vertex, want_entry));
+  const FrontierKeys walk_keys{3, 1, 2};
+  EXPECT_EQ(b.to_host(b.frontier_walk(da, {drows, row_offsets}, 20, walk_keys, kFrontierEnlargement)),
+            popped_sets(frontier_sample(a, rows, row_offsets, 20, walk_keys), a.cols));
   const CompactResult unled = compact_columns(c.s, c.offsets, {}, Offsets(c.offsets.size(), 0));
   Compacted got_unled = b.compact_columns(b.upload(c.s), c.offsets, {Ids{}, Offsets(c.offsets.size(), 0)});
   EXPECT_EQ(b.to_host(got_unled.adj), unled.adj);
@@ -219,11 +259,6 @@ TEST(OpaqueBackend, CountsEveryTransferWithItsBytesAndEverySynchronize) {
   EXPECT_EQ(after_op.syncs, 0);
 }
 
-// The samplers whose steps make no transfer: nothing of a step leaves the
-// backend between the seeds' upload and the result. The frontier sampler's
-// walk still returns its pops on the host (Backend::frontier_walk).
-bool stays_in_backend(const std::string& sampler) { return sampler != "frontier"; }
-
 // Cora and a bulk of three minibatches of its vertices, and the options every
 // sampler is built with.
 struct CoraBulk {
@@ -243,8 +278,9 @@ SamplerParams small_layers() {
 }
 
 // Every registered sampler gives the CPU backend's minibatches on the sealed
-// backend, with the same options, and those that stay in the backend call no
-// transfer op and no synchronize() while they sample.
+// backend, with the same options, and calls no transfer op and no
+// synchronize() while it samples: nothing of a step leaves the backend between
+// the seeds' upload and the result.
 TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
   const CoraBulk cora;
   const CsrMatrix& adj = cora.adj;
@@ -263,11 +299,44 @@ TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
     on_opaque.add(to_host(opaque, std::move(bulk)));
     on_cpu.add(sampler.sample(seeds, offsets, 4, 2));
     EXPECT_EQ(on_opaque.value(), on_cpu.value());
-    if (stays_in_backend(name)) {
-      EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
-      EXPECT_EQ(while_sampling.syncs, 0);
-    }
+    EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
+    EXPECT_EQ(while_sampling.syncs, 0);
   }
+}
+
+// GraphSAINT's samplers with saint_norm: the pre-sampling on the first call
+// tallies its subgraphs in the backend (its only transfers are each chunk's seed
+// uploads, no copy to the host, no synchronize()), the minibatches are the CPU's,
+// and the next call, estimate kept, calls no transfer op at all.
+TEST(OpaqueBackend, SaintPresamplingTalliesInTheBackend) {
+  const CoraBulk cora;
+  int subgraph_samplers = 0;
+  for (const std::string& name : sampler_names()) {
+    if (!can(find_sampler(name), kEstimates)) continue;
+    SCOPED_TRACE(name);
+    ++subgraph_samplers;
+    testing::TestSampler sampler(name, cora.adj, small_layers().set("saint_norm", 1), 31);
+    OpaqueBackend opaque;
+    testing::BoundSampler bound = sampler.bind(opaque);
+    const SeedBatch uploaded = upload_seeds(opaque, cora.seeds, cora.offsets);
+    const TransferCounts before = opaque.transfer_counts();
+    Bulk first = bound.sampler->sample(bound.context, uploaded, 4, 2);
+    const TransferCounts presampling = opaque.transfer_counts() - before;
+    EXPECT_EQ(opaque.downloads(), 0) << "the pre-sampling copied to the host";
+    EXPECT_GT(presampling.copies, 0) << "each chunk's seeds are uploaded";
+    EXPECT_EQ(presampling.syncs, 0);
+    const TransferCounts again = opaque.transfer_counts();
+    Bulk second = bound.sampler->sample(bound.context, uploaded, 4, 2);
+    EXPECT_EQ((opaque.transfer_counts() - again).copies, 0) << "a step left the backend";
+    Fingerprint got, want;
+    got.add(to_host(opaque, std::move(first)));
+    got.add(to_host(opaque, std::move(second)));
+    const BulkSample on_cpu = sampler.sample(cora.seeds, cora.offsets, 4, 2);
+    want.add(on_cpu);
+    want.add(on_cpu);
+    EXPECT_EQ(got.value(), want.value());
+  }
+  EXPECT_EQ(subgraph_samplers, 4) << "saint, saint_node, saint_edge and frontier pre-sample";
 }
 
 // Link prediction's path: with the bulk's excluded edges uploaded beside its

@@ -77,14 +77,6 @@ TransferCounts Backend::transfer_counts() const {
           syncs_.load(std::memory_order_relaxed)};
 }
 
-std::vector<std::vector<vid_t>> Backend::frontier_walk(const Matrix& adj, const std::vector<vid_t>& roots,
-                                                       const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
-                                                       double enlargement) {
-  check_mine(adj, "frontier_walk");
-  if (const CsrMatrix* own = host_view(adj)) return frontier_sample(*own, roots, offsets, steps, keys, enlargement);
-  return frontier_sample(to_host(adj), roots, offsets, steps, keys, enlargement);
-}
-
 Matrix Backend::guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                                    const SampleKeys& keys) {
   check_mine(a, "guided_sample_rows");
@@ -99,21 +91,6 @@ Matrix Backend::guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, 
 Matrix Backend::select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
                                          const Values& weights) {
   return select_cols_blocked(select_rows(a, rows.ids), rows.offsets, cols, weights);
-}
-
-Matrix Backend::mask_entries(Matrix p, const Matrix& mask) {
-  return upload(matsamp::mask_entries(to_host(std::move(p)), to_host(mask)));
-}
-
-SharedCompacted Backend::compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
-                                                const BlockedIds& leading) {
-  std::vector<CsrMatrix> host;
-  for (Matrix& m : parts) host.push_back(to_host(std::move(m)));
-  SharedCompactResult c =
-      matsamp::compact_columns_shared(std::move(host), row_offsets, ids_to_host(leading.ids), leading.offsets);
-  SharedCompacted out{{}, {upload_ids(std::move(c.vertices)), std::move(c.col_offsets)}};
-  for (CsrMatrix& m : c.adj) out.adj.push_back(upload(std::move(m)));
-  return out;
 }
 
 Matrix Backend::sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,

@@ -112,9 +112,8 @@ class Backend {
   // forming R·A. The default composes the two.
   virtual Matrix select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
                                           const Values& weights);
-  // P ∘ ¬M (ops.h). The default runs the host op between two transfers (the
-  // distributed backend's); the CPU and CUDA backends mask in place.
-  virtual Matrix mask_entries(Matrix p, const Matrix& mask);
+  // P ∘ ¬M (ops.h).
+  virtual Matrix mask_entries(Matrix p, const Matrix& mask) = 0;
   // Rows of m picked by key within each block (ops.h: select_rows_by_key);
   // keys.offsets are m's row blocks.
   virtual Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) = 0;
@@ -145,19 +144,25 @@ class Backend {
   virtual Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) = 0;
   // compact_columns of several matrices whose block g shares one vertex list
   // (ops.h: compact_columns_shared): a heterogeneous graph's relations into one
-  // vertex type. The default runs the host op between transfers.
+  // vertex type.
   virtual SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
-                                                 const BlockedIds& leading);
+                                                 const BlockedIds& leading) = 0;
   // P's value at (row g, at.ids[i]) for i in block g of `at` (row 0 for every
   // block when P is one shared row); 0 where P has no entry.
   virtual Values gather(const Matrix& p, const BlockedIds& at) = 0;
-  // GraphSAINT's frontier walk over the square graph adj (ops/frontier.h): for each
-  // minibatch g, the vertices popped in `steps` steps from the frontier
-  // roots[offsets[g], offsets[g+1]), on the host (they size the subgraph). The
-  // default walks the CPU's Dashboard on the host form of adj.
-  virtual std::vector<std::vector<vid_t>> frontier_walk(const Matrix& adj, const std::vector<vid_t>& roots,
-                                                        const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
-                                                        double enlargement);
+  // Tallies kept across calls (ops.h; GraphSAINT's pre-sampled counts), taken
+  // by value to be added to in place: n counts plus one at every id of `ids`;
+  // one count per entry of the square a plus one at every entry inside a
+  // block's induced subgraph; a's rows normalized, then scaled by them.
+  virtual Counts tally_ids(Counts counts, int64_t n, const Ids& ids) = 0;
+  virtual Counts tally_induced_entries(Counts counts, const Matrix& a, const BlockedIds& blocks) = 0;
+  virtual Matrix normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies, const Counts& entry_tallies) = 0;
+  // GraphSAINT's frontier walk over the square graph adj (ops/frontier.h) from
+  // the frontiers roots block g: row g of the result (k x adj.cols, values 1)
+  // holds the distinct vertices minibatch g popped in `steps` steps, ascending
+  // (ops/frontier.h: popped_sets).
+  virtual Matrix frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps, const FrontierKeys& keys,
+                               double enlargement) = 0;
 
  protected:
   virtual Matrix register_graph_impl(const CsrMatrix& a) = 0;

@@ -86,14 +86,32 @@ class CpuBackend final : public Backend {
                                          const BlockedIds& leading) override {
     std::vector<CsrMatrix> owned;
     for (Matrix& m : parts) owned.push_back(take(std::move(m), "compact_columns"));
-    SharedCompactResult c = matsamp::compact_columns_shared(std::move(owned), row_offsets,
-                                                            host(leading.ids, "compact_columns"), leading.offsets);
+    SharedCompactResult c = matsamp::compact_columns_shared(
+        std::move(owned), row_offsets, host_or_empty(leading.ids, "compact_columns"), leading.offsets);
     SharedCompacted out{{}, {wrap_array(std::move(c.vertices)), std::move(c.col_offsets)}};
     for (CsrMatrix& m : c.adj) out.adj.push_back(wrap(std::move(m)));
     return out;
   }
   Values gather(const Matrix& p, const BlockedIds& at) override {
     return wrap_array(matsamp::entries_at(host(p, "gather"), host(at.ids, "gather"), at.offsets));
+  }
+  Counts tally_ids(Counts counts, int64_t n, const Ids& ids) override {
+    return wrap_array(matsamp::tally_ids(take_or_zeros(std::move(counts), n, "tally_ids"), host(ids, "tally_ids")));
+  }
+  Counts tally_induced_entries(Counts counts, const Matrix& a, const BlockedIds& blocks) override {
+    const char* op = "tally_induced_entries";
+    return wrap_array(matsamp::tally_induced_entries(take_or_zeros(std::move(counts), a.nnz(), op), host(a, op),
+                                                     host(blocks.ids, op), blocks.offsets));
+  }
+  Matrix normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies, const Counts& entry_tallies) override {
+    const char* op = "normalize_rows_by_tallies";
+    return wrap(matsamp::normalize_rows_by_tallies(host(a, op), host(row_tallies, op), host(entry_tallies, op)));
+  }
+  Matrix frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps, const FrontierKeys& keys,
+                       double enlargement) override {
+    const CsrMatrix& a = host(adj, "frontier_walk");
+    return wrap(popped_sets(
+        frontier_sample(a, host(roots.ids, "frontier_walk"), roots.offsets, steps, keys, enlargement), a.cols));
   }
 
  protected:
@@ -148,6 +166,12 @@ class CpuBackend final : public Backend {
     auto* storage = static_cast<HostMatrix*>(m.storage());
     if (m.sole_owner() && !storage->borrowed) return std::move(storage->owned);
     return h;
+  }
+  // n tallies: the handle's (of that size), or zeros when it is undefined.
+  std::vector<int64_t> take_or_zeros(Counts counts, int64_t n, const char* op) const {
+    if (!counts.defined()) return std::vector<int64_t>(n, 0);
+    MATSAMP_CHECK(counts.size() == n, op, ": ", counts.size(), " tallies where ", n, " are kept");
+    return take_array(std::move(counts), op);
   }
   template <class T>
   std::vector<T> take_array(Array<T> a, const char* op) const {

@@ -83,7 +83,8 @@ class Array {
   int64_t bound_ = -1;
 };
 using Ids = Array<vid_t>;
-using Values = Array<float>;  // undefined: "all ones" where an op takes weights
+using Values = Array<float>;    // undefined: "all ones" where an op takes weights
+using Counts = Array<int64_t>;  // tallies (the type of Ids); undefined: all zeros where an op adds to them
 
 // Ids of k stacked minibatches: block g is ids[offsets[g], offsets[g + 1]).
 struct BlockedIds {

@@ -87,26 +87,31 @@ class Dashboard {
   int64_t capacity_ = 0, live_pins_ = 0;
 };
 
-void check_frontier_arguments(int64_t rows, int64_t cols, const std::vector<vid_t>& roots, int64_t steps,
-                              double enlargement) {
+void check_frontier_shape(int64_t rows, int64_t cols, int64_t steps, double enlargement) {
   MATSAMP_CHECK(rows == cols, "frontier_sample: adjacency is not square (", rows, " x ", cols, ")");
   MATSAMP_CHECK(steps >= 0, "frontier_sample: steps must be non-negative, got ", steps);
   MATSAMP_CHECK(enlargement >= 1, "frontier_sample: enlargement must be at least 1, got ", enlargement);
+}
+
+void check_frontier_arguments(int64_t rows, int64_t cols, const std::vector<vid_t>& roots, int64_t steps,
+                              double enlargement) {
+  check_frontier_shape(rows, cols, steps, enlargement);
   check_ids_below(roots, rows, "frontier_sample", "root", "the adjacency");
 }
 
 }  // namespace
 
-void check_frontier_walk(int64_t rows, int64_t cols, const std::vector<vid_t>& roots, const Offsets& offsets,
-                         int64_t steps, double enlargement) {
-  check_frontier_arguments(rows, cols, roots, steps, enlargement);
-  check_block_offsets(offsets, static_cast<int64_t>(roots.size()), "frontier_sample", "root offsets");
+void check_frontier_walk(int64_t rows, int64_t cols, int64_t roots, const Offsets& offsets, int64_t steps,
+                         double enlargement) {
+  check_frontier_shape(rows, cols, steps, enlargement);
+  check_block_offsets(offsets, roots, "frontier_sample", "root offsets");
 }
 
 std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std::vector<vid_t>& roots,
                                                 const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
                                                 double enlargement) {
-  check_frontier_walk(adj.rows, adj.cols, roots, offsets, steps, enlargement);
+  check_frontier_arguments(adj.rows, adj.cols, roots, steps, enlargement);
+  check_block_offsets(offsets, static_cast<int64_t>(roots.size()), "frontier_sample", "root offsets");
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
   std::vector<std::vector<vid_t>> popped(k);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -121,6 +126,25 @@ std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std:
     }
   }
   return popped;
+}
+
+CsrMatrix popped_sets(std::vector<std::vector<vid_t>> popped, int64_t cols) {
+  const int64_t k = static_cast<int64_t>(popped.size());
+  CsrMatrix m(k, cols);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int64_t g = 0; g < k; ++g) {
+    std::vector<vid_t>& row = popped[g];
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+  }
+  for (int64_t g = 0; g < k; ++g) m.rowptr[g + 1] = m.rowptr[g] + static_cast<int64_t>(popped[g].size());
+  m.colidx.resize(m.rowptr[k]);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int64_t g = 0; g < k; ++g)
+    std::transform(popped[g].begin(), popped[g].end(), m.colidx.begin() + m.rowptr[g],
+                   [](vid_t v) { return static_cast<col_t>(v); });
+  m.values.assign(m.colidx.size(), 1.0f);
+  return m;
 }
 
 std::vector<vid_t> frontier_sample_serial(const CsrMatrix& adj, const std::vector<vid_t>& roots, int64_t steps,

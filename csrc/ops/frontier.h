@@ -34,8 +34,9 @@ constexpr double kFrontierEnlargement = 2.0;
 
 // The pin array's starting capacity for roots whose degrees sum to `pins`, the
 // largest `largest`: `enlargement` times the sum, at least 4 × the largest.
-inline int64_t frontier_starting_capacity(int64_t pins, int64_t largest, double enlargement) {
-  return std::max<int64_t>(static_cast<int64_t>(enlargement * static_cast<double>(pins)), 4 * largest);
+MATSAMP_HD int64_t frontier_starting_capacity(int64_t pins, int64_t largest, double enlargement) {
+  const int64_t scaled = static_cast<int64_t>(enlargement * static_cast<double>(pins));
+  return scaled > 4 * largest ? scaled : 4 * largest;
 }
 
 // For each minibatch g, its frontier the roots roots[offsets[g], offsets[g+1]),
@@ -49,9 +50,13 @@ inline int64_t frontier_starting_capacity(int64_t pins, int64_t largest, double 
 std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std::vector<vid_t>& roots,
                                                 const Offsets& offsets, int64_t steps, const FrontierKeys& keys,
                                                 double enlargement = kFrontierEnlargement);
-// frontier_sample's argument checks (one-line errors), for the backends' walks too.
-void check_frontier_walk(int64_t rows, int64_t cols, const std::vector<vid_t>& roots, const Offsets& offsets,
-                         int64_t steps, double enlargement);
+// The walk as the subgraph samplers take it: row g of the k x cols result holds
+// the distinct vertices minibatch g popped, ascending, each with value 1.
+CsrMatrix popped_sets(std::vector<std::vector<vid_t>> popped, int64_t cols);
+// frontier_sample's argument checks but the roots' ids (one-line errors), for the
+// backends' walks too; `roots` is their count.
+void check_frontier_walk(int64_t rows, int64_t cols, int64_t roots, const Offsets& offsets, int64_t steps,
+                         double enlargement);
 
 // The same process for one minibatch, written as Algorithm 2 reads: each pop an
 // inverse transform sample over the frontier's degrees (O(m) per step). The

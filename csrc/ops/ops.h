@@ -179,4 +179,17 @@ SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const s
 // (row 0 for every block when P is one shared row), 0 where P has no entry.
 std::vector<float> entries_at(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets);
 
+// Tallies kept across calls (GraphSAINT's pre-sampled counts). tally_ids:
+// counts plus one at every id (each below counts.size()).
+std::vector<int64_t> tally_ids(std::vector<int64_t> counts, const std::vector<vid_t>& ids);
+// counts (one per entry of the square a, CSR order) plus, for each block g of
+// ids (distinct within a block), one at every entry (u, v) of a with u and v
+// both in block g: how often each entry lies inside the blocks' induced subgraphs.
+std::vector<int64_t> tally_induced_entries(std::vector<int64_t> counts, const CsrMatrix& a,
+                                           const std::vector<vid_t>& ids, const Offsets& offsets);
+// Each row of a divided by its sum (a double, summed in row order), entry e of row
+// v then scaled by row_tallies[v] / entry_tallies[e] where both are positive.
+CsrMatrix normalize_rows_by_tallies(const CsrMatrix& a, const std::vector<int64_t>& row_tallies,
+                                    const std::vector<int64_t>& entry_tallies);
+
 }  // namespace matsamp

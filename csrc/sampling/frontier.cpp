@@ -3,10 +3,8 @@
 // replace it by a uniform neighbour (ops/frontier.h, the paper's Dashboard), and
 // the popped vertices join the minibatch's subgraph (subgraph.h):
 //   V_g = roots ∪ popped,   A^l = normalize_rows(R·Â·C), C = V_g
-// The walk is a backend op (on the device with CUDA); the graph must be whole on
-// this process (not a partitioned one).
-#include <algorithm>
-
+// The walk is a backend op whose pops stay in the backend (on the device with
+// CUDA); the graph must be whole on this process (not a partitioned one).
 #include "ops/frontier.h"
 #include "sampling/registry.h"
 #include "sampling/subgraph.h"
@@ -30,21 +28,10 @@ class FrontierSampler final : public SubgraphSampler {
   AddedVertices add_vertices(Context& ctx, const SeedBatch& roots, int64_t first_minibatch,
                              uint32_t epoch) const override {
     return ctx.timed(&StepStats::sampling, [&] {
-      // The walk's pops come back on the host (they size the subgraph): one row each.
-      std::vector<std::vector<vid_t>> popped = ctx.backend.frontier_walk(adj_, roots.host, roots.offsets(), budget_,
-                                                                         FrontierKeys{ctx.seed, epoch, first_minibatch},
-                                                                         kFrontierEnlargement);
-      const int64_t k = static_cast<int64_t>(popped.size());
-      CsrMatrix m(k, adj_.cols());
-      for (int64_t g = 0; g < k; ++g) {
-        std::vector<vid_t>& row = popped[g];
-        std::sort(row.begin(), row.end());
-        row.erase(std::unique(row.begin(), row.end()), row.end());
-        m.colidx.insert(m.colidx.end(), row.begin(), row.end());
-        m.rowptr[g + 1] = static_cast<int64_t>(m.colidx.size());
-      }
-      m.values.assign(m.colidx.size(), 1.0f);
-      return AddedVertices{ctx.backend.upload(std::move(m)), one_row_per_minibatch(k)};
+      // One row per minibatch: the vertices it popped.
+      Matrix popped = ctx.backend.frontier_walk(adj_, roots.resident, budget_,
+                                                FrontierKeys{ctx.seed, epoch, first_minibatch}, kFrontierEnlargement);
+      return AddedVertices{std::move(popped), one_row_per_minibatch(roots.resident.blocks())};
     });
   }
   double added_per_minibatch(int64_t) const override { return static_cast<double>(budget_); }

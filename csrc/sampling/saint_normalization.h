@@ -25,7 +25,8 @@ struct SubgraphCounts {
 
   explicit SubgraphCounts(const CsrMatrix& normalized) : vertex(normalized.rows, 0), entry(normalized.nnz(), 0) {}
   // Counts the subgraphs' vertices and the entries of Â inside them (each list
-  // holds a subgraph's distinct vertices). OpenMP over the subgraphs.
+  // holds a subgraph's distinct vertices): ops.h's tallies on the host (the
+  // samplers tally in their backend, subgraph.h).
   void add(const CsrMatrix& normalized, const std::vector<std::vector<vid_t>>& lists);
 };
 

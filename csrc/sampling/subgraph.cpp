@@ -44,43 +44,54 @@ const Matrix& SubgraphSampler::aggregator_normalized(Context& ctx, const Offsets
   MATSAMP_CHECK(host, name(),
                 " with saint_norm estimates its normalization on the whole graph: run it where "
                 "the graph is whole (not --distributed partitioned)");
+  Backend& backend = ctx.backend;
   int64_t batch = 1;
   for (size_t g = 0; g + 1 < offsets.size(); ++g) batch = std::max(batch, offsets[g + 1] - offsets[g]);
-  SubgraphCounts counts(*host);
   // The estimate depends on the options, the batch and the seed: all in the key.
   const std::string key = detail::concat(key_, " batch=", batch, " seed=", ctx.seed);
-  if (!store_ || !store_->load(key, *host, counts)) {
-    presample(ctx, batch, *host, counts);
-    if (store_) store_->save(key, *host, counts);
+  SubgraphCounts kept(*host);
+  Tallies tallies;
+  if (store_ && store_->load(key, *host, kept)) {
+    tallies.vertex = backend.upload_ids(std::move(kept.vertex));
+    tallies.entry = backend.upload_ids(std::move(kept.entry));
+  } else {
+    presample(ctx, batch, tallies);
+    if (store_) {
+      kept.subgraphs = tallies.subgraphs;
+      kept.sampled_vertices = tallies.sampled_vertices;
+      kept.vertex = backend.ids_to_host(tallies.vertex);
+      kept.entry = backend.ids_to_host(tallies.entry);
+      store_->save(key, *host, kept);
+    }
   }
-  scaled_ = ctx.backend.upload(matsamp::aggregator_normalized(*host, counts));
+  scaled_ = backend.normalize_rows_by_tallies(normalized_, tallies.vertex, tallies.entry);
   return scaled_;
 }
 
-void SubgraphSampler::presample(Context& ctx, int64_t batch, const CsrMatrix& host, SubgraphCounts& counts) const {
-  const int64_t n = host.rows;
+void SubgraphSampler::presample(Context& ctx, int64_t batch, Tallies& tallies) const {
+  Backend& backend = ctx.backend;
+  const int64_t n = normalized_.rows();
   std::vector<vid_t> all(n);
   for (int64_t v = 0; v < n; ++v) all[v] = v;
   Context quiet{ctx.backend, ctx.seed, nullptr, ctx.communicator};  // not part of any step's time
-  constexpr int64_t kChunk = 64;                                    // minibatches per call
-  for (uint32_t pass = 0; counts.sampled_vertices < 50 * n; ++pass) {
+  // Minibatches per call: about 2^18 roots, few calls (each op's threads start and
+  // stop once per call) in bounded memory. The counts do not depend on it.
+  const int64_t chunk = std::max<int64_t>(1, (int64_t{1} << 18) / batch);
+  for (uint32_t pass = 0; tallies.sampled_vertices < 50 * n; ++pass) {
     const uint32_t epoch = kPresampleEpoch + pass;
     const EpochOrder order = shuffled_order(all, batch, ctx.seed, epoch);
-    for (int64_t first = 0; first < order.num_minibatches(); first += kChunk) {
-      const int64_t end = std::min(order.num_minibatches(), first + kChunk);
+    for (int64_t first = 0; first < order.num_minibatches(); first += chunk) {
+      const int64_t end = std::min(order.num_minibatches(), first + chunk);
       auto [roots, offsets_of] = order.seeds(first, end);
-      const SeedBatch batch = upload_seeds(ctx.backend, std::move(roots), std::move(offsets_of));
-      const AddedVertices added = add_vertices(quiet, batch, first, epoch);
-      const CsrMatrix vertices = ctx.backend.to_host(added.vertices);
-      std::vector<std::vector<vid_t>> lists(batch.offsets().size() - 1);
-      for (size_t g = 0; g < lists.size(); ++g) {
-        lists[g].assign(batch.host.begin() + batch.offsets()[g], batch.host.begin() + batch.offsets()[g + 1]);
-        lists[g].insert(lists[g].end(), vertices.colidx.begin() + vertices.rowptr[added.row_offsets[g]],
-                        vertices.colidx.begin() + vertices.rowptr[added.row_offsets[g + 1]]);
-        std::sort(lists[g].begin(), lists[g].end());
-        lists[g].erase(std::unique(lists[g].begin(), lists[g].end()), lists[g].end());
-      }
-      counts.add(host, lists);
+      const SeedBatch seeds = upload_seeds(backend, std::move(roots), std::move(offsets_of));
+      AddedVertices added = add_vertices(quiet, seeds, first, epoch);
+      // V_g as the steps build it: the roots and the added vertices, once each.
+      const BlockedIds subgraphs =
+          backend.compact_columns(std::move(added.vertices), added.row_offsets, seeds.resident).vertices;
+      tallies.vertex = backend.tally_ids(std::move(tallies.vertex), n, subgraphs.ids);
+      tallies.entry = backend.tally_induced_entries(std::move(tallies.entry), normalized_, subgraphs);
+      tallies.subgraphs += subgraphs.blocks();
+      tallies.sampled_vertices += subgraphs.offsets.back();
     }
   }
 }

@@ -49,10 +49,16 @@ class SubgraphSampler : public Sampler, public EstimatingSampler {
   int64_t layers_;
 
  private:
+  // SubgraphCounts kept in the backend.
+  struct Tallies {
+    Counts vertex, entry;  // undefined: none counted yet
+    int64_t subgraphs = 0, sampled_vertices = 0;
+  };
   // Â∘1/α in the backend, estimated with minibatches of the largest block of `offsets`.
   const Matrix& aggregator_normalized(Context& ctx, const Offsets& offsets) const;
-  // Adds pre-sampled subgraphs of `batch` roots to `counts` until 50·n vertices were drawn.
-  void presample(Context& ctx, int64_t batch, const CsrMatrix& host, SubgraphCounts& counts) const;
+  // Adds pre-sampled subgraphs of `batch` roots to `tallies` until 50·n vertices
+  // were drawn, by backend ops only (apart from each chunk's seeds).
+  void presample(Context& ctx, int64_t batch, Tallies& tallies) const;
   bool aggregator_norm_;
   std::shared_ptr<const EstimateStore> store_;
   std::string key_;
