@@ -121,6 +121,22 @@ TEST(HeteroCli, MistakesAreOneLineErrors) {
   testing::expect_one_line_error(
       testing::run_cli("bench -g mag:1000 --type-budgets 8 --relation-fanouts writes=3", dir), "give one");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:10", dir), "10 papers out of range");
+  testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --sampler hgt", dir),
+                                 "heterogeneous graphs are sampled by graphsage with the counts given");
+  testing::expect_one_line_error(testing::run_cli("bench -g rmat:8 --sampler hgt", dir),
+                                 "the hgt sampler samples heterogeneous graphs");
+}
+
+// The heterogeneous samplers are entries of the table --sampler takes.
+TEST(HeteroCli, SamplerNamesTheHeterogeneousSampler) {
+  const std::string dir = testing::scratch_dir("hetero_cli_sampler");
+  const testing::CliResult named = testing::run_cli("bench -g mag:600 --sampler hgt --type-budgets 8,4 -b 32", dir);
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  const testing::CliResult counted = testing::run_cli("bench -g mag:600 --type-budgets 8,4 -b 32", dir);
+  ASSERT_EQ(counted.exit_code, 0) << counted.err;
+  EXPECT_NE(named.out.find("\"sampler\":\"hgt\""), std::string::npos) << named.out;
+  EXPECT_EQ(json_field(named.out, "fingerprint"), json_field(counted.out, "fingerprint"));
+  EXPECT_NE(json_field(named.out, "fingerprint"), "");
 }
 
 }  // namespace

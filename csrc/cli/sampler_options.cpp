@@ -64,9 +64,15 @@ std::string users_of(const std::string& option) {
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options) {
   std::string samplers;
+  std::vector<std::string> names = sampler_names();
   for (const SamplerSpec& spec : sampler_registry()) samplers += "\n  " + spec.name + ": " + spec.summary;
+  samplers += "\n heterogeneous graphs:";
+  for (const HeteroSamplerSpec& spec : hetero_sampler_registry()) {
+    samplers += "\n  " + spec.name + ": " + spec.summary;
+    if (std::find(names.begin(), names.end(), spec.name) == names.end()) names.push_back(spec.name);
+  }
   command.add_option("-s,--sampler", options.sampler, "the sampler:" + samplers)
-      ->check(CLI::IsMember(sampler_names()))
+      ->check(CLI::IsMember(names))
       ->capture_default_str();
   for (const OptionSpec& o : all_sampler_options()) {
     const std::string help = o.help + " [" + users_of(o.name) + "]";
