@@ -48,7 +48,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> epoch_order_op(const at::Tensor& 
                            vector_to_tensor(std::vector<int64_t>{}));
   return translate_errors([&] {
     const BatchLocality locality{static_cast<int>(locality_blocks), num_vertices};
-    const int64_t lanes = minibatches_per_step > 0 ? minibatches_per_step : default_lanes(locality_blocks, 1);
+    const int64_t lanes = step_lanes(minibatches_per_step, locality_blocks, 1);
     const EpochPlan plan(static_cast<int64_t>(ids.size()), {batch_size, lanes, bulk_steps, locality});
     const EpochOrder order = plan.order(ids, key, epoch_key, shuffle);
     return std::make_tuple(vector_to_tensor(std::vector<vid_t>(order.order())),

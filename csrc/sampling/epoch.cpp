@@ -99,8 +99,9 @@ EpochIterator::EpochIterator(const Sampler& sampler, Context ctx, const std::vec
     : sampler_(sampler), ctx_(ctx), options_(options) {
   MATSAMP_CHECK(options.bulk_size >= 0, "bulk size must be positive (or 0 for automatic), got ", options.bulk_size);
   MATSAMP_CHECK(options.bulk_steps >= 0, "bulk steps must be positive (or 0 for automatic), got ", options.bulk_steps);
-  EpochLayout layout{options.batch_size, options.minibatches_per_step, 1, options.locality};
-  if (layout.lanes == 0) layout.lanes = default_lanes(options.locality.blocks, options.workers);
+  EpochLayout layout{options.batch_size,
+                     step_lanes(options.minibatches_per_step, options.locality.blocks, options.workers), 1,
+                     options.locality};
   MATSAMP_CHECK(layout.lanes > 0 && options.workers > 0 && layout.lanes % options.workers == 0,
                 "minibatches per step (", layout.lanes, ") must be a multiple of the ", options.workers,
                 " workers that sample");

@@ -48,7 +48,7 @@ struct EpochOptions {
   uint64_t seed = 1;
   uint32_t epoch = 0;
   BatchLocality locality{};          // blocks = 0: minibatches from all training vertices
-  int64_t minibatches_per_step = 0;  // lanes of a step; 0: default_lanes(locality blocks, workers)
+  int64_t minibatches_per_step = 0;  // lanes of a step; 0: step_lanes' default for the locality blocks and workers
   // Steps of the layout's bulks (EpochPlan); 0: as many as a worker's bulk holds.
   // Only with locality blocks do they change which vertices a minibatch holds.
   int64_t bulk_steps = 0;

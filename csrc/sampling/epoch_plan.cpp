@@ -5,8 +5,9 @@
 
 namespace matsamp {
 
-int64_t default_lanes(int64_t locality_blocks, int64_t workers) {
+int64_t step_lanes(int64_t minibatches_per_step, int64_t locality_blocks, int64_t workers) {
   MATSAMP_CHECK(workers > 0, "workers must be positive, got ", workers);
+  if (minibatches_per_step > 0) return minibatches_per_step;
   return std::lcm(std::max<int64_t>(locality_blocks, 1), workers);
 }
 

@@ -28,9 +28,9 @@ struct EpochLayout {
   BatchLocality locality{};
 };
 
-// The lanes of a step when none are given: the smallest multiple of the locality
-// blocks (if any) that `workers` can share.
-int64_t default_lanes(int64_t locality_blocks, int64_t workers);
+// The lanes of a step: minibatches_per_step, or when that is 0 the smallest
+// multiple of the locality blocks (if any) that `workers` can share.
+int64_t step_lanes(int64_t minibatches_per_step, int64_t locality_blocks, int64_t workers);
 
 class EpochPlan {
  public:

@@ -58,8 +58,7 @@ TrainingProgress progress_of(const ProgressNumbers& n) {
 }  // namespace
 
 EpochPlan make_epoch_plan(const TrainingTask& task, const TrainOptions& options, int ranks) {
-  const int64_t lanes = options.epoch.minibatches_per_step > 0 ? options.epoch.minibatches_per_step
-                                                               : default_lanes(task.locality().blocks, ranks);
+  const int64_t lanes = step_lanes(options.epoch.minibatches_per_step, task.locality().blocks, ranks);
   MATSAMP_CHECK(lanes % ranks == 0, "minibatches per step (", lanes, ") must be a multiple of the ", ranks,
                 " processes");
   MATSAMP_CHECK(options.epoch.batch_size > 0, "batch size must be positive, got ", options.epoch.batch_size);
