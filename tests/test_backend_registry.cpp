@@ -51,5 +51,21 @@ TEST(BackendRegistry, MakesTheCpuBackendAndSaysWhyOthersCannotRun) {
   }
 }
 
+// Lent device memory is for device kinds; a host backend has no device arrays to lend torch.
+TEST(BackendRegistry, HostBackendsRefuseDeviceMemoryAndArrays) {
+  struct NoMemory final : DeviceMemorySource {
+    void* stream() const override { return nullptr; }
+    void* allocate(int64_t, void*) override { return nullptr; }
+    void release(void*) noexcept override {}
+  };
+  testing::expect_error([] { make_backend(parse_device("cpu"), std::make_shared<NoMemory>()); },
+                        "cpu: the cpu backend takes no lent device memory");
+  const auto cpu = make_backend(parse_device("cpu"));
+  const Matrix m = cpu->upload(CsrMatrix(2, 2));
+  testing::expect_error([&] { cpu->device_csr(m); }, "the cpu backend keeps its matrices on the host");
+  const Ids ids = cpu->upload_ids({0, 1});
+  testing::expect_error([&] { cpu->device_ids(ids); }, "the cpu backend keeps its ids on the host");
+}
+
 }  // namespace
 }  // namespace matsamp

@@ -74,6 +74,16 @@ def test_other_bad_arguments(cora):
            lambda: matsamp.BulkSampler(cora, 8, locality_blocks=-1))
     raises(ValueError, "locality_blocks: 3000 blocks for 2708 nodes",
            lambda: matsamp.BulkSampler(cora, 8, locality_blocks=3000))
+    raises(ValueError, "minibatches_per_step must be a non-negative integer",
+           lambda: matsamp.BulkSampler(cora, 8, minibatches_per_step=-1))
+    raises(ValueError, "bulk_steps must be a positive integer",
+           lambda: matsamp.BulkSampler(cora, 8, bulk_steps=0))
+    raises(ValueError, r"locality blocks \(3\) must divide the minibatches per step \(2\)",
+           lambda: matsamp.BulkSampler(cora, 8, locality_blocks=3, minibatches_per_step=2))
+    raises(ValueError, "minibatches_per_step must be non-negative",
+           lambda: matsamp.ops.epoch_order(SEEDS, 2708, 8, 1, 0, minibatches_per_step=-1))
+    raises(ValueError, "steps per bulk must be positive",
+           lambda: matsamp.ops.epoch_order(SEEDS, 2708, 8, 1, 0, bulk_steps=0))
     raises(ValueError, "stream must be in",
            lambda: matsamp.ops.shuffle_nodes(SEEDS, 1, 0, -1))
     raises(ValueError, "seed_offsets must hold k \\+ 1 >= 2 entries",
