@@ -234,4 +234,9 @@ Values DistributedBackend::gather(const Matrix& p, const BlockedIds& at) {
   return local_->gather(p, at);
 }
 
+Ids DistributedBackend::entry_positions(const Matrix& a, const Ids& rows, const Matrix& s, const Ids& columns) {
+  reject_distributed(a, "entry_positions");
+  return local_->entry_positions(a, rows, s, columns);
+}
+
 }  // namespace matsamp

@@ -70,6 +70,7 @@ class DistributedBackend final : public Backend {
   Counts tally_induced_entries(Counts counts, const Matrix& a, const BlockedIds& blocks) override;
   Matrix normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies, const Counts& entry_tallies) override;
   Values gather(const Matrix& p, const BlockedIds& at) override;
+  Ids entry_positions(const Matrix& a, const Ids& rows, const Matrix& s, const Ids& columns) override;
   // The walk needs the whole graph: a local (replicated) matrix only.
   Matrix frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps, const FrontierKeys& keys,
                        double enlargement) override;

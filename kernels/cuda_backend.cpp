@@ -306,6 +306,16 @@ class CudaBackend final : public Backend {
                                       device(at.ids, "gather").data()));
   }
 
+  Ids entry_positions(const Matrix& a, const Ids& rows, const Matrix& s, const Ids& columns) override {
+    const DeviceScope scope(engine_);
+    const char* op = "entry_positions";
+    check_entry_positions(s.rows(), s.cols(), rows.size(), columns.size());
+    check_ids(rows, a.rows(), op, "row id", a.shape());
+    check_ids(columns, a.cols(), op, "column id", a.shape());
+    return wrap_array(gpu::entry_positions(engine_, device(a, op).view(), device(rows, op).data(), device(s, op).view(),
+                                           device(columns, op).data()));
+  }
+
   const DeviceCsr& device(const Matrix& m, const char* op) const {
     check_mine(m, op);
     return static_cast<const DeviceMatrix*>(m.storage())->csr;

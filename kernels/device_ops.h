@@ -49,6 +49,11 @@ DeviceCsr select_cols_blocked(DeviceEngine& engine, const CsrView& a, DeviceOffs
 // (row 0 when P is one shared row): the probabilities of a layer-wise frontier.
 DeviceArray<float> entries_at(DeviceEngine& engine, const CsrView& p, DeviceOffsets blocks, const vid_t* cols);
 
+// entry_positions of ops.h (ids checked by the caller): for each entry of S's
+// row i, its position in A at row rows[i] and column columns[S column], or -1.
+DeviceArray<vid_t> entry_positions(DeviceEngine& engine, const CsrView& a, const vid_t* rows, const CsrView& s,
+                                   const vid_t* columns);
+
 // Divides each row by its sum (a double summed in row order, like the CPU), after
 // squaring each value when square_first. p must have values.
 void normalize_rows(DeviceEngine& engine, DeviceCsr& p, bool square_first);

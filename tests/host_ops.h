@@ -65,6 +65,10 @@ class HostOps {
   std::vector<float> gather(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets) {
     return b_.values_to_host(b_.gather(b_.upload(p), {b_.upload_ids(at), offsets}));
   }
+  std::vector<vid_t> entry_positions(const CsrMatrix& a, const std::vector<vid_t>& rows, const CsrMatrix& s,
+                                     const std::vector<vid_t>& columns) {
+    return b_.ids_to_host(b_.entry_positions(b_.upload(a), b_.upload_ids(rows), b_.upload(s), b_.upload_ids(columns)));
+  }
   CsrMatrix select_rows_by_key(const CsrMatrix& m, const std::vector<vid_t>& keys, const Offsets& key_offsets,
                                const std::vector<vid_t>& rows, const Offsets& row_offsets) {
     return b_.to_host(

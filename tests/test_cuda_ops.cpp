@@ -306,6 +306,27 @@ TEST_F(CudaSampling, GatherEqualsCpu) {
   testing::expect_error([&] { cuda_ops->gather(p, {0, 1}, {0, 2}); }, "gather: 1 blocks for 3 rows of P");
 }
 
+// entry_positions on Cora: rows of the graph (repeated, in any order) with all
+// their entries (every one found), and random entries over renamed columns
+// (most absent).
+TEST_F(CudaSampling, EntryPositionsEqualCpu) {
+  const Graph g = cora();
+  const int64_t n = g.num_vertices();
+  const std::vector<vid_t> rows = strided(n, 400, 7);
+  std::vector<vid_t> identity(n), renamed(n);
+  for (int64_t j = 0; j < n; ++j) identity[j] = j, renamed[j] = (j * 13 + 1) % n;
+  const CsrMatrix whole_rows = cpu_ops->select_rows(g.adj, rows);
+  const std::vector<vid_t> found = cpu_ops->entry_positions(g.adj, rows, whole_rows, identity);
+  EXPECT_EQ(std::count(found.begin(), found.end(), -1), 0);
+  EXPECT_EQ(cuda_ops->entry_positions(g.adj, rows, whole_rows, identity), found);
+  const CsrMatrix random = testing::random_csr(static_cast<int64_t>(rows.size()), n, 0.01, 5);
+  EXPECT_EQ(cuda_ops->entry_positions(g.adj, rows, random, renamed),
+            cpu_ops->entry_positions(g.adj, rows, random, renamed));
+  testing::expect_error([&] { cuda_ops->entry_positions(g.adj, {0}, random, renamed); },
+                        "entry_positions: 1 row ids for " + std::to_string(rows.size()) +
+                            " rows of the sampled matrix");
+}
+
 void expect_sample_rows_equal(testing::HostOps& cuda, testing::HostOps& cpu, const CsrMatrix& a, bool uniform) {
   const std::vector<vid_t> rows{3, 0, 7, 7, 12, 1, 30, 29, 5, 18, 22, 9};
   const SampleKeys keys{77, 2, 1, 40, {0, 5, 5, 12}};

@@ -93,6 +93,9 @@ class OpaqueBackend final : public Backend {
     return out;
   }
   Values gather(const Matrix& p, const BlockedIds& at) override { return seal(inner_->gather(open(p), open(at))); }
+  Ids entry_positions(const Matrix& a, const Ids& rows, const Matrix& s, const Ids& columns) override {
+    return seal(inner_->entry_positions(open(a), open(rows), open(s), open(columns)));
+  }
   Counts tally_ids(Counts counts, int64_t n, const Ids& ids) override {
     return seal(inner_->tally_ids(open_or_none(counts), n, open(ids)));
   }
@@ -194,6 +197,11 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   const Offsets at_offsets{0, 2, 3, 6, 8};
   EXPECT_EQ(b.values_to_host(b.gather(b.upload(q_normalized), {b.upload_ids(at), at_offsets})),
             entries_at(q_normalized, at, at_offsets));
+  const std::vector<vid_t> q_rows{7, 0, 59, 7};
+  std::vector<vid_t> q_columns(60);
+  std::iota(q_columns.begin(), q_columns.end(), 0);
+  EXPECT_EQ(b.ids_to_host(b.entry_positions(da, b.upload_ids(q_rows), b.upload(q), b.upload_ids(q_columns))),
+            entry_positions(a, q_rows, q, q_columns));
   EXPECT_EQ(b.to_host(b.block_indicator({b.upload_ids(at), at_offsets}, 60)), block_indicator(at, at_offsets, 60));
   EXPECT_EQ(b.values_to_host(b.reciprocals(b.upload_values(weights), 3)), reciprocals(weights, 3));
   const CsrMatrix keyed = testing::random_csr(5, 60, 0.2, 6);

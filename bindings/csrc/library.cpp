@@ -57,27 +57,40 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> epoch_order_op(const at::Tensor& 
   });
 }
 
-// The n x n CSR of the entries (row[i], col[i]) with weight[i] (undefined: none),
-// as csr_from_triples builds it: a counting sort by row, columns sorted within
-// rows, repeated entries merged with their weights summed. Ids are checked by
-// the caller (Graph.from_edge_index).
-std::tuple<at::Tensor, at::Tensor, c10::optional<at::Tensor>> coalesce_edges_op(
+// The graph of the n x n entries (row[i], col[i]) with weight[i] (none: each
+// weighs 1), built by csr_from_edges from the arrays as given (int32 or int64,
+// read on the host: not copied when they are there): columns sorted within
+// rows, repeated entries merged with their weights summed (without weights a
+// merged entry weighs 1). edge_ids[e]: the position i of entry e's first
+// occurrence (PyG's e_id of a sampled edge). Ids are checked by the caller
+// (Graph.from_edge_index) and again here.
+std::tuple<c10::intrusive_ptr<GraphHolder>, at::Tensor> graph_from_edge_index_op(
     int64_t num_nodes, const at::Tensor& row, const at::Tensor& col, const c10::optional<at::Tensor>& weight) {
-  constexpr const char* op = "matsamp.coalesce_edges";
-  std::vector<int64_t> rows = to_int64_vector(row, op, "row"), cols = to_int64_vector(col, op, "col");
-  const bool weighted = weight && weight->defined();
-  std::vector<float> weights;
-  if (weighted) {
+  constexpr const char* op = "matsamp.graph_from_edge_index";
+  TORCH_CHECK_VALUE(num_nodes >= 0, op, ": num_nodes must be non-negative, got ", num_nodes);
+  TORCH_CHECK_VALUE(row.dim() == 1 && col.dim() == 1 && row.numel() == col.numel(), op,
+                    ": row and col must be 1-D with one id per entry, got ", row.sizes(), " and ", col.sizes());
+  TORCH_CHECK_TYPE(
+      row.scalar_type() == col.scalar_type() && (row.scalar_type() == at::kInt || row.scalar_type() == at::kLong), op,
+      ": row and col must both be int32 or both int64, got ", row.scalar_type(), " and ", col.scalar_type());
+  const at::Tensor rows = row.cpu().contiguous(), cols = col.cpu().contiguous();
+  const int64_t m = rows.numel();
+  at::Tensor weights;
+  if (weight && weight->defined()) {
     check_vector(*weight, at::kFloat, op, "weight");
-    const at::Tensor w = weight->contiguous();
-    weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+    TORCH_CHECK_VALUE(weight->numel() == m, op, ": ", weight->numel(), " weights for ", m, " entries");
+    weights = weight->cpu().contiguous();
   }
   return translate_errors([&] {
-    CsrMatrix m = csr_from_triples(num_nodes, num_nodes, std::move(rows), std::move(cols), std::move(weights));
-    std::vector<int64_t> colidx(m.colidx.begin(), m.colidx.end());
-    c10::optional<at::Tensor> values;
-    if (weighted) values = vector_to_tensor(std::move(m.values));
-    return std::make_tuple(vector_to_tensor(std::move(m.rowptr)), vector_to_tensor(std::move(colidx)), values);
+    Graph graph;
+    std::vector<int64_t> origin;
+    const float* w = weights.defined() ? weights.data_ptr<float>() : nullptr;
+    graph.adj = rows.scalar_type() == at::kInt ? csr_from_edges(num_nodes, num_nodes, rows.data_ptr<int32_t>(),
+                                                                cols.data_ptr<int32_t>(), m, w, w != nullptr, &origin)
+                                               : csr_from_edges(num_nodes, num_nodes, rows.data_ptr<int64_t>(),
+                                                                cols.data_ptr<int64_t>(), m, w, w != nullptr, &origin);
+    if (!w) graph.adj.values.assign(graph.adj.nnz(), 1.0f);
+    return std::make_tuple(c10::make_intrusive<GraphHolder>(std::move(graph)), vector_to_tensor(std::move(origin)));
   });
 }
 
@@ -102,10 +115,12 @@ int64_t bulk_size_for_budget_op(const c10::intrusive_ptr<GraphHolder>& graph, co
 // sampling order (index 0 has the batch vertices as rows). Per layer: the
 // stacked CSR (rowptr int64, col int32 with stacked column ids, value float32),
 // row_offsets and col_offsets (k + 1 each: minibatch g owns rows and columns
-// [offsets[g], offsets[g + 1])) and vertices (int64, the global id of each column).
+// [offsets[g], offsets[g + 1])), vertices (int64, the global id of each column)
+// and, with edge_positions, positions (int64 per entry: its position in the
+// graph's CSR, -1 for a self-loop of Â the graph lacks; else empty).
 #define MATSAMP_SAMPLE_RETURNS                                                 \
   " -> (Tensor[] rowptr, Tensor[] col, Tensor[] value, Tensor[] row_offsets, " \
-  "Tensor[] col_offsets, Tensor[] vertices)"
+  "Tensor[] col_offsets, Tensor[] vertices, Tensor[] positions)"
 
 }  // namespace
 
@@ -121,7 +136,8 @@ TORCH_LIBRARY(matsamp, m) {
   // saint_norm: GraphSAINT's aggregator normalization (the subgraph samplers).
   m.def(
       "sample(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor seeds, Tensor seed_offsets, "
-      "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True, bool saint_norm=False)" MATSAMP_SAMPLE_RETURNS);
+      "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True, bool saint_norm=False, "
+      "bool edge_positions=False)" MATSAMP_SAMPLE_RETURNS);
   // Link prediction: minibatches of seed edges (sources, destinations cut by
   // edge_offsets), each with `negatives` negative destinations per positive
   // (uniform or degree^0.75, on the engine's keys; known edges redrawn when
@@ -133,9 +149,10 @@ TORCH_LIBRARY(matsamp, m) {
       "sample_edges(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor sources, Tensor destinations, "
       "Tensor edge_offsets, int[] sizes, int first_minibatch, int epoch, int seed, int negatives, "
       "str negative_distribution, bool reject_known_edges, bool exclude, bool exclude_reverse, "
-      "bool include_frontier=True) -> (Tensor seeds, Tensor seed_offsets, Tensor source_index, "
-      "Tensor destination_index, Tensor negatives, Tensor negative_index, Tensor[] rowptr, Tensor[] col, "
-      "Tensor[] value, Tensor[] row_offsets, Tensor[] col_offsets, Tensor[] vertices)");
+      "bool include_frontier=True, bool edge_positions=False) -> (Tensor seeds, Tensor seed_offsets, "
+      "Tensor source_index, Tensor destination_index, Tensor negatives, Tensor negative_index, Tensor[] rowptr, "
+      "Tensor[] col, Tensor[] value, Tensor[] row_offsets, Tensor[] col_offsets, Tensor[] vertices, "
+      "Tensor[] positions)");
   // The registered samplers' names, and each one's summary and sizes option.
   m.def("samplers() -> str[]", [] { return sampler_names(); });
   m.def("sampler_summary(str sampler) -> str",
@@ -150,11 +167,25 @@ TORCH_LIBRARY(matsamp, m) {
   m.def("hetero_sampler_family(str sampler) -> str", [](const std::string& name) {
     return translate_errors([&] { return std::string(family_name(find_hetero_sampler(name).family)); });
   });
+  // PyG's edge fields of every minibatch of a bulk sampled with edge_positions
+  // (pyg_batches.cpp): edge_offsets [k + 1] (minibatch g's edges are
+  // [edge_offsets[g], edge_offsets[g + 1])), edge_index [2 E] (minibatch g's
+  // [2, E_g] block, local ids, sources then targets, at 2 edge_offsets[g]), e_id
+  // [E] (edge_ids at each edge's position), num_sampled_nodes [k, layers + 1]
+  // and num_sampled_edges [k, layers].
+  // new_targets_only: a hop keeps only the edges into the previous hop's new
+  // vertices (PyG's node-wise sampling).
+  m.def(
+      "pyg_batches(Tensor[] rowptr, Tensor[] col, Tensor[] row_offsets, Tensor[] col_offsets, Tensor[] positions, "
+      "Tensor edge_ids, bool new_targets_only) -> (Tensor edge_index, Tensor e_id, Tensor edge_offsets, "
+      "Tensor num_sampled_nodes, Tensor num_sampled_edges)");
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
   m.def("shuffle_vertices(Tensor vertices, int seed, int epoch, int stream=0) -> Tensor", &shuffle_vertices_op);
-  m.def("coalesce_edges(int num_nodes, Tensor row, Tensor col, Tensor? weight) -> (Tensor, Tensor, Tensor?)",
-        &coalesce_edges_op);
+  m.def(
+      "graph_from_edge_index(int num_nodes, Tensor row, Tensor col, Tensor? weight) -> "
+      "(__torch__.torch.classes.matsamp.Graph graph, Tensor edge_ids)",
+      &graph_from_edge_index_op);
   m.def(
       "epoch_order(Tensor vertices, int num_vertices, int batch_size, int seed, int epoch, int locality_blocks, "
       "bool shuffle, int minibatches_per_step=0, int bulk_steps=1) -> (Tensor order, Tensor starts, Tensor sequence)",

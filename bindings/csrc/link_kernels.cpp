@@ -14,15 +14,16 @@ namespace matsamp::bindings {
 
 namespace {
 
-using EdgeTensors = std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor,
-                               std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
-                               std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>>;
+using EdgeTensors =
+    std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, std::vector<at::Tensor>,
+               std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
+               std::vector<at::Tensor>, std::vector<at::Tensor>>;
 
 EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std::string& sampler_name,
                          const at::Tensor& sources, const at::Tensor& destinations, const at::Tensor& edge_offsets,
                          std::vector<int64_t> sizes, int64_t first_minibatch, int64_t epoch, int64_t seed,
                          int64_t negatives, const std::string& negative_distribution, bool reject_known_edges,
-                         bool exclude, bool exclude_reverse, bool include_frontier) {
+                         bool exclude, bool exclude_reverse, bool include_frontier, bool edge_positions) {
   const GraphHolder& graph = *graph_holder;
   const std::string op_name = "matsamp.sample_edges(" + sampler_name + ")";
   const char* op = op_name.c_str();
@@ -46,13 +47,14 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
                                 negative_sampler ? &*negative_sampler : nullptr,
                                 {key, epoch_key, exclude, exclude_reverse});
     SampleTensors layers;
-    graph.with_backend([&](Backend& backend, LocalGraph&) {
+    graph.with_backend([&](Backend& backend, LocalGraph& local) {
       Context ctx{backend, key};
-      layers = to_tensors(graph.shared_backend(), sample_edge_bulk(*sampler, ctx, b, epoch_key), graph.device());
+      layers = to_tensors(graph.shared_backend(), sample_edge_bulk(*sampler, ctx, b, epoch_key), graph.device(),
+                          edge_positions ? &local.adjacency() : nullptr);
       backend.release_cached_memory();  // torch's allocator shares the GPU
     });
     const auto on_device = [&](auto&& values) { return vector_to_tensor(std::move(values)).to(graph.device()); };
-    auto& [rowptr, col, value, row_offsets, col_offsets, vertices] = layers;
+    auto& [rowptr, col, value, row_offsets, col_offsets, vertices, positions] = layers;
     return EdgeTensors{on_device(std::move(b.seeds)),
                        on_device(std::move(b.seed_offsets)),
                        on_device(std::move(b.source_index)),
@@ -64,7 +66,8 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
                        std::move(value),
                        std::move(row_offsets),
                        std::move(col_offsets),
-                       std::move(vertices)};
+                       std::move(vertices),
+                       std::move(positions)};
   });
 }
 

@@ -21,8 +21,8 @@ namespace {
 // samples on the graph's backend.
 SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const std::string& sampler_name,
                           const at::Tensor& seeds, const at::Tensor& seed_offsets, std::vector<int64_t> sizes,
-                          int64_t first_minibatch, int64_t epoch, int64_t seed, bool include_frontier,
-                          bool saint_norm) {
+                          int64_t first_minibatch, int64_t epoch, int64_t seed, bool include_frontier, bool saint_norm,
+                          bool edge_positions) {
   const GraphHolder& graph = *graph_holder;
   const std::string op_name = "matsamp.sample(" + sampler_name + ")";
   const char* op = op_name.c_str();
@@ -39,10 +39,11 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
     const auto sampler = graph.sampler(sampler_name, sizes, include_frontier, saint_norm);
     SampleTensors tensors;
     try {
-      graph.with_backend([&](Backend& backend, LocalGraph&) {
+      graph.with_backend([&](Backend& backend, LocalGraph& local) {
         Context ctx{backend, key};
         tensors = to_tensors(graph.shared_backend(),
-                             sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device());
+                             sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device(),
+                             edge_positions ? &local.adjacency() : nullptr);
         backend.release_cached_memory();  // torch's allocator shares the GPU
       });
     } catch (const DeviceOutOfMemory& e) {  // not a bad argument: RuntimeError, with the k that fits

@@ -150,6 +150,9 @@ class Backend {
   // P's value at (row g, at.ids[i]) for i in block g of `at` (row 0 for every
   // block when P is one shared row); 0 where P has no entry.
   virtual Values gather(const Matrix& p, const BlockedIds& at) = 0;
+  // Where each entry of s is in a (ops.h: entry_positions): row i of s is a's
+  // row rows.ids[i], column j of s is a's column columns[j]; -1 where a has none.
+  virtual Ids entry_positions(const Matrix& a, const Ids& rows, const Matrix& s, const Ids& columns) = 0;
   // Tallies kept across calls (ops.h; GraphSAINT's pre-sampled counts), taken
   // by value to be added to in place: n counts plus one at every id of `ids`;
   // one count per entry of the square a plus one at every entry inside a

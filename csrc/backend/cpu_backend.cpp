@@ -95,6 +95,10 @@ class CpuBackend final : public Backend {
   Values gather(const Matrix& p, const BlockedIds& at) override {
     return wrap_array(matsamp::entries_at(host(p, "gather"), host(at.ids, "gather"), at.offsets));
   }
+  Ids entry_positions(const Matrix& a, const Ids& rows, const Matrix& s, const Ids& columns) override {
+    const char* op = "entry_positions";
+    return wrap_array(matsamp::entry_positions(host(a, op), host(rows, op), host(s, op), host(columns, op)));
+  }
   Counts tally_ids(Counts counts, int64_t n, const Ids& ids) override {
     return wrap_array(matsamp::tally_ids(take_or_zeros(std::move(counts), n, "tally_ids"), host(ids, "tally_ids")));
   }

@@ -37,61 +37,96 @@ void validate(const CsrMatrix& m, const std::string& what) {
   }
 }
 
-// A counting sort by row (stable: repeats stay in input order), then each row's
-// slice sorted by column and its repeats merged, rows in parallel: O(m) work
-// beside the rows' own sorts, where one global comparison sort was O(m log m).
-CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids, std::vector<int64_t> col_ids,
-                           std::vector<float> vals, std::vector<int64_t>* origin) {
+// A counting sort by row (threaded), then each row's slice sorted by (column,
+// input position) and its repeats merged in place, rows in parallel; the merged rows
+// are then moved down to their final place. O(m) work beside the rows' own
+// sorts, and no scratch beyond the entries' input positions and O(rows).
+template <class Id>
+CsrMatrix csr_from_edges(int64_t rows, int64_t cols, const Id* row_ids, const Id* col_ids, int64_t m,
+                         const float* weights, bool with_values, std::vector<int64_t>* origin) {
   check_column_count(cols, "csr_from_triples");
-  const int64_t m = static_cast<int64_t>(row_ids.size());
-  MATSAMP_CHECK(static_cast<int64_t>(col_ids.size()) == m && (vals.empty() || static_cast<int64_t>(vals.size()) == m),
-                "csr_from_triples: triple arrays differ in length");
+  int64_t bad = m;  // the first entry outside the shape
+#pragma omp parallel for reduction(min : bad)
+  for (int64_t i = 0; i < m; ++i)
+    if (row_ids[i] < 0 || row_ids[i] >= rows || col_ids[i] < 0 || col_ids[i] >= cols) bad = std::min(bad, i);
+  MATSAMP_CHECK(bad == m, "csr_from_triples: entry (", bad < m ? static_cast<int64_t>(row_ids[bad]) : 0, ", ",
+                bad < m ? static_cast<int64_t>(col_ids[bad]) : 0, ") outside ", rows, " x ", cols);
+  // Counted and scattered in any order: the sort by (column, position) below fixes it.
   std::vector<int64_t> row_start(rows + 1, 0);
+#pragma omp parallel for
   for (int64_t i = 0; i < m; ++i) {
-    const int64_t r = row_ids[i], c = col_ids[i];
-    MATSAMP_CHECK(r >= 0 && r < rows && c >= 0 && c < cols, "csr_from_triples: entry (", r, ", ", c, ") outside ", rows,
-                  " x ", cols);
-    ++row_start[r + 1];
+#pragma omp atomic
+    ++row_start[row_ids[i] + 1];
   }
   std::partial_sum(row_start.begin(), row_start.end(), row_start.begin());
   std::vector<int64_t> order(m);
   {
     std::vector<int64_t> next(row_start.begin(), row_start.end() - 1);
-    for (int64_t i = 0; i < m; ++i) order[next[row_ids[i]]++] = i;
+#pragma omp parallel for
+    for (int64_t i = 0; i < m; ++i) {
+      int64_t slot;
+#pragma omp atomic capture
+      slot = next[row_ids[i]]++;
+      order[slot] = i;
+    }
   }
-  std::vector<int64_t>().swap(row_ids);
   CsrMatrix out(rows, cols);
+  std::vector<float> sums(with_values ? m : 0);
 #pragma omp parallel for schedule(dynamic, 256)
   for (int64_t r = 0; r < rows; ++r) {
-    const auto first = order.begin() + row_start[r], last = order.begin() + row_start[r + 1];
-    std::stable_sort(first, last, [&](int64_t x, int64_t y) { return col_ids[x] < col_ids[y]; });
-    int64_t distinct = 0;
-    for (auto e = first; e != last; ++e) distinct += e == first || col_ids[*e] != col_ids[*(e - 1)];
-    out.rowptr[r + 1] = distinct;
-  }
-  std::partial_sum(out.rowptr.begin(), out.rowptr.end(), out.rowptr.begin());
-  out.colidx.resize(out.rowptr[rows]);
-  out.values.resize(out.rowptr[rows]);
-  if (origin) origin->assign(out.rowptr[rows], 0);
-#pragma omp parallel for schedule(dynamic, 256)
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t at = out.rowptr[r] - 1;
+    const int64_t begin = row_start[r], end = row_start[r + 1];
+    std::sort(order.begin() + begin, order.begin() + end,
+              [&](int64_t x, int64_t y) { return col_ids[x] != col_ids[y] ? col_ids[x] < col_ids[y] : x < y; });
+    int64_t at = begin - 1;
     double sum = 0;  // a repeated entry's values summed in input order
-    for (int64_t e = row_start[r]; e < row_start[r + 1]; ++e) {
+    for (int64_t e = begin; e < end; ++e) {
       const int64_t i = order[e];
-      const double v = vals.empty() ? 1.0 : vals[i];
-      if (e > row_start[r] && col_ids[i] == out.colidx[at]) {
+      const double v = weights ? weights[i] : 1.0;
+      if (e > begin && col_ids[i] == col_ids[order[at]]) {
         sum += v;
         continue;
       }
-      if (at >= out.rowptr[r]) out.values[at] = static_cast<float>(sum);
-      out.colidx[++at] = static_cast<col_t>(col_ids[i]);
-      if (origin) (*origin)[at] = i;
+      if (with_values && at >= begin) sums[at] = static_cast<float>(sum);
+      order[++at] = i;
       sum = v;
     }
-    if (at >= out.rowptr[r]) out.values[at] = static_cast<float>(sum);
+    if (with_values && at >= begin) sums[at] = static_cast<float>(sum);
+    out.rowptr[r + 1] = at + 1 - begin;
   }
+  std::partial_sum(out.rowptr.begin(), out.rowptr.end(), out.rowptr.begin());
+  for (int64_t r = 0; r < rows; ++r) {  // rows move down (never past an unmoved row), in row order
+    const int64_t count = out.rowptr[r + 1] - out.rowptr[r];
+    std::copy(order.begin() + row_start[r], order.begin() + row_start[r] + count, order.begin() + out.rowptr[r]);
+    if (with_values)
+      std::copy(sums.begin() + row_start[r], sums.begin() + row_start[r] + count, sums.begin() + out.rowptr[r]);
+  }
+  const int64_t nnz = out.rowptr[rows];
+  order.resize(nnz);
+  order.shrink_to_fit();
+  if (with_values) {
+    sums.resize(nnz);
+    sums.shrink_to_fit();
+    out.values = std::move(sums);
+  }
+  out.colidx.resize(nnz);
+#pragma omp parallel for
+  for (int64_t e = 0; e < nnz; ++e) out.colidx[e] = static_cast<col_t>(col_ids[order[e]]);
+  if (origin) *origin = std::move(order);
   return out;
+}
+
+template CsrMatrix csr_from_edges<int32_t>(int64_t, int64_t, const int32_t*, const int32_t*, int64_t, const float*,
+                                           bool, std::vector<int64_t>*);
+template CsrMatrix csr_from_edges<int64_t>(int64_t, int64_t, const int64_t*, const int64_t*, int64_t, const float*,
+                                           bool, std::vector<int64_t>*);
+
+CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids, std::vector<int64_t> col_ids,
+                           std::vector<float> vals, std::vector<int64_t>* origin) {
+  const int64_t m = static_cast<int64_t>(row_ids.size());
+  MATSAMP_CHECK(static_cast<int64_t>(col_ids.size()) == m && (vals.empty() || static_cast<int64_t>(vals.size()) == m),
+                "csr_from_triples: triple arrays differ in length");
+  return csr_from_edges(rows, cols, row_ids.data(), col_ids.data(), m, vals.empty() ? nullptr : vals.data(), true,
+                        origin);
 }
 
 CsrMatrix transpose(const CsrMatrix& m, std::vector<int64_t>* origin) {

@@ -58,6 +58,13 @@ void validate(const CsrMatrix& m, const std::string& what);
 CsrMatrix csr_from_triples(int64_t rows, int64_t cols, std::vector<int64_t> row_ids, std::vector<int64_t> col_ids,
                            std::vector<float> vals, std::vector<int64_t>* origin = nullptr);
 
+// csr_from_triples over borrowed id arrays (int32_t or int64_t, m entries each;
+// weights null: every triple weighs 1), as PyG's edge_index gives them: values
+// only with_values. Needs no scratch beyond m positions and O(rows).
+template <class Id>
+CsrMatrix csr_from_edges(int64_t rows, int64_t cols, const Id* row_ids, const Id* col_ids, int64_t m,
+                         const float* weights, bool with_values, std::vector<int64_t>* origin);
+
 // With `origin`, (*origin)[e] is the entry of m that entry e of the transpose is.
 CsrMatrix transpose(const CsrMatrix& m, std::vector<int64_t>* origin = nullptr);
 // Whether m is square with an entry (v, u) for every (u, v), values aside.

@@ -103,4 +103,10 @@ void check_gather_blocks(int64_t p_rows, int64_t ids, const Offsets& offsets) {
   MATSAMP_CHECK(p_rows == 1 || p_rows == blocks, "gather: ", blocks, " blocks for ", p_rows, " rows of P");
 }
 
+void check_entry_positions(int64_t s_rows, int64_t s_cols, int64_t rows, int64_t columns) {
+  MATSAMP_CHECK(rows == s_rows, "entry_positions: ", rows, " row ids for ", s_rows, " rows of the sampled matrix");
+  MATSAMP_CHECK(columns == s_cols, "entry_positions: ", columns, " column ids for ", s_cols,
+                " columns of the sampled matrix");
+}
+
 }  // namespace matsamp

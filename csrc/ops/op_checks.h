@@ -18,6 +18,9 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
 void check_ids_below(const std::vector<vid_t>& ids, int64_t bound, const char* op, const char* what,
                      const std::string& of);
 
+// entry_positions' shapes: one row id per row and one column id per column of s.
+void check_entry_positions(int64_t s_rows, int64_t s_cols, int64_t rows, int64_t columns);
+
 // Every id names a row of a; `op` names the op in errors.
 void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op);
 

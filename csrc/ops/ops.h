@@ -179,6 +179,13 @@ SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const s
 // (row 0 for every block when P is one shared row), 0 where P has no entry.
 std::vector<float> entries_at(const CsrMatrix& p, const std::vector<vid_t>& at, const Offsets& offsets);
 
+// Where each entry of s is in a: for entry e in row i of s, the position (index
+// into a.colidx) of a's entry (rows[i], columns[s.colidx[e]]), or -1 where a has
+// none (rows of a sorted). A sampled layer's edges as the graph's entries, e.g.
+// to name them by the caller's edge ids.
+std::vector<vid_t> entry_positions(const CsrMatrix& a, const std::vector<vid_t>& rows, const CsrMatrix& s,
+                                   const std::vector<vid_t>& columns);
+
 // Tallies kept across calls (GraphSAINT's pre-sampled counts). tally_ids:
 // counts plus one at every id (each below counts.size()).
 std::vector<int64_t> tally_ids(std::vector<int64_t> counts, const std::vector<vid_t>& ids);

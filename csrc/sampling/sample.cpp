@@ -14,6 +14,16 @@ int64_t BulkSample::sampled_edges() const {
   return edges;
 }
 
+std::vector<Ids> entry_positions(Backend& backend, const Matrix& adjacency, const Ids& seeds, const Bulk& bulk) {
+  std::vector<Ids> positions;
+  const Ids* rows = &seeds;
+  for (const Layer& layer : bulk.layers) {
+    positions.push_back(backend.entry_positions(adjacency, *rows, layer.adj, layer.vertices.ids));
+    rows = &layer.vertices.ids;
+  }
+  return positions;
+}
+
 BulkSample to_host(Backend& backend, Bulk bulk) {
   BulkSample out{bulk.first_minibatch, std::move(bulk.seeds), std::move(bulk.seed_offsets), {}};
   out.layers.reserve(bulk.layers.size());

@@ -100,6 +100,7 @@ def test_edge_index_small_by_hand():
     assert rowptr.tolist() == [0, 1, 2, 4]        # row u holds u's out-edges: A[src, dst]
     assert col.tolist() == [1, 0, 0, 2]
     assert value.tolist() == [1.0, 1.0, 1.0, 1.0]  # repeated edges merged
+    assert g.edge_ids.tolist() == [0, 4, 2, 3]     # each entry's column of edge_index, the first of repeats
     weighted = Graph.from_edge_index(edge_index, edge_weight=torch.tensor([1, 2, 3, 4, 5, 6.0]))
     assert weighted.csr()[2].tolist() == [3.0, 5.0, 9.0, 4.0]   # and their weights summed
     assert sample_all(g, torch.tensor([0, 1, 2])) == [[1], [0], [0, 2]]
@@ -116,6 +117,18 @@ def test_edge_index_random(container, seed):
     weighted = Graph.from_edge_index(edge_index, n, edge_weight=torch.from_numpy(weight))
     assert_adjacency(weighted, reference(n, src, dst, weight))
     assert torch.equal(g.csr()[1], weighted.csr()[1])
+    assert_edge_ids(g, src, dst)
+    assert torch.equal(weighted.edge_ids, g.edge_ids)
+
+
+def assert_edge_ids(graph, src, dst):
+    """edge_ids[e] is the first column of (src, dst) holding adjacency entry e."""
+    rowptr, col, _ = graph.csr()
+    rows = torch.repeat_interleave(torch.arange(graph.num_nodes), rowptr.diff())
+    first = {}
+    for i, edge in enumerate(zip(src.tolist(), dst.tolist())):
+        first.setdefault(edge, i)
+    assert graph.edge_ids.tolist() == [first[(r, c)] for r, c in zip(rows.tolist(), col.tolist())]
 
 
 def test_edge_index_weights_as_array_or_list():

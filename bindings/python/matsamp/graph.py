@@ -30,6 +30,11 @@ class Graph:
             belongs to the adjacency's entry ``e``, i.e. to the edge
             ``(row of e, csr()[1][e])`` in the CSR order of :meth:`csr`.
         labels: int64 tensor ``[num_nodes]`` (-1 = unlabelled) or None.
+        edge_ids: for a graph made by :meth:`from_edge_index`, int64
+            ``[num_edges]``: the column of ``edge_index`` that adjacency entry
+            ``e`` (CSR order) came from, the first one of a repeated edge;
+            None otherwise. A sampled edge's PyG ``e_id`` is ``edge_ids`` at its
+            position (:func:`matsamp.ops.sample_bulk` with ``edge_positions``).
         splits: the dataset's own vertex sets, ``{"train": ids, "valid": ids,
             "test": ids}`` (int64 ascending), or ``{}``.
         device: where the graph lives and its samplers run: the CPU, or a CUDA
@@ -37,7 +42,7 @@ class Graph:
             first sampling call; features, labels and splits are moved there too).
     """
 
-    def __init__(self, handle, features=None, labels=None, device="cpu", splits=None):
+    def __init__(self, handle, features=None, labels=None, device="cpu", splits=None, edge_ids=None):
         """Internal: use :meth:`load` or a ``from_*`` constructor."""
         self.handle = handle   # torch.classes.matsamp.Graph, what the ops take
         self.device = _device.graph_device(device)
@@ -58,6 +63,7 @@ class Graph:
         edge_features = handle.edge_features()   # [0] when the graph has none
         self.edge_features = edge_features.to(self.device) if edge_features.dim() == 2 else None
         self.splits = {name: ids.to(self.device) for name, ids in (splits or {}).items()}
+        self.edge_ids = None if edge_ids is None else edge_ids.to(self.device)
 
     @classmethod
     def load(cls, path, *, labels_path=None, symmetrize=False, drop_self_loops=False,
@@ -168,7 +174,8 @@ class Graph:
             _check_column_count(n)
             _check_ids(col, "col", n)
             rows = torch.repeat_interleave(torch.arange(n), rowptr.diff())
-            rowptr, col, value = _coalesce(n, rows, col.to(torch.int64), value)
+            handle, _ = torch.ops.matsamp.graph_from_edge_index(n, rows, col.to(torch.int64), value)
+            return cls(handle, features, labels, device)
         return cls._from_sorted_csr(rowptr, col, value, features, labels, device)
 
     @classmethod
@@ -178,8 +185,13 @@ class Graph:
         to ``edge_index[1, i]`` and is an entry of the adjacency row of its source, as
         in ``SparseTensor(row=edge_index[0], col=edge_index[1])``.
 
+        The CSR is built by a counting sort in C++ (threaded; no copy of int32 or
+        int64 ids), and :attr:`edge_ids` keeps the column of ``edge_index`` each
+        adjacency entry came from.
+
         Args:
-            edge_index: int64 or int32 ``[2, E]`` (tensor, NumPy array or list).
+            edge_index: int64 or int32 ``[2, E]`` (tensor, NumPy array or list;
+                CUDA tensors are read on the host).
             num_nodes: the number of vertices; None for 1 + the largest id (0 without edges).
             edge_weight: float32 ``[E]`` (non-negative), or None for all ones.
                 Repeated edges are merged into one, their weights summed.
@@ -196,7 +208,6 @@ class Graph:
             edges = edges.view(2, 0)
         if edges.dim() != 2 or edges.size(0) != 2:
             raise ValueError(f"edge_index must have shape [2, E], got {list(edges.shape)}")
-        edges = edges.to(torch.int64)
         if num_nodes is None:
             _check_ids(edges, "edge_index", None)
             n = int(edges.max()) + 1 if edges.numel() else 0
@@ -211,8 +222,8 @@ class Graph:
                                  f"got {list(weight.shape)}")
             _check_weights(weight, "edge_weight")
         _check_column_count(n)
-        rowptr, col, value = _coalesce(n, edges[0], edges[1], weight)
-        return cls._from_sorted_csr(rowptr, col, value, features, labels, device)
+        handle, edge_ids = torch.ops.matsamp.graph_from_edge_index(n, edges[0], edges[1], weight)
+        return cls(handle, features, labels, device, edge_ids=edge_ids)
 
     @classmethod
     def from_scipy(cls, matrix, *, features=None, labels=None, device="cpu"):
@@ -479,12 +490,3 @@ def _sorted_within_rows(rowptr, col):
     starts = starts[(starts > 0) & (starts < nnz)]
     increasing[starts - 1] = True   # a row's first entry follows another row
     return bool(increasing.all())
-
-
-def _coalesce(n, row, col, value):
-    """(rowptr, col, value) of the n x n CSR with entries (row[i], col[i]): columns sorted
-    within rows, repeated entries merged, their values summed (value may be None)."""
-    if row.numel() == 0:
-        return torch.zeros(n + 1, dtype=torch.int64), row.new_empty(0), value
-    rowptr, col, value = torch.ops.matsamp.coalesce_edges(n, row.contiguous(), col.contiguous(), value)
-    return rowptr, col, value

@@ -103,26 +103,31 @@ class LinkLoader:
         return self._epoch(epoch)
 
     def _epoch(self, epoch):
+        for first, ids, edge_offsets, out in self._sampled_bulks(epoch):
+            yield from self._split(out, ids, edge_offsets, first)
+
+    def _sampled_bulks(self, epoch, edge_positions=False):
+        """Each call of the epoch, sampled: (first minibatch, the seed edges' ids,
+        edge offsets, the op's outputs)."""
         num_edges = self.edge_index.size(1)
         order, starts, _ = ops.epoch_order(self._edges, max(num_edges, 1), self.batch_size,
                                            self.seed if self.shuffle else 0, epoch, 0, self.shuffle)
         for first in range(0, len(self), self.bulk_size):
             last = min(len(self), first + self.bulk_size)
             ids = order[starts[first]:starts[last]]
-            offsets = torch.tensor([starts[g] - starts[first] for g in range(first, last + 1)])
+            offsets = [starts[g] - starts[first] for g in range(first, last + 1)]
             out = torch.ops.matsamp.sample_edges(
                 self.graph.handle, self.sampler, self.edge_index[0, ids].to(self.graph.device),
-                self.edge_index[1, ids].to(self.graph.device), offsets, self.sizes, first, epoch, self.seed,
-                self.negatives, self.negative_distribution, self.reject_known_edges, self.exclude,
-                self.exclude_reverse, self.include_frontier)
-            yield from self._split(out, ids, offsets.tolist(), first)
+                self.edge_index[1, ids].to(self.graph.device), torch.tensor(offsets), self.sizes, first, epoch,
+                self.seed, self.negatives, self.negative_distribution, self.reject_known_edges, self.exclude,
+                self.exclude_reverse, self.include_frontier, edge_positions)
+            yield first, ids, offsets, out
 
     def _split(self, out, ids, edge_offsets, first):
-        seeds, seed_offsets, source_index, destination_index, _, negative_index = out[:6]
+        seeds, seed_offsets = out[:2]
         layers = [ops.SampledLayer(*fields) for fields in zip(*out[6:])]
         bounds = [(layer.row_offsets.tolist(), layer.col_offsets.tolist()) for layer in layers]
         seed_offsets = seed_offsets.tolist()
-        k = self.negatives
         for g in range(len(edge_offsets) - 1):
             e0, e1 = edge_offsets[g], edge_offsets[g + 1]
             adjs, layer_ids = [], [seeds[seed_offsets[g]:seed_offsets[g + 1]]]
@@ -131,10 +136,19 @@ class LinkLoader:
                 layer_ids.append(layer.vertices[cols[g]:cols[g + 1]])
             adjs.reverse()
             layer_ids.reverse()
-            src, dst = source_index[e0:e1], destination_index[e0:e1]
-            negative = negative_index[e0 * k:e1 * k].view(e1 - e0, k)
-            edge_label_index = torch.cat([torch.stack([src, dst]),
-                                          torch.stack([src.repeat_interleave(k), negative.reshape(-1)])], dim=1)
-            edge_label = torch.cat([torch.ones(e1 - e0), torch.zeros((e1 - e0) * k)]).to(src.device)
+            edge_label_index, edge_label, negative = link_labels(out, e0, e1, self.negatives)
             yield LinkBatch(layer_ids[0], seed_offsets[g + 1] - seed_offsets[g], adjs, edge_label_index,
                             edge_label, negative, ids[e0:e1], first + g, layer_ids)
+
+
+def link_labels(out, e0, e1, k):
+    """The seed edges [e0, e1) of a sample_edges output with their k negatives
+    each: (edge_label_index in the minibatch's local ids, positives then
+    negatives; edge_label, ones then zeros; the negatives' local ids [P, k])."""
+    source_index, destination_index, _, negative_index = out[2:6]
+    src, dst = source_index[e0:e1], destination_index[e0:e1]
+    negative = negative_index[e0 * k:e1 * k].view(e1 - e0, k)
+    edge_label_index = torch.cat([torch.stack([src, dst]),
+                                  torch.stack([src.repeat_interleave(k), negative.reshape(-1)])], dim=1)
+    edge_label = torch.cat([torch.ones(e1 - e0), torch.zeros((e1 - e0) * k)]).to(src.device)
+    return edge_label_index, edge_label, negative

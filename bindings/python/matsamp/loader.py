@@ -196,21 +196,31 @@ class BulkSampler:
         return self._epoch(epoch)
 
     def _epoch(self, epoch):
+        for calls, sequence in self._sampled_bulks(epoch):
+            minibatches = [mb for first, seeds, offsets, layers in calls
+                           for mb in _split_bulk(layers, seeds, offsets, first, self.device)]
+            begin = calls[0][0]
+            for g in sequence:  # in the steps' order
+                yield minibatches[g - begin]
+
+    def _sampled_bulks(self, epoch, edge_positions=False):
+        """Each bulk of the epoch's layout, sampled: its calls' (first minibatch,
+        seeds, seed offsets, layers) and its minibatch ids in the steps' order."""
         order, starts, sequence = self._order(epoch, self.shuffle)
         per_bulk = self._lanes * self._steps_per_bulk  # a layout bulk: minibatch ids [begin, end)
         for begin in range(0, len(self), per_bulk):
             end = min(len(self), begin + per_bulk)
-            minibatches = []
+            calls = []
             for first in range(begin, end, self.bulk_size):
                 last = min(end, first + self.bulk_size)
                 offsets = [starts[g] - starts[first] for g in range(first, last + 1)]
                 seeds = order[starts[first]:starts[last]].to(self.graph.device)
                 layers = ops.sample_bulk(self.graph, self.sampler, seeds, torch.tensor(offsets), self.sizes,
                                          first_minibatch=first, epoch=epoch, seed=self.seed,
-                                         include_frontier=self.include_frontier, saint_norm=self.saint_norm)
-                minibatches += _split_bulk(layers, seeds, offsets, first, self.device)
-            for g in sequence[begin:end]:  # in the steps' order
-                yield minibatches[g - begin]
+                                         include_frontier=self.include_frontier, saint_norm=self.saint_norm,
+                                         edge_positions=edge_positions)
+                calls.append((first, seeds, offsets, layers))
+            yield calls, sequence[begin:end]
 
 
 def _split_bulk(layers, seeds, seed_offsets, first_minibatch, device):

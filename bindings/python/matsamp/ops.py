@@ -30,7 +30,7 @@ def describe_samplers():
             for name in SAMPLERS}
 
 SampledLayer = namedtuple("SampledLayer",
-                          ["rowptr", "col", "value", "row_offsets", "col_offsets", "vertices"])
+                          ["rowptr", "col", "value", "row_offsets", "col_offsets", "vertices", "positions"])
 SampledLayer.__doc__ = """One layer of k stacked minibatches, as the ops return it.
 
 rowptr (int64), col (int32), value (float32): the block-diagonal CSR of all k
@@ -39,11 +39,14 @@ minibatches; col holds stacked column ids. Minibatch g owns rows
 column j is vertex vertices[j]. Rows are the previous layer's vertices (the
 seeds for layer 0), columns list those first (GraphSAGE, GraphSAINT; LADIES and
 FastGCN with include_frontier), then the newly sampled vertices in ascending id.
+positions (int64, with ``edge_positions``; else empty): each entry's position
+in the graph's CSR (-1 for a self-loop of Â that the graph lacks), so
+``graph.edge_ids[positions]`` are the caller's edge ids of the sampled edges.
 """
 
 
 def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0, epoch=0, seed=1,
-                include_frontier=True, saint_norm=False):
+                include_frontier=True, saint_norm=False, edge_positions=False):
     """Samples k minibatches at once: ``torch.ops.matsamp.sample``.
 
     Args:
@@ -68,6 +71,8 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
         saint_norm: the GraphSAINT samplers: GraphSAINT's aggregator normalization,
             layer entries Â_vu / α_uv (α estimated once per graph by pre-sampling),
             an unbiased aggregation; False: rows normalized.
+        edge_positions: also locate each sampled entry in the graph's CSR
+            (``SampledLayer.positions``), on the device that sampled.
 
     Returns:
         A list of :class:`SampledLayer`, in sampling order (index 0 has the seeds as rows).
@@ -78,7 +83,8 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
     _args.tensor(seed_offsets, "seed_offsets")
     out = torch.ops.matsamp.sample(graph.handle, sampler, seeds, seed_offsets, _args.int_list(sizes, "sizes"),
                                    _args.integer(first_minibatch, "first_minibatch"), _args.integer(epoch, "epoch"),
-                                   _args.integer(seed, "seed"), bool(include_frontier), bool(saint_norm))
+                                   _args.integer(seed, "seed"), bool(include_frontier), bool(saint_norm),
+                                   bool(edge_positions))
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 

@@ -41,7 +41,7 @@ import torch
 from . import ops
 from .graph import Graph
 from .hetero import HeteroBulkSampler, HeteroGraph
-from .link_loader import LinkLoader
+from .link_loader import LinkLoader, link_labels
 from .loader import DEFAULT_MEMORY_BUDGET, BulkSampler
 
 _IGNORED_LOADER_ARGS = ("num_workers", "persistent_workers", "pin_memory", "prefetch_factor",
@@ -113,8 +113,8 @@ class _Loader:
         return len(self._sampler)
 
     def __iter__(self):
-        for mb in self._sampler:
-            batch = self._batch(mb).to(self.device)
+        for batch in self._batches():
+            batch = batch.to(self.device)
             yield self.transform(batch) if self.transform is not None else batch
 
 
@@ -191,22 +191,27 @@ class NeighborLoader(_Loader):
         else:
             self._hetero = None
             edge_index, num_nodes = _homogeneous(data, num_neighbors)
-            # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
-            self.graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
-            self._edges = _SampledEdges(edge_index, num_nodes, sampler)
+            self.graph = _sampling_graph(edge_index, num_nodes)
+            self._subgraphs = _Subgraphs(data, self.graph.edge_ids, sampler)
             seeds, self._input_position = _seeds(input_nodes, num_nodes)
             budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget
             self._sampler = BulkSampler(self.graph, batch_size, seeds, sampler=sampler, sizes=list(num_neighbors),
                                         bulk_size=bulk_size, memory_budget=budget, shuffle=shuffle, seed=_seed(seed),
                                         device="cpu")
 
-    def _batch(self, mb):
+    def _batches(self):
         if self._hetero is not None:
-            return self._hetero.batch(mb)
-        fields = self._edges.subgraph(mb.layer_ids, mb.adjs)
-        n_id = fields["n_id"]
-        fields.update(batch_size=mb.batch_size, input_id=_input_id(self._input_position, n_id[:mb.batch_size]))
-        return _make_batch(self.data, fields, n_id, fields["e_id"])
+            yield from map(self._hetero.batch, self._sampler)
+            return
+        for calls, sequence in _epoch_of(self._sampler):
+            batches = {}
+            for first, seeds, offsets, layers in calls:
+                input_id = _input_id(self._input_position, seeds)
+                for g, batch in enumerate(self._subgraphs.batches(layers)):
+                    batch["input_id"] = input_id[offsets[g]:offsets[g + 1]]
+                    batches[first + g] = batch
+            for g in sequence:
+                yield self._subgraphs.data_of(batches.pop(g))
 
 
 class HGTLoader(_Loader):
@@ -255,8 +260,8 @@ class HGTLoader(_Loader):
                                        num_samples=num_samples)
         self._sampler = self._hetero.sampler
 
-    def _batch(self, mb):
-        return self._hetero.batch(mb)
+    def _batches(self):
+        return map(self._hetero.batch, self._sampler)
 
 
 class _HeteroSampling:
@@ -310,35 +315,61 @@ class _HeteroSampling:
         return {t: {"n_id": n_id} for t, n_id in mb.n_id.items()}, edges
 
 
-class _SampledEdges:
-    """PyG's edge fields of a sampled minibatch: hop by hop edge_index in local
-    ids, e_id into data.edge_index, num_sampled_nodes / num_sampled_edges."""
+def _sampling_graph(edge_index, num_nodes):
+    """The graph PyG's sampling walks: vertex v samples its sources, so row v of
+    the adjacency lists u for every edge u -> v (and edge_ids name edge_index's columns)."""
+    return Graph.from_edge_index(torch.stack([edge_index[1], edge_index[0]]) if edge_index.numel() else
+                                 edge_index.flip(0), num_nodes)
 
-    def __init__(self, edge_index, num_nodes, sampler):
+
+def _epoch_of(sampler):
+    """One epoch of a BulkSampler or LinkLoader, a sampled bulk at a time with
+    the sampled edges' positions, advancing its epoch as iterating it does."""
+    epoch, sampler.epoch = sampler.epoch, sampler.epoch + 1
+    return sampler._sampled_bulks(epoch, edge_positions=True)
+
+
+class _Subgraphs:
+    """PyG's batches of a homogeneous graph, a sampled bulk at a time: the edge
+    fields of every minibatch by one op (torch.ops.matsamp.pyg_batches), e_id a
+    gather of the graph's edge ids at the sampled edges' positions, node and
+    edge attributes gathered once per bulk; each batch holds views of those."""
+
+    def __init__(self, data, edge_ids, sampler):
+        self.data = data
+        self.edge_ids = edge_ids
         self.node_wise = "node_wise" in ops.SAMPLER_TRAITS[sampler]
-        self.edges = _EdgeIds(edge_index, num_nodes)
 
-    def subgraph(self, layer_ids, adjs):
-        n_id = layer_ids[0]
-        hops = list(reversed(adjs))               # hop 1 (into the seeds) first
-        targets = list(reversed(layer_ids))      # targets[h] are hop h + 1's targets
-        edges, num_edges = [], []
-        for h, adj in enumerate(hops):
-            edge_index = adj.edge_index
-            if self.node_wise and h > 0:  # only the previous hop's new vertices expand
-                edge_index = edge_index[:, edge_index[1] >= targets[h - 1].numel()]
-            edges.append(edge_index)
-            num_edges.append(edge_index.size(1))
-        edge_index = torch.cat(edges, dim=1)
-        sizes = [t.numel() for t in targets]
-        num_nodes = [sizes[0]] + [b - a for a, b in zip(sizes, sizes[1:])]
-        e_id, found = self.edges.find(n_id[edge_index[0]], n_id[edge_index[1]])
-        if not bool(found.all()):  # self-loops of Â (layer-wise, GraphSAINT): left to the model, as GCNConv adds them
-            hop = torch.repeat_interleave(torch.arange(len(num_edges)), torch.tensor(num_edges))
-            num_edges = torch.bincount(hop[found], minlength=len(num_edges)).tolist()
-            edge_index = edge_index[:, found]
-        return dict(edge_index=edge_index, n_id=n_id, e_id=e_id, num_sampled_nodes=num_nodes,
-                    num_sampled_edges=num_edges)
+    def batches(self, layers):
+        """The fields of each minibatch of one sampled call (layers with positions)."""
+        edge_index, e_id, edge_offsets, num_nodes, num_edges = torch.ops.matsamp.pyg_batches(
+            [layer.rowptr for layer in layers], [layer.col for layer in layers],
+            [layer.row_offsets for layer in layers], [layer.col_offsets for layer in layers],
+            [layer.positions for layer in layers], self.edge_ids, self.node_wise)
+        n_id = layers[-1].vertices
+        node_attributes, edge_attributes, others = _attributes(self.data, self.data.num_nodes,
+                                                               self.data.edge_index.size(1))
+        node_values = {key: value.index_select(0, n_id) for key, value in node_attributes.items()}
+        edge_values = {key: value.index_select(0, e_id) for key, value in edge_attributes.items()}
+        nodes, edges = layers[-1].col_offsets.tolist(), edge_offsets.tolist()
+        for g, (sampled_nodes, sampled_edges) in enumerate(zip(num_nodes.tolist(), num_edges.tolist())):
+            n0, n1, e0, e1 = nodes[g], nodes[g + 1], edges[g], edges[g + 1]
+            batch = {key: value[n0:n1] for key, value in node_values.items()}
+            batch.update({key: value[e0:e1] for key, value in edge_values.items()}, **others)
+            batch.update(n_id=n_id[n0:n1], e_id=e_id[e0:e1], edge_index=edge_index[2 * e0:2 * e1].view(2, e1 - e0),
+                         batch_size=sampled_nodes[0], num_sampled_nodes=sampled_nodes,
+                         num_sampled_edges=sampled_edges)
+            yield batch
+
+    def data_of(self, fields):
+        """A batch's fields as a PyG Data (when PyG imports), else a Batch."""
+        Data = _pyg_data("Data")
+        num_nodes = fields["n_id"].numel()
+        if Data is None:
+            return Batch(**fields, num_nodes=num_nodes)
+        batch = Data(**fields)
+        batch.num_nodes = num_nodes
+        return batch
 
 
 class _EdgeIds:
@@ -504,40 +535,37 @@ def _pyg_data(name):
         return None
 
 
-def _cut(store, fields, n_id=None, num_nodes=None, e_id=None, num_edges=None):
-    """store's attributes other than fields, those per node indexed by n_id and
-    those per edge by e_id (a PyG store says which are which; otherwise their
-    first dimension does)."""
+def _attributes(store, num_nodes=None, num_edges=None):
+    """store's attributes other than its edge_index, split into those per node,
+    per edge and the others (a PyG store says which are which; otherwise their
+    first dimension does; count None: none of that kind)."""
     is_pyg = hasattr(store, "is_node_attr")
 
     def per(key, value, kind, count):
+        if count is None:
+            return False
         if is_pyg:
             return getattr(store, f"is_{kind}_attr")(key)
         return isinstance(value, torch.Tensor) and value.dim() > 0 and value.size(0) == count
 
-    attributes = {}
+    node, edge, other = {}, {}, {}
     for key in (store.keys() if is_pyg else vars(store)):
-        if key in ("edge_index", "num_nodes") or key in fields:
+        if key in ("edge_index", "num_nodes"):
             continue
         value = store[key] if is_pyg else getattr(store, key)
-        if n_id is not None and per(key, value, "node", num_nodes):
-            value = value[n_id]
-        elif e_id is not None and per(key, value, "edge", num_edges):
-            value = value[e_id]
-        attributes[key] = value
-    return attributes
+        kind = node if per(key, value, "node", num_nodes) else edge if per(key, value, "edge", num_edges) else other
+        kind[key] = value
+    return node, edge, other
 
 
-def _make_batch(data, fields, n_id, e_id):
-    """The batch as a PyG Data (when PyG imports) with data's attributes cut to it."""
-    attributes = _cut(data, fields, n_id=n_id, num_nodes=data.num_nodes, e_id=e_id,
-                      num_edges=data.edge_index.size(1))
-    Data = _pyg_data("Data")
-    if Data is None:
-        return Batch(**attributes, **fields, num_nodes=n_id.numel())
-    batch = Data(**attributes, **fields)
-    batch.num_nodes = n_id.numel()
-    return batch
+def _cut(store, fields, n_id=None, num_nodes=None, e_id=None, num_edges=None):
+    """store's attributes other than fields, those per node indexed by n_id and
+    those per edge by e_id."""
+    node, edge, other = _attributes(store, num_nodes if n_id is not None else None,
+                                    num_edges if e_id is not None else None)
+    cut = {key: value[n_id] for key, value in node.items()}
+    cut.update({key: value[e_id] for key, value in edge.items()}, **other)
+    return {key: value for key, value in cut.items() if key not in fields}
 
 
 def _make_hetero_batch(data, nodes, edges, num_nodes):
@@ -610,30 +638,37 @@ class LinkNeighborLoader(_Loader):
         self.edge_label = edge_label
         if self.mode == "triplet" and edge_label is not None:
             raise ValueError("edge_label cannot be given with triplet negative sampling (as in PyG)")
-        # Vertex v samples its sources: row v of the adjacency lists u for every edge u -> v.
-        graph = Graph.from_edge_index(edge_index.flip(0), num_nodes)
-        self._edges = _SampledEdges(edge_index, num_nodes, sampler)
+        graph = _sampling_graph(edge_index, num_nodes)
+        self._subgraphs = _Subgraphs(data, graph.edge_ids, sampler)
         self._sampler = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
                                    sizes=list(num_neighbors), negatives=amount,
                                    negative_distribution=negative_distribution, exclude=bool(exclude_seed_edges),
                                    exclude_reverse=True, bulk_size=bulk_size, shuffle=shuffle, seed=_seed(seed))
 
-    def _batch(self, lb):
-        fields = self._edges.subgraph(lb.layer_ids, lb.adjs)
-        p = lb.e_id.numel()
-        fields["input_id"] = lb.e_id
+    def _batches(self):
+        for first, ids, edge_offsets, out in _epoch_of(self._sampler):
+            layers = [ops.SampledLayer(*fields) for fields in zip(*out[6:])]
+            for g, batch in enumerate(self._subgraphs.batches(layers)):
+                e0, e1 = edge_offsets[g], edge_offsets[g + 1]
+                batch.update(self._labels(ids[e0:e1], *link_labels(out, e0, e1, self._sampler.negatives)))
+                yield self._subgraphs.data_of(batch)
+
+    def _labels(self, e_id, edge_label_index, edge_label, negative_index):
+        """PyG's link fields of a batch of the seed edges e_id."""
+        p = e_id.numel()
+        fields = {"input_id": e_id}
         if self.mode == "triplet":
-            fields.update(src_index=lb.edge_label_index[0, :p], dst_pos_index=lb.edge_label_index[1, :p],
-                          dst_neg_index=lb.negative_index)
+            fields.update(src_index=edge_label_index[0, :p], dst_pos_index=edge_label_index[1, :p],
+                          dst_neg_index=negative_index)
         else:
-            positive = (torch.ones(p) if self.edge_label is None else self.edge_label[lb.e_id])
+            positive = (torch.ones(p) if self.edge_label is None else self.edge_label[e_id])
             if self.mode == "binary":
                 positive = positive + (0 if self.edge_label is None else 1)
-                label = torch.cat([positive, torch.zeros(lb.edge_label.numel() - p, dtype=positive.dtype)])
-                fields.update(edge_label_index=lb.edge_label_index, edge_label=label)
+                label = torch.cat([positive, torch.zeros(edge_label.numel() - p, dtype=positive.dtype)])
+                fields.update(edge_label_index=edge_label_index, edge_label=label)
             else:
-                fields.update(edge_label_index=lb.edge_label_index[:, :p], edge_label=positive)
-        return _make_batch(self.data, fields, fields["n_id"], fields["e_id"])
+                fields.update(edge_label_index=edge_label_index[:, :p], edge_label=positive)
+        return fields
 
 
 def _negative_sampling(neg_sampling, ratio):
