@@ -45,14 +45,26 @@ TEST(EntryPositions, EqualsAScanOfEachRow) {
 
 TEST(EntryPositions, RejectsMismatchedShapesAndIds) {
   const CsrMatrix a = testing::random_csr(10, 10, 0.3, 1), s = testing::random_csr(2, 3, 0.5, 2);
-  testing::expect_error([&] { entry_positions(a, {1}, s, {0, 1, 2}); },
-                        "entry_positions: 1 row ids for 2 rows of the sampled matrix");
-  testing::expect_error([&] { entry_positions(a, {1, 2}, s, {0, 1}); },
-                        "entry_positions: 2 column ids for 3 columns of the sampled matrix");
-  testing::expect_error([&] { entry_positions(a, {1, 10}, s, {0, 1, 2}); },
-                        "entry_positions: row id 10 out of range for 10 x 10");
-  testing::expect_error([&] { entry_positions(a, {1, 2}, s, {0, -1, 2}); },
-                        "entry_positions: column id -1 out of range for 10 x 10");
+  testing::expect_error(
+      [&] {
+        entry_positions(a, {1}, s, {0, 1, 2});
+      },
+      "entry_positions: 1 row ids for 2 rows of the sampled matrix");
+  testing::expect_error(
+      [&] {
+        entry_positions(a, {1, 2}, s, {0, 1});
+      },
+      "entry_positions: 2 column ids for 3 columns of the sampled matrix");
+  testing::expect_error(
+      [&] {
+        entry_positions(a, {1, 10}, s, {0, 1, 2});
+      },
+      "entry_positions: row id 10 out of range for 10 x 10");
+  testing::expect_error(
+      [&] {
+        entry_positions(a, {1, 2}, s, {0, -1, 2});
+      },
+      "entry_positions: column id -1 out of range for 10 x 10");
 }
 
 // Every sampler's layers on Cora: each entry found is the graph's entry for its

@@ -1,8 +1,11 @@
 // The kernel of pyg_batches: PyG's edge fields of every minibatch of a sampled
 // bulk at once, from the stacked layers and their entries' positions in the
-// graph. Tensor ops only, so it runs where the layers are (CPU or CUDA) with no
-// loop over minibatches.
+// graph. Two passes over the entries, minibatches in parallel: count what each
+// hop keeps, then write it. CUDA tensors are brought to the host for it and the
+// results sent back (the loaders sample on the CPU).
 #include <torch/library.h>
+
+#include <numeric>
 
 #include "convert.h"
 
@@ -12,81 +15,123 @@ namespace {
 
 constexpr const char* kOp = "matsamp.pyg_batches";
 
-// The exclusive prefix sum of a 1-D int64 tensor.
-at::Tensor starts_of(const at::Tensor& counts) { return at::cumsum(counts, 0) - counts; }
-
-// Entry i of a block-diagonal layer belongs to row rows[i] and minibatch blocks[i].
-struct EntryBlocks {
-  at::Tensor rows, blocks;
+// One layer's arrays, read on the host.
+struct LayerView {
+  const int64_t* rowptr;
+  const int32_t* col;
+  const int64_t* row_offsets;
+  const int64_t* col_offsets;
+  const int64_t* positions;
 };
-
-EntryBlocks entry_blocks(const at::Tensor& rowptr, const at::Tensor& row_offsets) {
-  const auto options = rowptr.options();
-  const int64_t k = row_offsets.numel() - 1, r = rowptr.numel() - 1;
-  const at::Tensor rows = at::repeat_interleave(at::arange(r, options), rowptr.diff());
-  const at::Tensor row_blocks = at::repeat_interleave(at::arange(k, options), row_offsets.diff());
-  return {rows, row_blocks.index_select(0, rows)};
-}
 
 using Batches = std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor>;
 
-// Per layer l (sampling order; hop l + 1): an entry (row, column) of minibatch g
-// is the edge column -> row in g's local ids (its row and column minus g's
-// first), kept when the graph has it (position >= 0) and, with
-// new_targets_only, for l > 0 only when its row is new at hop l (not one of
-// layer l - 1's rows). Minibatch g's edges are ordered by hop, then as in the
-// layer, and its edge_index is one contiguous [2, E_g] block, so a batch's is a
-// view.
-Batches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
-                    const std::vector<at::Tensor>& row_offsets, const std::vector<at::Tensor>& col_offsets,
-                    const std::vector<at::Tensor>& positions, const at::Tensor& edge_ids, bool new_targets_only) {
+// The host tensors the layer views point into, checked: one list entry per layer,
+// k + 1 offsets each, a position per entry.
+std::vector<at::Tensor> host_layers(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
+                                    const std::vector<at::Tensor>& row_offsets,
+                                    const std::vector<at::Tensor>& col_offsets,
+                                    const std::vector<at::Tensor>& positions, std::vector<LayerView>& views) {
   const size_t layers = rowptr.size();
   TORCH_CHECK_VALUE(layers > 0 && col.size() == layers && row_offsets.size() == layers &&
                         col_offsets.size() == layers && positions.size() == layers,
                     kOp, ": every per-layer list needs one tensor per layer (", layers, " row pointer tensors)");
+  std::vector<at::Tensor> held;
   const int64_t k = row_offsets[0].numel() - 1;
-  const auto options = rowptr[0].options();
-  std::vector<at::Tensor> sources, targets, ids, blocks, counts;
   for (size_t l = 0; l < layers; ++l) {
-    TORCH_CHECK_VALUE(positions[l].numel() == col[l].numel(), kOp, ": layer ", l, " has ", col[l].numel(),
-                      " entries but ", positions[l].numel(), " positions (sample with edge_positions=True)");
-    const auto [rows, g] = entry_blocks(rowptr[l], row_offsets[l]);
-    at::Tensor target = rows - row_offsets[l].index_select(0, g);
-    at::Tensor source = col[l].to(at::kLong) - col_offsets[l].index_select(0, g);
-    at::Tensor keep = positions[l].ge(0);
-    if (new_targets_only && l > 0) keep = keep.logical_and(target.ge(row_offsets[l - 1].diff().index_select(0, g)));
-    const at::Tensor kept = keep.nonzero().view(-1);
-    const at::Tensor block = g.index_select(0, kept);
-    sources.push_back(source.index_select(0, kept));
-    targets.push_back(target.index_select(0, kept));
-    ids.push_back(edge_ids.index_select(0, positions[l].index_select(0, kept)));
-    blocks.push_back(block);
-    counts.push_back(at::bincount(block, {}, k));
+    const at::Tensor r = rowptr[l].cpu().contiguous(), c = col[l].cpu().contiguous(),
+                     ro = row_offsets[l].cpu().contiguous(), co = col_offsets[l].cpu().contiguous(),
+                     p = positions[l].cpu().contiguous();
+    check_vector(r, at::kLong, kOp, "rowptr");
+    check_vector(c, at::kInt, kOp, "col");
+    check_vector(ro, at::kLong, kOp, "row_offsets");
+    check_vector(co, at::kLong, kOp, "col_offsets");
+    check_vector(p, at::kLong, kOp, "positions");
+    TORCH_CHECK_VALUE(ro.numel() == k + 1 && co.numel() == k + 1, kOp, ": layer ", l, " has ", ro.numel() - 1,
+                      " minibatches, layer 0 has ", k);
+    TORCH_CHECK_VALUE(p.numel() == c.numel(), kOp, ": layer ", l, " has ", c.numel(), " entries but ", p.numel(),
+                      " positions (sample with edge_positions=True)");
+    views.push_back({r.data_ptr<int64_t>(), c.data_ptr<int32_t>(), ro.data_ptr<int64_t>(), co.data_ptr<int64_t>(),
+                     p.data_ptr<int64_t>()});
+    held.insert(held.end(), {r, c, ro, co, p});
   }
-  const at::Tensor per_hop = at::stack(counts, 1);  // [k, layers]
-  const at::Tensor per_minibatch = per_hop.sum(1);
-  const at::Tensor edge_offsets = at::cat({at::zeros({1}, options), at::cumsum(per_minibatch, 0)});
-  // Minibatch g's hop l starts at hop_starts[g, l] among g's own edges.
-  const at::Tensor hop_starts = at::cumsum(per_hop, 1) - per_hop;
-  const int64_t total = edge_offsets[k].item<int64_t>();
-  // Minibatch g's [2, E_g] block (its sources, then its targets) at 2 · edge_offsets[g].
-  at::Tensor edge_index = at::empty({2 * total}, options), e_id = at::empty({total}, options);
-  for (size_t l = 0; l < layers; ++l) {  // within a hop, the layer's order
-    const at::Tensor& g = blocks[l];
-    const at::Tensor rank = at::arange(g.numel(), options) - starts_of(counts[l]).index_select(0, g);
-    const at::Tensor within = hop_starts.select(1, static_cast<int64_t>(l)).index_select(0, g) + rank;
-    const at::Tensor first = edge_offsets.index_select(0, g);
-    e_id.index_copy_(0, first + within, ids[l]);
-    const at::Tensor source_slot = 2 * first + within;
-    edge_index.index_copy_(0, source_slot, sources[l]);
-    edge_index.index_copy_(0, source_slot + per_minibatch.index_select(0, g), targets[l]);
+  return held;
+}
+
+// Calls fn(source, target, position) for each edge hop l + 1 of minibatch g keeps,
+// in the layer's order: entry (row, column) is the edge column -> row in g's
+// local ids; kept when the graph has it (position >= 0) and, with
+// new_targets_only, for l > 0 only when its row is new at hop l (past layer l - 1's rows).
+template <class Fn>
+void for_kept_edges(const std::vector<LayerView>& layers, size_t l, int64_t g, bool new_targets_only, Fn&& fn) {
+  const LayerView& v = layers[l];
+  const int64_t first_row = v.row_offsets[g], first_col = v.col_offsets[g];
+  const int64_t old_rows = new_targets_only && l > 0 ? layers[l - 1].row_offsets[g + 1] - layers[l - 1].row_offsets[g]
+                                                     : 0;
+  for (int64_t r = first_row + old_rows; r < v.row_offsets[g + 1]; ++r)
+    for (int64_t e = v.rowptr[r]; e < v.rowptr[r + 1]; ++e)
+      if (v.positions[e] >= 0) fn(v.col[e] - first_col, r - first_row, v.positions[e]);
+}
+
+// Minibatch g's edges are ordered by hop, then as in the layer; its edge_index is
+// one contiguous [2, E_g] block (sources, then targets), so a batch's is a view.
+Batches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
+                    const std::vector<at::Tensor>& row_offsets, const std::vector<at::Tensor>& col_offsets,
+                    const std::vector<at::Tensor>& positions, const at::Tensor& edge_ids, bool new_targets_only) {
+  std::vector<LayerView> layers;
+  const std::vector<at::Tensor> held = host_layers(rowptr, col, row_offsets, col_offsets, positions, layers);
+  const at::Tensor ids = edge_ids.cpu().contiguous();
+  check_vector(ids, at::kLong, kOp, "edge_ids");
+  const int64_t* edge_id = ids.data_ptr<int64_t>();
+  const int64_t num_ids = ids.numel();
+  const int64_t k = row_offsets[0].numel() - 1, hops = static_cast<int64_t>(layers.size());
+  std::vector<int64_t> per_hop(k * hops, 0);  // [k, hops]
+  int64_t bad_position = -1;
+#pragma omp parallel for schedule(dynamic, 1) reduction(max : bad_position)
+  for (int64_t g = 0; g < k; ++g)
+    for (int64_t l = 0; l < hops; ++l)
+      for_kept_edges(layers, l, g, new_targets_only, [&](int64_t, int64_t, int64_t position) {
+        ++per_hop[g * hops + l];
+        if (position >= num_ids) bad_position = std::max(bad_position, position);
+      });
+  TORCH_CHECK_VALUE(bad_position < 0, kOp, ": position ", bad_position, " is past the ", num_ids,
+                    " edge ids (layers sampled from another graph?)");
+  std::vector<int64_t> edge_offsets(k + 1, 0);
+  for (int64_t g = 0; g < k; ++g)
+    edge_offsets[g + 1] = edge_offsets[g] +
+                          std::accumulate(per_hop.begin() + g * hops, per_hop.begin() + (g + 1) * hops, int64_t{0});
+  const int64_t total = edge_offsets[k];
+  std::vector<int64_t> edge_index(2 * total), e_id(total);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t g = 0; g < k; ++g) {
+    const int64_t count = edge_offsets[g + 1] - edge_offsets[g];
+    int64_t* sources = edge_index.data() + 2 * edge_offsets[g];
+    int64_t* targets = sources + count;
+    int64_t* named = e_id.data() + edge_offsets[g];
+    int64_t at = 0;
+    for (int64_t l = 0; l < hops; ++l)
+      for_kept_edges(layers, l, g, new_targets_only, [&](int64_t source, int64_t target, int64_t position) {
+        sources[at] = source;
+        targets[at] = target;
+        named[at++] = edge_id[position];
+      });
   }
   // Vertices after each hop: the seeds (layer 0's rows), then each layer's columns.
-  std::vector<at::Tensor> reached{row_offsets[0].diff()};
-  for (const at::Tensor& offsets : col_offsets) reached.push_back(offsets.diff());
-  const at::Tensor so_far = at::stack(reached, 1);  // [k, layers + 1]
-  const at::Tensor num_nodes = so_far.diff(1, 1, at::zeros({k, 1}, options));
-  return {edge_index, e_id, edge_offsets, num_nodes, per_hop};
+  std::vector<int64_t> num_nodes(k * (hops + 1));
+  for (int64_t g = 0; g < k; ++g) {
+    int64_t before = 0;
+    for (int64_t h = 0; h <= hops; ++h) {
+      const int64_t* offsets = h == 0 ? layers[0].row_offsets : layers[h - 1].col_offsets;
+      const int64_t reached = offsets[g + 1] - offsets[g];
+      num_nodes[g * (hops + 1) + h] = reached - before;
+      before = reached;
+    }
+  }
+  const c10::Device device = rowptr[0].device();
+  return {vector_to_tensor(std::move(edge_index)).to(device), vector_to_tensor(std::move(e_id)).to(device),
+          vector_to_tensor(std::move(edge_offsets)).to(device),
+          vector_to_tensor(std::move(num_nodes)).view({k, hops + 1}).to(device),
+          vector_to_tensor(std::move(per_hop)).view({k, hops}).to(device)};
 }
 
 }  // namespace

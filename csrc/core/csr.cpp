@@ -37,10 +37,85 @@ void validate(const CsrMatrix& m, const std::string& what) {
   }
 }
 
-// A counting sort by row (threaded), then each row's slice sorted by (column,
-// input position) and its repeats merged in place, rows in parallel; the merged rows
-// are then moved down to their final place. O(m) work beside the rows' own
-// sorts, and no scratch beyond the entries' input positions and O(rows).
+namespace {
+
+// Entry slots grouped by row: slot e of row r (in [start[r], start[r + 1])) holds
+// column cols[e] from input position order[e], in any order within the row.
+struct RowSlots {
+  std::vector<int64_t> start;
+  std::vector<col_t> cols;
+  std::vector<int64_t> order;
+};
+
+// A counting sort by row, threaded (atomic counts and slots: the order within a
+// row is fixed later by sorting it).
+template <class Id>
+RowSlots slots_by_row(int64_t rows, const Id* row_ids, const Id* col_ids, int64_t m) {
+  RowSlots s{std::vector<int64_t>(rows + 1, 0), std::vector<col_t>(m), std::vector<int64_t>(m)};
+#pragma omp parallel for
+  for (int64_t i = 0; i < m; ++i) {
+#pragma omp atomic
+    ++s.start[row_ids[i] + 1];
+  }
+  std::partial_sum(s.start.begin(), s.start.end(), s.start.begin());
+  std::vector<int64_t> next(s.start.begin(), s.start.end() - 1);
+#pragma omp parallel for
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t slot;
+#pragma omp atomic capture
+    slot = next[row_ids[i]]++;
+    s.order[slot] = i;
+    s.cols[slot] = static_cast<col_t>(col_ids[i]);
+  }
+  return s;
+}
+
+// Sorts row r's slots by (column, input position) and merges repeats into the
+// first of them, at the row's first slots; returns how many remain. sums[e]:
+// the merged entry's weights summed in input order (when sums is not empty).
+int64_t merge_row(RowSlots& s, int64_t r, const float* weights, std::vector<float>& sums,
+                  std::vector<std::pair<col_t, int64_t>>& row) {
+  const int64_t begin = s.start[r], end = s.start[r + 1];
+  row.clear();
+  for (int64_t e = begin; e < end; ++e) row.emplace_back(s.cols[e], s.order[e]);
+  std::sort(row.begin(), row.end());  // in cache: no reads of the input while sorting
+  int64_t at = begin - 1;
+  double sum = 0;
+  for (size_t j = 0; j < row.size(); ++j) {
+    const auto [c, i] = row[j];
+    const double v = weights ? weights[i] : 1.0;
+    if (j > 0 && c == s.cols[at]) {
+      sum += v;
+      continue;
+    }
+    if (!sums.empty() && at >= begin) sums[at] = static_cast<float>(sum);
+    ++at;
+    s.cols[at] = c;
+    s.order[at] = i;
+    sum = v;
+  }
+  if (!sums.empty() && at >= begin) sums[at] = static_cast<float>(sum);
+  return at + 1 - begin;
+}
+
+// Moves each row's first (rowptr[r + 1] - rowptr[r]) slots down to rowptr[r], in
+// row order (a row never moves past one not yet moved), and drops the rest.
+template <class T>
+void move_rows_down(std::vector<T>& slots, const std::vector<int64_t>& start, const std::vector<int64_t>& rowptr) {
+  const int64_t rows = static_cast<int64_t>(rowptr.size()) - 1;
+  for (int64_t r = 0; r < rows; ++r)
+    std::copy(slots.begin() + start[r], slots.begin() + start[r] + (rowptr[r + 1] - rowptr[r]),
+              slots.begin() + rowptr[r]);
+  slots.resize(rowptr[rows]);
+  slots.shrink_to_fit();
+}
+
+}  // namespace
+
+// A counting sort by row, then each row sorted and its repeats merged in place,
+// rows in parallel, and the merged rows moved down: O(m) work beside the rows'
+// own sorts, and no scratch beyond the outputs (columns, input positions,
+// values) and O(rows).
 template <class Id>
 CsrMatrix csr_from_edges(int64_t rows, int64_t cols, const Id* row_ids, const Id* col_ids, int64_t m,
                          const float* weights, bool with_values, std::vector<int64_t>* origin) {
@@ -51,67 +126,24 @@ CsrMatrix csr_from_edges(int64_t rows, int64_t cols, const Id* row_ids, const Id
     if (row_ids[i] < 0 || row_ids[i] >= rows || col_ids[i] < 0 || col_ids[i] >= cols) bad = std::min(bad, i);
   MATSAMP_CHECK(bad == m, "csr_from_triples: entry (", bad < m ? static_cast<int64_t>(row_ids[bad]) : 0, ", ",
                 bad < m ? static_cast<int64_t>(col_ids[bad]) : 0, ") outside ", rows, " x ", cols);
-  // Counted and scattered in any order: the sort by (column, position) below fixes it.
-  std::vector<int64_t> row_start(rows + 1, 0);
-#pragma omp parallel for
-  for (int64_t i = 0; i < m; ++i) {
-#pragma omp atomic
-    ++row_start[row_ids[i] + 1];
-  }
-  std::partial_sum(row_start.begin(), row_start.end(), row_start.begin());
-  std::vector<int64_t> order(m);
-  {
-    std::vector<int64_t> next(row_start.begin(), row_start.end() - 1);
-#pragma omp parallel for
-    for (int64_t i = 0; i < m; ++i) {
-      int64_t slot;
-#pragma omp atomic capture
-      slot = next[row_ids[i]]++;
-      order[slot] = i;
-    }
-  }
+  RowSlots s = slots_by_row(rows, row_ids, col_ids, m);
   CsrMatrix out(rows, cols);
   std::vector<float> sums(with_values ? m : 0);
-#pragma omp parallel for schedule(dynamic, 256)
-  for (int64_t r = 0; r < rows; ++r) {
-    const int64_t begin = row_start[r], end = row_start[r + 1];
-    std::sort(order.begin() + begin, order.begin() + end,
-              [&](int64_t x, int64_t y) { return col_ids[x] != col_ids[y] ? col_ids[x] < col_ids[y] : x < y; });
-    int64_t at = begin - 1;
-    double sum = 0;  // a repeated entry's values summed in input order
-    for (int64_t e = begin; e < end; ++e) {
-      const int64_t i = order[e];
-      const double v = weights ? weights[i] : 1.0;
-      if (e > begin && col_ids[i] == col_ids[order[at]]) {
-        sum += v;
-        continue;
-      }
-      if (with_values && at >= begin) sums[at] = static_cast<float>(sum);
-      order[++at] = i;
-      sum = v;
-    }
-    if (with_values && at >= begin) sums[at] = static_cast<float>(sum);
-    out.rowptr[r + 1] = at + 1 - begin;
+#pragma omp parallel
+  {
+    std::vector<std::pair<col_t, int64_t>> row;
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t r = 0; r < rows; ++r) out.rowptr[r + 1] = merge_row(s, r, weights, sums, row);
   }
   std::partial_sum(out.rowptr.begin(), out.rowptr.end(), out.rowptr.begin());
-  for (int64_t r = 0; r < rows; ++r) {  // rows move down (never past an unmoved row), in row order
-    const int64_t count = out.rowptr[r + 1] - out.rowptr[r];
-    std::copy(order.begin() + row_start[r], order.begin() + row_start[r] + count, order.begin() + out.rowptr[r]);
-    if (with_values)
-      std::copy(sums.begin() + row_start[r], sums.begin() + row_start[r] + count, sums.begin() + out.rowptr[r]);
-  }
-  const int64_t nnz = out.rowptr[rows];
-  order.resize(nnz);
-  order.shrink_to_fit();
+  move_rows_down(s.cols, s.start, out.rowptr);
+  move_rows_down(s.order, s.start, out.rowptr);
   if (with_values) {
-    sums.resize(nnz);
-    sums.shrink_to_fit();
+    move_rows_down(sums, s.start, out.rowptr);
     out.values = std::move(sums);
   }
-  out.colidx.resize(nnz);
-#pragma omp parallel for
-  for (int64_t e = 0; e < nnz; ++e) out.colidx[e] = static_cast<col_t>(col_ids[order[e]]);
-  if (origin) *origin = std::move(order);
+  out.colidx = std::move(s.cols);
+  if (origin) *origin = std::move(s.order);
   return out;
 }
 
