@@ -111,9 +111,11 @@ Matrix DistributedBackend::select_rows(const Matrix& a, const Ids& rows) {
   return local_->upload(fetch_rows(a, on_host(*local_, rows, &scratch)));
 }
 
-Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) {
+Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                       Ids* positions) {
   const int operand = operand_of(a);
-  if (operand < 0) return local_->sample_rows(a, rows, s, keys);
+  if (operand < 0) return local_->sample_rows(a, rows, s, keys, positions);
+  MATSAMP_CHECK(!positions, "sample_rows: the positions of a distributed matrix's entries are not available");
   std::vector<vid_t> scratch;
   const std::vector<vid_t>& ids = on_host(*local_, rows, &scratch);
   if (row_sampling_ == RowSampling::at_owner)
@@ -190,9 +192,10 @@ Matrix DistributedBackend::its_sample(const Matrix& p, int64_t s, const SampleKe
   return local_->its_sample(p, s, keys);
 }
 
-Compacted DistributedBackend::compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) {
+Compacted DistributedBackend::compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
+                                              Ids* carried) {
   reject_distributed(s, "compact_columns");
-  return local_->compact_columns(std::move(s), row_offsets, leading);
+  return local_->compact_columns(std::move(s), row_offsets, leading, carried);
 }
 
 SharedCompacted DistributedBackend::compact_columns_shared(std::vector<Matrix> parts,

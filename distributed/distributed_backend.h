@@ -52,7 +52,8 @@ class DistributedBackend final : public Backend {
   Matrix add_entries(const Matrix& a, const Matrix& b) override { return local_->add_entries(a, b); }
   Ids first_columns(const Matrix& m, const Ids& fallback) override { return local_->first_columns(m, fallback); }
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override;
-  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override;
+  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                     Ids* positions = nullptr) override;
   // LABOR's rows, decided where sample_rows would sample them (RowSampling):
   // an entry's number depends on its minibatch and column only, so any rank
   // decides a row as one process does.
@@ -60,7 +61,8 @@ class DistributedBackend final : public Backend {
   // Rows fetched whole from their owners, then drawn here.
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                             const SampleKeys& keys) override;
-  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override;
+  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
+                            Ids* carried = nullptr) override;
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
                                          const BlockedIds& leading) override;
   Matrix mask_entries(Matrix p, const Matrix& mask) override;

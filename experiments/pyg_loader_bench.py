@@ -83,8 +83,11 @@ def timed_loader(make, data, seeds, args):
 
 
 def engine_epoch(data, seeds, args):
-    """The matsamp loader's sampling calls alone, over one epoch (no batches built)."""
+    """The matsamp loader's sampling calls alone, over one epoch (no batches built);
+    None for a matsamp without them (an older build given as the baseline)."""
     loader = matsamp_loader(data, seeds, args)
+    if not hasattr(loader._sampler, "_sampled_bulks"):
+        return None
     start = time.perf_counter()
     for _ in loader._sampler._sampled_bulks(0):
         pass
@@ -100,6 +103,14 @@ def cli_bench(path, args, threads):
     return json.loads(out)
 
 
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.machine()
+
+
 def median(runs, key):
     return statistics.median(r[key] for r in runs)
 
@@ -110,11 +121,12 @@ def summarize(runs, cli):
     for threads in sorted({r["threads"] for r in runs}):
         of = {s: [r for r in runs if r["threads"] == threads and r["system"] == s] for s in ("pyg", "matsamp")}
         row = {f"{s}_{k}": median(of[s], k) for s in of for k in ("build_s", "epoch_s")}
-        row["engine_epoch_s"] = median([r for r in runs if r["threads"] == threads and r["system"] == "engine"],
-                                       "epoch_s")
+        engine = [r for r in runs if r["threads"] == threads and r["system"] == "engine" and r["epoch_s"]]
+        row["engine_epoch_s"] = median(engine, "epoch_s") if engine else None
         row["pyg_over_matsamp_build_plus_epoch"] = ((row["pyg_build_s"] + row["pyg_epoch_s"]) /
                                                     (row["matsamp_build_s"] + row["matsamp_epoch_s"]))
-        row["matsamp_epoch_over_engine"] = row["matsamp_epoch_s"] / row["engine_epoch_s"]
+        if engine:
+            row["matsamp_epoch_over_engine"] = row["matsamp_epoch_s"] / row["engine_epoch_s"]
         if threads in cli:
             row["bench_bulk_epoch_s"] = cli[threads]
             row["matsamp_epoch_over_bench"] = row["matsamp_epoch_s"] / cli[threads]
@@ -181,7 +193,7 @@ def main():
             results.append(dict(graph=name, vertices=graph.num_nodes, edges=graph.num_edges, seeds=seeds.numel(),
                                 fanouts=args.fanouts, batch_size=args.batch_size, runs=runs,
                                 summary=summarize(runs, cli)))
-    report = dict(date=datetime.date.today().isoformat(), machine=platform.processor() or platform.machine(),
+    report = dict(date=datetime.date.today().isoformat(), machine=cpu_model(), matsamp=matsamp.__file__,
                   cpus=os.cpu_count(), torch=torch.__version__, peak_rss_mib=resource.getrusage(
                       resource.RUSAGE_SELF).ru_maxrss / 1024, results=results)
     text = json.dumps(report, indent=1)

@@ -181,13 +181,18 @@ class CudaBackend final : public Backend {
     return wrap(gpu::its_sample(engine_, dp.view(), s, device_keys(keys, doffsets)));
   }
 
-  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
+  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                     Ids* positions = nullptr) override {
     const DeviceScope scope(engine_);
     check_sample_rows(rows.size(), s, keys);
     check_ids(rows, a.rows(), "sample_rows", "row id", a.shape());
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
-    return wrap(gpu::sample_rows(engine_, device(a, "sample_rows").view(), device(rows, "sample_rows").data(), s,
-                                 device_keys(keys, doffsets), a.uniform_rows()));
+    const gpu::CsrView da = device(a, "sample_rows").view();
+    const vid_t* drows = device(rows, "sample_rows").data();
+    gpu::DeviceCsr drawn = gpu::sample_rows(engine_, da, drows, s, device_keys(keys, doffsets), a.uniform_rows());
+    // Each pick found again in its (sorted) row of A: on the device, a search per entry.
+    if (positions) *positions = wrap_array(gpu::entry_positions(engine_, da, drows, drawn.view(), nullptr));
+    return wrap(std::move(drawn));
   }
 
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
@@ -210,7 +215,8 @@ class CudaBackend final : public Backend {
                                         device_keys(keys, doffsets)));
   }
 
-  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
+  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
+                            Ids* carried = nullptr) override {
     const DeviceScope scope(engine_);
     const DeviceCsr& ds = device(s, "compact_columns");
     check_compact_blocks(s.rows(), row_offsets, leading.ids.size(), leading.offsets);
@@ -219,9 +225,15 @@ class CudaBackend final : public Backend {
     const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
     const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading.offsets);
     const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
+    MATSAMP_CHECK(!carried || carried->size() == s.nnz(), "compact_columns: ", carried ? carried->size() : 0,
+                  " carried values for ", s.nnz(), " entries");
+    DeviceArray<vid_t> moved;
+    if (carried) moved = take_or_zeros(std::move(*carried), s.nnz(), "compact_columns");
     gpu::DeviceCompact c = gpu::compact_columns(engine_, ds, {drow_offsets.data(), blocks, s.rows()},
                                                 leads ? device(leading.ids, "compact_columns").data() : nullptr,
-                                                {dleading_offsets.data(), blocks, leading.ids.size()});
+                                                {dleading_offsets.data(), blocks, leading.ids.size()},
+                                                carried ? &moved : nullptr);
+    if (carried) *carried = wrap_array(std::move(moved));
     const int64_t cols = s.cols();  // every vertex is a column of S
     return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)).set_bound(cols), std::move(c.col_offsets)}};
   }

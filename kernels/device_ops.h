@@ -50,7 +50,8 @@ DeviceCsr select_cols_blocked(DeviceEngine& engine, const CsrView& a, DeviceOffs
 DeviceArray<float> entries_at(DeviceEngine& engine, const CsrView& p, DeviceOffsets blocks, const vid_t* cols);
 
 // entry_positions of ops.h (ids checked by the caller): for each entry of S's
-// row i, its position in A at row rows[i] and column columns[S column], or -1.
+// row i, its position in A at row rows[i] and column columns[S column], or -1;
+// columns null: S's columns are A's (sample_rows' positions).
 DeviceArray<vid_t> entry_positions(DeviceEngine& engine, const CsrView& a, const vid_t* rows, const CsrView& s,
                                    const vid_t* columns);
 
@@ -117,8 +118,9 @@ struct DeviceCompact {
 
 // compact_columns of ops.h. Throws when a vertex repeats among the leading
 // vertices of one block, or the stacked column count overflows col_t.
+// With `carried` (one id per entry of s), its ids move with their entries.
 DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks, const vid_t* leading,
-                              DeviceOffsets leading_blocks);
+                              DeviceOffsets leading_blocks, DeviceArray<vid_t>* carried = nullptr);
 
 struct DeviceSharedCompact {
   std::vector<DeviceCsr> adj;  // each part relabelled, in order
@@ -127,9 +129,10 @@ struct DeviceSharedCompact {
 };
 // compact_columns_shared of ops.h: the parts (same columns; part i's k row
 // blocks in row_blocks[i]) share each block's vertex list.
+// carried: as compact_columns', for a single part (null: none).
 DeviceSharedCompact compact_columns_shared(DeviceEngine& engine, const std::vector<const DeviceCsr*>& parts,
                                            const std::vector<DeviceOffsets>& row_blocks, const vid_t* leading,
-                                           DeviceOffsets leading_blocks);
+                                           DeviceOffsets leading_blocks, DeviceArray<vid_t>* carried = nullptr);
 
 // The tallies of ops.h, added to counts in place: tally_ids (m ids below the
 // counts' size) and tally_induced_entries (one count per entry of the square a;

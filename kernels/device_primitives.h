@@ -32,6 +32,10 @@ void sort_pairs(DeviceEngine& engine, DeviceArray<uint64_t>& keys, DeviceArray<i
 // has rows + 1 entries. Column ids must be unique within each row.
 void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, DeviceArray<int32_t>& colidx,
                DeviceArray<float>& values);
+// The same with a second array moving along (entries sorted with their index,
+// then values and carried gathered by it).
+void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, DeviceArray<int32_t>& colidx,
+               DeviceArray<float>& values, DeviceArray<int64_t>& carried);
 
 // Runs of equal keys in a sorted array: their keys and first positions
 // (starts has groups + 1 entries, the last n), and, when group_of is not null,

@@ -144,6 +144,50 @@ void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, Device
   if (v.Current() != values.data()) values.swap(values_alt);
 }
 
+namespace {
+
+__global__ void fill_indices(int64_t* index, int64_t n) {
+  for (int64_t i = thread_index(); i < n; i += thread_count()) index[i] = i;
+}
+
+__global__ void gather_by_index(const int64_t* index, int64_t n, const float* values, const int64_t* carried,
+                                float* values_out, int64_t* carried_out) {
+  for (int64_t i = thread_index(); i < n; i += thread_count()) {
+    values_out[i] = values[index[i]];
+    carried_out[i] = carried[index[i]];
+  }
+}
+
+}  // namespace
+
+void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, DeviceArray<int32_t>& colidx,
+               DeviceArray<float>& values, DeviceArray<int64_t>& carried) {
+  const int64_t n = colidx.size();
+  if (n <= 1 || rows <= 0) return;
+  const cudaStream_t stream = stream_of(engine);
+  DeviceArray<int64_t> index(engine, n), index_alt(engine, n);
+  fill_indices<<<blocks_for_threads(n), kBlockThreads, 0, stream>>>(index.data(), n);
+  MATSAMP_CUDA_LAUNCHED("fill_indices");
+  DeviceArray<int32_t> colidx_alt(engine, n);
+  cub::DoubleBuffer<int32_t> k(colidx.data(), colidx_alt.data());
+  cub::DoubleBuffer<int64_t> v(index.data(), index_alt.data());
+  with_temp_storage(
+      engine,
+      [&](void* temp, size_t& bytes) {
+        return cub::DeviceSegmentedSort::SortPairs(temp, bytes, k, v, n, rows, rowptr, rowptr + 1, stream);
+      },
+      "cub::DeviceSegmentedSort::SortPairs");
+  if (k.Current() != colidx.data()) colidx.swap(colidx_alt);
+  const int64_t* order = v.Current();
+  DeviceArray<float> values_sorted(engine, n);
+  DeviceArray<int64_t> carried_sorted(engine, n);
+  gather_by_index<<<blocks_for_threads(n), kBlockThreads, 0, stream>>>(order, n, values.data(), carried.data(),
+                                                                       values_sorted.data(), carried_sorted.data());
+  MATSAMP_CUDA_LAUNCHED("gather_by_index");
+  values.swap(values_sorted);
+  carried.swap(carried_sorted);
+}
+
 int64_t group_sorted_keys(DeviceEngine& engine, const uint64_t* keys, int64_t n, DeviceArray<uint64_t>& group_keys,
                           DeviceArray<int64_t>& starts, DeviceArray<int64_t>* group_of) {
   const cudaStream_t stream = stream_of(engine);

@@ -92,12 +92,13 @@ __global__ void lookup_entries(CsrView p, DeviceOffsets blocks, const vid_t* col
 }
 
 // out[e] = the position in A of the entry (rows[i], columns[S.colidx[e]]) for each
-// entry e of S's row i, -1 when absent; rows of A are sorted. A warp per row of S.
+// entry e of S's row i (columns null: S's column ids are A's), -1 when absent;
+// rows of A are sorted. A warp per row of S.
 __global__ void locate_entries(CsrView a, const vid_t* rows, CsrView s, const vid_t* columns, vid_t* out) {
   for (int64_t i = warp_index(); i < s.rows; i += warp_count()) {
     const int64_t begin = a.rowptr[rows[i]], len = a.rowptr[rows[i] + 1] - begin;
     for (int64_t e = s.rowptr[i] + lane_index(); e < s.rowptr[i + 1]; e += 32) {
-      const col_t c = static_cast<col_t>(columns[s.colidx[e]]);
+      const col_t c = columns ? static_cast<col_t>(columns[s.colidx[e]]) : s.colidx[e];
       const int64_t at = lower_bound_in(a.colidx + begin, len, c);
       out[e] = at < len && a.colidx[begin + at] == c ? begin + at : -1;
     }

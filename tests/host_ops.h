@@ -39,6 +39,24 @@ class HostOps {
                         bool uniform_rows) {
     return b_.to_host(b_.sample_rows(b_.upload(a).set_uniform_rows(uniform_rows), b_.upload_ids(rows), s, keys));
   }
+  // sample_rows' (or, with a mask, sample_rows_masked's) positions of its picks in a.
+  std::vector<vid_t> sample_rows_positions(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                                           const SampleKeys& keys, bool uniform_rows, const CsrMatrix* mask = nullptr) {
+    const Matrix da = b_.upload(a).set_uniform_rows(uniform_rows);
+    Ids positions;
+    if (mask) b_.sample_rows_masked(da, b_.upload_ids(rows), s, keys, b_.upload(*mask), &positions);
+    else b_.sample_rows(da, b_.upload_ids(rows), s, keys, &positions);
+    return b_.ids_to_host(std::move(positions));
+  }
+  // compact_columns with `carried` moved along (in place).
+  CompactResult compact_columns_carrying(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
+                                         const Offsets& leading_offsets, std::vector<vid_t>& carried) {
+    Ids moved = b_.upload_ids(carried);
+    Compacted c =
+        b_.compact_columns(b_.upload(std::move(s)), row_offsets, {b_.upload_ids(leading), leading_offsets}, &moved);
+    carried = b_.ids_to_host(std::move(moved));
+    return {b_.to_host(std::move(c.adj)), b_.ids_to_host(std::move(c.vertices.ids)), std::move(c.vertices.offsets)};
+  }
   CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys) {
     return b_.to_host(b_.labor_sample_rows(b_.upload(a), b_.upload_ids(rows), s, keys));
   }

@@ -547,6 +547,29 @@ void expect_compact_equal(const CompactResult& got, const CompactResult& want) {
   EXPECT_EQ(got.col_offsets, want.col_offsets);
 }
 
+// The picks' positions in A (what names a sampled edge): the CPU's, drawn,
+// masked (composed on the device, then located) and carried through compaction.
+TEST_F(CudaSampling, SampleRowsPositionsEqualCpu) {
+  const Graph c = cora();
+  const std::vector<vid_t> frontier = strided(c.adj.rows, 900, 7);
+  const SampleKeys keys{1, 0, 0, 3, {0, 300, 600, 900}};
+  const CsrMatrix mask = cpu_ops->select_rows(c.adj, strided(c.adj.rows, 900, 5));
+  for (int64_t s : {2, 10}) {
+    EXPECT_EQ(cuda_ops->sample_rows_positions(c.adj, frontier, s, keys, true),
+              cpu_ops->sample_rows_positions(c.adj, frontier, s, keys, true));
+    EXPECT_EQ(cuda_ops->sample_rows_positions(c.adj, frontier, s, keys, true, &mask),
+              cpu_ops->sample_rows_positions(c.adj, frontier, s, keys, true, &mask));
+  }
+  for (const testing::CompactCase& k : {testing::compact_two_minibatches(), testing::compact_random()}) {
+    std::vector<vid_t> on_cuda(k.s.nnz()), on_cpu;
+    for (int64_t e = 0; e < k.s.nnz(); ++e) on_cuda[e] = 1000 + 3 * e;
+    on_cpu = on_cuda;
+    expect_compact_equal(cuda_ops->compact_columns_carrying(k.s, k.offsets, k.leading, k.offsets, on_cuda),
+                         cpu_ops->compact_columns_carrying(k.s, k.offsets, k.leading, k.offsets, on_cpu));
+    EXPECT_EQ(on_cuda, on_cpu);
+  }
+}
+
 TEST_F(CudaCompact, EqualsCpu) {
   for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()})
     expect_compact_equal(cuda_ops->compact_columns(c.s, c.offsets, c.leading, c.offsets),

@@ -2,6 +2,7 @@
 // positions of a sampled bulk (sample.h): each sampled edge as an entry of the graph.
 #include <gtest/gtest.h>
 
+#include "compact_cases.h"
 #include "error_checks.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
@@ -92,10 +93,86 @@ TEST(EntryPositions, NameEverySampledEdgeOfEverySampler) {
         for (int64_t e = layer.adj.rowptr[i]; e < layer.adj.rowptr[i + 1]; ++e) {
           const vid_t u = rows[i], v = layer.vertices[layer.adj.colidx[e]];
           ASSERT_EQ(at[e], scanned_position(adj, u, v)) << spec.name << " layer " << l << " entry " << e;
-          if (at[e] < 0) EXPECT_EQ(u, v) << spec.name << ": only Â's self-loops are not the graph's";
+          if (at[e] < 0) {
+            EXPECT_EQ(u, v) << spec.name << ": only Â's self-loops are not the graph's";
+          }
         }
       rows = layer.vertices;
     }
+  }
+}
+
+// sample_rows' positions: each pick's index into a.colidx, inside its row, with
+// its column; unmasked and masked, uniform and weighted rows.
+TEST(EntryPositions, SampleRowsTellsWhereEachPickCameFrom) {
+  const std::vector<vid_t> rows{3, 0, 17, 3, 29, 8};
+  const SampleKeys keys{5, 1, 0, 2, {0, 2, 6}};
+  CsrMatrix mask(6, 30);
+  mask.rowptr = {0, 1, 1, 3, 3, 3, 4};
+  mask.colidx = {4, 0, 11, 29};
+  for (const bool uniform : {true, false}) {
+    const CsrMatrix a = uniform ? testing::uniform_rows_matrix(30, 30, 7) : testing::random_csr(30, 30, 0.4, 7);
+    for (const bool masked : {false, true}) {
+      std::vector<vid_t> positions;
+      const CsrMatrix s = masked ? sample_rows_masked(a, rows, 4, keys, uniform, mask, &positions)
+                                 : sample_rows(a, rows, 4, keys, uniform, &positions);
+      EXPECT_EQ(s,
+                masked ? sample_rows_masked(a, rows, 4, keys, uniform, mask) : sample_rows(a, rows, 4, keys, uniform))
+          << "asking for positions changes nothing drawn";
+      ASSERT_EQ(static_cast<int64_t>(positions.size()), s.nnz());
+      for (int64_t i = 0; i < s.rows; ++i)
+        for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e) {
+          EXPECT_GE(positions[e], a.rowptr[rows[i]]);
+          EXPECT_LT(positions[e], a.rowptr[rows[i] + 1]);
+          EXPECT_EQ(a.colidx[positions[e]], s.colidx[e]) << "uniform " << uniform << " masked " << masked;
+        }
+    }
+  }
+}
+
+// compact_columns moves carried ids with their entries.
+TEST(EntryPositions, CompactionCarriesIdsWithTheirEntries) {
+  for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()}) {
+    std::vector<vid_t> carried(c.s.nnz());
+    for (int64_t i = 0; i < c.s.rows; ++i)  // each entry carries (row, column) as one id
+      for (int64_t e = c.s.rowptr[i]; e < c.s.rowptr[i + 1]; ++e) carried[e] = i * c.s.cols + c.s.colidx[e];
+    const CompactResult want = compact_columns(c.s, c.offsets, c.leading, c.offsets);
+    const CompactResult got = compact_columns(c.s, c.offsets, c.leading, c.offsets, &carried);
+    EXPECT_EQ(got.adj, want.adj);
+    ASSERT_EQ(static_cast<int64_t>(carried.size()), got.adj.nnz());
+    for (int64_t i = 0; i < got.adj.rows; ++i)
+      for (int64_t e = got.adj.rowptr[i]; e < got.adj.rowptr[i + 1]; ++e)
+        EXPECT_EQ(carried[e], i * c.s.cols + got.vertices[got.adj.colidx[e]]) << "entry " << e;
+  }
+  const testing::CompactCase c = testing::compact_two_minibatches();
+  std::vector<vid_t> short_list(2);
+  testing::expect_error([&] { compact_columns(c.s, c.offsets, c.leading, c.offsets, &short_list); },
+                        "compact_columns: 2 carried values for 7 entries");
+}
+
+// What a sampler records with Context::record_positions equals what is located
+// afterwards: GraphSAGE records, with and without seed edges masked out; the
+// others are located.
+TEST(EntryPositions, RecordedPositionsEqualLocatedOnes) {
+  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
+  const CsrMatrix adj = symmetrize(g.adj);
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, adj);
+  const std::vector<vid_t> seeds{0, 5, 17, 300, 2000, 9, 1200, 2707};
+  const Offsets offsets{0, 3, 5, 8};
+  for (const char* name : {"graphsage", "labor"}) {
+    const auto sampler = make_sampler(name, graph, params_from_sizes(find_sampler(name), {4, 3}, true));
+    const Ids resident_seeds = backend->upload_ids(seeds);
+    std::vector<std::vector<vid_t>> got[2];
+    for (const bool record : {false, true}) {
+      Context ctx{*backend, 11};
+      ctx.record_positions = record;
+      Bulk bulk = sampler->sample(ctx, seeds, offsets, 0, 0);
+      for (const Layer& layer : bulk.layers) EXPECT_EQ(layer.positions.defined(), record && name[0] == 'g') << name;
+      for (Ids& ids : entry_positions(*backend, graph.adjacency(), resident_seeds, bulk))
+        got[record].push_back(backend->ids_to_host(std::move(ids)));
+    }
+    EXPECT_EQ(got[1], got[0]) << name;
   }
 }
 

@@ -64,12 +64,20 @@ class OpaqueBackend final : public Backend {
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override {
     return seal(inner_->its_sample(open(p), s, keys));
   }
-  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
-    return seal(inner_->sample_rows(open(a), open(rows), s, keys));
+  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                     Ids* positions = nullptr) override {
+    Ids inner_positions;
+    Matrix drawn = seal(inner_->sample_rows(open(a), open(rows), s, keys, positions ? &inner_positions : nullptr));
+    if (positions) *positions = seal(std::move(inner_positions));
+    return drawn;
   }
-  Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
-                            const Matrix& mask) override {
-    return seal(inner_->sample_rows_masked(open(a), open(rows), s, keys, open(mask)));
+  Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Matrix& mask,
+                            Ids* positions = nullptr) override {
+    Ids inner_positions;
+    Matrix drawn = seal(
+        inner_->sample_rows_masked(open(a), open(rows), s, keys, open(mask), positions ? &inner_positions : nullptr));
+    if (positions) *positions = seal(std::move(inner_positions));
+    return drawn;
   }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     return seal(inner_->labor_sample_rows(open(a), open(rows), s, keys));
@@ -78,8 +86,12 @@ class OpaqueBackend final : public Backend {
                             const SampleKeys& keys) override {
     return seal(inner_->guided_sample_rows(open(a), open(rows), s, importance, keys));
   }
-  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
-    Compacted c = inner_->compact_columns(open(s), row_offsets, {open_or_none(leading.ids), leading.offsets});
+  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
+                            Ids* carried = nullptr) override {
+    Ids inner_carried = carried ? open(*carried) : Ids{};
+    Compacted c = inner_->compact_columns(open(s), row_offsets, {open_or_none(leading.ids), leading.offsets},
+                                          carried ? &inner_carried : nullptr);
+    if (carried) *carried = seal(std::move(inner_carried));
     return {seal(std::move(c.adj)), {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
   }
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
@@ -185,6 +197,17 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   EXPECT_EQ(b.to_host(b.its_sample(b.upload(p), 3, keys)), its_sample(p, 3, keys));
   EXPECT_EQ(b.to_host(b.sample_rows(da, drows, 3, keys)), sample_rows(a, rows, 3, keys, false));
   EXPECT_EQ(b.to_host(b.labor_sample_rows(da, drows, 3, keys)), labor_sample_rows(a, rows, 3, keys));
+  std::vector<vid_t> want_positions;
+  const CsrMatrix drawn = sample_rows(a, rows, 3, keys, false, &want_positions);
+  Ids got_positions;
+  EXPECT_EQ(b.to_host(b.sample_rows(da, drows, 3, keys, &got_positions)), drawn);
+  EXPECT_EQ(b.ids_to_host(got_positions), want_positions);
+  std::vector<vid_t> carried = want_positions;
+  const CompactResult want_carrying = compact_columns(drawn, row_offsets, rows, row_offsets, &carried);
+  Ids got_carried = b.upload_ids(want_positions);
+  Compacted got_carrying = b.compact_columns(b.upload(drawn), row_offsets, {drows, row_offsets}, &got_carried);
+  EXPECT_EQ(b.to_host(got_carrying.adj), want_carrying.adj);
+  EXPECT_EQ(b.ids_to_host(got_carried), carried);
   const testing::CompactCase c = testing::compact_two_minibatches();
   const CompactResult want = compact_columns(c.s, c.offsets, c.leading, c.offsets);
   Compacted got = b.compact_columns(b.upload(c.s), c.offsets, {b.upload_ids(c.leading), c.offsets});

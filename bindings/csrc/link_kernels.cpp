@@ -49,6 +49,7 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
     SampleTensors layers;
     graph.with_backend([&](Backend& backend, LocalGraph& local) {
       Context ctx{backend, key};
+      ctx.record_positions = edge_positions;
       layers = to_tensors(graph.shared_backend(), sample_edge_bulk(*sampler, ctx, b, epoch_key), graph.device(),
                           edge_positions ? &local.adjacency() : nullptr);
       backend.release_cached_memory();  // torch's allocator shares the GPU

@@ -41,6 +41,7 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
     try {
       graph.with_backend([&](Backend& backend, LocalGraph& local) {
         Context ctx{backend, key};
+        ctx.record_positions = edge_positions;
         tensors = to_tensors(graph.shared_backend(),
                              sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device(),
                              edge_positions ? &local.adjacency() : nullptr);

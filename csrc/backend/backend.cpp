@@ -94,9 +94,11 @@ Matrix Backend::select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows
 }
 
 Matrix Backend::sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
-                                   const Matrix& mask) {
-  const auto [masked, positions] = masked_rows(*this, a, rows, mask);
-  return sample_rows(masked, positions, s, keys);
+                                   const Matrix& mask, Ids* positions) {
+  const auto [masked, masked_ids] = masked_rows(*this, a, rows, mask);
+  Matrix drawn = sample_rows(masked, masked_ids, s, keys);
+  if (positions) *positions = entry_positions(a, rows, drawn, sequence_ids(a.cols()));
+  return drawn;
 }
 
 std::pair<Matrix, Ids> masked_rows(Backend& backend, const Matrix& a, const Ids& rows, const Matrix& mask) {

@@ -128,11 +128,15 @@ class Backend {
   virtual Matrix block_indicator(const BlockedIds& ids, int64_t cols) = 0;
   virtual Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) = 0;
   // its_sample(normalize_rows(select_rows(a, rows)), s, keys) without forming P.
-  virtual Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
-  // sample_rows over select_rows(a, rows) ∘ ¬mask (ops.h: sample_rows_masked).
-  // The default composes select_rows, mask_entries and sample_rows (rows read whole).
+  // With `positions`, also each entry's position in a (index into its column
+  // ids): what names a sampled edge, carried through compact_columns.
+  virtual Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                             Ids* positions = nullptr) = 0;
+  // sample_rows over select_rows(a, rows) ∘ ¬mask (ops.h: sample_rows_masked),
+  // positions in a. The default composes select_rows, mask_entries and
+  // sample_rows (rows read whole) and locates the positions (entry_positions).
   virtual Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
-                                    const Matrix& mask);
+                                    const Matrix& mask, Ids* positions = nullptr);
   virtual Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
   // ops.h's guided_sample_rows. The default samples on the host: A's form there
   // when it has one, else the selected rows copied there.
@@ -140,8 +144,10 @@ class Backend {
                                     const SampleKeys& keys);
   // Block g of s (row_offsets) gets the columns leading block g first, then its
   // other non-empty columns in ascending id. leading.ids undefined: no block has
-  // leading columns (its offsets are all 0).
-  virtual Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) = 0;
+  // leading columns (its offsets are all 0). With `carried` (one id per entry
+  // of s), its ids move with their entries.
+  virtual Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
+                                    Ids* carried = nullptr) = 0;
   // compact_columns of several matrices whose block g shares one vertex list
   // (ops.h: compact_columns_shared): a heterogeneous graph's relations into one
   // vertex type.

@@ -61,13 +61,22 @@ class CpuBackend final : public Backend {
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override {
     return wrap(matsamp::its_sample(host(p, "its_sample"), s, keys));
   }
-  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
-    return wrap(matsamp::sample_rows(host(a, "sample_rows"), host(rows, "sample_rows"), s, keys, a.uniform_rows()));
+  Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                     Ids* positions = nullptr) override {
+    std::vector<vid_t> at;
+    Matrix drawn = wrap(matsamp::sample_rows(host(a, "sample_rows"), host(rows, "sample_rows"), s, keys,
+                                             a.uniform_rows(), positions ? &at : nullptr));
+    if (positions) *positions = wrap_array(std::move(at));
+    return drawn;
   }
-  Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
-                            const Matrix& mask) override {
-    return wrap(matsamp::sample_rows_masked(host(a, "sample_rows_masked"), host(rows, "sample_rows_masked"), s, keys,
-                                            a.uniform_rows(), host(mask, "sample_rows_masked")));
+  Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Matrix& mask,
+                            Ids* positions = nullptr) override {
+    const char* op = "sample_rows_masked";
+    std::vector<vid_t> at;
+    Matrix drawn = wrap(matsamp::sample_rows_masked(host(a, op), host(rows, op), s, keys, a.uniform_rows(),
+                                                    host(mask, op), positions ? &at : nullptr));
+    if (positions) *positions = wrap_array(std::move(at));
+    return drawn;
   }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
     return wrap(matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s, keys));
@@ -77,9 +86,14 @@ class CpuBackend final : public Backend {
     const char* op = "guided_sample_rows";
     return wrap(matsamp::guided_sample_rows(host(a, op), host(rows, op), s, importance, keys));
   }
-  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading) override {
+  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
+                            Ids* carried = nullptr) override {
+    std::vector<vid_t> moved;
+    if (carried) moved = take_array(std::move(*carried), "compact_columns");
     CompactResult c = matsamp::compact_columns(take(std::move(s), "compact_columns"), row_offsets,
-                                               host_or_empty(leading.ids, "compact_columns"), leading.offsets);
+                                               host_or_empty(leading.ids, "compact_columns"), leading.offsets,
+                                               carried ? &moved : nullptr);
+    if (carried) *carried = wrap_array(std::move(moved));
     return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)), std::move(c.col_offsets)}};
   }
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,

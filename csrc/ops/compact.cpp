@@ -67,10 +67,35 @@ bool dense_index_pays(int64_t n, const std::vector<CsrMatrix>& parts, size_t lea
   return n <= 32 * work;
 }
 
-}  // namespace
+// Row r of adj (block g, columns local to it) written in its new column order,
+// carried (when given) moving with the entries.
+void write_row_in_new_order(CsrMatrix& adj, int64_t r, col_t base, RowEntries& row, std::vector<vid_t>* carried,
+                            std::vector<std::pair<col_t, int64_t>>& order, std::vector<float>& values,
+                            std::vector<vid_t>& moved) {
+  const int64_t begin = adj.rowptr[r], end = adj.rowptr[r + 1];
+  if (!carried) {
+    row.clear();
+    for (int64_t e = begin; e < end; ++e) row.push_back({static_cast<col_t>(base + adj.colidx[e]), adj.values[e]});
+    write_sorted_row(row, adj, r);
+    return;
+  }
+  order.clear();
+  for (int64_t e = begin; e < end; ++e) order.emplace_back(static_cast<col_t>(base + adj.colidx[e]), e);
+  std::sort(order.begin(), order.end());
+  values.assign(adj.values.begin() + begin, adj.values.begin() + end);
+  moved.assign(carried->begin() + begin, carried->begin() + end);
+  for (size_t j = 0; j < order.size(); ++j) {
+    adj.colidx[begin + j] = order[j].first;
+    adj.values[begin + j] = values[order[j].second - begin];
+    (*carried)[begin + j] = moved[order[j].second - begin];
+  }
+}
 
-SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
-                                           const std::vector<vid_t>& leading, const Offsets& leading_offsets) {
+// compact_columns_shared, with `carried` (one value per entry of the only part,
+// or null) moved with the entries.
+SharedCompactResult compact_parts(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
+                                  const std::vector<vid_t>& leading, const Offsets& leading_offsets,
+                                  std::vector<vid_t>* carried) {
   MATSAMP_CHECK(!parts.empty() && parts.size() == row_offsets.size(), "compact_columns: ", parts.size(),
                 " matrices and ", row_offsets.size(), " row offset lists (one each, at least one)");
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -105,6 +130,8 @@ SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const s
   MATSAMP_CHECK(repeated_leader < 0, "compact_columns: vertex ", repeated_leader,
                 " appears twice among the leading vertices of one minibatch");
 
+  MATSAMP_CHECK(!carried || (parts.size() == 1 && static_cast<int64_t>(carried->size()) == parts[0].nnz()),
+                "compact_columns: ", carried ? carried->size() : 0, " carried values for ", parts[0].nnz(), " entries");
   SharedCompactResult result;
   result.col_offsets.assign(blocks + 1, 0);
   for (int64_t g = 0; g < blocks; ++g)
@@ -123,26 +150,32 @@ SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const s
 #pragma omp parallel
     {
       RowEntries row;
+      std::vector<std::pair<col_t, int64_t>> order;
+      std::vector<float> values;
+      std::vector<vid_t> moved;
 #pragma omp for schedule(dynamic, 1)
       for (int64_t g = 0; g < blocks; ++g) {
         const col_t base = static_cast<col_t>(result.col_offsets[g]);
-        for (int64_t r = row_offsets[i][g]; r < row_offsets[i][g + 1]; ++r) {
-          row.clear();
-          for (int64_t e = adj.rowptr[r]; e < adj.rowptr[r + 1]; ++e)
-            row.push_back({static_cast<col_t>(base + adj.colidx[e]), adj.values[e]});
-          write_sorted_row(row, adj, r);
-        }
+        for (int64_t r = row_offsets[i][g]; r < row_offsets[i][g + 1]; ++r)
+          write_row_in_new_order(adj, r, base, row, carried, order, values, moved);
       }
     }
   }
   return result;
 }
 
+}  // namespace
+
+SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
+                                           const std::vector<vid_t>& leading, const Offsets& leading_offsets) {
+  return compact_parts(std::move(parts), row_offsets, leading, leading_offsets, nullptr);
+}
+
 CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
-                              const Offsets& leading_offsets) {
+                              const Offsets& leading_offsets, std::vector<vid_t>* carried) {
   std::vector<CsrMatrix> parts;
   parts.push_back(std::move(s));
-  SharedCompactResult shared = compact_columns_shared(std::move(parts), {row_offsets}, leading, leading_offsets);
+  SharedCompactResult shared = compact_parts(std::move(parts), {row_offsets}, leading, leading_offsets, carried);
   return {std::move(shared.adj[0]), std::move(shared.vertices), std::move(shared.col_offsets)};
 }
 

@@ -152,7 +152,7 @@ struct DrawScratch {
 // so the gathers of a group overlap instead of stalling one after another.
 template <class KeyOf>
 void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bool uniform_rows, int64_t first,
-                    int64_t last, DrawScratch& t, CsrMatrix& out) {
+                    int64_t last, DrawScratch& t, CsrMatrix& out, std::vector<vid_t>* positions) {
   const CsrMatrix& a = view.a;
   for (int64_t i = first; i < last; ++i) {
     prefetch_row_pointer_ahead(a, view.rows.data(), view.count(), i);
@@ -175,8 +175,12 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
     }
   }
   for (int64_t i = first; i < last; ++i) {
-    const col_t* row = a.colidx.data() + view.begin(i);
-    for (int64_t e = out.rowptr[i]; e < out.rowptr[i + 1]; ++e) out.colidx[e] = row[out.colidx[e]];
+    const int64_t begin = view.begin(i);
+    const col_t* row = a.colidx.data() + begin;
+    for (int64_t e = out.rowptr[i]; e < out.rowptr[i + 1]; ++e) {
+      if (positions) (*positions)[e] = begin + out.colidx[e];
+      out.colidx[e] = row[out.colidx[e]];
+    }
   }
 }
 
@@ -186,10 +190,12 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
 // sample_rows over mask_entries(select_rows(a, rows), mask), never formed.
 template <class KeyOf>
 CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
-                            bool uniform_rows, const CsrMatrix* mask = nullptr) {
+                            bool uniform_rows, const CsrMatrix* mask = nullptr,
+                            std::vector<vid_t>* positions = nullptr) {
   check_row_ids(a, rows, "sample_rows");
   const SelectedRows view(a, rows, mask);
   CsrMatrix out = sized_for_picks(view, s, uniform_rows);
+  if (positions) positions->assign(out.nnz(), 0);
   const int64_t m = view.count(), groups = (m + kRowGroup - 1) / kRowGroup;
 #pragma omp parallel
   {
@@ -197,7 +203,7 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
 #pragma omp for schedule(dynamic, row_chunk(groups, 16))
     for (int64_t group = 0; group < groups; ++group)
       draw_row_group(view, s, key_of, uniform_rows, group * kRowGroup, std::min(m, (group + 1) * kRowGroup), scratch,
-                     out);
+                     out, positions);
   }
   return out;
 }
@@ -205,20 +211,20 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
 }  // namespace
 
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                      bool uniform_rows) {
+                      bool uniform_rows, std::vector<vid_t>* positions) {
   check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
   return sample_rows_keyed(
-      a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows);
+      a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows, nullptr, positions);
 }
 
 CsrMatrix sample_rows_masked(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                             bool uniform_rows, const CsrMatrix& mask) {
+                             bool uniform_rows, const CsrMatrix& mask, std::vector<vid_t>* positions) {
   check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
   MATSAMP_CHECK(mask.rows == static_cast<int64_t>(rows.size()) && mask.cols == a.cols,
                 "sample_rows_masked: the mask is ", mask.rows, " x ", mask.cols, " for ", rows.size(), " rows of ",
                 a.cols, " columns");
   return sample_rows_keyed(
-      a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows, &mask);
+      a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows, &mask, positions);
 }
 
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const std::vector<RandomKey>& keys,

@@ -100,16 +100,17 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
 // Fast path of its_sample(normalize_rows(select_rows(a, rows)), s, keys) that
 // never forms P; the result is exactly that composition's. With uniform_rows
 // (every row of a holds equal positive values, see has_uniform_rows) a row
-// costs O(s log s) whatever its length.
+// costs O(s log s) whatever its length. With `positions`, also each entry's
+// position in a (the index into a.colidx it was drawn from).
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                      bool uniform_rows);
+                      bool uniform_rows, std::vector<vid_t>* positions = nullptr);
 
 // sample_rows over the masked rows: exactly sample_rows(mask_entries(select_rows(a,
 // rows), mask), 0 … m - 1, s, keys, uniform_rows), without forming them (a
 // row without mask entries costs what sample_rows costs). Link prediction's
 // seed edges out of GraphSAGE's draws.
 CsrMatrix sample_rows_masked(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                             bool uniform_rows, const CsrMatrix& mask);
+                             bool uniform_rows, const CsrMatrix& mask, std::vector<vid_t>* positions = nullptr);
 
 // The same with the key of each row given (keys[i] for rows[i]): how the owner of
 // distributed rows samples them for another process, bit-identical to the form
@@ -159,9 +160,11 @@ struct CompactResult {
 // is leading[leading_offsets[g] …) first (kept even when empty), then the other
 // non-empty columns of its rows in ascending vertex id.
 // S is taken by value and relabelled in place: move it in when it is not needed
-// afterwards (the sampled layers are large).
+// afterwards (the sampled layers are large). With `carried` (one value per
+// entry of S), its values move with their entries (e.g. their positions in the
+// graph, from sample_rows).
 CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
-                              const Offsets& leading_offsets);
+                              const Offsets& leading_offsets, std::vector<vid_t>* carried = nullptr);
 
 // compact_columns of several matrices with the same columns and k row blocks
 // each (parts[i]'s in row_offsets[i]) that share each block's vertex list:

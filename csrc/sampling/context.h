@@ -34,6 +34,9 @@ struct Context {
   uint64_t seed = 0;
   StepStats* stats = nullptr;            // null: nothing is measured
   Communicator* communicator = nullptr;  // distributed runs only
+  // Keep each sampled entry's position in the graph's adjacency in the layer
+  // (Layer::positions) where the draw knows it (the engine's edge ids).
+  bool record_positions = false;
 
   // fn(), its wall time (the backend's queued work included) added to the step
   // when measured.

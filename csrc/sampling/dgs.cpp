@@ -32,8 +32,8 @@ class DgsSampler final : public NodeWiseSampler, public ImportanceGuidedSampler 
   }
 
  protected:
-  Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout,
-              const SampleKeys& keys) const override {
+  Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout, const SampleKeys& keys,
+              Ids*) const override {
     const std::shared_ptr<const ColumnImportance> importance = std::atomic_load(&importance_);
     return backend.guided_sample_rows(a, rows, fanout, *importance, keys);
   }

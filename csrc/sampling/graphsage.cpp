@@ -18,13 +18,13 @@ class GraphSageSampler final : public NodeWiseSampler {
   }
 
  protected:
-  Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout,
-              const SampleKeys& keys) const override {
-    return backend.sample_rows(a, rows, fanout, keys);
+  Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout, const SampleKeys& keys,
+              Ids* positions) const override {
+    return backend.sample_rows(a, rows, fanout, keys, positions);
   }
-  Matrix draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,
-                     const Matrix& mask) const override {
-    return backend.sample_rows_masked(adj_, frontier, fanout, keys, mask);
+  Matrix draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys, const Matrix& mask,
+                     Ids* positions) const override {
+    return backend.sample_rows_masked(adj_, frontier, fanout, keys, mask, positions);
   }
 };
 

@@ -32,7 +32,7 @@ Bulk LayerWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64
         const Matrix mask = backend.select_rows_by_key(excluded->targets, excluded->sources, frontier);
         adj = backend.mask_entries(std::move(adj), backend.select_cols_blocked(mask, frontier.offsets, columns, {}));
       }
-      return Layer{backend.normalize_rows(std::move(adj), RowScale::by_sum), frontier.offsets, std::move(columns)};
+      return Layer{backend.normalize_rows(std::move(adj), RowScale::by_sum), frontier.offsets, std::move(columns), {}};
     });
     frontier = layer.vertices;
     bulk.layers.push_back(std::move(layer));

@@ -17,15 +17,18 @@ Bulk NodeWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_
   BlockedIds frontier = seeds.resident;
   for (size_t l = 0; l < fanouts_.size(); ++l) {
     const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, frontier.offsets};
+    Ids positions;  // set by a draw that knows them, when asked for
+    Ids* wanted = ctx.record_positions ? &positions : nullptr;
     Matrix s = ctx.timed(&StepStats::sampling, [&] {
-      if (!excluded) return draw(backend, adj_, frontier.ids, fanouts_[l], keys);
+      if (!excluded) return draw(backend, adj_, frontier.ids, fanouts_[l], keys, wanted);
       const Matrix mask = backend.select_rows_by_key(excluded->targets, excluded->sources, frontier);
-      return draw_masked(backend, frontier.ids, fanouts_[l], keys, mask);
+      return draw_masked(backend, frontier.ids, fanouts_[l], keys, mask, wanted);
     });
     Compacted next = ctx.timed(&StepStats::extraction, [&] {
-      return backend.compact_columns(weigh(backend, std::move(s)), frontier.offsets, frontier);
+      return backend.compact_columns(weigh(backend, std::move(s)), frontier.offsets, frontier,
+                                     positions.defined() ? &positions : nullptr);
     });
-    bulk.layers.push_back({std::move(next.adj), std::move(frontier.offsets), next.vertices});
+    bulk.layers.push_back({std::move(next.adj), std::move(frontier.offsets), next.vertices, std::move(positions)});
     frontier = std::move(next.vertices);
   }
   return bulk;
@@ -36,10 +39,10 @@ Matrix NodeWiseSampler::weigh(Backend& backend, Matrix drawn) const {
 }
 
 Matrix NodeWiseSampler::draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,
-                                    const Matrix& mask) const {
+                                    const Matrix& mask, Ids*) const {
   // Row i of the masked rows is frontier row i: drawn under the same key.
-  const auto [masked, positions] = masked_rows(backend, adj_, frontier, mask);
-  return draw(backend, masked, positions, fanout, keys);
+  const auto [masked, rows] = masked_rows(backend, adj_, frontier, mask);
+  return draw(backend, masked, rows, fanout, keys, nullptr);
 }
 
 int64_t NodeWiseSampler::bytes_per_minibatch(int64_t batch_size) const {

@@ -23,14 +23,16 @@ class NodeWiseSampler : public ExcludingSampler {
 
  protected:
   // Rows `rows` of `a` (the adjacency, or the masked frontier rows) sampled with
-  // `fanout` (mean weights are applied after).
-  virtual Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout,
-                      const SampleKeys& keys) const = 0;
+  // `fanout` (mean weights are applied after). With `positions`, a draw that
+  // knows them sets each entry's position in the adjacency (others leave it
+  // undefined, and the positions are located later if asked for).
+  virtual Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout, const SampleKeys& keys,
+                      Ids* positions) const = 0;
   // The draw over the frontier's rows of A ∘ ¬mask (row i of mask masks frontier
-  // row i). By default draw() over the masked rows, formed; a fused op may do
-  // without forming them.
+  // row i). By default draw() over the masked rows, formed (no positions); a
+  // fused op may do without forming them.
   virtual Matrix draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,
-                             const Matrix& mask) const;
+                             const Matrix& mask, Ids* positions) const;
   // The layer's weights from the draw: by default mean aggregation over the kept entries.
   virtual Matrix weigh(Backend& backend, Matrix drawn) const;
   // A row's extent read per frontier vertex and each sampled column id (random

@@ -14,11 +14,13 @@ int64_t BulkSample::sampled_edges() const {
   return edges;
 }
 
-std::vector<Ids> entry_positions(Backend& backend, const Matrix& adjacency, const Ids& seeds, const Bulk& bulk) {
+std::vector<Ids> entry_positions(Backend& backend, const Matrix& adjacency, const Ids& seeds, Bulk& bulk) {
   std::vector<Ids> positions;
   const Ids* rows = &seeds;
-  for (const Layer& layer : bulk.layers) {
-    positions.push_back(backend.entry_positions(adjacency, *rows, layer.adj, layer.vertices.ids));
+  for (Layer& layer : bulk.layers) {
+    positions.push_back(layer.positions.defined()
+                            ? std::move(layer.positions)
+                            : backend.entry_positions(adjacency, *rows, layer.adj, layer.vertices.ids));
     rows = &layer.vertices.ids;
   }
   return positions;

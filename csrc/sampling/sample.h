@@ -18,6 +18,7 @@ struct Layer {
   Matrix adj;
   Offsets row_offsets;
   BlockedIds vertices;
+  Ids positions;  // each entry's position in the adjacency, when recorded (Context::record_positions)
 };
 
 struct Bulk {
@@ -30,11 +31,12 @@ struct Bulk {
   int64_t sampled_edges() const;
 };
 
-// Each layer's entries as positions in `adjacency` (Backend::entry_positions),
-// in the backend: layer l's rows are the seeds (l = 0) or layer l - 1's vertices,
-// its columns its vertices; -1 marks an entry the adjacency lacks (a self-loop
-// of Â). What names a sampled edge by the caller's edge id.
-std::vector<Ids> entry_positions(Backend& backend, const Matrix& adjacency, const Ids& seeds, const Bulk& bulk);
+// Each layer's entries as positions in `adjacency`, in the backend: the ones the
+// sampler recorded (moved out of the layer), else located (Backend::
+// entry_positions: layer l's rows are the seeds (l = 0) or layer l - 1's
+// vertices, its columns its vertices; -1 marks an entry the adjacency lacks, a
+// self-loop of Â). What names a sampled edge by the caller's edge id.
+std::vector<Ids> entry_positions(Backend& backend, const Matrix& adjacency, const Ids& seeds, Bulk& bulk);
 
 // A layer on the host.
 struct SampledLayer {

@@ -112,7 +112,7 @@ Bulk SubgraphSampler::sample(Context& ctx, const SeedBatch& seed_batch, int64_t 
     for (int64_t l = 0; l < layers_; ++l) {
       Matrix adj = backend.select_rows_cols_blocked(layer_matrix, rows, subgraph, Values{});
       if (!aggregator_norm_) adj = backend.normalize_rows(std::move(adj), RowScale::by_sum);
-      bulk.layers.push_back({std::move(adj), rows.offsets, subgraph});
+      bulk.layers.push_back({std::move(adj), rows.offsets, subgraph, {}});
       rows = subgraph;
     }
   });
