@@ -101,13 +101,16 @@ Batches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<at:
     edge_offsets[g + 1] = edge_offsets[g] +
                           std::accumulate(per_hop.begin() + g * hops, per_hop.begin() + (g + 1) * hops, int64_t{0});
   const int64_t total = edge_offsets[k];
-  std::vector<int64_t> edge_index(2 * total), e_id(total);
+  // Written once each, so left uninitialized (zeroing them would cost a pass).
+  at::Tensor edge_index_tensor = at::empty({2 * total}, at::kLong), e_id_tensor = at::empty({total}, at::kLong);
+  int64_t* edge_index = edge_index_tensor.data_ptr<int64_t>();
+  int64_t* e_id = e_id_tensor.data_ptr<int64_t>();
 #pragma omp parallel for schedule(dynamic, 1)
   for (int64_t g = 0; g < k; ++g) {
     const int64_t count = edge_offsets[g + 1] - edge_offsets[g];
-    int64_t* sources = edge_index.data() + 2 * edge_offsets[g];
+    int64_t* sources = edge_index + 2 * edge_offsets[g];
     int64_t* targets = sources + count;
-    int64_t* named = e_id.data() + edge_offsets[g];
+    int64_t* named = e_id + edge_offsets[g];
     int64_t at = 0;
     for (int64_t l = 0; l < hops; ++l)
       for_kept_edges(layers, l, g, new_targets_only, [&](int64_t source, int64_t target, int64_t position) {
@@ -128,8 +131,7 @@ Batches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<at:
     }
   }
   const c10::Device device = rowptr[0].device();
-  return {vector_to_tensor(std::move(edge_index)).to(device), vector_to_tensor(std::move(e_id)).to(device),
-          vector_to_tensor(std::move(edge_offsets)).to(device),
+  return {edge_index_tensor.to(device), e_id_tensor.to(device), vector_to_tensor(std::move(edge_offsets)).to(device),
           vector_to_tensor(std::move(num_nodes)).view({k, hops + 1}).to(device),
           vector_to_tensor(std::move(per_hop)).view({k, hops}).to(device)};
 }

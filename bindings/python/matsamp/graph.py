@@ -180,7 +180,7 @@ class Graph:
 
     @classmethod
     def from_edge_index(cls, edge_index, num_nodes=None, *, edge_weight=None, features=None,
-                        labels=None, device="cpu"):
+                        labels=None, device="cpu", _transposed=False):
         """A graph from a PyG-style edge list: edge ``i`` runs from ``edge_index[0, i]``
         to ``edge_index[1, i]`` and is an entry of the adjacency row of its source, as
         in ``SparseTensor(row=edge_index[0], col=edge_index[1])``.
@@ -196,6 +196,8 @@ class Graph:
             edge_weight: float32 ``[E]`` (non-negative), or None for all ones.
                 Repeated edges are merged into one, their weights summed.
             features, labels, device: as in :meth:`from_csr`.
+            _transposed: internal (matsamp.pyg): edge i is an entry of its
+                target's row instead, as PyG samples (a vertex draws its sources).
 
         Raises:
             TypeError: an argument has the wrong type or dtype.
@@ -222,7 +224,8 @@ class Graph:
                                  f"got {list(weight.shape)}")
             _check_weights(weight, "edge_weight")
         _check_column_count(n)
-        handle, edge_ids = torch.ops.matsamp.graph_from_edge_index(n, edges[0], edges[1], weight)
+        rows, cols = (edges[1], edges[0]) if _transposed else (edges[0], edges[1])
+        handle, edge_ids = torch.ops.matsamp.graph_from_edge_index(n, rows, cols, weight)
         return cls(handle, features, labels, device, edge_ids=edge_ids)
 
     @classmethod
@@ -463,6 +466,8 @@ def _index_text(t, flat):
 def _check_ids(ids, name, n, bound=None):
     """A ValueError naming the first id that is negative, or not below n (when n is given;
     ``bound`` names where n came from)."""
+    if ids.numel() == 0 or (int(ids.min()) >= 0 and (n is None or int(ids.max()) < n)):
+        return   # two reductions; the first bad id is looked for only when there is one
     bad = ids < 0 if n is None else (ids < 0) | (ids >= n)
     if bool(bad.any()):
         i = int(bad.reshape(-1).nonzero()[0])

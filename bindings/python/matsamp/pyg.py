@@ -318,8 +318,7 @@ class _HeteroSampling:
 def _sampling_graph(edge_index, num_nodes):
     """The graph PyG's sampling walks: vertex v samples its sources, so row v of
     the adjacency lists u for every edge u -> v (and edge_ids name edge_index's columns)."""
-    return Graph.from_edge_index(torch.stack([edge_index[1], edge_index[0]]) if edge_index.numel() else
-                                 edge_index.flip(0), num_nodes)
+    return Graph.from_edge_index(edge_index, num_nodes, _transposed=True)
 
 
 def _epoch_of(sampler):
@@ -331,9 +330,10 @@ def _epoch_of(sampler):
 
 class _Subgraphs:
     """PyG's batches of a homogeneous graph, a sampled bulk at a time: the edge
-    fields of every minibatch by one op (torch.ops.matsamp.pyg_batches), e_id a
-    gather of the graph's edge ids at the sampled edges' positions, node and
-    edge attributes gathered once per bulk; each batch holds views of those."""
+    fields of every minibatch by one op (torch.ops.matsamp.pyg_batches, e_id the
+    graph's edge ids at the positions the sampler carried), each batch's fields
+    views of its results; node and edge attributes gathered per batch, so their
+    memory is a batch's whatever the bulk size."""
 
     def __init__(self, data, edge_ids, sampler):
         self.data = data
@@ -346,17 +346,16 @@ class _Subgraphs:
             [layer.rowptr for layer in layers], [layer.col for layer in layers],
             [layer.row_offsets for layer in layers], [layer.col_offsets for layer in layers],
             [layer.positions for layer in layers], self.edge_ids, self.node_wise)
-        n_id = layers[-1].vertices
+        vertices = layers[-1].vertices
         node_attributes, edge_attributes, others = _attributes(self.data, self.data.num_nodes,
                                                                self.data.edge_index.size(1))
-        node_values = {key: value.index_select(0, n_id) for key, value in node_attributes.items()}
-        edge_values = {key: value.index_select(0, e_id) for key, value in edge_attributes.items()}
         nodes, edges = layers[-1].col_offsets.tolist(), edge_offsets.tolist()
         for g, (sampled_nodes, sampled_edges) in enumerate(zip(num_nodes.tolist(), num_edges.tolist())):
             n0, n1, e0, e1 = nodes[g], nodes[g + 1], edges[g], edges[g + 1]
-            batch = {key: value[n0:n1] for key, value in node_values.items()}
-            batch.update({key: value[e0:e1] for key, value in edge_values.items()}, **others)
-            batch.update(n_id=n_id[n0:n1], e_id=e_id[e0:e1], edge_index=edge_index[2 * e0:2 * e1].view(2, e1 - e0),
+            n_id, batch_e_id = vertices[n0:n1], e_id[e0:e1]
+            batch = {key: value.index_select(0, n_id) for key, value in node_attributes.items()}
+            batch.update({key: value.index_select(0, batch_e_id) for key, value in edge_attributes.items()}, **others)
+            batch.update(n_id=n_id, e_id=batch_e_id, edge_index=edge_index[2 * e0:2 * e1].view(2, e1 - e0),
                          batch_size=sampled_nodes[0], num_sampled_nodes=sampled_nodes,
                          num_sampled_edges=sampled_edges)
             yield batch
