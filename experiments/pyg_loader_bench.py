@@ -48,14 +48,17 @@ def load_graph(spec, workdir):
 
 def make_data(graph, features):
     """A PyG Data with the graph's edges (edge_index[:, e] = (u, v) for each stored
-    entry v of row u), features (the graph's, or random) and labels."""
+    entry v of row u), features (the graph's, random ones of width `features`, or
+    none for 0) and labels."""
     from torch_geometric.data import Data
     rowptr, col, _ = graph.csr()
     n = graph.num_nodes
     edge_index = torch.stack([torch.repeat_interleave(torch.arange(n), rowptr.diff()), col.to(torch.int64)])
     g = torch.Generator().manual_seed(1)
-    x = graph.features if graph.features is not None else torch.randn(n, features, generator=g)
     y = graph.labels if graph.labels is not None else torch.randint(0, 16, (n,), generator=g)
+    x = graph.features if graph.features is not None else torch.randn(n, features, generator=g) if features else None
+    if x is None:  # no x: what the loaders cost beyond the feature gather
+        return Data(edge_index=edge_index, y=y, num_nodes=n)
     return Data(edge_index=edge_index, x=x, y=y, num_nodes=n)
 
 
@@ -162,13 +165,16 @@ def main():
     parser.add_argument("--train-fraction", type=float, default=0.4, help="seeds: this fraction of the vertices")
     parser.add_argument("--threads", default="1,2", help="torch (and OpenMP) thread counts, comma separated")
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--features", type=int, default=64, help="feature width of generated graphs")
+    parser.add_argument("--features", type=int, default=64,
+                        help="feature width of generated graphs (0: no x; Cora keeps its own)")
     parser.add_argument("--cli", action="store_true", help="also run `matsamp bench` on the same options")
     parser.add_argument("--out", help="write the JSON here too")
     parser.add_argument("--plot", help="draw build + epoch per system to this .png")
     args = parser.parse_args()
     thread_counts = [int(t) for t in args.threads.split(",")]
     results = []
+    report_args = dict(features=args.features, fanouts=args.fanouts, batch_size=args.batch_size,
+                       train_fraction=args.train_fraction, repeat=args.repeat)
     with tempfile.TemporaryDirectory() as workdir:
         for spec in args.graph or ["rmat:18"]:
             name, path, graph = load_graph(spec, workdir)
@@ -194,7 +200,7 @@ def main():
                                 fanouts=args.fanouts, batch_size=args.batch_size, runs=runs,
                                 summary=summarize(runs, cli)))
     report = dict(date=datetime.date.today().isoformat(), machine=cpu_model(), matsamp=matsamp.__file__,
-                  cpus=os.cpu_count(), torch=torch.__version__, peak_rss_mib=resource.getrusage(
+                  cpus=os.cpu_count(), torch=torch.__version__, options=report_args, peak_rss_mib=resource.getrusage(
                       resource.RUSAGE_SELF).ru_maxrss / 1024, results=results)
     text = json.dumps(report, indent=1)
     print(text)
