@@ -2,88 +2,16 @@
 // heterogeneous graph held by the engine (types, relations as |dst| x |src|
 // matrices) and its node-wise (a fanout per relation) or layer-wise (a budget
 // per vertex type, HGT's) sampling, on the CPU.
-#include <torch/custom_class.h>
+#include "hetero_graph.h"
+
 #include <torch/library.h>
 
-#include <map>
-#include <mutex>
-
-#include "backend/backend.h"
-#include "convert.h"
 #include "generate/generators.h"
-#include "graph/hetero_graph.h"
 #include "io/hetero_io.h"
-#include "sampling/registry.h"
 
 namespace matsamp::bindings {
 
 namespace {
-
-class HeteroGraphHolder : public torch::CustomClassHolder {
- public:
-  HeteroGraphHolder(std::vector<std::string> names, std::vector<int64_t> counts) {
-    TORCH_CHECK_VALUE(names.size() == counts.size(), "matsamp.HeteroGraph: ", names.size(), " type names but ",
-                      counts.size(), " counts");
-    for (size_t t = 0; t < names.size(); ++t) graph_.types.push_back({names[t], counts[t]});
-    translate_errors([&] { validate(graph_, "matsamp.HeteroGraph"); });
-  }
-  explicit HeteroGraphHolder(HeteroGraph g) : graph_(std::move(g)) {}
-
-  const HeteroGraph& graph() const { return graph_; }
-  void add_relation(const std::string& source, const std::string& name, const std::string& destination,
-                    const at::Tensor& source_ids, const at::Tensor& destination_ids) {
-    check_unfrozen();
-    const std::vector<int64_t> s = to_int64_vector(source_ids, "matsamp.HeteroGraph.add_relation", "source ids");
-    const std::vector<int64_t> d =
-        to_int64_vector(destination_ids, "matsamp.HeteroGraph.add_relation", "destination ids");
-    translate_errors([&] { matsamp::add_relation(graph_, source, name, destination, s, d); });
-  }
-  void add_reverse_relations() {
-    check_unfrozen();
-    matsamp::add_reverse_relations(graph_);
-  }
-  // The heterogeneous sampler `name` of these counts, kept: a count per relation
-  // (relation-major: counts[r * layers + l]) or per vertex type (type-major:
-  // counts[t * layers + l]), as its spec says.
-  std::shared_ptr<const HeteroSampler> sampler(const std::string& name, const std::vector<int64_t>& flat,
-                                               int64_t layers) const {
-    const char* op = "matsamp.sample_hetero";
-    const HeteroSamplerSpec& spec =
-        translate_errors([&]() -> const HeteroSamplerSpec& { return find_hetero_sampler(name); });
-    const bool by_type = spec.counts == HeteroCounts::per_type;
-    const size_t parts = by_type ? graph_.types.size() : graph_.relations.size();
-    TORCH_CHECK_VALUE(layers > 0 && flat.size() == parts * static_cast<size_t>(layers), op, ": ", flat.size(), " ",
-                      by_type ? "budgets" : "fanouts", " for ", parts, by_type ? " vertex types" : " relations", " x ",
-                      layers, " layers");
-    std::string key = name + ":" + std::to_string(layers) + ":";
-    for (int64_t f : flat) key += std::to_string(f) + ",";
-    std::lock_guard<std::mutex> lock(mutex_);
-    frozen_ = true;  // samplers refer to the relations
-    std::shared_ptr<const HeteroSampler>& kept = samplers_[key];
-    if (!kept) {
-      std::vector<std::vector<int64_t>> counts(parts);
-      for (size_t i = 0; i < parts; ++i) counts[i].assign(flat.begin() + i * layers, flat.begin() + (i + 1) * layers);
-      kept = translate_errors(
-          [&]() -> std::shared_ptr<const HeteroSampler> { return spec.make(*backend_, graph_, std::move(counts)); });
-    }
-    return kept;
-  }
-  Backend& backend() const { return *backend_; }
-  std::mutex& sampling_mutex() const { return sampling_mutex_; }
-
- private:
-  void check_unfrozen() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    TORCH_CHECK(!frozen_, "matsamp.HeteroGraph: relations cannot change after sampling has started");
-  }
-  HeteroGraph graph_;
-  std::unique_ptr<Backend> backend_ = make_cpu_backend();
-  mutable std::mutex mutex_, sampling_mutex_;
-  mutable bool frozen_ = false;
-  mutable std::map<std::string, std::shared_ptr<const HeteroSampler>> samplers_;
-};
-
-using HeteroPtr = c10::intrusive_ptr<HeteroGraphHolder>;
 
 template <class T>
 at::Tensor copy_to_tensor(const std::vector<T>& values) {

@@ -51,7 +51,8 @@ int64_t HeteroGraph::num_edges() const {
 }
 
 void add_relation(HeteroGraph& g, const std::string& source, const std::string& name, const std::string& destination,
-                  const std::vector<int64_t>& source_ids, const std::vector<int64_t>& destination_ids) {
+                  const std::vector<int64_t>& source_ids, const std::vector<int64_t>& destination_ids,
+                  std::vector<int64_t>* origin) {
   const VertexType& s = g.types[g.type_index(source)];
   const VertexType& d = g.types[g.type_index(destination)];
   const std::string key = source + "," + name + "," + destination;
@@ -65,7 +66,8 @@ void add_relation(HeteroGraph& g, const std::string& source, const std::string& 
                   destination, " ", destination_ids[e], ", outside [0, ", d.count, ")");
   }
   Relation r{source, name, destination, {}};
-  r.adj = csr_from_triples(d.count, s.count, destination_ids, source_ids, std::vector<float>(source_ids.size(), 1.0f));
+  r.adj = csr_from_triples(d.count, s.count, destination_ids, source_ids, std::vector<float>(source_ids.size(), 1.0f),
+                           origin);
   g.relations.push_back(std::move(r));
 }
 

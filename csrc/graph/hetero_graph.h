@@ -43,8 +43,11 @@ struct HeteroGraph {
 
 // Adds relation (source, name, destination) with edges source_ids[i] -> destination_ids[i]
 // (duplicates summed into one entry of their count); ids are checked against the types' counts.
+// With `origin`, (*origin)[e] is the edge i that entry e of the relation's matrix
+// came from (the first of a repeated edge): its caller's edge id.
 void add_relation(HeteroGraph& g, const std::string& source, const std::string& name, const std::string& destination,
-                  const std::vector<int64_t>& source_ids, const std::vector<int64_t>& destination_ids);
+                  const std::vector<int64_t>& source_ids, const std::vector<int64_t>& destination_ids,
+                  std::vector<int64_t>* origin = nullptr);
 
 // Makes messages flow both ways, as PyG's ToUndirected does: adds (destination,
 // "rev_" + name, source) for every relation between two types that has no

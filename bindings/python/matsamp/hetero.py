@@ -189,18 +189,26 @@ class HeteroBulkSampler:
         return (len(self.input_nodes) + self.batch_size - 1) // self.batch_size
 
     def __iter__(self):
+        for first, seeds, offsets, epoch in self._calls():
+            out = torch.ops.matsamp.sample_hetero(*self._arguments(seeds, offsets, first, epoch))
+            for g in range(len(offsets) - 1):
+                yield self._batch(out, g, first + g, seeds[offsets[g]:offsets[g + 1]])
+
+    def _calls(self):
+        """One epoch's calls of the engine: (first minibatch, seeds, seed offsets,
+        epoch), advancing the epoch as iterating does."""
         order, starts, _ = torch.ops.matsamp.epoch_order(self.input_nodes, self.graph.num_nodes_dict[self.seed_type],
                                                          self.batch_size, self.seed, self.epoch, 0, self.shuffle)
         epoch, self.epoch = self.epoch, self.epoch + 1
         minibatches = len(starts) - 1
         for first in range(0, minibatches, self.bulk_size):
             end = min(minibatches, first + self.bulk_size)
-            seeds = order[starts[first]:starts[end]]
-            offsets = starts[first:end + 1] - starts[first]
-            out = torch.ops.matsamp.sample_hetero(self.graph.handle, self.seed_type, seeds, offsets, self.sampler,
-                                                  self.counts, self.layers, first, epoch, self.seed)
-            for g in range(end - first):
-                yield self._batch(out, g, first + g, seeds[offsets[g]:offsets[g + 1]])
+            yield first, order[starts[first]:starts[end]], starts[first:end + 1] - starts[first], epoch
+
+    def _arguments(self, seeds, offsets, first, epoch):
+        """The sampling op's arguments for one call (sample_hetero, pyg_hetero_batches)."""
+        return (self.graph.handle, self.seed_type, seeds, offsets, self.sampler, self.counts, self.layers, first, epoch,
+                self.seed)
 
     def _batch(self, out, g, minibatch, seeds):
         rowptr, col, value, row_offsets, vertices, vertex_offsets = out

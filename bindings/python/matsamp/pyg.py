@@ -201,7 +201,7 @@ class NeighborLoader(_Loader):
 
     def _batches(self):
         if self._hetero is not None:
-            yield from map(self._hetero.batch, self._sampler)
+            yield from self._hetero.batches()
             return
         for calls, sequence in _epoch_of(self._sampler):
             batches = {}
@@ -261,12 +261,14 @@ class HGTLoader(_Loader):
         self._sampler = self._hetero.sampler
 
     def _batches(self):
-        return map(self._hetero.batch, self._sampler)
+        return self._hetero.batches()
 
 
 class _HeteroSampling:
-    """PyG's heterogeneous batches from matsamp.HeteroBulkSampler: node-wise with
-    num_neighbors (NeighborLoader's), layer-wise with num_samples (HGTLoader's)."""
+    """PyG's heterogeneous batches, a sampled bulk at a time
+    (torch.ops.matsamp.pyg_hetero_batches): node-wise with num_neighbors
+    (NeighborLoader's), layer-wise with num_samples (HGTLoader's); each batch's
+    fields are views of the op's results, e_id the relations' edge ids."""
 
     def __init__(self, data, input_nodes, batch_size, shuffle, seed, bulk_size, num_neighbors=None,
                  num_samples=None):
@@ -274,45 +276,42 @@ class _HeteroSampling:
         self.num_nodes = {t: int(data[t].num_nodes) for t in data.node_types}
         edge_index = {tuple(e): data[e].edge_index for e in data.edge_types}
         self.input_type, seeds, self.input_position = _hetero_seeds(input_nodes, self.num_nodes)
-        self.node_wise = num_neighbors is not None
-        if self.node_wise:
+        if num_neighbors is not None:
             num_neighbors = _fanouts(num_neighbors, edge_index, self.num_nodes)
-        self.edges = {e: _EdgeIds(ei, self.num_nodes[e[0]]) for e, ei in edge_index.items()}
         # PyG samples exactly data's edge types: no reverses are added.
         graph = HeteroGraph.from_edge_index_dict(self.num_nodes, edge_index, add_reverse=False)
+        self.node_types, self.edge_types = graph.node_types, graph.edge_types
         self.sampler = HeteroBulkSampler(graph, self.input_type, batch_size, seeds, num_neighbors=num_neighbors,
                                          num_samples=num_samples, shuffle=shuffle, seed=_seed(seed),
                                          bulk_size=_HETERO_BULK_SIZE if bulk_size is None else bulk_size)
+        self.node_wise = num_neighbors is not None
 
-    def batch(self, mb):
-        nodes, edges = self._hops(mb) if self.node_wise else self._induced(mb)
-        seeds = mb.n_id[self.input_type][:mb.batch_size]
-        nodes[self.input_type].update(batch_size=mb.batch_size, input_id=_input_id(self.input_position, seeds))
-        return _make_hetero_batch(self.data, nodes, edges, self.num_nodes)
+    def batches(self):
+        for first, seeds, offsets, epoch in self.sampler._calls():
+            n_id, node_offsets, num_nodes, edge_index, e_id, edge_offsets, num_edges = (
+                torch.ops.matsamp.pyg_hetero_batches(*self.sampler._arguments(seeds, offsets, first, epoch)))
+            nodes = {t: (n_id[i], node_offsets[i].tolist(), num_nodes[i].tolist())
+                     for i, t in enumerate(self.node_types)}
+            edges = {e: (edge_index[r], e_id[r], edge_offsets[r].tolist(), num_edges[r].tolist())
+                     for r, e in enumerate(self.edge_types)}
+            input_id = _input_id(self.input_position, seeds)
+            offsets = offsets.tolist()
+            for g in range(len(offsets) - 1):
+                yield self._batch(nodes, edges, g, input_id[offsets[g]:offsets[g + 1]])
 
-    def _hops(self, mb):
-        """Node-wise: the edges hop by hop as PyG samples them. At hop h the
-        engine expands every vertex so far; only the draws of the vertices new
-        at hop h - 1 are PyG's."""
-        sizes = [{t: mb.batch_size if t == mb.seed_type else 0 for t in mb.n_id}] + mb.layer_sizes
-        nodes = {t: {"n_id": n_id, "num_sampled_nodes": [sizes[0][t]] + [b[t] - a[t] for a, b in zip(sizes, sizes[1:])]}
-                 for t, n_id in mb.n_id.items()}
-        edges = {}
-        for e, lookup in self.edges.items():
-            hops = [layer[e][0] if e in layer else torch.empty(2, 0, dtype=torch.int64) for layer in mb.layers]
-            hops = hops[:1] + [ei[:, ei[1] >= sizes[h][e[2]]] for h, ei in enumerate(hops[1:])]
-            edge_index = torch.cat(hops, dim=1)
-            e_id, _ = lookup.find(mb.n_id[e[0]][edge_index[0]], mb.n_id[e[2]][edge_index[1]])
-            edges[e] = {"edge_index": edge_index, "e_id": e_id, "num_sampled_edges": [h.size(1) for h in hops]}
-        return nodes, edges
-
-    def _induced(self, mb):
-        """Layer-wise: every edge among the sampled vertices, as PyG's HGTLoader returns."""
-        edges = {}
-        for e, lookup in self.edges.items():
-            edge_index, e_id = lookup.among(mb.n_id[e[0]], mb.n_id[e[2]])
-            edges[e] = {"edge_index": edge_index, "e_id": e_id}
-        return {t: {"n_id": n_id} for t, n_id in mb.n_id.items()}, edges
+    def _batch(self, nodes, edges, g, input_id):
+        node_fields, edge_fields = {}, {}
+        for t, (n_id, offsets, counts) in nodes.items():
+            node_fields[t] = {"n_id": n_id[offsets[g]:offsets[g + 1]]}
+            if self.node_wise:
+                node_fields[t]["num_sampled_nodes"] = counts[g]
+        node_fields[self.input_type].update(batch_size=input_id.numel(), input_id=input_id)
+        for e, (edge_index, e_id, offsets, counts) in edges.items():
+            e0, e1 = offsets[g], offsets[g + 1]
+            edge_fields[e] = {"edge_index": edge_index[2 * e0:2 * e1].view(2, e1 - e0), "e_id": e_id[e0:e1]}
+            if self.node_wise:
+                edge_fields[e]["num_sampled_edges"] = counts[g]
+        return _make_hetero_batch(self.data, node_fields, edge_fields, self.num_nodes)
 
 
 def _sampling_graph(edge_index, num_nodes):
@@ -369,43 +368,6 @@ class _Subgraphs:
         batch = Data(**fields)
         batch.num_nodes = num_nodes
         return batch
-
-
-class _EdgeIds:
-    """The edges of an edge_index, found by (source, destination): each with its
-    column there (the first one of a repeated edge), a sampled edge's e_id."""
-
-    def __init__(self, edge_index, num_sources):
-        self.num_sources = num_sources
-        keys = edge_index[1].to(torch.int64) * num_sources + edge_index[0].to(torch.int64)  # by destination
-        keys, order = torch.sort(keys, stable=True)
-        first = torch.ones_like(keys, dtype=torch.bool)
-        first[1:] = keys[1:] != keys[:-1]
-        self.keys, self.ids = keys[first], order[first]
-
-    def find(self, source, destination):
-        """The e_id of each edge source -> destination (global ids) that is one, and which are."""
-        at, found = _search(self.keys, destination * self.num_sources + source)
-        return self.ids[at[found]], found
-
-    def among(self, sources, destinations):
-        """Every edge from a vertex of sources into one of destinations (distinct
-        global ids): edge_index as positions in the two lists, and e_id."""
-        first = torch.searchsorted(self.keys, destinations * self.num_sources)
-        count = torch.searchsorted(self.keys, (destinations + 1) * self.num_sources) - first
-        target = torch.repeat_interleave(torch.arange(destinations.numel()), count)
-        at = torch.arange(int(count.sum())) + torch.repeat_interleave(first - (count.cumsum(0) - count), count)
-        ordered, order = torch.sort(sources)
-        where, found = _search(ordered, self.keys[at] % self.num_sources)
-        return torch.stack([order[where[found]], target[found]]), self.ids[at[found]]
-
-
-def _search(values, queries):
-    """The index of each query in the ascending values, and whether it is there."""
-    if values.numel() == 0:
-        return torch.zeros_like(queries), torch.zeros_like(queries, dtype=torch.bool)
-    at = torch.searchsorted(values, queries).clamp(max=values.numel() - 1)
-    return at, values[at] == queries
 
 
 def _is_hetero(data):

@@ -1,0 +1,189 @@
+// The kernel of pyg_hetero_batches: a heterogeneous bulk sampled and turned into
+// PyG's HeteroData fields of each minibatch in one call. Per vertex type: n_id
+// (the last layer's vertex lists) and num_sampled_nodes. Per relation: the edges
+// of the node-wise hops (a hop keeps only the draws of the previous hop's new
+// vertices, as PyG samples) or, for a layer-wise sampler, every edge among the
+// sampled vertices (PyG's HGTLoader), each named by the relation's edge id.
+#include <torch/library.h>
+
+#include <algorithm>
+
+#include "hetero_graph.h"
+
+namespace matsamp::bindings {
+
+namespace {
+
+constexpr const char* kOp = "matsamp.pyg_hetero_batches";
+
+// One relation's edges of one minibatch: (source, target) in local ids, edge ids.
+struct MinibatchEdges {
+  std::vector<int64_t> sources, targets, ids;
+  std::vector<int64_t> per_hop;
+  void add(int64_t source, int64_t target, int64_t id) {
+    sources.push_back(source);
+    targets.push_back(target);
+    ids.push_back(id);
+  }
+};
+
+// Vertices of type t that minibatch g knows before hop h: its seeds (h = 0), then
+// layer h - 1's vertex list (the frontier first, so each is a prefix of the next).
+int64_t known_before(const HeteroBulkSample& bulk, size_t t, size_t h, int64_t g) {
+  const Offsets& offsets = h == 0 ? bulk.seeds.offsets[t] : bulk.layers[h - 1].vertex_offsets[t];
+  return offsets[g + 1] - offsets[g];
+}
+const std::vector<vid_t>& frontier_ids(const HeteroBulkSample& bulk, size_t t, size_t l) {
+  return l == 0 ? bulk.seeds.ids[t] : bulk.layers[l - 1].vertices[t];
+}
+
+// The position of entry (row, column) in a (rows sorted), or -1.
+int64_t position_of(const CsrMatrix& a, vid_t row, vid_t column) {
+  const auto first = a.colidx.begin() + a.rowptr[row], last = a.colidx.begin() + a.rowptr[row + 1];
+  const auto hit = std::lower_bound(first, last, static_cast<col_t>(column));
+  return hit != last && *hit == column ? hit - a.colidx.begin() : -1;
+}
+
+// Relation r's hops in minibatch g (node-wise).
+MinibatchEdges hop_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk, size_t r, int64_t g) {
+  const Relation& relation = holder.graph().relations[r];
+  const size_t source = static_cast<size_t>(bulk.relation_sources[r]);
+  const size_t target = static_cast<size_t>(holder.graph().type_index(relation.destination));
+  MinibatchEdges out;
+  for (size_t l = 0; l < bulk.layers.size(); ++l) {
+    const HeteroSampledLayer& layer = bulk.layers[l];
+    const size_t before = out.ids.size();
+    if (layer.adj[r].rows > 0) {
+      const CsrMatrix& s = layer.adj[r];
+      const std::vector<vid_t>& rows = frontier_ids(bulk, target, l);
+      const int64_t first_row = layer.row_offsets[r][g], first_col = layer.vertex_offsets[source][g];
+      const int64_t old_rows = l > 0 ? known_before(bulk, target, l - 1, g) : 0;  // expanded at hop l - 1
+      for (int64_t i = first_row + old_rows; i < layer.row_offsets[r][g + 1]; ++i)
+        for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e) {
+          const int64_t position = position_of(relation.adj, rows[i], layer.vertices[source][s.colidx[e]]);
+          out.add(s.colidx[e] - first_col, i - first_row, holder.edge_id(r, position));
+        }
+    }
+    out.per_hop.push_back(static_cast<int64_t>(out.ids.size() - before));
+  }
+  return out;
+}
+
+// Every edge of relation r among minibatch g's sampled vertices (layer-wise), by
+// target in n_id order, then by source id; index: a scratch of -1 per source vertex.
+MinibatchEdges induced_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk, size_t r, int64_t g,
+                             std::vector<int64_t>& index) {
+  const Relation& relation = holder.graph().relations[r];
+  const size_t source = static_cast<size_t>(bulk.relation_sources[r]);
+  const size_t target = static_cast<size_t>(holder.graph().type_index(relation.destination));
+  const HeteroSampledLayer& last = bulk.layers.back();
+  const vid_t* sources = last.vertices[source].data() + last.vertex_offsets[source][g];
+  const vid_t* targets = last.vertices[target].data() + last.vertex_offsets[target][g];
+  const int64_t num_sources = known_before(bulk, source, bulk.layers.size(), g);
+  const int64_t num_targets = known_before(bulk, target, bulk.layers.size(), g);
+  for (int64_t j = 0; j < num_sources; ++j) index[sources[j]] = j;
+  MinibatchEdges out;
+  const CsrMatrix& a = relation.adj;
+  for (int64_t i = 0; i < num_targets; ++i)
+    for (int64_t e = a.rowptr[targets[i]]; e < a.rowptr[targets[i] + 1]; ++e)
+      if (index[a.colidx[e]] >= 0) out.add(index[a.colidx[e]], i, holder.edge_id(r, e));
+  for (int64_t j = 0; j < num_sources; ++j) index[sources[j]] = -1;
+  out.per_hop.push_back(static_cast<int64_t>(out.ids.size()));
+  return out;
+}
+
+// Minibatches' edges as tensors: edge_index (minibatch g's [2, E_g] block,
+// sources then targets, at 2 edge_offsets[g]), e_id, edge_offsets, per-hop counts [k, hops].
+std::vector<at::Tensor> edge_tensors(const std::vector<MinibatchEdges>& edges, int64_t hops) {
+  const int64_t k = static_cast<int64_t>(edges.size());
+  std::vector<int64_t> offsets{0}, index, ids, per_hop;
+  for (const MinibatchEdges& m : edges) {
+    offsets.push_back(offsets.back() + static_cast<int64_t>(m.ids.size()));
+    index.insert(index.end(), m.sources.begin(), m.sources.end());
+    index.insert(index.end(), m.targets.begin(), m.targets.end());
+    ids.insert(ids.end(), m.ids.begin(), m.ids.end());
+    per_hop.insert(per_hop.end(), m.per_hop.begin(), m.per_hop.end());
+  }
+  return {vector_to_tensor(std::move(index)), vector_to_tensor(std::move(ids)), vector_to_tensor(std::move(offsets)),
+          vector_to_tensor(std::move(per_hop)).view({k, hops})};
+}
+
+using HeteroBatches = std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
+                                 std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
+                                 std::vector<at::Tensor>>;
+
+// Per type: n_id, node_offsets, num_sampled_nodes [k, layers + 1]. Per relation:
+// edge_index, e_id, edge_offsets, num_sampled_edges [k, hops] (node-wise: one per
+// layer; layer-wise: one, the induced edges).
+HeteroBatches assemble(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk, bool node_wise) {
+  const int64_t k = bulk.count(), layers = static_cast<int64_t>(bulk.layers.size());
+  const size_t types = holder.graph().types.size(), relations = holder.graph().relations.size();
+  HeteroBatches out;
+  auto& [n_id, node_offsets, num_nodes, edge_index, e_id, edge_offsets, num_edges] = out;
+  for (size_t t = 0; t < types; ++t) {
+    const HeteroSampledLayer& last = bulk.layers.back();
+    n_id.push_back(vector_to_tensor(std::vector<int64_t>(last.vertices[t].begin(), last.vertices[t].end())));
+    node_offsets.push_back(vector_to_tensor(std::vector<int64_t>(last.vertex_offsets[t])));
+    std::vector<int64_t> counts;
+    for (int64_t g = 0; g < k; ++g)
+      for (int64_t h = 0; h <= layers; ++h)
+        counts.push_back(known_before(bulk, t, h, g) - (h > 0 ? known_before(bulk, t, h - 1, g) : 0));
+    num_nodes.push_back(vector_to_tensor(std::move(counts)).view({k, layers + 1}));
+  }
+  for (size_t r = 0; r < relations; ++r) {
+    std::vector<MinibatchEdges> edges(k);
+    const int64_t sources = holder.graph().relations[r].adj.cols;
+#pragma omp parallel
+    {
+      std::vector<int64_t> index(node_wise ? 0 : sources, -1);
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t g = 0; g < k; ++g)
+        edges[g] = node_wise ? hop_edges(holder, bulk, r, g) : induced_edges(holder, bulk, r, g, index);
+    }
+    std::vector<at::Tensor> tensors = edge_tensors(edges, node_wise ? layers : 1);
+    edge_index.push_back(tensors[0]);
+    e_id.push_back(tensors[1]);
+    edge_offsets.push_back(tensors[2]);
+    num_edges.push_back(tensors[3]);
+  }
+  return out;
+}
+
+HeteroBatches pyg_hetero_batches(const HeteroPtr& holder, const std::string& seed_type, const at::Tensor& seeds,
+                                 const at::Tensor& seed_offsets, const std::string& sampler_name,
+                                 std::vector<int64_t> counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
+                                 int64_t seed) {
+  const HeteroGraph& g = holder->graph();
+  const int type = translate_errors([&] { return g.type_index(seed_type); });
+  const std::vector<vid_t> ids = to_vertex_ids(seeds, g.types[type].count, kOp, "seeds");
+  const Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), kOp, "seed_offsets");
+  TORCH_CHECK_VALUE(first_minibatch >= 0, kOp, ": first_minibatch must be non-negative, got ", first_minibatch);
+  const auto sampler = holder->sampler(sampler_name, counts, layers);
+  const bool node_wise = find_hetero_sampler(sampler_name).family == SamplerFamily::node_wise;
+  std::lock_guard<std::mutex> lock(holder->sampling_mutex());
+  return translate_errors([&] {
+    Context ctx{holder->backend(), to_seed(seed, kOp)};
+    const HeteroBulkSample bulk = to_host(
+        holder->backend(), sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, kOp)));
+    return assemble(*holder, bulk, node_wise);
+  });
+}
+
+}  // namespace
+
+TORCH_LIBRARY_FRAGMENT(matsamp, m) {
+  register_hetero_graph_class();
+  // sample_hetero's arguments; PyG's HeteroData fields of each minibatch: per
+  // vertex type (graph.types() order) n_id, node_offsets (k + 1) and
+  // num_sampled_nodes [k, layers + 1]; per relation (graph.relations() order)
+  // edge_index (minibatch g's [2, E_g] block at 2 edge_offsets[g], local ids,
+  // sources then targets), e_id, edge_offsets and num_sampled_edges [k, hops].
+  m.def(
+      "pyg_hetero_batches(__torch__.torch.classes.matsamp.HeteroGraph graph, str seed_type, Tensor seeds, "
+      "Tensor seed_offsets, str sampler, int[] counts, int layers, int first_minibatch, int epoch, int seed) -> "
+      "(Tensor[] n_id, Tensor[] node_offsets, Tensor[] num_sampled_nodes, Tensor[] edge_index, Tensor[] e_id, "
+      "Tensor[] edge_offsets, Tensor[] num_sampled_edges)",
+      &pyg_hetero_batches);
+}
+
+}  // namespace matsamp::bindings
