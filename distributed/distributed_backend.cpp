@@ -125,9 +125,11 @@ Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t
   return local_->sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
 }
 
-Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) {
+Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                             Ids* positions) {
   const int operand = operand_of(a);
-  if (operand < 0) return local_->labor_sample_rows(a, rows, s, keys);
+  if (operand < 0) return local_->labor_sample_rows(a, rows, s, keys, positions);
+  MATSAMP_CHECK(!positions, "labor_sample_rows: the positions of a distributed matrix's entries are not available");
   std::vector<vid_t> scratch;
   const std::vector<vid_t>& ids = on_host(*local_, rows, &scratch);
   if (row_sampling_ == RowSampling::at_owner) return local_->upload(product_.labor_sample_rows(ids, s, keys, operand));

@@ -57,7 +57,8 @@ class DistributedBackend final : public Backend {
   // LABOR's rows, decided where sample_rows would sample them (RowSampling):
   // an entry's number depends on its minibatch and column only, so any rank
   // decides a row as one process does.
-  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override;
+  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                           Ids* positions = nullptr) override;
   // Rows fetched whole from their owners, then drawn here.
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                             const SampleKeys& keys) override;

@@ -195,13 +195,17 @@ class CudaBackend final : public Backend {
     return wrap(std::move(drawn));
   }
 
-  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
+  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                           Ids* positions = nullptr) override {
     const DeviceScope scope(engine_);
     check_sample_rows(rows.size(), s, keys, "labor_sample_rows");
     check_ids(rows, a.rows(), "labor_sample_rows", "row id", a.shape());
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
-    return wrap(gpu::labor_sample_rows(engine_, device(a, "labor_sample_rows").view(),
-                                       device(rows, "labor_sample_rows").data(), s, device_keys(keys, doffsets)));
+    const gpu::CsrView da = device(a, "labor_sample_rows").view();
+    const vid_t* drows = device(rows, "labor_sample_rows").data();
+    gpu::DeviceCsr drawn = gpu::labor_sample_rows(engine_, da, drows, s, device_keys(keys, doffsets));
+    if (positions) *positions = wrap_array(gpu::entry_positions(engine_, da, drows, drawn.view(), nullptr));
+    return wrap(std::move(drawn));
   }
 
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,

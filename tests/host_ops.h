@@ -57,6 +57,12 @@ class HostOps {
     carried = b_.ids_to_host(std::move(moved));
     return {b_.to_host(std::move(c.adj)), b_.ids_to_host(std::move(c.vertices.ids)), std::move(c.vertices.offsets)};
   }
+  std::vector<vid_t> labor_sample_rows_positions(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                                                 const SampleKeys& keys) {
+    Ids positions;
+    b_.labor_sample_rows(b_.upload(a), b_.upload_ids(rows), s, keys, &positions);
+    return b_.ids_to_host(std::move(positions));
+  }
   CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys) {
     return b_.to_host(b_.labor_sample_rows(b_.upload(a), b_.upload_ids(rows), s, keys));
   }

@@ -559,6 +559,8 @@ TEST_F(CudaSampling, SampleRowsPositionsEqualCpu) {
               cpu_ops->sample_rows_positions(c.adj, frontier, s, keys, true));
     EXPECT_EQ(cuda_ops->sample_rows_positions(c.adj, frontier, s, keys, true, &mask),
               cpu_ops->sample_rows_positions(c.adj, frontier, s, keys, true, &mask));
+    EXPECT_EQ(cuda_ops->labor_sample_rows_positions(c.adj, frontier, s, keys),
+              cpu_ops->labor_sample_rows_positions(c.adj, frontier, s, keys));
   }
   for (const testing::CompactCase& k : {testing::compact_two_minibatches(), testing::compact_random()}) {
     std::vector<vid_t> on_cuda(k.s.nnz()), on_cpu;

@@ -130,6 +130,24 @@ TEST(EntryPositions, SampleRowsTellsWhereEachPickCameFrom) {
   }
 }
 
+// LABOR's positions: each kept entry's index into a.colidx, in its row, with its column.
+TEST(EntryPositions, LaborSampleRowsTellsWhereEachKeptEntryCameFrom) {
+  const std::vector<vid_t> rows{3, 0, 17, 3, 29, 8};
+  const SampleKeys keys{5, 1, 0, 2, {0, 2, 6}};
+  for (const CsrMatrix& a : {testing::uniform_rows_matrix(30, 30, 7), testing::random_csr(30, 30, 0.4, 7)}) {
+    std::vector<vid_t> positions;
+    const CsrMatrix s = labor_sample_rows(a, rows, 3, keys, &positions);
+    EXPECT_EQ(s, labor_sample_rows(a, rows, 3, keys));
+    ASSERT_EQ(static_cast<int64_t>(positions.size()), s.nnz());
+    for (int64_t i = 0; i < s.rows; ++i)
+      for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e) {
+        EXPECT_GE(positions[e], a.rowptr[rows[i]]);
+        EXPECT_LT(positions[e], a.rowptr[rows[i] + 1]);
+        EXPECT_EQ(a.colidx[positions[e]], s.colidx[e]);
+      }
+  }
+}
+
 // compact_columns moves carried ids with their entries.
 TEST(EntryPositions, CompactionCarriesIdsWithTheirEntries) {
   for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()}) {
@@ -151,8 +169,7 @@ TEST(EntryPositions, CompactionCarriesIdsWithTheirEntries) {
 }
 
 // What a sampler records with Context::record_positions equals what is located
-// afterwards: GraphSAGE records, with and without seed edges masked out; the
-// others are located.
+// afterwards: GraphSAGE's and LABOR's draws record them; the others are located.
 TEST(EntryPositions, RecordedPositionsEqualLocatedOnes) {
   const Graph g = read_npz_graph(testing::data_file("cora.npz"));
   const CsrMatrix adj = symmetrize(g.adj);
@@ -168,7 +185,7 @@ TEST(EntryPositions, RecordedPositionsEqualLocatedOnes) {
       Context ctx{*backend, 11};
       ctx.record_positions = record;
       Bulk bulk = sampler->sample(ctx, seeds, offsets, 0, 0);
-      for (const Layer& layer : bulk.layers) EXPECT_EQ(layer.positions.defined(), record && name[0] == 'g') << name;
+      for (const Layer& layer : bulk.layers) EXPECT_EQ(layer.positions.defined(), record) << name;
       for (Ids& ids : entry_positions(*backend, graph.adjacency(), resident_seeds, bulk))
         got[record].push_back(backend->ids_to_host(std::move(ids)));
     }

@@ -79,8 +79,13 @@ class OpaqueBackend final : public Backend {
     if (positions) *positions = seal(std::move(inner_positions));
     return drawn;
   }
-  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
-    return seal(inner_->labor_sample_rows(open(a), open(rows), s, keys));
+  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                           Ids* positions = nullptr) override {
+    Ids inner_positions;
+    Matrix drawn =
+        seal(inner_->labor_sample_rows(open(a), open(rows), s, keys, positions ? &inner_positions : nullptr));
+    if (positions) *positions = seal(std::move(inner_positions));
+    return drawn;
   }
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                             const SampleKeys& keys) override {
@@ -202,6 +207,11 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   Ids got_positions;
   EXPECT_EQ(b.to_host(b.sample_rows(da, drows, 3, keys, &got_positions)), drawn);
   EXPECT_EQ(b.ids_to_host(got_positions), want_positions);
+  std::vector<vid_t> want_labor_positions;
+  labor_sample_rows(a, rows, 3, keys, &want_labor_positions);
+  Ids got_labor_positions;
+  b.labor_sample_rows(da, drows, 3, keys, &got_labor_positions);
+  EXPECT_EQ(b.ids_to_host(got_labor_positions), want_labor_positions);
   std::vector<vid_t> carried = want_positions;
   const CompactResult want_carrying = compact_columns(drawn, row_offsets, rows, row_offsets, &carried);
   Ids got_carried = b.upload_ids(want_positions);

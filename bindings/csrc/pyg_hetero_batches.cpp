@@ -108,9 +108,9 @@ std::vector<at::Tensor> edge_tensors(const std::vector<MinibatchEdges>& edges, i
           vector_to_tensor(std::move(per_hop)).view({k, hops})};
 }
 
-using HeteroBatches = std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
-                                 std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
-                                 std::vector<at::Tensor>>;
+using HeteroBatches =
+    std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>,
+               std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Tensor>>;
 
 // Per type: n_id, node_offsets, num_sampled_nodes [k, layers + 1]. Per relation:
 // edge_index, e_id, edge_offsets, num_sampled_edges [k, hops] (node-wise: one per
@@ -163,8 +163,8 @@ HeteroBatches pyg_hetero_batches(const HeteroPtr& holder, const std::string& see
   std::lock_guard<std::mutex> lock(holder->sampling_mutex());
   return translate_errors([&] {
     Context ctx{holder->backend(), to_seed(seed, kOp)};
-    const HeteroBulkSample bulk = to_host(
-        holder->backend(), sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, kOp)));
+    const HeteroBulkSample bulk =
+        to_host(holder->backend(), sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, kOp)));
     return assemble(*holder, bulk, node_wise);
   });
 }

@@ -137,7 +137,9 @@ class Backend {
   // sample_rows (rows read whole) and locates the positions (entry_positions).
   virtual Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                                     const Matrix& mask, Ids* positions = nullptr);
-  virtual Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) = 0;
+  // LABOR-0's draw (ops.h); positions as sample_rows'.
+  virtual Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                   Ids* positions = nullptr) = 0;
   // ops.h's guided_sample_rows. The default samples on the host: A's form there
   // when it has one, else the selected rows copied there.
   virtual Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,

@@ -78,8 +78,13 @@ class CpuBackend final : public Backend {
     if (positions) *positions = wrap_array(std::move(at));
     return drawn;
   }
-  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys) override {
-    return wrap(matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s, keys));
+  Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                           Ids* positions = nullptr) override {
+    std::vector<vid_t> at;
+    Matrix drawn = wrap(matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s,
+                                                   keys, positions ? &at : nullptr));
+    if (positions) *positions = wrap_array(std::move(at));
+    return drawn;
   }
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                             const SampleKeys& keys) override {

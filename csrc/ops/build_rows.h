@@ -15,12 +15,15 @@ namespace matsamp {
 
 // make_row() is called once per thread (it owns the thread's scratch space) and
 // returns row(r, emit), which calls emit(column, value) for the entries of row r
-// in ascending column order.
+// in ascending column order; emit(column, value, position) also names where an
+// entry came from, kept in `positions` when it is given.
 template <class MakeRow>
-CsrMatrix build_rows_once(int64_t rows, int64_t cols, int64_t max_chunk, MakeRow&& make_row) {
+CsrMatrix build_rows_once(int64_t rows, int64_t cols, int64_t max_chunk, MakeRow&& make_row,
+                          std::vector<vid_t>* positions = nullptr) {
   struct Buffer {
     std::vector<col_t> colidx;
     std::vector<float> values;
+    std::vector<vid_t> positions;
   };
   CsrMatrix out(rows, cols);
   const int64_t chunk = row_chunk(rows, max_chunk);
@@ -32,9 +35,10 @@ CsrMatrix build_rows_once(int64_t rows, int64_t cols, int64_t max_chunk, MakeRow
 #pragma omp for schedule(dynamic, 1)
     for (int64_t c = 0; c < chunks; ++c) {
       Buffer& buffer = buffers[c];
-      const auto emit = [&buffer](col_t j, float value) {
+      const auto emit = [&buffer, positions](col_t j, float value, vid_t position = -1) {
         buffer.colidx.push_back(j);
         buffer.values.push_back(value);
+        if (positions) buffer.positions.push_back(position);
       };
       for (int64_t r = c * chunk; r < std::min(rows, (c + 1) * chunk); ++r) {
         const size_t before = buffer.colidx.size();
@@ -46,11 +50,13 @@ CsrMatrix build_rows_once(int64_t rows, int64_t cols, int64_t max_chunk, MakeRow
   std::partial_sum(out.rowptr.begin(), out.rowptr.end(), out.rowptr.begin());
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
+  if (positions) positions->resize(out.rowptr.back());
 #pragma omp parallel for schedule(dynamic, 1)
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t at = out.rowptr[c * chunk];
     std::copy(buffers[c].colidx.begin(), buffers[c].colidx.end(), out.colidx.begin() + at);
     std::copy(buffers[c].values.begin(), buffers[c].values.end(), out.values.begin() + at);
+    if (positions) std::copy(buffers[c].positions.begin(), buffers[c].positions.end(), positions->begin() + at);
     buffers[c] = {};
   }
   return out;

@@ -22,43 +22,47 @@ double column_uniform(const RandomKey& row_key, vid_t column) {
 
 // labor_sample_rows with row i's minibatch named by key_of(i); the callers check the arguments.
 template <class KeyOf>
-CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of) {
+CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
+                     std::vector<vid_t>* positions = nullptr) {
   check_row_ids(a, rows, "labor_sample_rows");
   const bool pattern = a.values.empty();
-  return build_rows_once(static_cast<int64_t>(rows.size()), a.cols, 256, [&] {
-    return [&, uniforms = std::vector<double>()](int64_t i, auto&& emit) mutable {
-      const int64_t begin = a.rowptr[rows[i]], end = a.rowptr[rows[i] + 1];
-      const auto value = [&](int64_t e) { return pattern ? 1.0 : static_cast<double>(a.values[e]); };
-      double sum = 0;  // normalize_rows' arithmetic: a double sum in row order, then float(v / sum)
-      bool equal_values = true;
-      for (int64_t e = begin; e < end; ++e) {
-        sum += value(e);
-        equal_values &= value(e) == value(begin);
-      }
-      if (!(sum > 0)) return;
-      const auto p_of = [&](int64_t e) { return static_cast<float>(value(e) / sum); };
-      const auto threshold_of = [&](float p) { return static_cast<double>(s) * p; };  // u < 1 <= it needs no draw
-      // Rows of equal values (unweighted graphs) share one p: kept whole, or
-      // decided by one comparison per entry without a division.
-      if (equal_values && threshold_of(p_of(begin)) >= 1) {
-        for (int64_t e = begin; e < end; ++e) emit(a.colidx[e], p_of(begin));
-        return;
-      }
-      uniforms.resize(end - begin);
-      uniform01_of_rows(key_of(i), kLaborDraw, a.colidx.data() + begin, end - begin, uniforms.data());
-      if (equal_values) {
-        const float p = p_of(begin);
-        const double threshold = threshold_of(p);
-        for (int64_t e = begin; e < end; ++e)
-          if (uniforms[e - begin] < threshold) emit(a.colidx[e], p);
-        return;
-      }
-      for (int64_t e = begin; e < end; ++e) {
-        const float p = p_of(e);
-        if (threshold_of(p) >= 1 || uniforms[e - begin] < threshold_of(p)) emit(a.colidx[e], p);
-      }
-    };
-  });
+  return build_rows_once(
+      static_cast<int64_t>(rows.size()), a.cols, 256,
+      [&] {
+        return [&, uniforms = std::vector<double>()](int64_t i, auto&& emit) mutable {
+          const int64_t begin = a.rowptr[rows[i]], end = a.rowptr[rows[i] + 1];
+          const auto value = [&](int64_t e) { return pattern ? 1.0 : static_cast<double>(a.values[e]); };
+          double sum = 0;  // normalize_rows' arithmetic: a double sum in row order, then float(v / sum)
+          bool equal_values = true;
+          for (int64_t e = begin; e < end; ++e) {
+            sum += value(e);
+            equal_values &= value(e) == value(begin);
+          }
+          if (!(sum > 0)) return;
+          const auto p_of = [&](int64_t e) { return static_cast<float>(value(e) / sum); };
+          const auto threshold_of = [&](float p) { return static_cast<double>(s) * p; };  // u < 1 <= it needs no draw
+          // Rows of equal values (unweighted graphs) share one p: kept whole, or
+          // decided by one comparison per entry without a division.
+          if (equal_values && threshold_of(p_of(begin)) >= 1) {
+            for (int64_t e = begin; e < end; ++e) emit(a.colidx[e], p_of(begin), e);
+            return;
+          }
+          uniforms.resize(end - begin);
+          uniform01_of_rows(key_of(i), kLaborDraw, a.colidx.data() + begin, end - begin, uniforms.data());
+          if (equal_values) {
+            const float p = p_of(begin);
+            const double threshold = threshold_of(p);
+            for (int64_t e = begin; e < end; ++e)
+              if (uniforms[e - begin] < threshold) emit(a.colidx[e], p, e);
+            return;
+          }
+          for (int64_t e = begin; e < end; ++e) {
+            const float p = p_of(e);
+            if (threshold_of(p) >= 1 || uniforms[e - begin] < threshold_of(p)) emit(a.colidx[e], p, e);
+          }
+        };
+      },
+      positions);
 }
 
 }  // namespace
@@ -68,9 +72,11 @@ double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column) {
                         column);
 }
 
-CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys) {
+CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                            std::vector<vid_t>* positions) {
   check_sample_rows(static_cast<int64_t>(rows.size()), s, keys, "labor_sample_rows");
-  return labor_rows(a, rows, s, [&](int64_t i) { return row_key(keys, i); });
+  return labor_rows(
+      a, rows, s, [&](int64_t i) { return row_key(keys, i); }, positions);
 }
 
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,

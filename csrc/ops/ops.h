@@ -128,7 +128,9 @@ RandomKey row_key(const SampleKeys& keys, int64_t r);
 // one uniform number per minibatch and column, shared by the minibatch's rows, so
 // rows that share a neighbour tend to keep it together. A row keeps s entries in
 // expectation (fewer where s·p > 1 is capped at 1); kept values are those of P.
-CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys);
+// With `positions`, also each kept entry's position in a (as sample_rows').
+CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                            std::vector<vid_t>* positions = nullptr);
 double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column);
 // The same with each row's key given (its seed, epoch, layer and minibatch count;
 // its row does not): how the owner of distributed rows decides them for another

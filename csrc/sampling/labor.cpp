@@ -22,8 +22,8 @@ class LaborSampler final : public NodeWiseSampler {
 
  protected:
   Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout, const SampleKeys& keys,
-              Ids*) const override {
-    return backend.labor_sample_rows(a, rows, fanout, keys);
+              Ids* positions) const override {
+    return backend.labor_sample_rows(a, rows, fanout, keys, positions);
   }
 };
 
