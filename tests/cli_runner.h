@@ -30,6 +30,16 @@ inline CliResult run_cli(const std::string& args, const std::string& scratch) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
 }
 
+// run_cli under a file-size limit of `kib` KiB for every file the command
+// writes (the shell's `ulimit -f`, in 512-byte blocks for /bin/sh).
+inline CliResult run_cli_with_file_limit(const std::string& args, const std::string& scratch, int kib) {
+  const std::string out = scratch + "/cli.out", err = scratch + "/cli.err";
+  const std::string command = "ulimit -f " + std::to_string(2 * kib) + "; exec " + std::string(MATSAMP_CLI_PATH) + " " +
+                              args + " >" + out + " 2>" + err;
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+}
+
 inline int count_lines(const std::string& text) {
   int lines = 0;
   for (char c : text) lines += c == '\n';

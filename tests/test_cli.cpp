@@ -5,6 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_runner.h"
 #include "io/graph_io.h"
@@ -17,9 +21,11 @@
 namespace matsamp {
 namespace {
 
+using testing::CliResult;
 using testing::count_lines;
 using testing::data_file;
 using testing::expect_one_line_error;
+using testing::read_text;
 using testing::run_cli;
 using testing::scratch_dir;
 
@@ -238,6 +244,37 @@ TEST(Cli, SampleReplacesTheOutputFolderWhole) {
     ++entries;
   }
   EXPECT_EQ(entries, 4);
+}
+
+// Every file name in dir, hidden ones too.
+std::set<std::string> names_in(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.insert(entry.path().filename().string());
+  return names;
+}
+
+// A write that fails (here: past a file-size limit, EFBIG) is a one-line error;
+// the earlier output stays as it was and no temporary file or folder is left.
+TEST(Cli, WritesPastTheFileSizeLimitFailCleanly) {
+  const std::string dir = scratch_dir("cli_file_limit");
+  const std::vector<std::pair<std::string, std::string>> writes = {
+      {"generate rmat --scale 12 --seed 2 -o " + dir + "/r.msg", "r.msg"},
+      {"convert -g " + data_file("cora.npz") + " -o " + dir + "/cora.msg", "cora.msg"},
+      {"partition -g rmat:12 --parts 2 -o " + dir + "/p.msg", "p.msg"},
+      {"sample --graph rmat:12 --fanouts 10,10 -b 256 --out " + dir + "/mb", "mb"},
+  };
+  for (const auto& [args, name] : writes) {
+    ASSERT_EQ(run_cli(args, dir).exit_code, 0) << args;  // the earlier output, written without a limit
+    const std::set<std::string> before = names_in(dir);
+    const std::string path = dir + "/" + name;
+    const bool folder = std::filesystem::is_directory(path);
+    const std::string earlier = folder ? read_text(path + "/minibatch_000000.npz") : read_text(path);
+    const CliResult r = testing::run_cli_with_file_limit(args, dir, 16);
+    expect_one_line_error(r, "cannot write");
+    EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+    EXPECT_EQ(folder ? read_text(path + "/minibatch_000000.npz") : read_text(path), earlier) << name;
+    EXPECT_EQ(names_in(dir), before) << args << ": a temporary file or folder was left";
+  }
 }
 
 TEST(Cli, GenerateConvertInfo) {

@@ -32,6 +32,13 @@ extern "C" void remove_temporaries_and_reraise(int signal_number) {
 }
 
 void install_handlers() {
+  struct sigaction file_size;
+  if (::sigaction(SIGXFSZ, nullptr, &file_size) == 0 && file_size.sa_handler == SIG_DFL) {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGXFSZ, &ignore, nullptr);
+  }
   for (int signal_number : kSignals) {
     struct sigaction current;
     if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;

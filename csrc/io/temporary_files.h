@@ -3,6 +3,9 @@
 // process as it would have. The handler is installed on first use, and only for
 // signals still at their default action (a host program's own handlers, such as
 // Python's for SIGINT, are kept; its exceptions unwind through the writers).
+// SIGXFSZ, at its default action, is ignored from then on: a write past the
+// file-size limit (ulimit -f) fails with EFBIG, which the writer reports and
+// cleans up after, instead of killing the process with a partial file left.
 #pragma once
 #include <string>
 

@@ -3,6 +3,7 @@ read with its features, labels and split; saved as .msg and read back; the same
 graph the CLI reads."""
 import gzip
 import subprocess
+import sys
 
 import pytest
 import torch
@@ -174,3 +175,30 @@ def test_broken_edge_features_name_the_file_and_line(ogb_folder, edge_features):
     _write_csv_gz(root / "raw" / "edge-feat.csv.gz", [[1.0, 2.0]])
     with pytest.raises(RuntimeError, match=r"edge-feat\.csv\.gz: 1 feature rows for 150 edges"):
         matsamp.load_dataset(root)
+
+
+def test_save_past_the_file_size_limit_is_an_error_that_keeps_the_earlier_file(tmp_path):
+    """Graph.save in a process whose file-size limit it passes: a ValueError or
+    RuntimeError naming the file (not a SIGXFSZ), the earlier file intact, nothing left beside it."""
+    path = tmp_path / "g.msg"
+    script = (
+        "import resource, sys, torch, matsamp\n"
+        "g = matsamp.Graph.from_edge_index(torch.randint(0, 5000, (2, 50000), generator=torch.Generator()"
+        ".manual_seed(int(sys.argv[2])), dtype=torch.int64), 5000)\n"
+        "if sys.argv[3] == 'limit':\n"
+        "    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, resource.RLIM_INFINITY))\n"
+        "try:\n"
+        "    g.save(sys.argv[1])\n"
+        "except (ValueError, RuntimeError) as e:\n"
+        "    print(e)\n"
+        "    sys.exit(3)\n")
+    run = lambda seed, limit: subprocess.run([sys.executable, "-c", script, str(path), str(seed), limit],
+                                             capture_output=True, text=True)
+    assert run(1, "none").returncode == 0
+    earlier = path.read_bytes()
+    assert len(earlier) > 64 << 10
+    failed = run(2, "limit")
+    assert failed.returncode == 3, failed.stderr
+    assert f"cannot write {path}: File too large" in failed.stdout
+    assert path.read_bytes() == earlier
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.msg"]
