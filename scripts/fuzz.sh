@@ -11,20 +11,22 @@ build=${MATSAMP_FUZZ_BUILD:-$root/build-fuzz}
 seconds=${MATSAMP_FUZZ_SECONDS:-60}
 data=${MATSAMP_DATA:-$root/../shared/data}
 jobs=${MATSAMP_JOBS:-$(nproc)}
-targets=(npz matrix_market edge_list msg hetero_msg)
+# MATSAMP_FUZZ_TARGETS: some of them only (names as below, space separated).
+all_targets=(npz matrix_market edge_list msg hetero_msg ogb_folder estimate)
+read -r -a targets <<< "${MATSAMP_FUZZ_TARGETS:-${all_targets[*]}}"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DMATSAMP_WITH_CUDA=OFF -DMATSAMP_WITH_MPI=OFF -DMATSAMP_WITH_NCCL=OFF -DMATSAMP_WITH_COMBBLAS=OFF \
   -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_METIS=OFF -DMATSAMP_TESTS=OFF -DMATSAMP_FUZZ=ON > /dev/null
-cmake --build "$build" -j "$jobs" --target matsamp "${targets[@]/#/fuzz_}"
+cmake --build "$build" -j "$jobs" --target matsamp "${all_targets[@]/#/fuzz_}"
 
 # Seeds: the real files where they are small, and generated ones of every kind.
 corpus=$build/corpus
 findings=$build/findings
 rm -rf "$corpus" "$findings"
-mkdir -p "$findings" "${targets[@]/#/$corpus/}"
+mkdir -p "$findings" "${all_targets[@]/#/$corpus/}"
 matsamp=$build/csrc/matsamp
 export ASAN_OPTIONS=detect_leaks=0  # the seed generator is not what is measured
 cp "$data/karate.mtx" "$data/jagmesh7.mtx" "$corpus/matrix_market/"
@@ -38,6 +40,16 @@ printf 'source,target,weight\n# c\n0,1,0.5\n1 , 2,3\n2,0,1e3\n' > "$corpus/edge_
 "$matsamp" generate planted --vertices 40 --classes 3 --features 3 -o "$corpus/msg/planted.msg" > /dev/null
 "$matsamp" convert -g mag:100:3 -o "$corpus/hetero_msg/mag.msg" > /dev/null 2>&1
 cp "$corpus/msg/planted.msg" "$corpus/hetero_msg/"  # the other kind, refused
+# An OGB folder's files cut at NUL bytes (fuzz_ogb_folder.cpp): edges, counts, features, labels,
+# edge features, split; and one without features, labels or split.
+/usr/bin/python3 - "$corpus/ogb_folder" <<'PY'
+import sys
+parts = ["0,1\n1,2\n2,0\n3,1\n", "4\n", "4\n", "0.5,1\n1,2\n-1,0\n3,3\n", "1\n0\nnan\n2\n",
+         "1.5\n2\n3\n4\n", "0\n1\n", "2\n", "3\n"]
+open(sys.argv[1] + "/full", "w").write("\0".join(parts))
+open(sys.argv[1] + "/bare", "w").write("\0".join(["0,1\n1,0\n", "2\n", "2\n"]))
+PY
+MATSAMP_FUZZ_SEED_DIR="$corpus/estimate" "$build/tests/fuzz/fuzz_estimate" -runs=0 "$corpus/estimate" > /dev/null 2>&1
 "$matsamp" sample -g rmat:5 -b 8 --fanouts 2,2 -o "$build/minibatches" > /dev/null 2>&1
 cp "$build"/minibatches/minibatch_00000[0-3].npz "$corpus/npz/"
 /usr/bin/python3 - "$corpus/npz/graph.npz" <<'PY'
