@@ -7,7 +7,7 @@ packages=(g++ cmake ninja-build zlib1g-dev libgtest-dev libcli11-dev
           python3-matplotlib    # experiments/plot_distributed.py
           python3-xxhash python3-tqdm python3-jinja2 python3-fsspec python3-requests python3-psutil  # PyG (../shared/pyg) as a test client
           python3-scipy         # tests of matsamp.Graph.from_scipy
-          python3-venv python3-setuptools   # tests/pip_install_example.sh (pip install ./bindings offline)
+          python3-venv python3-setuptools python3-wheel   # tests/pip_wheel_example.sh (pip wheel . offline)
           clang-format          # scripts/format.sh
           clang libomp-dev libclang-rt-14-dev)   # scripts/fuzz.sh (libFuzzer)
 missing=()

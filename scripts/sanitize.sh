@@ -34,9 +34,9 @@ common="exitcode=23:log_path=$logs/report"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-$common:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=23:print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0}
-# find_package_example and pip_install_example build against this build's sources or install, which link
+# find_package_example and pip_wheel_example build against this build's sources or install, which link
 # without the sanitizer runtime: packaging tests, run by scripts/test.sh and scripts/test-packaging.sh.
-exclude=${MATSAMP_SANITIZE_EXCLUDE:-^(find_package_example|pip_install_example)$}
+exclude=${MATSAMP_SANITIZE_EXCLUDE:-^(find_package_example|pip_wheel_example)$}
 
 cd "$build"
 select=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The packaging examples that scripts/test.sh leaves out: `pip install ./bindings`
-# into a scratch venv and a sample through the installed package. Needs the
+# The packaging examples that scripts/test.sh leaves out: `pip wheel .`, the
+# wheel installed into a scratch venv, a sample through the installed package and
+# its `matsamp` console script. Needs the
 # build scripts/test.sh made (build/).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -12,9 +12,9 @@
 
 namespace {
 
-constexpr const char* kFiles[] = {"raw/edge.csv",         "raw/num-node-list.csv", "raw/num-edge-list.csv",
-                                  "raw/node-feat.csv",    "raw/node-label.csv",    "raw/edge-feat.csv",
-                                  "split/s/train.csv",    "split/s/valid.csv",     "split/s/test.csv"};
+constexpr const char* kFiles[] = {"raw/edge.csv",      "raw/num-node-list.csv", "raw/num-edge-list.csv",
+                                  "raw/node-feat.csv", "raw/node-label.csv",    "raw/edge-feat.csv",
+                                  "split/s/train.csv", "split/s/valid.csv",     "split/s/test.csv"};
 
 }  // namespace
 

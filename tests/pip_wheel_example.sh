@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# `pip install` of the Python package as a user does it offline: a venv over the
-# system's torch, pip building the extension through the project's CMake
-# (bindings/setup.py), then the installed package used from outside the repository.
-# Usage: pip_install_example.sh SOURCE_DIR PYTHON
+# The Python package as a user gets it offline: `pip wheel .` builds the extension
+# and the matsamp command through the project's CMake (setup.py) against the
+# system's torch; the wheel installed into a fresh venv over that torch; the
+# installed package and its `matsamp` console script used from outside the repository.
+# Usage: pip_wheel_example.sh SOURCE_DIR PYTHON
 set -euo pipefail
 source=$1
 python=$2
 dir=$(mktemp -d "${TMPDIR:-/tmp}/matsamp_pip.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-"$python" -m venv --system-site-packages "$dir/venv"
-if ! "$dir/venv/bin/pip" install --no-build-isolation --no-index "$source/bindings" \
+"$python" -m venv --system-site-packages "$dir/builder"
+if ! "$dir/builder/bin/pip" wheel --no-build-isolation --no-index --no-deps -w "$dir/wheels" "$source" \
   > "$dir/pip.log" 2>&1; then
   tail -n 40 "$dir/pip.log"
   exit 1
 fi
+wheel=$(ls "$dir"/wheels/matsamp-*.whl)
+echo "built $(basename "$wheel")"
+"$python" -m venv --system-site-packages "$dir/venv"
+"$dir/venv/bin/pip" install --no-index --no-deps "$wheel" > "$dir/install.log" 2>&1 || { cat "$dir/install.log"; exit 1; }
 cd "$dir"
+version=$("$dir/venv/bin/matsamp" --version)
+[ "$version" = "matsamp 0.1.0" ] || { echo "the console script printed '$version'" >&2; exit 1; }
+echo "console script: $version"
 "$dir/venv/bin/python" - "$dir/venv" <<'PY'
 import importlib.metadata
 import sys

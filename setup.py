@@ -1,4 +1,5 @@
-"""Builds matsamp._C with the project's CMake (the only build description) for pip."""
+"""Builds matsamp._C and the matsamp command with the project's CMake (the only
+build description) for pip, against the torch of the Python running pip."""
 import os
 import pathlib
 import shutil
@@ -8,27 +9,33 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-REPO = pathlib.Path(__file__).resolve().parent.parent
+REPO = pathlib.Path(__file__).resolve().parent
+
+
+def torch_prefix():
+    """Where the torch of this Python keeps its CMake package (any torch: Debian's, pip's, ...)."""
+    import torch.utils
+    return torch.utils.cmake_prefix_path
 
 
 class CMakeBuild(build_ext):
-    """Configures the repository, builds the extension target, copies the module in place.
+    """Configures the repository, builds the extension and the command, copies both in place.
 
-    Extra CMake arguments come from the CMAKE_ARGS environment variable
-    (e.g. CMAKE_ARGS="-DCMAKE_PREFIX_PATH=/path/to/libtorch").
+    CMake finds torch through torch.utils.cmake_prefix_path; extra CMake arguments
+    come from the CMAKE_ARGS environment variable.
     """
 
     def build_extension(self, ext):
         build_dir = pathlib.Path(self.build_temp).resolve() / "cmake"
         configure = ["cmake", "-S", str(REPO), "-B", str(build_dir),
                      "-DCMAKE_BUILD_TYPE=Release", "-DMATSAMP_TESTS=OFF",
-                     f"-DPython3_EXECUTABLE={sys.executable}"]
+                     f"-DPython3_EXECUTABLE={sys.executable}", f"-DCMAKE_PREFIX_PATH={torch_prefix()}"]
         if shutil.which("ninja"):
             configure += ["-G", "Ninja"]
         configure += os.environ.get("CMAKE_ARGS", "").split()
         subprocess.run(configure, check=True)
         jobs = str(self.parallel or os.cpu_count() or 1)
-        subprocess.run(["cmake", "--build", str(build_dir), "--target", "matsamp_python", "-j", jobs],
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", "matsamp_python", "matsamp", "-j", jobs],
                        check=True)
         built = list((build_dir / "python" / "matsamp").glob("_C*.so"))
         if len(built) != 1:
@@ -36,6 +43,9 @@ class CMakeBuild(build_ext):
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[0], target)
+        command = target.parent / "bin" / "matsamp"   # run by the console script (matsamp/_command.py)
+        command.parent.mkdir(exist_ok=True)
+        shutil.copy2(build_dir / "csrc" / "matsamp", command)
 
 
 # setuptools' build trees (and the CMake tree inside them) go under the repository's
@@ -45,7 +55,7 @@ os.makedirs(BUILD_BASE, exist_ok=True)  # egg_info writes there before anything 
 
 setup(
     packages=["matsamp"],
-    package_dir={"": "python"},
+    package_dir={"": "bindings/python"},
     ext_modules=[Extension("matsamp._C", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     options={"build": {"build_base": BUILD_BASE}, "egg_info": {"egg_base": BUILD_BASE}},
