@@ -14,7 +14,8 @@ echo "matsamp tests: ${summary:-no summary}; $skipped of them skipped"
 # Why, grouped: GoogleTest's GTEST_SKIP reason is the line after "Skipped" in ctest's log.
 grep -A1 -E ": Skipped$" Testing/Temporary/LastTest.log 2>/dev/null | grep -vE -- "^--$|: Skipped$" |
   sort | uniq -c | sed -E 's/^ *([0-9]+) /matsamp tests: skipped \1: /' || true
-# pytest runs as one ctest test: its own counts and skip reasons (-rs).
-grep -hE "^[0-9]+ (passed|failed).* in [0-9.]+s|^SKIPPED \[" Testing/Temporary/LastTest.log 2>/dev/null |
-  sed -E 's/^/matsamp tests: pytest: /' || true
+# pytest runs as one ctest test per file (python_<file>): their counts summed, and the skip reasons (-rs).
+grep -hE "^[0-9]+ (passed|failed).* in [0-9.]+s" Testing/Temporary/LastTest.log 2>/dev/null |
+  grep -oE "[0-9]+ (passed|failed|skipped)" | awk '{n[$2] += $1} END {for (k in n) printf "matsamp tests: pytest: %d %s\n", n[k], k}' || true
+grep -hE "^SKIPPED \[" Testing/Temporary/LastTest.log 2>/dev/null | sed -E 's/^/matsamp tests: pytest: /' || true
 grep -qE "out of [1-9]" ctest.log || { echo "matsamp tests: no test ran" >&2; exit 1; }
