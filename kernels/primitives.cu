@@ -4,6 +4,7 @@
 #include <cub/device/device_segmented_sort.cuh>
 
 #include "kernels/cuda_check.cuh"
+#include "kernels/device_ops.h"
 #include "kernels/device_primitives.h"
 
 namespace matsamp::gpu {
@@ -125,14 +126,17 @@ void sort_pairs(DeviceEngine& engine, DeviceArray<uint64_t>& keys, DeviceArray<i
   stable_sort_pairs(engine, keys, values, end_bit);
 }
 
-void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, DeviceArray<int32_t>& colidx,
-               DeviceArray<float>& values) {
+namespace {
+
+// Each row's entries sorted by column id, values (of any type) moving along.
+template <class Value>
+void sort_rows_by_column(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, DeviceArray<int32_t>& colidx,
+                         DeviceArray<Value>& values) {
   const int64_t n = colidx.size();
-  if (n <= 1 || rows <= 0) return;
   DeviceArray<int32_t> colidx_alt(engine, n);
-  DeviceArray<float> values_alt(engine, n);
+  DeviceArray<Value> values_alt(engine, n);
   cub::DoubleBuffer<int32_t> k(colidx.data(), colidx_alt.data());
-  cub::DoubleBuffer<float> v(values.data(), values_alt.data());
+  cub::DoubleBuffer<Value> v(values.data(), values_alt.data());
   const cudaStream_t stream = stream_of(engine);
   with_temp_storage(
       engine,
@@ -144,11 +148,15 @@ void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, Device
   if (v.Current() != values.data()) values.swap(values_alt);
 }
 
-namespace {
+}  // namespace
 
-__global__ void fill_indices(int64_t* index, int64_t n) {
-  for (int64_t i = thread_index(); i < n; i += thread_count()) index[i] = i;
+void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, DeviceArray<int32_t>& colidx,
+               DeviceArray<float>& values) {
+  if (colidx.size() <= 1 || rows <= 0) return;
+  sort_rows_by_column(engine, rows, rowptr, colidx, values);
 }
+
+namespace {
 
 __global__ void gather_by_index(const int64_t* index, int64_t n, const float* values, const int64_t* carried,
                                 float* values_out, int64_t* carried_out) {
@@ -165,23 +173,11 @@ void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, Device
   const int64_t n = colidx.size();
   if (n <= 1 || rows <= 0) return;
   const cudaStream_t stream = stream_of(engine);
-  DeviceArray<int64_t> index(engine, n), index_alt(engine, n);
-  fill_indices<<<blocks_for_threads(n), kBlockThreads, 0, stream>>>(index.data(), n);
-  MATSAMP_CUDA_LAUNCHED("fill_indices");
-  DeviceArray<int32_t> colidx_alt(engine, n);
-  cub::DoubleBuffer<int32_t> k(colidx.data(), colidx_alt.data());
-  cub::DoubleBuffer<int64_t> v(index.data(), index_alt.data());
-  with_temp_storage(
-      engine,
-      [&](void* temp, size_t& bytes) {
-        return cub::DeviceSegmentedSort::SortPairs(temp, bytes, k, v, n, rows, rowptr, rowptr + 1, stream);
-      },
-      "cub::DeviceSegmentedSort::SortPairs");
-  if (k.Current() != colidx.data()) colidx.swap(colidx_alt);
-  const int64_t* order = v.Current();
+  DeviceArray<int64_t> order = sequence_ids(engine, n);  // each entry's index, sorted with it
+  sort_rows_by_column(engine, rows, rowptr, colidx, order);
   DeviceArray<float> values_sorted(engine, n);
   DeviceArray<int64_t> carried_sorted(engine, n);
-  gather_by_index<<<blocks_for_threads(n), kBlockThreads, 0, stream>>>(order, n, values.data(), carried.data(),
+  gather_by_index<<<blocks_for_threads(n), kBlockThreads, 0, stream>>>(order.data(), n, values.data(), carried.data(),
                                                                        values_sorted.data(), carried_sorted.data());
   MATSAMP_CUDA_LAUNCHED("gather_by_index");
   values.swap(values_sorted);
