@@ -66,26 +66,18 @@ class OpaqueBackend final : public Backend {
   }
   Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                      Ids* positions = nullptr) override {
-    Ids inner_positions;
-    Matrix drawn = seal(inner_->sample_rows(open(a), open(rows), s, keys, positions ? &inner_positions : nullptr));
-    if (positions) *positions = seal(std::move(inner_positions));
-    return drawn;
+    return sealed_with_positions(positions,
+                                 [&](Ids* at) { return inner_->sample_rows(open(a), open(rows), s, keys, at); });
   }
   Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Matrix& mask,
                             Ids* positions = nullptr) override {
-    Ids inner_positions;
-    Matrix drawn = seal(
-        inner_->sample_rows_masked(open(a), open(rows), s, keys, open(mask), positions ? &inner_positions : nullptr));
-    if (positions) *positions = seal(std::move(inner_positions));
-    return drawn;
+    return sealed_with_positions(
+        positions, [&](Ids* at) { return inner_->sample_rows_masked(open(a), open(rows), s, keys, open(mask), at); });
   }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override {
-    Ids inner_positions;
-    Matrix drawn =
-        seal(inner_->labor_sample_rows(open(a), open(rows), s, keys, positions ? &inner_positions : nullptr));
-    if (positions) *positions = seal(std::move(inner_positions));
-    return drawn;
+    return sealed_with_positions(positions,
+                                 [&](Ids* at) { return inner_->labor_sample_rows(open(a), open(rows), s, keys, at); });
   }
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                             const SampleKeys& keys) override {
@@ -146,6 +138,14 @@ class OpaqueBackend final : public Backend {
   }
 
  private:
+  // The inner backend's draw(at), its matrix and (when asked for) positions sealed.
+  template <class Draw>
+  Matrix sealed_with_positions(Ids* positions, Draw draw) {
+    Ids at;
+    Matrix drawn = seal(draw(positions ? &at : nullptr));
+    if (positions) *positions = seal(std::move(at));
+    return drawn;
+  }
   Matrix seal(Matrix m) {
     const int64_t rows = m.rows(), cols = m.cols(), nnz = m.nnz();
     const bool uniform = m.uniform_rows();

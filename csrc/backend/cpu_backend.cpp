@@ -63,28 +63,22 @@ class CpuBackend final : public Backend {
   }
   Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                      Ids* positions = nullptr) override {
-    std::vector<vid_t> at;
-    Matrix drawn = wrap(matsamp::sample_rows(host(a, "sample_rows"), host(rows, "sample_rows"), s, keys,
-                                             a.uniform_rows(), positions ? &at : nullptr));
-    if (positions) *positions = wrap_array(std::move(at));
-    return drawn;
+    return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {
+      return matsamp::sample_rows(host(a, "sample_rows"), host(rows, "sample_rows"), s, keys, a.uniform_rows(), at);
+    });
   }
   Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Matrix& mask,
                             Ids* positions = nullptr) override {
     const char* op = "sample_rows_masked";
-    std::vector<vid_t> at;
-    Matrix drawn = wrap(matsamp::sample_rows_masked(host(a, op), host(rows, op), s, keys, a.uniform_rows(),
-                                                    host(mask, op), positions ? &at : nullptr));
-    if (positions) *positions = wrap_array(std::move(at));
-    return drawn;
+    return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {
+      return matsamp::sample_rows_masked(host(a, op), host(rows, op), s, keys, a.uniform_rows(), host(mask, op), at);
+    });
   }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override {
-    std::vector<vid_t> at;
-    Matrix drawn = wrap(matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s,
-                                                   keys, positions ? &at : nullptr));
-    if (positions) *positions = wrap_array(std::move(at));
-    return drawn;
+    return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {
+      return matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s, keys, at);
+    });
   }
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                             const SampleKeys& keys) override {
@@ -165,6 +159,15 @@ class CpuBackend final : public Backend {
     storage->data = std::move(data);
     const int64_t size = static_cast<int64_t>(storage->data.size());
     return Array<T>(this, std::move(storage), size);
+  }
+
+  // draw(at) of a draw op, with `at` the positions' vector when `positions` asks for them.
+  template <class Draw>
+  Matrix drawn_with_positions(Ids* positions, Draw draw) {
+    std::vector<vid_t> at;
+    Matrix drawn = wrap(draw(positions ? &at : nullptr));
+    if (positions) *positions = wrap_array(std::move(at));
+    return drawn;
   }
 
   const CsrMatrix& host(const Matrix& m, const char* op) const {
