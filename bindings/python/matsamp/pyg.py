@@ -346,18 +346,14 @@ class _Subgraphs:
             [layer.row_offsets for layer in layers], [layer.col_offsets for layer in layers],
             [layer.positions for layer in layers], self.edge_ids, self.node_wise)
         vertices = layers[-1].vertices
-        node_attributes, edge_attributes, others = _attributes(self.data, self.data.num_nodes,
-                                                               self.data.edge_index.size(1))
         nodes, edges = layers[-1].col_offsets.tolist(), edge_offsets.tolist()
         for g, (sampled_nodes, sampled_edges) in enumerate(zip(num_nodes.tolist(), num_edges.tolist())):
             n0, n1, e0, e1 = nodes[g], nodes[g + 1], edges[g], edges[g + 1]
-            n_id, batch_e_id = vertices[n0:n1], e_id[e0:e1]
-            batch = {key: value.index_select(0, n_id) for key, value in node_attributes.items()}
-            batch.update({key: value.index_select(0, batch_e_id) for key, value in edge_attributes.items()}, **others)
-            batch.update(n_id=n_id, e_id=batch_e_id, edge_index=edge_index[2 * e0:2 * e1].view(2, e1 - e0),
-                         batch_size=sampled_nodes[0], num_sampled_nodes=sampled_nodes,
-                         num_sampled_edges=sampled_edges)
-            yield batch
+            fields = dict(n_id=vertices[n0:n1], e_id=e_id[e0:e1], edge_index=edge_index[2 * e0:2 * e1].view(2, e1 - e0),
+                          batch_size=sampled_nodes[0], num_sampled_nodes=sampled_nodes,
+                          num_sampled_edges=sampled_edges)
+            yield {**_cut(self.data, fields, n_id=fields["n_id"], num_nodes=self.data.num_nodes, e_id=fields["e_id"],
+                          num_edges=self.data.edge_index.size(1)), **fields}
 
     def data_of(self, fields):
         """A batch's fields as a PyG Data (when PyG imports), else a Batch."""
@@ -496,37 +492,28 @@ def _pyg_data(name):
         return None
 
 
-def _attributes(store, num_nodes=None, num_edges=None):
-    """store's attributes other than its edge_index, split into those per node,
-    per edge and the others (a PyG store says which are which; otherwise their
-    first dimension does; count None: none of that kind)."""
+def _cut(store, fields, n_id=None, num_nodes=None, e_id=None, num_edges=None):
+    """store's attributes other than fields, those per node indexed by n_id and
+    those per edge by e_id (a PyG store says which are which; otherwise their
+    first dimension does)."""
     is_pyg = hasattr(store, "is_node_attr")
 
     def per(key, value, kind, count):
-        if count is None:
-            return False
         if is_pyg:
             return getattr(store, f"is_{kind}_attr")(key)
         return isinstance(value, torch.Tensor) and value.dim() > 0 and value.size(0) == count
 
-    node, edge, other = {}, {}, {}
+    attributes = {}
     for key in (store.keys() if is_pyg else vars(store)):
-        if key in ("edge_index", "num_nodes"):
+        if key in ("edge_index", "num_nodes") or key in fields:
             continue
         value = store[key] if is_pyg else getattr(store, key)
-        kind = node if per(key, value, "node", num_nodes) else edge if per(key, value, "edge", num_edges) else other
-        kind[key] = value
-    return node, edge, other
-
-
-def _cut(store, fields, n_id=None, num_nodes=None, e_id=None, num_edges=None):
-    """store's attributes other than fields, those per node indexed by n_id and
-    those per edge by e_id."""
-    node, edge, other = _attributes(store, num_nodes if n_id is not None else None,
-                                    num_edges if e_id is not None else None)
-    cut = {key: value[n_id] for key, value in node.items()}
-    cut.update({key: value[e_id] for key, value in edge.items()}, **other)
-    return {key: value for key, value in cut.items() if key not in fields}
+        if n_id is not None and per(key, value, "node", num_nodes):
+            value = value[n_id]
+        elif e_id is not None and per(key, value, "edge", num_edges):
+            value = value[e_id]
+        attributes[key] = value
+    return attributes
 
 
 def _make_hetero_batch(data, nodes, edges, num_nodes):
