@@ -90,18 +90,8 @@ std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>, std::vector<at::Ten
 sample_hetero(const HeteroPtr& holder, const std::string& seed_type, const at::Tensor& seeds,
               const at::Tensor& seed_offsets, const std::string& sampler_name, std::vector<int64_t> counts,
               int64_t layers, int64_t first_minibatch, int64_t epoch, int64_t seed) {
-  const char* op = "matsamp.sample_hetero";
-  const HeteroGraph& g = holder->graph();
-  const int type = translate_errors([&] { return g.type_index(seed_type); });
-  const std::vector<vid_t> ids = to_vertex_ids(seeds, g.types[type].count, op, "seeds");
-  const Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), op, "seed_offsets");
-  TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ", first_minibatch);
-  const auto sampler = holder->sampler(sampler_name, counts, layers);
-  std::lock_guard<std::mutex> lock(holder->sampling_mutex());
-  HeteroBulkSample bulk = translate_errors([&] {
-    Context ctx{holder->backend(), to_seed(seed, op)};
-    return to_host(holder->backend(), sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, op)));
-  });
+  HeteroBulkSample bulk = holder->sample("matsamp.sample_hetero", seed_type, seeds, seed_offsets, sampler_name, counts,
+                                         layers, first_minibatch, epoch, seed);
   std::vector<at::Tensor> rowptr, col, value, row_offsets, vertices, vertex_offsets;
   for (HeteroSampledLayer& layer : bulk.layers) {
     for (size_t r = 0; r < layer.adj.size(); ++r) {
@@ -119,6 +109,22 @@ sample_hetero(const HeteroPtr& holder, const std::string& seed_type, const at::T
 }
 
 }  // namespace
+
+HeteroBulkSample HeteroGraphHolder::sample(const char* op, const std::string& seed_type, const at::Tensor& seeds,
+                                           const at::Tensor& seed_offsets, const std::string& sampler_name,
+                                           const std::vector<int64_t>& counts, int64_t layers, int64_t first_minibatch,
+                                           int64_t epoch, int64_t seed) const {
+  const int type = translate_errors([&] { return graph_.type_index(seed_type); });
+  const std::vector<vid_t> ids = to_vertex_ids(seeds, graph_.types[type].count, op, "seeds");
+  const Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), op, "seed_offsets");
+  TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ", first_minibatch);
+  const auto hetero_sampler = sampler(sampler_name, counts, layers);
+  std::lock_guard<std::mutex> lock(sampling_mutex_);
+  return translate_errors([&] {
+    Context ctx{*backend_, to_seed(seed, op)};
+    return to_host(*backend_, hetero_sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, op)));
+  });
+}
 
 void register_hetero_graph_class() {
   static const bool registered = (define_hetero_graph_class(), true);

@@ -13,6 +13,7 @@
 #include "backend/backend.h"
 #include "convert.h"
 #include "graph/hetero_graph.h"
+#include "sampling/hetero_sample.h"
 #include "sampling/registry.h"
 
 namespace matsamp::bindings {
@@ -77,8 +78,13 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     }
     return kept;
   }
-  Backend& backend() const { return *backend_; }
-  std::mutex& sampling_mutex() const { return sampling_mutex_; }
+  // A bulk of seed_type's seeds (cut by seed_offsets) sampled by `sampler_name`
+  // with `counts` over `layers` (as sampler()), on the host; `op` names the
+  // caller in errors (bad seeds, offsets, first minibatch, seed or epoch).
+  HeteroBulkSample sample(const char* op, const std::string& seed_type, const at::Tensor& seeds,
+                          const at::Tensor& seed_offsets, const std::string& sampler_name,
+                          const std::vector<int64_t>& counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
+                          int64_t seed) const;
 
  private:
   void check_unfrozen() const {

@@ -153,20 +153,10 @@ HeteroBatches pyg_hetero_batches(const HeteroPtr& holder, const std::string& see
                                  const at::Tensor& seed_offsets, const std::string& sampler_name,
                                  std::vector<int64_t> counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
                                  int64_t seed) {
-  const HeteroGraph& g = holder->graph();
-  const int type = translate_errors([&] { return g.type_index(seed_type); });
-  const std::vector<vid_t> ids = to_vertex_ids(seeds, g.types[type].count, kOp, "seeds");
-  const Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), kOp, "seed_offsets");
-  TORCH_CHECK_VALUE(first_minibatch >= 0, kOp, ": first_minibatch must be non-negative, got ", first_minibatch);
-  const auto sampler = holder->sampler(sampler_name, counts, layers);
+  const HeteroBulkSample bulk =
+      holder->sample(kOp, seed_type, seeds, seed_offsets, sampler_name, counts, layers, first_minibatch, epoch, seed);
   const bool node_wise = find_hetero_sampler(sampler_name).family == SamplerFamily::node_wise;
-  std::lock_guard<std::mutex> lock(holder->sampling_mutex());
-  return translate_errors([&] {
-    Context ctx{holder->backend(), to_seed(seed, kOp)};
-    const HeteroBulkSample bulk =
-        to_host(holder->backend(), sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, kOp)));
-    return assemble(*holder, bulk, node_wise);
-  });
+  return translate_errors([&] { return assemble(*holder, bulk, node_wise); });
 }
 
 }  // namespace

@@ -123,12 +123,12 @@ const Spec& find_in(const std::vector<Spec>& registry, const std::string& name, 
 std::vector<std::string> sampler_names() { return names_of(sampler_registry()); }
 
 const SamplerSpec& find_sampler(const std::string& name) {
-  for (const HeteroSamplerSpec& spec : hetero_sampler_registry())
-    MATSAMP_CHECK(spec.name != name || std::any_of(sampler_registry().begin(), sampler_registry().end(),
-                                                   [&](const SamplerSpec& s) { return s.name == name; }),
-                  "the ", name,
-                  " sampler samples heterogeneous graphs (an OGB heterogeneous folder, a "
-                  "heterogeneous .msg or mag:PAPERS)");
+  const auto named = [&](const auto& spec) { return spec.name == name; };
+  const bool homogeneous = std::any_of(sampler_registry().begin(), sampler_registry().end(), named);
+  const bool heterogeneous = std::any_of(hetero_sampler_registry().begin(), hetero_sampler_registry().end(), named);
+  MATSAMP_CHECK(homogeneous || !heterogeneous, "the ", name,
+                " sampler samples heterogeneous graphs (an OGB heterogeneous folder, a "
+                "heterogeneous .msg or mag:PAPERS)");
   return find_in(sampler_registry(), name, "sampler");
 }
 
