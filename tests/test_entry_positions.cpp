@@ -68,15 +68,19 @@ TEST(EntryPositions, RejectsMismatchedShapesAndIds) {
       "entry_positions: column id -1 out of range for 10 x 10");
 }
 
-// Every sampler's layers on Cora: each entry found is the graph's entry for its
-// row and column; only the self-loops that Â adds are missing from the graph.
-TEST(EntryPositions, NameEverySampledEdgeOfEverySampler) {
-  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  const CsrMatrix adj = symmetrize(g.adj);
-  auto backend = make_cpu_backend();
-  LocalGraph graph(*backend, adj);
+// Three minibatches of seeds on Cora (symmetrized), registered in a CPU backend.
+class EntryPositionsOnCora : public ::testing::Test {
+ protected:
+  const CsrMatrix adj = symmetrize(read_npz_graph(testing::data_file("cora.npz")).adj);
+  std::unique_ptr<Backend> backend = make_cpu_backend();
+  LocalGraph graph{*backend, adj};
   const std::vector<vid_t> seeds{0, 5, 17, 300, 2000, 9, 1200, 2707};
   const Offsets offsets{0, 3, 5, 8};
+};
+
+// Every sampler's layers on Cora: each entry found is the graph's entry for its
+// row and column; only the self-loops that Â adds are missing from the graph.
+TEST_F(EntryPositionsOnCora, NameEverySampledEdgeOfEverySampler) {
   for (const SamplerSpec& spec : sampler_registry()) {
     const auto sampler = make_sampler(spec.name, graph, params_from_sizes(spec, {3, 3}, true));
     Context ctx{*backend, 11};
@@ -170,13 +174,7 @@ TEST(EntryPositions, CompactionCarriesIdsWithTheirEntries) {
 
 // What a sampler records with Context::record_positions equals what is located
 // afterwards: GraphSAGE's and LABOR's draws record them; the others are located.
-TEST(EntryPositions, RecordedPositionsEqualLocatedOnes) {
-  const Graph g = read_npz_graph(testing::data_file("cora.npz"));
-  const CsrMatrix adj = symmetrize(g.adj);
-  auto backend = make_cpu_backend();
-  LocalGraph graph(*backend, adj);
-  const std::vector<vid_t> seeds{0, 5, 17, 300, 2000, 9, 1200, 2707};
-  const Offsets offsets{0, 3, 5, 8};
+TEST_F(EntryPositionsOnCora, RecordedPositionsEqualLocatedOnes) {
   for (const char* name : {"graphsage", "labor"}) {
     const auto sampler = make_sampler(name, graph, params_from_sizes(find_sampler(name), {4, 3}, true));
     const Ids resident_seeds = backend->upload_ids(seeds);
