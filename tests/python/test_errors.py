@@ -164,3 +164,38 @@ def test_wrong_types_are_one_line_type_errors(cora):
            lambda: matsamp.Graph.load("missing.npz", symmetrize="yes"))
     raises(TypeError, "seed must be an int, got str", lambda: cora.training_nodes(0.5, seed="a"))
     raises(TypeError, "fraction must be a number, got str", lambda: cora.training_nodes("half"))
+
+
+def test_bad_edge_arrays_and_bulk_fields_are_one_line_errors(cora):
+    """torch.ops.matsamp.graph_from_edge_index and pyg_batches, called directly."""
+    build = torch.ops.matsamp.graph_from_edge_index
+    raises(ValueError, "num_nodes must be non-negative, got -1",
+           lambda: build(-1, torch.tensor([0]), torch.tensor([0]), None))
+    raises(ValueError, "row and col must be 1-D with one id per entry",
+           lambda: build(3, torch.tensor([0, 1]), torch.tensor([0]), None))
+    raises(TypeError, "row and col must both be int32 or both int64, got Int and Long",
+           lambda: build(3, torch.tensor([0], dtype=torch.int32), torch.tensor([0]), None))
+    raises(ValueError, "1 weights for 2 entries",
+           lambda: build(3, torch.tensor([0, 1]), torch.tensor([1, 2]), torch.tensor([1.0])))
+    raises(ValueError, r"entry \(0, 5\) outside 3 x 3",
+           lambda: build(3, torch.tensor([0]), torch.tensor([5]), None))
+
+    layers = matsamp.ops.sample_bulk(cora, "graphsage", SEEDS, OFFSETS, [2, 2])
+    fields = lambda ls, positions, edge_ids: torch.ops.matsamp.pyg_batches(
+        [l.rowptr for l in ls], [l.col for l in ls], [l.row_offsets for l in ls], [l.col_offsets for l in ls],
+        positions, edge_ids, True)
+    raises(ValueError, "has .* entries but 0 positions \\(sample with edge_positions=True\\)",
+           lambda: fields(layers, [l.positions for l in layers], torch.arange(10)))
+    raises(ValueError, "every per-layer list needs one tensor per layer",
+           lambda: fields(layers, [torch.zeros(0, dtype=torch.int64)], torch.arange(10)))
+    located = matsamp.ops.sample_bulk(cora, "graphsage", SEEDS, OFFSETS, [2, 2], edge_positions=True)
+    raises(ValueError, "is past the 10 edge ids",
+           lambda: fields(located, [l.positions for l in located], torch.arange(10)))
+
+
+def test_console_script_without_its_command_says_so(tmp_path, monkeypatch):
+    """matsamp's console script (a pip install) when the command was not installed with the package."""
+    from matsamp import _command
+    monkeypatch.setattr(_command, "__file__", str(tmp_path / "_command.py"))
+    with pytest.raises(SystemExit, match="the command was not installed with this package"):
+        _command.main()
