@@ -124,6 +124,7 @@ class SelfCommunicator final : public Communicator {
   }
   void barrier() override {}
   std::unique_ptr<Communicator> split(int, int) override { return std::make_unique<SelfCommunicator>(); }
+  std::unique_ptr<Communicator> concurrent_duplicate() override { return std::make_unique<SelfCommunicator>(); }
   [[noreturn]] void abort(const std::string& message) override {
     std::fprintf(stderr, "matsamp: error: %s\n", message.c_str());
     std::fflush(stderr);

@@ -56,6 +56,11 @@ class Communicator {
   virtual void barrier() = 0;
   // Ranks with the same color form a new communicator, ordered by key.
   virtual std::unique_ptr<Communicator> split(int color, int key) = 0;
+  // Collective: a communicator of the same ranks, for host buffers, whose operations
+  // may run on another thread while this one's run (each thread making the operations
+  // of its communicator in the same order on every rank). Null where the transport
+  // cannot: MPI without MPI_THREAD_MULTIPLE.
+  virtual std::unique_ptr<Communicator> concurrent_duplicate() = 0;
   // Ends every rank of the job with one message (never a hang).
   [[noreturn]] virtual void abort(const std::string& message) = 0;
 

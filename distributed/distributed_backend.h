@@ -32,6 +32,7 @@ class DistributedBackend final : public Backend {
 
   std::string name() const override;
   void finish_collectives() override { product_.finish(); }
+  const Communicator* collective_communicator() const override { return &product_.grid().world(); }
   // The device is the local backend's.
   DeviceCounters device_counters() const override { return local_->device_counters(); }
   void release_cached_memory() override { local_->release_cached_memory(); }

@@ -23,8 +23,9 @@ MpiSession::MpiSession() {
   check_mpi(MPI_Initialized(&initialized), "MPI_Initialized");
   if (initialized) return;
   int provided = 0;
-  // Funneled: OpenMP threads compute, only the main thread talks.
-  check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  // Multiple: training samples and fetches features on threads of their own, each
+  // through its own communicator (concurrent_duplicate). OpenMP threads never call MPI.
+  check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
   owned_ = true;
 }
 
@@ -169,6 +170,13 @@ class MpiCommunicator final : public Communicator {
     MPI_Comm out;
     check_mpi(MPI_Comm_split(comm_, color, key, &out), "MPI_Comm_split");
     return std::make_unique<MpiCommunicator>(out, limit_);
+  }
+
+  std::unique_ptr<Communicator> concurrent_duplicate() override {
+    int level = MPI_THREAD_SINGLE;
+    check_mpi(MPI_Query_thread(&level), "MPI_Query_thread");  // the same on every rank: one library
+    if (level != MPI_THREAD_MULTIPLE) return nullptr;
+    return std::make_unique<MpiCommunicator>(duplicate(comm_), limit_);
   }
 
   [[noreturn]] void abort(const std::string& message) override {

@@ -204,6 +204,10 @@ class NcclCommunicator final : public Communicator {
     return std::make_unique<NcclCommunicator>(bootstrap_, out, device_);
   }
 
+  // Through the bootstrap (MPI): NCCL's operations on two communicators of one GPU
+  // must not run at once, since their kernels may wait for each other across ranks.
+  std::unique_ptr<Communicator> concurrent_duplicate() override { return bootstrap_.concurrent_duplicate(); }
+
   [[noreturn]] void abort(const std::string& message) override {
     ncclCommAbort(comm_);  // unblocks kernels waiting on peers that are gone
     bootstrap_.abort(message);

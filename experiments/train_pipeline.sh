@@ -7,9 +7,11 @@
 # training thread's waits and the final loss (equal in every setting).
 #
 #   experiments/train_pipeline.sh [extra matsamp train options, e.g. --device cuda]
+#   LAUNCH="mpirun -np 2" experiments/train_pipeline.sh --distributed partitioned
 #
 # Environment: MATSAMP (default build/csrc/matsamp), WORK (default /tmp/matsamp_pipeline),
-# REPEAT (runs per setting, default 2).
+# REPEAT (runs per setting, default 2), LAUNCH (words before the command: a launcher;
+# rank 0's times are shown), SETTINGS (the settings compared, separated by '|').
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 matsamp=${MATSAMP:-$root/build/csrc/matsamp}
@@ -20,9 +22,10 @@ graph=$work/planted200k.msg
 common=(train -g "$graph" --sampler ladies --samples 2048,2048 -b 256 -k 8 --hidden 8 --epochs 2
         --patience 0 --split random --train-per-class 6000 --torch-threads 1 --seed 1)
 for ((r = 0; r < ${REPEAT:-2}; r++)); do
-  for setting in "" "--no-pipeline" "--no-pipeline --no-prefetch"; do
-    # shellcheck disable=SC2086  # the setting is words
-    "$matsamp" "${common[@]}" $setting "$@" | grep '"epoch":1,' | SETTING="[$setting]" python3 -c '
+  IFS='|' read -r -a settings <<< "${SETTINGS:-|--no-pipeline|--no-pipeline --no-prefetch}"
+  for setting in "${settings[@]}"; do
+    # shellcheck disable=SC2086  # the setting and the launcher are words
+    ${LAUNCH:-} "$matsamp" "${common[@]}" $setting "$@" | grep '"epoch":1,' | SETTING="[$setting]" python3 -c '
 import json, os, sys
 e = json.loads(sys.stdin.read()); t = {k: v[0] for k, v in e["time_s"].items()}
 loop = t["epoch"] - t["evaluation"]

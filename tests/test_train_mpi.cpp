@@ -108,10 +108,13 @@ INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpi,
 // Graph-partitioned training: each rank reads from a .msg file only its block row
 // of A, its feature rows and the labels of the split, samples through the
 // distributed product and fetches feature rows from their owners; the loss
-// curve is that of one process holding the whole graph.
+// curve is that of one process holding the whole graph. With the grid on a
+// communicator of its own, sampling runs ahead of the steps on the prefetching
+// worker (and the feature fetch on the preparing one) beside the gradient sums.
 struct PartitionedCase {
   std::string sampler;
   int replication;
+  bool own_communicator = false;
 };
 
 class TrainMpiPartitioned : public ::testing::TestWithParam<PartitionedCase> {};
@@ -140,7 +143,9 @@ TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
   options.epoch.seed = 9;
   options.threads = 1;
 
-  ProcessGrid grid(world(), c);
+  const std::unique_ptr<Communicator> sampling = GetParam().own_communicator ? world().concurrent_duplicate() : nullptr;
+  ASSERT_TRUE(sampling || !GetParam().own_communicator) << "the MPI of this build has no MPI_THREAD_MULTIPLE";
+  ProcessGrid grid(sampling ? *sampling : world(), c);
   const TrainingData part =
       read_partitioned_training_data(path, RowBlocks{g.num_vertices(), grid.process_rows()}, grid.row(), {});
   PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware);
@@ -173,9 +178,12 @@ TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
 
 INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpiPartitioned,
                          ::testing::Values(PartitionedCase{"graphsage", 1}, PartitionedCase{"graphsage", 2},
-                                           PartitionedCase{"ladies", 1}, PartitionedCase{"fastgcn", 2}),
+                                           PartitionedCase{"ladies", 1}, PartitionedCase{"fastgcn", 2},
+                                           PartitionedCase{"graphsage", 1, true}, PartitionedCase{"graphsage", 2, true},
+                                           PartitionedCase{"ladies", 2, true}),
                          [](const auto& info) {
-                           return info.param.sampler + "_c" + std::to_string(info.param.replication);
+                           return info.param.sampler + "_c" + std::to_string(info.param.replication) +
+                                  (info.param.own_communicator ? "_prefetched" : "");
                          });
 
 // Two communities with no edge between them, renumbered so that each is one of the

@@ -17,6 +17,8 @@
 
 namespace matsamp {
 
+class Communicator;  // distributed/communicator.h
+
 // How normalize_rows scales a row.
 enum class RowScale {
   by_sum,             // each value / the row's sum
@@ -100,6 +102,9 @@ class Backend {
   // sampling calls that processes may end at different points, before any
   // other collective. Elsewhere it does nothing.
   virtual void finish_collectives() {}
+  // What such a backend's collectives go through (null: its ops are local). Sampling
+  // runs on a thread of its own only where training makes no other call through it.
+  virtual const Communicator* collective_communicator() const { return nullptr; }
 
   // ---- Ops (contracts in ops/ops.h)
   virtual Matrix spgemm(const Matrix& a, const Matrix& b) = 0;

@@ -379,13 +379,15 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
                 "--distributed partitioned evaluates sampled minibatches (--evaluation sampled): no rank holds the "
                 "whole neighbourhood matrix that full evaluation multiplies by");
   o.train.feature_replication = o.replication;
-  o.train.prefetch = false;  // sampling is collective: it runs between the steps
   if (leader)
     std::fprintf(stderr,
                  "matsamp: --distributed partitioned uses %s as stored (no --symmetrize, self-loop or "
                  "largest-component cleanup; convert with them first)\n",
                  path.c_str());
-  ProcessGrid grid(comm, o.replication);
+  // Sampling is collective: through a communicator of its own it runs on the
+  // prefetching worker, ahead of the steps; otherwise between them.
+  const std::unique_ptr<Communicator> sampling_comm = comm.concurrent_duplicate();
+  ProcessGrid grid(sampling_comm ? *sampling_comm : comm, o.replication);
   TrainingData data;
   agree_on(comm, [&] {
     data = read_partitioned_training_data(path, RowBlocks{read_binary_csr_info(path).vertices, grid.process_rows()},
@@ -393,8 +395,10 @@ void train_partitioned(TrainCommandOptions& o, Communicator& comm) {
   });
   const GraphProduct::RowWork work = parse_row_work(o.row_work);
   o.train.split_row_sampling = every_rank_samples(GraphMode::partitioned, work);
-  PartitionedSampling graph(grid, read_block_row(path, grid), GraphProduct::Exchange::sparsity_aware,
-                            make_cpu_backend(), work);
+  DistributedCsr block_row = read_block_row(path, grid);
+  std::unique_ptr<Backend> local;  // --device: where each rank's local ops run
+  agree_on(comm, [&] { local = make_backend(o.sampler, block_row.local); });
+  PartitionedSampling graph(grid, std::move(block_row), GraphProduct::Exchange::sparsity_aware, std::move(local), work);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
   o.train.epoch = o.sampler.epoch;
   if (leader)

@@ -104,7 +104,9 @@ struct TrainingLoop::State {
                   comm.size(), " processes");
     sampling_lanes = plan.rank_lanes(comm.rank() / group, comm.size() / group);
     progress.kept.assign(task.kept_scores(), 0.0);
-    if (options.prefetch) prefetcher = std::make_unique<BackgroundWorker>();
+    // A collective backend samples ahead only through a communicator of its own.
+    if (options.prefetch && backend.collective_communicator() != &comm)
+      prefetcher = std::make_unique<BackgroundWorker>();
     if (options.pipeline) preparer = std::make_unique<BackgroundWorker>();
     broadcast_parameters(task.model().parameters(), comm);
     optimizer = std::make_unique<torch::optim::Adam>(
@@ -124,6 +126,8 @@ PreparedStep TrainingLoop::State::prepare_step(const SampledBulk& sample, const 
     const int64_t id = plan.minibatch(bulk, lane, step);
     out.lanes.emplace_back(id, id < 0 ? nullptr : task.prepare(sample, id, out.times));
   }
+  if (task.completes_while_preparing())
+    for (auto& lane : out.lanes) task.complete(lane.second.get(), out.times);
   return out;
 }
 
@@ -131,11 +135,12 @@ PreparedStep TrainingLoop::State::prepare_step(const SampledBulk& sample, const 
 // whole step (all ranks), so the summed gradients are those of the step's mean.
 double TrainingLoop::State::train_step(PreparedStep prepared, int64_t step_terms, uint32_t epoch, EpochTimes& times) {
   optimizer->zero_grad();
+  if (!task.completes_while_preparing())  // every rank joins, lane by lane, even where its lane ran out
+    for (auto& lane : prepared.lanes) task.complete(lane.second.get(), prepared.times);
   times.block_conversion += prepared.times.block_conversion;
   times.feature_fetch += prepared.times.feature_fetch;
   double loss_sum = 0;
   for (auto& [id, minibatch] : prepared.lanes) {
-    task.complete(minibatch.get(), times);  // every rank joins, lane by lane, even where its lane ran out
     if (id < 0) continue;
     ScopedTimer t(&times.propagation);
     seed_minibatch_dropout(options.epoch.seed, epoch, id);

@@ -84,9 +84,12 @@ class TrainingTask {
   // Minibatch `id` of `bulk`, ready for the model (on the preparing worker).
   virtual std::unique_ptr<PreparedMinibatch> prepare(const SampledBulk& bulk, int64_t id,
                                                      PreparationTimes& times) const = 0;
-  // On the training thread, for each of this rank's lanes in order, null where a
-  // lane ran out: what must be collective (partitioned feature rows).
-  virtual void complete(PreparedMinibatch* /*minibatch*/, EpochTimes& /*times*/) {}
+  // For each of this rank's lanes of a step in order, null where a lane ran out:
+  // what must be collective (partitioned feature rows). On the training thread, or
+  // on the preparing worker where the task says so (then its collectives go
+  // through a communicator of their own, used by no other thread at the time).
+  virtual void complete(PreparedMinibatch* /*minibatch*/, PreparationTimes& /*times*/) {}
+  virtual bool completes_while_preparing() const { return false; }
   // The minibatch's loss summed over its terms.
   virtual torch::Tensor loss(PreparedMinibatch& minibatch) = 0;
   // Step hooks: before a bulk is sampled (the wait added to *waited), after each optimizer step.

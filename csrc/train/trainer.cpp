@@ -61,12 +61,10 @@ struct NodeMinibatch final : PreparedMinibatch {
 
 // The options with the locality blocks a run draws from: DGS explains a process's
 // own rows, so with explanations and partitioned features one block per process row
-// unless set. A partitioned graph samples collectively, on the thread that runs the
-// other collectives (MPI_THREAD_FUNNELED): no prefetching.
-TrainOptions resolved(TrainOptions o, const TrainingData& data, int ranks) {
+// unless set.
+TrainOptions resolved(TrainOptions o, int ranks) {
   if (o.guidance.every > 0 && o.feature_replication > 0 && o.epoch.locality.blocks == 0)
     o.epoch.locality.blocks = ranks / o.feature_replication;
-  if (data.partitioned) o.prefetch = false;
   return o;
 }
 
@@ -114,7 +112,8 @@ class NodeTask final : public TrainingTask {
   }
   std::unique_ptr<PreparedMinibatch> prepare(const SampledBulk& bulk, int64_t id,
                                              PreparationTimes& times) const override;
-  void complete(PreparedMinibatch* minibatch, EpochTimes& times) override;
+  void complete(PreparedMinibatch* minibatch, PreparationTimes& times) override;
+  bool completes_while_preparing() const override;
   torch::Tensor loss(PreparedMinibatch& minibatch) override {
     auto& mb = static_cast<NodeMinibatch&>(minibatch);
     return summed_cross_entropy(model_->forward(mb.blocks, mb.x), mb.y);
@@ -180,7 +179,8 @@ class NodeTask final : public TrainingTask {
   std::vector<vid_t> evaluation_vertices_;  // sampled evaluation: this sampling row's share
   int64_t evaluation_minibatches_ = 0;      // of all rows' minibatches
 #ifdef MATSAMP_HAVE_DISTRIBUTED
-  std::unique_ptr<ProcessGrid> grid_;  // with the fetcher: features in the 1.5D layout
+  std::unique_ptr<Communicator> fetch_comm_;  // the fetcher's own, where it fetches while steps are prepared
+  std::unique_ptr<ProcessGrid> grid_;         // with the fetcher: features in the 1.5D layout
   std::unique_ptr<FeatureFetcher> fetcher_;
   torch::Tensor gathered_features_;  // all rows, for full evaluation
 #endif
@@ -195,7 +195,7 @@ NodeTask::NodeTask(const TrainingData& data, const Sampler& sampler, Backend& ba
       sampler_(sampler),
       context_{backend, options.epoch.seed},
       comm_(comm),
-      options_(resolved(options, data, comm.size())),
+      options_(resolved(options, comm.size())),
       device_(torch_device(options.device)),
       shape_(model_shape(data, sampler, options)),
       sampling_rows_(comm.size()),
@@ -308,7 +308,7 @@ std::unique_ptr<PreparedMinibatch> NodeTask::prepare(const SampledBulk& bulk, in
   return p;
 }
 
-void NodeTask::complete(PreparedMinibatch* minibatch, EpochTimes& times) {
+void NodeTask::complete(PreparedMinibatch* minibatch, PreparationTimes& times) {
   auto* mb = static_cast<NodeMinibatch*>(minibatch);
   if (!partitioned_features() || (mb && mb->x.defined())) return;
   ScopedTimer t(&times.feature_fetch);
@@ -388,7 +388,11 @@ void NodeTask::partition_features() {
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   const Graph& g = data_.graph;
   MATSAMP_CHECK(!data_.mapped_features, "mapped features stay whole in each process: feature replication must be 0");
-  grid_ = std::make_unique<ProcessGrid>(comm_, options_.feature_replication);
+  // Fetched on the preparing worker beside training, through a communicator of its
+  // own where the transport allows; not with explanations, which change what a fetch
+  // brings between bulks, on the training thread.
+  if (options_.guidance.every == 0) fetch_comm_ = comm_.concurrent_duplicate();
+  grid_ = std::make_unique<ProcessGrid>(fetch_comm_ ? *fetch_comm_ : comm_, options_.feature_replication);
   const RowBlocks blocks{data_.vertices, grid_->process_rows()};
   const size_t block_floats = (blocks.end(grid_->row()) - blocks.begin(grid_->row())) * g.feature_dim;
   if (data_.partitioned) {
@@ -454,6 +458,14 @@ int64_t NodeTask::feature_bytes_sent() const {
   }
 #endif
   return 0;
+}
+
+bool NodeTask::completes_while_preparing() const {
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  return fetch_comm_ != nullptr;
+#else
+  return false;
+#endif
 }
 
 bool NodeTask::partitioned_features() const {
