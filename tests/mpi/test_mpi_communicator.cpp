@@ -3,7 +3,9 @@
 // the counters record the bytes sent to other ranks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <thread>
 
 #include "core/error.h"
 #include "mpi_test_env.h"
@@ -123,6 +125,35 @@ TEST(MpiTransportErrors, BadArgumentsAreClearErrors) {
   EXPECT_THROW(comm->send(data.data(), -1, DataType::int64, 0, 0), Error);
   EXPECT_THROW(make_mpi_communicator(MPI_COMM_WORLD, 0), Error);
   EXPECT_THROW(comm->split(-1, 0), Error);
+}
+
+// Training samples and fetches on threads of their own: collectives on two
+// duplicates at once, on two threads, each in its own order, deliver what each sent.
+TEST(MpiConcurrentDuplicate, CollectivesOnTwoThreadsAtOnce) {
+  const std::unique_ptr<Communicator> a = world().concurrent_duplicate();
+  ASSERT_TRUE(a) << "the MPI of this build has no MPI_THREAD_MULTIPLE";
+  const std::unique_ptr<Communicator> b = world().concurrent_duplicate();
+  EXPECT_EQ(a->size(), world().size());
+  EXPECT_EQ(a->rank(), world().rank());
+  const int p = world().size(), me = world().rank();
+  const auto sums = [p, me](Communicator& comm, int64_t offset) {
+    int64_t failures = 0;
+    for (int64_t round = 0; round < 200; ++round) {
+      std::vector<int64_t> v{me + round + offset};
+      comm.all_reduce_sum(v);
+      failures += v[0] != p * (p - 1) / 2 + p * (round + offset);
+      std::vector<int64_t> all = comm.all_gatherv(std::vector<int64_t>(1 + (round + me) % 3, offset));
+      failures += static_cast<int64_t>(std::count(all.begin(), all.end(), offset)) != static_cast<int64_t>(all.size());
+    }
+    return failures;
+  };
+  int64_t failures_b = -1;
+  std::thread other([&] { failures_b = sums(*b, 1000); });
+  const int64_t failures_a = sums(*a, 0);
+  other.join();
+  EXPECT_EQ(failures_a, 0);
+  EXPECT_EQ(failures_b, 0);
+  EXPECT_EQ(make_self_communicator()->concurrent_duplicate()->size(), 1);
 }
 
 TEST(SelfCommunicator, CopiesAndQueuesLikeAOneRankJob) {
