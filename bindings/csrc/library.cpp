@@ -179,6 +179,12 @@ TORCH_LIBRARY(matsamp, m) {
       "pyg_batches(Tensor[] rowptr, Tensor[] col, Tensor[] row_offsets, Tensor[] col_offsets, Tensor[] positions, "
       "Tensor edge_ids, bool new_targets_only) -> (Tensor edge_index, Tensor e_id, Tensor edge_offsets, "
       "Tensor num_sampled_nodes, Tensor num_sampled_edges)");
+  // The same by torch's tensor ops on any device (what pyg_batches runs for layers on a
+  // GPU), callable on the CPU so that tests compare it with the host kernel.
+  m.def(
+      "_pyg_batches_by_tensor_ops(Tensor[] rowptr, Tensor[] col, Tensor[] row_offsets, Tensor[] col_offsets, "
+      "Tensor[] positions, Tensor edge_ids, bool new_targets_only) -> (Tensor edge_index, Tensor e_id, "
+      "Tensor edge_offsets, Tensor num_sampled_nodes, Tensor num_sampled_edges)");
   // features[index] along dim 0, with a ValueError naming an index out of range.
   m.def("gather_rows(Tensor features, Tensor index) -> Tensor");
   m.def("shuffle_vertices(Tensor vertices, int seed, int epoch, int stream=0) -> Tensor", &shuffle_vertices_op);

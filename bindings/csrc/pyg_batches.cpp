@@ -1,8 +1,10 @@
-// The kernel of pyg_batches: PyG's edge fields of every minibatch of a sampled
-// bulk at once, from the stacked layers and their entries' positions in the
-// graph. Two passes over the entries, minibatches in parallel: count what each
-// hop keeps, then write it. CUDA tensors are brought to the host for it and the
-// results sent back (the loaders sample on the CPU).
+// The host kernel of pyg_batches: PyG's edge fields of every minibatch of a
+// sampled bulk at once, from the stacked layers and their entries' positions in
+// the graph. Two passes over the entries, minibatches in parallel: count what
+// each hop keeps, then write it. Layers on a GPU take the tensor-op path
+// (pyg_batches_tensor_ops.cpp) and stay there.
+#include "pyg_batches.h"
+
 #include <torch/library.h>
 
 #include <numeric>
@@ -24,33 +26,15 @@ struct LayerView {
   const int64_t* positions;
 };
 
-using Batches = std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor>;
-
-// The host tensors the layer views point into, checked: one list entry per layer,
-// k + 1 offsets each, a position per entry.
+// The host tensors the layer views point into (the layers checked already).
 std::vector<at::Tensor> host_layers(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
                                     const std::vector<at::Tensor>& row_offsets,
                                     const std::vector<at::Tensor>& col_offsets,
                                     const std::vector<at::Tensor>& positions, std::vector<LayerView>& views) {
-  const size_t layers = rowptr.size();
-  TORCH_CHECK_VALUE(layers > 0 && col.size() == layers && row_offsets.size() == layers &&
-                        col_offsets.size() == layers && positions.size() == layers,
-                    kOp, ": every per-layer list needs one tensor per layer (", layers, " row pointer tensors)");
   std::vector<at::Tensor> held;
-  const int64_t k = row_offsets[0].numel() - 1;
-  for (size_t l = 0; l < layers; ++l) {
-    const at::Tensor r = rowptr[l].cpu().contiguous(), c = col[l].cpu().contiguous(),
-                     ro = row_offsets[l].cpu().contiguous(), co = col_offsets[l].cpu().contiguous(),
-                     p = positions[l].cpu().contiguous();
-    check_vector(r, at::kLong, kOp, "rowptr");
-    check_vector(c, at::kInt, kOp, "col");
-    check_vector(ro, at::kLong, kOp, "row_offsets");
-    check_vector(co, at::kLong, kOp, "col_offsets");
-    check_vector(p, at::kLong, kOp, "positions");
-    TORCH_CHECK_VALUE(ro.numel() == k + 1 && co.numel() == k + 1, kOp, ": layer ", l, " has ", ro.numel() - 1,
-                      " minibatches, layer 0 has ", k);
-    TORCH_CHECK_VALUE(p.numel() == c.numel(), kOp, ": layer ", l, " has ", c.numel(), " entries but ", p.numel(),
-                      " positions (sample with edge_positions=True)");
+  for (size_t l = 0; l < rowptr.size(); ++l) {
+    const at::Tensor r = rowptr[l].contiguous(), c = col[l].contiguous(), ro = row_offsets[l].contiguous(),
+                     co = col_offsets[l].contiguous(), p = positions[l].contiguous();
     views.push_back({r.data_ptr<int64_t>(), c.data_ptr<int32_t>(), ro.data_ptr<int64_t>(), co.data_ptr<int64_t>(),
                      p.data_ptr<int64_t>()});
     held.insert(held.end(), {r, c, ro, co, p});
@@ -75,16 +59,17 @@ void for_kept_edges(const std::vector<LayerView>& layers, size_t l, int64_t g, b
 
 // Minibatch g's edges are ordered by hop, then as in the layer; its edge_index is
 // one contiguous [2, E_g] block (sources, then targets), so a batch's is a view.
-Batches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
-                    const std::vector<at::Tensor>& row_offsets, const std::vector<at::Tensor>& col_offsets,
-                    const std::vector<at::Tensor>& positions, const at::Tensor& edge_ids, bool new_targets_only) {
+PygBatches pyg_batches_on_host(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
+                               const std::vector<at::Tensor>& row_offsets, const std::vector<at::Tensor>& col_offsets,
+                               const std::vector<at::Tensor>& positions, const at::Tensor& edge_ids,
+                               bool new_targets_only) {
+  const int64_t k = check_pyg_layers(rowptr, col, row_offsets, col_offsets, positions, edge_ids);
   std::vector<LayerView> layers;
   const std::vector<at::Tensor> held = host_layers(rowptr, col, row_offsets, col_offsets, positions, layers);
-  const at::Tensor ids = edge_ids.cpu().contiguous();
-  check_vector(ids, at::kLong, kOp, "edge_ids");
+  const at::Tensor ids = edge_ids.contiguous();
   const int64_t* edge_id = ids.data_ptr<int64_t>();
   const int64_t num_ids = ids.numel();
-  const int64_t k = row_offsets[0].numel() - 1, hops = static_cast<int64_t>(layers.size());
+  const int64_t hops = static_cast<int64_t>(layers.size());
   std::vector<int64_t> per_hop(k * hops, 0);  // [k, hops]
   int64_t bad_position = -1;
 #pragma omp parallel for schedule(dynamic, 1) reduction(max : bad_position)
@@ -130,14 +115,51 @@ Batches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<at:
       before = reached;
     }
   }
-  const c10::Device device = rowptr[0].device();
-  return {edge_index_tensor.to(device), e_id_tensor.to(device), vector_to_tensor(std::move(edge_offsets)).to(device),
-          vector_to_tensor(std::move(num_nodes)).view({k, hops + 1}).to(device),
-          vector_to_tensor(std::move(per_hop)).view({k, hops}).to(device)};
+  return {edge_index_tensor, e_id_tensor, vector_to_tensor(std::move(edge_offsets)),
+          vector_to_tensor(std::move(num_nodes)).view({k, hops + 1}), vector_to_tensor(std::move(per_hop)).view({k, hops})};
+}
+
+PygBatches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
+                       const std::vector<at::Tensor>& row_offsets, const std::vector<at::Tensor>& col_offsets,
+                       const std::vector<at::Tensor>& positions, const at::Tensor& edge_ids, bool new_targets_only) {
+  const bool on_host = !rowptr.empty() && rowptr[0].defined() && rowptr[0].device().is_cpu();
+  return (on_host ? pyg_batches_on_host : pyg_batches_by_tensor_ops)(rowptr, col, row_offsets, col_offsets, positions,
+                                                                      edge_ids, new_targets_only);
 }
 
 }  // namespace
 
-TORCH_LIBRARY_IMPL(matsamp, CompositeImplicitAutograd, m) { m.impl("pyg_batches", TORCH_FN(pyg_batches)); }
+int64_t check_pyg_layers(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
+                         const std::vector<at::Tensor>& row_offsets, const std::vector<at::Tensor>& col_offsets,
+                         const std::vector<at::Tensor>& positions, const at::Tensor& edge_ids) {
+  const size_t layers = rowptr.size();
+  TORCH_CHECK_VALUE(layers > 0 && col.size() == layers && row_offsets.size() == layers &&
+                        col_offsets.size() == layers && positions.size() == layers,
+                    kOp, ": every per-layer list needs one tensor per layer (", layers, " row pointer tensors)");
+  check_vector_shape(edge_ids, at::kLong, kOp, "edge_ids");
+  const c10::Device device = edge_ids.device();
+  const int64_t k = row_offsets[0].defined() ? row_offsets[0].numel() - 1 : 0;
+  for (size_t l = 0; l < layers; ++l) {
+    check_vector_shape(rowptr[l], at::kLong, kOp, "rowptr");
+    check_vector_shape(col[l], at::kInt, kOp, "col");
+    check_vector_shape(row_offsets[l], at::kLong, kOp, "row_offsets");
+    check_vector_shape(col_offsets[l], at::kLong, kOp, "col_offsets");
+    check_vector_shape(positions[l], at::kLong, kOp, "positions");
+    for (const at::Tensor* t : {&rowptr[l], &col[l], &row_offsets[l], &col_offsets[l], &positions[l]})
+      TORCH_CHECK_VALUE(t->device() == device, kOp, ": layer ", l, " has a tensor on ", t->device(),
+                        " but edge_ids are on ", device, " (every tensor on one device)");
+    TORCH_CHECK_VALUE(row_offsets[l].numel() == k + 1 && col_offsets[l].numel() == k + 1, kOp, ": layer ", l,
+                      " has ", row_offsets[l].numel() - 1, " minibatches, layer 0 has ", k);
+    TORCH_CHECK_VALUE(rowptr[l].numel() >= 1, kOp, ": layer ", l, "'s rowptr is empty (it has rows + 1 entries)");
+    TORCH_CHECK_VALUE(positions[l].numel() == col[l].numel(), kOp, ": layer ", l, " has ", col[l].numel(),
+                      " entries but ", positions[l].numel(), " positions (sample with edge_positions=True)");
+  }
+  return k;
+}
+
+TORCH_LIBRARY_IMPL(matsamp, CompositeImplicitAutograd, m) {
+  m.impl("pyg_batches", TORCH_FN(pyg_batches));
+  m.impl("_pyg_batches_by_tensor_ops", TORCH_FN(pyg_batches_by_tensor_ops));
+}
 
 }  // namespace matsamp::bindings

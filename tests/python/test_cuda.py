@@ -148,3 +148,58 @@ def test_placing_the_engine_graph_on_a_missing_gpu_fails_and_keeps_it_on_the_cpu
     assert graph.handle.device() == "cpu"
     layers = matsamp.ops.sample_bulk(graph, "graphsage", torch.tensor([0, 1]), torch.tensor([0, 2]), [1])
     assert layers[0].col.tolist() == [1, 0]
+
+
+def pyg_data(pyg, device):
+    g = torch.Generator().manual_seed(11)
+    n, m = 300, 2400
+    data = pyg.data.Data(x=torch.randn(n, 6, generator=g), y=torch.randint(0, 4, (n,), generator=g),
+                         edge_index=torch.randint(0, n, (2, m), generator=g), edge_attr=torch.randn(m, 3, generator=g))
+    return data.to(device)
+
+
+def expect_equal_batches(got, want, device):
+    assert got.keys() == want.keys()
+    for key in want.keys():
+        if isinstance(want[key], torch.Tensor):
+            assert got[key].device == device, key
+            assert torch.equal(got[key].cpu(), want[key]), key
+        else:
+            assert got[key] == want[key], key
+
+
+@needs_gpu
+def test_pyg_loaders_sample_where_the_data_lives(pyg):
+    """A Data on a GPU is sampled there (the graph, pyg_batches' tensor ops and the
+    gathers on the device) and gives the CPU's batches, every tensor on the GPU."""
+    from matsamp.pyg import LinkNeighborLoader, NeighborLoader
+    on_gpu, on_cpu = pyg_data(pyg, "cuda"), pyg_data(pyg, "cpu")
+    device = torch.device("cuda", torch.cuda.current_device())
+    for sampler, sizes in (("graphsage", [4, 3]), ("labor", [4, 3]), ("ladies", [60, 60])):
+        loader = NeighborLoader(on_gpu, sizes, batch_size=32, sampler=sampler, seed=3, bulk_size=4)
+        assert loader.graph.device == device
+        reference = NeighborLoader(on_cpu, sizes, batch_size=32, sampler=sampler, seed=3, bulk_size=4)
+        for got, want in zip(loader, reference, strict=True):
+            expect_equal_batches(got, want, device)
+    links = LinkNeighborLoader(on_gpu, [4, 3], batch_size=64, neg_sampling_ratio=1, seed=5)
+    reference = LinkNeighborLoader(on_cpu, [4, 3], batch_size=64, neg_sampling_ratio=1, seed=5)
+    for got, want in zip(links, reference, strict=True):
+        expect_equal_batches(got, want, device)
+    # device="cpu" samples a GPU Data on the CPU, as asked.
+    assert NeighborLoader(on_gpu, [2], batch_size=8, device="cpu").graph.device.type == "cpu"
+
+
+@pytest.mark.skipif(HAS_GPU, reason="a GPU is usable here")
+def test_pyg_loaders_asked_for_a_missing_gpu_say_so(pyg):
+    from matsamp.pyg import HGTLoader, LinkNeighborLoader, NeighborLoader
+    data = pyg_data(pyg, "cpu")
+    expected = "needs CUDA, but this torch" if matsamp.built_with_cuda else "built without CUDA"
+    raises(RuntimeError, expected, lambda: NeighborLoader(data, [2], batch_size=8, device="cuda"))
+    raises(RuntimeError, expected, lambda: LinkNeighborLoader(data, [2], batch_size=8, device="cuda"))
+    hetero = pyg.data.HeteroData()
+    hetero["paper"].num_nodes = 5
+    hetero["paper", "cites", "paper"].edge_index = torch.tensor([[0, 1], [1, 2]])
+    raises(RuntimeError, "device cuda requested, but this torch .* has no usable CUDA",
+           lambda: HGTLoader(hetero, [2], ("paper", None), batch_size=2, device="cuda"))
+    # By default batches stay where the data is: here, the CPU.
+    assert next(iter(NeighborLoader(data, [2], batch_size=8))).x.device.type == "cpu"

@@ -65,3 +65,22 @@ def test_shuffle_is_a_seeded_permutation():
     assert torch.equal(a.sort().values, nodes) and not torch.equal(a, nodes)
     assert torch.equal(a, matsamp.ops.shuffle_nodes(nodes, 1, 0))
     assert not torch.equal(a, matsamp.ops.shuffle_nodes(nodes, 1, 1))
+
+
+def test_pyg_batches_by_tensor_ops_equal_the_host_kernel(cora):
+    """pyg_batches' tensor-op path (what layers on a GPU take) gives the host kernel's
+    fields exactly: node-wise and other samplers, an empty minibatch, a graph's edge ids."""
+    seeds = torch.randperm(cora.num_nodes, generator=torch.Generator().manual_seed(5))[:130]
+    offsets = torch.tensor([0, 50, 50, 111, 130])  # minibatch 1 is empty
+    edge_ids = torch.randperm(cora.num_edges, generator=torch.Generator().manual_seed(6))
+    for sampler, sizes in (("graphsage", [4, 3]), ("labor", [4, 3]), ("ladies", [60, 60]), ("saint", [2, 2])):
+        layers = matsamp.ops.sample_bulk(cora, sampler, seeds, offsets, sizes, seed=2, edge_positions=True)
+        arguments = ([l.rowptr for l in layers], [l.col for l in layers], [l.row_offsets for l in layers],
+                     [l.col_offsets for l in layers], [l.positions for l in layers], edge_ids)
+        for new_targets_only in (True, False):
+            host = torch.ops.matsamp.pyg_batches(*arguments, new_targets_only)
+            by_tensor_ops = torch.ops.matsamp._pyg_batches_by_tensor_ops(*arguments, new_targets_only)
+            assert host[0].numel() > 0, sampler
+            for name, got, want in zip(("edge_index", "e_id", "edge_offsets", "num_sampled_nodes",
+                                        "num_sampled_edges"), by_tensor_ops, host):
+                assert got.dtype == want.dtype and torch.equal(got, want), f"{sampler}, {new_targets_only}: {name}"

@@ -38,7 +38,7 @@ import importlib
 
 import torch
 
-from . import ops
+from . import _device, ops
 from .graph import Graph
 from .hetero import HeteroBulkSampler, HeteroGraph
 from .link_loader import LinkLoader, link_labels
@@ -155,7 +155,11 @@ class NeighborLoader(_Loader):
             default 16).
         seed: sampling seed; None draws one from torch's generator (so
             ``torch.manual_seed`` fixes the batches, as with PyG).
-        device: where batches go (default: the CPU).
+        device: where sampling runs and batches go (default: the device of
+            ``data.edge_index``, so a ``Data`` on a GPU is sampled there and its
+            batches, features gathered, stay there). ``"cuda"`` on a machine
+            or build without CUDA is an error, never a silent CPU run. A
+            HeteroData is sampled on the CPU and its batches moved to ``device``.
         num_workers, persistent_workers, pin_memory, ...: accepted for PyG
             scripts and unused (matsamp samples many batches per call on its
             own threads).
@@ -182,8 +186,8 @@ class NeighborLoader(_Loader):
                  memory_budget=None, seed=None, device=None, transform=None, **loader_args):
         _check_pyg_options(loader_args, replace, directed, disjoint, subgraph_type)
         self.data, self.transform, self.sampler = data, transform, sampler
-        self.device = _device(device)
         if _is_hetero(data):
+            self.device = _hetero_device(device, data)
             _check_hetero_options(sampler, memory_budget)
             self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
                                            num_neighbors=num_neighbors)
@@ -191,13 +195,14 @@ class NeighborLoader(_Loader):
         else:
             self._hetero = None
             edge_index, num_nodes = _homogeneous(data, num_neighbors)
-            self.graph = _sampling_graph(edge_index, num_nodes)
+            self.graph = _sampling_graph(edge_index, num_nodes, device)
+            self.device = self.graph.device
             self._subgraphs = _Subgraphs(data, self.graph.edge_ids, sampler)
-            seeds, self._input_position = _seeds(input_nodes, num_nodes)
+            seeds, position = _seeds(input_nodes, num_nodes)
+            self._input_position = None if position is None else position.to(self.device)
             budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget
             self._sampler = BulkSampler(self.graph, batch_size, seeds, sampler=sampler, sizes=list(num_neighbors),
-                                        bulk_size=bulk_size, memory_budget=budget, shuffle=shuffle, seed=_seed(seed),
-                                        device="cpu")
+                                        bulk_size=bulk_size, memory_budget=budget, shuffle=shuffle, seed=_seed(seed))
 
     def _batches(self):
         if self._hetero is not None:
@@ -255,7 +260,7 @@ class HGTLoader(_Loader):
         if not _is_hetero(data):
             raise ValueError(f"HGTLoader samples heterogeneous graphs (a HeteroData), got {type(data).__name__}")
         self.data, self.transform = data, transform
-        self.device = _device(device)
+        self.device = _hetero_device(device, data)
         self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
                                        num_samples=num_samples)
         self._sampler = self._hetero.sampler
@@ -314,10 +319,12 @@ class _HeteroSampling:
         return _make_hetero_batch(self.data, node_fields, edge_fields, self.num_nodes)
 
 
-def _sampling_graph(edge_index, num_nodes):
+def _sampling_graph(edge_index, num_nodes, device):
     """The graph PyG's sampling walks: vertex v samples its sources, so row v of
-    the adjacency lists u for every edge u -> v (and edge_ids name edge_index's columns)."""
-    return Graph.from_edge_index(edge_index, num_nodes, _transposed=True)
+    the adjacency lists u for every edge u -> v (and edge_ids name edge_index's
+    columns); on `device`, by default edge_index's."""
+    return Graph.from_edge_index(edge_index, num_nodes, _transposed=True,
+                                 device=edge_index.device if device is None else device)
 
 
 def _epoch_of(sampler):
@@ -370,8 +377,12 @@ def _is_hetero(data):
     return hasattr(data, "node_types") and hasattr(data, "edge_types")
 
 
-def _device(device):
-    return torch.device("cpu") if device is None else torch.device(device)
+def _hetero_device(device, data):
+    """Where a heterogeneous loader's batches go: `device`, else the device of data's edges."""
+    if device is None:
+        edges = [data[e].edge_index for e in data.edge_types]
+        return edges[0].device if edges else torch.device("cpu")
+    return _device.output_device(device)
 
 
 def _seed(seed):
@@ -419,6 +430,8 @@ def _seeds(nodes, num_nodes):
     when input_nodes is a mask or None (all vertices)."""
     if nodes is None:
         return torch.arange(num_nodes), None
+    if isinstance(nodes, torch.Tensor):
+        nodes = nodes.cpu()  # the epoch's order is cut on the host
     if isinstance(nodes, torch.Tensor) and nodes.dtype == torch.bool:
         if nodes.shape != (num_nodes,):
             raise ValueError(f"input_nodes: a bool mask needs shape [{num_nodes}], got {tuple(nodes.shape)}")
@@ -509,9 +522,9 @@ def _cut(store, fields, n_id=None, num_nodes=None, e_id=None, num_edges=None):
             continue
         value = store[key] if is_pyg else getattr(store, key)
         if n_id is not None and per(key, value, "node", num_nodes):
-            value = value[n_id]
+            value = value[n_id.to(value.device)]
         elif e_id is not None and per(key, value, "edge", num_edges):
-            value = value[e_id]
+            value = value[e_id.to(value.device)]
         attributes[key] = value
     return attributes
 
@@ -581,12 +594,12 @@ class LinkNeighborLoader(_Loader):
         edge_index, num_nodes = _homogeneous(data, num_neighbors)
         self.data, self.transform = data, transform
         self.mode, amount = _negative_sampling(neg_sampling, neg_sampling_ratio)
-        self.device = _device(device)
         self.edge_label_index = edge_index if edge_label_index is None else edge_label_index
         self.edge_label = edge_label
         if self.mode == "triplet" and edge_label is not None:
             raise ValueError("edge_label cannot be given with triplet negative sampling (as in PyG)")
-        graph = _sampling_graph(edge_index, num_nodes)
+        graph = _sampling_graph(edge_index, num_nodes, device)
+        self.device = graph.device
         self._subgraphs = _Subgraphs(data, graph.edge_ids, sampler)
         self._sampler = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
                                    sizes=list(num_neighbors), negatives=amount,
@@ -603,16 +616,17 @@ class LinkNeighborLoader(_Loader):
 
     def _labels(self, e_id, edge_label_index, edge_label, negative_index):
         """PyG's link fields of a batch of the seed edges e_id."""
-        p = e_id.numel()
+        p, device = e_id.numel(), edge_label_index.device
         fields = {"input_id": e_id}
         if self.mode == "triplet":
             fields.update(src_index=edge_label_index[0, :p], dst_pos_index=edge_label_index[1, :p],
                           dst_neg_index=negative_index)
         else:
-            positive = (torch.ones(p) if self.edge_label is None else self.edge_label[e_id])
+            positive = (torch.ones(p, device=device) if self.edge_label is None
+                        else self.edge_label[e_id.to(self.edge_label.device)].to(device))
             if self.mode == "binary":
                 positive = positive + (0 if self.edge_label is None else 1)
-                label = torch.cat([positive, torch.zeros(edge_label.numel() - p, dtype=positive.dtype)])
+                label = torch.cat([positive, torch.zeros(edge_label.numel() - p, dtype=positive.dtype, device=device)])
                 fields.update(edge_label_index=edge_label_index, edge_label=label)
             else:
                 fields.update(edge_label_index=edge_label_index[:, :p], edge_label=positive)
