@@ -17,7 +17,9 @@
 #                 R-GCN, the preparation pipeline against itself and against --no-pipeline)
 #   frontier.jsonl (step frontier) frontier_bench: the serial walk, the Dashboard, the CUDA walk
 #   pipeline.txt  (step pipeline) train_pipeline.sh --device cuda: the pipeline against inline stages
-# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl frontier pipeline dgs, in
+#   partitioned_pipeline.txt  (step partitioned) the same for --distributed partitioned at p = 1
+# Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl frontier pipeline
+# partitioned dgs, in
 # the order given; default all (= the first five, more than one 10-minute call: split them, e.g.
 # "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; recent is the
 # short check for a short lease (one torch build: gpu_tests, the CLI's trainer on the GPU,
@@ -394,6 +396,19 @@ do_pipeline() {
   tee -a "$summary" <"$tb/pipeline.txt" >>"$out/pipeline.txt"
 }
 
+# The cluster path on the one GPU (a torch and MPI build): partitioned training
+# sampling on the device, ahead of the steps, at p = 1, 2, 4 (ranks sharing the GPU;
+# epochs equal to one process's), then its pipeline against inline sampling at p = 1.
+do_partitioned() {
+  local torch_prefix
+  find_torch || return 0
+  record_machine
+  recent_partitioned
+  LAUNCH="mpirun --allow-run-as-root --bind-to none -np 1" SETTINGS="|--no-prefetch|--no-pipeline --no-prefetch"     MATSAMP=$build-torch-mpi/csrc/matsamp WORK=$build/pipeline timeout 300 "$root/experiments/train_pipeline.sh"     --distributed partitioned --device cuda >"$out/partitioned_pipeline.txt" 2>>"$logs"
+  note "partitioned pipeline exit $?:"
+  tee -a "$summary" <"$out/partitioned_pipeline.txt"
+}
+
 # The frontier walk on the device: gpu_tests, then frontier_bench (the serial walk,
 # the Dashboard on one and on all cores, the CUDA walk) on R-MAT 18 and 20.
 do_frontier() {
@@ -423,10 +438,10 @@ do_dgs() {
   note "dgs_dims --device cuda exit $?: $(grep -E 'split [0-9]+:|fetch bytes' "$out/dgs.txt" | tr '\n' ' ')"
 }
 
-usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier, pipeline, dgs"
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier, pipeline, partitioned, dgs"
 steps=("${@:-all}")
 for step in "${steps[@]}"; do   # checked before anything runs
-  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier | pipeline | dgs) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier | pipeline | partitioned | dgs) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 for step in "${steps[@]}"; do
   case $step in
