@@ -6,7 +6,9 @@ Per graph and system (rounds interleaved): each epoch's loader time (the time th
 waits on the loader: sampling, batch assembly, feature gather), training time (forward,
 backward, Adam), sampled validation accuracy (each system's own loader, all neighbours
 of the fanouts), and the training time (loader + training, evaluation excluded) until
-validation accuracy first reaches --target. Prints JSON (and writes it with --out);
+validation accuracy first reaches --target. With --device cuda the model trains on the
+GPU; PyG's loader samples on the CPU as PyG's examples do (batches moved with .to), and
+matsamp's samples the Data moved to the GPU, where its batches stay. Prints JSON (and writes it with --out);
 --plot draws loader and training time per epoch and the time to the target.
 
     source /tmp/pygenv/env.sh      # PyG + pyg-lib: ../shared/tools/setup_pyg.sh /tmp/pygenv
@@ -43,6 +45,12 @@ def loader_of(system, data, seeds, fanouts, batch_size, shuffle):
     return NeighborLoader(data, num_neighbors=fanouts, input_nodes=seeds, batch_size=batch_size, shuffle=shuffle)
 
 
+def on_device(loader, device):
+    """The loader's batches on `device` (moved there when they are not)."""
+    for batch in loader:
+        yield batch.to(device)
+
+
 def timed(iterable):
     """Yields (item, seconds spent producing it)."""
     it = iter(iterable)
@@ -56,10 +64,10 @@ def timed(iterable):
 
 
 @torch.no_grad()
-def accuracy(model, loader):
+def accuracy(model, loader, device):
     model.eval()
     correct = total = 0
-    for batch in loader:
+    for batch in on_device(loader, device):
         out = model(batch.x, batch.edge_index)[:batch.batch_size]
         correct += int((out.argmax(1) == batch.y[:batch.batch_size]).sum())
         total += batch.batch_size
@@ -71,7 +79,10 @@ def train(system, data, train_ids, valid_ids, args, num_classes):
     """One run: the epochs' times and accuracies, and the time to the target."""
     from torch_geometric.nn import GraphSAGE
     torch.manual_seed(args.seed)
-    model = GraphSAGE(data.num_features, args.hidden, len(args.fanouts), num_classes)
+    device = torch.device(args.device)
+    if system == "matsamp":
+        data = data.to(device)  # sampled where it lives
+    model = GraphSAGE(data.num_features, args.hidden, len(args.fanouts), num_classes).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     start = time.perf_counter()
     loader = loader_of(system, data, train_ids, args.fanouts, args.batch_size, True)
@@ -80,7 +91,7 @@ def train(system, data, train_ids, valid_ids, args, num_classes):
     epochs, elapsed, reached = [], build, None
     for epoch in range(args.epochs):
         loading = training = 0.0
-        for batch, waited in timed(loader):
+        for batch, waited in timed(on_device(loader, device)):
             loading += waited
             step = time.perf_counter()
             optimizer.zero_grad()
@@ -88,10 +99,12 @@ def train(system, data, train_ids, valid_ids, args, num_classes):
             loss = torch.nn.functional.cross_entropy(out, batch.y[:batch.batch_size])
             loss.backward()
             optimizer.step()
+            if device.type == "cuda":
+                torch.cuda.synchronize()
             training += time.perf_counter() - step
         elapsed += loading + training
         evaluating = time.perf_counter()
-        acc = accuracy(model, valid)
+        acc = accuracy(model, valid, device)
         epochs.append(dict(loader_s=loading, train_s=training, eval_s=time.perf_counter() - evaluating,
                            validation_accuracy=acc, loss=float(loss)))
         print(f"  {system} epoch {epoch}: loader {loading:.3f} s, training {training:.3f} s, validation {acc:.4f}",
@@ -157,6 +170,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2, help="torch (and OpenMP) threads")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default="cpu", help="where the model trains (cpu, cuda)")
     parser.add_argument("--out", help="write the JSON here too")
     parser.add_argument("--plot", help="draw the per-epoch times and the time to the target to this .png")
     args = parser.parse_args()
@@ -177,7 +191,7 @@ def main():
                                 training_vertices=train_ids.numel(), validation_vertices=valid_ids.numel(),
                                 target=args.target, runs=runs, summary=summarize(runs)))
     report = dict(date=datetime.date.today().isoformat(), machine=cpu_model(), cpus=os.cpu_count(),
-                  torch=torch.__version__, device="cpu", options=vars(args) | {"graph": args.graph or ["cora"]},
+                  torch=torch.__version__, device=args.device, options=vars(args) | {"graph": args.graph or ["cora"]},
                   results=results)
     text = json.dumps(report, indent=1)
     print(text)
