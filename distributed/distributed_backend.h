@@ -58,6 +58,10 @@ class DistributedBackend final : public Backend {
   // LABOR's rows, decided where sample_rows would sample them (RowSampling):
   // an entry's number depends on its minibatch and column only, so any rank
   // decides a row as one process does.
+  // A distributed graph has no entry times yet: an error; local matrices pass through.
+  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                            const Ids& entry_times, const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+                            Ids* positions = nullptr) override;
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override;
   // Rows fetched whole from their owners, then drawn here.

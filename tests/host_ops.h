@@ -57,6 +57,18 @@ class HostOps {
     carried = b_.ids_to_host(std::move(moved));
     return {b_.to_host(std::move(c.adj)), b_.ids_to_host(std::move(c.vertices.ids)), std::move(c.vertices.offsets)};
   }
+  // sample_rows_before's picks and their positions.
+  std::pair<CsrMatrix, std::vector<vid_t>> sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
+                                                              int64_t s, const SampleKeys& keys,
+                                                              const std::vector<int64_t>& times,
+                                                              const std::vector<int64_t>& bounds,
+                                                              TemporalStrategy strategy) {
+    Ids positions;
+    const Matrix drawn = b_.sample_rows_before(b_.upload(a), b_.upload_ids(rows), s, keys,
+                                               b_.upload_ids(std::vector<vid_t>(times.begin(), times.end())), bounds,
+                                               strategy, &positions);
+    return {b_.to_host(drawn), b_.ids_to_host(std::move(positions))};
+  }
   std::vector<vid_t> labor_sample_rows_positions(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                                                  const SampleKeys& keys) {
     Ids positions;

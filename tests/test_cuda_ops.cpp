@@ -572,6 +572,24 @@ TEST_F(CudaSampling, SampleRowsPositionsEqualCpu) {
   }
 }
 
+// Temporal draws (uniform and last) on Cora, entry times spread over 0..99 and
+// three blocks' bounds: picks, values and positions equal to the CPU's.
+TEST_F(CudaSampling, SampleRowsBeforeEqualsCpu) {
+  const Graph c = cora();
+  const std::vector<vid_t> frontier = strided(c.adj.rows, 900, 7);
+  const SampleKeys keys{1, 0, 0, 3, {0, 300, 600, 900}};
+  std::vector<int64_t> times(c.adj.nnz());
+  for (int64_t e = 0; e < c.adj.nnz(); ++e) times[e] = (e * 37) % 100;
+  for (TemporalStrategy strategy : {TemporalStrategy::uniform, TemporalStrategy::last})
+    for (int64_t s : {2, 40}) {
+      const auto on_cuda = cuda_ops->sample_rows_before(c.adj, frontier, s, keys, times, {30, 99, 0}, strategy);
+      const auto on_cpu = cpu_ops->sample_rows_before(c.adj, frontier, s, keys, times, {30, 99, 0}, strategy);
+      EXPECT_EQ(on_cuda.first, on_cpu.first) << "s = " << s;
+      EXPECT_EQ(on_cuda.second, on_cpu.second) << "s = " << s;
+      EXPECT_GT(on_cpu.first.nnz(), 0);
+    }
+}
+
 TEST_F(CudaCompact, EqualsCpu) {
   for (const testing::CompactCase& c : {testing::compact_two_minibatches(), testing::compact_random()})
     expect_compact_equal(cuda_ops->compact_columns(c.s, c.offsets, c.leading, c.offsets),

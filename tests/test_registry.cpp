@@ -47,7 +47,7 @@ TEST(SamplerRegistry, TheTableSaysWhatEachSamplerIsAndCanDo) {
   const CsrMatrix ring = testing::ring_graph(40);
   auto backend = make_cpu_backend();
   LocalGraph graph(*backend, ring);
-  int implemented[3] = {0, 0, 0};
+  int implemented[4] = {0, 0, 0, 0};
   for (const SamplerSpec& spec : sampler_registry()) {
     SCOPED_TRACE(spec.name);
     const std::unique_ptr<Sampler> sampler = make_sampler(spec.name, graph);
@@ -55,19 +55,22 @@ TEST(SamplerRegistry, TheTableSaysWhatEachSamplerIsAndCanDo) {
     EXPECT_EQ(dynamic_cast<const NodeWiseSampler*>(s) != nullptr, spec.family == SamplerFamily::node_wise);
     EXPECT_EQ(dynamic_cast<const LayerWiseSampler*>(s) != nullptr, spec.family == SamplerFamily::layer_wise);
     EXPECT_EQ(dynamic_cast<const SubgraphSampler*>(s) != nullptr, spec.family == SamplerFamily::subgraph);
-    const bool interfaces[3] = {find_capability<EdgeSeedSampler>(*s) != nullptr,
+    const bool interfaces[4] = {find_capability<EdgeSeedSampler>(*s) != nullptr,
                                 find_capability<EstimatingSampler>(*s) != nullptr,
-                                find_capability<ImportanceGuidedSampler>(*s) != nullptr};
+                                find_capability<ImportanceGuidedSampler>(*s) != nullptr,
+                                find_capability<TemporalSampler>(*s) != nullptr};
     EXPECT_EQ(interfaces[0], can(spec, kEdgeSeeds)) << "EdgeSeedSampler";
     EXPECT_EQ(interfaces[1], can(spec, kEstimates)) << "EstimatingSampler";
     EXPECT_EQ(interfaces[2], can(spec, kImportance)) << "ImportanceGuidedSampler";
-    for (int i = 0; i < 3; ++i) implemented[i] += interfaces[i];
+    EXPECT_EQ(interfaces[3], can(spec, kTemporal)) << "TemporalSampler";
+    for (int i = 0; i < 4; ++i) implemented[i] += interfaces[i];
     const std::vector<std::string> traits = sampler_traits(spec);
     EXPECT_EQ(traits.front(), family_name(spec.family));
     EXPECT_EQ(std::count(traits.begin(), traits.end(), "edge_seeds"), can(spec, kEdgeSeeds) ? 1 : 0);
   }
-  for (int i = 0; i < 3; ++i) EXPECT_GT(implemented[i], 0) << "interface " << i << " implemented by no sampler";
+  for (int i = 0; i < 4; ++i) EXPECT_GT(implemented[i], 0) << "interface " << i << " implemented by no sampler";
   EXPECT_EQ(samplers_that(kImportance), "dgs");
+  EXPECT_EQ(samplers_that(kTemporal), "graphsage");
   EXPECT_NE(samplers_that(kEdgeSeeds).find(", labor, dgs, ladies or fastgcn"), std::string::npos)
       << samplers_that(kEdgeSeeds);
 }

@@ -3,6 +3,7 @@
 // every result have sorted, unique column ids.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/csr.h"
@@ -111,6 +112,21 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
 // seed edges out of GraphSAGE's draws.
 CsrMatrix sample_rows_masked(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                              bool uniform_rows, const CsrMatrix& mask, std::vector<vid_t>* positions = nullptr);
+
+// Temporal sampling: row rows[i] of block g draws only among its entries e whose
+// time entry_times[e] is at most bounds[g] (its minibatch's, or with one seed per
+// block its tree's, seed time); the others count as zero. uniform: exactly
+// sample_rows over those rows of A with the later entries' values set to zero
+// (weighted by A's values, uniform on an unweighted graph; picks and keys as
+// sample_rows'); last: the min(s, allowed) allowed entries of the latest times
+// (the later position first among equal times), no randomness. Picks are in
+// column order with their normalized values; `positions` as sample_rows'.
+enum class TemporalStrategy { uniform, last };
+CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                             const std::vector<int64_t>& entry_times, const std::vector<int64_t>& bounds,
+                             TemporalStrategy strategy, std::vector<vid_t>* positions = nullptr);
+// "uniform" or "last" (pyg-lib's temporal_strategy names) as the strategy.
+TemporalStrategy parse_temporal_strategy(const std::string& name);
 
 // The same with the key of each row given (keys[i] for rows[i]): how the owner of
 // distributed rows samples them for another process, bit-identical to the form

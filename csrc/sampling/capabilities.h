@@ -21,6 +21,7 @@ enum Capability : unsigned {
   kPartitioned = 2,  // samples a graph partitioned in 1.5D (a property of its program: no interface)
   kEstimates = 4,    // pre-samples estimates a file can keep (EstimatingSampler)
   kImportance = 8,   // draws by a column importance (ImportanceGuidedSampler: DGS)
+  kTemporal = 16,    // samples by time: no neighbour later than its seed (TemporalSampler)
 };
 
 // kEdgeSeeds: sample() with each minibatch's excluded edges (block g: minibatch
@@ -38,6 +39,23 @@ class EdgeSeedSampler {
                         int64_t first_minibatch, uint32_t epoch, const ExcludedEdges& excluded) const;
   // `excluded` in `backend`, over the columns this sampler's masks have.
   virtual ExcludedInBackend upload_excluded(Backend& backend, const ExcludedEdges& excluded) const = 0;
+};
+
+// kTemporal: sampling where row i of block g draws only among the adjacency's
+// entries whose time is at most the block's seed time (ops.h: sample_rows_before);
+// with one seed per block, every tree keeps to its seed's time in every layer.
+struct TemporalBounds {
+  Ids entry_times;                  // one per entry of the adjacency, in ctx's backend
+  std::vector<int64_t> seed_times;  // one per minibatch of the call
+  TemporalStrategy strategy = TemporalStrategy::uniform;
+};
+class TemporalSampler {
+ public:
+  static constexpr Capability kCapability = kTemporal;
+  static constexpr const char* kLacking = "cannot sample by time";
+  virtual ~TemporalSampler() = default;
+  virtual Bulk sample_before(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                             const TemporalBounds& bounds) const = 0;
 };
 
 // kEstimates: keeps what the sampler estimates by pre-sampling (GraphSAINT's

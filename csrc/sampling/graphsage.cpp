@@ -8,7 +8,7 @@ namespace matsamp {
 
 namespace {
 
-class GraphSageSampler final : public NodeWiseSampler {
+class GraphSageSampler final : public NodeWiseSampler, public TemporalSampler {
  public:
   GraphSageSampler(SamplingGraph& graph, std::vector<int64_t> fanouts)
       : NodeWiseSampler(graph, std::move(fanouts), "GraphSAGE fanouts") {}
@@ -17,7 +17,17 @@ class GraphSageSampler final : public NodeWiseSampler {
     count_node_wise_traffic(bulk, !adj_.uniform_rows(), stats);
   }
 
+  Bulk sample_before(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                     const TemporalBounds& bounds) const override {
+    return sample_layers_before(ctx, seeds, first_minibatch, epoch, bounds);
+  }
+
  protected:
+  Matrix draw_before(Backend& backend, const Ids& rows, int64_t fanout, const SampleKeys& keys,
+                     const TemporalBounds& bounds, Ids* positions) const override {
+    return backend.sample_rows_before(adj_, rows, fanout, keys, bounds.entry_times, bounds.seed_times,
+                                      bounds.strategy, positions);
+  }
   Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout, const SampleKeys& keys,
               Ids* positions) const override {
     return backend.sample_rows(a, rows, fanout, keys, positions);
@@ -35,7 +45,7 @@ SamplerSpec graphsage_sampler() {
           "GraphSAGE: fanouts[l] distinct neighbours per frontier vertex, mean weights",
           SamplerFamily::node_wise,
           FirstProduct::sampled_rows,
-          kEdgeSeeds | kPartitioned,
+          kEdgeSeeds | kPartitioned | kTemporal,
           {option::fanouts()},
           "fanouts",
           {GraphMatrix::adjacency},

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sampling/registry.h"
+
 namespace matsamp {
 
 NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what)
@@ -12,6 +14,21 @@ NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fano
 
 Bulk NodeWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
                                     const ExcludedInBackend* excluded) const {
+  return sample_program(ctx, seeds, first_minibatch, epoch, excluded, nullptr);
+}
+
+Bulk NodeWiseSampler::sample_layers_before(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch,
+                                           uint32_t epoch, const TemporalBounds& bounds) const {
+  MATSAMP_CHECK(static_cast<int64_t>(bounds.seed_times.size()) + 1 == static_cast<int64_t>(seeds.offsets().size()),
+                "temporal sampling: ", bounds.seed_times.size(), " seed times for ", seeds.offsets().size() - 1,
+                " minibatches");
+  MATSAMP_CHECK(bounds.entry_times.size() == adj_.nnz(), "temporal sampling: ", bounds.entry_times.size(),
+                " entry times for the adjacency's ", adj_.nnz(), " entries");
+  return sample_program(ctx, seeds, first_minibatch, epoch, nullptr, &bounds);
+}
+
+Bulk NodeWiseSampler::sample_program(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                                     const ExcludedInBackend* excluded, const TemporalBounds* temporal) const {
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds.host, seeds.offsets(), {}};
   BlockedIds frontier = seeds.resident;
@@ -20,6 +37,7 @@ Bulk NodeWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_
     Ids positions;  // set by a draw that knows them, when asked for
     Ids* wanted = ctx.record_positions ? &positions : nullptr;
     Matrix s = ctx.timed(&StepStats::sampling, [&] {
+      if (temporal) return draw_before(backend, frontier.ids, fanouts_[l], keys, *temporal, wanted);
       if (!excluded) return draw(backend, adj_, frontier.ids, fanouts_[l], keys, wanted);
       const Matrix mask = backend.select_rows_by_key(excluded->targets, excluded->sources, frontier);
       return draw_masked(backend, frontier.ids, fanouts_[l], keys, mask, wanted);
@@ -32,6 +50,11 @@ Bulk NodeWiseSampler::sample_layers(Context& ctx, const SeedBatch& seeds, int64_
     frontier = std::move(next.vertices);
   }
   return bulk;
+}
+
+Matrix NodeWiseSampler::draw_before(Backend&, const Ids&, int64_t, const SampleKeys&, const TemporalBounds&,
+                                    Ids*) const {
+  fail(name(), " ", TemporalSampler::kLacking, " (", samplers_that(kTemporal), " can)");
 }
 
 Matrix NodeWiseSampler::weigh(Backend& backend, Matrix drawn) const {

@@ -8,6 +8,7 @@
 #pragma once
 #include <utility>
 
+#include "sampling/capabilities.h"
 #include "sampling/excluding_sampler.h"
 #include "sampling/sampling_graph.h"
 
@@ -33,6 +34,10 @@ class NodeWiseSampler : public ExcludingSampler {
   // fused op may do without forming them.
   virtual Matrix draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys,
                              const Matrix& mask, Ids* positions) const;
+  // The draw where row i of block g keeps to bounds' seed time g (TemporalSampler).
+  // By default an error: the subclass that samples by time overrides it.
+  virtual Matrix draw_before(Backend& backend, const Ids& rows, int64_t fanout, const SampleKeys& keys,
+                             const TemporalBounds& bounds, Ids* positions) const;
   // The layer's weights from the draw: by default mean aggregation over the kept entries.
   virtual Matrix weigh(Backend& backend, Matrix drawn) const;
   // A row's extent read per frontier vertex and each sampled column id (random
@@ -43,7 +48,12 @@ class NodeWiseSampler : public ExcludingSampler {
   // rows with the minibatch's excluded edges masked out (rows read whole).
   Bulk sample_layers(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
                      const ExcludedInBackend* excluded) const override;
+  // The same program with every draw kept to the blocks' seed times (draw_before).
+  Bulk sample_layers_before(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                            const TemporalBounds& bounds) const;
   int64_t graph_columns() const override { return adj_.cols(); }
+  Bulk sample_program(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                      const ExcludedInBackend* excluded, const TemporalBounds* temporal) const;
 
   SamplingGraph& graph_;
 

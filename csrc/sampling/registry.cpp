@@ -137,7 +137,8 @@ std::vector<std::string> sampler_traits(const SamplerSpec& spec) {
   const std::pair<Capability, const char*> words[] = {{kEdgeSeeds, "edge_seeds"},
                                                       {kPartitioned, "partitioned"},
                                                       {kEstimates, "estimates"},
-                                                      {kImportance, "importance"}};
+                                                      {kImportance, "importance"},
+                                                      {kTemporal, "temporal"}};
   for (const auto& [capability, word] : words)
     if (can(spec, capability)) traits.push_back(word);
   return traits;

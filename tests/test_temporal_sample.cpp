@@ -1,0 +1,173 @@
+// Temporal sampling (ops.h: sample_rows_before; TemporalSampler): no pick later
+// than its block's seed time; uniform draws are sample_rows' over the rows with
+// the later entries zeroed; last takes the latest allowed entries; GraphSAGE's
+// temporal program keeps every layer to its minibatch's time.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "error_checks.h"
+#include "graph/transform.h"
+#include "io/graph_io.h"
+#include "reference.h"
+#include "sampling/capabilities.h"
+#include "sampling/registry.h"
+#include "sampling/sample.h"
+#include "sampling/sampling_graph.h"
+#include "test_data.h"
+
+namespace matsamp {
+namespace {
+
+// Entry times 0..9 spread over the entries.
+std::vector<int64_t> entry_times_of(const CsrMatrix& a) {
+  std::vector<int64_t> times(a.nnz());
+  for (int64_t e = 0; e < a.nnz(); ++e) times[e] = (e * 7 + 3) % 10;
+  return times;
+}
+
+// A with every entry later than its row's bound valued 0 (rows[i] in block g: bounds[g]).
+CsrMatrix later_entries_zeroed(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& offsets,
+                               const std::vector<int64_t>& times, const std::vector<int64_t>& bounds) {
+  CsrMatrix selected = select_rows(a, rows);
+  if (selected.values.empty()) selected.values.assign(selected.nnz(), 1.0f);
+  for (int64_t i = 0; i < selected.rows; ++i) {
+    const int64_t g = std::upper_bound(offsets.begin(), offsets.end(), i) - offsets.begin() - 1;
+    for (int64_t j = 0; j < selected.row_nnz(i); ++j)
+      if (times[a.rowptr[rows[i]] + j] > bounds[g]) selected.values[selected.rowptr[i] + j] = 0;
+  }
+  return selected;
+}
+
+struct TemporalCase {
+  bool weighted;
+};
+
+class SampleRowsBefore : public ::testing::TestWithParam<TemporalCase> {};
+
+TEST_P(SampleRowsBefore, UniformIsSampleRowsOverTheEarlierEntries) {
+  CsrMatrix a = testing::random_csr(120, 120, 0.2, 3);
+  if (!GetParam().weighted) a.values.clear();
+  const std::vector<int64_t> times = entry_times_of(a);
+  std::vector<vid_t> rows;
+  for (vid_t r = 0; r < 120; r += 3) rows.push_back(r);
+  const Offsets offsets{0, 15, 15, 40};  // block 1 is empty
+  const std::vector<int64_t> bounds{4, 9, 6};
+  const SampleKeys keys{5, 1, 0, 11, offsets};
+  std::vector<vid_t> positions;
+  const CsrMatrix got = sample_rows_before(a, rows, 4, keys, times, bounds, TemporalStrategy::uniform, &positions);
+  std::vector<vid_t> local(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) local[i] = static_cast<vid_t>(i);
+  const CsrMatrix masked = later_entries_zeroed(a, rows, offsets, times, bounds);
+  EXPECT_EQ(got, sample_rows(masked, local, 4, keys, false));
+  int64_t picks = 0;
+  for (int64_t i = 0; i < got.rows; ++i) {
+    const int64_t g = std::upper_bound(offsets.begin(), offsets.end(), i) - offsets.begin() - 1;
+    for (int64_t e = got.rowptr[i]; e < got.rowptr[i + 1]; ++e, ++picks) {
+      EXPECT_LE(times[positions[e]], bounds[g]);
+      EXPECT_EQ(a.colidx[positions[e]], got.colidx[e]);
+    }
+  }
+  EXPECT_GT(picks, 40);
+  // Every entry early enough: sample_rows' picks.
+  const std::vector<int64_t> no_bound(3, 10);
+  EXPECT_EQ(sample_rows_before(a, rows, 4, keys, times, no_bound, TemporalStrategy::uniform),
+            sample_rows(a, rows, 4, keys, GetParam().weighted ? has_uniform_rows(a) : true));
+}
+
+TEST_P(SampleRowsBefore, LastTakesTheLatestAllowedEntries) {
+  CsrMatrix a = testing::random_csr(60, 60, 0.3, 9);
+  if (!GetParam().weighted) a.values.clear();
+  const std::vector<int64_t> times = entry_times_of(a);
+  std::vector<vid_t> rows{0, 5, 17, 59, 33};
+  const Offsets offsets{0, 2, 5};
+  const std::vector<int64_t> bounds{5, 8};
+  const SampleKeys keys{1, 0, 0, 0, offsets};
+  std::vector<vid_t> positions;
+  const CsrMatrix got = sample_rows_before(a, rows, 3, keys, times, bounds, TemporalStrategy::last, &positions);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const int64_t bound = bounds[i < 2 ? 0 : 1];
+    std::vector<std::pair<int64_t, int64_t>> allowed;  // (time, position), latest first
+    for (int64_t e = a.rowptr[rows[i]]; e < a.rowptr[rows[i] + 1]; ++e)
+      if (times[e] <= bound) allowed.emplace_back(times[e], e);
+    std::sort(allowed.rbegin(), allowed.rend());
+    allowed.resize(std::min<size_t>(allowed.size(), 3));
+    std::vector<vid_t> want;
+    for (const auto& [time, e] : allowed) want.push_back(e);
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(std::vector<vid_t>(positions.begin() + got.rowptr[i], positions.begin() + got.rowptr[i + 1]), want)
+        << "row " << rows[i];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Graphs, SampleRowsBefore, ::testing::Values(TemporalCase{false}, TemporalCase{true}),
+                         [](const auto& info) { return info.param.weighted ? "weighted" : "unweighted"; });
+
+TEST(SampleRowsBefore, MismatchedTimesAreErrors) {
+  const CsrMatrix a = testing::random_csr(10, 10, 0.3, 1);
+  const SampleKeys keys{1, 0, 0, 0, {0, 2}};
+  testing::expect_error(
+      [&] {
+        sample_rows_before(a, {0, 1}, 2, keys, std::vector<int64_t>(3), {1}, TemporalStrategy::uniform);
+      },
+      "sample_rows_before: 3 entry times for");
+  testing::expect_error(
+      [&] {
+        sample_rows_before(a, {0, 1}, 2, keys, entry_times_of(a), {1, 2}, TemporalStrategy::uniform);
+      },
+      "sample_rows_before: 2 time bounds for 1 blocks");
+  testing::expect_error([] { parse_temporal_strategy("recent"); },
+                        "temporal strategy must be 'uniform' or 'last', got 'recent'");
+}
+
+// GraphSAGE by time on Cora: every sampled edge of minibatch g, in every layer,
+// is no later than g's seed time; with times past every entry, the untimed sample.
+TEST(TemporalGraphSage, EveryLayerKeepsToItsMinibatchsTime) {
+  const CsrMatrix adj = symmetrize(read_npz_graph(testing::data_file("cora.npz")).adj);
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, adj);
+  const auto sampler = make_sampler("graphsage", graph, SamplerParams().set("fanouts", std::vector<int64_t>{4, 3}));
+  const TemporalSampler& temporal = require_capability<TemporalSampler>(*sampler);
+  const std::vector<int64_t> times = entry_times_of(adj);
+  std::vector<vid_t> seeds;
+  for (vid_t v = 0; v < 300; v += 3) seeds.push_back(v);
+  const Offsets offsets{0, 40, 70, 100};
+  TemporalBounds bounds{backend->upload_ids(std::vector<vid_t>(times.begin(), times.end())), {3, 9, 0},
+                        TemporalStrategy::uniform};
+  Context ctx{*backend, 7};
+  ctx.record_positions = true;
+  Bulk bulk = temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 2, 1, bounds);
+  int64_t edges = 0;
+  for (const Layer& layer : bulk.layers) {
+    const CsrMatrix m = backend->to_host(layer.adj);
+    const std::vector<vid_t> positions = backend->ids_to_host(layer.positions);
+    for (int64_t i = 0; i < m.rows; ++i) {
+      const int64_t g = std::upper_bound(layer.row_offsets.begin(), layer.row_offsets.end(), i) -
+                        layer.row_offsets.begin() - 1;
+      for (int64_t e = m.rowptr[i]; e < m.rowptr[i + 1]; ++e, ++edges)
+        EXPECT_LE(times[positions[e]], bounds.seed_times[g]) << "minibatch " << g;
+    }
+  }
+  EXPECT_GT(edges, 100);
+  bounds.seed_times = {10, 10, 10};
+  const BulkSample untimed = to_host(*backend, sampler->sample(ctx, seeds, offsets, 2, 1));
+  const BulkSample all_allowed = to_host(*backend, temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets),
+                                                                          2, 1, bounds));
+  ASSERT_EQ(untimed.layers.size(), all_allowed.layers.size());
+  for (size_t l = 0; l < untimed.layers.size(); ++l) {
+    EXPECT_EQ(untimed.layers[l].adj, all_allowed.layers[l].adj);
+    EXPECT_EQ(untimed.layers[l].vertices, all_allowed.layers[l].vertices);
+  }
+  // A sampler that does not sample by time says so, and which one does.
+  const auto labor = make_sampler("labor", graph, SamplerParams().set("fanouts", std::vector<int64_t>{4}));
+  testing::expect_error([&] { require_capability<TemporalSampler>(*labor); }, "cannot sample by time");
+  bounds.seed_times = {1, 2};
+  testing::expect_error(
+      [&] {
+        temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 2, 1, bounds);
+      },
+      "temporal sampling: 2 seed times for 3 minibatches");
+}
+
+}  // namespace
+}  // namespace matsamp
