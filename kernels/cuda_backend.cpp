@@ -195,8 +195,8 @@ class CudaBackend final : public Backend {
     return wrap(std::move(drawn));
   }
 
-  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
-                            const Ids& entry_times, const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& entry_times,
+                            const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                             Ids* positions = nullptr) override {
     const DeviceScope scope(engine_);
     const char* op = "sample_rows_before";

@@ -313,8 +313,8 @@ DeviceCsr draw_all(DeviceEngine& engine, const Rows& rows, int64_t m, int64_t co
 struct TemporalRows {
   CsrView a;
   const vid_t* rows;
-  const int64_t* times;   // per entry of A
-  const int64_t* bound;   // per row: its block's
+  const int64_t* times;  // per entry of A
+  const int64_t* bound;  // per row: its block's
   const int64_t* pre_offsets;
   const uint64_t* pre;
   const double* sums;
@@ -336,7 +336,8 @@ struct TemporalRows {
 };
 
 __global__ void row_bounds(DeviceOffsets blocks, const int64_t* bounds, int64_t m, int64_t* out) {
-  for (int64_t i = thread_index(); i < m; i += thread_count()) out[i] = bounds[block_of(blocks.offsets, blocks.blocks, i)];
+  for (int64_t i = thread_index(); i < m; i += thread_count())
+    out[i] = bounds[block_of(blocks.offsets, blocks.blocks, i)];
 }
 
 __global__ void prepare_temporal_rows(TemporalRows rows, int64_t m, uint64_t* pre, double* sums, int64_t* positive) {
@@ -469,8 +470,8 @@ DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t
   }
   DeviceCsr out = csr_from_row_counts(engine, m, a.cols, counts.data());
   if (out.nnz() > 0) {
-    take_latest<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, out.rowptr.data(),
-                                                                     out.colidx.data(), out.values.data());
+    take_latest<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, out.rowptr.data(), out.colidx.data(),
+                                                                     out.values.data());
     MATSAMP_CUDA_LAUNCHED("take_latest");
   }
   return out;

@@ -74,8 +74,8 @@ class OpaqueBackend final : public Backend {
     return sealed_with_positions(
         positions, [&](Ids* at) { return inner_->sample_rows_masked(open(a), open(rows), s, keys, open(mask), at); });
   }
-  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
-                            const Ids& entry_times, const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& entry_times,
+                            const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                             Ids* positions = nullptr) override {
     return sealed_with_positions(positions, [&](Ids* at) {
       return inner_->sample_rows_before(open(a), open(rows), s, keys, open(entry_times), bounds, strategy, at);
@@ -213,8 +213,7 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   for (int64_t e = 0; e < a.nnz(); ++e) times[e] = e % 5;
   for (TemporalStrategy strategy : {TemporalStrategy::uniform, TemporalStrategy::last})
     EXPECT_EQ(b.to_host(b.sample_rows_before(da, drows, 3, keys, b.upload_ids(times), {2, 4}, strategy)),
-              sample_rows_before(a, rows, 3, keys, std::vector<int64_t>(times.begin(), times.end()), {2, 4},
-                                 strategy));
+              sample_rows_before(a, rows, 3, keys, std::vector<int64_t>(times.begin(), times.end()), {2, 4}, strategy));
   std::vector<vid_t> want_positions;
   const CsrMatrix drawn = sample_rows(a, rows, 3, keys, false, &want_positions);
   Ids got_positions;

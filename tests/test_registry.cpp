@@ -55,10 +55,9 @@ TEST(SamplerRegistry, TheTableSaysWhatEachSamplerIsAndCanDo) {
     EXPECT_EQ(dynamic_cast<const NodeWiseSampler*>(s) != nullptr, spec.family == SamplerFamily::node_wise);
     EXPECT_EQ(dynamic_cast<const LayerWiseSampler*>(s) != nullptr, spec.family == SamplerFamily::layer_wise);
     EXPECT_EQ(dynamic_cast<const SubgraphSampler*>(s) != nullptr, spec.family == SamplerFamily::subgraph);
-    const bool interfaces[4] = {find_capability<EdgeSeedSampler>(*s) != nullptr,
-                                find_capability<EstimatingSampler>(*s) != nullptr,
-                                find_capability<ImportanceGuidedSampler>(*s) != nullptr,
-                                find_capability<TemporalSampler>(*s) != nullptr};
+    const bool interfaces[4] = {
+        find_capability<EdgeSeedSampler>(*s) != nullptr, find_capability<EstimatingSampler>(*s) != nullptr,
+        find_capability<ImportanceGuidedSampler>(*s) != nullptr, find_capability<TemporalSampler>(*s) != nullptr};
     EXPECT_EQ(interfaces[0], can(spec, kEdgeSeeds)) << "EdgeSeedSampler";
     EXPECT_EQ(interfaces[1], can(spec, kEstimates)) << "EstimatingSampler";
     EXPECT_EQ(interfaces[2], can(spec, kImportance)) << "ImportanceGuidedSampler";

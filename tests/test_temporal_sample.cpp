@@ -132,8 +132,8 @@ TEST(TemporalGraphSage, EveryLayerKeepsToItsMinibatchsTime) {
   std::vector<vid_t> seeds;
   for (vid_t v = 0; v < 300; v += 3) seeds.push_back(v);
   const Offsets offsets{0, 40, 70, 100};
-  TemporalBounds bounds{backend->upload_ids(std::vector<vid_t>(times.begin(), times.end())), {3, 9, 0},
-                        TemporalStrategy::uniform};
+  TemporalBounds bounds{
+      backend->upload_ids(std::vector<vid_t>(times.begin(), times.end())), {3, 9, 0}, TemporalStrategy::uniform};
   Context ctx{*backend, 7};
   ctx.record_positions = true;
   Bulk bulk = temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 2, 1, bounds);
@@ -151,8 +151,8 @@ TEST(TemporalGraphSage, EveryLayerKeepsToItsMinibatchsTime) {
   EXPECT_GT(edges, 100);
   bounds.seed_times = {10, 10, 10};
   const BulkSample untimed = to_host(*backend, sampler->sample(ctx, seeds, offsets, 2, 1));
-  const BulkSample all_allowed = to_host(*backend, temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets),
-                                                                          2, 1, bounds));
+  const BulkSample all_allowed =
+      to_host(*backend, temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 2, 1, bounds));
   ASSERT_EQ(untimed.layers.size(), all_allowed.layers.size());
   for (size_t l = 0; l < untimed.layers.size(); ++l) {
     EXPECT_EQ(untimed.layers[l].adj, all_allowed.layers[l].adj);
@@ -162,11 +162,8 @@ TEST(TemporalGraphSage, EveryLayerKeepsToItsMinibatchsTime) {
   const auto labor = make_sampler("labor", graph, SamplerParams().set("fanouts", std::vector<int64_t>{4}));
   testing::expect_error([&] { require_capability<TemporalSampler>(*labor); }, "cannot sample by time");
   bounds.seed_times = {1, 2};
-  testing::expect_error(
-      [&] {
-        temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 2, 1, bounds);
-      },
-      "temporal sampling: 2 seed times for 3 minibatches");
+  testing::expect_error([&] { temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 2, 1, bounds); },
+                        "temporal sampling: 2 seed times for 3 minibatches");
 }
 
 }  // namespace

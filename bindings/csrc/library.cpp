@@ -134,10 +134,13 @@ TORCH_LIBRARY(matsamp, m) {
   // vertices per layer, or GraphSAINT's walk length or budget once per layer);
   // include_frontier: for the samplers that can exclude it (LADIES, FastGCN);
   // saint_norm: GraphSAINT's aggregator normalization (the subgraph samplers).
+  // seed_times (int64, one per minibatch; the samplers with the temporal trait, on
+  // a graph with entry times): no sampled edge later than its minibatch's time,
+  // the strategy "uniform" or "last" (ops.h: sample_rows_before).
   m.def(
       "sample(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor seeds, Tensor seed_offsets, "
       "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True, bool saint_norm=False, "
-      "bool edge_positions=False)" MATSAMP_SAMPLE_RETURNS);
+      "bool edge_positions=False, Tensor? seed_times=None, str temporal_strategy=\"uniform\")" MATSAMP_SAMPLE_RETURNS);
   // Link prediction: minibatches of seed edges (sources, destinations cut by
   // edge_offsets), each with `negatives` negative destinations per positive
   // (uniform or degree^0.75, on the engine's keys; known edges redrawn when

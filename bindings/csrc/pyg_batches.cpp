@@ -116,7 +116,8 @@ PygBatches pyg_batches_on_host(const std::vector<at::Tensor>& rowptr, const std:
     }
   }
   return {edge_index_tensor, e_id_tensor, vector_to_tensor(std::move(edge_offsets)),
-          vector_to_tensor(std::move(num_nodes)).view({k, hops + 1}), vector_to_tensor(std::move(per_hop)).view({k, hops})};
+          vector_to_tensor(std::move(num_nodes)).view({k, hops + 1}),
+          vector_to_tensor(std::move(per_hop)).view({k, hops})};
 }
 
 PygBatches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<at::Tensor>& col,
@@ -124,7 +125,7 @@ PygBatches pyg_batches(const std::vector<at::Tensor>& rowptr, const std::vector<
                        const std::vector<at::Tensor>& positions, const at::Tensor& edge_ids, bool new_targets_only) {
   const bool on_host = !rowptr.empty() && rowptr[0].defined() && rowptr[0].device().is_cpu();
   return (on_host ? pyg_batches_on_host : pyg_batches_by_tensor_ops)(rowptr, col, row_offsets, col_offsets, positions,
-                                                                      edge_ids, new_targets_only);
+                                                                     edge_ids, new_targets_only);
 }
 
 }  // namespace
@@ -148,8 +149,8 @@ int64_t check_pyg_layers(const std::vector<at::Tensor>& rowptr, const std::vecto
     for (const at::Tensor* t : {&rowptr[l], &col[l], &row_offsets[l], &col_offsets[l], &positions[l]})
       TORCH_CHECK_VALUE(t->device() == device, kOp, ": layer ", l, " has a tensor on ", t->device(),
                         " but edge_ids are on ", device, " (every tensor on one device)");
-    TORCH_CHECK_VALUE(row_offsets[l].numel() == k + 1 && col_offsets[l].numel() == k + 1, kOp, ": layer ", l,
-                      " has ", row_offsets[l].numel() - 1, " minibatches, layer 0 has ", k);
+    TORCH_CHECK_VALUE(row_offsets[l].numel() == k + 1 && col_offsets[l].numel() == k + 1, kOp, ": layer ", l, " has ",
+                      row_offsets[l].numel() - 1, " minibatches, layer 0 has ", k);
     TORCH_CHECK_VALUE(rowptr[l].numel() >= 1, kOp, ": layer ", l, "'s rowptr is empty (it has rows + 1 entries)");
     TORCH_CHECK_VALUE(positions[l].numel() == col[l].numel(), kOp, ": layer ", l, " has ", col[l].numel(),
                       " entries but ", positions[l].numel(), " positions (sample with edge_positions=True)");

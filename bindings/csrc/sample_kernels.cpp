@@ -11,6 +11,7 @@
 #include "bulk_tensors.h"
 #include "convert.h"
 #include "graph.h"
+#include "sampling/capabilities.h"
 
 namespace matsamp::bindings {
 
@@ -22,7 +23,8 @@ namespace {
 SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const std::string& sampler_name,
                           const at::Tensor& seeds, const at::Tensor& seed_offsets, std::vector<int64_t> sizes,
                           int64_t first_minibatch, int64_t epoch, int64_t seed, bool include_frontier, bool saint_norm,
-                          bool edge_positions) {
+                          bool edge_positions, const c10::optional<at::Tensor>& seed_times,
+                          const std::string& temporal_strategy) {
   const GraphHolder& graph = *graph_holder;
   const std::string op_name = "matsamp.sample(" + sampler_name + ")";
   const char* op = op_name.c_str();
@@ -35,16 +37,32 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
   const uint64_t key = to_seed(seed, op);
   const uint32_t epoch_key = to_epoch(epoch, op);
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
+  std::vector<int64_t> times;
+  if (seed_times.has_value()) {
+    times = to_int64_vector(on_host(*seed_times), op, "seed_times");
+    TORCH_CHECK_VALUE(static_cast<int64_t>(times.size()) == k, op, ": ", times.size(), " seed times for ", k,
+                      " minibatches (one each)");
+  }
   return translate_errors([&] {
     const auto sampler = graph.sampler(sampler_name, sizes, include_frontier, saint_norm);
+    const TemporalSampler* temporal = seed_times.has_value() ? &require_capability<TemporalSampler>(*sampler) : nullptr;
+    const TemporalStrategy strategy = parse_temporal_strategy(temporal_strategy);
     SampleTensors tensors;
     try {
       graph.with_backend([&](Backend& backend, LocalGraph& local) {
         Context ctx{backend, key};
         ctx.record_positions = edge_positions;
-        tensors = to_tensors(graph.shared_backend(),
-                             sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key), graph.device(),
-                             edge_positions ? &local.adjacency() : nullptr);
+        const auto draw = [&] {
+          if (!temporal) return sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key);
+          const Ids* entry_times = graph.entry_times();
+          MATSAMP_CHECK(entry_times,
+                        "the graph has no times to sample by: build it with "
+                        "Graph.from_edge_index(..., edge_time=..., node_time=...)");
+          return temporal->sample_before(ctx, upload_seeds(backend, seed_ids, offsets), first_minibatch, epoch_key,
+                                         {*entry_times, times, strategy});
+        };
+        tensors =
+            to_tensors(graph.shared_backend(), draw(), graph.device(), edge_positions ? &local.adjacency() : nullptr);
         backend.release_cached_memory();  // torch's allocator shares the GPU
       });
     } catch (const DeviceOutOfMemory& e) {  // not a bad argument: RuntimeError, with the k that fits

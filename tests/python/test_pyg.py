@@ -148,7 +148,6 @@ def test_without_pyg_batches_are_light_objects(pyg, monkeypatch):
 def test_unsupported_arguments_are_clear_errors(pyg):
     data = directed_data(pyg)
     for kwargs, message in (({"replace": True}, "replace=True is not supported"),
-                            ({"disjoint": True}, "disjoint=True is not supported"),
                             ({"subgraph_type": "induced"}, "only the directional subgraph"),
                             ({"num_neighbors": {("a", "b", "c"): [2]}}, "heterogeneous graphs")):
         args = {"num_neighbors": [2], **kwargs}

@@ -244,7 +244,7 @@ def test_bad_heterogeneous_arguments_are_clear_errors(pyg):
             ([[2]], {}, "input_nodes of a heterogeneous graph"),
             ([[2]], {"input_nodes": "paper", "sampler": "ladies"}, "samples homogeneous graphs"),
             ([[2]], {"input_nodes": "paper", "memory_budget": 1 << 30}, "give bulk_size"),
-            ([[2]], {"input_nodes": "paper", "disjoint": True}, "disjoint=True is not supported"),
+            ([[2]], {"input_nodes": "paper", "disjoint": True}, "disjoint and temporal sampling .* are for homogeneous graphs"),
             ([[2]], {"input_nodes": ("paper", torch.tensor([0, 500]))}, r"ids must lie in \[0, 120\)")):
         with pytest.raises(ValueError, match=message):
             NeighborLoader(data, *args, **kwargs)

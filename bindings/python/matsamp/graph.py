@@ -64,6 +64,7 @@ class Graph:
         self.edge_features = edge_features.to(self.device) if edge_features.dim() == 2 else None
         self.splits = {name: ids.to(self.device) for name, ids in (splits or {}).items()}
         self.edge_ids = None if edge_ids is None else edge_ids.to(self.device)
+        self.node_time = None  # from_edge_index's node_time, when given
 
     @classmethod
     def load(cls, path, *, labels_path=None, symmetrize=False, drop_self_loops=False,
@@ -180,7 +181,7 @@ class Graph:
 
     @classmethod
     def from_edge_index(cls, edge_index, num_nodes=None, *, edge_weight=None, features=None,
-                        labels=None, device="cpu", _transposed=False):
+                        labels=None, device="cpu", edge_time=None, node_time=None, _transposed=False):
         """A graph from a PyG-style edge list: edge ``i`` runs from ``edge_index[0, i]``
         to ``edge_index[1, i]`` and is an entry of the adjacency row of its source, as
         in ``SparseTensor(row=edge_index[0], col=edge_index[1])``.
@@ -196,6 +197,10 @@ class Graph:
             edge_weight: float32 ``[E]`` (non-negative), or None for all ones.
                 Repeated edges are merged into one, their weights summed.
             features, labels, device: as in :meth:`from_csr`.
+            edge_time, node_time: int64 ``[E]`` / ``[num_nodes]`` times for temporal
+                sampling (``sample_bulk(..., seed_times=)``): an edge may be drawn
+                for a seed of time t when its own time and its neighbour's are at
+                most t (PyG's rule). A repeated edge keeps its first occurrence's time.
             _transposed: internal (matsamp.pyg): edge i is an entry of its
                 target's row instead, as PyG samples (a vertex draws its sources).
 
@@ -226,7 +231,12 @@ class Graph:
         _check_column_count(n)
         rows, cols = (edges[1], edges[0]) if _transposed else (edges[0], edges[1])
         handle, edge_ids = torch.ops.matsamp.graph_from_edge_index(n, rows, cols, weight)
-        return cls(handle, features, labels, device, edge_ids=edge_ids)
+        times = _entry_times(handle, edge_ids, edge_time, node_time, edges.size(1), n)
+        if times is not None:
+            handle.set_entry_times(times)
+        graph = cls(handle, features, labels, device, edge_ids=edge_ids)
+        graph.node_time = None if node_time is None else node_time.to(graph.device)
+        return graph
 
     @classmethod
     def from_scipy(cls, matrix, *, features=None, labels=None, device="cpu"):
@@ -390,6 +400,23 @@ def _type_name(x):
 
 def _dtype_name(dtype):
     return str(dtype).replace("torch.", "")
+
+
+def _entry_times(handle, edge_ids, edge_time, node_time, num_edges, num_nodes):
+    """Each adjacency entry's time: its edge's, its column's vertex's, or the later of both."""
+    times = None
+    if edge_time is not None:
+        edge_time = _array(edge_time, "edge_time", (torch.int64,))
+        if edge_time.shape != (num_edges,):
+            raise ValueError(f"edge_time must have shape [{num_edges}] (one per edge), got {list(edge_time.shape)}")
+        times = edge_time[edge_ids]
+    if node_time is not None:
+        node_time = _array(node_time, "node_time", (torch.int64,))
+        if node_time.shape != (num_nodes,):
+            raise ValueError(f"node_time must have shape [{num_nodes}] (one per node), got {list(node_time.shape)}")
+        by_node = node_time[handle.col().to(torch.int64)]
+        times = by_node if times is None else torch.maximum(times, by_node)
+    return times
 
 
 def _array(x, name, dtypes, dim=None):

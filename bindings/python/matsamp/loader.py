@@ -179,6 +179,7 @@ class BulkSampler:
         self.seed = _non_negative_int(seed, "seed")
         self.epoch = _non_negative_int(epoch, "epoch")
         self.device = graph.device if device is None else _device.output_device(device)
+        self.temporal_strategy = "uniform"  # matsamp.pyg's temporal loaders set it
 
     def __len__(self):
         return self._num_minibatches
@@ -203,9 +204,11 @@ class BulkSampler:
             for g in sequence:  # in the steps' order
                 yield minibatches[g - begin]
 
-    def _sampled_bulks(self, epoch, edge_positions=False):
+    def _sampled_bulks(self, epoch, edge_positions=False, trees=False, seed_time=None):
         """Each bulk of the epoch's layout, sampled: its calls' (first minibatch,
-        seeds, seed offsets, layers) and its minibatch ids in the steps' order."""
+        seeds, seed offsets, layers) and its minibatch ids in the steps' order.
+        With trees, each seed is sampled as a block of its own (disjoint trees, keyed
+        by the seed's place in the epoch), by its time seed_time[seed] when given."""
         order, starts, sequence = self._order(epoch, self.shuffle)
         per_bulk = self._lanes * self._steps_per_bulk  # a layout bulk: minibatch ids [begin, end)
         for begin in range(0, len(self), per_bulk):
@@ -215,10 +218,13 @@ class BulkSampler:
                 last = min(end, first + self.bulk_size)
                 offsets = [starts[g] - starts[first] for g in range(first, last + 1)]
                 seeds = order[starts[first]:starts[last]].to(self.graph.device)
-                layers = ops.sample_bulk(self.graph, self.sampler, seeds, torch.tensor(offsets), self.sizes,
-                                         first_minibatch=first, epoch=epoch, seed=self.seed,
-                                         include_frontier=self.include_frontier, saint_norm=self.saint_norm,
-                                         edge_positions=edge_positions)
+                blocks = torch.arange(seeds.numel() + 1) if trees else torch.tensor(offsets)
+                layers = ops.sample_bulk(self.graph, self.sampler, seeds, blocks, self.sizes,
+                                         first_minibatch=int(starts[first]) if trees else first, epoch=epoch,
+                                         seed=self.seed, include_frontier=self.include_frontier,
+                                         saint_norm=self.saint_norm, edge_positions=edge_positions,
+                                         seed_times=None if seed_time is None else seed_time[seeds],
+                                         temporal_strategy=self.temporal_strategy)
                 calls.append((first, seeds, offsets, layers))
             yield calls, sequence[begin:end]
 

@@ -46,7 +46,8 @@ in the graph's CSR (-1 for a self-loop of Â that the graph lacks), so
 
 
 def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0, epoch=0, seed=1,
-                include_frontier=True, saint_norm=False, edge_positions=False):
+                include_frontier=True, saint_norm=False, edge_positions=False, seed_times=None,
+                temporal_strategy="uniform"):
     """Samples k minibatches at once: ``torch.ops.matsamp.sample``.
 
     Args:
@@ -73,6 +74,12 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
             an unbiased aggregation; False: rows normalized.
         edge_positions: also locate each sampled entry in the graph's CSR
             (``SampledLayer.positions``), on the device that sampled.
+        seed_times: int64 ``[k]``, each minibatch's time: temporal sampling (the
+            samplers with the "temporal" trait, on a graph built with times): no
+            sampled edge of minibatch g, in any layer, is later than seed_times[g].
+            One seed per minibatch samples each seed's tree by its own time.
+        temporal_strategy: "uniform" (draw among the edges early enough) or "last"
+            (the latest of them), as pyg-lib's.
 
     Returns:
         A list of :class:`SampledLayer`, in sampling order (index 0 has the seeds as rows).
@@ -84,7 +91,7 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
     out = torch.ops.matsamp.sample(graph.handle, sampler, seeds, seed_offsets, _args.int_list(sizes, "sizes"),
                                    _args.integer(first_minibatch, "first_minibatch"), _args.integer(epoch, "epoch"),
                                    _args.integer(seed, "seed"), bool(include_frontier), bool(saint_norm),
-                                   bool(edge_positions))
+                                   bool(edge_positions), seed_times, _args.string(temporal_strategy, "temporal_strategy"))
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 

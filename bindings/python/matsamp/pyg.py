@@ -38,7 +38,7 @@ import importlib
 
 import torch
 
-from . import _device, ops
+from . import _device, _trees, ops
 from .graph import Graph
 from .hetero import HeteroBulkSampler, HeteroGraph
 from .link_loader import LinkLoader, link_labels
@@ -139,9 +139,21 @@ class NeighborLoader(_Loader):
             or ``(node type, ids | mask | None)``.
         batch_size: seeds per batch (the last batch may be smaller).
         shuffle: draw the seeds in a new random order each epoch.
-        replace, directed, disjoint, subgraph_type: PyG's; matsamp samples
-            without replacement the directed, non-disjoint subgraph (PyG's
-            defaults). Other values raise ``ValueError``.
+        replace, directed, subgraph_type: PyG's; matsamp samples without
+            replacement the directed subgraph (PyG's defaults). Other values
+            raise ``ValueError``.
+        disjoint: each seed its own tree, as PyG's: a vertex two seeds reach is
+            in the batch once per tree, and ``batch`` names each node's tree
+            (node-wise samplers).
+        time_attr: the name of a node-level or edge-level int64 attribute of
+            ``data``: temporal sampling (implies ``disjoint``), as PyG's: a seed
+            of time t reaches, at every hop, only edges whose own time (edge
+            level) or whose source's time (node level) is at most t. A seed's
+            time is ``input_time`` or, for a node-level attribute, its own.
+            Samplers with the "temporal" trait (graphsage).
+        temporal_strategy: "uniform" (draw among the edges early enough) or
+            "last" (the latest of them), as pyg-lib's.
+        input_time: int64, one time per seed (in ``input_nodes``' order).
         sampler: any matsamp sampler (``matsamp.ops.SAMPLERS``): "graphsage"
             (PyG's sampling: a target samples its sources, uniformly without
             replacement), "labor", "ladies", "fastgcn", "saint", ... . With the
@@ -183,10 +195,15 @@ class NeighborLoader(_Loader):
 
     def __init__(self, data, num_neighbors, input_nodes=None, *, batch_size=1, shuffle=False, replace=False,
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage", bulk_size=None,
-                 memory_budget=None, seed=None, device=None, transform=None, **loader_args):
-        _check_pyg_options(loader_args, replace, directed, disjoint, subgraph_type)
+                 memory_budget=None, seed=None, device=None, transform=None, time_attr=None,
+                 temporal_strategy="uniform", input_time=None, **loader_args):
+        _check_pyg_options(loader_args, replace, directed, False, subgraph_type)
         self.data, self.transform, self.sampler = data, transform, sampler
+        self._trees = bool(disjoint) or time_attr is not None
         if _is_hetero(data):
+            if self._trees:
+                raise ValueError("disjoint and temporal sampling (disjoint, time_attr) are for homogeneous graphs "
+                                 "(a Data); a HeteroData is not supported")
             self.device = _hetero_device(device, data)
             _check_hetero_options(sampler, memory_budget)
             self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
@@ -195,24 +212,31 @@ class NeighborLoader(_Loader):
         else:
             self._hetero = None
             edge_index, num_nodes = _homogeneous(data, num_neighbors)
-            self.graph = _sampling_graph(edge_index, num_nodes, device)
+            times = _times(data, time_attr, sampler, temporal_strategy, num_nodes, edge_index.size(1))
+            if self._trees and "node_wise" not in ops.SAMPLER_TRAITS.get(sampler, ()):
+                raise ValueError(f"disjoint sampling takes a node-wise sampler, not {sampler!r}")
+            self.graph = _sampling_graph(edge_index, num_nodes, device, **times)
             self.device = self.graph.device
             self._subgraphs = _Subgraphs(data, self.graph.edge_ids, sampler)
             seeds, position = _seeds(input_nodes, num_nodes)
+            self._seed_time = None if time_attr is None else _seed_time(seeds, input_time, times, num_nodes,
+                                                                       self.device)
             self._input_position = None if position is None else position.to(self.device)
             budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget
             self._sampler = BulkSampler(self.graph, batch_size, seeds, sampler=sampler, sizes=list(num_neighbors),
                                         bulk_size=bulk_size, memory_budget=budget, shuffle=shuffle, seed=_seed(seed))
+            self._sampler.temporal_strategy = temporal_strategy
 
     def _batches(self):
         if self._hetero is not None:
             yield from self._hetero.batches()
             return
-        for calls, sequence in _epoch_of(self._sampler):
+        for calls, sequence in _epoch_of(self._sampler, self._trees, self._seed_time):
             batches = {}
             for first, seeds, offsets, layers in calls:
                 input_id = _input_id(self._input_position, seeds)
-                for g, batch in enumerate(self._subgraphs.batches(layers)):
+                split = self._subgraphs.tree_batches(layers, offsets) if self._trees else self._subgraphs.batches(layers)
+                for g, batch in enumerate(split):
                     batch["input_id"] = input_id[offsets[g]:offsets[g + 1]]
                     batches[first + g] = batch
             for g in sequence:
@@ -319,18 +343,61 @@ class _HeteroSampling:
         return _make_hetero_batch(self.data, node_fields, edge_fields, self.num_nodes)
 
 
-def _sampling_graph(edge_index, num_nodes, device):
+def _sampling_graph(edge_index, num_nodes, device, edge_time=None, node_time=None):
     """The graph PyG's sampling walks: vertex v samples its sources, so row v of
     the adjacency lists u for every edge u -> v (and edge_ids name edge_index's
-    columns); on `device`, by default edge_index's."""
-    return Graph.from_edge_index(edge_index, num_nodes, _transposed=True,
+    columns); on `device`, by default edge_index's; with the times given."""
+    return Graph.from_edge_index(edge_index, num_nodes, _transposed=True, edge_time=edge_time, node_time=node_time,
                                  device=edge_index.device if device is None else device)
 
 
-def _epoch_of(sampler):
+def _times(data, time_attr, sampler, strategy, num_nodes, num_edges):
+    """{"node_time": ...} or {"edge_time": ...} from data's time_attr (empty without one), checked."""
+    if time_attr is None:
+        return {}
+    if "temporal" not in ops.SAMPLER_TRAITS.get(sampler, ()):
+        raise ValueError(f"time_attr: the {sampler} sampler cannot sample by time "
+                         f"({', '.join(ops.samplers_with('temporal'))} can)")
+    if strategy not in ("uniform", "last"):
+        raise ValueError(f"temporal_strategy must be 'uniform' or 'last', got {strategy!r}")
+    value = getattr(data, time_attr, None)
+    if not isinstance(value, torch.Tensor) or value.dim() != 1:
+        raise ValueError(f"time_attr: data has no 1-D tensor {time_attr!r}")
+    if value.dtype != torch.int64:
+        raise TypeError(f"time_attr: {time_attr!r} must be int64, got {value.dtype}")
+    is_node = data.is_node_attr(time_attr) if hasattr(data, "is_node_attr") else value.numel() == num_nodes
+    if is_node and value.numel() == num_nodes:
+        return {"node_time": value.cpu()}
+    if value.numel() == num_edges:
+        return {"edge_time": value.cpu()}
+    raise ValueError(f"time_attr: {time_attr!r} has {value.numel()} entries, neither one per node ({num_nodes}) "
+                     f"nor one per edge ({num_edges})")
+
+
+def _seed_time(seeds, input_time, times, num_nodes, device):
+    """Each vertex's time as a seed, on `device`: input_time scattered to its seeds, or the node times."""
+    if input_time is None:
+        if "node_time" not in times:
+            raise ValueError("time_attr is an edge attribute: give input_time, each seed's time")
+        return times["node_time"].to(device)
+    input_time = torch.as_tensor(input_time).cpu()
+    if input_time.dtype != torch.int64 or input_time.shape != seeds.shape:
+        raise ValueError(f"input_time must be int64 with one time per seed ({seeds.numel()}), got "
+                         f"{input_time.dtype} {list(input_time.shape)}")
+    seed_time = torch.zeros(num_nodes, dtype=torch.int64)
+    seed_time[seeds] = input_time
+    if not torch.equal(seed_time[seeds], input_time):
+        raise ValueError("input_time: a seed given twice has two times; give each seed once")
+    return seed_time.to(device)
+
+
+def _epoch_of(sampler, trees=False, seed_time=None):
     """One epoch of a BulkSampler or LinkLoader, a sampled bulk at a time with
-    the sampled edges' positions, advancing its epoch as iterating it does."""
+    the sampled edges' positions, advancing its epoch as iterating it does; a
+    BulkSampler's with trees one seed per block, by seed_time when given."""
     epoch, sampler.epoch = sampler.epoch, sampler.epoch + 1
+    if trees:
+        return sampler._sampled_bulks(epoch, edge_positions=True, trees=True, seed_time=seed_time)
     return sampler._sampled_bulks(epoch, edge_positions=True)
 
 
@@ -346,12 +413,26 @@ class _Subgraphs:
         self.edge_ids = edge_ids
         self.node_wise = "node_wise" in ops.SAMPLER_TRAITS[sampler]
 
-    def batches(self, layers):
-        """The fields of each minibatch of one sampled call (layers with positions)."""
-        edge_index, e_id, edge_offsets, num_nodes, num_edges = torch.ops.matsamp.pyg_batches(
+    def _fields(self, layers):
+        return torch.ops.matsamp.pyg_batches(
             [layer.rowptr for layer in layers], [layer.col for layer in layers],
             [layer.row_offsets for layer in layers], [layer.col_offsets for layer in layers],
             [layer.positions for layer in layers], self.edge_ids, self.node_wise)
+
+    def tree_batches(self, layers, offsets):
+        """The fields of each minibatch of one call sampled one tree per seed
+        (offsets: the minibatches' first trees), merged hop-major as PyG's disjoint batches."""
+        fields_of_trees = self._fields(layers)
+        vertices, tree_offsets = layers[-1].vertices, layers[-1].col_offsets
+        for g in range(len(offsets) - 1):
+            fields = _trees.merge_trees(vertices, tree_offsets, *fields_of_trees, offsets[g], offsets[g + 1])
+            fields["batch_size"] = offsets[g + 1] - offsets[g]
+            yield {**_cut(self.data, fields, n_id=fields["n_id"], num_nodes=self.data.num_nodes, e_id=fields["e_id"],
+                          num_edges=self.data.edge_index.size(1)), **fields}
+
+    def batches(self, layers):
+        """The fields of each minibatch of one sampled call (layers with positions)."""
+        edge_index, e_id, edge_offsets, num_nodes, num_edges = self._fields(layers)
         vertices = layers[-1].vertices
         nodes, edges = layers[-1].col_offsets.tolist(), edge_offsets.tolist()
         for g, (sampled_nodes, sampled_edges) in enumerate(zip(num_nodes.tolist(), num_edges.tolist())):

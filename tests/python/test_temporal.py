@@ -1,0 +1,119 @@
+"""Temporal and disjoint sampling from Python: Graph.from_edge_index with times,
+sample_bulk(seed_times=), and matsamp.pyg.NeighborLoader(time_attr=, disjoint=)
+against PyG's rules, checked edge by edge on a small directed graph."""
+import pytest
+import torch
+
+import matsamp
+from matsamp.pyg import NeighborLoader
+
+
+def timed_graph(n=120, m=1500, seed=5):
+    g = torch.Generator().manual_seed(seed)
+    edge_index = torch.randint(0, n, (2, m), generator=g)
+    return edge_index, torch.randint(0, 50, (n,), generator=g), torch.randint(0, 50, (m,), generator=g)
+
+
+def test_sample_bulk_keeps_every_layer_to_its_minibatchs_time():
+    edge_index, node_time, edge_time = timed_graph()
+    graph = matsamp.Graph.from_edge_index(edge_index, 120, edge_time=edge_time, node_time=node_time)
+    seeds, offsets = torch.arange(0, 60), torch.tensor([0, 20, 40, 60])
+    bounds = torch.tensor([10, 30, 49])
+    layers = matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [5, 5], seed_times=bounds,
+                                     edge_positions=True)
+    edges = 0
+    for layer in layers:
+        rows = torch.repeat_interleave(torch.arange(layer.rowptr.numel() - 1), layer.rowptr.diff())
+        minibatch = torch.searchsorted(layer.row_offsets, rows, right=True) - 1
+        e = graph.edge_ids[layer.positions]  # the columns of edge_index drawn
+        source = edge_index[1, e]            # the entry's column: the neighbour
+        assert bool((edge_time[e] <= bounds[minibatch]).all())
+        assert bool((node_time[source] <= bounds[minibatch]).all())
+        edges += e.numel()
+    assert edges > 50
+    # Times past every edge: the untimed sample.
+    late = matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [5, 5], seed_times=torch.full((3,), 99))
+    plain = matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [5, 5])
+    for a, b in zip(late, plain, strict=True):
+        assert torch.equal(a.col, b.col) and torch.equal(a.vertices, b.vertices)
+    # last: deterministic, the latest edges.
+    last = [matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [3], seed_times=bounds, seed=s,
+                                    temporal_strategy="last")[0] for s in (1, 2)]
+    assert torch.equal(last[0].col, last[1].col)
+
+
+def test_temporal_errors_are_one_line():
+    edge_index, node_time, _ = timed_graph()
+    graph = matsamp.Graph.from_edge_index(edge_index, 120, node_time=node_time)
+    untimed = matsamp.Graph.from_edge_index(edge_index, 120)
+    seeds, offsets = torch.arange(4), torch.tensor([0, 4])
+    with pytest.raises(ValueError, match="the labor sampler cannot sample by time \\(graphsage can\\)"):
+        matsamp.ops.sample_bulk(graph, "labor", seeds, offsets, [2], seed_times=torch.tensor([3]))
+    with pytest.raises(ValueError, match="the graph has no times to sample by"):
+        matsamp.ops.sample_bulk(untimed, "graphsage", seeds, offsets, [2], seed_times=torch.tensor([3]))
+    with pytest.raises(ValueError, match="2 seed times for 1 minibatches"):
+        matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [2], seed_times=torch.tensor([3, 4]))
+    with pytest.raises(ValueError, match="temporal strategy must be 'uniform' or 'last', got 'recent'"):
+        matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [2], seed_times=torch.tensor([3]),
+                                temporal_strategy="recent")
+    with pytest.raises(ValueError, match="node_time must have shape \\[120\\]"):
+        matsamp.Graph.from_edge_index(edge_index, 120, node_time=node_time[:5])
+
+
+def check_tree_batch(data, batch, seeds, fanouts, seed_time):
+    """PyG's disjoint conventions: n_id hop-major with one tree per seed (batch), the
+    seeds first and in order; each edge inside one tree, into the previous hop's
+    nodes, an edge of data, and (with times) no later than its tree's seed."""
+    n_id, ei, b = batch.n_id, batch.edge_index, batch.batch
+    assert torch.equal(n_id[:batch.batch_size], seeds) and torch.equal(b[:batch.batch_size], torch.arange(seeds.numel()))
+    assert sum(batch.num_sampled_nodes) == n_id.numel() == b.numel()
+    assert sum(batch.num_sampled_edges) == ei.size(1)
+    assert torch.equal(data.edge_index[:, batch.e_id], n_id[ei])
+    assert torch.equal(b[ei[0]], b[ei[1]])                      # never across trees
+    if seed_time is not None:
+        tree_time = seed_time[seeds][b[ei[1]]]
+        assert bool((data.time[n_id[ei[0]]] <= tree_time).all())
+    begin, lo, hi = 0, 0, batch.batch_size
+    for hop, count in enumerate(batch.num_sampled_edges):
+        edges = ei[:, begin:begin + count]
+        assert bool(((edges[1] >= lo) & (edges[1] < hi)).all())
+        for t in range(lo, hi):
+            assert int((edges[1] == t).sum()) <= fanouts[hop]
+        nodes = n_id[hi:hi + batch.num_sampled_nodes[hop + 1]]
+        trees = b[hi:hi + batch.num_sampled_nodes[hop + 1]]
+        pairs = set(zip(trees.tolist(), nodes.tolist()))
+        assert len(pairs) == nodes.numel()                      # a node once per tree and hop
+        begin, lo, hi = begin + count, hi, hi + batch.num_sampled_nodes[hop + 1]
+
+
+def test_neighbor_loader_samples_by_time_and_disjoint_trees(pyg):
+    edge_index, node_time, _ = timed_graph(seed=7)
+    data = pyg.data.Data(edge_index=edge_index, time=node_time, x=torch.randn(120, 3), num_nodes=120)
+    seeds = torch.arange(0, 120, 2)
+    for kwargs, seed_time in (({"time_attr": "time"}, node_time), ({"disjoint": True}, None),
+                              ({"time_attr": "time", "temporal_strategy": "last"}, node_time)):
+        loader = NeighborLoader(data, [3, 2], input_nodes=seeds, batch_size=16, seed=3, **kwargs)
+        batches = list(loader)
+        assert len(batches) == 4
+        for i, batch in enumerate(batches):
+            check_tree_batch(data, batch, seeds[16 * i:16 * (i + 1)], [3, 2], seed_time)
+            assert torch.equal(batch.time, data.time[batch.n_id])
+        # The same batches whatever the bulk size.
+        again = list(NeighborLoader(data, [3, 2], input_nodes=seeds, batch_size=16, seed=3, bulk_size=1, **kwargs))
+        for a, b in zip(batches, again, strict=True):
+            assert torch.equal(a.n_id, b.n_id) and torch.equal(a.edge_index, b.edge_index)
+    # input_time instead of the node times: an edge-level time needs it.
+    edge_data = pyg.data.Data(edge_index=edge_index, stamp=torch.arange(edge_index.size(1)), num_nodes=120)
+    with pytest.raises(ValueError, match="give input_time"):
+        NeighborLoader(edge_data, [2], input_nodes=seeds, batch_size=8, time_attr="stamp")
+    times = torch.full((seeds.numel(),), 700)
+    for batch in NeighborLoader(edge_data, [4, 4], input_nodes=seeds, batch_size=8, time_attr="stamp",
+                                input_time=times):
+        assert bool((batch.e_id <= 700).all())
+    with pytest.raises(ValueError, match="the ladies sampler cannot sample by time"):
+        NeighborLoader(data, [20], batch_size=8, time_attr="time", sampler="ladies")
+    with pytest.raises(ValueError, match="disjoint sampling takes a node-wise sampler, not 'ladies'"):
+        NeighborLoader(data, [20], batch_size=8, disjoint=True, sampler="ladies")
+    with pytest.raises(ValueError, match="input_time: a seed given twice has two times"):
+        NeighborLoader(data, [2], input_nodes=torch.tensor([1, 1]), batch_size=8, time_attr="time",
+                       input_time=torch.tensor([3, 4]))
