@@ -117,3 +117,22 @@ def test_neighbor_loader_samples_by_time_and_disjoint_trees(pyg):
     with pytest.raises(ValueError, match="input_time: a seed given twice has two times"):
         NeighborLoader(data, [2], input_nodes=torch.tensor([1, 1]), batch_size=8, time_attr="time",
                        input_time=torch.tensor([3, 4]))
+
+
+def test_weighted_neighbour_draws_follow_the_weights(pyg):
+    """weight_attr: 300 targets, each with sources 0..3 weighted 1, 1, 0, 8: one draw
+    each per epoch picks source 3 with probability 0.8 and never source 2."""
+    targets = torch.arange(4, 304)
+    sources = torch.arange(4).repeat(300)
+    edge_index = torch.stack([sources, targets.repeat_interleave(4)])
+    weight = torch.tensor([1.0, 1.0, 0.0, 8.0]).repeat(300)
+    data = pyg.data.Data(edge_index=edge_index, w=weight, num_nodes=304)
+    loader = NeighborLoader(data, [1], input_nodes=targets, batch_size=64, weight_attr="w", seed=2)
+    picks = torch.cat([batch.n_id[batch.edge_index[0]] for _ in range(8) for batch in loader])
+    assert picks.numel() == 2400
+    counts = torch.bincount(picks, minlength=4)
+    assert counts[2] == 0
+    # Binomial(2400, 0.8): sd 19.6; five of them either side.
+    assert abs(int(counts[3]) - 1920) < 98, counts.tolist()
+    with pytest.raises(ValueError, match="weight_attr: data has no tensor 'v' with one weight per edge"):
+        NeighborLoader(data, [1], batch_size=8, weight_attr="v")

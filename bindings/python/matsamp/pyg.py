@@ -154,6 +154,11 @@ class NeighborLoader(_Loader):
         temporal_strategy: "uniform" (draw among the edges early enough) or
             "last" (the latest of them), as pyg-lib's.
         input_time: int64, one time per seed (in ``input_nodes``' order).
+        weight_attr: the name of an edge-level attribute of non-negative
+            weights: a vertex draws its neighbours with probability in
+            proportion to their edges' weights, without replacement, as PyG's
+            weighted sampling (the node-wise samplers; a repeated edge's weights
+            are summed).
         sampler: any matsamp sampler (``matsamp.ops.SAMPLERS``): "graphsage"
             (PyG's sampling: a target samples its sources, uniformly without
             replacement), "labor", "ladies", "fastgcn", "saint", ... . With the
@@ -196,7 +201,7 @@ class NeighborLoader(_Loader):
     def __init__(self, data, num_neighbors, input_nodes=None, *, batch_size=1, shuffle=False, replace=False,
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage", bulk_size=None,
                  memory_budget=None, seed=None, device=None, transform=None, time_attr=None,
-                 temporal_strategy="uniform", input_time=None, **loader_args):
+                 temporal_strategy="uniform", input_time=None, weight_attr=None, **loader_args):
         _check_pyg_options(loader_args, replace, directed, False, subgraph_type)
         self.data, self.transform, self.sampler = data, transform, sampler
         self._trees = bool(disjoint) or time_attr is not None
@@ -215,7 +220,8 @@ class NeighborLoader(_Loader):
             times = _times(data, time_attr, sampler, temporal_strategy, num_nodes, edge_index.size(1))
             if self._trees and "node_wise" not in ops.SAMPLER_TRAITS.get(sampler, ()):
                 raise ValueError(f"disjoint sampling takes a node-wise sampler, not {sampler!r}")
-            self.graph = _sampling_graph(edge_index, num_nodes, device, **times)
+            self.graph = _sampling_graph(edge_index, num_nodes, device, _weights(data, weight_attr, edge_index),
+                                         **times)
             self.device = self.graph.device
             self._subgraphs = _Subgraphs(data, self.graph.edge_ids, sampler)
             seeds, position = _seeds(input_nodes, num_nodes)
@@ -343,12 +349,26 @@ class _HeteroSampling:
         return _make_hetero_batch(self.data, node_fields, edge_fields, self.num_nodes)
 
 
-def _sampling_graph(edge_index, num_nodes, device, edge_time=None, node_time=None):
+def _sampling_graph(edge_index, num_nodes, device, edge_weight=None, edge_time=None, node_time=None):
     """The graph PyG's sampling walks: vertex v samples its sources, so row v of
     the adjacency lists u for every edge u -> v (and edge_ids name edge_index's
-    columns); on `device`, by default edge_index's; with the times given."""
-    return Graph.from_edge_index(edge_index, num_nodes, _transposed=True, edge_time=edge_time, node_time=node_time,
+    columns); on `device`, by default edge_index's; with the weights and times given."""
+    return Graph.from_edge_index(edge_index, num_nodes, _transposed=True, edge_weight=edge_weight,
+                                 edge_time=edge_time, node_time=node_time,
                                  device=edge_index.device if device is None else device)
+
+
+def _weights(data, weight_attr, edge_index):
+    """data's edge weights named weight_attr as float32 on the CPU (None without a name), checked."""
+    if weight_attr is None:
+        return None
+    value = getattr(data, weight_attr, None)
+    if not isinstance(value, torch.Tensor) or value.shape != (edge_index.size(1),):
+        raise ValueError(f"weight_attr: data has no tensor {weight_attr!r} with one weight per edge "
+                         f"({edge_index.size(1)})")
+    if not value.is_floating_point():
+        raise TypeError(f"weight_attr: {weight_attr!r} must be a floating-point tensor, got {value.dtype}")
+    return value.detach().to(torch.float32).cpu()
 
 
 def _times(data, time_attr, sampler, strategy, num_nodes, num_edges):
@@ -649,7 +669,7 @@ class LinkNeighborLoader(_Loader):
             sampled edges so that a model cannot read the answer; False (PyG's
             behaviour) keeps them.
         batch_size, shuffle, replace, directed, disjoint, subgraph_type, sampler,
-        bulk_size, seed, device, transform, num_workers, ...: as for
+        bulk_size, seed, device, transform, weight_attr, num_workers, ...: as for
         :class:`NeighborLoader` (samplers that can mask edges: graphsage,
         labor, ladies, fastgcn).
 
@@ -666,7 +686,7 @@ class LinkNeighborLoader(_Loader):
                  neg_sampling=None, neg_sampling_ratio=None, batch_size=1, shuffle=False, replace=False,
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage",
                  negative_distribution="uniform", exclude_seed_edges=False, bulk_size=16, seed=None,
-                 device=None, transform=None, **loader_args):
+                 device=None, transform=None, weight_attr=None, **loader_args):
         _check_pyg_options(loader_args, replace, directed, disjoint, subgraph_type)
         if edge_label_time is not None:
             raise ValueError("edge_label_time (temporal sampling) is not supported")
@@ -679,7 +699,7 @@ class LinkNeighborLoader(_Loader):
         self.edge_label = edge_label
         if self.mode == "triplet" and edge_label is not None:
             raise ValueError("edge_label cannot be given with triplet negative sampling (as in PyG)")
-        graph = _sampling_graph(edge_index, num_nodes, device)
+        graph = _sampling_graph(edge_index, num_nodes, device, _weights(data, weight_attr, edge_index))
         self.device = graph.device
         self._subgraphs = _Subgraphs(data, graph.edge_ids, sampler)
         self._sampler = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
