@@ -126,12 +126,13 @@ Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t
 }
 
 Matrix DistributedBackend::sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
-                                              const Ids& entry_times, const std::vector<int64_t>& bounds,
-                                              TemporalStrategy strategy, Ids* positions) {
+                                              const Ids& order, const Ids& sorted_times,
+                                              const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+                                              Ids* positions) {
   MATSAMP_CHECK(operand_of(a) < 0,
                 "temporal sampling of a partitioned graph is not available: sample by time on "
                 "a graph each process holds whole");
-  return local_->sample_rows_before(a, rows, s, keys, entry_times, bounds, strategy, positions);
+  return local_->sample_rows_before(a, rows, s, keys, order, sorted_times, bounds, strategy, positions);
 }
 
 Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,

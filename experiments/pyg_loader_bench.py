@@ -67,12 +67,18 @@ def make_data(graph, features):
 def pyg_loader(data, seeds, args):
     from torch_geometric.loader import NeighborLoader
     return NeighborLoader(data, num_neighbors=args.fanouts, input_nodes=seeds, batch_size=args.batch_size,
-                          shuffle=True)
+                          shuffle=True, **weighting(args))
 
 
 def matsamp_loader(data, seeds, args):
     return matsamp.pyg.NeighborLoader(data, num_neighbors=args.fanouts, input_nodes=seeds,
-                                      batch_size=args.batch_size, shuffle=True)
+                                      batch_size=args.batch_size, shuffle=True, **weighting(args))
+
+
+def weighting(args):
+    """The loaders' weight_attr with --weighted (data.w, uniform in [0, 1)) and
+    time_attr with --temporal (data.time, node times in [0, 1000))."""
+    return {**({"weight_attr": "w"} if args.weighted else {}), **({"time_attr": "time"} if args.temporal else {})}
 
 
 def timed_loader(make, data, seeds, args):
@@ -170,17 +176,26 @@ def main():
     parser.add_argument("--features", type=int, default=64,
                         help="feature width of generated graphs (0: no x; Cora keeps its own)")
     parser.add_argument("--cli", action="store_true", help="also run `matsamp bench` on the same options")
+    parser.add_argument("--weighted", action="store_true",
+                        help="weighted sampling: random edge weights, both loaders with weight_attr")
+    parser.add_argument("--temporal", action="store_true",
+                        help="temporal sampling: random node times, both loaders with time_attr (disjoint trees)")
     parser.add_argument("--out", help="write the JSON here too")
     parser.add_argument("--plot", help="draw build + epoch per system to this .png")
     args = parser.parse_args()
     thread_counts = [int(t) for t in args.threads.split(",")]
     results = []
     report_args = dict(features=args.features, fanouts=args.fanouts, batch_size=args.batch_size,
-                       train_fraction=args.train_fraction, repeat=args.repeat)
+                       train_fraction=args.train_fraction, repeat=args.repeat, weighted=args.weighted,
+                       temporal=args.temporal)
     with tempfile.TemporaryDirectory() as workdir:
         for spec in args.graph or ["rmat:18"]:
             name, path, graph = load_graph(spec, workdir)
             data = make_data(graph, args.features)
+            if args.weighted:
+                data.w = torch.rand(data.edge_index.size(1), generator=torch.Generator().manual_seed(2))
+            if args.temporal:
+                data.time = torch.randint(0, 1000, (data.num_nodes,), generator=torch.Generator().manual_seed(3))
             seeds = graph.training_nodes(args.train_fraction)
             runs = []
             for rep in range(args.repeat):

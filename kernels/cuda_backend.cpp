@@ -195,15 +195,15 @@ class CudaBackend final : public Backend {
     return wrap(std::move(drawn));
   }
 
-  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& entry_times,
-                            const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& order,
+                            const Ids& sorted_times, const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                             Ids* positions = nullptr) override {
     const DeviceScope scope(engine_);
     const char* op = "sample_rows_before";
     check_sample_rows(rows.size(), s, keys, op);
     check_ids(rows, a.rows(), op, "row id", a.shape());
-    MATSAMP_CHECK(entry_times.size() == a.nnz(), op, ": ", entry_times.size(), " entry times for ", a.nnz(),
-                  " entries");
+    MATSAMP_CHECK(order.size() == a.nnz() && sorted_times.size() == a.nnz(), op, ": a time order of ", order.size(),
+                  " entries for ", a.nnz(), " entries");
     MATSAMP_CHECK(bounds.size() + 1 == keys.row_offsets.size(), op, ": ", bounds.size(), " time bounds for ",
                   keys.row_offsets.size() - 1, " blocks");
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
@@ -211,8 +211,8 @@ class CudaBackend final : public Backend {
     const gpu::CsrView da = device(a, op).view();
     const vid_t* drows = device(rows, op).data();
     gpu::DeviceCsr drawn = gpu::sample_rows_before(engine_, da, drows, s, device_keys(keys, doffsets),
-                                                   device(entry_times, op).data(), dbounds.data(),
-                                                   strategy == TemporalStrategy::last);
+                                                   device(order, op).data(), device(sorted_times, op).data(),
+                                                   dbounds.data(), strategy == TemporalStrategy::last);
     if (positions) *positions = wrap_array(gpu::entry_positions(engine_, da, drows, drawn.view(), nullptr));
     return wrap(std::move(drawn));
   }

@@ -92,10 +92,11 @@ DeviceCsr its_sample(DeviceEngine& engine, const CsrView& p, int64_t s, const De
 DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s, const DeviceKeys& keys,
                       bool uniform_rows);
 
-// sample_rows_before of ops.h (rows[i] of A for keyed row i): entry_times one per
-// entry of A, bounds one per block of keys.rows; last: the latest entries.
+// sample_rows_before of ops.h (rows[i] of A for keyed row i): A's time order
+// (order, sorted_times), bounds one per block of keys.rows; last: the latest entries.
 DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
-                             const DeviceKeys& keys, const int64_t* entry_times, const int64_t* bounds, bool last);
+                             const DeviceKeys& keys, const vid_t* order, const vid_t* sorted_times,
+                             const int64_t* bounds, bool last);
 
 // labor_sample_rows of ops.h (rows[i] of A for keyed row i), decided on the device.
 DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,

@@ -308,51 +308,56 @@ DeviceCsr draw_all(DeviceEngine& engine, const Rows& rows, int64_t m, int64_t co
   return out;
 }
 
-// Rows rows[i] of A with the entries later than the row's bound zeroed, then
-// divided by the sum of the rest (temporal sampling's rows, ops.h: sample_rows_before).
+// Rows rows[i] of A in time order (order), cut to their first allowed[i]
+// entries (those early enough), values divided by their sum (temporal sampling's
+// rows, ops.h: sample_rows_before). Entry j of row i is A's entry order[begin + j].
 struct TemporalRows {
   CsrView a;
   const vid_t* rows;
-  const int64_t* times;  // per entry of A
-  const int64_t* bound;  // per row: its block's
+  const vid_t* order;
+  const int64_t* allowed;
   const int64_t* pre_offsets;
   const uint64_t* pre;
   const double* sums;
   const int64_t* positive;
   __device__ int64_t begin(int64_t i) const { return a.rowptr[rows[i]]; }
-  __device__ int64_t length(int64_t i) const { return a.rowptr[rows[i] + 1] - begin(i); }
+  __device__ int64_t length(int64_t i) const { return allowed[i]; }
   __device__ int64_t positives(int64_t i) const { return positive[i]; }
   __device__ StoredPrefix prefix(int64_t i) const { return {pre + pre_offsets[i]}; }
-  __device__ float masked(int64_t i, int64_t j) const {
-    const int64_t e = begin(i) + j;
-    return times[e] <= bound[i] ? (a.values ? a.values[e] : 1.0f) : 0.0f;
-  }
+  __device__ float raw(int64_t i, int64_t j) const { return a.values ? a.values[order[begin(i) + j]] : 1.0f; }
   __device__ float value(int64_t i, int64_t j) const {
     const double sum = sums[i];
-    const float v = masked(i, j);
-    return sum == 0 ? v : static_cast<float>(v / sum);
+    return sum == 0 ? raw(i, j) : static_cast<float>(raw(i, j) / sum);
   }
-  __device__ col_t column(int64_t i, int64_t j) const { return a.colidx[begin(i) + j]; }
+  __device__ col_t column(int64_t i, int64_t j) const { return a.colidx[order[begin(i) + j]]; }
 };
 
-__global__ void row_bounds(DeviceOffsets blocks, const int64_t* bounds, int64_t m, int64_t* out) {
-  for (int64_t i = thread_index(); i < m; i += thread_count())
-    out[i] = bounds[block_of(blocks.offsets, blocks.blocks, i)];
+// Each row's allowed entries: a binary search of its times for its block's bound.
+__global__ void allowed_counts(CsrView a, const vid_t* rows, const vid_t* sorted_times, DeviceOffsets blocks,
+                               const int64_t* bounds, int64_t m, int64_t* allowed) {
+  for (int64_t i = thread_index(); i < m; i += thread_count()) {
+    const int64_t bound = bounds[block_of(blocks.offsets, blocks.blocks, i)];
+    int64_t lo = a.rowptr[rows[i]], hi = a.rowptr[rows[i] + 1];
+    const int64_t begin = lo;
+    while (lo < hi) {  // the first time past the bound
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (sorted_times[mid] <= bound) lo = mid + 1;
+      else hi = mid;
+    }
+    allowed[i] = lo - begin;
+  }
 }
 
 __global__ void prepare_temporal_rows(TemporalRows rows, int64_t m, uint64_t* pre, double* sums, int64_t* positive) {
   for (int64_t i = warp_index(); i < m; i += warp_count()) {
     const int64_t len = rows.length(i);
     double sum = 0;
-    if (lane_index() == 0)  // in row order, one lane: the CPU's double sum exactly
-      for (int64_t j = 0; j < len; ++j) sum += rows.masked(i, j);
+    if (lane_index() == 0)  // in time order, one lane: the CPU's double sum exactly
+      for (int64_t j = 0; j < len; ++j) sum += rows.raw(i, j);
     sum = __shfl_sync(kFullWarp, sum, 0);
     const int64_t count = build_row_prefix(
-        [&](int64_t j) {
-          const float v = rows.masked(i, j);
-          return sum == 0 ? v : static_cast<float>(v / sum);
-        },
-        len, pre + rows.pre_offsets[i]);
+        [&](int64_t j) { return sum == 0 ? rows.raw(i, j) : static_cast<float>(rows.raw(i, j) / sum); }, len,
+        pre + rows.pre_offsets[i]);
     if (lane_index() == 0) {
       sums[i] = sum;
       positive[i] = count;
@@ -360,38 +365,33 @@ __global__ void prepare_temporal_rows(TemporalRows rows, int64_t m, uint64_t* pr
   }
 }
 
-// strategy last: each row's min(s, allowed) latest allowed entries (the later
-// position first among equal times), found by s scans of the row, written in
-// ascending position order.
+// strategy last: the last min(s, positive) allowed entries with positive values.
 __global__ void take_latest(TemporalRows rows, int64_t m, const int64_t* out_rowptr, col_t* out_colidx,
                             float* out_values) {
   for (int64_t i = thread_index(); i < m; i += thread_count()) {
-    const int64_t o = out_rowptr[i], count = out_rowptr[i + 1] - o, len = rows.length(i), base = rows.begin(i);
-    int64_t last_time = 0, last_j = -1;  // the previous pick: the next is strictly earlier in (time, position)
-    for (int64_t t = 0; t < count; ++t) {
-      int64_t best = -1;
-      for (int64_t j = 0; j < len; ++j) {
-        if (!(rows.masked(i, j) > 0)) continue;
-        const int64_t time = rows.times[base + j];
-        if (last_j >= 0 && (time > last_time || (time == last_time && j >= last_j))) continue;
-        if (best < 0 || time > rows.times[base + best] || (time == rows.times[base + best] && j > best)) best = j;
-      }
-      out_colidx[o + t] = static_cast<col_t>(best);  // a position for now
-      last_time = rows.times[base + best];
-      last_j = best;
-    }
-    for (int64_t t = 1; t < count; ++t)  // ascending positions (s is small)
-      for (int64_t u = t; u > 0 && out_colidx[o + u - 1] > out_colidx[o + u]; --u) {
-        const col_t swap = out_colidx[o + u];
-        out_colidx[o + u] = out_colidx[o + u - 1];
-        out_colidx[o + u - 1] = swap;
-      }
-    for (int64_t t = 0; t < count; ++t) {
-      const int64_t j = out_colidx[o + t];
+    const int64_t o = out_rowptr[i], count = out_rowptr[i + 1] - o;
+    for (int64_t j = rows.length(i) - 1, t = 0; j >= 0 && t < count; --j) {
+      const float v = rows.value(i, j);
+      if (!(v > 0)) continue;
       out_colidx[o + t] = rows.column(i, j);
-      out_values[o + t] = rows.value(i, j);
+      out_values[o + t] = v;
+      ++t;
     }
   }
+}
+
+// Each row's entries in column order (picks come in time order; s is small).
+__global__ void sort_short_rows(int64_t m, const int64_t* rowptr, col_t* colidx, float* values) {
+  for (int64_t i = thread_index(); i < m; i += thread_count())
+    for (int64_t t = rowptr[i] + 1; t < rowptr[i + 1]; ++t)
+      for (int64_t u = t; u > rowptr[i] && colidx[u - 1] > colidx[u]; --u) {
+        const col_t c = colidx[u];
+        colidx[u] = colidx[u - 1];
+        colidx[u - 1] = c;
+        const float v = values[u];
+        values[u] = values[u - 1];
+        values[u - 1] = v;
+      }
 }
 
 __global__ void selected_lengths(CsrView a, const vid_t* rows, int64_t m, int64_t* lengths) {
@@ -440,39 +440,48 @@ DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows,
 }
 
 DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
-                             const DeviceKeys& keys, const int64_t* entry_times, const int64_t* bounds, bool last) {
+                             const DeviceKeys& keys, const vid_t* order, const vid_t* sorted_times,
+                             const int64_t* bounds, bool last) {
   const int64_t m = keys.rows.total;
   const cudaStream_t stream = stream_of(engine);
-  DeviceArray<int64_t> lengths(engine, m), bound(engine, m);
+  DeviceArray<int64_t> allowed(engine, m);
   if (m > 0) {
-    selected_lengths<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(a, rows, m, lengths.data());
-    MATSAMP_CUDA_LAUNCHED("selected_lengths");
-    row_bounds<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(keys.rows, bounds, m, bound.data());
-    MATSAMP_CUDA_LAUNCHED("row_bounds");
+    allowed_counts<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(a, rows, sorted_times, keys.rows, bounds, m,
+                                                                       allowed.data());
+    MATSAMP_CUDA_LAUNCHED("allowed_counts");
   }
   DeviceArray<int64_t> pre_offsets(engine, m + 1);
-  const int64_t entries = offsets_from_counts(engine, lengths.data(), m, pre_offsets.data());
-  lengths.reset();
+  const int64_t entries = offsets_from_counts(engine, allowed.data(), m, pre_offsets.data());
   DeviceArray<uint64_t> pre(engine, entries);
   DeviceArray<double> sums(engine, m);
   DeviceArray<int64_t> positive(engine, m);
-  TemporalRows access{a, rows, entry_times, bound.data(), pre_offsets.data(), pre.data(), sums.data(), positive.data()};
+  const TemporalRows access{a,          rows,       order,       allowed.data(), pre_offsets.data(),
+                            pre.data(), sums.data(), positive.data()};
   if (m > 0) {
     prepare_temporal_rows<<<blocks_for_warps(m), kBlockThreads, 0, stream>>>(access, m, pre.data(), sums.data(),
                                                                              positive.data());
     MATSAMP_CUDA_LAUNCHED("prepare_temporal_rows");
   }
-  if (!last) return draw_all(engine, access, m, a.cols, s, keys);
-  DeviceArray<int64_t> counts(engine, m);
-  if (m > 0) {
-    sample_counts<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, s, counts.data());
-    MATSAMP_CUDA_LAUNCHED("sample_counts");
+  DeviceCsr out;
+  if (!last) {
+    out = draw_all(engine, access, m, a.cols, s, keys);
+  } else {
+    DeviceArray<int64_t> counts(engine, m);
+    if (m > 0) {
+      sample_counts<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, s, counts.data());
+      MATSAMP_CUDA_LAUNCHED("sample_counts");
+    }
+    out = csr_from_row_counts(engine, m, a.cols, counts.data());
+    if (out.nnz() > 0) {
+      take_latest<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, out.rowptr.data(),
+                                                                       out.colidx.data(), out.values.data());
+      MATSAMP_CUDA_LAUNCHED("take_latest");
+    }
   }
-  DeviceCsr out = csr_from_row_counts(engine, m, a.cols, counts.data());
   if (out.nnz() > 0) {
-    take_latest<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, out.rowptr.data(), out.colidx.data(),
-                                                                     out.values.data());
-    MATSAMP_CUDA_LAUNCHED("take_latest");
+    sort_short_rows<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(m, out.rowptr.data(), out.colidx.data(),
+                                                                         out.values.data());
+    MATSAMP_CUDA_LAUNCHED("sort_short_rows");
   }
   return out;
 }

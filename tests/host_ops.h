@@ -64,9 +64,10 @@ class HostOps {
                                                               const std::vector<int64_t>& bounds,
                                                               TemporalStrategy strategy) {
     Ids positions;
-    const Matrix drawn = b_.sample_rows_before(b_.upload(a), b_.upload_ids(rows), s, keys,
-                                               b_.upload_ids(std::vector<vid_t>(times.begin(), times.end())), bounds,
-                                               strategy, &positions);
+    TimeOrder order = time_order(a, times);
+    const Matrix drawn =
+        b_.sample_rows_before(b_.upload(a), b_.upload_ids(rows), s, keys, b_.upload_ids(std::move(order.order)),
+                              b_.upload_ids(std::move(order.sorted_times)), bounds, strategy, &positions);
     return {b_.to_host(drawn), b_.ids_to_host(std::move(positions))};
   }
   std::vector<vid_t> labor_sample_rows_positions(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,

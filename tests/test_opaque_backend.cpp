@@ -74,11 +74,12 @@ class OpaqueBackend final : public Backend {
     return sealed_with_positions(
         positions, [&](Ids* at) { return inner_->sample_rows_masked(open(a), open(rows), s, keys, open(mask), at); });
   }
-  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& entry_times,
-                            const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& order,
+                            const Ids& sorted_times, const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                             Ids* positions = nullptr) override {
     return sealed_with_positions(positions, [&](Ids* at) {
-      return inner_->sample_rows_before(open(a), open(rows), s, keys, open(entry_times), bounds, strategy, at);
+      return inner_->sample_rows_before(open(a), open(rows), s, keys, open(order), open(sorted_times), bounds, strategy,
+                                        at);
     });
   }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
@@ -209,11 +210,13 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   EXPECT_EQ(b.to_host(b.its_sample(b.upload(p), 3, keys)), its_sample(p, 3, keys));
   EXPECT_EQ(b.to_host(b.sample_rows(da, drows, 3, keys)), sample_rows(a, rows, 3, keys, false));
   EXPECT_EQ(b.to_host(b.labor_sample_rows(da, drows, 3, keys)), labor_sample_rows(a, rows, 3, keys));
-  std::vector<vid_t> times(a.nnz());
+  std::vector<int64_t> times(a.nnz());
   for (int64_t e = 0; e < a.nnz(); ++e) times[e] = e % 5;
+  const TimeOrder order = time_order(a, times);
   for (TemporalStrategy strategy : {TemporalStrategy::uniform, TemporalStrategy::last})
-    EXPECT_EQ(b.to_host(b.sample_rows_before(da, drows, 3, keys, b.upload_ids(times), {2, 4}, strategy)),
-              sample_rows_before(a, rows, 3, keys, std::vector<int64_t>(times.begin(), times.end()), {2, 4}, strategy));
+    EXPECT_EQ(b.to_host(b.sample_rows_before(da, drows, 3, keys, b.upload_ids(order.order),
+                                             b.upload_ids(order.sorted_times), {2, 4}, strategy)),
+              sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, {2, 4}, strategy));
   std::vector<vid_t> want_positions;
   const CsrMatrix drawn = sample_rows(a, rows, 3, keys, false, &want_positions);
   Ids got_positions;

@@ -88,10 +88,6 @@ void define_graph_class() {
            [](const GraphPtr& g, const at::Tensor& times) {
              g->set_entry_times(to_int64_vector(times, "matsamp.Graph.set_entry_times", "times"));
            })
-      .def("has_entry_times",
-           [](const GraphPtr& g) {
-             return g->with_backend([&](Backend&, LocalGraph&) { return g->entry_times() != nullptr; });
-           })
       .def("set_column_importance",
            [](const GraphPtr& g, const at::Tensor& ids, const at::Tensor& weights, int64_t own_first, int64_t own_end,
               double elsewhere) { set_column_importance_of(g, ids, weights, own_first, own_end, elsewhere); });
@@ -206,17 +202,20 @@ void GraphHolder::place_on_cuda(int64_t index) {
   samplers_.clear();  // built over the old graph
   std::lock_guard<std::mutex> lock(backend_mutex_);
   graph_.reset();  // its handles belong to the old backend
-  if (entry_times_.defined()) entry_times_ = backend->upload_ids(backend_->ids_to_host(std::move(entry_times_)));
+  if (time_order_.first.defined())
+    time_order_ = {backend->upload_ids(backend_->ids_to_host(std::move(time_order_.first))),
+                   backend->upload_ids(backend_->ids_to_host(std::move(time_order_.second)))};
   backend_ = std::move(backend);
   graph_ = std::make_unique<LocalGraph>(*backend_, adj_);
   device_ = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(index));
 }
 
-void GraphHolder::set_entry_times(std::vector<vid_t> times) {
+void GraphHolder::set_entry_times(const std::vector<vid_t>& times) {
   TORCH_CHECK_VALUE(static_cast<int64_t>(times.size()) == adj_.nnz(), kOp, ": ", times.size(),
                     " entry times for the graph's ", adj_.nnz(), " entries");
+  TimeOrder sorted = matsamp::time_order(adj_, times);
   std::lock_guard<std::mutex> lock(backend_mutex_);
-  entry_times_ = backend_->upload_ids(std::move(times));
+  time_order_ = {backend_->upload_ids(std::move(sorted.order)), backend_->upload_ids(std::move(sorted.sorted_times))};
 }
 
 void register_graph_class() {

@@ -71,11 +71,12 @@ class GraphHolder : public torch::CustomClassHolder {
                                          bool include_frontier, bool saint_norm) const;
   // DGS's column importance for every dgs sampler of this graph, kept and later made.
   void set_column_importance(std::shared_ptr<const ColumnImportance> importance);
-  // Temporal sampling: each adjacency entry's time (nnz of them), kept in the
-  // graph's backend (moved along by place_on_cuda). ValueError on a wrong count.
-  void set_entry_times(std::vector<vid_t> times);
-  // Inside with_backend: those times, or null when none were set.
-  const Ids* entry_times() const { return entry_times_.defined() ? &entry_times_ : nullptr; }
+  // Temporal sampling: each adjacency entry's time (nnz of them), kept as the
+  // rows' time order (ops.h: TimeOrder) in the graph's backend (moved along by
+  // place_on_cuda). ValueError on a wrong count.
+  void set_entry_times(const std::vector<vid_t>& times);
+  // Inside with_backend: the time order's two arrays, or null when no times were set.
+  const std::pair<Ids, Ids>* time_order() const { return time_order_.first.defined() ? &time_order_ : nullptr; }
 
  private:
   CsrMatrix adj_;
@@ -86,7 +87,7 @@ class GraphHolder : public torch::CustomClassHolder {
   c10::Device device_{c10::kCPU};
   std::shared_ptr<Backend> backend_;   // shared with the tensors that hold its device arrays
   std::unique_ptr<LocalGraph> graph_;  // adj_ registered in backend_
-  Ids entry_times_;                    // in backend_; undefined without times
+  std::pair<Ids, Ids> time_order_;     // order and sorted times in backend_; undefined without times
   mutable std::mutex backend_mutex_;
   mutable std::map<std::string, std::shared_ptr<const Sampler>> samplers_;  // built over graph_
   std::shared_ptr<const ColumnImportance> importance_;                      // null: every column 1

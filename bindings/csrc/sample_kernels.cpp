@@ -54,12 +54,11 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
         ctx.record_positions = edge_positions;
         const auto draw = [&] {
           if (!temporal) return sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key);
-          const Ids* entry_times = graph.entry_times();
-          MATSAMP_CHECK(entry_times,
-                        "the graph has no times to sample by: build it with "
+          const std::pair<Ids, Ids>* time_order = graph.time_order();
+          MATSAMP_CHECK(time_order, "the graph has no times to sample by: build it with "
                         "Graph.from_edge_index(..., edge_time=..., node_time=...)");
           return temporal->sample_before(ctx, upload_seeds(backend, seed_ids, offsets), first_minibatch, epoch_key,
-                                         {*entry_times, times, strategy});
+                                         {time_order->first, time_order->second, times, strategy});
         };
         tensors =
             to_tensors(graph.shared_backend(), draw(), graph.device(), edge_positions ? &local.adjacency() : nullptr);

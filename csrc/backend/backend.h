@@ -142,10 +142,10 @@ class Backend {
   // sample_rows (rows read whole) and locates the positions (entry_positions).
   virtual Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                                     const Matrix& mask, Ids* positions = nullptr);
-  // Temporal sampling (ops.h: sample_rows_before): entry_times one per entry of
-  // a, bounds one per block of keys (the seed times); positions as sample_rows'.
+  // Temporal sampling (ops.h: sample_rows_before): a's time order (TimeOrder's
+  // two arrays), bounds one per block of keys (the seed times); positions as sample_rows'.
   virtual Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
-                                    const Ids& entry_times, const std::vector<int64_t>& bounds,
+                                    const Ids& order, const Ids& sorted_times, const std::vector<int64_t>& bounds,
                                     TemporalStrategy strategy, Ids* positions = nullptr) = 0;
   // LABOR-0's draw (ops.h); positions as sample_rows'.
   virtual Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,

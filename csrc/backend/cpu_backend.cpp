@@ -74,13 +74,13 @@ class CpuBackend final : public Backend {
       return matsamp::sample_rows_masked(host(a, op), host(rows, op), s, keys, a.uniform_rows(), host(mask, op), at);
     });
   }
-  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& entry_times,
-                            const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+  Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& order,
+                            const Ids& sorted_times, const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                             Ids* positions = nullptr) override {
     const char* op = "sample_rows_before";
     return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {
-      return matsamp::sample_rows_before(host(a, op), host(rows, op), s, keys, host(entry_times, op), bounds, strategy,
-                                         at);
+      return matsamp::sample_rows_before(host(a, op), host(rows, op), s, keys, host(order, op), host(sorted_times, op),
+                                         bounds, strategy, at);
     });
   }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,

@@ -113,18 +113,28 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
 CsrMatrix sample_rows_masked(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                              bool uniform_rows, const CsrMatrix& mask, std::vector<vid_t>* positions = nullptr);
 
-// Temporal sampling: row rows[i] of block g draws only among its entries e whose
-// time entry_times[e] is at most bounds[g] (its minibatch's, or with one seed per
-// block its tree's, seed time); the others count as zero. uniform: exactly
-// sample_rows over those rows of A with the later entries' values set to zero
-// (weighted by A's values, uniform on an unweighted graph; picks and keys as
-// sample_rows'); last: the min(s, allowed) allowed entries of the latest times
-// (the later position first among equal times), no randomness. Picks are in
-// column order with their normalized values; `positions` as sample_rows'.
+// Each row's entries in time order, what temporal sampling reads: order[rowptr[r],
+// rowptr[r + 1]) lists row r's positions by (time, position), sorted_times their
+// times in that order. Rows sorted in parallel.
+struct TimeOrder {
+  std::vector<vid_t> order;
+  std::vector<vid_t> sorted_times;
+};
+TimeOrder time_order(const CsrMatrix& a, const std::vector<int64_t>& entry_times);
+
+// Temporal sampling: row rows[i] of block g draws only among its entries whose
+// time is at most bounds[g] (its minibatch's, or with one seed per block its
+// tree's, seed time): the first c of the row in time order (a binary search).
+// uniform: its_sample's draw over those c entries in time order, weighted by A's
+// values normalized by their sum (in that order), under sample_rows' keys, in
+// O(log d + s) for equal values; last: the last min(s, c) of them with positive
+// values (the latest times, the later position first), no randomness. Picks are
+// in column order with their normalized values; `positions` as sample_rows'.
 enum class TemporalStrategy { uniform, last };
 CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                             const std::vector<int64_t>& entry_times, const std::vector<int64_t>& bounds,
-                             TemporalStrategy strategy, std::vector<vid_t>* positions = nullptr);
+                             const std::vector<vid_t>& order, const std::vector<vid_t>& sorted_times,
+                             const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+                             std::vector<vid_t>* positions = nullptr);
 // "uniform" or "last" (pyg-lib's temporal_strategy names) as the strategy.
 TemporalStrategy parse_temporal_strategy(const std::string& name);
 

@@ -45,7 +45,7 @@ class EdgeSeedSampler {
 // entries whose time is at most the block's seed time (ops.h: sample_rows_before);
 // with one seed per block, every tree keeps to its seed's time in every layer.
 struct TemporalBounds {
-  Ids entry_times;                  // one per entry of the adjacency, in ctx's backend
+  Ids order, sorted_times;          // the adjacency's TimeOrder (ops.h), in ctx's backend
   std::vector<int64_t> seed_times;  // one per minibatch of the call
   TemporalStrategy strategy = TemporalStrategy::uniform;
 };

@@ -25,8 +25,8 @@ class GraphSageSampler final : public NodeWiseSampler, public TemporalSampler {
  protected:
   Matrix draw_before(Backend& backend, const Ids& rows, int64_t fanout, const SampleKeys& keys,
                      const TemporalBounds& bounds, Ids* positions) const override {
-    return backend.sample_rows_before(adj_, rows, fanout, keys, bounds.entry_times, bounds.seed_times, bounds.strategy,
-                                      positions);
+    return backend.sample_rows_before(adj_, rows, fanout, keys, bounds.order, bounds.sorted_times, bounds.seed_times,
+                                      bounds.strategy, positions);
   }
   Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout, const SampleKeys& keys,
               Ids* positions) const override {

@@ -22,8 +22,9 @@ Bulk NodeWiseSampler::sample_layers_before(Context& ctx, const SeedBatch& seeds,
   MATSAMP_CHECK(static_cast<int64_t>(bounds.seed_times.size()) + 1 == static_cast<int64_t>(seeds.offsets().size()),
                 "temporal sampling: ", bounds.seed_times.size(), " seed times for ", seeds.offsets().size() - 1,
                 " minibatches");
-  MATSAMP_CHECK(bounds.entry_times.size() == adj_.nnz(), "temporal sampling: ", bounds.entry_times.size(),
-                " entry times for the adjacency's ", adj_.nnz(), " entries");
+  MATSAMP_CHECK(bounds.order.size() == adj_.nnz() && bounds.sorted_times.size() == adj_.nnz(),
+                "temporal sampling: a time order of ", bounds.order.size(), " entries for the adjacency's ",
+                adj_.nnz(), " entries");
   return sample_program(ctx, seeds, first_minibatch, epoch, nullptr, &bounds);
 }
 
