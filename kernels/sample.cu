@@ -447,7 +447,7 @@ DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t
   DeviceArray<int64_t> allowed(engine, m);
   if (m > 0) {
     allowed_counts<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(a, rows, sorted_times, keys.rows, bounds, m,
-                                                                       allowed.data());
+                                                                        allowed.data());
     MATSAMP_CUDA_LAUNCHED("allowed_counts");
   }
   DeviceArray<int64_t> pre_offsets(engine, m + 1);
@@ -455,7 +455,7 @@ DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t
   DeviceArray<uint64_t> pre(engine, entries);
   DeviceArray<double> sums(engine, m);
   DeviceArray<int64_t> positive(engine, m);
-  const TemporalRows access{a,          rows,       order,       allowed.data(), pre_offsets.data(),
+  const TemporalRows access{a,          rows,        order,          allowed.data(), pre_offsets.data(),
                             pre.data(), sums.data(), positive.data()};
   if (m > 0) {
     prepare_temporal_rows<<<blocks_for_warps(m), kBlockThreads, 0, stream>>>(access, m, pre.data(), sums.data(),
@@ -473,8 +473,8 @@ DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t
     }
     out = csr_from_row_counts(engine, m, a.cols, counts.data());
     if (out.nnz() > 0) {
-      take_latest<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, out.rowptr.data(),
-                                                                       out.colidx.data(), out.values.data());
+      take_latest<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, out.rowptr.data(), out.colidx.data(),
+                                                                       out.values.data());
       MATSAMP_CUDA_LAUNCHED("take_latest");
     }
   }

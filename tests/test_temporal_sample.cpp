@@ -102,8 +102,8 @@ TEST_P(SampleRowsBefore, LastTakesTheLatestAllowedEntries) {
   const SampleKeys keys{1, 0, 0, 0, offsets};
   std::vector<vid_t> positions;
   const TimeOrder order = time_order(a, times);
-  const CsrMatrix got = sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, bounds,
-                                           TemporalStrategy::last, &positions);
+  const CsrMatrix got =
+      sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, bounds, TemporalStrategy::last, &positions);
   for (size_t i = 0; i < rows.size(); ++i) {
     const int64_t bound = bounds[i < 2 ? 0 : 1];
     std::vector<std::pair<int64_t, int64_t>> allowed;  // (time, position), latest first
@@ -154,8 +154,10 @@ TEST(TemporalGraphSage, EveryLayerKeepsToItsMinibatchsTime) {
   for (vid_t v = 0; v < 300; v += 3) seeds.push_back(v);
   const Offsets offsets{0, 40, 70, 100};
   TimeOrder order = time_order(adj, times);
-  TemporalBounds bounds{backend->upload_ids(std::move(order.order)), backend->upload_ids(std::move(order.sorted_times)),
-                        {3, 9, 0}, TemporalStrategy::uniform};
+  TemporalBounds bounds{backend->upload_ids(std::move(order.order)),
+                        backend->upload_ids(std::move(order.sorted_times)),
+                        {3, 9, 0},
+                        TemporalStrategy::uniform};
   Context ctx{*backend, 7};
   ctx.record_positions = true;
   Bulk bulk = temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 2, 1, bounds);

@@ -55,7 +55,8 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
         const auto draw = [&] {
           if (!temporal) return sampler->sample(ctx, seed_ids, offsets, first_minibatch, epoch_key);
           const std::pair<Ids, Ids>* time_order = graph.time_order();
-          MATSAMP_CHECK(time_order, "the graph has no times to sample by: build it with "
+          MATSAMP_CHECK(time_order,
+                        "the graph has no times to sample by: build it with "
                         "Graph.from_edge_index(..., edge_time=..., node_time=...)");
           return temporal->sample_before(ctx, upload_seeds(backend, seed_ids, offsets), first_minibatch, epoch_key,
                                          {time_order->first, time_order->second, times, strategy});

@@ -23,8 +23,8 @@ Bulk NodeWiseSampler::sample_layers_before(Context& ctx, const SeedBatch& seeds,
                 "temporal sampling: ", bounds.seed_times.size(), " seed times for ", seeds.offsets().size() - 1,
                 " minibatches");
   MATSAMP_CHECK(bounds.order.size() == adj_.nnz() && bounds.sorted_times.size() == adj_.nnz(),
-                "temporal sampling: a time order of ", bounds.order.size(), " entries for the adjacency's ",
-                adj_.nnz(), " entries");
+                "temporal sampling: a time order of ", bounds.order.size(), " entries for the adjacency's ", adj_.nnz(),
+                " entries");
   return sample_program(ctx, seeds, first_minibatch, epoch, nullptr, &bounds);
 }
 
