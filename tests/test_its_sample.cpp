@@ -168,6 +168,12 @@ void expect_fast_path_exact(const CsrMatrix& a, bool uniform) {
     normalize_rows(p);
     const CsrMatrix want = its_sample(p, s, keys);
     EXPECT_TRUE(sample_rows(a, rows, s, keys, uniform) == want) << "s = " << s;
+    // From the draw tables kept for a weighted graph: the same picks and values.
+    const DrawTables tables = draw_tables(a);
+    std::vector<vid_t> at, at_from_tables;
+    const CsrMatrix drawn = sample_rows(a, rows, s, keys, false, &at);
+    EXPECT_TRUE(sample_rows(a, rows, s, keys, false, &at_from_tables, &tables) == drawn) << "s = " << s;
+    EXPECT_EQ(at_from_tables, at);
     // With each row's key given, in another order: the rows sampled for another process.
     std::vector<vid_t> reversed(rows.rbegin(), rows.rend());
     std::vector<RandomKey> row_keys;
@@ -212,6 +218,8 @@ TEST(SampleRows, WeightsThatUnderflowWhenNormalizedAreNeverPicked) {
   const CsrMatrix want = its_sample(p, 2, keys);
   ASSERT_EQ(want.nnz(), 1);
   EXPECT_TRUE(sample_rows(a, {0}, 2, keys, false) == want);
+  const DrawTables tables = draw_tables(a);
+  EXPECT_TRUE(sample_rows(a, {0}, 2, keys, false, nullptr, &tables) == want);
 }
 
 TEST(SampleRows, PatternMatrixIsUniform) {

@@ -64,7 +64,9 @@ class CpuBackend final : public Backend {
   Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                      Ids* positions = nullptr) override {
     return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {
-      return matsamp::sample_rows(host(a, "sample_rows"), host(rows, "sample_rows"), s, keys, a.uniform_rows(), at);
+      const DrawTables* tables = a.uniform_rows() ? nullptr : stored(a, "sample_rows").draw_tables();
+      return matsamp::sample_rows(host(a, "sample_rows"), host(rows, "sample_rows"), s, keys, a.uniform_rows(), at,
+                                  tables);
     });
   }
   Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Matrix& mask,
@@ -179,10 +181,11 @@ class CpuBackend final : public Backend {
     return drawn;
   }
 
-  const CsrMatrix& host(const Matrix& m, const char* op) const {
+  const HostMatrix& stored(const Matrix& m, const char* op) const {
     check_mine(m, op);
-    return static_cast<const HostMatrix*>(m.storage())->get();
+    return *static_cast<const HostMatrix*>(m.storage());
   }
+  const CsrMatrix& host(const Matrix& m, const char* op) const { return stored(m, op).get(); }
   template <class T>
   const std::vector<T>& host(const Array<T>& a, const char* op) const {
     check_mine(a, op);

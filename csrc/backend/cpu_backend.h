@@ -1,6 +1,9 @@
 // The CPU backend's storage: host arrays, reachable by the code that builds on
 // this backend (a backend that delegates to it, tests of the seam).
 #pragma once
+#include <memory>
+#include <mutex>
+
 #include "backend/backend.h"
 
 namespace matsamp {
@@ -10,6 +13,17 @@ struct HostMatrix final : Resident {
   CsrMatrix owned;
   const CsrMatrix* borrowed = nullptr;
   const CsrMatrix& get() const { return borrowed ? *borrowed : owned; }
+  // A registered graph's sample_rows draw tables (ops.h), built on its first
+  // weighted draw and kept: every later draw reads them. Null for other matrices.
+  const DrawTables* draw_tables() const {
+    if (!borrowed) return nullptr;
+    std::call_once(tables_built_, [this] { tables_ = std::make_unique<DrawTables>(matsamp::draw_tables(*borrowed)); });
+    return tables_.get();
+  }
+
+ private:
+  mutable std::once_flag tables_built_;
+  mutable std::unique_ptr<DrawTables> tables_;
 };
 
 template <class T>

@@ -71,8 +71,9 @@ namespace {
 // entries its row of `mask` holds (when it holds any).
 class SelectedRows {
  public:
-  SelectedRows(const CsrMatrix& a, const std::vector<vid_t>& rows, const CsrMatrix* mask)
-      : a(a), rows(rows), mask_(mask), pattern_(a.values.empty()) {}
+  SelectedRows(const CsrMatrix& a, const std::vector<vid_t>& rows, const CsrMatrix* mask,
+               const DrawTables* tables = nullptr)
+      : a(a), rows(rows), tables(tables), mask_(mask), pattern_(a.values.empty()) {}
 
   int64_t count() const { return static_cast<int64_t>(rows.size()); }
   float value(int64_t e) const { return pattern_ ? 1.0f : a.values[e]; }
@@ -112,6 +113,7 @@ class SelectedRows {
 
   const CsrMatrix& a;
   const std::vector<vid_t>& rows;
+  const DrawTables* tables;  // a's, or null: weighted rows normalized per draw
 
  private:
   const CsrMatrix* mask_;
@@ -131,7 +133,10 @@ CsrMatrix sized_for_picks(const SelectedRows& view, int64_t s, bool uniform_rows
       prefetch_row_pointer_ahead(view.a, view.rows.data(), m, i);
       const std::vector<int64_t>* row_kept = view.kept_positions(i, kept);
       const int64_t len = view.length(i, row_kept);
-      out.rowptr[i + 1] = std::min(s, uniform_rows ? len : view.normalized_row(i, row_kept, scratch));
+      const int64_t drawable = uniform_rows                    ? len
+                               : view.tables && !row_kept ? view.tables->positive[view.rows[i]]
+                                                          : view.normalized_row(i, row_kept, scratch);
+      out.rowptr[i + 1] = std::min(s, drawable);
     }
   }
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
@@ -145,7 +150,26 @@ struct DrawScratch {
   RowSampler sampler;
   std::vector<float> normalized;
   std::vector<int64_t> kept;
+  std::vector<int32_t> picked;    // a drawn row's picks (prefix_sampling.h)
+  std::vector<float> exclusions;  // its exclusion list while drawing
 };
+
+// A weighted row drawn from a's draw tables: what RowSampler::sample picks on
+// the row of normalize_rows(a), read from the kept prefix. Returns the picks'
+// count; their positions in t.picked.
+int64_t draw_from_tables(const DrawTables& tables, int64_t begin, int64_t len, int64_t positive, int64_t s,
+                         const RandomKey& key, DrawScratch& t) {
+  t.picked.clear();
+  if (positive <= s) {  // every positive entry, no randomness
+    for (int64_t j = 0; j < len; ++j)
+      if (tables.normalized[begin + j] > 0) t.picked.push_back(static_cast<int32_t>(j));
+    return positive;
+  }
+  t.picked.resize(s);
+  t.exclusions.resize(s);
+  sample_row(StoredPrefix{tables.prefix.data() + begin}, len, s, key, t.picked.data(), t.exclusions.data());
+  return s;
+}
 
 // Rows [first, last) drawn into `out`: every row's picks first (their positions
 // parked in the output, their lines prefetched), then the column ids gathered,
@@ -158,6 +182,17 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
     prefetch_row_pointer_ahead(a, view.rows.data(), view.count(), i);
     const std::vector<int64_t>* row_kept = view.kept_positions(i, t.kept);
     const int64_t begin = view.begin(i), len = view.length(i, row_kept);
+    if (!uniform_rows && view.tables && !row_kept) {
+      const int64_t chosen =
+          draw_from_tables(*view.tables, begin, len, view.tables->positive[view.rows[i]], s, key_of(i), t);
+      for (int64_t j = 0; j < chosen; ++j) {
+        const int64_t position = t.picked[j];
+        __builtin_prefetch(a.colidx.data() + begin + position);
+        out.colidx[out.rowptr[i] + j] = static_cast<col_t>(position);
+        out.values[out.rowptr[i] + j] = view.tables->normalized[begin + position];
+      }
+      continue;
+    }
     int64_t chosen;
     if (uniform_rows) {
       chosen = t.sampler.sample_uniform(len, s, key_of(i));
@@ -191,9 +226,11 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
 template <class KeyOf>
 CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
                             bool uniform_rows, const CsrMatrix* mask = nullptr,
-                            std::vector<vid_t>* positions = nullptr) {
+                            std::vector<vid_t>* positions = nullptr, const DrawTables* tables = nullptr) {
   check_row_ids(a, rows, "sample_rows");
-  const SelectedRows view(a, rows, mask);
+  MATSAMP_CHECK(!tables || static_cast<int64_t>(tables->positive.size()) == a.rows,
+                "sample_rows: draw tables of ", tables ? tables->positive.size() : 0, " rows for ", a.shape());
+  const SelectedRows view(a, rows, mask, tables);
   CsrMatrix out = sized_for_picks(view, s, uniform_rows);
   if (positions) positions->assign(out.nnz(), 0);
   const int64_t m = view.count(), groups = (m + kRowGroup - 1) / kRowGroup;
@@ -211,10 +248,32 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
 }  // namespace
 
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                      bool uniform_rows, std::vector<vid_t>* positions) {
+                      bool uniform_rows, std::vector<vid_t>* positions, const DrawTables* tables) {
   check_sample_rows(static_cast<int64_t>(rows.size()), s, keys);
   return sample_rows_keyed(
-      a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows, nullptr, positions);
+      a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows, nullptr, positions, tables);
+}
+
+DrawTables draw_tables(const CsrMatrix& a) {
+  DrawTables t{std::vector<float>(a.nnz()), std::vector<uint64_t>(a.nnz()), std::vector<int64_t>(a.rows)};
+  const std::vector<vid_t> no_rows;
+  const SelectedRows view(a, no_rows, nullptr);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (int64_t r = 0; r < a.rows; ++r) {
+    const int64_t begin = a.rowptr[r], len = a.row_nnz(r);
+    double sum = 0;  // normalize_rows' arithmetic, as SelectedRows::normalized_row
+    for (int64_t j = 0; j < len; ++j) sum += view.value(begin + j);
+    float row_max = 0;
+    for (int64_t j = 0; j < len; ++j) {
+      const float v = view.value(begin + j);
+      t.normalized[begin + j] = sum == 0 ? v : static_cast<float>(v / sum);
+      row_max = std::max(row_max, t.normalized[begin + j]);
+      t.positive[r] += t.normalized[begin + j] > 0;
+    }
+    uint64_t running = 0;
+    for (int64_t j = 0; j < len; ++j) t.prefix[begin + j] = running += quantized_weight(t.normalized[begin + j], row_max);
+  }
+  return t;
 }
 
 CsrMatrix sample_rows_masked(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,

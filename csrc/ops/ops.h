@@ -98,13 +98,26 @@ struct SampleKeys {
 // single row and keys name several rows, that row is shared by all of them.
 CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys);
 
+// A weighted matrix's draw tables, built once for every sample_rows call on it:
+// each row of normalize_rows(a) (its values), their inclusive prefix of quantized
+// weights (its_sample_row.h) and each row's number of positive values. 12 bytes
+// per entry; with them a weighted row costs O(s log d) instead of O(d).
+struct DrawTables {
+  std::vector<float> normalized;
+  std::vector<uint64_t> prefix;
+  std::vector<int64_t> positive;
+};
+DrawTables draw_tables(const CsrMatrix& a);
+
 // Fast path of its_sample(normalize_rows(select_rows(a, rows)), s, keys) that
 // never forms P; the result is exactly that composition's. With uniform_rows
 // (every row of a holds equal positive values, see has_uniform_rows) a row
-// costs O(s log s) whatever its length. With `positions`, also each entry's
-// position in a (the index into a.colidx it was drawn from).
+// costs O(s log s) whatever its length; with `tables` (draw_tables(a)) a
+// weighted row O(s log d). With `positions`, also each entry's position in a
+// (the index into a.colidx it was drawn from).
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                      bool uniform_rows, std::vector<vid_t>* positions = nullptr);
+                      bool uniform_rows, std::vector<vid_t>* positions = nullptr,
+                      const DrawTables* tables = nullptr);
 
 // sample_rows over the masked rows: exactly sample_rows(mask_entries(select_rows(a,
 // rows), mask), 0 … m - 1, s, keys, uniform_rows), without forming them (a
