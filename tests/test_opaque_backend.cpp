@@ -216,7 +216,7 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   for (TemporalStrategy strategy : {TemporalStrategy::uniform, TemporalStrategy::last})
     EXPECT_EQ(b.to_host(b.sample_rows_before(da, drows, 3, keys, b.upload_ids(order.order),
                                              b.upload_ids(order.sorted_times), {2, 4}, strategy)),
-              sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, {2, 4}, strategy));
+              sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, {2, 4}, strategy, false));
   std::vector<vid_t> want_positions;
   const CsrMatrix drawn = sample_rows(a, rows, 3, keys, false, &want_positions);
   Ids got_positions;

@@ -70,7 +70,11 @@ TEST_P(SampleRowsBefore, UniformDrawsOverTheEarlyEntriesInTimeOrder) {
   const SampleKeys keys{5, 1, 0, 11, offsets};
   std::vector<vid_t> positions;
   const CsrMatrix got = sample_rows_before(a, rows, 4, keys, order.order, order.sorted_times, bounds,
-                                           TemporalStrategy::uniform, &positions);
+                                           TemporalStrategy::uniform, has_uniform_rows(a), &positions);
+  // Without the uniform flag (values read, summed): the same.
+  EXPECT_EQ(sample_rows_before(a, rows, 4, keys, order.order, order.sorted_times, bounds, TemporalStrategy::uniform,
+                               false),
+            got);
   const auto [early, from] = early_rows_in_time_order(a, rows, offsets, times, bounds);
   std::vector<vid_t> local(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) local[i] = static_cast<vid_t>(i);
@@ -103,7 +107,8 @@ TEST_P(SampleRowsBefore, LastTakesTheLatestAllowedEntries) {
   std::vector<vid_t> positions;
   const TimeOrder order = time_order(a, times);
   const CsrMatrix got =
-      sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, bounds, TemporalStrategy::last, &positions);
+      sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, bounds, TemporalStrategy::last,
+                         has_uniform_rows(a), &positions);
   for (size_t i = 0; i < rows.size(); ++i) {
     const int64_t bound = bounds[i < 2 ? 0 : 1];
     std::vector<std::pair<int64_t, int64_t>> allowed;  // (time, position), latest first
@@ -128,13 +133,14 @@ TEST(SampleRowsBefore, MismatchedTimesAreErrors) {
   testing::expect_error(
       [&] {
         sample_rows_before(a, {0, 1}, 2, keys, std::vector<vid_t>(3), std::vector<vid_t>(3), {1},
-                           TemporalStrategy::uniform);
+                           TemporalStrategy::uniform, false);
       },
       "sample_rows_before: a time order of 3 entries for");
   testing::expect_error(
       [&] {
         const TimeOrder order = time_order(a, entry_times_of(a));
-        sample_rows_before(a, {0, 1}, 2, keys, order.order, order.sorted_times, {1, 2}, TemporalStrategy::uniform);
+        sample_rows_before(a, {0, 1}, 2, keys, order.order, order.sorted_times, {1, 2}, TemporalStrategy::uniform,
+                           false);
       },
       "sample_rows_before: 2 time bounds for 1 blocks");
   testing::expect_error([] { parse_temporal_strategy("recent"); },

@@ -82,7 +82,7 @@ class CpuBackend final : public Backend {
     const char* op = "sample_rows_before";
     return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {
       return matsamp::sample_rows_before(host(a, op), host(rows, op), s, keys, host(order, op), host(sorted_times, op),
-                                         bounds, strategy, at);
+                                         bounds, strategy, a.uniform_rows(), at);
     });
   }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,

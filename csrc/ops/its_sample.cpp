@@ -133,7 +133,7 @@ CsrMatrix sized_for_picks(const SelectedRows& view, int64_t s, bool uniform_rows
       prefetch_row_pointer_ahead(view.a, view.rows.data(), m, i);
       const std::vector<int64_t>* row_kept = view.kept_positions(i, kept);
       const int64_t len = view.length(i, row_kept);
-      const int64_t drawable = uniform_rows                    ? len
+      const int64_t drawable = uniform_rows               ? len
                                : view.tables && !row_kept ? view.tables->positive[view.rows[i]]
                                                           : view.normalized_row(i, row_kept, scratch);
       out.rowptr[i + 1] = std::min(s, drawable);
@@ -225,11 +225,11 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
 // sample_rows over mask_entries(select_rows(a, rows), mask), never formed.
 template <class KeyOf>
 CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
-                            bool uniform_rows, const CsrMatrix* mask = nullptr,
-                            std::vector<vid_t>* positions = nullptr, const DrawTables* tables = nullptr) {
+                            bool uniform_rows, const CsrMatrix* mask = nullptr, std::vector<vid_t>* positions = nullptr,
+                            const DrawTables* tables = nullptr) {
   check_row_ids(a, rows, "sample_rows");
-  MATSAMP_CHECK(!tables || static_cast<int64_t>(tables->positive.size()) == a.rows,
-                "sample_rows: draw tables of ", tables ? tables->positive.size() : 0, " rows for ", a.shape());
+  MATSAMP_CHECK(!tables || static_cast<int64_t>(tables->positive.size()) == a.rows, "sample_rows: draw tables of ",
+                tables ? tables->positive.size() : 0, " rows for ", a.shape());
   const SelectedRows view(a, rows, mask, tables);
   CsrMatrix out = sized_for_picks(view, s, uniform_rows);
   if (positions) positions->assign(out.nnz(), 0);
@@ -271,7 +271,8 @@ DrawTables draw_tables(const CsrMatrix& a) {
       t.positive[r] += t.normalized[begin + j] > 0;
     }
     uint64_t running = 0;
-    for (int64_t j = 0; j < len; ++j) t.prefix[begin + j] = running += quantized_weight(t.normalized[begin + j], row_max);
+    for (int64_t j = 0; j < len; ++j)
+      t.prefix[begin + j] = running += quantized_weight(t.normalized[begin + j], row_max);
   }
   return t;
 }

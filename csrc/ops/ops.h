@@ -116,8 +116,7 @@ DrawTables draw_tables(const CsrMatrix& a);
 // weighted row O(s log d). With `positions`, also each entry's position in a
 // (the index into a.colidx it was drawn from).
 CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                      bool uniform_rows, std::vector<vid_t>* positions = nullptr,
-                      const DrawTables* tables = nullptr);
+                      bool uniform_rows, std::vector<vid_t>* positions = nullptr, const DrawTables* tables = nullptr);
 
 // sample_rows over the masked rows: exactly sample_rows(mask_entries(select_rows(a,
 // rows), mask), 0 … m - 1, s, keys, uniform_rows), without forming them (a
@@ -139,14 +138,15 @@ TimeOrder time_order(const CsrMatrix& a, const std::vector<int64_t>& entry_times
 // time is at most bounds[g] (its minibatch's, or with one seed per block its
 // tree's, seed time): the first c of the row in time order (a binary search).
 // uniform: its_sample's draw over those c entries in time order, weighted by A's
-// values normalized by their sum (in that order), under sample_rows' keys, in
-// O(log d + s) for equal values; last: the last min(s, c) of them with positive
-// values (the latest times, the later position first), no randomness. Picks are
-// in column order with their normalized values; `positions` as sample_rows'.
+// values normalized by their sum (in that order), under sample_rows' keys; with
+// uniform_rows (has_uniform_rows(a)) in O(log d + s); last: the last min(s, c) of
+// them with positive values (the latest times, the later position first), no
+// randomness. Picks are in column order with their normalized values; `positions`
+// as sample_rows'.
 enum class TemporalStrategy { uniform, last };
 CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                              const std::vector<vid_t>& order, const std::vector<vid_t>& sorted_times,
-                             const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+                             const std::vector<int64_t>& bounds, TemporalStrategy strategy, bool uniform_rows,
                              std::vector<vid_t>* positions = nullptr);
 // "uniform" or "last" (pyg-lib's temporal_strategy names) as the strategy.
 TemporalStrategy parse_temporal_strategy(const std::string& name);

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <utility>
 
-#include "ops/build_rows.h"
 #include "ops/its_sample_row.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -34,9 +34,50 @@ TemporalStrategy parse_temporal_strategy(const std::string& name) {
   fail("temporal strategy must be 'uniform' or 'last', got '", name, "'");
 }
 
+namespace {
+
+// Row i's view for sample_rows_before: its entries in time order, the allowed
+// prefix's length and sum (normalize_rows' arithmetic, in time order), whether
+// its values are equal, and how many of them normalize to a positive value.
+struct EarlyRow {
+  const vid_t* order = nullptr;
+  int64_t allowed = 0, positive = 0;
+  double sum = 0;
+  bool equal = true;
+  const CsrMatrix* a = nullptr;
+
+  double value(int64_t j) const { return a->values.empty() ? 1.0 : static_cast<double>(a->values[order[j]]); }
+  float normalized(int64_t j) const {
+    return sum == 0 ? static_cast<float>(value(j)) : static_cast<float>(value(j) / sum);
+  }
+};
+
+EarlyRow early_row(const CsrMatrix& a, vid_t row, const std::vector<vid_t>& order,
+                   const std::vector<vid_t>& sorted_times, int64_t bound, bool uniform_rows) {
+  EarlyRow r;
+  r.a = &a;
+  const int64_t begin = a.rowptr[row];
+  r.order = order.data() + begin;
+  const vid_t* sorted = sorted_times.data() + begin;
+  r.allowed = std::upper_bound(sorted, sorted + (a.rowptr[row + 1] - begin), bound) - sorted;
+  if (uniform_rows) {  // equal positive values: the sum of c of them is c·v, exactly (c < 2^29)
+    r.sum = r.allowed > 0 ? static_cast<double>(r.allowed) * r.value(0) : 0;
+    r.positive = r.allowed;
+    return r;
+  }
+  for (int64_t j = 0; j < r.allowed; ++j) {
+    r.sum += r.value(j);
+    r.equal &= r.value(j) == r.value(0);
+  }
+  for (int64_t j = 0; j < r.allowed; ++j) r.positive += r.normalized(j) > 0;
+  return r;
+}
+
+}  // namespace
+
 CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                              const std::vector<vid_t>& order, const std::vector<vid_t>& sorted_times,
-                             const std::vector<int64_t>& bounds, TemporalStrategy strategy,
+                             const std::vector<int64_t>& bounds, TemporalStrategy strategy, bool uniform_rows,
                              std::vector<vid_t>* positions) {
   const int64_t m = static_cast<int64_t>(rows.size());
   check_sample_rows(m, s, keys, "sample_rows_before");
@@ -46,43 +87,49 @@ CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
                 " time bounds for ", keys.row_offsets.size() - 1, " blocks");
   check_row_ids(a, rows, "sample_rows_before");
   const Offsets& offsets = keys.row_offsets;
-  const bool pattern = a.values.empty();
-  return build_rows_once(
-      m, a.cols, 256,
-      [&] {
-        return [&, sampler = RowSampler(), prefix = std::vector<float>(),
-                picks = std::vector<std::pair<vid_t, float>>()](int64_t i, auto&& emit) mutable {
-          const int64_t g = std::upper_bound(offsets.begin(), offsets.end(), i) - offsets.begin() - 1;
-          const int64_t begin = a.rowptr[rows[i]];
-          const vid_t* in_order = order.data() + begin;
-          const vid_t* sorted = sorted_times.data() + begin;
-          const int64_t c = std::upper_bound(sorted, sorted + (a.rowptr[rows[i] + 1] - begin), bounds[g]) - sorted;
-          const auto value = [&](int64_t j) { return pattern ? 1.0 : static_cast<double>(a.values[in_order[j]]); };
-          double sum = pattern ? static_cast<double>(c) : 0;  // normalize_rows' arithmetic, in time order
-          bool equal = true;
-          for (int64_t j = 0; j < c && !pattern; ++j) {
-            sum += value(j);
-            equal &= value(j) == value(0);
-          }
-          const auto normalized = [&](int64_t j) { return static_cast<float>(value(j) / sum); };
-          picks.clear();
-          if (strategy == TemporalStrategy::last) {
-            for (int64_t j = c - 1; j >= 0 && static_cast<int64_t>(picks.size()) < s; --j)
-              if (value(j) > 0) picks.emplace_back(in_order[j], normalized(j));
-          } else if (c > 0 && equal && value(0) > 0) {
-            sampler.sample_uniform(c, s, row_key(keys, i));
-            for (int64_t j : sampler.picked()) picks.emplace_back(in_order[j], normalized(j));
-          } else if (c > 0) {
-            prefix.resize(c);
-            for (int64_t j = 0; j < c; ++j) prefix[j] = sum > 0 ? normalized(j) : 0.0f;
-            sampler.sample(prefix.data(), c, s, row_key(keys, i));
-            for (int64_t j : sampler.picked()) picks.emplace_back(in_order[j], prefix[j]);
-          }
-          std::sort(picks.begin(), picks.end());
-          for (const auto& [e, v] : picks) emit(a.colidx[e], v, e);
-        };
-      },
-      positions);
+  const auto bound_of = [&](int64_t i) {
+    return bounds[std::upper_bound(offsets.begin(), offsets.end(), i) - offsets.begin() - 1];
+  };
+  // Two passes, as sample_rows: the rows' sizes (min(s, positive allowed)), then the draws in place.
+  CsrMatrix out(m, a.cols);
+#pragma omp parallel for schedule(dynamic, row_chunk(m, 1024))
+  for (int64_t i = 0; i < m; ++i)
+    out.rowptr[i + 1] = std::min(s, early_row(a, rows[i], order, sorted_times, bound_of(i), uniform_rows).positive);
+  for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
+  out.colidx.resize(out.rowptr.back());
+  out.values.resize(out.rowptr.back());
+  if (positions) positions->resize(out.rowptr.back());
+#pragma omp parallel
+  {
+    RowSampler sampler;
+    std::vector<float> prefix;
+    std::vector<std::pair<vid_t, float>> picks;  // position in a, value
+#pragma omp for schedule(dynamic, row_chunk(m, 256))
+    for (int64_t i = 0; i < m; ++i) {
+      const EarlyRow r = early_row(a, rows[i], order, sorted_times, bound_of(i), uniform_rows);
+      picks.clear();
+      if (strategy == TemporalStrategy::last) {
+        for (int64_t j = r.allowed - 1; j >= 0 && static_cast<int64_t>(picks.size()) < s; --j)
+          if (r.normalized(j) > 0) picks.emplace_back(r.order[j], r.normalized(j));
+      } else if (r.equal && r.positive == r.allowed && r.allowed > 0) {
+        sampler.sample_uniform(r.allowed, s, row_key(keys, i));
+        for (int64_t j : sampler.picked()) picks.emplace_back(r.order[j], r.normalized(j));
+      } else if (r.positive > 0) {
+        prefix.resize(r.allowed);
+        for (int64_t j = 0; j < r.allowed; ++j) prefix[j] = r.normalized(j);
+        sampler.sample(prefix.data(), r.allowed, s, row_key(keys, i));
+        for (int64_t j : sampler.picked()) picks.emplace_back(r.order[j], prefix[j]);
+      }
+      std::sort(picks.begin(), picks.end());
+      for (size_t t = 0; t < picks.size(); ++t) {
+        const int64_t at = out.rowptr[i] + static_cast<int64_t>(t);
+        out.colidx[at] = a.colidx[picks[t].first];
+        out.values[at] = picks[t].second;
+        if (positions) (*positions)[at] = picks[t].first;
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace matsamp
