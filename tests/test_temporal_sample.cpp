@@ -72,9 +72,9 @@ TEST_P(SampleRowsBefore, UniformDrawsOverTheEarlyEntriesInTimeOrder) {
   const CsrMatrix got = sample_rows_before(a, rows, 4, keys, order.order, order.sorted_times, bounds,
                                            TemporalStrategy::uniform, has_uniform_rows(a), &positions);
   // Without the uniform flag (values read, summed): the same.
-  EXPECT_EQ(sample_rows_before(a, rows, 4, keys, order.order, order.sorted_times, bounds, TemporalStrategy::uniform,
-                               false),
-            got);
+  EXPECT_EQ(
+      sample_rows_before(a, rows, 4, keys, order.order, order.sorted_times, bounds, TemporalStrategy::uniform, false),
+      got);
   const auto [early, from] = early_rows_in_time_order(a, rows, offsets, times, bounds);
   std::vector<vid_t> local(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) local[i] = static_cast<vid_t>(i);
@@ -106,9 +106,8 @@ TEST_P(SampleRowsBefore, LastTakesTheLatestAllowedEntries) {
   const SampleKeys keys{1, 0, 0, 0, offsets};
   std::vector<vid_t> positions;
   const TimeOrder order = time_order(a, times);
-  const CsrMatrix got =
-      sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, bounds, TemporalStrategy::last,
-                         has_uniform_rows(a), &positions);
+  const CsrMatrix got = sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, bounds,
+                                           TemporalStrategy::last, has_uniform_rows(a), &positions);
   for (size_t i = 0; i < rows.size(); ++i) {
     const int64_t bound = bounds[i < 2 ? 0 : 1];
     std::vector<std::pair<int64_t, int64_t>> allowed;  // (time, position), latest first
