@@ -135,3 +135,12 @@ def test_weighted_neighbour_draws_follow_the_weights(pyg):
     assert abs(int(counts[3]) - 1920) < 98, counts.tolist()
     with pytest.raises(ValueError, match="weight_attr: data has no tensor 'v' with one weight per edge"):
         NeighborLoader(data, [1], batch_size=8, weight_attr="v")
+
+
+def test_temporal_link_sampling_says_it_is_not_there_yet(pyg):
+    from matsamp.pyg import LinkNeighborLoader
+    edge_index, node_time, _ = timed_graph()
+    data = pyg.data.Data(edge_index=edge_index, time=node_time, num_nodes=120)
+    for kwargs in ({"time_attr": "time"}, {"edge_label_time": torch.zeros(edge_index.size(1), dtype=torch.int64)}):
+        with pytest.raises(ValueError, match="temporal link sampling .* is not supported yet"):
+            LinkNeighborLoader(data, [2], batch_size=8, **kwargs)

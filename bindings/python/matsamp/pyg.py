@@ -686,10 +686,12 @@ class LinkNeighborLoader(_Loader):
                  neg_sampling=None, neg_sampling_ratio=None, batch_size=1, shuffle=False, replace=False,
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage",
                  negative_distribution="uniform", exclude_seed_edges=False, bulk_size=16, seed=None,
-                 device=None, transform=None, weight_attr=None, **loader_args):
+                 device=None, transform=None, weight_attr=None, time_attr=None, temporal_strategy="uniform",
+                 **loader_args):
         _check_pyg_options(loader_args, replace, directed, disjoint, subgraph_type)
-        if edge_label_time is not None:
-            raise ValueError("edge_label_time (temporal sampling) is not supported")
+        if edge_label_time is not None or time_attr is not None:
+            raise ValueError("temporal link sampling (edge_label_time, time_attr) is not supported yet: "
+                             "NeighborLoader samples nodes by time")
         if _is_hetero(data):
             raise ValueError("LinkNeighborLoader samples homogeneous graphs; a HeteroData is not supported")
         edge_index, num_nodes = _homogeneous(data, num_neighbors)
