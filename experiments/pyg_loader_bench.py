@@ -219,13 +219,18 @@ def main():
     report = dict(date=datetime.date.today().isoformat(), machine=cpu_model(), matsamp=matsamp.__file__,
                   cpus=os.cpu_count(), torch=torch.__version__, options=report_args, peak_rss_mib=resource.getrusage(
                       resource.RUSAGE_SELF).ru_maxrss / 1024, results=results)
+    write_report(report, args.out, (lambda: plot(results, args.plot)) if args.plot else None)
+
+
+def write_report(report, out, draw):
+    """The report as JSON on stdout and in `out` (when given); then draw() (when given)."""
     text = json.dumps(report, indent=1)
     print(text)
-    if args.out:
-        with open(args.out, "w") as f:
+    if out:
+        with open(out, "w") as f:
             f.write(text + "\n")
-    if args.plot:
-        plot(results, args.plot)
+    if draw:
+        draw()
 
 
 if __name__ == "__main__":

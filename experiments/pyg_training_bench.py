@@ -27,7 +27,7 @@ import torch
 
 import matsamp
 import matsamp.pyg
-from pyg_loader_bench import cpu_model, load_graph, make_data
+from pyg_loader_bench import cpu_model, load_graph, make_data, write_report
 
 
 def split(n, train_fraction, seed=0):
@@ -193,13 +193,7 @@ def main():
     report = dict(date=datetime.date.today().isoformat(), machine=cpu_model(), cpus=os.cpu_count(),
                   torch=torch.__version__, device=args.device, options=vars(args) | {"graph": args.graph or ["cora"]},
                   results=results)
-    text = json.dumps(report, indent=1)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
-    if args.plot:
-        plot(results, args.plot)
+    write_report(report, args.out, (lambda: plot(results, args.plot)) if args.plot else None)
 
 
 if __name__ == "__main__":

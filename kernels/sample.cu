@@ -325,10 +325,7 @@ struct TemporalRows {
   __device__ int64_t positives(int64_t i) const { return positive[i]; }
   __device__ StoredPrefix prefix(int64_t i) const { return {pre + pre_offsets[i]}; }
   __device__ float raw(int64_t i, int64_t j) const { return a.values ? a.values[order[begin(i) + j]] : 1.0f; }
-  __device__ float value(int64_t i, int64_t j) const {
-    const double sum = sums[i];
-    return sum == 0 ? raw(i, j) : static_cast<float>(raw(i, j) / sum);
-  }
+  __device__ float value(int64_t i, int64_t j) const { return normalized(raw(i, j), sums[i]); }
   __device__ col_t column(int64_t i, int64_t j) const { return a.colidx[order[begin(i) + j]]; }
 };
 
@@ -355,9 +352,8 @@ __global__ void prepare_temporal_rows(TemporalRows rows, int64_t m, uint64_t* pr
     if (lane_index() == 0)  // in time order, one lane: the CPU's double sum exactly
       for (int64_t j = 0; j < len; ++j) sum += rows.raw(i, j);
     sum = __shfl_sync(kFullWarp, sum, 0);
-    const int64_t count = build_row_prefix(
-        [&](int64_t j) { return sum == 0 ? rows.raw(i, j) : static_cast<float>(rows.raw(i, j) / sum); }, len,
-        pre + rows.pre_offsets[i]);
+    const int64_t count =
+        build_row_prefix([&](int64_t j) { return normalized(rows.raw(i, j), sum); }, len, pre + rows.pre_offsets[i]);
     if (lane_index() == 0) {
       sums[i] = sum;
       positive[i] = count;

@@ -46,6 +46,15 @@ float uniform_weight(int64_t len, ValueOf value_of) {
 // Rows sampled together, their picks' column ids gathered together (sample_rows_keyed).
 constexpr int64_t kRowGroup = 16;
 
+// The inclusive prefix of a row's quantized weights (relative to its maximum),
+// as RowSampler builds it: what a read-only prefix draws from (prefix_sampling.h).
+void quantized_prefix(const float* values, int64_t len, uint64_t* prefix) {
+  float row_max = 0;
+  for (int64_t j = 0; j < len; ++j) row_max = std::max(row_max, values[j]);
+  uint64_t running = 0;
+  for (int64_t j = 0; j < len; ++j) prefix[j] = running += quantized_weight(values[j], row_max);
+}
+
 }  // namespace
 
 RandomKey row_key(const SampleKeys& keys, int64_t r) {
@@ -256,23 +265,17 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
 
 DrawTables draw_tables(const CsrMatrix& a) {
   DrawTables t{std::vector<float>(a.nnz()), std::vector<uint64_t>(a.nnz()), std::vector<int64_t>(a.rows)};
-  const std::vector<vid_t> no_rows;
-  const SelectedRows view(a, no_rows, nullptr);
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int64_t r = 0; r < a.rows; ++r) {
-    const int64_t begin = a.rowptr[r], len = a.row_nnz(r);
-    double sum = 0;  // normalize_rows' arithmetic, as SelectedRows::normalized_row
-    for (int64_t j = 0; j < len; ++j) sum += view.value(begin + j);
-    float row_max = 0;
-    for (int64_t j = 0; j < len; ++j) {
-      const float v = view.value(begin + j);
-      t.normalized[begin + j] = sum == 0 ? v : static_cast<float>(v / sum);
-      row_max = std::max(row_max, t.normalized[begin + j]);
-      t.positive[r] += t.normalized[begin + j] > 0;
+  const std::vector<vid_t> every_row = sequence_ids(a.rows);
+  const SelectedRows view(a, every_row, nullptr);
+#pragma omp parallel
+  {
+    std::vector<float> row;
+#pragma omp for schedule(dynamic, 1024)
+    for (int64_t r = 0; r < a.rows; ++r) {
+      t.positive[r] = view.normalized_row(r, nullptr, row);  // what a draw without tables reads
+      std::copy(row.begin(), row.end(), t.normalized.begin() + a.rowptr[r]);
+      quantized_prefix(row.data(), a.row_nnz(r), t.prefix.data() + a.rowptr[r]);
     }
-    uint64_t running = 0;
-    for (int64_t j = 0; j < len; ++j)
-      t.prefix[begin + j] = running += quantized_weight(t.normalized[begin + j], row_max);
   }
   return t;
 }
@@ -306,12 +309,7 @@ CsrMatrix its_sample_shared_row(const CsrMatrix& p, int64_t s, const SampleKeys&
   const int64_t rows = keys.row_offsets.back();
   const int64_t begin = p.rowptr[0], len = p.rowptr[1] - begin;
   const float* values = p.values.data() + begin;
-  float row_max = 0;
-  int64_t positive = 0;
-  for (int64_t j = 0; j < len; ++j) {
-    row_max = std::max(row_max, values[j]);
-    positive += values[j] > 0;
-  }
+  const int64_t positive = std::count_if(values, values + len, [](float v) { return v > 0; });
   const int64_t chosen = std::min(s, positive);
   CsrMatrix out(rows, p.cols);
   for (int64_t r = 0; r < rows; ++r) out.rowptr[r + 1] = (r + 1) * chosen;
@@ -329,8 +327,7 @@ CsrMatrix its_sample_shared_row(const CsrMatrix& p, int64_t s, const SampleKeys&
     return out;
   }
   std::vector<uint64_t> prefix(len);
-  uint64_t running = 0;
-  for (int64_t j = 0; j < len; ++j) prefix[j] = running += quantized_weight(values[j], row_max);
+  quantized_prefix(values, len, prefix.data());
 #pragma omp parallel
   {
     std::vector<int32_t> picked(s);

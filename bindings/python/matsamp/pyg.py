@@ -447,8 +447,7 @@ class _Subgraphs:
         for g in range(len(offsets) - 1):
             fields = _trees.merge_trees(vertices, tree_offsets, *fields_of_trees, offsets[g], offsets[g + 1])
             fields["batch_size"] = offsets[g + 1] - offsets[g]
-            yield {**_cut(self.data, fields, n_id=fields["n_id"], num_nodes=self.data.num_nodes, e_id=fields["e_id"],
-                          num_edges=self.data.edge_index.size(1)), **fields}
+            yield self._with_attributes(fields)
 
     def batches(self, layers):
         """The fields of each minibatch of one sampled call (layers with positions)."""
@@ -460,8 +459,12 @@ class _Subgraphs:
             fields = dict(n_id=vertices[n0:n1], e_id=e_id[e0:e1], edge_index=edge_index[2 * e0:2 * e1].view(2, e1 - e0),
                           batch_size=sampled_nodes[0], num_sampled_nodes=sampled_nodes,
                           num_sampled_edges=sampled_edges)
-            yield {**_cut(self.data, fields, n_id=fields["n_id"], num_nodes=self.data.num_nodes, e_id=fields["e_id"],
-                          num_edges=self.data.edge_index.size(1)), **fields}
+            yield self._with_attributes(fields)
+
+    def _with_attributes(self, fields):
+        """A batch's fields with data's node and edge attributes cut to it."""
+        return {**_cut(self.data, fields, n_id=fields["n_id"], num_nodes=self.data.num_nodes, e_id=fields["e_id"],
+                       num_edges=self.data.edge_index.size(1)), **fields}
 
     def data_of(self, fields):
         """A batch's fields as a PyG Data (when PyG imports), else a Batch."""
