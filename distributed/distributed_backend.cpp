@@ -129,10 +129,21 @@ Matrix DistributedBackend::sample_rows_before(const Matrix& a, const Ids& rows, 
                                               const Ids& order, const Ids& sorted_times,
                                               const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                                               Ids* positions) {
+  check_not_partitioned_for_time(a);
+  return local_->sample_rows_before(a, rows, s, keys, order, sorted_times, bounds, strategy, positions);
+}
+
+Matrix DistributedBackend::select_rows_before(const Matrix& a, const Ids& rows, const Offsets& row_offsets,
+                                              const Ids& order, const Ids& sorted_times,
+                                              const std::vector<int64_t>& bounds) {
+  check_not_partitioned_for_time(a);
+  return local_->select_rows_before(a, rows, row_offsets, order, sorted_times, bounds);
+}
+
+void DistributedBackend::check_not_partitioned_for_time(const Matrix& a) const {
   MATSAMP_CHECK(operand_of(a) < 0,
                 "temporal sampling of a partitioned graph is not available: sample by time on "
                 "a graph each process holds whole");
-  return local_->sample_rows_before(a, rows, s, keys, order, sorted_times, bounds, strategy, positions);
 }
 
 Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,

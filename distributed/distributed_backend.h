@@ -62,6 +62,8 @@ class DistributedBackend final : public Backend {
   Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& order,
                             const Ids& sorted_times, const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                             Ids* positions = nullptr) override;
+  Matrix select_rows_before(const Matrix& a, const Ids& rows, const Offsets& row_offsets, const Ids& order,
+                            const Ids& sorted_times, const std::vector<int64_t>& bounds) override;
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override;
   // Rows fetched whole from their owners, then drawn here.
@@ -99,6 +101,8 @@ class DistributedBackend final : public Backend {
   // The product's id of a shared row's handle; -1 for any other.
   int shared_row_of(const Matrix& m) const;
   void reject_distributed(const Matrix& m, const char* op) const;
+  // A partitioned graph has no entry times yet: an error for one.
+  void check_not_partitioned_for_time(const Matrix& a) const;
   // Rows of a distributed matrix, fetched whole through the product (R·A).
   CsrMatrix fetch_rows(const Matrix& a, const std::vector<vid_t>& rows);
 

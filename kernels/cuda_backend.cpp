@@ -217,6 +217,23 @@ class CudaBackend final : public Backend {
     return wrap(std::move(drawn));
   }
 
+  Matrix select_rows_before(const Matrix& a, const Ids& rows, const Offsets& row_offsets, const Ids& order,
+                            const Ids& sorted_times, const std::vector<int64_t>& bounds) override {
+    const DeviceScope scope(engine_);
+    const char* op = "select_rows_before";
+    check_ids(rows, a.rows(), op, "row id", a.shape());
+    MATSAMP_CHECK(!row_offsets.empty() && row_offsets.back() == rows.size(), op, ": row blocks end at ",
+                  row_offsets.empty() ? 0 : row_offsets.back(), " for ", rows.size(), " rows");
+    MATSAMP_CHECK(order.size() == a.nnz() && sorted_times.size() == a.nnz(), op, ": a time order of ", order.size(),
+                  " entries for ", a.nnz(), " entries");
+    MATSAMP_CHECK(bounds.size() + 1 == row_offsets.size(), op, ": ", bounds.size(), " time bounds for ",
+                  row_offsets.size() - 1, " blocks");
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, row_offsets);
+    const DeviceArray<int64_t> dbounds = gpu::to_device(engine_, bounds);
+    const gpu::DeviceOffsets blocks{doffsets.data(), doffsets.size() - 1, row_offsets.back()};
+    return wrap(gpu::select_rows_before(engine_, device(a, op).view(), device(rows, op).data(), blocks,
+                                        device(order, op).data(), device(sorted_times, op).data(), dbounds.data()));
+  }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override {
     const DeviceScope scope(engine_);

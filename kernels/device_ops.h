@@ -98,6 +98,11 @@ DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t
                              const DeviceKeys& keys, const vid_t* order, const vid_t* sorted_times,
                              const int64_t* bounds, bool last);
 
+// select_rows_before of ops.h: rows[i] of A for row i of `blocks`, cut to its
+// entries no later than bounds[its block], in A's order (A's values, 1 for a pattern).
+DeviceCsr select_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t* rows, DeviceOffsets blocks,
+                             const vid_t* order, const vid_t* sorted_times, const int64_t* bounds);
+
 // labor_sample_rows of ops.h (rows[i] of A for keyed row i), decided on the device.
 DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
                             const DeviceKeys& keys);

@@ -37,6 +37,9 @@ void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, Device
 void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, DeviceArray<int32_t>& colidx,
                DeviceArray<float>& values, DeviceArray<int64_t>& carried);
 
+// Sorts each segment [offsets[i], offsets[i + 1]) of keys, in place.
+void sort_segments(DeviceEngine& engine, int64_t segments, const int64_t* offsets, DeviceArray<int64_t>& keys);
+
 // Runs of equal keys in a sorted array: their keys and first positions
 // (starts has groups + 1 entries, the last n), and, when group_of is not null,
 // the run of every position. Returns the number of runs.

@@ -156,6 +156,21 @@ void sort_rows(DeviceEngine& engine, int64_t rows, const int64_t* rowptr, Device
   sort_rows_by_column(engine, rows, rowptr, colidx, values);
 }
 
+void sort_segments(DeviceEngine& engine, int64_t segments, const int64_t* offsets, DeviceArray<int64_t>& keys) {
+  const int64_t n = keys.size();
+  if (n <= 1 || segments <= 0) return;
+  DeviceArray<int64_t> keys_alt(engine, n);
+  cub::DoubleBuffer<int64_t> k(keys.data(), keys_alt.data());
+  const cudaStream_t stream = stream_of(engine);
+  with_temp_storage(
+      engine,
+      [&](void* temp, size_t& bytes) {
+        return cub::DeviceSegmentedSort::SortKeys(temp, bytes, k, n, segments, offsets, offsets + 1, stream);
+      },
+      "cub::DeviceSegmentedSort::SortKeys");
+  if (k.Current() != keys.data()) keys.swap(keys_alt);
+}
+
 namespace {
 
 __global__ void gather_by_index(const int64_t* index, int64_t n, const float* values, const int64_t* carried,

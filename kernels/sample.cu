@@ -390,6 +390,22 @@ __global__ void sort_short_rows(int64_t m, const int64_t* rowptr, col_t* colidx,
       }
 }
 
+// Row i's allowed positions (its time order's prefix), in time order.
+__global__ void copy_allowed_positions(CsrView a, const vid_t* rows, const vid_t* order, int64_t m,
+                                       const int64_t* rowptr, int64_t* positions) {
+  for (int64_t i = warp_index(); i < m; i += warp_count()) {
+    const int64_t begin = a.rowptr[rows[i]], out = rowptr[i], len = rowptr[i + 1] - out;
+    for (int64_t j = lane_index(); j < len; j += 32) positions[out + j] = order[begin + j];
+  }
+}
+
+__global__ void entries_at_positions(CsrView a, const int64_t* positions, int64_t n, col_t* colidx, float* values) {
+  for (int64_t e = thread_index(); e < n; e += thread_count()) {
+    colidx[e] = a.colidx[positions[e]];
+    values[e] = a.values ? a.values[positions[e]] : 1.0f;
+  }
+}
+
 __global__ void selected_lengths(CsrView a, const vid_t* rows, int64_t m, int64_t* lengths) {
   for (int64_t i = thread_index(); i < m; i += thread_count()) lengths[i] = a.rowptr[rows[i] + 1] - a.rowptr[rows[i]];
 }
@@ -479,6 +495,31 @@ DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t
                                                                          out.values.data());
     MATSAMP_CUDA_LAUNCHED("sort_short_rows");
   }
+  return out;
+}
+
+DeviceCsr select_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t* rows, DeviceOffsets blocks,
+                             const vid_t* order, const vid_t* sorted_times, const int64_t* bounds) {
+  const int64_t m = blocks.total;
+  const cudaStream_t stream = stream_of(engine);
+  DeviceArray<int64_t> allowed(engine, m);
+  if (m > 0) {
+    allowed_counts<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(a, rows, sorted_times, blocks, bounds, m,
+                                                                        allowed.data());
+    MATSAMP_CUDA_LAUNCHED("allowed_counts");
+  }
+  DeviceCsr out = csr_from_row_counts(engine, m, a.cols, allowed.data());
+  allowed.reset();
+  if (out.nnz() == 0) return out;
+  // The allowed positions sorted back into A's order, then their entries read.
+  DeviceArray<int64_t> positions(engine, out.nnz());
+  copy_allowed_positions<<<blocks_for_warps(m), kBlockThreads, 0, stream>>>(a, rows, order, m, out.rowptr.data(),
+                                                                            positions.data());
+  MATSAMP_CUDA_LAUNCHED("copy_allowed_positions");
+  sort_segments(engine, m, out.rowptr.data(), positions);
+  entries_at_positions<<<blocks_for_threads(out.nnz()), kBlockThreads, 0, stream>>>(
+      a, positions.data(), out.nnz(), out.colidx.data(), out.values.data());
+  MATSAMP_CUDA_LAUNCHED("entries_at_positions");
   return out;
 }
 

@@ -70,6 +70,13 @@ class HostOps {
                               b_.upload_ids(std::move(order.sorted_times)), bounds, strategy, &positions);
     return {b_.to_host(drawn), b_.ids_to_host(std::move(positions))};
   }
+  CsrMatrix select_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
+                               const std::vector<int64_t>& times, const std::vector<int64_t>& bounds) {
+    TimeOrder order = time_order(a, times);
+    return b_.to_host(b_.select_rows_before(b_.upload(a), b_.upload_ids(rows), row_offsets,
+                                            b_.upload_ids(std::move(order.order)),
+                                            b_.upload_ids(std::move(order.sorted_times)), bounds));
+  }
   std::vector<vid_t> labor_sample_rows_positions(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                                                  const SampleKeys& keys) {
     Ids positions;

@@ -588,6 +588,16 @@ TEST_F(CudaSampling, SampleRowsBeforeEqualsCpu) {
       EXPECT_EQ(on_cuda.second, on_cpu.second) << "s = " << s;
       EXPECT_GT(on_cpu.first.nnz(), 0);
     }
+  // The early rows temporal LABOR draws from (a pattern's values read as 1 on the device).
+  CsrMatrix pattern = c.adj;
+  pattern.values.clear();
+  const CsrMatrix early = cpu_ops->select_rows_before(c.adj, frontier, keys.row_offsets, times, {30, 99, 0});
+  EXPECT_EQ(cuda_ops->select_rows_before(c.adj, frontier, keys.row_offsets, times, {30, 99, 0}), early);
+  const CsrMatrix early_pattern = cuda_ops->select_rows_before(pattern, frontier, keys.row_offsets, times, {30, 99, 0});
+  EXPECT_EQ(early_pattern.rowptr, early.rowptr);
+  EXPECT_EQ(early_pattern.colidx, early.colidx);
+  EXPECT_EQ(early_pattern.values, std::vector<float>(early.nnz(), 1.0f));
+  EXPECT_GT(early.nnz(), 0);
 }
 
 TEST_F(CudaCompact, EqualsCpu) {

@@ -82,6 +82,10 @@ class OpaqueBackend final : public Backend {
                                         at);
     });
   }
+  Matrix select_rows_before(const Matrix& a, const Ids& rows, const Offsets& row_offsets, const Ids& order,
+                            const Ids& sorted_times, const std::vector<int64_t>& bounds) override {
+    return seal(inner_->select_rows_before(open(a), open(rows), row_offsets, open(order), open(sorted_times), bounds));
+  }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override {
     return sealed_with_positions(positions,
@@ -217,6 +221,9 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
     EXPECT_EQ(b.to_host(b.sample_rows_before(da, drows, 3, keys, b.upload_ids(order.order),
                                              b.upload_ids(order.sorted_times), {2, 4}, strategy)),
               sample_rows_before(a, rows, 3, keys, order.order, order.sorted_times, {2, 4}, strategy, false));
+  EXPECT_EQ(b.to_host(b.select_rows_before(da, drows, row_offsets, b.upload_ids(order.order),
+                                           b.upload_ids(order.sorted_times), {2, 4})),
+            select_rows_before(a, rows, row_offsets, order.order, order.sorted_times, {2, 4}));
   std::vector<vid_t> want_positions;
   const CsrMatrix drawn = sample_rows(a, rows, 3, keys, false, &want_positions);
   Ids got_positions;

@@ -1,7 +1,9 @@
-// Temporal sampling (ops.h: sample_rows_before; TemporalSampler): no pick later
-// than its block's seed time; uniform draws are sample_rows' over each row's early
-// entries in time order; last takes the latest allowed entries; GraphSAGE's
-// temporal program keeps every layer to its minibatch's time.
+// Temporal sampling (ops.h: sample_rows_before, select_rows_before;
+// TemporalSampler): no pick later than its block's seed time; uniform draws are
+// sample_rows' over each row's early entries in time order; last takes the
+// latest allowed entries; the early rows are a's entries no later than the
+// bound, in a's order; GraphSAGE's and LABOR's temporal programs keep every
+// layer to its minibatch's time.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -146,6 +148,40 @@ TEST(SampleRowsBefore, MismatchedTimesAreErrors) {
                         "temporal strategy must be 'uniform' or 'last', got 'recent'");
 }
 
+// The early rows: each selected row's entries no later than its block's bound, in a's order.
+TEST_P(SampleRowsBefore, SelectRowsBeforeKeepsTheEarlyEntriesInOrder) {
+  CsrMatrix a = testing::random_csr(90, 90, 0.2, 4);
+  if (!GetParam().weighted) a.values.clear();
+  const std::vector<int64_t> times = entry_times_of(a);
+  const TimeOrder order = time_order(a, times);
+  const std::vector<vid_t> rows{3, 3, 89, 0, 41, 7, 12};  // a row twice, in two blocks
+  const Offsets offsets{0, 1, 1, 7};
+  const std::vector<int64_t> bounds{2, 9, 5};
+  const CsrMatrix got = select_rows_before(a, rows, offsets, order.order, order.sorted_times, bounds);
+  CsrMatrix want(static_cast<int64_t>(rows.size()), a.cols);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (int64_t e = a.rowptr[rows[i]]; e < a.rowptr[rows[i] + 1]; ++e)
+      if (times[e] <= bounds[i < 1 ? 0 : 2]) {
+        want.colidx.push_back(a.colidx[e]);
+        if (GetParam().weighted) want.values.push_back(a.values[e]);
+      }
+    want.rowptr[i + 1] = static_cast<int64_t>(want.colidx.size());
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_GT(got.nnz(), 20);
+  EXPECT_LT(got.nnz(), select_rows(a, rows).nnz());
+  testing::expect_error(
+      [&] {
+        select_rows_before(a, rows, {0, 7}, order.order, order.sorted_times, bounds);
+      },
+      "select_rows_before: 3 time bounds for 1 blocks");
+  testing::expect_error(
+      [&] {
+        select_rows_before(a, rows, {0, 6}, order.order, order.sorted_times, {1});
+      },
+      "select_rows_before: row blocks end at 6 for 7 rows");
+}
+
 // GraphSAGE by time on Cora: every sampled edge of minibatch g, in every layer,
 // is no later than g's seed time; with times past every entry, as many as untimed.
 TEST(TemporalGraphSage, EveryLayerKeepsToItsMinibatchsTime) {
@@ -186,11 +222,69 @@ TEST(TemporalGraphSage, EveryLayerKeepsToItsMinibatchsTime) {
   ASSERT_EQ(untimed.layers.size(), all_allowed.layers.size());
   EXPECT_EQ(untimed.layers[0].adj.rowptr, all_allowed.layers[0].adj.rowptr);
   // A sampler that does not sample by time says so, and which one does.
-  const auto labor = make_sampler("labor", graph, SamplerParams().set("fanouts", std::vector<int64_t>{4}));
-  testing::expect_error([&] { require_capability<TemporalSampler>(*labor); }, "cannot sample by time");
+  const auto ladies = make_sampler("ladies", graph, params_from_sizes(find_sampler("ladies"), {4}, true));
+  testing::expect_error([&] { require_capability<TemporalSampler>(*ladies); },
+                        "the ladies sampler cannot sample by time (graphsage or labor can)");
   bounds.seed_times = {1, 2};
   testing::expect_error([&] { temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 2, 1, bounds); },
                         "temporal sampling: 2 seed times for 3 minibatches");
+}
+
+// LABOR by time: its draw over the early rows (the same shared numbers per
+// minibatch and column), so no sampled edge is later than its minibatch's time;
+// with times past every entry it samples as untimed; 'last' is GraphSAGE's.
+TEST(TemporalLabor, DrawsOverTheEarlyRows) {
+  const CsrMatrix adj = symmetrize(read_npz_graph(testing::data_file("cora.npz")).adj);
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, adj);
+  const auto sampler = make_sampler("labor", graph, SamplerParams().set("fanouts", std::vector<int64_t>{3, 2}));
+  const TemporalSampler& temporal = require_capability<TemporalSampler>(*sampler);
+  const std::vector<int64_t> times = entry_times_of(adj);
+  std::vector<vid_t> seeds;
+  for (vid_t v = 1; v < 400; v += 4) seeds.push_back(v);
+  const Offsets offsets{0, 30, 60, 100};
+  TimeOrder order = time_order(adj, times);
+  const TimeOrder host_order = order;
+  TemporalBounds bounds{backend->upload_ids(std::move(order.order)),
+                        backend->upload_ids(std::move(order.sorted_times)),
+                        {2, 8, 5},
+                        TemporalStrategy::uniform};
+  Context ctx{*backend, 3};
+  ctx.record_positions = true;
+  Bulk bulk = temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 4, 2, bounds);
+  const std::vector<Ids> positions = entry_positions(*backend, graph.adjacency(), backend->upload_ids(seeds), bulk);
+  int64_t edges = 0;
+  for (size_t l = 0; l < bulk.layers.size(); ++l) {
+    const CsrMatrix m = backend->to_host(bulk.layers[l].adj);
+    const std::vector<vid_t> at = backend->ids_to_host(positions[l]);
+    const Offsets& rows = bulk.layers[l].row_offsets;
+    for (int64_t i = 0; i < m.rows; ++i) {
+      const int64_t g = std::upper_bound(rows.begin(), rows.end(), i) - rows.begin() - 1;
+      for (int64_t e = m.rowptr[i]; e < m.rowptr[i + 1]; ++e, ++edges)
+        EXPECT_LE(times[at[e]], bounds.seed_times[g]) << "layer " << l << ", minibatch " << g;
+    }
+  }
+  EXPECT_GT(edges, 100);
+  // The first layer is labor_sample_rows over the seeds' early rows, under the same keys.
+  const CsrMatrix early =
+      select_rows_before(adj, seeds, offsets, host_order.order, host_order.sorted_times, bounds.seed_times);
+  std::vector<vid_t> local(seeds.size());
+  for (size_t i = 0; i < seeds.size(); ++i) local[i] = static_cast<vid_t>(i);
+  const CsrMatrix drawn = labor_sample_rows(early, local, 3, SampleKeys{3, 2, 0, 4, offsets});
+  EXPECT_EQ(backend->to_host(bulk.layers[0].adj).rowptr, drawn.rowptr);
+  // Times past every entry: the untimed sample.
+  bounds.seed_times = {10, 10, 10};
+  const BulkSample all_allowed =
+      to_host(*backend, temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 4, 2, bounds));
+  const BulkSample untimed = to_host(*backend, sampler->sample(ctx, seeds, offsets, 4, 2));
+  ASSERT_EQ(all_allowed.layers.size(), untimed.layers.size());
+  for (size_t l = 0; l < untimed.layers.size(); ++l) {
+    EXPECT_EQ(all_allowed.layers[l].adj, untimed.layers[l].adj) << "layer " << l;
+    EXPECT_EQ(all_allowed.layers[l].vertices, untimed.layers[l].vertices) << "layer " << l;
+  }
+  bounds.strategy = TemporalStrategy::last;
+  testing::expect_error([&] { temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 4, 2, bounds); },
+                        "labor samples by time with the strategy 'uniform'");
 }
 
 }  // namespace

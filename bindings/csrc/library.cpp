@@ -156,6 +156,11 @@ TORCH_LIBRARY(matsamp, m) {
       "Tensor source_index, Tensor destination_index, Tensor negatives, Tensor negative_index, Tensor[] rowptr, "
       "Tensor[] col, Tensor[] value, Tensor[] row_offsets, Tensor[] col_offsets, Tensor[] vertices, "
       "Tensor[] positions)");
+  // The negatives sample_edges would draw for these minibatches (same keys), alone.
+  m.def(
+      "link_negatives(__torch__.torch.classes.matsamp.Graph graph, Tensor sources, Tensor edge_offsets, "
+      "int first_minibatch, int epoch, int seed, int negatives, str negative_distribution, "
+      "bool reject_known_edges) -> Tensor");
   // The registered samplers' names, and each one's summary and sizes option.
   m.def("samplers() -> str[]", [] { return sampler_names(); });
   m.def("sampler_summary(str sampler) -> str",

@@ -72,9 +72,34 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
   });
 }
 
+// The negatives sample_edges draws for these minibatches, without sampling
+// their layers (temporal link prediction samples each endpoint's tree itself).
+at::Tensor link_negatives(c10::intrusive_ptr<GraphHolder> graph_holder, const at::Tensor& sources,
+                          const at::Tensor& edge_offsets, int64_t first_minibatch, int64_t epoch, int64_t seed,
+                          int64_t negatives, const std::string& negative_distribution, bool reject_known_edges) {
+  const GraphHolder& graph = *graph_holder;
+  const char* op = "matsamp.link_negatives";
+  std::vector<vid_t> src = to_vertex_ids(on_host(sources), graph.adjacency().rows, op, "sources");
+  Offsets offsets = to_block_offsets(on_host(edge_offsets), static_cast<int64_t>(src.size()), op, "edge_offsets");
+  TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ", first_minibatch);
+  TORCH_CHECK_VALUE(negatives > 0, op, ": negatives must be positive, got ", negatives);
+  const uint64_t key = to_seed(seed, op);
+  const uint32_t epoch_key = to_epoch(epoch, op);
+  return translate_errors([&] {
+    const NegativeSampler sampler(
+        graph.adjacency(),
+        NegativeOptions{negatives, parse_negative_distribution(negative_distribution), reject_known_edges});
+    std::vector<vid_t> destinations = src;  // unused: the negatives depend on the sources only
+    EdgeBulk b = make_edge_bulk(std::move(src), std::move(destinations), std::move(offsets), first_minibatch, &sampler,
+                                {key, epoch_key, false, false});
+    return vector_to_tensor(std::move(b.negatives)).to(graph.device());
+  });
+}
+
 void impl_edge_kernels(torch::Library& m) {
   register_graph_class();
   m.impl("sample_edges", TORCH_FN(sample_edges));
+  m.impl("link_negatives", TORCH_FN(link_negatives));
 }
 
 }  // namespace

@@ -147,6 +147,10 @@ class Backend {
   virtual Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                                     const Ids& order, const Ids& sorted_times, const std::vector<int64_t>& bounds,
                                     TemporalStrategy strategy, Ids* positions = nullptr) = 0;
+  // The rows cut to their entries no later than their block's bound (ops.h:
+  // select_rows_before; row_offsets the blocks of rows), for a draw that reads rows whole.
+  virtual Matrix select_rows_before(const Matrix& a, const Ids& rows, const Offsets& row_offsets, const Ids& order,
+                                    const Ids& sorted_times, const std::vector<int64_t>& bounds) = 0;
   // LABOR-0's draw (ops.h); positions as sample_rows'.
   virtual Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                                    Ids* positions = nullptr) = 0;

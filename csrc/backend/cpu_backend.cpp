@@ -85,6 +85,12 @@ class CpuBackend final : public Backend {
                                          bounds, strategy, a.uniform_rows(), at);
     });
   }
+  Matrix select_rows_before(const Matrix& a, const Ids& rows, const Offsets& row_offsets, const Ids& order,
+                            const Ids& sorted_times, const std::vector<int64_t>& bounds) override {
+    const char* op = "select_rows_before";
+    return wrap(matsamp::select_rows_before(host(a, op), host(rows, op), row_offsets, host(order, op),
+                                            host(sorted_times, op), bounds));
+  }
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override {
     return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {

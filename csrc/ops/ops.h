@@ -148,6 +148,12 @@ CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
                              const std::vector<vid_t>& order, const std::vector<vid_t>& sorted_times,
                              const std::vector<int64_t>& bounds, TemporalStrategy strategy, bool uniform_rows,
                              std::vector<vid_t>* positions = nullptr);
+// Rows rows[i] of a, block g (row_offsets) cut to the entries whose time is at
+// most bounds[g], in a's (column) order with a's values: the rows a draw that
+// reads them whole (LABOR) samples by time, as select_rows' are sampled untimed.
+CsrMatrix select_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
+                             const std::vector<vid_t>& order, const std::vector<vid_t>& sorted_times,
+                             const std::vector<int64_t>& bounds);
 // "uniform" or "last" (pyg-lib's temporal_strategy names) as the strategy.
 TemporalStrategy parse_temporal_strategy(const std::string& name);
 

@@ -52,14 +52,18 @@ struct EarlyRow {
   }
 };
 
+// How many of row's entries are no later than bound: a prefix of its time order.
+int64_t allowed_entries(const CsrMatrix& a, vid_t row, const std::vector<vid_t>& sorted_times, int64_t bound) {
+  const vid_t* sorted = sorted_times.data() + a.rowptr[row];
+  return std::upper_bound(sorted, sorted + a.row_nnz(row), bound) - sorted;
+}
+
 EarlyRow early_row(const CsrMatrix& a, vid_t row, const std::vector<vid_t>& order,
                    const std::vector<vid_t>& sorted_times, int64_t bound, bool uniform_rows) {
   EarlyRow r;
   r.a = &a;
-  const int64_t begin = a.rowptr[row];
-  r.order = order.data() + begin;
-  const vid_t* sorted = sorted_times.data() + begin;
-  r.allowed = std::upper_bound(sorted, sorted + (a.rowptr[row + 1] - begin), bound) - sorted;
+  r.order = order.data() + a.rowptr[row];
+  r.allowed = allowed_entries(a, row, sorted_times, bound);
   if (uniform_rows) {  // equal positive values: the sum of c of them is c·v, exactly (c < 2^29)
     r.sum = r.allowed > 0 ? static_cast<double>(r.allowed) * r.value(0) : 0;
     r.positive = r.allowed;
@@ -73,7 +77,54 @@ EarlyRow early_row(const CsrMatrix& a, vid_t row, const std::vector<vid_t>& orde
   return r;
 }
 
+// Row i's bound: that of its block.
+int64_t bound_of_row(const Offsets& offsets, const std::vector<int64_t>& bounds, int64_t i) {
+  return bounds[std::upper_bound(offsets.begin(), offsets.end(), i) - offsets.begin() - 1];
+}
+
+void check_time_order(const CsrMatrix& a, const std::vector<vid_t>& order, const std::vector<vid_t>& sorted_times,
+                      const char* op) {
+  MATSAMP_CHECK(static_cast<int64_t>(order.size()) == a.nnz() && sorted_times.size() == order.size(), op,
+                ": a time order of ", order.size(), " entries for ", a.nnz(), " entries");
+}
+
 }  // namespace
+
+CsrMatrix select_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows, const Offsets& row_offsets,
+                             const std::vector<vid_t>& order, const std::vector<vid_t>& sorted_times,
+                             const std::vector<int64_t>& bounds) {
+  const int64_t m = static_cast<int64_t>(rows.size());
+  check_time_order(a, order, sorted_times, "select_rows_before");
+  MATSAMP_CHECK(!row_offsets.empty() && row_offsets.front() == 0 && row_offsets.back() == m,
+                "select_rows_before: row blocks end at ", row_offsets.empty() ? 0 : row_offsets.back(), " for ", m,
+                " rows");
+  MATSAMP_CHECK(bounds.size() + 1 == row_offsets.size(), "select_rows_before: ", bounds.size(), " time bounds for ",
+                row_offsets.size() - 1, " blocks");
+  check_row_ids(a, rows, "select_rows_before");
+  CsrMatrix out(m, a.cols);
+#pragma omp parallel for schedule(dynamic, row_chunk(m, 1024))
+  for (int64_t i = 0; i < m; ++i)
+    out.rowptr[i + 1] = allowed_entries(a, rows[i], sorted_times, bound_of_row(row_offsets, bounds, i));
+  for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
+  out.colidx.resize(out.rowptr.back());
+  if (!a.values.empty()) out.values.resize(out.rowptr.back());
+    // The allowed positions back in a's order: each row's prefix of the time order, sorted.
+#pragma omp parallel
+  {
+    std::vector<vid_t> picked;
+#pragma omp for schedule(dynamic, row_chunk(m, 256))
+    for (int64_t i = 0; i < m; ++i) {
+      const vid_t* first = order.data() + a.rowptr[rows[i]];
+      picked.assign(first, first + (out.rowptr[i + 1] - out.rowptr[i]));
+      std::sort(picked.begin(), picked.end());
+      for (size_t t = 0; t < picked.size(); ++t) {
+        out.colidx[out.rowptr[i] + t] = a.colidx[picked[t]];
+        if (!a.values.empty()) out.values[out.rowptr[i] + t] = a.values[picked[t]];
+      }
+    }
+  }
+  return out;
+}
 
 CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                              const std::vector<vid_t>& order, const std::vector<vid_t>& sorted_times,
@@ -81,15 +132,11 @@ CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
                              std::vector<vid_t>* positions) {
   const int64_t m = static_cast<int64_t>(rows.size());
   check_sample_rows(m, s, keys, "sample_rows_before");
-  MATSAMP_CHECK(static_cast<int64_t>(order.size()) == a.nnz() && sorted_times.size() == order.size(),
-                "sample_rows_before: a time order of ", order.size(), " entries for ", a.nnz(), " entries");
+  check_time_order(a, order, sorted_times, "sample_rows_before");
   MATSAMP_CHECK(bounds.size() + 1 == keys.row_offsets.size(), "sample_rows_before: ", bounds.size(),
                 " time bounds for ", keys.row_offsets.size() - 1, " blocks");
   check_row_ids(a, rows, "sample_rows_before");
-  const Offsets& offsets = keys.row_offsets;
-  const auto bound_of = [&](int64_t i) {
-    return bounds[std::upper_bound(offsets.begin(), offsets.end(), i) - offsets.begin() - 1];
-  };
+  const auto bound_of = [&](int64_t i) { return bound_of_row(keys.row_offsets, bounds, i); };
   // Two passes, as sample_rows: the rows' sizes (min(s, positive allowed)), then the draws in place.
   CsrMatrix out(m, a.cols);
 #pragma omp parallel for schedule(dynamic, row_chunk(m, 1024))

@@ -1,6 +1,7 @@
 """Temporal and disjoint sampling from Python: Graph.from_edge_index with times,
-sample_bulk(seed_times=), and matsamp.pyg.NeighborLoader(time_attr=, disjoint=)
-against PyG's rules, checked edge by edge on a small directed graph."""
+sample_bulk(seed_times=), and matsamp.pyg.NeighborLoader / LinkNeighborLoader
+(time_attr=, edge_label_time=, disjoint=) against PyG's rules, checked edge by
+edge on a small directed graph."""
 import pytest
 import torch
 
@@ -14,12 +15,13 @@ def timed_graph(n=120, m=1500, seed=5):
     return edge_index, torch.randint(0, 50, (n,), generator=g), torch.randint(0, 50, (m,), generator=g)
 
 
-def test_sample_bulk_keeps_every_layer_to_its_minibatchs_time():
+@pytest.mark.parametrize("sampler", ["graphsage", "labor"])
+def test_sample_bulk_keeps_every_layer_to_its_minibatchs_time(sampler):
     edge_index, node_time, edge_time = timed_graph()
     graph = matsamp.Graph.from_edge_index(edge_index, 120, edge_time=edge_time, node_time=node_time)
     seeds, offsets = torch.arange(0, 60), torch.tensor([0, 20, 40, 60])
     bounds = torch.tensor([10, 30, 49])
-    layers = matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [5, 5], seed_times=bounds,
+    layers = matsamp.ops.sample_bulk(graph, sampler, seeds, offsets, [5, 5], seed_times=bounds,
                                      edge_positions=True)
     edges = 0
     for layer in layers:
@@ -32,9 +34,11 @@ def test_sample_bulk_keeps_every_layer_to_its_minibatchs_time():
         edges += e.numel()
     assert edges > 50
     # Times past every edge: as many neighbours as untimed sampling draws.
-    late = matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [5, 5], seed_times=torch.full((3,), 99))
-    plain = matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [5, 5])
+    late = matsamp.ops.sample_bulk(graph, sampler, seeds, offsets, [5, 5], seed_times=torch.full((3,), 99))
+    plain = matsamp.ops.sample_bulk(graph, sampler, seeds, offsets, [5, 5])
     assert torch.equal(late[0].rowptr, plain[0].rowptr)
+    if sampler == "labor":
+        return
     # last: deterministic, the latest edges.
     last = [matsamp.ops.sample_bulk(graph, "graphsage", seeds, offsets, [3], seed_times=bounds, seed=s,
                                     temporal_strategy="last")[0] for s in (1, 2)]
@@ -46,8 +50,11 @@ def test_temporal_errors_are_one_line():
     graph = matsamp.Graph.from_edge_index(edge_index, 120, node_time=node_time)
     untimed = matsamp.Graph.from_edge_index(edge_index, 120)
     seeds, offsets = torch.arange(4), torch.tensor([0, 4])
-    with pytest.raises(ValueError, match="the labor sampler cannot sample by time \\(graphsage can\\)"):
-        matsamp.ops.sample_bulk(graph, "labor", seeds, offsets, [2], seed_times=torch.tensor([3]))
+    with pytest.raises(ValueError, match="the fastgcn sampler cannot sample by time \\(graphsage or labor can\\)"):
+        matsamp.ops.sample_bulk(graph, "fastgcn", seeds, offsets, [2], seed_times=torch.tensor([3]))
+    with pytest.raises(ValueError, match="labor samples by time with the strategy 'uniform'"):
+        matsamp.ops.sample_bulk(graph, "labor", seeds, offsets, [2], seed_times=torch.tensor([3]),
+                                temporal_strategy="last")
     with pytest.raises(ValueError, match="the graph has no times to sample by"):
         matsamp.ops.sample_bulk(untimed, "graphsage", seeds, offsets, [2], seed_times=torch.tensor([3]))
     with pytest.raises(ValueError, match="2 seed times for 1 minibatches"):
@@ -137,10 +144,68 @@ def test_weighted_neighbour_draws_follow_the_weights(pyg):
         NeighborLoader(data, [1], batch_size=8, weight_attr="v")
 
 
-def test_temporal_link_sampling_says_it_is_not_there_yet(pyg):
+def check_link_trees(data, batch, edges, per_edge, tree_time=None, time_of_edge=None):
+    """PyG's disjoint link batches: seed edge i's trees are seed nodes per_edge·i
+    (source), +1 (destination) and the rest its negatives; every sampled edge is an
+    edge of data inside one tree, and (with times) none later than its seed edge."""
+    n_id, ei, b = batch.n_id, batch.edge_index, batch.batch
+    p = edges.size(1)
+    assert batch.batch_size == p * per_edge
+    seeds = n_id[:p * per_edge].view(p, per_edge)
+    assert torch.equal(seeds[:, :2].t(), edges)
+    assert torch.equal(b[:p * per_edge], torch.arange(p).repeat_interleave(per_edge))
+    assert torch.equal(data.edge_index[:, batch.e_id], n_id[ei])
+    assert torch.equal(b[ei[0]], b[ei[1]])
+    if tree_time is not None:
+        assert bool((time_of_edge(batch, ei) <= tree_time[b[ei[1]]]).all())
+    return ei.size(1)
+
+
+def test_link_neighbor_loader_samples_each_seed_edge_as_of_its_time(pyg):
     from matsamp.pyg import LinkNeighborLoader
-    edge_index, node_time, _ = timed_graph()
-    data = pyg.data.Data(edge_index=edge_index, time=node_time, num_nodes=120)
-    for kwargs in ({"time_attr": "time"}, {"edge_label_time": torch.zeros(edge_index.size(1), dtype=torch.int64)}):
-        with pytest.raises(ValueError, match="temporal link sampling .* is not supported yet"):
-            LinkNeighborLoader(data, [2], batch_size=8, **kwargs)
+    edge_index, node_time, edge_time = timed_graph(seed=11)
+    data = pyg.data.Data(edge_index=edge_index, time=node_time, stamp=edge_time, num_nodes=120)
+    label_index = edge_index[:, :90]
+    label_time = torch.randint(10, 50, (90,), generator=torch.Generator().manual_seed(1))
+    node_level = lambda batch, ei: data.time[batch.n_id[ei[0]]]      # noqa: E731
+    edge_level = lambda batch, ei: data.stamp[batch.e_id]            # noqa: E731
+    for attr, time_of_edge in (("time", node_level), ("stamp", edge_level)):
+        for mode, k in (("binary", 1), ("triplet", 2)):
+            kwargs = dict(edge_label_index=label_index, edge_label_time=label_time, time_attr=attr,
+                          neg_sampling={"mode": mode, "amount": k}, batch_size=32, shuffle=True, seed=4)
+            batches = list(LinkNeighborLoader(data, [4, 3], **kwargs))
+            assert len(batches) == 3
+            sampled = 0
+            for batch in batches:
+                edges = label_index[:, batch.input_id]
+                tree_time = label_time[batch.input_id]
+                sampled += check_link_trees(data, batch, edges, 2 + k, tree_time, time_of_edge)
+                seeds = batch.n_id[:batch.batch_size].view(-1, 2 + k)
+                if mode == "binary":
+                    p = batch.input_id.numel()
+                    assert torch.equal(batch.edge_label_time, torch.cat([tree_time, tree_time.repeat_interleave(k)]))
+                    assert torch.equal(batch.n_id[batch.edge_label_index[:, :p]], edges)
+                    assert torch.equal(batch.edge_label, torch.cat([torch.ones(p), torch.zeros(p * k)]))
+                else:
+                    assert torch.equal(batch.seed_time, tree_time)
+                    assert torch.equal(batch.n_id[batch.dst_neg_index], seeds[:, 2:])
+            assert sampled > 200
+            again = list(LinkNeighborLoader(data, [4, 3], bulk_size=1, **kwargs))
+            for a, b in zip(batches, again, strict=True):
+                assert torch.equal(a.n_id, b.n_id) and torch.equal(a.edge_index, b.edge_index)
+    # disjoint without time: the same trees, untimed.
+    for batch in LinkNeighborLoader(data, [4], edge_label_index=label_index, batch_size=45, disjoint=True,
+                                    sampler="labor"):
+        check_link_trees(data, batch, label_index[:, batch.input_id], 2)
+    with pytest.raises(ValueError, match="needs both time_attr .* and edge_label_time"):
+        LinkNeighborLoader(data, [2], batch_size=8, time_attr="time")
+    with pytest.raises(ValueError, match="needs both time_attr .* and edge_label_time"):
+        LinkNeighborLoader(data, [2], batch_size=8, edge_label_time=label_time)
+    with pytest.raises(ValueError, match="edge_label_time must be int64 with one time per seed edge \\(90\\)"):
+        LinkNeighborLoader(data, [2], edge_label_index=label_index, edge_label_time=label_time[:5], time_attr="time")
+    with pytest.raises(ValueError, match="exclude_seed_edges is not supported with disjoint or temporal"):
+        LinkNeighborLoader(data, [2], edge_label_index=label_index, edge_label_time=label_time, time_attr="time",
+                           exclude_seed_edges=True)
+    with pytest.raises(ValueError, match="the ladies sampler cannot sample by time"):
+        LinkNeighborLoader(data, [2], edge_label_index=label_index, edge_label_time=label_time, time_attr="time",
+                           sampler="ladies")

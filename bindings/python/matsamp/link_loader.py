@@ -106,22 +106,52 @@ class LinkLoader:
         for first, ids, edge_offsets, out in self._sampled_bulks(epoch):
             yield from self._split(out, ids, edge_offsets, first)
 
-    def _sampled_bulks(self, epoch, edge_positions=False):
-        """Each call of the epoch, sampled: (first minibatch, the seed edges' ids,
-        edge offsets, the op's outputs)."""
+    def _calls(self, epoch):
+        """The epoch's calls: (first minibatch, the seed edges' ids, edge offsets,
+        the place of the call's first edge in the epoch)."""
         num_edges = self.edge_index.size(1)
         order, starts, _ = ops.epoch_order(self._edges, max(num_edges, 1), self.batch_size,
                                            self.seed if self.shuffle else 0, epoch, 0, self.shuffle)
         for first in range(0, len(self), self.bulk_size):
             last = min(len(self), first + self.bulk_size)
-            ids = order[starts[first]:starts[last]]
             offsets = [starts[g] - starts[first] for g in range(first, last + 1)]
+            yield first, order[starts[first]:starts[last]], offsets, int(starts[first])
+
+    def _sampled_bulks(self, epoch, edge_positions=False):
+        """Each call of the epoch, sampled: (first minibatch, the seed edges' ids,
+        edge offsets, the op's outputs)."""
+        for first, ids, offsets, _ in self._calls(epoch):
             out = torch.ops.matsamp.sample_edges(
                 self.graph.handle, self.sampler, self.edge_index[0, ids].to(self.graph.device),
                 self.edge_index[1, ids].to(self.graph.device), torch.tensor(offsets), self.sizes, first, epoch,
                 self.seed, self.negatives, self.negative_distribution, self.reject_known_edges, self.exclude,
                 self.exclude_reverse, self.include_frontier, edge_positions)
             yield first, ids, offsets, out
+
+    def _tree_bulks(self, epoch, edge_time=None, temporal_strategy="uniform"):
+        """Each call of the epoch sampled as disjoint trees (PyG's disjoint link
+        sampling): edge e's trees are its source's, its destination's and its
+        negatives', in that order, each keyed by its place in the epoch and, with
+        edge_time, sampled as of edge_time[e] (no tree reaches past its edge's time), so the
+        same seed gives the same trees whatever bulk_size. Yields (first minibatch,
+        the seed edges' ids, edge offsets, the negatives [P, k], the trees' layers
+        with positions)."""
+        per_edge = 2 + self.negatives
+        device = self.graph.device
+        for first, ids, offsets, place in self._calls(epoch):
+            src, dst = self.edge_index[0, ids], self.edge_index[1, ids]
+            negatives = (torch.ops.matsamp.link_negatives(
+                self.graph.handle, src, torch.tensor(offsets), first, epoch, self.seed, self.negatives,
+                self.negative_distribution, self.reject_known_edges).cpu() if self.negatives
+                else torch.empty(0, dtype=torch.int64)).view(ids.numel(), self.negatives)
+            trees = torch.cat([src.unsqueeze(1), dst.unsqueeze(1), negatives], dim=1).flatten()
+            layers = ops.sample_bulk(self.graph, self.sampler, trees.to(device), torch.arange(trees.numel() + 1),
+                                     self.sizes, first_minibatch=place * per_edge, epoch=epoch, seed=self.seed,
+                                     include_frontier=self.include_frontier, edge_positions=True,
+                                     seed_times=None if edge_time is None
+                                     else edge_time[ids].repeat_interleave(per_edge).to(device),
+                                     temporal_strategy=temporal_strategy)
+            yield first, ids, offsets, negatives, layers
 
     def _split(self, out, ids, edge_offsets, first):
         seeds, seed_offsets = out[:2]

@@ -202,7 +202,7 @@ class NeighborLoader(_Loader):
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage", bulk_size=None,
                  memory_budget=None, seed=None, device=None, transform=None, time_attr=None,
                  temporal_strategy="uniform", input_time=None, weight_attr=None, **loader_args):
-        _check_pyg_options(loader_args, replace, directed, False, subgraph_type)
+        _check_pyg_options(loader_args, replace, directed, subgraph_type)
         self.data, self.transform, self.sampler = data, transform, sampler
         self._trees = bool(disjoint) or time_attr is not None
         if _is_hetero(data):
@@ -494,7 +494,7 @@ def _seed(seed):
     return int(torch.randint(0, 1 << 62, ())) if seed is None else seed
 
 
-def _check_pyg_options(loader_args, replace=False, directed=True, disjoint=False, subgraph_type="directional"):
+def _check_pyg_options(loader_args, replace=False, directed=True, subgraph_type="directional"):
     """PyG's loader options that matsamp does not sample: a clear error each."""
     unknown = sorted(set(loader_args) - set(_IGNORED_LOADER_ARGS))
     if unknown:
@@ -504,8 +504,6 @@ def _check_pyg_options(loader_args, replace=False, directed=True, disjoint=False
     if not directed or subgraph_type not in ("directional",):
         raise ValueError("only the directional subgraph is supported (directed=True, "
                          "subgraph_type='directional'); induced subgraphs are not")
-    if disjoint:
-        raise ValueError("disjoint=True is not supported: seeds of a batch share their sampled vertices")
 
 
 def _check_hetero_options(sampler, memory_budget):
@@ -671,7 +669,20 @@ class LinkNeighborLoader(_Loader):
         exclude_seed_edges: mask each batch's seed edges (both ways) out of its
             sampled edges so that a model cannot read the answer; False (PyG's
             behaviour) keeps them.
-        batch_size, shuffle, replace, directed, disjoint, subgraph_type, sampler,
+        disjoint: each seed node (a source, a destination, a negative) is a tree
+            of its own, as PyG's: seed edge i's are the batch's first nodes
+            (2 + k)·i, +1, +2 …; batches add ``batch`` (each node's seed edge
+            within the batch). Not with ``exclude_seed_edges``.
+        time_attr, edge_label_time: temporal link prediction, as PyG's (implies
+            ``disjoint``): the node-level or edge-level int64 attribute of
+            ``data`` the neighbours are sampled by, and each seed edge's time
+            (int64 ``[P]``; both or neither). Each tree is sampled as of its
+            edge's time: no sampled edge (edge level) or neighbour (node level)
+            is later. Batches add ``edge_label_time`` (binary or no negatives)
+            or ``seed_time`` (triplet). Negatives are drawn among all vertices,
+            as untimed.
+        temporal_strategy: ``"uniform"`` or ``"last"``, as for :class:`NeighborLoader`.
+        batch_size, shuffle, replace, directed, subgraph_type, sampler,
         bulk_size, seed, device, transform, weight_attr, num_workers, ...: as for
         :class:`NeighborLoader` (samplers that can mask edges: graphsage,
         labor, ladies, fastgcn).
@@ -691,10 +702,10 @@ class LinkNeighborLoader(_Loader):
                  negative_distribution="uniform", exclude_seed_edges=False, bulk_size=16, seed=None,
                  device=None, transform=None, weight_attr=None, time_attr=None, temporal_strategy="uniform",
                  **loader_args):
-        _check_pyg_options(loader_args, replace, directed, disjoint, subgraph_type)
-        if edge_label_time is not None or time_attr is not None:
-            raise ValueError("temporal link sampling (edge_label_time, time_attr) is not supported yet: "
-                             "NeighborLoader samples nodes by time")
+        _check_pyg_options(loader_args, replace, directed, subgraph_type)
+        if (edge_label_time is None) != (time_attr is None):
+            raise ValueError("temporal link sampling needs both time_attr (the times neighbours are sampled by) "
+                             "and edge_label_time (each seed edge's time)")
         if _is_hetero(data):
             raise ValueError("LinkNeighborLoader samples homogeneous graphs; a HeteroData is not supported")
         edge_index, num_nodes = _homogeneous(data, num_neighbors)
@@ -704,7 +715,17 @@ class LinkNeighborLoader(_Loader):
         self.edge_label = edge_label
         if self.mode == "triplet" and edge_label is not None:
             raise ValueError("edge_label cannot be given with triplet negative sampling (as in PyG)")
-        graph = _sampling_graph(edge_index, num_nodes, device, _weights(data, weight_attr, edge_index))
+        times = _times(data, time_attr, sampler, temporal_strategy, num_nodes, edge_index.size(1))
+        self._edge_label_time = None if time_attr is None else _edge_label_time(edge_label_time,
+                                                                                self.edge_label_index)
+        self._trees = bool(disjoint) or self._edge_label_time is not None
+        if self._trees and exclude_seed_edges:
+            raise ValueError("exclude_seed_edges is not supported with disjoint or temporal link sampling "
+                             "(each seed node's tree is sampled alone)")
+        if self._trees and "node_wise" not in ops.SAMPLER_TRAITS.get(sampler, ()):
+            raise ValueError(f"disjoint sampling takes a node-wise sampler, not {sampler!r}")
+        self._temporal_strategy = temporal_strategy
+        graph = _sampling_graph(edge_index, num_nodes, device, _weights(data, weight_attr, edge_index), **times)
         self.device = graph.device
         self._subgraphs = _Subgraphs(data, graph.edge_ids, sampler)
         self._sampler = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
@@ -713,11 +734,42 @@ class LinkNeighborLoader(_Loader):
                                    exclude_reverse=True, bulk_size=bulk_size, shuffle=shuffle, seed=_seed(seed))
 
     def _batches(self):
+        if self._trees:
+            yield from self._tree_batches()
+            return
         for first, ids, edge_offsets, out in _epoch_of(self._sampler):
             layers = [ops.SampledLayer(*fields) for fields in zip(*out[6:])]
             for g, batch in enumerate(self._subgraphs.batches(layers)):
                 e0, e1 = edge_offsets[g], edge_offsets[g + 1]
                 batch.update(self._labels(ids[e0:e1], *link_labels(out, e0, e1, self._sampler.negatives)))
+                yield self._subgraphs.data_of(batch)
+
+    def _tree_batches(self):
+        """Disjoint (and temporal) batches: the trees of each seed edge's source,
+        destination and negatives (LinkLoader._tree_bulks), merged as PyG's disjoint batches."""
+        k = self._sampler.negatives
+        per_edge = 2 + k
+        epoch, self._sampler.epoch = self._sampler.epoch, self._sampler.epoch + 1
+        for first, ids, edge_offsets, negatives, layers in self._sampler._tree_bulks(
+                epoch, self._edge_label_time, self._temporal_strategy):
+            tree_offsets = [per_edge * e for e in edge_offsets]
+            for g, batch in enumerate(self._subgraphs.tree_batches(layers, tree_offsets)):
+                e0, e1 = edge_offsets[g], edge_offsets[g + 1]
+                device = batch["n_id"].device
+                batch["batch"] = batch["batch"] // per_edge
+                # Seed edge i's trees are the batch's seed nodes per_edge·i, +1 and +2 …
+                seeds = torch.arange((e1 - e0) * per_edge, device=device).view(e1 - e0, per_edge)
+                src, dst, negative = seeds[:, 0], seeds[:, 1], seeds[:, 2:]
+                edge_label_index = torch.cat([torch.stack([src, dst]),
+                                              torch.stack([src.repeat_interleave(k), negative.reshape(-1)])], dim=1)
+                edge_label = torch.cat([torch.ones(e1 - e0), torch.zeros((e1 - e0) * k)]).to(device)
+                batch.update(self._labels(ids[e0:e1], edge_label_index, edge_label, negative))
+                if self._edge_label_time is not None:
+                    time = self._edge_label_time[ids[e0:e1]].to(device)
+                    if self.mode == "triplet":
+                        batch["seed_time"] = time
+                    else:
+                        batch["edge_label_time"] = torch.cat([time, time.repeat_interleave(k)])
                 yield self._subgraphs.data_of(batch)
 
     def _labels(self, e_id, edge_label_index, edge_label, negative_index):
@@ -737,6 +789,15 @@ class LinkNeighborLoader(_Loader):
             else:
                 fields.update(edge_label_index=edge_label_index[:, :p], edge_label=positive)
         return fields
+
+
+def _edge_label_time(edge_label_time, edge_label_index):
+    """Each seed edge's time, int64 on the CPU, checked."""
+    time = torch.as_tensor(edge_label_time)
+    if time.dtype != torch.int64 or time.shape != (edge_label_index.size(1),):
+        raise ValueError(f"edge_label_time must be int64 with one time per seed edge ({edge_label_index.size(1)}), "
+                         f"got {time.dtype} {list(time.shape)}")
+    return time.cpu()
 
 
 def _negative_sampling(neg_sampling, ratio):
