@@ -156,6 +156,11 @@ TORCH_LIBRARY(matsamp, m) {
       "Tensor source_index, Tensor destination_index, Tensor negatives, Tensor negative_index, Tensor[] rowptr, "
       "Tensor[] col, Tensor[] value, Tensor[] row_offsets, Tensor[] col_offsets, Tensor[] vertices, "
       "Tensor[] positions)");
+  // Per block g of vertices (offsets, k + 1), the graph's entries among its
+  // vertices, A[V_g, V_g] (PyG's induced subgraphs): one layer as sample returns
+  // it (rows and columns the blocks' vertices, entries located in the graph).
+  m.def(
+      "induced_subgraphs(__torch__.torch.classes.matsamp.Graph graph, Tensor vertices, Tensor offsets)" MATSAMP_SAMPLE_RETURNS);
   // The negatives sample_edges would draw for these minibatches (same keys), alone.
   m.def(
       "link_negatives(__torch__.torch.classes.matsamp.Graph graph, Tensor sources, Tensor edge_offsets, "

@@ -148,7 +148,8 @@ def test_without_pyg_batches_are_light_objects(pyg, monkeypatch):
 def test_unsupported_arguments_are_clear_errors(pyg):
     data = directed_data(pyg)
     for kwargs, message in (({"replace": True}, "replace=True is not supported"),
-                            ({"subgraph_type": "induced"}, "only the directional subgraph"),
+                            ({"subgraph_type": "sideways"}, "subgraph_type must be 'directional', "),
+                            ({"subgraph_type": "induced", "disjoint": True}, "induced subgraphs are not supported"),
                             ({"num_neighbors": {("a", "b", "c"): [2]}}, "heterogeneous graphs")):
         args = {"num_neighbors": [2], **kwargs}
         with pytest.raises(ValueError, match=message):
@@ -157,6 +158,47 @@ def test_unsupported_arguments_are_clear_errors(pyg):
         NeighborLoader(data, [2], sampler_threads=3)
     with pytest.raises(TypeError, match="edge_index"):
         NeighborLoader(object(), [2])
+
+
+def test_induced_and_bidirectional_subgraphs(pyg):
+    """subgraph_type="induced": every edge of data among a batch's nodes (a repeated
+    edge once, as matsamp's graph holds it), e_id naming one of its columns;
+    "bidirectional": the sampled edges and their reverses, each pair once; the
+    nodes are the directional batch's."""
+    data = directed_data(pyg, seed=6)
+    pairs = [tuple(p) for p in data.edge_index.t().tolist()]
+    directional = list(NeighborLoader(data, [3, 2], batch_size=16, seed=2))
+    induced = list(NeighborLoader(data, [3, 2], batch_size=16, seed=2, subgraph_type="induced"))
+    both_ways = list(NeighborLoader(data, [3, 2], batch_size=16, seed=2, subgraph_type="bidirectional"))
+    assert len(directional) == len(induced) == len(both_ways) == 5
+    grew = 0
+    for plain, ind, bi in zip(directional, induced, both_ways, strict=True):
+        assert torch.equal(plain.n_id, ind.n_id) and torch.equal(plain.n_id, bi.n_id)
+        assert ind.num_sampled_nodes == plain.num_sampled_nodes and "num_sampled_edges" not in ind
+        nodes = set(plain.n_id.tolist())
+        want = sorted({p for p in pairs if p[0] in nodes and p[1] in nodes})
+        got = ind.n_id[ind.edge_index]
+        assert sorted(map(tuple, got.t().tolist())) == want
+        assert torch.equal(data.edge_index[:, ind.e_id], got)
+        assert torch.equal(ind.edge_attr, data.edge_attr[ind.e_id])
+        sampled = set(map(tuple, plain.n_id[plain.edge_index].t().tolist()))
+        reversed_too = sampled | {(v, u) for u, v in sampled}
+        got = bi.n_id[bi.edge_index]
+        assert sorted(map(tuple, got.t().tolist())) == sorted(reversed_too)
+        named = data.edge_index[:, bi.e_id]
+        assert bool(((named == got) | (named == got.flip(0))).all(dim=0).all())
+        assert getattr(bi, "num_sampled_nodes", None) is None and getattr(bi, "num_sampled_edges", None) is None
+        grew += len(want) - plain.edge_index.size(1)
+    assert grew > 0
+    # directed=False is induced, as in PyG.
+    undirected = next(iter(NeighborLoader(data, [3, 2], batch_size=16, seed=2, directed=False)))
+    assert torch.equal(undirected.edge_index, induced[0].edge_index)
+    # The link loader's batches too.
+    for batch in LinkNeighborLoader(data, [3], edge_label_index=data.edge_index[:, :60], batch_size=20,
+                                    subgraph_type="induced"):
+        nodes = set(batch.n_id.tolist())
+        want = sorted({p for p in pairs if p[0] in nodes and p[1] in nodes})
+        assert sorted(map(tuple, batch.n_id[batch.edge_index].t().tolist())) == want
 
 
 def test_link_batches_follow_pygs_conventions(pyg):

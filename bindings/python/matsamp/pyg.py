@@ -139,9 +139,14 @@ class NeighborLoader(_Loader):
             or ``(node type, ids | mask | None)``.
         batch_size: seeds per batch (the last batch may be smaller).
         shuffle: draw the seeds in a new random order each epoch.
-        replace, directed, subgraph_type: PyG's; matsamp samples without
-            replacement the directed subgraph (PyG's defaults). Other values
-            raise ``ValueError``.
+        replace: PyG's; matsamp samples without replacement (True raises ``ValueError``).
+        subgraph_type: PyG's: ``"directional"`` (the sampled edges),
+            ``"bidirectional"`` (they and their reverses, each pair once;
+            ``num_sampled_nodes`` / ``num_sampled_edges`` None, as PyG's) or
+            ``"induced"`` (every edge of ``data`` among the batch's nodes, found
+            in one op per bulk; no ``num_sampled_edges``); ``directed=False``
+            is ``"induced"``, as PyG's. Homogeneous graphs, not with
+            ``disjoint`` for induced.
         disjoint: each seed its own tree, as PyG's: a vertex two seeds reach is
             in the batch once per tree, and ``batch`` names each node's tree
             (node-wise samplers).
@@ -202,13 +207,17 @@ class NeighborLoader(_Loader):
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage", bulk_size=None,
                  memory_budget=None, seed=None, device=None, transform=None, time_attr=None,
                  temporal_strategy="uniform", input_time=None, weight_attr=None, **loader_args):
-        _check_pyg_options(loader_args, replace, directed, subgraph_type)
+        _check_pyg_options(loader_args, replace)
         self.data, self.transform, self.sampler = data, transform, sampler
         self._trees = bool(disjoint) or time_attr is not None
+        kind = _subgraph_type(directed, subgraph_type, self._trees)
         if _is_hetero(data):
             if self._trees:
                 raise ValueError("disjoint and temporal sampling (disjoint, time_attr) are for homogeneous graphs "
                                  "(a Data); a HeteroData is not supported")
+            if kind != "directional":
+                raise ValueError(f"subgraph_type={kind!r} is for homogeneous graphs (a Data); a HeteroData "
+                                 "samples the directional subgraph")
             self.device = _hetero_device(device, data)
             _check_hetero_options(sampler, memory_budget)
             self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
@@ -223,7 +232,7 @@ class NeighborLoader(_Loader):
             self.graph = _sampling_graph(edge_index, num_nodes, device, _weights(data, weight_attr, edge_index),
                                          **times)
             self.device = self.graph.device
-            self._subgraphs = _Subgraphs(data, self.graph.edge_ids, sampler)
+            self._subgraphs = _Subgraphs(data, self.graph, sampler, kind)
             seeds, position = _seeds(input_nodes, num_nodes)
             self._seed_time = None if time_attr is None else _seed_time(seeds, input_time, times, num_nodes,
                                                                        self.device)
@@ -426,18 +435,24 @@ class _Subgraphs:
     fields of every minibatch by one op (torch.ops.matsamp.pyg_batches, e_id the
     graph's edge ids at the positions the sampler carried), each batch's fields
     views of its results; node and edge attributes gathered per batch, so their
-    memory is a batch's whatever the bulk size."""
+    memory is a batch's whatever the bulk size. subgraph_type: PyG's;
+    "induced" replaces each batch's edges by all the graph's edges among its
+    nodes (torch.ops.matsamp.induced_subgraphs), "bidirectional" adds every
+    sampled edge's reverse (PyG's to_bidirectional)."""
 
-    def __init__(self, data, edge_ids, sampler):
+    def __init__(self, data, graph, sampler, subgraph_type="directional"):
         self.data = data
-        self.edge_ids = edge_ids
+        self.graph = graph
+        self.edge_ids = graph.edge_ids
         self.node_wise = "node_wise" in ops.SAMPLER_TRAITS[sampler]
+        self.subgraph_type = subgraph_type
 
-    def _fields(self, layers):
+    def _fields(self, layers, new_targets_only=None):
         return torch.ops.matsamp.pyg_batches(
             [layer.rowptr for layer in layers], [layer.col for layer in layers],
             [layer.row_offsets for layer in layers], [layer.col_offsets for layer in layers],
-            [layer.positions for layer in layers], self.edge_ids, self.node_wise)
+            [layer.positions for layer in layers], self.edge_ids,
+            self.node_wise if new_targets_only is None else new_targets_only)
 
     def tree_batches(self, layers, offsets):
         """The fields of each minibatch of one call sampled one tree per seed
@@ -447,19 +462,34 @@ class _Subgraphs:
         for g in range(len(offsets) - 1):
             fields = _trees.merge_trees(vertices, tree_offsets, *fields_of_trees, offsets[g], offsets[g + 1])
             fields["batch_size"] = offsets[g + 1] - offsets[g]
-            yield self._with_attributes(fields)
+            yield self._with_attributes(self._shaped(fields))
 
     def batches(self, layers):
         """The fields of each minibatch of one sampled call (layers with positions)."""
         edge_index, e_id, edge_offsets, num_nodes, num_edges = self._fields(layers)
-        vertices = layers[-1].vertices
-        nodes, edges = layers[-1].col_offsets.tolist(), edge_offsets.tolist()
+        vertices, col_offsets = layers[-1].vertices, layers[-1].col_offsets
+        if self.subgraph_type == "induced":  # the graph's edges among each batch's nodes instead
+            induced = ops.SampledLayer(*(fields[0] for fields in torch.ops.matsamp.induced_subgraphs(
+                self.graph.handle, vertices, col_offsets)))
+            edge_index, e_id, edge_offsets, _, _ = self._fields([induced], new_targets_only=False)
+        nodes, edges = col_offsets.tolist(), edge_offsets.tolist()
         for g, (sampled_nodes, sampled_edges) in enumerate(zip(num_nodes.tolist(), num_edges.tolist())):
             n0, n1, e0, e1 = nodes[g], nodes[g + 1], edges[g], edges[g + 1]
             fields = dict(n_id=vertices[n0:n1], e_id=e_id[e0:e1], edge_index=edge_index[2 * e0:2 * e1].view(2, e1 - e0),
                           batch_size=sampled_nodes[0], num_sampled_nodes=sampled_nodes,
                           num_sampled_edges=sampled_edges)
-            yield self._with_attributes(fields)
+            yield self._with_attributes(self._shaped(fields))
+
+    def _shaped(self, fields):
+        """A batch's fields for the subgraph type: per hop edge counts only for
+        directional edges; bidirectional adds the reverses (as PyG, without per-hop counts)."""
+        if self.subgraph_type == "induced":
+            del fields["num_sampled_edges"]
+        elif self.subgraph_type == "bidirectional":
+            fields["edge_index"], fields["e_id"] = _bidirectional(fields["edge_index"], fields["e_id"],
+                                                                  fields["n_id"].numel())
+            fields["num_sampled_nodes"] = fields["num_sampled_edges"] = None
+        return fields
 
     def _with_attributes(self, fields):
         """A batch's fields with data's node and edge attributes cut to it."""
@@ -475,6 +505,18 @@ class _Subgraphs:
         batch = Data(**fields)
         batch.num_nodes = num_nodes
         return batch
+
+
+def _bidirectional(edge_index, e_id, num_nodes):
+    """The edges with their reverses, each (source, target) once, by target then
+    source (PyG's to_bidirectional; a reverse keeps its edge's e_id)."""
+    both = torch.cat([edge_index, edge_index.flip(0)], dim=1)
+    ids = torch.cat([e_id, e_id])
+    key, order = (both[1] * num_nodes + both[0]).sort(stable=True)
+    first = torch.ones_like(key, dtype=torch.bool)
+    first[1:] = key[1:] != key[:-1]
+    order = order[first]
+    return both[:, order], ids[order]
 
 
 def _is_hetero(data):
@@ -494,16 +536,24 @@ def _seed(seed):
     return int(torch.randint(0, 1 << 62, ())) if seed is None else seed
 
 
-def _check_pyg_options(loader_args, replace=False, directed=True, subgraph_type="directional"):
+def _check_pyg_options(loader_args, replace=False):
     """PyG's loader options that matsamp does not sample: a clear error each."""
     unknown = sorted(set(loader_args) - set(_IGNORED_LOADER_ARGS))
     if unknown:
         raise TypeError(f"unexpected argument(s) {', '.join(unknown)}")
     if replace:
         raise ValueError("replace=True is not supported: matsamp samples neighbours without replacement")
-    if not directed or subgraph_type not in ("directional",):
-        raise ValueError("only the directional subgraph is supported (directed=True, "
-                         "subgraph_type='directional'); induced subgraphs are not")
+
+
+def _subgraph_type(directed, subgraph_type, trees=False):
+    """PyG's subgraph type (a name or its SubgraphType; directed=False is "induced", as PyG's)."""
+    kind = str(getattr(subgraph_type, "value", subgraph_type))
+    if kind not in ("directional", "bidirectional", "induced"):
+        raise ValueError(f"subgraph_type must be 'directional', 'bidirectional' or 'induced', got {kind!r}")
+    kind = "induced" if not directed else kind
+    if kind == "induced" and trees:
+        raise ValueError("induced subgraphs are not supported with disjoint or temporal sampling")
+    return kind
 
 
 def _check_hetero_options(sampler, memory_budget):
@@ -702,7 +752,7 @@ class LinkNeighborLoader(_Loader):
                  negative_distribution="uniform", exclude_seed_edges=False, bulk_size=16, seed=None,
                  device=None, transform=None, weight_attr=None, time_attr=None, temporal_strategy="uniform",
                  **loader_args):
-        _check_pyg_options(loader_args, replace, directed, subgraph_type)
+        _check_pyg_options(loader_args, replace)
         if (edge_label_time is None) != (time_attr is None):
             raise ValueError("temporal link sampling needs both time_attr (the times neighbours are sampled by) "
                              "and edge_label_time (each seed edge's time)")
@@ -727,7 +777,7 @@ class LinkNeighborLoader(_Loader):
         self._temporal_strategy = temporal_strategy
         graph = _sampling_graph(edge_index, num_nodes, device, _weights(data, weight_attr, edge_index), **times)
         self.device = graph.device
-        self._subgraphs = _Subgraphs(data, graph.edge_ids, sampler)
+        self._subgraphs = _Subgraphs(data, graph, sampler, _subgraph_type(directed, subgraph_type, self._trees))
         self._sampler = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
                                    sizes=list(num_neighbors), negatives=amount,
                                    negative_distribution=negative_distribution, exclude=bool(exclude_seed_edges),
