@@ -140,6 +140,14 @@ Matrix DistributedBackend::select_rows_before(const Matrix& a, const Ids& rows, 
   return local_->select_rows_before(a, rows, row_offsets, order, sorted_times, bounds);
 }
 
+Matrix DistributedBackend::sample_rows_with_replacement(const Matrix& a, const Ids& rows, int64_t s,
+                                                        const SampleKeys& keys, Ids* positions) {
+  MATSAMP_CHECK(operand_of(a) < 0,
+                "sampling with replacement of a partitioned graph is not available: sample with replacement "
+                "on a graph each process holds whole");
+  return local_->sample_rows_with_replacement(a, rows, s, keys, positions);
+}
+
 void DistributedBackend::check_not_partitioned_for_time(const Matrix& a) const {
   MATSAMP_CHECK(operand_of(a) < 0,
                 "temporal sampling of a partitioned graph is not available: sample by time on "

@@ -64,6 +64,9 @@ class DistributedBackend final : public Backend {
                             Ids* positions = nullptr) override;
   Matrix select_rows_before(const Matrix& a, const Ids& rows, const Offsets& row_offsets, const Ids& order,
                             const Ids& sorted_times, const std::vector<int64_t>& bounds) override;
+  // Draws with replacement of a partitioned graph are not there yet: an error for one.
+  Matrix sample_rows_with_replacement(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                      Ids* positions = nullptr) override;
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override;
   // Rows fetched whole from their owners, then drawn here.

@@ -195,6 +195,21 @@ class CudaBackend final : public Backend {
     return wrap(std::move(drawn));
   }
 
+  Matrix sample_rows_with_replacement(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                      Ids* positions = nullptr) override {
+    const DeviceScope scope(engine_);
+    const char* op = "sample_rows_with_replacement";
+    check_sample_rows(rows.size(), s, keys, op);
+    check_ids(rows, a.rows(), op, "row id", a.shape());
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
+    const gpu::CsrView da = device(a, op).view();
+    const vid_t* drows = device(rows, op).data();
+    gpu::DeviceCsr drawn =
+        gpu::sample_rows_with_replacement(engine_, da, drows, s, device_keys(keys, doffsets), a.uniform_rows());
+    if (positions) *positions = wrap_array(gpu::entry_positions(engine_, da, drows, drawn.view(), nullptr));
+    return wrap(std::move(drawn));
+  }
+
   Matrix sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Ids& order,
                             const Ids& sorted_times, const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                             Ids* positions = nullptr) override {

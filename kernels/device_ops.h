@@ -92,6 +92,10 @@ DeviceCsr its_sample(DeviceEngine& engine, const CsrView& p, int64_t s, const De
 DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s, const DeviceKeys& keys,
                       bool uniform_rows);
 
+// sample_rows_with_replacement of ops.h (rows[i] of A for keyed row i).
+DeviceCsr sample_rows_with_replacement(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
+                                       const DeviceKeys& keys, bool uniform_rows);
+
 // sample_rows_before of ops.h (rows[i] of A for keyed row i): A's time order
 // (order, sorted_times), bounds one per block of keys.rows; last: the latest entries.
 DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,

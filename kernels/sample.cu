@@ -426,10 +426,49 @@ DeviceCsr its_sample(DeviceEngine& engine, const CsrView& p, int64_t s, const De
   return draw_all(engine, RowsOfP{p, shared, pre.data(), positive.data()}, m, p.cols, s, keys);
 }
 
-DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s, const DeviceKeys& keys,
-                      bool uniform_rows) {
-  const int64_t m = keys.rows.total;
-  if (uniform_rows) return draw_all(engine, UniformRows{a, rows}, m, a.cols, s, keys);
+namespace {
+
+// Each row with a positive entry draws s times.
+template <class Rows>
+__global__ void replacement_counts(Rows rows, int64_t m, int64_t s, int64_t* counts) {
+  for (int64_t r = thread_index(); r < m; r += thread_count()) counts[r] = rows.positives(r) > 0 ? s : 0;
+}
+
+// Draw t of row r lands where scale_to(random_bits(key, t), W) falls in the
+// row's prefix (ops.h: sample_rows_with_replacement); a thread per row, its
+// picks kept sorted in the column slots as they come (s is small).
+template <class Rows>
+__global__ void draw_with_replacement(Rows rows, int64_t m, int64_t s, DeviceKeys keys, const int64_t* out_rowptr,
+                                      col_t* out_colidx, float* out_values) {
+  for (int64_t r = thread_index(); r < m; r += thread_count()) {
+    const int64_t o = out_rowptr[r];
+    if (out_rowptr[r + 1] == o) continue;
+    const auto prefix = rows.prefix(r);
+    const int64_t len = rows.length(r);
+    const uint64_t total = prefix.at(len - 1);
+    const RandomKey key = key_of(keys, r);
+    col_t* picked = out_colidx + o;
+    for (int64_t t = 0; t < s; ++t) {
+      const auto j = static_cast<col_t>(
+          first_above(prefix, 0, len - 1, scale_to(random_bits(key, static_cast<uint32_t>(t)), total)));
+      int64_t u = t;
+      for (; u > 0 && picked[u - 1] > j; --u) picked[u] = picked[u - 1];
+      picked[u] = j;
+    }
+    for (int64_t t = 0; t < s; ++t) {
+      const col_t j = picked[t];
+      out_values[o + t] = rows.value(r, j);
+      out_colidx[o + t] = rows.column(r, j);
+    }
+  }
+}
+
+// Runs draw(rows) over rows[i] of A: the uniform rows, or the normalized rows
+// with their prefixes built.
+template <class Draw>
+DeviceCsr on_selected_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t m, bool uniform_rows,
+                           Draw draw) {
+  if (uniform_rows) return draw(UniformRows{a, rows});
 
   DeviceArray<int64_t> lengths(engine, m);
   if (m > 0) {
@@ -447,8 +486,36 @@ DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows,
         a, rows, m, pre_offsets.data(), pre.data(), sums.data(), positive.data());
     MATSAMP_CUDA_LAUNCHED("prepare_normalized_rows");
   }
-  const NormalizedRows access{a, rows, pre_offsets.data(), pre.data(), sums.data(), positive.data()};
-  return draw_all(engine, access, m, a.cols, s, keys);
+  return draw(NormalizedRows{a, rows, pre_offsets.data(), pre.data(), sums.data(), positive.data()});
+}
+
+}  // namespace
+
+DeviceCsr sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s, const DeviceKeys& keys,
+                      bool uniform_rows) {
+  const int64_t m = keys.rows.total;
+  return on_selected_rows(engine, a, rows, m, uniform_rows,
+                          [&](const auto& access) { return draw_all(engine, access, m, a.cols, s, keys); });
+}
+
+DeviceCsr sample_rows_with_replacement(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,
+                                       const DeviceKeys& keys, bool uniform_rows) {
+  const int64_t m = keys.rows.total;
+  return on_selected_rows(engine, a, rows, m, uniform_rows, [&](const auto& access) {
+    const cudaStream_t stream = stream_of(engine);
+    DeviceArray<int64_t> counts(engine, m);
+    if (m > 0) {
+      replacement_counts<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, s, counts.data());
+      MATSAMP_CUDA_LAUNCHED("replacement_counts");
+    }
+    DeviceCsr out = csr_from_row_counts(engine, m, a.cols, counts.data());
+    if (out.nnz() > 0) {
+      draw_with_replacement<<<blocks_for_threads(m), kBlockThreads, 0, stream>>>(access, m, s, keys, out.rowptr.data(),
+                                                                                 out.colidx.data(), out.values.data());
+      MATSAMP_CUDA_LAUNCHED("draw_with_replacement");
+    }
+    return out;
+  });
 }
 
 DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,

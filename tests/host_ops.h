@@ -39,6 +39,15 @@ class HostOps {
                         bool uniform_rows) {
     return b_.to_host(b_.sample_rows(b_.upload(a).set_uniform_rows(uniform_rows), b_.upload_ids(rows), s, keys));
   }
+  // sample_rows_with_replacement's picks and their positions.
+  std::pair<CsrMatrix, std::vector<vid_t>> sample_rows_with_replacement(const CsrMatrix& a,
+                                                                        const std::vector<vid_t>& rows, int64_t s,
+                                                                        const SampleKeys& keys, bool uniform_rows) {
+    Ids positions;
+    const Matrix drawn = b_.sample_rows_with_replacement(b_.upload(a).set_uniform_rows(uniform_rows),
+                                                         b_.upload_ids(rows), s, keys, &positions);
+    return {b_.to_host(drawn), b_.ids_to_host(std::move(positions))};
+  }
   // sample_rows' (or, with a mask, sample_rows_masked's) positions of its picks in a.
   std::vector<vid_t> sample_rows_positions(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                                            const SampleKeys& keys, bool uniform_rows, const CsrMatrix* mask = nullptr) {

@@ -391,6 +391,24 @@ TEST_F(CudaSampling, SampleRowsUniformAndWeightedEqualCpu) {
   }
 }
 
+// Draws with replacement on Cora (uniform and weighted rows, short and long s):
+// picks, values and positions equal to the CPU's.
+TEST_F(CudaSampling, SampleRowsWithReplacementEqualsCpu) {
+  const Graph c = cora();
+  CsrMatrix weighted = c.adj;
+  for (int64_t e = 0; e < weighted.nnz(); ++e) weighted.values[e] = static_cast<float>(1 + e % 7);
+  const std::vector<vid_t> frontier = strided(c.adj.rows, 900, 7);
+  const SampleKeys keys{4, 1, 2, 3, {0, 300, 600, 900}};
+  for (int64_t s : {1, 10, 70}) {
+    EXPECT_EQ(cuda_ops->sample_rows_with_replacement(c.adj, frontier, s, keys, true),
+              cpu_ops->sample_rows_with_replacement(c.adj, frontier, s, keys, true))
+        << "s = " << s;
+    EXPECT_EQ(cuda_ops->sample_rows_with_replacement(weighted, frontier, s, keys, false),
+              cpu_ops->sample_rows_with_replacement(weighted, frontier, s, keys, false))
+        << "s = " << s;
+  }
+}
+
 TEST_F(CudaSampling, SampleRowsOnRealGraphsEqualCpu) {
   const Graph c = cora(), e = email();
   for (const CsrMatrix* adj : {&c.adj, &e.adj}) {

@@ -69,6 +69,11 @@ class OpaqueBackend final : public Backend {
     return sealed_with_positions(positions,
                                  [&](Ids* at) { return inner_->sample_rows(open(a), open(rows), s, keys, at); });
   }
+  Matrix sample_rows_with_replacement(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                      Ids* positions = nullptr) override {
+    return sealed_with_positions(
+        positions, [&](Ids* at) { return inner_->sample_rows_with_replacement(open(a), open(rows), s, keys, at); });
+  }
   Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Matrix& mask,
                             Ids* positions = nullptr) override {
     return sealed_with_positions(
@@ -214,6 +219,8 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   EXPECT_EQ(b.to_host(b.its_sample(b.upload(p), 3, keys)), its_sample(p, 3, keys));
   EXPECT_EQ(b.to_host(b.sample_rows(da, drows, 3, keys)), sample_rows(a, rows, 3, keys, false));
   EXPECT_EQ(b.to_host(b.labor_sample_rows(da, drows, 3, keys)), labor_sample_rows(a, rows, 3, keys));
+  EXPECT_EQ(b.to_host(b.sample_rows_with_replacement(da, drows, 5, keys)),
+            sample_rows_with_replacement(a, rows, 5, keys, false));
   std::vector<int64_t> times(a.nnz());
   for (int64_t e = 0; e < a.nnz(); ++e) times[e] = e % 5;
   const TimeOrder order = time_order(a, times);

@@ -23,8 +23,8 @@ SampleTensors induced_subgraphs(c10::intrusive_ptr<GraphHolder> graph_holder, co
     graph.with_backend([&](Backend& backend, LocalGraph& local) {
       const BlockedIds v{backend.upload_ids(ids), blocks};
       Layer layer{backend.select_rows_cols_blocked(local.adjacency(), v, v, Values{}), blocks, v, Ids{}};
-      tensors = to_tensors(graph.shared_backend(), Bulk{0, std::move(ids), blocks, {std::move(layer)}},
-                           graph.device(), &local.adjacency());
+      tensors = to_tensors(graph.shared_backend(), Bulk{0, std::move(ids), blocks, {std::move(layer)}}, graph.device(),
+                           &local.adjacency());
       backend.release_cached_memory();  // torch's allocator shares the GPU
     });
     return tensors;

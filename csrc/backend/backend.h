@@ -137,6 +137,10 @@ class Backend {
   // ids): what names a sampled edge, carried through compact_columns.
   virtual Matrix sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                              Ids* positions = nullptr) = 0;
+  // sample_rows with replacement (ops.h: sample_rows_with_replacement): s draws
+  // per row with a positive entry, repeats kept; positions as sample_rows'.
+  virtual Matrix sample_rows_with_replacement(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                              Ids* positions = nullptr) = 0;
   // sample_rows over select_rows(a, rows) ∘ ¬mask (ops.h: sample_rows_masked),
   // positions in a. The default composes select_rows, mask_entries and
   // sample_rows (rows read whole) and locates the positions (entry_positions).

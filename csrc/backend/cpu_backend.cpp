@@ -69,6 +69,13 @@ class CpuBackend final : public Backend {
                                   tables);
     });
   }
+  Matrix sample_rows_with_replacement(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                      Ids* positions = nullptr) override {
+    const char* op = "sample_rows_with_replacement";
+    return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {
+      return matsamp::sample_rows_with_replacement(host(a, op), host(rows, op), s, keys, a.uniform_rows(), at);
+    });
+  }
   Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Matrix& mask,
                             Ids* positions = nullptr) override {
     const char* op = "sample_rows_masked";

@@ -263,6 +263,62 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
       a, rows, s, [&](int64_t r) { return row_key(keys, r); }, uniform_rows, nullptr, positions, tables);
 }
 
+CsrMatrix sample_rows_with_replacement(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                                       const SampleKeys& keys, bool uniform_rows, std::vector<vid_t>* positions) {
+  const int64_t m = static_cast<int64_t>(rows.size());
+  check_sample_rows(m, s, keys, "sample_rows_with_replacement");
+  check_row_ids(a, rows, "sample_rows_with_replacement");
+  const SelectedRows view(a, rows, nullptr);
+  CsrMatrix out(m, a.cols);
+#pragma omp parallel
+  {
+    std::vector<float> row;
+#pragma omp for schedule(dynamic, row_chunk(m, 1024))
+    for (int64_t i = 0; i < m; ++i) {
+      const bool drawn = uniform_rows ? a.row_nnz(rows[i]) > 0 : view.normalized_row(i, nullptr, row) > 0;
+      out.rowptr[i + 1] = drawn ? s : 0;
+    }
+  }
+  for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
+  out.colidx.resize(out.rowptr.back());
+  out.values.resize(out.rowptr.back());
+  if (positions) positions->resize(out.rowptr.back());
+#pragma omp parallel
+  {
+    std::vector<float> row;
+    std::vector<uint64_t> prefix;
+    std::vector<int64_t> picks(s);
+#pragma omp for schedule(dynamic, row_chunk(m, 256))
+    for (int64_t i = 0; i < m; ++i) {
+      if (out.row_nnz(i) == 0) continue;
+      const RandomKey key = row_key(keys, i);
+      const int64_t first = view.begin(i), len = a.row_nnz(rows[i]);
+      float uniform = 0;  // every entry's normalized value in a uniform row
+      if (uniform_rows) {
+        uniform = uniform_weight(len, [&] { return view.value(first); });
+        const uint64_t total = UniformPrefix{}.at(len - 1);
+        for (int64_t t = 0; t < s; ++t)
+          picks[t] = static_cast<int64_t>(scale_to(random_bits(key, static_cast<uint32_t>(t)), total) >> 24);
+      } else {
+        view.normalized_row(i, nullptr, row);
+        prefix.resize(len);
+        quantized_prefix(row.data(), len, prefix.data());
+        for (int64_t t = 0; t < s; ++t)
+          picks[t] = first_above(StoredPrefix{prefix.data()}, 0, len - 1,
+                                 scale_to(random_bits(key, static_cast<uint32_t>(t)), prefix[len - 1]));
+      }
+      std::sort(picks.begin(), picks.end());
+      for (int64_t t = 0; t < s; ++t) {
+        const int64_t at = out.rowptr[i] + t;
+        out.colidx[at] = a.colidx[first + picks[t]];
+        out.values[at] = uniform_rows ? uniform : row[picks[t]];
+        if (positions) (*positions)[at] = first + picks[t];
+      }
+    }
+  }
+  return out;
+}
+
 DrawTables draw_tables(const CsrMatrix& a) {
   DrawTables t{std::vector<float>(a.nnz()), std::vector<uint64_t>(a.nnz()), std::vector<int64_t>(a.rows)};
   const std::vector<vid_t> every_row = sequence_ids(a.rows);

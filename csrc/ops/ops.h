@@ -125,6 +125,17 @@ CsrMatrix sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_
 CsrMatrix sample_rows_masked(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
                              bool uniform_rows, const CsrMatrix& mask, std::vector<vid_t>* positions = nullptr);
 
+// sample_rows with replacement (PyG's replace=True): each row of
+// normalize_rows(select_rows(a, rows)) with a positive entry draws s times,
+// independently, draw t landing where the target scale_to(random_bits(row key,
+// t), W) falls in the row's prefix of quantized weights (W their sum; equal
+// weights when uniform_rows): s entries per row, repeats kept, in a's order,
+// with their normalized values; none for a row without a positive entry.
+// `positions` as sample_rows'.
+CsrMatrix sample_rows_with_replacement(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
+                                       const SampleKeys& keys, bool uniform_rows,
+                                       std::vector<vid_t>* positions = nullptr);
+
 // Each row's entries in time order, what temporal sampling reads: order[rowptr[r],
 // rowptr[r + 1]) lists row r's positions by (time, position), sorted_times their
 // times in that order. Rows sorted in parallel.

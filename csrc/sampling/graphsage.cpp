@@ -1,6 +1,7 @@
 // GraphSAGE (DESIGN.md): the node-wise program with inverse transform sampling,
 //   S = its_sample(normalize_rows(Q·A), s_l)   s_l distinct neighbours per frontier vertex
-// (sample_rows: an unweighted row is drawn in O(s_l), never read whole).
+// (sample_rows: an unweighted row is drawn in O(s_l), never read whole); with
+// replace, s_l independent draws per vertex, repeats kept (sample_rows_with_replacement).
 #include "sampling/node_wise.h"
 #include "sampling/registry.h"
 
@@ -10,8 +11,8 @@ namespace {
 
 class GraphSageSampler final : public NodeWiseSampler, public TemporalSampler {
  public:
-  GraphSageSampler(SamplingGraph& graph, std::vector<int64_t> fanouts)
-      : NodeWiseSampler(graph, std::move(fanouts), "GraphSAGE fanouts") {}
+  GraphSageSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, bool replace)
+      : NodeWiseSampler(graph, std::move(fanouts), "GraphSAGE fanouts"), replace_(replace) {}
   std::string name() const override { return "graphsage"; }
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override {
     count_node_wise_traffic(bulk, !adj_.uniform_rows(), stats);
@@ -19,6 +20,7 @@ class GraphSageSampler final : public NodeWiseSampler, public TemporalSampler {
 
   Bulk sample_before(Context& ctx, const SeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
                      const TemporalBounds& bounds) const override {
+    MATSAMP_CHECK(!replace_, "graphsage samples by time without replacement: drop replace");
     return sample_layers_before(ctx, seeds, first_minibatch, epoch, bounds);
   }
 
@@ -30,12 +32,17 @@ class GraphSageSampler final : public NodeWiseSampler, public TemporalSampler {
   }
   Matrix draw(Backend& backend, const Matrix& a, const Ids& rows, int64_t fanout, const SampleKeys& keys,
               Ids* positions) const override {
+    if (replace_) return backend.sample_rows_with_replacement(a, rows, fanout, keys, positions);
     return backend.sample_rows(a, rows, fanout, keys, positions);
   }
   Matrix draw_masked(Backend& backend, const Ids& frontier, int64_t fanout, const SampleKeys& keys, const Matrix& mask,
                      Ids* positions) const override {
+    if (replace_) return NodeWiseSampler::draw_masked(backend, frontier, fanout, keys, mask, positions);
     return backend.sample_rows_masked(adj_, frontier, fanout, keys, mask, positions);
   }
+
+ private:
+  bool replace_;
 };
 
 }  // namespace
@@ -46,11 +53,12 @@ SamplerSpec graphsage_sampler() {
           SamplerFamily::node_wise,
           FirstProduct::sampled_rows,
           kEdgeSeeds | kPartitioned | kTemporal,
-          {option::fanouts()},
+          {option::fanouts(), option::replace()},
           "fanouts",
           {GraphMatrix::adjacency},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
-            return std::make_unique<GraphSageSampler>(graph, params.list("fanouts"));
+            return std::make_unique<GraphSageSampler>(graph, params.list("fanouts"),
+                                                      params.has("replace") && params.flag("replace"));
           }};
 }
 

@@ -50,6 +50,13 @@ OptionSpec saint_norm() {
           "GraphSAINT: scale each layer entry Â_vu by 1/α_uv, α_uv = P(u sampled | v sampled) estimated by "
           "pre-sampling: an unbiased aggregation (without it rows are normalized; train turns it on)"};
 }
+OptionSpec replace() {
+  return {"replace",
+          OptionSpec::Kind::flag,
+          {0},
+          "draw each layer's neighbours independently, repeats kept (PyG's replace=True): fanouts[l] per vertex "
+          "with any neighbour"};
+}
 }  // namespace option
 
 const char* family_name(SamplerFamily family) {
@@ -141,6 +148,8 @@ std::vector<std::string> sampler_traits(const SamplerSpec& spec) {
                                                       {kTemporal, "temporal"}};
   for (const auto& [capability, word] : words)
     if (can(spec, capability)) traits.push_back(word);
+  for (const OptionSpec& o : spec.options)
+    if (o.name == "replace") traits.push_back("replace");  // draws with replacement
   return traits;
 }
 
@@ -175,11 +184,23 @@ std::vector<OptionSpec> all_sampler_options() {
 }
 
 SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier,
-                                bool saint_norm) {
+                                bool saint_norm, bool replace) {
+  if (replace) {
+    std::string takers;
+    bool takes = false;
+    for (const SamplerSpec& other : sampler_registry())
+      for (const OptionSpec& o : other.options)
+        if (o.name == "replace") {
+          takers += (takers.empty() ? "" : ", ") + other.name;
+          takes |= other.name == spec.name;
+        }
+    MATSAMP_CHECK(takes, "the ", spec.name, " sampler does not draw with replacement (", takers, " does)");
+  }
   SamplerParams params;
   for (const OptionSpec& o : spec.options) {
     if (o.name == "exclude_frontier") params.set(o.name, int64_t{!include_frontier});
     if (o.name == "saint_norm") params.set(o.name, int64_t{saint_norm});
+    if (o.name == "replace") params.set(o.name, int64_t{replace});
     if (o.name != spec.sizes_option) continue;
     if (o.kind == OptionSpec::Kind::list) {
       params.set(o.name, sizes);

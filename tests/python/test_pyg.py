@@ -147,7 +147,9 @@ def test_without_pyg_batches_are_light_objects(pyg, monkeypatch):
 
 def test_unsupported_arguments_are_clear_errors(pyg):
     data = directed_data(pyg)
-    for kwargs, message in (({"replace": True}, "replace=True is not supported"),
+    for kwargs, message in (({"replace": True, "num_neighbors": [-1]}, "replace=True needs a positive fanout"),
+                            ({"replace": True, "sampler": "ladies"}, "the ladies sampler does not draw with "
+                                                                     "replacement \\(graphsage does\\)"),
                             ({"subgraph_type": "sideways"}, "subgraph_type must be 'directional', "),
                             ({"subgraph_type": "induced", "disjoint": True}, "induced subgraphs are not supported"),
                             ({"num_neighbors": {("a", "b", "c"): [2]}}, "heterogeneous graphs")):
@@ -158,6 +160,30 @@ def test_unsupported_arguments_are_clear_errors(pyg):
         NeighborLoader(data, [2], sampler_threads=3)
     with pytest.raises(TypeError, match="edge_index"):
         NeighborLoader(object(), [2])
+
+
+def test_replace_draws_each_fanout_with_repeats(pyg):
+    """replace=True: each hop's targets with a source draw exactly their fanout,
+    repeats kept as repeated edges (each an edge of data), the same at any bulk size."""
+    data = directed_data(pyg, seed=8)
+    has_source = torch.zeros(data.num_nodes, dtype=torch.bool)
+    has_source[data.edge_index[1]] = True
+    batches = list(NeighborLoader(data, [4, 3], batch_size=16, replace=True, seed=5))
+    again = list(NeighborLoader(data, [4, 3], batch_size=16, replace=True, seed=5, bulk_size=1))
+    repeats = 0
+    for batch, other in zip(batches, again, strict=True):
+        assert torch.equal(batch.edge_index, other.edge_index) and torch.equal(batch.n_id, other.n_id)
+        n_id, ei = batch.n_id, batch.edge_index
+        assert torch.equal(data.edge_index[:, batch.e_id], n_id[ei])
+        begin, lo, hi = 0, 0, batch.batch_size
+        for hop, count in enumerate(batch.num_sampled_edges):
+            targets = ei[1, begin:begin + count]
+            for t in range(lo, hi):
+                assert int((targets == t).sum()) == (4, 3)[hop] * int(has_source[n_id[t]])
+            begin, lo, hi = begin + count, hi, hi + batch.num_sampled_nodes[hop + 1]
+        pairs = ei.t().tolist()
+        repeats += len(pairs) - len(set(map(tuple, pairs)))
+    assert repeats > 20
 
 
 def test_induced_and_bidirectional_subgraphs(pyg):

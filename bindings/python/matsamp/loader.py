@@ -124,6 +124,8 @@ class BulkSampler:
         saint_norm: the GraphSAINT samplers: GraphSAINT's aggregator
             normalization (``weight`` = Â_vu / α_uv, unbiased; α estimated once
             per graph by pre-sampling); False: the subgraph's rows normalized.
+        replace: GraphSAGE draws with replacement (PyG's ``replace=True``):
+            ``sizes[l]`` independent draws per vertex with a neighbour, repeats kept.
 
     Attributes:
         bulk_size: k, the minibatches sampled per call (chosen or given).
@@ -140,7 +142,7 @@ class BulkSampler:
     def __init__(self, graph, batch_size, input_nodes=None, *, sampler="graphsage", sizes=(15, 10),
                  include_frontier=True, bulk_size=None, memory_budget=DEFAULT_MEMORY_BUDGET,
                  shuffle=True, locality_blocks=0, minibatches_per_step=0, bulk_steps=None, seed=1, epoch=0,
-                 device=None, saint_norm=False):
+                 device=None, saint_norm=False, replace=False):
         _args.graph(graph)
         if _args.string(sampler, "sampler") not in ops.SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(ops.SAMPLERS)}; got {sampler!r}")
@@ -180,6 +182,7 @@ class BulkSampler:
         self.epoch = _non_negative_int(epoch, "epoch")
         self.device = graph.device if device is None else _device.output_device(device)
         self.temporal_strategy = "uniform"  # matsamp.pyg's temporal loaders set it
+        self.replace = bool(replace)
 
     def __len__(self):
         return self._num_minibatches
@@ -224,7 +227,7 @@ class BulkSampler:
                                          seed=self.seed, include_frontier=self.include_frontier,
                                          saint_norm=self.saint_norm, edge_positions=edge_positions,
                                          seed_times=None if seed_time is None else seed_time[seeds],
-                                         temporal_strategy=self.temporal_strategy)
+                                         temporal_strategy=self.temporal_strategy, replace=self.replace)
                 calls.append((first, seeds, offsets, layers))
             yield calls, sequence[begin:end]
 

@@ -47,7 +47,7 @@ in the graph's CSR (-1 for a self-loop of Â that the graph lacks), so
 
 def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0, epoch=0, seed=1,
                 include_frontier=True, saint_norm=False, edge_positions=False, seed_times=None,
-                temporal_strategy="uniform"):
+                temporal_strategy="uniform", replace=False):
     """Samples k minibatches at once: ``torch.ops.matsamp.sample``.
 
     Args:
@@ -80,6 +80,8 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
             One seed per minibatch samples each seed's tree by its own time.
         temporal_strategy: "uniform" (draw among the edges early enough) or "last"
             (the latest of them), as pyg-lib's.
+        replace: draw with replacement (GraphSAGE, as PyG's replace=True): each
+            vertex with a neighbour draws exactly sizes[l] times, repeats kept.
 
     Returns:
         A list of :class:`SampledLayer`, in sampling order (index 0 has the seeds as rows).
@@ -91,7 +93,8 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
     out = torch.ops.matsamp.sample(graph.handle, sampler, seeds, seed_offsets, _args.int_list(sizes, "sizes"),
                                    _args.integer(first_minibatch, "first_minibatch"), _args.integer(epoch, "epoch"),
                                    _args.integer(seed, "seed"), bool(include_frontier), bool(saint_norm),
-                                   bool(edge_positions), seed_times, _args.string(temporal_strategy, "temporal_strategy"))
+                                   bool(edge_positions), seed_times, _args.string(temporal_strategy, "temporal_strategy"),
+                                   bool(replace))
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 

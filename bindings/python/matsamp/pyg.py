@@ -139,7 +139,9 @@ class NeighborLoader(_Loader):
             or ``(node type, ids | mask | None)``.
         batch_size: seeds per batch (the last batch may be smaller).
         shuffle: draw the seeds in a new random order each epoch.
-        replace: PyG's; matsamp samples without replacement (True raises ``ValueError``).
+        replace: PyG's: each hop draws ``num_neighbors[h]`` times per node with
+            any neighbour, repeats kept as repeated edges (GraphSAGE; positive
+            fanouts; homogeneous graphs).
         subgraph_type: PyG's: ``"directional"`` (the sampled edges),
             ``"bidirectional"`` (they and their reverses, each pair once;
             ``num_sampled_nodes`` / ``num_sampled_edges`` None, as PyG's) or
@@ -207,7 +209,7 @@ class NeighborLoader(_Loader):
                  directed=True, disjoint=False, subgraph_type="directional", sampler="graphsage", bulk_size=None,
                  memory_budget=None, seed=None, device=None, transform=None, time_attr=None,
                  temporal_strategy="uniform", input_time=None, weight_attr=None, **loader_args):
-        _check_pyg_options(loader_args, replace)
+        _check_pyg_options(loader_args)
         self.data, self.transform, self.sampler = data, transform, sampler
         self._trees = bool(disjoint) or time_attr is not None
         kind = _subgraph_type(directed, subgraph_type, self._trees)
@@ -215,9 +217,9 @@ class NeighborLoader(_Loader):
             if self._trees:
                 raise ValueError("disjoint and temporal sampling (disjoint, time_attr) are for homogeneous graphs "
                                  "(a Data); a HeteroData is not supported")
-            if kind != "directional":
-                raise ValueError(f"subgraph_type={kind!r} is for homogeneous graphs (a Data); a HeteroData "
-                                 "samples the directional subgraph")
+            if kind != "directional" or replace:
+                raise ValueError("subgraph_type and replace=True are for homogeneous graphs (a Data); a "
+                                 "HeteroData samples the directional subgraph without replacement")
             self.device = _hetero_device(device, data)
             _check_hetero_options(sampler, memory_budget)
             self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
@@ -239,7 +241,8 @@ class NeighborLoader(_Loader):
             self._input_position = None if position is None else position.to(self.device)
             budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget
             self._sampler = BulkSampler(self.graph, batch_size, seeds, sampler=sampler, sizes=list(num_neighbors),
-                                        bulk_size=bulk_size, memory_budget=budget, shuffle=shuffle, seed=_seed(seed))
+                                        bulk_size=bulk_size, memory_budget=budget, shuffle=shuffle, seed=_seed(seed),
+                                        replace=_replace(replace, num_neighbors, sampler))
             self._sampler.temporal_strategy = temporal_strategy
 
     def _batches(self):
@@ -536,13 +539,22 @@ def _seed(seed):
     return int(torch.randint(0, 1 << 62, ())) if seed is None else seed
 
 
-def _check_pyg_options(loader_args, replace=False):
-    """PyG's loader options that matsamp does not sample: a clear error each."""
+def _check_pyg_options(loader_args):
+    """PyG's loader options that matsamp does not take: a clear error."""
     unknown = sorted(set(loader_args) - set(_IGNORED_LOADER_ARGS))
     if unknown:
         raise TypeError(f"unexpected argument(s) {', '.join(unknown)}")
-    if replace:
-        raise ValueError("replace=True is not supported: matsamp samples neighbours without replacement")
+
+
+def _replace(replace, num_neighbors, sampler):
+    """PyG's replace, checked: draws with replacement take a fanout per hop (-1, all, has none)."""
+    if replace and "replace" not in ops.SAMPLER_TRAITS.get(sampler, ()):
+        takers = " and ".join(s for s, traits in ops.SAMPLER_TRAITS.items() if "replace" in traits)
+        raise ValueError(f"the {sampler} sampler does not draw with replacement ({takers} does)")
+    if replace and -1 in list(num_neighbors):
+        raise ValueError("replace=True needs a positive fanout per hop; -1 (all neighbours) draws without "
+                         "replacement")
+    return bool(replace)
 
 
 def _subgraph_type(directed, subgraph_type, trees=False):
@@ -752,7 +764,7 @@ class LinkNeighborLoader(_Loader):
                  negative_distribution="uniform", exclude_seed_edges=False, bulk_size=16, seed=None,
                  device=None, transform=None, weight_attr=None, time_attr=None, temporal_strategy="uniform",
                  **loader_args):
-        _check_pyg_options(loader_args, replace)
+        _check_pyg_options(loader_args)
         if (edge_label_time is None) != (time_attr is None):
             raise ValueError("temporal link sampling needs both time_attr (the times neighbours are sampled by) "
                              "and edge_label_time (each seed edge's time)")
@@ -781,7 +793,8 @@ class LinkNeighborLoader(_Loader):
         self._sampler = LinkLoader(graph, self.edge_label_index.to(torch.int64).cpu(), batch_size, sampler=sampler,
                                    sizes=list(num_neighbors), negatives=amount,
                                    negative_distribution=negative_distribution, exclude=bool(exclude_seed_edges),
-                                   exclude_reverse=True, bulk_size=bulk_size, shuffle=shuffle, seed=_seed(seed))
+                                   exclude_reverse=True, bulk_size=bulk_size, shuffle=shuffle, seed=_seed(seed),
+                                   replace=_replace(replace, num_neighbors, sampler))
 
     def _batches(self):
         if self._trees:
