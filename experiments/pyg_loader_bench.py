@@ -67,18 +67,20 @@ def make_data(graph, features):
 def pyg_loader(data, seeds, args):
     from torch_geometric.loader import NeighborLoader
     return NeighborLoader(data, num_neighbors=args.fanouts, input_nodes=seeds, batch_size=args.batch_size,
-                          shuffle=True, **weighting(args))
+                          shuffle=True, **sampling_options(args))
 
 
 def matsamp_loader(data, seeds, args):
     return matsamp.pyg.NeighborLoader(data, num_neighbors=args.fanouts, input_nodes=seeds,
-                                      batch_size=args.batch_size, shuffle=True, **weighting(args))
+                                      batch_size=args.batch_size, shuffle=True, **sampling_options(args))
 
 
-def weighting(args):
-    """The loaders' weight_attr with --weighted (data.w, uniform in [0, 1)) and
-    time_attr with --temporal (data.time, node times in [0, 1000))."""
-    return {**({"weight_attr": "w"} if args.weighted else {}), **({"time_attr": "time"} if args.temporal else {})}
+def sampling_options(args):
+    """The loaders' PyG options: weight_attr with --weighted (data.w, uniform in
+    [0, 1)), time_attr with --temporal (data.time, node times in [0, 1000)),
+    replace and subgraph_type as given."""
+    return {**({"weight_attr": "w"} if args.weighted else {}), **({"time_attr": "time"} if args.temporal else {}),
+            "replace": args.replace, "subgraph_type": args.subgraph_type}
 
 
 def timed_loader(make, data, seeds, args):
@@ -180,6 +182,9 @@ def main():
                         help="weighted sampling: random edge weights, both loaders with weight_attr")
     parser.add_argument("--temporal", action="store_true",
                         help="temporal sampling: random node times, both loaders with time_attr (disjoint trees)")
+    parser.add_argument("--replace", action="store_true", help="both loaders draw with replacement")
+    parser.add_argument("--subgraph-type", default="directional", choices=("directional", "bidirectional", "induced"),
+                        help="both loaders' subgraph_type")
     parser.add_argument("--out", help="write the JSON here too")
     parser.add_argument("--plot", help="draw build + epoch per system to this .png")
     args = parser.parse_args()
@@ -187,7 +192,7 @@ def main():
     results = []
     report_args = dict(features=args.features, fanouts=args.fanouts, batch_size=args.batch_size,
                        train_fraction=args.train_fraction, repeat=args.repeat, weighted=args.weighted,
-                       temporal=args.temporal)
+                       temporal=args.temporal, replace=args.replace, subgraph_type=args.subgraph_type)
     with tempfile.TemporaryDirectory() as workdir:
         for spec in args.graph or ["rmat:18"]:
             name, path, graph = load_graph(spec, workdir)
