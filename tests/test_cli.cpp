@@ -168,6 +168,49 @@ TEST(Cli, BenchRunsGraphSaint) {
   EXPECT_NE(zero.err.find("--walk-length"), std::string::npos) << zero.err;
 }
 
+// --temporal: one tree per seed by its vertex's time, the same minibatches at
+// any bulk size, fewer edges than untimed; half-given options are one-line errors.
+TEST(Cli, BenchSamplesByTime) {
+  const std::string dir = scratch_dir("cli_bench_temporal");
+  {
+    std::ofstream times(dir + "/times.txt");
+    for (int v = 0; v < 256; ++v) times << v << " " << (v * 37) % 50 << "\n";
+  }
+  const std::string base = "bench --graph rmat:8 --fanouts 4,3 -b 32 ";
+  const auto bulk = run_cli(base + "--temporal uniform --vertex-times " + dir + "/times.txt", dir);
+  ASSERT_EQ(bulk.exit_code, 0) << bulk.err;
+  EXPECT_NE(bulk.out.find("\"temporal\":\"uniform\""), std::string::npos) << bulk.out;
+  const auto single = run_cli(base + "--temporal uniform --vertex-times " + dir + "/times.txt -k 1", dir);
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  const auto field = [](const std::string& json, const std::string& key) {
+    const size_t at = json.find("\"" + key + "\":");
+    return at == std::string::npos ? std::string() : json.substr(at, json.find(',', at) - at);
+  };
+  EXPECT_EQ(field(bulk.out, "fingerprint"), field(single.out, "fingerprint"));
+  EXPECT_FALSE(field(bulk.out, "fingerprint").empty());
+  const auto untimed = run_cli(base, dir);
+  ASSERT_EQ(untimed.exit_code, 0) << untimed.err;
+  EXPECT_NE(field(bulk.out, "sampled_edges"), field(untimed.out, "sampled_edges"));
+  const auto last = run_cli(base + "--temporal last --vertex-times random:20", dir);
+  EXPECT_EQ(last.exit_code, 0) << last.err;
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--temporal uniform", "--temporal needs --vertex-times"},
+           {"--vertex-times random:5", "--vertex-times needs --temporal"},
+           {"--temporal uniform --vertex-times random:0", "random:MAX needs a positive integer MAX"},
+           {"--temporal last --sampler ladies --samples 16 --vertex-times random:5", "cannot sample by time"},
+           {"--temporal uniform --vertex-times " + dir + "/missing.txt", "missing.txt"}}) {
+    const auto r = run_cli(base + args, dir);
+    EXPECT_NE(r.exit_code, 0) << args;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+  }
+  {
+    std::ofstream partial(dir + "/partial.txt");
+    partial << "0 3\n";
+  }
+  const auto partial = run_cli(base + "--temporal uniform --vertex-times " + dir + "/partial.txt", dir);
+  EXPECT_NE(partial.err.find("vertex 1 has no time"), std::string::npos) << partial.err;
+}
+
 TEST(Cli, BenchRepeatReportsTheMedianRunAndEveryTime) {
   const std::string dir = scratch_dir("cli_bench_repeat");
   const auto r = run_cli("bench --graph rmat:8 --fanouts 3,2 -b 32 --repeat 3 --compare-per-batch", dir);

@@ -13,6 +13,7 @@
 #include "io/graph_io.h"
 #include "reference.h"
 #include "sampling/capabilities.h"
+#include "sampling/epoch.h"
 #include "sampling/registry.h"
 #include "sampling/sample.h"
 #include "sampling/sampling_graph.h"
@@ -149,9 +150,9 @@ TEST(SampleRowsBefore, MismatchedTimesAreErrors) {
 }
 
 // The early rows: each selected row's entries no later than its block's bound, in a's order.
-TEST_P(SampleRowsBefore, SelectRowsBeforeKeepsTheEarlyEntriesInOrder) {
-  CsrMatrix a = testing::random_csr(90, 90, 0.2, 4);
-  if (!GetParam().weighted) a.values.clear();
+void expect_early_rows_kept(double density, bool weighted) {
+  CsrMatrix a = testing::random_csr(90, 180, density, 4);
+  if (!weighted) a.values.clear();
   const std::vector<int64_t> times = entry_times_of(a);
   const TimeOrder order = time_order(a, times);
   const std::vector<vid_t> rows{3, 3, 89, 0, 41, 7, 12};  // a row twice, in two blocks
@@ -163,7 +164,7 @@ TEST_P(SampleRowsBefore, SelectRowsBeforeKeepsTheEarlyEntriesInOrder) {
     for (int64_t e = a.rowptr[rows[i]]; e < a.rowptr[rows[i] + 1]; ++e)
       if (times[e] <= bounds[i < 1 ? 0 : 2]) {
         want.colidx.push_back(a.colidx[e]);
-        if (GetParam().weighted) want.values.push_back(a.values[e]);
+        if (weighted) want.values.push_back(a.values[e]);
       }
     want.rowptr[i + 1] = static_cast<int64_t>(want.colidx.size());
   }
@@ -180,6 +181,14 @@ TEST_P(SampleRowsBefore, SelectRowsBeforeKeepsTheEarlyEntriesInOrder) {
         select_rows_before(a, rows, {0, 6}, order.order, order.sorted_times, {1});
       },
       "select_rows_before: row blocks end at 6 for 7 rows");
+}
+
+TEST_P(SampleRowsBefore, SelectRowsBeforeKeepsTheEarlyEntriesInOrder) {
+  // Rows of about 36 and 160 entries: their allowed parts sorted, or (over 64) marked and scanned.
+  for (const double density : {0.2, 0.9}) {
+    SCOPED_TRACE(density);
+    expect_early_rows_kept(density, GetParam().weighted);
+  }
 }
 
 // GraphSAGE by time on Cora: every sampled edge of minibatch g, in every layer,
@@ -285,6 +294,63 @@ TEST(TemporalLabor, DrawsOverTheEarlyRows) {
   bounds.strategy = TemporalStrategy::last;
   testing::expect_error([&] { temporal.sample_before(ctx, upload_seeds(*backend, seeds, offsets), 4, 2, bounds); },
                         "labor samples by time with the strategy 'uniform'");
+}
+
+// An epoch by time (EpochOptions::times, what --temporal runs): every seed's
+// own row keeps to its time, every layer of a minibatch to its latest seed, and
+// the minibatches are the same at any bulk size.
+TEST(TemporalEpoch, EverySeedIsSampledAsOfItsTime) {
+  const CsrMatrix adj = symmetrize(read_npz_graph(testing::data_file("cora.npz")).adj);
+  auto backend = make_cpu_backend();
+  LocalGraph graph(*backend, adj);
+  const auto sampler = make_sampler("graphsage", graph, SamplerParams().set("fanouts", std::vector<int64_t>{4, 3}));
+  std::vector<int64_t> vertex_times(adj.rows);
+  for (int64_t v = 0; v < adj.rows; ++v) vertex_times[v] = (v * 7919) % 100;
+  std::vector<int64_t> entry_times(adj.nnz());
+  for (int64_t e = 0; e < adj.nnz(); ++e) entry_times[e] = vertex_times[adj.colidx[e]];
+  TimeOrder order = time_order(adj, entry_times);
+  auto times = std::make_shared<TemporalEpoch>();
+  times->order = backend->upload_ids(std::move(order.order));
+  times->sorted_times = backend->upload_ids(std::move(order.sorted_times));
+  times->vertex_times = vertex_times;
+  std::vector<vid_t> train;
+  for (vid_t v = 0; v < adj.rows; v += 9) train.push_back(v);
+  EpochOptions options;
+  options.batch_size = 40;
+  options.times = times;
+  const auto epoch_of = [&](int64_t bulk_size) {
+    options.bulk_size = bulk_size;
+    EpochIterator epoch(*sampler, Context{*backend, 5}, train, options);
+    std::vector<BulkSample> bulks;
+    BulkSample bulk;
+    while (epoch.next(&bulk)) bulks.push_back(bulk);
+    return bulks;
+  };
+  const std::vector<BulkSample> bulks = epoch_of(0), one_by_one = epoch_of(1);
+  int64_t minibatches = 0, edges = 0;
+  for (const BulkSample& bulk : bulks) {
+    for (int64_t g = 0; g < bulk.count(); ++g, ++minibatches) {
+      const Minibatch mb = extract_minibatch(bulk, g);
+      int64_t latest = 0;
+      for (vid_t s : mb.seeds) latest = std::max(latest, vertex_times[s]);
+      // Layer 0's row i is seed i: its neighbours no later than it.
+      const MinibatchLayer& first = mb.layers.front();
+      for (int64_t i = 0; i < first.adj.rows; ++i)
+        for (int64_t e = first.adj.rowptr[i]; e < first.adj.rowptr[i + 1]; ++e)
+          EXPECT_LE(vertex_times[first.vertices[first.adj.colidx[e]]], vertex_times[mb.seeds[i]]);
+      for (const MinibatchLayer& layer : mb.layers)
+        for (int64_t e = 0; e < layer.adj.nnz(); ++e, ++edges)
+          EXPECT_LE(vertex_times[layer.vertices[layer.adj.colidx[e]]], latest);
+      const Minibatch again = extract_minibatch(one_by_one.at(minibatches), 0);
+      ASSERT_EQ(again.layers.size(), mb.layers.size());
+      for (size_t l = 0; l < mb.layers.size(); ++l) {
+        EXPECT_EQ(again.layers[l].adj, mb.layers[l].adj);
+        EXPECT_EQ(again.layers[l].vertices, mb.layers[l].vertices);
+      }
+    }
+  }
+  EXPECT_EQ(minibatches, static_cast<int64_t>((train.size() + 39) / 40));
+  EXPECT_GT(edges, 500);
 }
 
 }  // namespace

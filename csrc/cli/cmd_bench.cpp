@@ -12,6 +12,7 @@
 #include "cli/hetero_distributed_bench.h"
 #include "cli/link_bench.h"
 #include "cli/sampler_options.h"
+#include "cli/temporal_options.h"
 #include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "util/bandwidth.h"
@@ -167,11 +168,13 @@ struct BenchOptions {
   DistributedBenchOptions distributed;
   LinkBenchOptions link;
   HeteroOptions hetero;
+  TemporalOptions temporal;
 };
 
 void add_bench_options(CLI::App& cmd, BenchOptions& options) {
   add_graph_options(cmd, options.source);
   add_sampler_options(cmd, options.sampler);
+  add_temporal_options(cmd, options.temporal);
   cmd.add_flag("--compare-per-batch", options.compare_per_batch,
                "also sample the epoch one minibatch at a time (k = 1) and report both");
   cmd.add_flag("--results-to-host", options.results_to_host,
@@ -203,6 +206,7 @@ JsonObject bench_header(const BenchOptions& options, const Backend& backend, con
   json.add("command", "bench").add("backend", backend.name()).add("graph", options.source.spec);
   json.add("vertices", g.num_vertices()).add("nonzeros", g.num_edges());
   describe(options.sampler, json);
+  describe(options.temporal, json);
   return json;
 }
 
@@ -238,6 +242,11 @@ JsonObject bench_vertex_epoch(BenchOptions& options, Backend& backend, const Gra
 }
 
 void run_bench(BenchOptions& options) {
+  MATSAMP_CHECK(!options.temporal.requested() ||
+                    (!is_hetero_source(options.source.spec) && !distributed_bench_requested(options.distributed) &&
+                     !options.link.edge_seeds),
+                "--temporal samples vertex seeds of a homogeneous graph in one process (not heterogeneous, "
+                "distributed or link benches)");
   if (is_hetero_source(options.source.spec)) {
     if (distributed_bench_requested(options.distributed))
       return run_hetero_distributed_bench(options.source, options.sampler, options.hetero, options.distributed);
@@ -253,6 +262,7 @@ void run_bench(BenchOptions& options) {
   auto backend = make_backend(options.sampler, g.adj);
   LocalGraph graph(*backend, g.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(options.sampler, graph);
+  options.sampler.epoch.times = make_epoch_times(options.temporal, g.adj, *backend, options.sampler.epoch.seed);
   if (!options.link.edge_seeds) {
     emit(bench_vertex_epoch(options, *backend, g, *sampler), options.plot);
     return;

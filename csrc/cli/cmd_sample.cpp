@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/graph_source.h"
 #include "cli/sampler_options.h"
+#include "cli/temporal_options.h"
 #include "io/atomic_file.h"
 #include "sampling/minibatch_npz.h"
 #include "util/progress.h"
@@ -15,11 +16,13 @@ void add_sample_command(CLI::App& app) {
   struct Options {
     GraphSource source;
     SamplerOptions sampler;
+    TemporalOptions temporal;
     std::string out;
   };
   auto options = std::make_shared<Options>();
   add_graph_options(*cmd, options->source);
   add_sampler_options(*cmd, options->sampler);
+  add_temporal_options(*cmd, options->temporal);
   cmd->add_option("-o,--out", options->out,
                   "output directory: it appears when the epoch is written, replacing an earlier one of that name")
       ->required();
@@ -28,6 +31,7 @@ void add_sample_command(CLI::App& app) {
     auto backend = make_backend(options->sampler, g.adj);
     LocalGraph graph(*backend, g.adj);
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, graph);
+    options->sampler.epoch.times = make_epoch_times(options->temporal, g.adj, *backend, options->sampler.epoch.seed);
     const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     EpochIterator epoch(*sampler, make_context(options->sampler, *backend), train, options->sampler.epoch);
     AtomicDirectory out(options->out);  // whole or not at all: never mixed with an earlier run's files

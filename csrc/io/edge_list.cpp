@@ -103,23 +103,50 @@ Graph read_edge_list(const std::string& path, const ReadOptions& options) {
   return g;
 }
 
-void read_vertex_labels(const std::string& path, Graph& g) {
+namespace {
+
+// "vertex value" lines for n vertices, each vertex at most once: the values
+// (`unlisted` where a vertex has no line), checked by check(line, value).
+template <class Check>
+std::vector<int64_t> read_vertex_values(const std::string& path, int64_t n, const char* name, int64_t unlisted,
+                                        Check check, std::vector<bool>& listed) {
   TextReader in(path, Fields::csv);
-  const int64_t n = g.num_vertices();
-  std::vector<int64_t> labels(n, -1);
-  std::vector<bool> listed(n, false);
+  std::vector<int64_t> values(n, unlisted);
+  listed.assign(n, false);
   while (in.next_data_line(kCommentChars)) {
     const auto& t = in.tokens();
-    if (t.size() != 2) in.fail_here("expected 'vertex label', found ", t.size(), " fields");
+    if (t.size() != 2) in.fail_here("expected 'vertex ", name, "', found ", t.size(), " fields");
     const int64_t v = in.integer(t[0], "vertex id");
     if (v < 0 || v >= n) in.fail_here("vertex id ", v, " out of range [0, ", n, ")");
-    const int64_t label = in.integer(t[1], "label");
-    if (label < -1) in.fail_here("label ", label, " is negative (-1 marks unlabelled)");
+    const int64_t value = in.integer(t[1], name);
+    check(in, value);
     if (listed[v]) in.fail_here("vertex ", v, " is listed twice");
     listed[v] = true;
-    labels[v] = label;
+    values[v] = value;
   }
-  g.labels = std::move(labels);
+  return values;
+}
+
+}  // namespace
+
+void read_vertex_labels(const std::string& path, Graph& g) {
+  std::vector<bool> listed;
+  g.labels = read_vertex_values(
+      path, g.num_vertices(), "label", -1,
+      [](auto& in, int64_t label) {
+        if (label < -1) in.fail_here("label ", label, " is negative (-1 marks unlabelled)");
+      },
+      listed);
+}
+
+std::vector<int64_t> read_vertex_times(const std::string& path, int64_t n) {
+  std::vector<bool> listed;
+  std::vector<int64_t> times = read_vertex_values(
+      path, n, "time", 0, [](auto&, int64_t) {}, listed);
+  const auto missing = std::find(listed.begin(), listed.end(), false);
+  MATSAMP_CHECK(missing == listed.end(), path, ": vertex ", missing - listed.begin(), " has no time (", n,
+                " vertices, one 'vertex time' line each)");
+  return times;
 }
 
 }  // namespace matsamp

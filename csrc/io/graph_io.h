@@ -28,6 +28,8 @@ Graph read_matrix_market(const std::string& path, const ReadOptions& options = {
 Graph read_edge_list(const std::string& path, const ReadOptions& options = {});
 // "vertex label" lines (blanks or a comma).
 void read_vertex_labels(const std::string& path, Graph& g);
+// "vertex time" lines (integers), one for each of n vertices.
+std::vector<int64_t> read_vertex_times(const std::string& path, int64_t n);
 // NumPy .npz as ../shared/data/cora.npz: adj_{data,indices,indptr,shape},
 // optional attr_{data,indices,indptr,shape} (densified), optional labels.
 Graph read_npz_graph(const std::string& path);

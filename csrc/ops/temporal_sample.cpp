@@ -108,16 +108,27 @@ CsrMatrix select_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
   out.colidx.resize(out.rowptr.back());
   if (!a.values.empty()) out.values.resize(out.rowptr.back());
-    // The allowed positions back in a's order: each row's prefix of the time order, sorted.
+    // The allowed positions back in a's order: each row's prefix of the time order,
+    // sorted when short, else marked and the row scanned (O(d), no sort of a hub's row).
 #pragma omp parallel
   {
     std::vector<vid_t> picked;
+    std::vector<char> marked;
 #pragma omp for schedule(dynamic, row_chunk(m, 256))
     for (int64_t i = 0; i < m; ++i) {
-      const vid_t* first = order.data() + a.rowptr[rows[i]];
-      picked.assign(first, first + (out.rowptr[i + 1] - out.rowptr[i]));
-      std::sort(picked.begin(), picked.end());
-      for (size_t t = 0; t < picked.size(); ++t) {
+      const int64_t begin = a.rowptr[rows[i]], len = a.row_nnz(rows[i]), count = out.row_nnz(i);
+      const vid_t* first = order.data() + begin;
+      picked.clear();
+      if (count <= 64) {
+        picked.assign(first, first + count);
+        std::sort(picked.begin(), picked.end());
+      } else {
+        marked.assign(len, 0);
+        for (int64_t j = 0; j < count; ++j) marked[first[j] - begin] = 1;
+        for (int64_t j = 0; j < len; ++j)
+          if (marked[j]) picked.push_back(begin + j);
+      }
+      for (int64_t t = 0; t < count; ++t) {
         out.colidx[out.rowptr[i] + t] = a.colidx[picked[t]];
         if (!a.values.empty()) out.values[out.rowptr[i] + t] = a.values[picked[t]];
       }

@@ -94,6 +94,40 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
   return bulk;
 }
 
+namespace {
+
+// The offsets at the given indices: blocks [at[g], at[g + 1]) joined into block g.
+Offsets joined(const Offsets& offsets, const Offsets& at) {
+  Offsets out(at.size());
+  for (size_t g = 0; g < at.size(); ++g) out[g] = offsets[at[g]];
+  return out;
+}
+
+}  // namespace
+
+Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
+                                int64_t end, uint32_t epoch, const TemporalEpoch& times) {
+  const TemporalSampler& temporal = require_capability<TemporalSampler>(sampler);
+  auto [seeds, offsets] = order.seeds(first, end);
+  if (first == end) return Bulk{first, {}, {0}, {}};
+  const int64_t trees = static_cast<int64_t>(seeds.size());
+  Offsets tree_offsets(trees + 1);
+  std::iota(tree_offsets.begin(), tree_offsets.end(), 0);
+  TemporalBounds bounds{times.order, times.sorted_times, std::vector<int64_t>(trees), times.strategy};
+  for (int64_t i = 0; i < trees; ++i) bounds.seed_times[i] = times.vertex_times.at(seeds[i]);
+  const SeedBatch uploaded = upload_seeds(ctx.backend, std::move(seeds), tree_offsets);
+  const TransferCounts before = ctx.backend.transfer_counts();
+  Bulk bulk = temporal.sample_before(ctx, uploaded, order.starts()[first], epoch, bounds);
+  if (ctx.stats) ctx.stats->transfers += ctx.backend.transfer_counts() - before;
+  bulk.first_minibatch = first;
+  for (Layer& layer : bulk.layers) {
+    layer.row_offsets = joined(layer.row_offsets, offsets);
+    layer.vertices.offsets = joined(layer.vertices.offsets, offsets);
+  }
+  bulk.seed_offsets = std::move(offsets);
+  return bulk;
+}
+
 EpochIterator::EpochIterator(const Sampler& sampler, Context ctx, const std::vector<vid_t>& train_vertices,
                              const EpochOptions& options)
     : sampler_(sampler), ctx_(ctx), options_(options) {
@@ -134,7 +168,8 @@ bool EpochIterator::next_resident(Bulk* out, StepStats* times) {
   const auto [first, end] = bulks_[next_bulk_++];
   Context ctx = ctx_;
   if (times) ctx.stats = times;
-  *out = sample_minibatches(sampler_, ctx, order_, first, end, options_.epoch);
+  *out = options_.times ? sample_minibatches_by_time(sampler_, ctx, order_, first, end, options_.epoch, *options_.times)
+                        : sample_minibatches(sampler_, ctx, order_, first, end, options_.epoch);
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "sampling/capabilities.h"
 #include "sampling/sampler.h"
 
 namespace matsamp {
@@ -38,6 +39,15 @@ std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& tra
 // throws when not even one minibatch fits.
 int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes);
 
+// Sampling by time (TemporalSampler): every seed is a tree of its own, sampled
+// as of its vertex's time and keyed by its place in the epoch (the same trees at
+// any bulk size); a minibatch is its seeds' trees side by side.
+struct TemporalEpoch {
+  Ids order, sorted_times;            // the adjacency's TimeOrder (ops.h), in the sampling backend
+  std::vector<int64_t> vertex_times;  // each vertex's time as a seed
+  TemporalStrategy strategy = TemporalStrategy::uniform;
+};
+
 // An epoch as the sample and bench commands take it (the trainer's own options
 // add the model's). Distributed runs give each worker its share: its lanes of
 // every bulk (EpochPlan); minibatch ids, and so the random keys, stay global.
@@ -52,7 +62,8 @@ struct EpochOptions {
   // Steps of the layout's bulks (EpochPlan); 0: as many as a worker's bulk holds.
   // Only with locality blocks do they change which vertices a minibatch holds.
   int64_t bulk_steps = 0;
-  int64_t worker = 0, workers = 1;  // this worker's share
+  int64_t worker = 0, workers = 1;             // this worker's share
+  std::shared_ptr<const TemporalEpoch> times;  // null: untimed
 };
 
 // The epoch's seed order cut into minibatches: minibatch g is
@@ -80,6 +91,11 @@ class EpochOrder {
 // i is numbered numbered_from + i (its random draws follow the number).
 Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
                         uint32_t epoch, int64_t numbered_from = 0);
+// The same by time (TemporalEpoch): one block per seed, keyed by its place in the
+// order, then each minibatch's trees joined into one block (their vertex lists
+// side by side, a vertex once per tree that reaches it).
+Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
+                                int64_t end, uint32_t epoch, const TemporalEpoch& times);
 
 // Samples a worker's share of an epoch (EpochOptions), bulk by bulk.
 class EpochIterator {

@@ -1,0 +1,72 @@
+#include "cli/temporal_options.h"
+
+#include "core/philox.h"
+#include "io/graph_io.h"
+#include "ops/ops.h"
+
+namespace matsamp::cli {
+
+namespace {
+
+constexpr uint32_t kVertexTimeTag = 0x7E11u;  // random vertex times' stream
+
+// random:MAX: vertex v's time uniform in [0, MAX), from (seed, v).
+std::vector<int64_t> random_vertex_times(const std::string& spec, int64_t n, uint64_t seed) {
+  int64_t max = 0;
+  try {
+    size_t used = 0;
+    max = std::stoll(spec.substr(7), &used);
+    if (used != spec.size() - 7) max = 0;
+  } catch (const std::exception&) {
+    max = 0;
+  }
+  MATSAMP_CHECK(max > 0, "--vertex-times ", spec, ": random:MAX needs a positive integer MAX");
+  std::vector<int64_t> times(n);
+#pragma omp parallel for schedule(static)
+  for (int64_t v = 0; v < n; ++v)
+    times[v] = static_cast<int64_t>(
+        scale_to(random_bits(RandomKey{seed, 0, kVertexTimeTag, 0, static_cast<uint64_t>(v)}, 0),
+                 static_cast<uint64_t>(max)));
+  return times;
+}
+
+}  // namespace
+
+void add_temporal_options(CLI::App& command, TemporalOptions& options) {
+  command
+      .add_option("--temporal", options.strategy,
+                  "sample by time (PyG's temporal sampling; graphsage, labor): every seed a tree of its own, no "
+                  "neighbour later than the seed's time; the strategy: uniform (draw among the neighbours early "
+                  "enough) or last (the latest of them)")
+      ->check(CLI::IsMember({"uniform", "last"}));
+  command.add_option("--vertex-times", options.vertex_times,
+                     "with --temporal, each vertex's time: a file of 'vertex time' lines, or random:MAX (uniform "
+                     "in [0, MAX), from --seed); a neighbour is as late as its vertex");
+}
+
+std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const CsrMatrix& adj,
+                                                   Backend& backend, uint64_t seed) {
+  if (!options.requested()) return nullptr;
+  MATSAMP_CHECK(!options.strategy.empty(), "--vertex-times needs --temporal uniform|last");
+  MATSAMP_CHECK(!options.vertex_times.empty(),
+                "--temporal needs --vertex-times: a file of 'vertex time' lines, or random:MAX");
+  auto times = std::make_shared<TemporalEpoch>();
+  times->vertex_times = options.vertex_times.rfind("random:", 0) == 0
+                            ? random_vertex_times(options.vertex_times, adj.rows, seed)
+                            : read_vertex_times(options.vertex_times, adj.rows);
+  std::vector<int64_t> entry_times(adj.nnz());
+#pragma omp parallel for schedule(static)
+  for (int64_t e = 0; e < adj.nnz(); ++e) entry_times[e] = times->vertex_times[adj.colidx[e]];
+  TimeOrder order = time_order(adj, entry_times);
+  times->order = backend.upload_ids(std::move(order.order));
+  times->sorted_times = backend.upload_ids(std::move(order.sorted_times));
+  times->strategy = parse_temporal_strategy(options.strategy);
+  return times;
+}
+
+void describe(const TemporalOptions& options, JsonObject& json) {
+  if (options.strategy.empty()) return;
+  json.add("temporal", options.strategy).add("vertex_times", options.vertex_times);
+}
+
+}  // namespace matsamp::cli

@@ -1,0 +1,28 @@
+// --temporal and --vertex-times of the commands that sample vertex seeds (sample,
+// bench): PyG's temporal sampling from the command line, one tree per seed, no
+// neighbour later than its seed's time (a neighbour's time is its vertex's).
+#pragma once
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+
+#include "sampling/epoch.h"
+#include "util/json.h"
+
+namespace matsamp::cli {
+
+struct TemporalOptions {
+  std::string strategy;      // "uniform" or "last"; empty: untimed
+  std::string vertex_times;  // a file of "vertex time" lines, or random:MAX
+  bool requested() const { return !strategy.empty() || !vertex_times.empty(); }
+};
+
+void add_temporal_options(CLI::App& command, TemporalOptions& options);
+// The epoch's times for the graph `adj` in `backend` (null without --temporal);
+// random times are drawn from `seed`. One-line errors for half-given options.
+std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const CsrMatrix& adj,
+                                                   Backend& backend, uint64_t seed);
+// The options as JSON fields (none when untimed).
+void describe(const TemporalOptions& options, JsonObject& json);
+
+}  // namespace matsamp::cli
