@@ -297,8 +297,9 @@ TEST(TemporalLabor, DrawsOverTheEarlyRows) {
 }
 
 // An epoch by time (EpochOptions::times, what --temporal runs): every seed's
-// own row keeps to its time, every layer of a minibatch to its latest seed, and
-// the minibatches are the same at any bulk size.
+// own row keeps to its time, every layer of a minibatch to its latest seed, each
+// layer's columns start with the previous layer's vertices (the trees merged hop
+// by hop, as the models read them), and the minibatches are the same at any bulk size.
 TEST(TemporalEpoch, EverySeedIsSampledAsOfItsTime) {
   const CsrMatrix adj = symmetrize(read_npz_graph(testing::data_file("cora.npz")).adj);
   auto backend = make_cpu_backend();
@@ -341,6 +342,12 @@ TEST(TemporalEpoch, EverySeedIsSampledAsOfItsTime) {
       for (const MinibatchLayer& layer : mb.layers)
         for (int64_t e = 0; e < layer.adj.nnz(); ++e, ++edges)
           EXPECT_LE(vertex_times[layer.vertices[layer.adj.colidx[e]]], latest);
+      EXPECT_TRUE(std::equal(mb.seeds.begin(), mb.seeds.end(), first.vertices.begin()));
+      for (size_t l = 1; l < mb.layers.size(); ++l) {
+        const std::vector<vid_t>& frontier = mb.layers[l - 1].vertices;
+        ASSERT_EQ(mb.layers[l].adj.rows, static_cast<int64_t>(frontier.size()));
+        EXPECT_TRUE(std::equal(frontier.begin(), frontier.end(), mb.layers[l].vertices.begin())) << "layer " << l;
+      }
       const Minibatch again = extract_minibatch(one_by_one.at(minibatches), 0);
       ASSERT_EQ(again.layers.size(), mb.layers.size());
       for (size_t l = 0; l < mb.layers.size(); ++l) {

@@ -41,6 +41,33 @@ TEST(TrainCli, PrintsOneJsonLinePerEpochAndASummary) {
   EXPECT_NE(resumed.out.find("\"epoch\":4"), std::string::npos);
 }
 
+// Node classification by time: every seed sampled as of its vertex's time, the
+// labelled vertices split by time, evaluation sampled the same way.
+TEST(TrainCli, TrainsByTime) {
+  const std::string dir = testing::scratch_dir("train_cli_temporal");
+  const std::string base = "train -g planted:300:3 --fanouts 5,5 -b 16 --hidden 16 --epochs 3 ";
+  const testing::CliResult r =
+      testing::run_cli(base + "--temporal uniform --vertex-times random:100 --time-split 50,75", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::count_lines(r.out), 4) << r.out;
+  EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos) << r.out;
+  // About half of the 300 labelled vertices are earlier than 50: the training set.
+  const size_t at = r.err.find(" train, ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const int64_t train = std::stoll(r.err.substr(r.err.rfind(' ', at - 1) + 1));
+  EXPECT_GT(train, 110);
+  EXPECT_LT(train, 190);
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--temporal uniform --vertex-times random:100 --evaluation full", "evaluates sampled minibatches"},
+           {"--time-split 5,6", "--time-split needs --temporal"},
+           {"--temporal uniform --vertex-times random:100 --time-split 5,200", "each set needs one"},
+           {"--temporal uniform --vertex-times random:100 --task link", "--temporal trains node classification"}}) {
+    const testing::CliResult bad = testing::run_cli(base + args, dir);
+    EXPECT_NE(bad.exit_code, 0) << args;
+    EXPECT_NE(bad.err.find(message), std::string::npos) << args << ": " << bad.err;
+  }
+}
+
 TEST(TrainCli, BadInputIsAOneLineError) {
   const std::string dir = testing::scratch_dir("train_cli_errors");
   Graph unlabelled = generate_planted_partition({});

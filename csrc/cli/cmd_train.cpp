@@ -6,6 +6,7 @@
 #include "cli/graph_source.h"
 #include "cli/hetero_options.h"
 #include "cli/sampler_options.h"
+#include "cli/temporal_options.h"
 #include "cli/validators.h"
 #include "io/atomic_file.h"
 #include "io/binary_csr.h"
@@ -51,6 +52,9 @@ struct TrainCommandOptions {
   HeteroOptions hetero;
   std::string relation_weights = "per-relation";
   int64_t num_bases = 0;
+  // Node classification by time
+  TemporalOptions temporal;
+  std::vector<int64_t> time_split;  // t1, t2: train before t1, validate to t2, test from t2
 };
 
 // The model, the optimizer and when training stops.
@@ -254,6 +258,12 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
   add_link_options(cmd, o);
   add_guidance_options(cmd, o);
   add_heterogeneous_options(cmd, o);
+  add_temporal_options(cmd, o.temporal);
+  cmd.add_option("--time-split", o.time_split,
+                 "with --temporal: T1,T2 splits the labelled vertices by time, training before T1, validating "
+                 "from T1 to before T2, testing from T2 on (default: the split of --split)")
+      ->delimiter(',')
+      ->expected(2);
 }
 
 // The graph cleaned as node classification wants it, except that a dataset's
@@ -346,10 +356,16 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
                   "takes --feature-replication 0");
     mapped = std::make_shared<MappedFeatures>(path);
   }
-  const TrainingData data = prepare_training_data(load_training_graph(o), o.data, mapped);
+  TrainingData data = prepare_training_data(load_training_graph(o), o.data, mapped);
   auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, data.graph.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
+  o.sampler.epoch.times = make_epoch_times(o.temporal, data.graph.adj, *backend, o.sampler.epoch.seed);
+  MATSAMP_CHECK(o.time_split.empty() || o.sampler.epoch.times, "--time-split needs --temporal");
+  if (!o.time_split.empty())
+    set_split(data,
+              split_by_time(data.graph.labels, o.sampler.epoch.times->vertex_times, o.time_split[0], o.time_split[1]));
+  if (o.sampler.epoch.times && o.evaluation_option->count() == 0) o.train.evaluation = EvaluationMode::sampled;
   o.train.epoch = o.sampler.epoch;  // with the memory budget the backend set
   if (leader)
     std::fprintf(stderr, "matsamp: training %s on %lld vertices: %zu train, %zu validation, %zu test, %lld classes\n",
@@ -487,6 +503,8 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
   MATSAMP_CHECK(!o.map_features || (!heterogeneous && o.task == "node" && o.distributed != "partitioned"),
                 "--map-features applies to node classification (--task node) on a graph of one vertex type, "
                 "not --distributed partitioned");
+  MATSAMP_CHECK(!o.temporal.requested() || (!heterogeneous && o.task == "node" && o.distributed.empty()),
+                "--temporal trains node classification on a graph of one vertex type in one process");
   if (heterogeneous) return train_hetero(o, comm);
   MATSAMP_CHECK(o.train.model != "rgcn",
                 "--model rgcn trains heterogeneous graphs (an OGB heterogeneous folder, a "

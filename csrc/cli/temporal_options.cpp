@@ -24,9 +24,8 @@ std::vector<int64_t> random_vertex_times(const std::string& spec, int64_t n, uin
   std::vector<int64_t> times(n);
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v)
-    times[v] = static_cast<int64_t>(
-        scale_to(random_bits(RandomKey{seed, 0, kVertexTimeTag, 0, static_cast<uint64_t>(v)}, 0),
-                 static_cast<uint64_t>(max)));
+    times[v] = static_cast<int64_t>(scale_to(
+        random_bits(RandomKey{seed, 0, kVertexTimeTag, 0, static_cast<uint64_t>(v)}, 0), static_cast<uint64_t>(max)));
   return times;
 }
 
@@ -45,7 +44,7 @@ void add_temporal_options(CLI::App& command, TemporalOptions& options) {
 }
 
 std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const CsrMatrix& adj,
-                                                   Backend& backend, uint64_t seed) {
+                                                      Backend& backend, uint64_t seed) {
   if (!options.requested()) return nullptr;
   MATSAMP_CHECK(!options.strategy.empty(), "--vertex-times needs --temporal uniform|last");
   MATSAMP_CHECK(!options.vertex_times.empty(),

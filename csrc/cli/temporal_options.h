@@ -21,7 +21,7 @@ void add_temporal_options(CLI::App& command, TemporalOptions& options);
 // The epoch's times for the graph `adj` in `backend` (null without --temporal);
 // random times are drawn from `seed`. One-line errors for half-given options.
 std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const CsrMatrix& adj,
-                                                   Backend& backend, uint64_t seed);
+                                                      Backend& backend, uint64_t seed);
 // The options as JSON fields (none when untimed).
 void describe(const TemporalOptions& options, JsonObject& json);
 

@@ -6,6 +6,7 @@
 
 #include "core/philox.h"
 #include "core/row_blocks.h"
+#include "sampling/disjoint_trees.h"
 #include "sampling/epoch_plan.h"
 
 namespace matsamp {
@@ -94,17 +95,6 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
   return bulk;
 }
 
-namespace {
-
-// The offsets at the given indices: blocks [at[g], at[g + 1]) joined into block g.
-Offsets joined(const Offsets& offsets, const Offsets& at) {
-  Offsets out(at.size());
-  for (size_t g = 0; g < at.size(); ++g) out[g] = offsets[at[g]];
-  return out;
-}
-
-}  // namespace
-
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
                                 int64_t end, uint32_t epoch, const TemporalEpoch& times) {
   const TemporalSampler& temporal = require_capability<TemporalSampler>(sampler);
@@ -115,16 +105,20 @@ Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const Epoc
   std::iota(tree_offsets.begin(), tree_offsets.end(), 0);
   TemporalBounds bounds{times.order, times.sorted_times, std::vector<int64_t>(trees), times.strategy};
   for (int64_t i = 0; i < trees; ++i) bounds.seed_times[i] = times.vertex_times.at(seeds[i]);
-  const SeedBatch uploaded = upload_seeds(ctx.backend, std::move(seeds), tree_offsets);
-  const TransferCounts before = ctx.backend.transfer_counts();
-  Bulk bulk = temporal.sample_before(ctx, uploaded, order.starts()[first], epoch, bounds);
-  if (ctx.stats) ctx.stats->transfers += ctx.backend.transfer_counts() - before;
-  bulk.first_minibatch = first;
-  for (Layer& layer : bulk.layers) {
-    layer.row_offsets = joined(layer.row_offsets, offsets);
-    layer.vertices.offsets = joined(layer.vertices.offsets, offsets);
-  }
-  bulk.seed_offsets = std::move(offsets);
+  Backend& backend = ctx.backend;
+  const SeedBatch uploaded = upload_seeds(backend, std::move(seeds), tree_offsets);
+  const TransferCounts before = backend.transfer_counts();
+  Bulk sampled = temporal.sample_before(ctx, uploaded, order.starts()[first], epoch, bounds);
+  // The trees merged into their minibatches on the host (disjoint_trees.h), then handed back.
+  BulkSample merged = ctx.timed(&StepStats::extraction,
+                                [&] { return minibatches_of_trees(to_host(backend, std::move(sampled)), offsets); });
+  Bulk bulk{first, std::move(merged.seeds), std::move(merged.seed_offsets), {}};
+  for (SampledLayer& layer : merged.layers)
+    bulk.layers.push_back({backend.upload(std::move(layer.adj)),
+                           std::move(layer.row_offsets),
+                           {backend.upload_ids(std::move(layer.vertices)), std::move(layer.col_offsets)},
+                           Ids{}});
+  if (ctx.stats) ctx.stats->transfers += backend.transfer_counts() - before;
   return bulk;
 }
 

@@ -41,7 +41,7 @@ int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t
 
 // Sampling by time (TemporalSampler): every seed is a tree of its own, sampled
 // as of its vertex's time and keyed by its place in the epoch (the same trees at
-// any bulk size); a minibatch is its seeds' trees side by side.
+// any bulk size); a minibatch is its seeds' trees merged hop by hop.
 struct TemporalEpoch {
   Ids order, sorted_times;            // the adjacency's TimeOrder (ops.h), in the sampling backend
   std::vector<int64_t> vertex_times;  // each vertex's time as a seed
@@ -92,8 +92,8 @@ class EpochOrder {
 Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
                         uint32_t epoch, int64_t numbered_from = 0);
 // The same by time (TemporalEpoch): one block per seed, keyed by its place in the
-// order, then each minibatch's trees joined into one block (their vertex lists
-// side by side, a vertex once per tree that reaches it).
+// order, then each minibatch's trees merged hop-major on the host
+// (disjoint_trees.h: the frontier first, a vertex once per tree that reaches it).
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
                                 int64_t end, uint32_t epoch, const TemporalEpoch& times);
 

@@ -43,4 +43,20 @@ DataSplit split_per_class(const std::vector<int64_t>& labels, const PerClassSpli
   return split;
 }
 
+DataSplit split_by_time(const std::vector<int64_t>& labels, const std::vector<int64_t>& times, int64_t t1, int64_t t2) {
+  MATSAMP_CHECK(t1 < t2, "time split: the validation start ", t1, " must come before the test start ", t2);
+  MATSAMP_CHECK(labels.size() == times.size(), "time split: ", times.size(), " vertex times for ", labels.size(),
+                " vertices");
+  DataSplit split;
+  for (size_t v = 0; v < labels.size(); ++v) {
+    if (labels[v] < 0) continue;
+    auto& set = times[v] < t1 ? split.train : times[v] < t2 ? split.validation : split.test;
+    set.push_back(static_cast<vid_t>(v));
+  }
+  MATSAMP_CHECK(!split.train.empty() && !split.validation.empty() && !split.test.empty(), "time split ", t1, ",", t2,
+                ": ", split.train.size(), " train, ", split.validation.size(), " validation and ", split.test.size(),
+                " test vertices; each set needs one");
+  return split;
+}
+
 }  // namespace matsamp

@@ -26,4 +26,9 @@ struct PerClassSplitOptions {
 // Throws when a class has fewer labelled vertices than the split takes.
 DataSplit split_per_class(const std::vector<int64_t>& labels, const PerClassSplitOptions& options);
 
+// A split by time, as temporal benchmarks take it: labelled vertices earlier than
+// t1 train, those from t1 to before t2 validate, the rest (t2 on) test. Throws
+// unless t1 < t2 and each set holds a vertex.
+DataSplit split_by_time(const std::vector<int64_t>& labels, const std::vector<int64_t>& times, int64_t t1, int64_t t2);
+
 }  // namespace matsamp

@@ -36,12 +36,15 @@ torch::Tensor membership(const std::vector<vid_t>& held, const std::vector<vid_t
   return torch::from_blob(in.data(), {static_cast<int64_t>(in.size())}, torch::kBool).clone().to(device);
 }
 
-// Minibatches [ids.first, ids.second) of `order`, on the host. The backend's
-// cached memory goes back: torch trains on the same GPU.
+// Minibatches [ids.first, ids.second) of `order`, on the host (by time with
+// `times`: a tree per seed). The backend's cached memory goes back: torch trains on the same GPU.
 BulkSample sample_on_host(const Sampler& sampler, Context& ctx, const EpochOrder& order,
-                          std::pair<int64_t, int64_t> ids, uint32_t epoch, int64_t numbered_from = 0) {
-  BulkSample bulk =
-      to_host(ctx.backend, sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch, numbered_from));
+                          std::pair<int64_t, int64_t> ids, uint32_t epoch, const TemporalEpoch* times,
+                          int64_t numbered_from = 0) {
+  MATSAMP_CHECK(!times || numbered_from == 0, "sampling by time numbers the trees of one order: one sampling row");
+  BulkSample bulk = to_host(
+      ctx.backend, times ? sample_minibatches_by_time(sampler, ctx, order, ids.first, ids.second, epoch, *times)
+                         : sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch, numbered_from));
   ctx.backend.release_cached_memory();
   return bulk;
 }
@@ -107,7 +110,7 @@ class NodeTask final : public TrainingTask {
   std::shared_ptr<const SampledBulk> sample(Context& ctx, const EpochOrder& order, std::pair<int64_t, int64_t> ids,
                                             uint32_t epoch) const override {
     auto out = std::make_shared<NodeBulk>();
-    out->sample = sample_on_host(sampler_, ctx, order, ids, epoch);
+    out->sample = sample_on_host(sampler_, ctx, order, ids, epoch, options_.epoch.times.get());
     return out;
   }
   std::unique_ptr<PreparedMinibatch> prepare(const SampledBulk& bulk, int64_t id,
@@ -204,6 +207,10 @@ NodeTask::NodeTask(const TrainingData& data, const Sampler& sampler, Backend& ba
                 : options.feature_replication > 0  // rows come from the fetcher
                     ? FeatureTable::format_of(data.graph.features, data.feature_rows(), data.graph.feature_dim, device_)
                     : FeatureTable(data.graph.features, data.feature_rows(), data.graph.feature_dim, device_)) {
+  MATSAMP_CHECK(!options_.epoch.times || options_.evaluation == EvaluationMode::sampled,
+                "training by time evaluates sampled minibatches (--evaluation sampled): a pass over the whole "
+                "graph would read edges later than the vertices it scores");
+  MATSAMP_CHECK(!options_.epoch.times || comm.size() == 1, "training by time runs in one process");
   if (data.partitioned) {
     MATSAMP_CHECK(options_.evaluation == EvaluationMode::sampled,
                   "a partitioned graph is evaluated sampled (--evaluation sampled): no process holds the whole "
@@ -340,7 +347,8 @@ void NodeTask::add_sampled_scores(uint32_t epoch_key, int64_t bulk_minibatches, 
   const int64_t begin = evaluation_row_begin(sampling_row_), end = begin + order.num_minibatches();
   for (int64_t first = begin; first < begin + longest; first += chunk) {
     const std::pair<int64_t, int64_t> range{std::min(first, end) - begin, std::min(first + chunk, end) - begin};
-    const BulkSample sample = sample_on_host(sampler_, context_, order, range, epoch_key | kEvaluationEpochBit, begin);
+    const BulkSample sample = sample_on_host(sampler_, context_, order, range, epoch_key | kEvaluationEpochBit,
+                                             options_.epoch.times.get(), begin);
     context_.backend.finish_collectives();
     for (int64_t slot = 0; slot < slots; ++slot) {
       const int64_t g = slot * row_ranks_ + row_rank_;

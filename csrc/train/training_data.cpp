@@ -80,6 +80,12 @@ TrainingData prepare_training_data(Graph graph, const TrainingDataOptions& optio
   return data;
 }
 
+void set_split(TrainingData& data, DataSplit split) {
+  MATSAMP_CHECK(!data.partitioned, "a partitioned graph keeps the split it was read with");
+  data.split = std::move(split);
+  data.split_labels = labels_at(data.graph.labels, scored_vertices(data.split));
+}
+
 TrainingData read_partitioned_training_data(const std::string& path, const RowBlocks& blocks, int block,
                                             const TrainingDataOptions& options) {
   const BinaryCsrInfo info = read_binary_csr_info(path);

@@ -53,6 +53,9 @@ struct TrainingData {
   }
 };
 
+// Replaces the split of replicated training data (and the labels it scores).
+void set_split(TrainingData& data, DataSplit split);
+
 // Every vertex of the split once, ascending: the vertices a trainer scores.
 std::vector<vid_t> scored_vertices(const DataSplit& split);
 
