@@ -221,6 +221,27 @@ TEST(OgbEdgeFeatures, MsgWhoseEdgeFeatureSectionsDisagreeIsCorrupt) {
   EXPECT_TRUE(throws_error_with([&] { read_binary_csr(path); }, {"edge features stored twice"}));
 }
 
+// --edge-weights COLUMN: each entry weighs its edge feature in that column;
+// a missing column or a negative weight is a one-line error.
+TEST(OgbEdgeFeatures, EdgeWeightsComeFromAColumn) {
+  const std::string dir = csv_dataset("ogb_edge_weights");
+  Graph g = read_graph(dir);
+  weigh_by_edge_feature(g, 0);
+  for (int64_t e = 0; e < g.num_edges(); ++e) EXPECT_EQ(g.adj.values[e], row_of_entry(g, e)[0]);
+  EXPECT_TRUE(throws_error_with([&] { weigh_by_edge_feature(g, 3); },
+                                {"edge weights: column 3 is not one of the graph's 3 edge feature columns [0, 3)"}));
+  EXPECT_TRUE(throws_error_with([&] { weigh_by_edge_feature(g, 1); }, {"has weight -", "column 1"}));
+  Graph plain = g;
+  plain.edge_features.clear();
+  plain.edge_feature_dim = 0;
+  EXPECT_TRUE(throws_error_with([&] { weigh_by_edge_feature(plain, 0); }, {"the graph has no edge features"}));
+  auto r = testing::run_cli("bench -g " + dir + " --edge-weights 2 --fanouts 2 -b 2", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = testing::run_cli("bench -g " + dir + " --edge-weights 1 --fanouts 2 -b 2", dir);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("weights must be finite and non-negative"), std::string::npos) << r.err;
+}
+
 TEST(OgbEdgeFeatures, InfoReportsCountDimAndStoredType) {
   const std::string dir = csv_dataset("ogb_edge_info");
   auto r = testing::run_cli("info -g " + dir, dir);

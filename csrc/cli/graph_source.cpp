@@ -55,6 +55,9 @@ void add_graph_options(CLI::App& command, GraphSource& source) {
   command.add_flag_callback(
       "--pattern", [&source] { source.values = "pattern"; }, "same as --values pattern");
   command.add_option("--labels", source.labels, "vertex label file for an edge list ('vertex label' lines)");
+  command.add_option("--edge-weights", source.edge_weights,
+                     "weigh each edge by this column of the graph's edge features (an OGB folder's edge-feat, a "
+                     ".msg's; 0 is the first): the node-wise samplers draw neighbours in proportion to it");
   command.add_option("--graph-seed", source.seed, "seed of the graph generator")->capture_default_str();
   command.add_flag("--symmetrize", source.cleanup.symmetrize, "add the reverse of every edge");
   command.add_flag("--drop-self-loops", source.cleanup.drop_self_loops, "remove self loops");
@@ -125,6 +128,7 @@ Graph load_graph(const GraphSource& source) {
     g = read_graph(source.spec, options);
     if (!source.labels.empty()) read_vertex_labels(source.labels, g);
   }
+  if (source.edge_weights >= 0) weigh_by_edge_feature(g, source.edge_weights);
   g = cleanup(std::move(g), source.cleanup);
   std::string split;
   for (const auto& [name, ids] : g.splits)

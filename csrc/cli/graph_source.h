@@ -14,7 +14,8 @@ struct GraphSource {
   std::string values = "given";  // how readers take edge values: given, pattern, abs
   uint64_t seed = 1;             // generator seed
   CleanupOptions cleanup;
-  bool msg_features = true;  // false: a .msg file's features are left for a mapping (train --map-features)
+  bool msg_features = true;   // false: a .msg file's features are left for a mapping (train --map-features)
+  int64_t edge_weights = -1;  // an edge feature column whose values become the edge weights; -1: none
 };
 
 void add_graph_options(CLI::App& command, GraphSource& source);

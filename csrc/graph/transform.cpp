@@ -166,6 +166,23 @@ Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices) {
   return out;
 }
 
+void weigh_by_edge_feature(Graph& g, int64_t column) {
+  MATSAMP_CHECK(g.has_edge_features(), "edge weights from edge feature column ", column,
+                ": the graph has no edge features");
+  MATSAMP_CHECK(column >= 0 && column < g.edge_feature_dim, "edge weights: column ", column,
+                " is not one of the graph's ", g.edge_feature_dim, " edge feature columns [0, ", g.edge_feature_dim,
+                ")");
+  std::vector<float> weights(g.adj.nnz());
+  for (int64_t e = 0; e < g.adj.nnz(); ++e) {
+    weights[e] = g.edge_features[e * g.edge_feature_dim + column];
+    MATSAMP_CHECK(std::isfinite(weights[e]) && weights[e] >= 0, "edge weights: entry ", e, " (row ",
+                  std::upper_bound(g.adj.rowptr.begin(), g.adj.rowptr.end(), e) - g.adj.rowptr.begin() - 1,
+                  ") has weight ", weights[e], " in edge feature column ", column,
+                  "; weights must be finite and non-negative");
+  }
+  g.adj.values = std::move(weights);
+}
+
 Graph cleanup(Graph g, const CleanupOptions& options) {
   std::vector<int64_t> origin;
   std::vector<int64_t>* traced = g.has_edge_features() ? &origin : nullptr;

@@ -20,6 +20,10 @@ std::vector<vid_t> largest_component(const CsrMatrix& a);                    // 
 Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices);  // keeps order
 // The steps asked for, in that order; edge features follow their entries.
 Graph cleanup(Graph g, const CleanupOptions& options);
+// Each entry's value set to column `column` of its edge features (weighted
+// sampling by an edge attribute); throws naming the column or the first entry
+// whose value is negative or not finite.
+void weigh_by_edge_feature(Graph& g, int64_t column);
 
 // Â = D^-1/2 (A + I) D^-1/2 with D the degrees of A + I (the GCN normalization).
 CsrMatrix gcn_normalize(const CsrMatrix& a);

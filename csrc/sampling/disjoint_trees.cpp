@@ -65,7 +65,8 @@ BulkSample minibatches_of_trees(const BulkSample& trees, const Offsets& minibatc
     for (int64_t r = 0; r < adj.rows; ++r) {
       row.clear();
       for (int64_t e = in.adj.rowptr[source_row[r]]; e < in.adj.rowptr[source_row[r] + 1]; ++e)
-        row.emplace_back(static_cast<col_t>(col_place[in.adj.colidx[e]]), in.adj.values.empty() ? 1.0f : in.adj.values[e]);
+        row.emplace_back(static_cast<col_t>(col_place[in.adj.colidx[e]]),
+                         in.adj.values.empty() ? 1.0f : in.adj.values[e]);
       std::sort(row.begin(), row.end());
       for (size_t t = 0; t < row.size(); ++t) {
         adj.colidx[adj.rowptr[r] + t] = row[t].first;
