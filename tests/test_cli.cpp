@@ -194,7 +194,7 @@ TEST(Cli, BenchSamplesByTime) {
   const auto last = run_cli(base + "--temporal last --vertex-times random:20", dir);
   EXPECT_EQ(last.exit_code, 0) << last.err;
   for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
-           {"--temporal uniform", "--temporal needs --vertex-times"},
+           {"--temporal uniform", "--temporal needs vertex times: the graph has none"},
            {"--vertex-times random:5", "--vertex-times needs --temporal"},
            {"--temporal uniform --vertex-times random:0", "random:MAX needs a positive integer MAX"},
            {"--temporal last --sampler ladies --samples 16 --vertex-times random:5", "cannot sample by time"},

@@ -220,6 +220,38 @@ TEST(OgbDataset, BrokenPartsAreOneLineErrorsNamingFileAndLine) {
 }
 
 // From the CLI: a dataset folder converts and samples (train_tests train on it).
+// raw/node_year.csv (ogbn-arxiv's) is the vertices' times: read, kept by .msg,
+// written back, and what --temporal samples and --time-split splits by.
+TEST(OgbDataset, NodeYearsAreVertexTimes) {
+  const std::string root = scratch_dir("ogb_years");
+  const std::string dir = root + "/ogbn_years";
+  Graph g = dataset();
+  g.vertex_times.resize(g.num_vertices());
+  for (int64_t v = 0; v < g.num_vertices(); ++v) g.vertex_times[v] = 2000 + (v * 13) % 20;
+  write_ogb_node_dataset(dir, g);
+  EXPECT_TRUE(fs::exists(dir + "/raw/node_year.csv.gz"));
+  const Graph read = read_graph(dir);
+  EXPECT_EQ(read.vertex_times, g.vertex_times);
+  write_binary_csr(root + "/d.msg", read);
+  EXPECT_EQ(read_graph(root + "/d.msg").vertex_times, g.vertex_times);
+
+  auto r = testing::run_cli("info -g " + root + "/d.msg", root);
+  EXPECT_NE(r.out.find("\"vertex_times\":true"), std::string::npos) << r.out;
+  r = testing::run_cli("bench -g " + dir + " --fanouts 3,2 -b 32 --temporal uniform", root);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"vertex_times\":\"graph\""), std::string::npos) << r.out;
+  r = testing::run_cli("train -g " + root +
+                           "/d.msg --fanouts 3,3 -b 16 --hidden 8 --epochs 2 --temporal last "
+                           "--time-split 2010,2015",
+                       root);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos) << r.out;
+
+  write_file(dir + "/raw", "node_year.csv", "2001\n2002\n");
+  fs::remove(dir + "/raw/node_year.csv.gz");
+  EXPECT_TRUE(throws_error_with([&] { read_graph(dir); }, {"node_year.csv", "2 year values for 300 vertices"}));
+}
+
 TEST(OgbDataset, ConvertsAndSamplesFromTheCli) {
   const std::string root = scratch_dir("ogb_cli");
   const std::string dir = root + "/ogbn_made";

@@ -78,6 +78,7 @@ void define_graph_class() {
       .def("features", [](const GraphPtr& g) { return g->features(); })
       .def("labels", [](const GraphPtr& g) { return g->labels(); })
       .def("edge_features", [](const GraphPtr& g) { return g->edge_features(); })
+      .def("vertex_times", [](const GraphPtr& g) { return g->vertex_times(); })
       .def("splits", [](const GraphPtr& g) { return g->splits(); })
       .def("save", [](const GraphPtr& g, const std::string& path, const at::Tensor& features, const at::Tensor& labels,
                       const c10::Dict<std::string, at::Tensor>& splits,
@@ -109,6 +110,7 @@ GraphHolder::GraphHolder(const at::Tensor& rowptr, const at::Tensor& col, const 
   features_ = at::empty({0}, at::kFloat);
   labels_ = at::empty({0}, at::kLong);
   edge_features_ = at::empty({0}, at::kFloat);
+  vertex_times_ = at::empty({0}, at::kLong);
 }
 
 GraphHolder::GraphHolder(Graph graph)
@@ -121,6 +123,13 @@ GraphHolder::GraphHolder(Graph graph)
                        ? vector_to_tensor(std::move(graph.edge_features)).view({adj_.nnz(), graph.edge_feature_dim})
                        : at::empty({0}, at::kFloat);
   for (auto& [name, ids] : graph.splits) splits_.insert(name, vector_to_tensor(std::move(ids)));
+  vertex_times_ = at::empty({0}, at::kLong);
+  if (graph.has_vertex_times()) {  // a neighbour is as late as its vertex (PyG's node-level time)
+    std::vector<vid_t> entry_times(adj_.nnz());
+    for (int64_t e = 0; e < adj_.nnz(); ++e) entry_times[e] = graph.vertex_times[adj_.colidx[e]];
+    set_entry_times(entry_times);
+    vertex_times_ = vector_to_tensor(std::move(graph.vertex_times));
+  }
 }
 
 void GraphHolder::save(const std::string& path, const at::Tensor& features, const at::Tensor& labels,

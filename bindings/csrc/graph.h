@@ -37,6 +37,7 @@ class GraphHolder : public torch::CustomClassHolder {
   const at::Tensor& labels() const { return labels_; }      // int64 [n], or [0]
   // float32 [nnz, d]: row e belongs to the adjacency's entry e (col()[e]); or [0].
   const at::Tensor& edge_features() const { return edge_features_; }
+  const at::Tensor& vertex_times() const { return vertex_times_; }  // int64 [n] (the graph's own), or [0]
   // The dataset's named vertex sets ("train", "valid", "test"), int64 ascending.
   const c10::Dict<std::string, at::Tensor>& splits() const { return splits_; }
   // Writes .msg: this adjacency and its edge features with the given features
@@ -83,6 +84,7 @@ class GraphHolder : public torch::CustomClassHolder {
   at::Tensor features_;
   at::Tensor labels_;
   at::Tensor edge_features_;
+  at::Tensor vertex_times_;
   c10::Dict<std::string, at::Tensor> splits_;
   c10::Device device_{c10::kCPU};
   std::shared_ptr<Backend> backend_;   // shared with the tensors that hold its device arrays

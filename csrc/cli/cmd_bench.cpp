@@ -262,7 +262,7 @@ void run_bench(BenchOptions& options) {
   auto backend = make_backend(options.sampler, g.adj);
   LocalGraph graph(*backend, g.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(options.sampler, graph);
-  options.sampler.epoch.times = make_epoch_times(options.temporal, g.adj, *backend, options.sampler.epoch.seed);
+  options.sampler.epoch.times = make_epoch_times(options.temporal, g, *backend, options.sampler.epoch.seed);
   if (!options.link.edge_seeds) {
     emit(bench_vertex_epoch(options, *backend, g, *sampler), options.plot);
     return;

@@ -116,7 +116,8 @@ void add_info_command(CLI::App& app) {
         .add("degree", degree_statistics(g.adj));
     add_vertex_data(info, g.feature_dim, g.labels, g.splits);
     info.add("edge_features", g.has_edge_features() ? g.num_edges() : int64_t{0})  // rows, one per nonzero
-        .add("edge_feature_dim", g.edge_feature_dim);
+        .add("edge_feature_dim", g.edge_feature_dim)
+        .add("vertex_times", g.has_vertex_times());
     if (msg::peek_version(source->spec) == msg::kGraphVersion) {  // how the file stores them
       const BinaryCsrInfo stored = read_binary_csr_info(source->spec);
       auto name = [](FeatureType t) { return t == FeatureType::float16 ? "float16" : "float32"; };

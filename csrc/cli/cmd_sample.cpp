@@ -31,7 +31,7 @@ void add_sample_command(CLI::App& app) {
     auto backend = make_backend(options->sampler, g.adj);
     LocalGraph graph(*backend, g.adj);
     std::unique_ptr<Sampler> sampler = make_sampler(options->sampler, graph);
-    options->sampler.epoch.times = make_epoch_times(options->temporal, g.adj, *backend, options->sampler.epoch.seed);
+    options->sampler.epoch.times = make_epoch_times(options->temporal, g, *backend, options->sampler.epoch.seed);
     const std::vector<vid_t> train = epoch_training_vertices(options->sampler, g.num_vertices());
     EpochIterator epoch(*sampler, make_context(options->sampler, *backend), train, options->sampler.epoch);
     AtomicDirectory out(options->out);  // whole or not at all: never mixed with an earlier run's files

@@ -360,7 +360,7 @@ void train_nodes(TrainCommandOptions& o, Communicator& comm) {
   auto backend = make_backend(o.sampler, data.graph.adj);  // may set the memory budget (cuda)
   LocalGraph graph(*backend, data.graph.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
-  o.sampler.epoch.times = make_epoch_times(o.temporal, data.graph.adj, *backend, o.sampler.epoch.seed);
+  o.sampler.epoch.times = make_epoch_times(o.temporal, data.graph, *backend, o.sampler.epoch.seed);
   MATSAMP_CHECK(o.time_split.empty() || o.sampler.epoch.times, "--time-split needs --temporal");
   if (!o.time_split.empty())
     set_split(data,

@@ -40,19 +40,23 @@ void add_temporal_options(CLI::App& command, TemporalOptions& options) {
       ->check(CLI::IsMember({"uniform", "last"}));
   command.add_option("--vertex-times", options.vertex_times,
                      "with --temporal, each vertex's time: a file of 'vertex time' lines, or random:MAX (uniform "
-                     "in [0, MAX), from --seed); a neighbour is as late as its vertex");
+                     "in [0, MAX), from --seed); default: the graph's own (an OGB folder's node_year, a .msg's); a "
+                     "neighbour is as late as its vertex");
 }
 
-std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const CsrMatrix& adj,
-                                                      Backend& backend, uint64_t seed) {
+std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const Graph& g, Backend& backend,
+                                                      uint64_t seed) {
   if (!options.requested()) return nullptr;
   MATSAMP_CHECK(!options.strategy.empty(), "--vertex-times needs --temporal uniform|last");
-  MATSAMP_CHECK(!options.vertex_times.empty(),
-                "--temporal needs --vertex-times: a file of 'vertex time' lines, or random:MAX");
+  MATSAMP_CHECK(!options.vertex_times.empty() || g.has_vertex_times(),
+                "--temporal needs vertex times: the graph has none (an OGB folder's node_year, a .msg's); give "
+                "--vertex-times FILE (one 'vertex time' line per vertex) or random:MAX");
+  const CsrMatrix& adj = g.adj;
   auto times = std::make_shared<TemporalEpoch>();
-  times->vertex_times = options.vertex_times.rfind("random:", 0) == 0
-                            ? random_vertex_times(options.vertex_times, adj.rows, seed)
-                            : read_vertex_times(options.vertex_times, adj.rows);
+  if (options.vertex_times.empty()) times->vertex_times = g.vertex_times;
+  else if (options.vertex_times.rfind("random:", 0) == 0)
+    times->vertex_times = random_vertex_times(options.vertex_times, adj.rows, seed);
+  else times->vertex_times = read_vertex_times(options.vertex_times, adj.rows);
   std::vector<int64_t> entry_times(adj.nnz());
 #pragma omp parallel for schedule(static)
   for (int64_t e = 0; e < adj.nnz(); ++e) entry_times[e] = times->vertex_times[adj.colidx[e]];
@@ -65,7 +69,8 @@ std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& opt
 
 void describe(const TemporalOptions& options, JsonObject& json) {
   if (options.strategy.empty()) return;
-  json.add("temporal", options.strategy).add("vertex_times", options.vertex_times);
+  json.add("temporal", options.strategy)
+      .add("vertex_times", options.vertex_times.empty() ? std::string("graph") : options.vertex_times);
 }
 
 }  // namespace matsamp::cli

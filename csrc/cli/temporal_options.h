@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "graph/graph.h"
 #include "sampling/epoch.h"
 #include "util/json.h"
 
@@ -18,10 +19,11 @@ struct TemporalOptions {
 };
 
 void add_temporal_options(CLI::App& command, TemporalOptions& options);
-// The epoch's times for the graph `adj` in `backend` (null without --temporal);
-// random times are drawn from `seed`. One-line errors for half-given options.
-std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const CsrMatrix& adj,
-                                                      Backend& backend, uint64_t seed);
+// The epoch's times for graph `g` in `backend` (null without --temporal): those
+// of --vertex-times, else the graph's own (Graph::vertex_times); random times are
+// drawn from `seed`. One-line errors for half-given options.
+std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const Graph& g, Backend& backend,
+                                                      uint64_t seed);
 // The options as JSON fields (none when untimed).
 void describe(const TemporalOptions& options, JsonObject& json);
 

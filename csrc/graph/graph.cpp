@@ -20,6 +20,8 @@ void validate(const Graph& g, const std::string& what) {
                 g.edge_feature_dim, " features");
   MATSAMP_CHECK(g.labels.empty() || static_cast<int64_t>(g.labels.size()) == n, what, ": ", g.labels.size(),
                 " labels for ", n, " vertices");
+  MATSAMP_CHECK(g.vertex_times.empty() || static_cast<int64_t>(g.vertex_times.size()) == n, what, ": ",
+                g.vertex_times.size(), " vertex times for ", n, " vertices");
   for (int64_t label : g.labels)
     MATSAMP_CHECK(label >= -1, what, ": label ", label, " is negative (-1 marks unlabelled)");
   for (const auto& [name, ids] : g.splits)

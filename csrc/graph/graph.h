@@ -19,6 +19,9 @@ struct Graph {
   int64_t edge_feature_dim = 0;      // 0 when the graph has none
   std::vector<float> edge_features;  // nnz * edge_feature_dim, row-major
   std::vector<int64_t> labels;       // empty, or one per vertex (-1 = unlabelled)
+  // Empty, or one per vertex: when it appears (ogbn-arxiv's year), what sampling
+  // by time keeps to (a seed's time, a neighbour's time).
+  std::vector<int64_t> vertex_times;
   // Named vertex sets a dataset ships ("train", "valid", "test"), ascending ids.
   std::map<std::string, std::vector<vid_t>> splits;
 
@@ -27,6 +30,7 @@ struct Graph {
   bool has_features() const { return feature_dim > 0; }
   bool has_edge_features() const { return edge_feature_dim > 0; }
   bool has_labels() const { return !labels.empty(); }
+  bool has_vertex_times() const { return !vertex_times.empty(); }
   bool has_split() const { return splits.count("train") > 0; }
   int64_t num_classes() const;  // 1 + max label, 0 without labels
 };

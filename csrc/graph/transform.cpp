@@ -157,6 +157,10 @@ Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices) {
     out.labels.resize(k);
     for (int64_t i = 0; i < k; ++i) out.labels[i] = g.labels[vertices[i]];
   }
+  if (g.has_vertex_times()) {
+    out.vertex_times.resize(k);
+    for (int64_t i = 0; i < k; ++i) out.vertex_times[i] = g.vertex_times[vertices[i]];
+  }
   for (const auto& [name, ids] : g.splits) {  // the kept members, renumbered
     std::vector<vid_t>& kept = out.splits[name];
     for (vid_t v : ids)

@@ -28,7 +28,8 @@ constexpr const char* kEdgeFeatures = "edge_features";
 constexpr const char* kHalfEdgeFeatures = "edge_features_f16";
 constexpr const char* kEdgeFeatureDim = "edge_feature_dim";  // int64[1]: the header has no field for it
 constexpr const char* kChunksPrefix = "chunks/";
-constexpr uint64_t kChunk = uint64_t{1} << 20;  // bytes per chunk checksum
+constexpr const char* kVertexTimes = "vertex_times";  // int64[n]: Graph::vertex_times
+constexpr uint64_t kChunk = uint64_t{1} << 20;        // bytes per chunk checksum
 
 uint64_t chunk_count(uint64_t bytes) { return (bytes + kChunk - 1) / kChunk; }
 
@@ -71,6 +72,7 @@ Layout parse_layout(const FileReader& file) {
                                                     {"features", section_bytes(path, feature_count, 4)},
                                                     {kHalfFeatures, section_bytes(path, feature_count, 2)},
                                                     {"labels", section_bytes(path, h.n, 8)},
+                                                    {kVertexTimes, section_bytes(path, h.n, 8)},
                                                     {kEdgeFeatures, section_bytes(path, edge_feature_count, 4)},
                                                     {kHalfEdgeFeatures, section_bytes(path, edge_feature_count, 2)}};
   for (const char* required : {"rowptr", "colidx"})
@@ -167,6 +169,8 @@ void write_binary_csr(const std::string& path, const Graph& g, FeatureType featu
     }
   }
   if (g.has_labels()) parts.push_back({"labels", g.labels.data(), g.labels.size() * sizeof(int64_t)});
+  if (g.has_vertex_times())
+    parts.push_back({kVertexTimes, g.vertex_times.data(), g.vertex_times.size() * sizeof(int64_t)});
   for (const auto& [name, ids] : g.splits) {
     MATSAMP_CHECK(name.size() + std::strlen(kSplitPrefix) < sizeof(Entry::name), path, ": split name '", name,
                   "' is too long");
@@ -207,6 +211,7 @@ Graph read_binary_csr(const std::string& path, const BinaryReadOptions& options)
     g.edge_features = read_feature_section(file, l, section, section == kHalfEdgeFeatures, edge_dim, "edge");
   }
   if (l.find("labels")) g.labels = copy_section<int64_t>(file, l, "labels");
+  if (l.find(kVertexTimes)) g.vertex_times = copy_section<int64_t>(file, l, kVertexTimes);
   for (const auto& [name, e] : l.sections) {
     if (name.rfind(kSplitPrefix, 0) == 0)
       g.splits[name.substr(std::strlen(kSplitPrefix))] = copy_section<vid_t>(file, l, name);

@@ -23,7 +23,8 @@
 // read back as float32), optional edge features: edge_feature_dim int64[1] (d)
 // with edge_features float[nnz*d] or edge_features_f16 uint16[nnz*d] (halves
 // when the vertex features are; row e belongs to the CSR entry e; readers
-// before edge features skip these sections), labels int64[n], split/<name> int64[]
+// before edge features skip these sections), labels int64[n], vertex_times
+// int64[n] (optional; readers before it skip it), split/<name> int64[]
 // (ascending ids), and for each of the first five chunks/<name> uint64[]: the
 // XXH3-64 of each MiB of that section, so that a reader of a part of it (a
 // block of rows) verifies what it reads.

@@ -64,6 +64,22 @@ std::vector<int64_t> read_label_column(const std::string& path, int64_t rows) {
   return labels;
 }
 
+std::vector<int64_t> read_integer_column(const std::string& path, int64_t rows, const char* what) {
+  TextReader in(path, Fields::csv);
+  std::vector<int64_t> values;
+  values.reserve(static_cast<size_t>(std::min<int64_t>(rows, int64_t{1} << 24)));
+  while (in.next_line()) {
+    if (static_cast<int64_t>(values.size()) == rows)
+      in.fail_here("more than the ", rows, " ", what, " values expected (one per vertex)");
+    const auto& t = in.tokens();
+    if (t.size() != 1) in.fail_here(t.size(), " columns; one ", what, " per vertex expected");
+    values.push_back(in.integer(t[0], what));
+  }
+  if (static_cast<int64_t>(values.size()) != rows)
+    fail(path, ": ", values.size(), " ", what, " values for ", rows, " vertices");
+  return values;
+}
+
 std::vector<int64_t> read_id_list(const std::string& path, int64_t bound) {
   TextReader in(path, Fields::csv);
   std::vector<int64_t> ids;

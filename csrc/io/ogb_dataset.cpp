@@ -88,6 +88,7 @@ Graph read_csv_form(const fs::path& raw, const ReadOptions& options) {
   set_edges(g, n, std::move(e.src), std::move(e.dst), std::move(e.weights), edge_rows, edge_dim);
   if (const std::string f = csv_file(raw, "node-feat"); !f.empty()) g.features = read_dense_rows(f, n, &g.feature_dim);
   if (const std::string l = csv_file(raw, "node-label"); !l.empty()) g.labels = read_label_column(l, n);
+  if (const std::string y = csv_file(raw, "node_year"); !y.empty()) g.vertex_times = read_integer_column(y, n, "year");
   return g;
 }
 

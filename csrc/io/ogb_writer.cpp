@@ -80,6 +80,9 @@ void write_ogb_node_dataset(const std::string& dir, const Graph& g, const OgbWri
   if (g.has_edge_features())  // in edge.csv's order, which is the CSR's
     files.features(files.file(raw, "edge-feat"), g.edge_features, g.num_edges(), g.edge_feature_dim);
   if (g.has_labels()) files.labels(files.file(raw, "node-label"), g.labels);
+  if (g.has_vertex_times())  // ogbn-arxiv's name for a vertex's time
+    files.lines(files.file(raw, "node_year"), g.num_vertices(),
+                [&](int64_t v, std::string& out) { append_number(out, g.vertex_times[v]), out += '\n'; });
   if (!g.splits.empty()) files.splits(fs::path(dir) / "split" / options.split_scheme, g.splits);
 }
 

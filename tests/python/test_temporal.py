@@ -45,6 +45,32 @@ def test_sample_bulk_keeps_every_layer_to_its_minibatchs_time(sampler):
     assert torch.equal(last[0].col, last[1].col)
 
 
+def test_a_loaded_graph_samples_by_its_node_years(tmp_path):
+    """An OGB folder's raw/node_year.csv is the graph's node_time: sampling by time
+    keeps every sampled neighbour to the seed's time without any argument for it."""
+    edge_index, node_time, _ = timed_graph(seed=9)
+    raw = tmp_path / "ogbn_years" / "raw"
+    raw.mkdir(parents=True)
+    (raw / "num-node-list.csv").write_text("120\n")
+    (raw / "edge.csv").write_text("".join(f"{u},{v}\n" for u, v in edge_index.t().tolist()))
+    (raw / "node_year.csv").write_text("".join(f"{t}\n" for t in node_time.tolist()))
+    graph = matsamp.Graph.load(str(tmp_path / "ogbn_years"))
+    assert torch.equal(graph.node_time, node_time)
+    seeds = torch.arange(0, 120, 3)
+    layers = matsamp.ops.sample_bulk(graph, "graphsage", seeds, torch.arange(seeds.numel() + 1), [4, 3],
+                                     seed_times=node_time[seeds])
+    rowptr, col = graph.csr()[:2]
+    sampled = 0
+    for layer in layers:
+        rows = torch.repeat_interleave(torch.arange(layer.rowptr.numel() - 1), layer.rowptr.diff())
+        tree = torch.searchsorted(layer.row_offsets, rows, right=True) - 1
+        neighbours = layer.vertices[layer.col.to(torch.int64)]
+        assert bool((node_time[neighbours] <= node_time[seeds][tree]).all())
+        sampled += neighbours.numel()
+    assert sampled > 100
+    assert matsamp.Graph.from_edge_index(edge_index, 120).node_time is None
+
+
 def test_temporal_errors_are_one_line():
     edge_index, node_time, _ = timed_graph()
     graph = matsamp.Graph.from_edge_index(edge_index, 120, node_time=node_time)

@@ -64,7 +64,9 @@ class Graph:
         self.edge_features = edge_features.to(self.device) if edge_features.dim() == 2 else None
         self.splits = {name: ids.to(self.device) for name, ids in (splits or {}).items()}
         self.edge_ids = None if edge_ids is None else edge_ids.to(self.device)
-        self.node_time = None  # from_edge_index's node_time, when given
+        # The node times sampling by time keeps to: the file's (Graph.load) or from_edge_index's node_time.
+        vertex_times = handle.vertex_times()
+        self.node_time = vertex_times.to(self.device) if vertex_times.numel() else None
 
     @classmethod
     def load(cls, path, *, labels_path=None, symmetrize=False, drop_self_loops=False,
@@ -72,7 +74,7 @@ class Graph:
         """Reads a graph or dataset with the C++ readers, as ``matsamp sample --graph PATH`` does.
 
         Args:
-            path: an OGB dataset folder as downloaded (``ogbn_arxiv/``: its features,
+            path: an OGB dataset folder as downloaded (``ogbn_arxiv/``: its features, node years,
                 labels and split come along), ``.npz`` (adjacency, optional features
                 and labels, as cora.npz), ``.mtx`` Matrix Market, ``.msg`` matsamp
                 binary, or an edge list (SNAP or CSV); text files may be gzip.
