@@ -221,7 +221,7 @@ TEST(OgbDataset, BrokenPartsAreOneLineErrorsNamingFileAndLine) {
 
 // From the CLI: a dataset folder converts and samples (train_tests train on it).
 // raw/node_year.csv (ogbn-arxiv's) is the vertices' times: read, kept by .msg,
-// written back, and what --temporal samples and --time-split splits by.
+// written back, and what --temporal samples by (train's use: TrainCli.TrainsByTime).
 TEST(OgbDataset, NodeYearsAreVertexTimes) {
   const std::string root = scratch_dir("ogb_years");
   const std::string dir = root + "/ogbn_years";
@@ -240,12 +240,6 @@ TEST(OgbDataset, NodeYearsAreVertexTimes) {
   r = testing::run_cli("bench -g " + dir + " --fanouts 3,2 -b 32 --temporal uniform", root);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"vertex_times\":\"graph\""), std::string::npos) << r.out;
-  r = testing::run_cli("train -g " + root +
-                           "/d.msg --fanouts 3,3 -b 16 --hidden 8 --epochs 2 --temporal last "
-                           "--time-split 2010,2015",
-                       root);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"summary\":true"), std::string::npos) << r.out;
 
   write_file(dir + "/raw", "node_year.csv", "2001\n2002\n");
   fs::remove(dir + "/raw/node_year.csv.gz");

@@ -57,6 +57,20 @@ TEST(TrainCli, TrainsByTime) {
   const int64_t train = std::stoll(r.err.substr(r.err.rfind(' ', at - 1) + 1));
   EXPECT_GT(train, 110);
   EXPECT_LT(train, 190);
+  // A graph's own vertex times (a .msg keeps them): --temporal needs no --vertex-times.
+  PlantedPartitionOptions planted;
+  planted.vertices = 300;
+  planted.classes = 3;
+  Graph g = generate_planted_partition(planted);
+  g.vertex_times.resize(g.num_vertices());
+  for (int64_t v = 0; v < g.num_vertices(); ++v) g.vertex_times[v] = 2000 + (v * 7) % 20;
+  write_binary_csr(dir + "/timed.msg", g);
+  const testing::CliResult own = testing::run_cli(
+      "train -g " + dir +
+          "/timed.msg --fanouts 5,5 -b 16 --hidden 16 --epochs 2 --temporal last --time-split 2010,2015",
+      dir);
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_NE(own.out.find("\"summary\":true"), std::string::npos) << own.out;
   for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
            {"--temporal uniform --vertex-times random:100 --evaluation full", "evaluates sampled minibatches"},
            {"--time-split 5,6", "--time-split needs --temporal"},
