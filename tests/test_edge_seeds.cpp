@@ -132,6 +132,24 @@ TEST(NegativeSampler, RejectsKnownEdgesWhenAsked) {
   }
 }
 
+// Negatives of a time: none later than it (redrawn; a vertex early enough is
+// always found here), and without times the draws of before.
+TEST(NegativeSampler, DrawsNoNegativeLaterThanItsEdge) {
+  const Graph g = cora();
+  const NegativeSampler negatives(g.adj, {1, NegativeDistribution::uniform, false});
+  std::vector<int64_t> times(g.adj.rows);
+  for (int64_t v = 0; v < g.adj.rows; ++v) times[v] = (v * 31) % 100;
+  int64_t redrawn = 0;
+  for (int64_t j = 0; j < 2000; ++j) {
+    const vid_t u = j % g.adj.rows, untimed = negatives.draw(u, 5, 0, 0, j, 0);
+    const vid_t timed = negatives.draw(u, 5, 0, 0, j, 0, &times, 20);
+    EXPECT_LE(times[timed], 20);
+    if (times[untimed] <= 20) EXPECT_EQ(timed, untimed);  // the first draw stands when early enough
+    redrawn += timed != untimed;
+  }
+  EXPECT_GT(redrawn, 1000);  // about 79% of first draws are too late
+}
+
 // Draw frequencies against the distribution: chi-square on karate, both kinds.
 TEST(NegativeSampler, DrawsFollowTheUniformAndDegreeDistributions) {
   const Graph g = read_graph(testing::data_file("karate.mtx"));

@@ -163,11 +163,13 @@ TORCH_LIBRARY(matsamp, m) {
   // it (rows and columns the blocks' vertices, entries located in the graph).
   m.def(
       "induced_subgraphs(__torch__.torch.classes.matsamp.Graph graph, Tensor vertices, Tensor offsets)" MATSAMP_SAMPLE_RETURNS);
-  // The negatives sample_edges would draw for these minibatches (same keys), alone.
+  // The negatives sample_edges would draw for these minibatches (same keys), alone;
+  // with each edge's time and the node times, none later than its edge (redrawn
+  // up to 64 times, as known edges are).
   m.def(
       "link_negatives(__torch__.torch.classes.matsamp.Graph graph, Tensor sources, Tensor edge_offsets, "
       "int first_minibatch, int epoch, int seed, int negatives, str negative_distribution, "
-      "bool reject_known_edges) -> Tensor");
+      "bool reject_known_edges, Tensor? edge_times=None, Tensor? node_time=None) -> Tensor");
   // The registered samplers' names, and each one's summary and sizes option.
   m.def("samplers() -> str[]", [] { return sampler_names(); });
   m.def("sampler_summary(str sampler) -> str",

@@ -76,7 +76,8 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
 // their layers (temporal link prediction samples each endpoint's tree itself).
 at::Tensor link_negatives(c10::intrusive_ptr<GraphHolder> graph_holder, const at::Tensor& sources,
                           const at::Tensor& edge_offsets, int64_t first_minibatch, int64_t epoch, int64_t seed,
-                          int64_t negatives, const std::string& negative_distribution, bool reject_known_edges) {
+                          int64_t negatives, const std::string& negative_distribution, bool reject_known_edges,
+                          const c10::optional<at::Tensor>& edge_times, const c10::optional<at::Tensor>& node_time) {
   const GraphHolder& graph = *graph_holder;
   const char* op = "matsamp.link_negatives";
   std::vector<vid_t> src = to_vertex_ids(on_host(sources), graph.adjacency().rows, op, "sources");
@@ -85,13 +86,25 @@ at::Tensor link_negatives(c10::intrusive_ptr<GraphHolder> graph_holder, const at
   TORCH_CHECK_VALUE(negatives > 0, op, ": negatives must be positive, got ", negatives);
   const uint64_t key = to_seed(seed, op);
   const uint32_t epoch_key = to_epoch(epoch, op);
+  TORCH_CHECK_VALUE(edge_times.has_value() == node_time.has_value(), op,
+                    ": edge_times and node_time come together (negatives no later than their edge)");
+  std::vector<int64_t> times, vertex_times;
+  if (edge_times.has_value()) {
+    times = to_int64_vector(on_host(*edge_times), op, "edge_times");
+    vertex_times = to_int64_vector(on_host(*node_time), op, "node_time");
+    TORCH_CHECK_VALUE(times.size() == src.size(), op, ": ", times.size(), " edge times for ", src.size(), " edges");
+    TORCH_CHECK_VALUE(static_cast<int64_t>(vertex_times.size()) == graph.adjacency().rows, op, ": ",
+                      vertex_times.size(), " node times for ", graph.adjacency().rows, " vertices");
+  }
   return translate_errors([&] {
     const NegativeSampler sampler(
         graph.adjacency(),
         NegativeOptions{negatives, parse_negative_distribution(negative_distribution), reject_known_edges});
     std::vector<vid_t> destinations = src;  // unused: the negatives depend on the sources only
-    EdgeBulk b = make_edge_bulk(std::move(src), std::move(destinations), std::move(offsets), first_minibatch, &sampler,
-                                {key, epoch_key, false, false});
+    EdgeBulkOptions options{key, epoch_key, false, false};
+    if (edge_times.has_value()) options.edge_times = &times, options.vertex_times = &vertex_times;
+    EdgeBulk b =
+        make_edge_bulk(std::move(src), std::move(destinations), std::move(offsets), first_minibatch, &sampler, options);
     return vector_to_tensor(std::move(b.negatives)).to(graph.device());
   });
 }

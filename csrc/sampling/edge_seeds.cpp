@@ -43,8 +43,8 @@ NegativeSampler::NegativeSampler(const CsrMatrix& adj, const NegativeOptions& op
   MATSAMP_CHECK(total > 0, "negative sampling by degree: the graph has no edges");
 }
 
-vid_t NegativeSampler::draw(vid_t source, uint64_t seed, uint32_t epoch, int64_t minibatch, int64_t j,
-                            int64_t i) const {
+vid_t NegativeSampler::draw(vid_t source, uint64_t seed, uint32_t epoch, int64_t minibatch, int64_t j, int64_t i,
+                            const std::vector<int64_t>* vertex_times, int64_t latest) const {
   const RandomKey key{seed, epoch, kNegativeTag, static_cast<uint64_t>(minibatch),
                       static_cast<uint64_t>(j * options_.per_positive + i)};
   vid_t v = 0;
@@ -57,7 +57,8 @@ vid_t NegativeSampler::draw(vid_t source, uint64_t seed, uint32_t epoch, int64_t
       v = std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin();
       v = std::min<vid_t>(v, adj_.rows - 1);
     }
-    if (!options_.reject_known_edges || !has_edge(adj_, source, v)) break;
+    const bool known = options_.reject_known_edges && has_edge(adj_, source, v);
+    if (!known && (!vertex_times || (*vertex_times)[v] <= latest)) break;
   }
   return v;
 }
@@ -85,8 +86,9 @@ EdgeBulk make_edge_bulk(std::vector<vid_t> sources, std::vector<vid_t> destinati
     const int64_t begin = b.edge_offsets[g], end = b.edge_offsets[g + 1];
     for (int64_t e = begin; e < end && kn > 0; ++e)
       for (int64_t i = 0; i < kn; ++i)
-        b.negatives[e * kn + i] =
-            negatives->draw(b.sources[e], options.seed, options.epoch, first_minibatch + g, e - begin, i);
+        b.negatives[e * kn + i] = negatives->draw(b.sources[e], options.seed, options.epoch, first_minibatch + g,
+                                                  e - begin, i, options.edge_times ? options.vertex_times : nullptr,
+                                                  options.edge_times ? (*options.edge_times)[e] : 0);
     // The seeds: sources, destinations and negatives of the minibatch, distinct, ascending.
     const int64_t seeds_begin = static_cast<int64_t>(b.seeds.size());
     b.seeds.insert(b.seeds.end(), b.sources.begin() + begin, b.sources.begin() + end);

@@ -35,8 +35,11 @@ class NegativeSampler {
   const NegativeOptions& options() const { return options_; }
   // Negative i of positive j (source `source`) of global minibatch m in epoch
   // `epoch`: key (seed, epoch, tag, m, j·k + i); with rejection, draws 1, 2, …
-  // (at most 64) replace one that is an edge source → destination.
-  vid_t draw(vid_t source, uint64_t seed, uint32_t epoch, int64_t minibatch, int64_t j, int64_t i) const;
+  // (at most 64) replace one that is an edge source → destination, and with
+  // `vertex_times`, one whose time is later than `latest` (a temporal positive's:
+  // PyG's rule for negatives of a time; after 64 the last draw stands).
+  vid_t draw(vid_t source, uint64_t seed, uint32_t epoch, int64_t minibatch, int64_t j, int64_t i,
+             const std::vector<int64_t>* vertex_times = nullptr, int64_t latest = 0) const;
   // The probability of drawing v (before rejection): for tests.
   double probability(vid_t v) const;
 
@@ -68,6 +71,10 @@ struct EdgeBulkOptions {
   uint32_t epoch = 0;
   bool exclude = true;           // the minibatch's positives out of its layers
   bool exclude_reverse = false;  // ... and their reverses (undirected graphs stored both ways)
+  // Temporal link prediction: each positive's time (edge_times[e]) and the vertices'
+  // times; its negatives are drawn no later than it (NegativeSampler::draw). Borrowed.
+  const std::vector<int64_t>* edge_times = nullptr;
+  const std::vector<int64_t>* vertex_times = nullptr;
 };
 
 // The bulk of minibatches first … first + k - 1 whose positives are `sources`

@@ -215,6 +215,8 @@ def test_link_neighbor_loader_samples_each_seed_edge_as_of_its_time(pyg):
                 else:
                     assert torch.equal(batch.seed_time, tree_time)
                     assert torch.equal(batch.n_id[batch.dst_neg_index], seeds[:, 2:])
+                if attr == "time":  # node-level: no negative later than its edge, as PyG's
+                    assert bool((data.time[seeds[:, 2:]] <= tree_time.unsqueeze(1)).all())
             assert sampled > 200
             again = list(LinkNeighborLoader(data, [4, 3], bulk_size=1, **kwargs))
             for a, b in zip(batches, again, strict=True):

@@ -131,21 +131,23 @@ class LinkLoader:
                 self.exclude_reverse, self.include_frontier, edge_positions, self.replace)
             yield first, ids, offsets, out
 
-    def _tree_bulks(self, epoch, edge_time=None, temporal_strategy="uniform"):
+    def _tree_bulks(self, epoch, edge_time=None, temporal_strategy="uniform", node_time=None):
         """Each call of the epoch sampled as disjoint trees (PyG's disjoint link
         sampling): edge e's trees are its source's, its destination's and its
         negatives', in that order, each keyed by its place in the epoch and, with
         edge_time, sampled as of edge_time[e] (no tree reaches past its edge's time), so the
         same seed gives the same trees whatever bulk_size. Yields (first minibatch,
         the seed edges' ids, edge offsets, the negatives [P, k], the trees' layers
-        with positions)."""
+        with positions). With node_time too, no negative is later than its edge."""
         per_edge = 2 + self.negatives
         device = self.graph.device
         for first, ids, offsets, place in self._calls(epoch):
             src, dst = self.edge_index[0, ids], self.edge_index[1, ids]
             negatives = (torch.ops.matsamp.link_negatives(
                 self.graph.handle, src, torch.tensor(offsets), first, epoch, self.seed, self.negatives,
-                self.negative_distribution, self.reject_known_edges).cpu() if self.negatives
+                self.negative_distribution, self.reject_known_edges,
+                None if node_time is None else edge_time[ids], None if node_time is None else node_time.cpu()).cpu()
+                if self.negatives
                 else torch.empty(0, dtype=torch.int64)).view(ids.numel(), self.negatives)
             trees = torch.cat([src.unsqueeze(1), dst.unsqueeze(1), negatives], dim=1).flatten()
             layers = ops.sample_bulk(self.graph, self.sampler, trees.to(device), torch.arange(trees.numel() + 1),

@@ -741,8 +741,8 @@ class LinkNeighborLoader(_Loader):
             (int64 ``[P]``; both or neither). Each tree is sampled as of its
             edge's time: no sampled edge (edge level) or neighbour (node level)
             is later. Batches add ``edge_label_time`` (binary or no negatives)
-            or ``seed_time`` (triplet). Negatives are drawn among all vertices,
-            as untimed.
+            or ``seed_time`` (triplet). With a node-level time, a negative is
+            no later than its edge either, as PyG's (redrawn up to 64 times).
         temporal_strategy: ``"uniform"`` or ``"last"``, as for :class:`NeighborLoader`.
         batch_size, shuffle, replace, directed, subgraph_type, sampler,
         bulk_size, seed, device, transform, weight_attr, num_workers, ...: as for
@@ -787,6 +787,7 @@ class LinkNeighborLoader(_Loader):
         if self._trees and "node_wise" not in ops.SAMPLER_TRAITS.get(sampler, ()):
             raise ValueError(f"disjoint sampling takes a node-wise sampler, not {sampler!r}")
         self._temporal_strategy = temporal_strategy
+        self._negative_time = times.get("node_time") if self._edge_label_time is not None else None
         graph = _sampling_graph(edge_index, num_nodes, device, _weights(data, weight_attr, edge_index), **times)
         self.device = graph.device
         self._subgraphs = _Subgraphs(data, graph, sampler, _subgraph_type(directed, subgraph_type, self._trees))
@@ -814,7 +815,7 @@ class LinkNeighborLoader(_Loader):
         per_edge = 2 + k
         epoch, self._sampler.epoch = self._sampler.epoch, self._sampler.epoch + 1
         for first, ids, edge_offsets, negatives, layers in self._sampler._tree_bulks(
-                epoch, self._edge_label_time, self._temporal_strategy):
+                epoch, self._edge_label_time, self._temporal_strategy, self._negative_time):
             tree_offsets = [per_edge * e for e in edge_offsets]
             for g, batch in enumerate(self._subgraphs.tree_batches(layers, tree_offsets)):
                 e0, e1 = edge_offsets[g], edge_offsets[g + 1]
