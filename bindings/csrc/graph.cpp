@@ -80,9 +80,10 @@ void define_graph_class() {
       .def("edge_features", [](const GraphPtr& g) { return g->edge_features(); })
       .def("vertex_times", [](const GraphPtr& g) { return g->vertex_times(); })
       .def("splits", [](const GraphPtr& g) { return g->splits(); })
-      .def("save", [](const GraphPtr& g, const std::string& path, const at::Tensor& features, const at::Tensor& labels,
-                      const c10::Dict<std::string, at::Tensor>& splits,
-                      bool half_features) { g->save(path, features, labels, splits, half_features); })
+      .def("save",
+           [](const GraphPtr& g, const std::string& path, const at::Tensor& features, const at::Tensor& labels,
+              const c10::Dict<std::string, at::Tensor>& splits, bool half_features,
+              const at::Tensor& vertex_times) { g->save(path, features, labels, splits, half_features, vertex_times); })
       .def("training_vertices",
            [](const GraphPtr& g, double fraction, int64_t seed) { return training_vertices_of(g, fraction, seed); })
       .def("set_entry_times",
@@ -133,7 +134,8 @@ GraphHolder::GraphHolder(Graph graph)
 }
 
 void GraphHolder::save(const std::string& path, const at::Tensor& features, const at::Tensor& labels,
-                       const c10::Dict<std::string, at::Tensor>& splits, bool half_features) const {
+                       const c10::Dict<std::string, at::Tensor>& splits, bool half_features,
+                       const at::Tensor& vertex_times) const {
   constexpr const char* op = "matsamp.Graph.save";
   Graph g;
   g.adj = adj_;
@@ -152,6 +154,8 @@ void GraphHolder::save(const std::string& path, const at::Tensor& features, cons
     g.edge_features.assign(edge_features_.data_ptr<float>(), edge_features_.data_ptr<float>() + edge_features_.numel());
   }
   if (labels.defined() && labels.numel() > 0) g.labels = to_int64_vector(labels.cpu(), op, "labels");
+  if (vertex_times.defined() && vertex_times.numel() > 0)
+    g.vertex_times = to_int64_vector(vertex_times.cpu(), op, "vertex_times");
   for (const auto& entry : splits) {
     std::vector<int64_t> ids = to_int64_vector(entry.value().cpu(), op, "splits");
     std::sort(ids.begin(), ids.end());

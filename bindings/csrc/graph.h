@@ -42,10 +42,10 @@ class GraphHolder : public torch::CustomClassHolder {
   const c10::Dict<std::string, at::Tensor>& splits() const { return splits_; }
   // Writes .msg: this adjacency and its edge features with the given features
   // ([n, f] float32, or empty; both stored as float16 with half_features),
-  // labels ([n] int64, or empty) and splits; atomic, ValueError on a mismatch, RuntimeError when the file
-  // cannot be written (or a feature is beyond float16's range).
+  // labels ([n] int64, or empty), splits and vertex times ([n] int64, or empty); atomic, ValueError on a
+  // mismatch, RuntimeError when the file cannot be written (or a feature is beyond float16's range).
   void save(const std::string& path, const at::Tensor& features, const at::Tensor& labels,
-            const c10::Dict<std::string, at::Tensor>& splits, bool half_features) const;
+            const c10::Dict<std::string, at::Tensor>& splits, bool half_features, const at::Tensor& vertex_times) const;
   // Where the graph lives and its samplers run: the CPU, or the CUDA device of
   // place_on_cuda().
   c10::Device device() const { return device_; }

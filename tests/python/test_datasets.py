@@ -111,8 +111,11 @@ def test_dataset_errors_name_the_file(ogb_folder, tmp_path):
     with pytest.raises(RuntimeError, match=r"raw/edge\.csv\.gz: missing"):
         matsamp.load_dataset(root)
     g = matsamp.Graph.from_edge_index(torch.tensor([[0], [1]]))
+    none = torch.empty(0, dtype=torch.long)
     with pytest.raises(ValueError, match="features must have shape"):
-        g.handle.save(str(tmp_path / "x.msg"), torch.ones(5, 2), torch.empty(0, dtype=torch.long), {}, False)
+        g.handle.save(str(tmp_path / "x.msg"), torch.ones(5, 2), none, {}, False, none)
+    with pytest.raises(ValueError, match="3 vertex times for 2 vertices"):
+        g.handle.save(str(tmp_path / "x.msg"), torch.empty(0), none, {}, False, torch.tensor([1, 2, 3]))
     with pytest.raises(RuntimeError, match="cannot"):
         g.save(tmp_path / "no" / "such" / "dir" / "x.msg")
 

@@ -69,6 +69,12 @@ def test_a_loaded_graph_samples_by_its_node_years(tmp_path):
         sampled += neighbours.numel()
     assert sampled > 100
     assert matsamp.Graph.from_edge_index(edge_index, 120).node_time is None
+    # Saved and loaded again, from a file or from from_edge_index's node_time.
+    graph.save(tmp_path / "years.msg")
+    assert torch.equal(matsamp.Graph.load(str(tmp_path / "years.msg")).node_time, node_time)
+    made = matsamp.Graph.from_edge_index(edge_index, 120, node_time=node_time)
+    made.save(tmp_path / "made.msg")
+    assert torch.equal(matsamp.Graph.load(str(tmp_path / "made.msg")).node_time, node_time)
 
 
 def test_temporal_errors_are_one_line():

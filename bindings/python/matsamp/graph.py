@@ -108,8 +108,9 @@ class Graph:
                    labels if labels.numel() else None, device, dict(handle.splits()))
 
     def save(self, path, *, features_dtype=torch.float32):
-        """Writes the graph with its features, edge features, labels and splits as one ``.msg``
-        file (what ``matsamp convert`` writes; the CLI and :meth:`load` read it).
+        """Writes the graph with its features, edge features, labels, splits and node times
+        (``node_time``) as one ``.msg`` file (what ``matsamp convert`` writes; the CLI
+        and :meth:`load` read it).
         The file appears whole or not at all.
 
         Args:
@@ -130,7 +131,8 @@ class Graph:
                          empty if self.features is None else self.features.float().cpu(),
                          empty.long() if self.labels is None else self.labels.cpu(),
                          {name: ids.cpu() for name, ids in self.splits.items()},
-                         features_dtype == torch.float16)
+                         features_dtype == torch.float16,
+                         empty.long() if self.node_time is None else self.node_time.cpu())
 
     @classmethod
     def from_csr(cls, rowptr, col, value=None, *, features=None, labels=None, device="cpu"):
