@@ -21,14 +21,18 @@ std::vector<int64_t> hop_major_places(const std::vector<Offsets>& tree_offsets, 
     if (hop == 0) return 1;
     return tree_offsets[hop - 1][t + 1] - tree_offsets[hop - 1][t];
   };
-  for (size_t g = 0; g + 1 < minibatch_trees.size(); ++g) {
+  const int64_t minibatches = static_cast<int64_t>(minibatch_trees.size()) - 1;
+  bool framed = true;  // every tree's list starts with its frontier (checked after: no throw in a parallel loop)
+#pragma omp parallel for schedule(dynamic, 1) reduction(&& : framed)
+  for (int64_t g = 0; g < minibatches; ++g) {
     const int64_t t0 = minibatch_trees[g], t1 = minibatch_trees[g + 1];
     int64_t at = offsets[t0];  // the minibatch's block starts where its first tree did
     for (int hop = 0; hop <= layer + 1; ++hop)
       for (int64_t t = t0; t < t1; ++t)
-        for (int64_t i = size(hop - 1, t); i < size(hop, t); ++i) place[offsets[t] + i] = at++;
-    MATSAMP_CHECK(at == offsets[t1], "disjoint trees: layer ", layer, " of a tree does not start with its frontier");
+        for (int64_t i = size(hop - 1, t); i < size(hop, t) && at < offsets[t1]; ++i) place[offsets[t] + i] = at++;
+    framed = framed && at == offsets[t1];
   }
+  MATSAMP_CHECK(framed, "disjoint trees: layer ", layer, " of a tree does not start with its frontier");
   return place;
 }
 
@@ -53,16 +57,20 @@ BulkSample minibatches_of_trees(const BulkSample& trees, const Offsets& minibatc
     const std::vector<int64_t> col_place = hop_major_places(tree_offsets, l, minibatch_trees);
     SampledLayer layer{CsrMatrix(in.adj.rows, in.adj.cols), joined(in.row_offsets, minibatch_trees),
                        joined(in.col_offsets, minibatch_trees), std::vector<vid_t>(in.vertices.size())};
-    for (size_t j = 0; j < in.vertices.size(); ++j) layer.vertices[col_place[j]] = in.vertices[j];
+    const int64_t vertices = static_cast<int64_t>(in.vertices.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t j = 0; j < vertices; ++j) layer.vertices[col_place[j]] = in.vertices[j];
     // Rows move to their place in the previous layer's list, columns to theirs, each row sorted again.
     std::vector<int64_t> source_row(in.adj.rows);
+#pragma omp parallel for schedule(static)
     for (int64_t r = 0; r < in.adj.rows; ++r) source_row[row_place[r]] = r;
     CsrMatrix& adj = layer.adj;
     for (int64_t r = 0; r < adj.rows; ++r) adj.rowptr[r + 1] = adj.rowptr[r] + in.adj.row_nnz(source_row[r]);
     adj.colidx.resize(in.adj.nnz());
     adj.values.resize(in.adj.values.size());
-    std::vector<std::pair<col_t, float>> row;
+#pragma omp parallel for schedule(dynamic, 1024)
     for (int64_t r = 0; r < adj.rows; ++r) {
+      thread_local std::vector<std::pair<col_t, float>> row;
       row.clear();
       for (int64_t e = in.adj.rowptr[source_row[r]]; e < in.adj.rowptr[source_row[r] + 1]; ++e)
         row.emplace_back(static_cast<col_t>(col_place[in.adj.colidx[e]]),
