@@ -307,9 +307,7 @@ TEST(TemporalEpoch, EverySeedIsSampledAsOfItsTime) {
   const auto sampler = make_sampler("graphsage", graph, SamplerParams().set("fanouts", std::vector<int64_t>{4, 3}));
   std::vector<int64_t> vertex_times(adj.rows);
   for (int64_t v = 0; v < adj.rows; ++v) vertex_times[v] = (v * 7919) % 100;
-  std::vector<int64_t> entry_times(adj.nnz());
-  for (int64_t e = 0; e < adj.nnz(); ++e) entry_times[e] = vertex_times[adj.colidx[e]];
-  TimeOrder order = time_order(adj, entry_times);
+  TimeOrder order = time_order(adj, column_times(adj, vertex_times));
   auto times = std::make_shared<TemporalEpoch>();
   times->order = backend->upload_ids(std::move(order.order));
   times->sorted_times = backend->upload_ids(std::move(order.sorted_times));

@@ -126,9 +126,7 @@ GraphHolder::GraphHolder(Graph graph)
   for (auto& [name, ids] : graph.splits) splits_.insert(name, vector_to_tensor(std::move(ids)));
   vertex_times_ = at::empty({0}, at::kLong);
   if (graph.has_vertex_times()) {  // a neighbour is as late as its vertex (PyG's node-level time)
-    std::vector<vid_t> entry_times(adj_.nnz());
-    for (int64_t e = 0; e < adj_.nnz(); ++e) entry_times[e] = graph.vertex_times[adj_.colidx[e]];
-    set_entry_times(entry_times);
+    set_entry_times(column_times(adj_, graph.vertex_times));
     vertex_times_ = vector_to_tensor(std::move(graph.vertex_times));
   }
 }

@@ -1,5 +1,8 @@
 #include "cli/temporal_options.h"
 
+#include <charconv>
+#include <string_view>
+
 #include "core/philox.h"
 #include "io/graph_io.h"
 #include "ops/ops.h"
@@ -12,14 +15,10 @@ constexpr uint32_t kVertexTimeTag = 0x7E11u;  // random vertex times' stream
 
 // random:MAX: vertex v's time uniform in [0, MAX), from (seed, v).
 std::vector<int64_t> random_vertex_times(const std::string& spec, int64_t n, uint64_t seed) {
+  const std::string_view digits = std::string_view(spec).substr(7);  // after "random:"
   int64_t max = 0;
-  try {
-    size_t used = 0;
-    max = std::stoll(spec.substr(7), &used);
-    if (used != spec.size() - 7) max = 0;
-  } catch (const std::exception&) {
-    max = 0;
-  }
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), max);
+  if (ec != std::errc() || end != digits.data() + digits.size()) max = 0;
   MATSAMP_CHECK(max > 0, "--vertex-times ", spec, ": random:MAX needs a positive integer MAX");
   std::vector<int64_t> times(n);
 #pragma omp parallel for schedule(static)
@@ -57,10 +56,7 @@ std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& opt
   else if (options.vertex_times.rfind("random:", 0) == 0)
     times->vertex_times = random_vertex_times(options.vertex_times, adj.rows, seed);
   else times->vertex_times = read_vertex_times(options.vertex_times, adj.rows);
-  std::vector<int64_t> entry_times(adj.nnz());
-#pragma omp parallel for schedule(static)
-  for (int64_t e = 0; e < adj.nnz(); ++e) entry_times[e] = times->vertex_times[adj.colidx[e]];
-  TimeOrder order = time_order(adj, entry_times);
+  TimeOrder order = time_order(adj, column_times(adj, times->vertex_times));
   times->order = backend.upload_ids(std::move(order.order));
   times->sorted_times = backend.upload_ids(std::move(order.sorted_times));
   times->strategy = parse_temporal_strategy(options.strategy);

@@ -144,6 +144,9 @@ struct TimeOrder {
   std::vector<vid_t> sorted_times;
 };
 TimeOrder time_order(const CsrMatrix& a, const std::vector<int64_t>& entry_times);
+// Each entry's time from its column vertex's (PyG's node-level time: a neighbour
+// is as late as its vertex), what time_order takes.
+std::vector<int64_t> column_times(const CsrMatrix& a, const std::vector<int64_t>& vertex_times);
 
 // Temporal sampling: row rows[i] of block g draws only among its entries whose
 // time is at most bounds[g] (its minibatch's, or with one seed per block its

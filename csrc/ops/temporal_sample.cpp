@@ -28,6 +28,15 @@ TimeOrder time_order(const CsrMatrix& a, const std::vector<int64_t>& entry_times
   return out;
 }
 
+std::vector<int64_t> column_times(const CsrMatrix& a, const std::vector<int64_t>& vertex_times) {
+  MATSAMP_CHECK(static_cast<int64_t>(vertex_times.size()) == a.cols, "column_times: ", vertex_times.size(),
+                " vertex times for ", a.cols, " columns");
+  std::vector<int64_t> times(a.nnz());
+#pragma omp parallel for schedule(static)
+  for (int64_t e = 0; e < a.nnz(); ++e) times[e] = vertex_times[a.colidx[e]];
+  return times;
+}
+
 TemporalStrategy parse_temporal_strategy(const std::string& name) {
   if (name == "uniform") return TemporalStrategy::uniform;
   if (name == "last") return TemporalStrategy::last;
