@@ -98,8 +98,9 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
                                 int64_t end, uint32_t epoch, const TemporalEpoch& times) {
   const TemporalSampler& temporal = require_capability<TemporalSampler>(sampler);
-  auto [seeds, offsets] = order.seeds(first, end);
+  auto [seeds, minibatch_offsets] = order.seeds(first, end);
   if (first == end) return Bulk{first, {}, {0}, {}};
+  const Offsets& offsets = minibatch_offsets;  // a lambda may not capture a structured binding (C++17)
   const int64_t trees = static_cast<int64_t>(seeds.size());
   Offsets tree_offsets(trees + 1);
   std::iota(tree_offsets.begin(), tree_offsets.end(), 0);
