@@ -50,6 +50,10 @@ class DistributedBackend final : public Backend {
     return local_->select_rows_by_key(m, keys, rows);
   }
   Ids sequence_ids(int64_t n) override { return local_->sequence_ids(n); }
+  Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) override {
+    return local_->sequence_runs(starts, run_offsets);
+  }
+  Ids gather_ids(const Ids& ids, const Ids& at) override { return local_->gather_ids(ids, at); }
   Matrix add_entries(const Matrix& a, const Matrix& b) override { return local_->add_entries(a, b); }
   Ids first_columns(const Matrix& m, const Ids& fallback) override { return local_->first_columns(m, fallback); }
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override;

@@ -131,6 +131,24 @@ class CudaBackend final : public Backend {
     return wrap_array(gpu::sequence_ids(engine_, n)).set_bound(n);
   }
 
+  Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) override {
+    const DeviceScope scope(engine_);
+    const int64_t bound = check_sequence_runs(starts, run_offsets);  // from the host's run list
+    const DeviceArray<int64_t> dstarts = gpu::to_device(engine_, starts);
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, run_offsets);
+    return wrap_array(gpu::sequence_runs(engine_, dstarts.data(),
+                                         {doffsets.data(), static_cast<int64_t>(starts.size()), run_offsets.back()}))
+        .set_bound(bound);
+  }
+
+  Ids gather_ids(const Ids& ids, const Ids& at) override {
+    const DeviceScope scope(engine_);
+    check_ids(at, ids.size(), "gather_ids", "position", std::to_string(ids.size()) + " ids");
+    return wrap_array(
+               gpu::gather_ids(engine_, device(ids, "gather_ids").data(), device(at, "gather_ids").data(), at.size()))
+        .set_bound(ids.bound());
+  }
+
   Matrix add_entries(const Matrix& a, const Matrix& b) override {
     const DeviceScope scope(engine_);
     MATSAMP_CHECK(a.rows() == b.rows() && a.cols() == b.cols(), "add_entries: A is ", a.shape(), ", B is ", b.shape());

@@ -131,6 +131,12 @@ class HostOps {
     return b_.to_host(b_.mask_entries(b_.upload(p), b_.upload(mask)));
   }
   std::vector<vid_t> sequence_ids(int64_t n) { return b_.ids_to_host(b_.sequence_ids(n)); }
+  std::vector<vid_t> sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) {
+    return b_.ids_to_host(b_.sequence_runs(starts, run_offsets));
+  }
+  std::vector<vid_t> gather_ids(const std::vector<vid_t>& ids, const std::vector<vid_t>& at) {
+    return b_.ids_to_host(b_.gather_ids(b_.upload_ids(ids), b_.upload_ids(at)));
+  }
   CsrMatrix add_entries(const CsrMatrix& a, const CsrMatrix& c) {
     return b_.to_host(b_.add_entries(b_.upload(a), b_.upload(c)));
   }

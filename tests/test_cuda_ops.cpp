@@ -762,6 +762,21 @@ TEST_F(CudaMasks, KeyedRowsAndMaskedEntriesEqualTheCpu) {
   EXPECT_EQ(cuda_ops->mask_entries(p, mask), cpu_ops->mask_entries(p, mask));
   EXPECT_EQ(cuda_ops->sequence_ids(1000), cpu_ops->sequence_ids(1000));
   EXPECT_TRUE(cuda_ops->sequence_ids(0).empty());
+  // Runs of every length (empty ones included) and a gather through them.
+  std::mt19937_64 rng(9);
+  std::vector<int64_t> starts;
+  Offsets run_offsets{0};
+  for (int i = 0; i < 3000; ++i) {
+    starts.push_back(static_cast<int64_t>(rng() % 5000));
+    run_offsets.push_back(run_offsets.back() + static_cast<int64_t>(rng() % 7));
+  }
+  const std::vector<vid_t> runs = cpu_ops->sequence_runs(starts, run_offsets);
+  EXPECT_EQ(cuda_ops->sequence_runs(starts, run_offsets), runs);
+  const std::vector<vid_t> ids = strided(100000, 5006, 3);
+  EXPECT_EQ(cuda_ops->gather_ids(ids, runs), cpu_ops->gather_ids(ids, runs));
+  EXPECT_TRUE(cuda_ops->sequence_runs({}, {0}).empty());
+  testing::expect_error([&] { cuda_ops->gather_ids(ids, {5006}); },
+                        "gather_ids: position 5006 out of range for 5006 ids");
 }
 
 // ---- random walks' steps ---------------------------------------------------------

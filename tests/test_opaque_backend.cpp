@@ -12,6 +12,8 @@
 #include "hetero_test_graph.h"
 #include "io/graph_io.h"
 #include "reference.h"
+#include "sampling/capabilities.h"
+#include "sampling/epoch.h"
 #include "sampling/fingerprint.h"
 #include "sampling/hetero_layer_wise.h"
 #include "sampling/hetero_neighbor.h"
@@ -50,6 +52,10 @@ class OpaqueBackend final : public Backend {
     return seal(inner_->select_rows_by_key(open(m), open(keys), open(rows)));
   }
   Ids sequence_ids(int64_t n) override { return seal(inner_->sequence_ids(n)); }
+  Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) override {
+    return seal(inner_->sequence_runs(starts, run_offsets));
+  }
+  Ids gather_ids(const Ids& ids, const Ids& at) override { return seal(inner_->gather_ids(open(ids), open(at))); }
   Matrix add_entries(const Matrix& a, const Matrix& b) override { return seal(inner_->add_entries(open(a), open(b))); }
   Ids first_columns(const Matrix& m, const Ids& fallback) override {
     return seal(inner_->first_columns(open(m), open(fallback)));
@@ -275,6 +281,9 @@ TEST(OpaqueBackend, EveryOpGivesTheReferenceResult) {
   const CsrMatrix mask = testing::random_csr(static_cast<int64_t>(rows.size()), 60, 0.3, 7);
   EXPECT_EQ(b.to_host(b.mask_entries(b.select_rows(da, drows), b.upload(mask))), mask_entries(selected, mask));
   EXPECT_EQ(b.ids_to_host(b.sequence_ids(4)), sequence_ids(4));
+  const Ids runs = b.sequence_runs({4, 0, 1}, {0, 2, 2, 5});
+  EXPECT_EQ(b.ids_to_host(runs), sequence_runs({4, 0, 1}, {0, 2, 2, 5}));
+  EXPECT_EQ(b.ids_to_host(b.gather_ids(drows, runs)), gather_ids(rows, sequence_runs({4, 0, 1}, {0, 2, 2, 5})));
   EXPECT_EQ(b.to_host(b.add_entries(da, b.upload(testing::random_csr(60, 60, 0.1, 8)))),
             add_entries(a, testing::random_csr(60, 60, 0.1, 8)));
   EXPECT_EQ(b.ids_to_host(b.first_columns(b.select_rows(da, drows), drows)), first_columns(selected, rows));
@@ -452,6 +461,48 @@ TEST(OpaqueBackend, LinkExclusionStaysInTheBackend) {
     EXPECT_EQ(while_sampling.syncs, 0);
   }
   EXPECT_EQ(excluding, 5) << "graphsage, labor, dgs, ladies and fastgcn exclude edges";
+}
+
+// An epoch by time (sample_minibatches_by_time: a tree per seed, merged into
+// its minibatches by backend ops) gives the CPU's minibatches on the sealed
+// backend for every temporal sampler and strategy, and copies nothing between
+// its seeds' upload and its result.
+TEST(OpaqueBackend, TemporalEpochStaysInTheBackend) {
+  const CoraBulk cora;
+  std::vector<int64_t> vertex_times(cora.adj.rows);
+  for (int64_t v = 0; v < cora.adj.rows; ++v) vertex_times[v] = (v * 7919) % 50;
+  const auto times_in = [&](Backend& backend, TemporalStrategy strategy) {
+    TimeOrder order = time_order(cora.adj, column_times(cora.adj, vertex_times));
+    return TemporalEpoch{backend.upload_ids(std::move(order.order)), backend.upload_ids(std::move(order.sorted_times)),
+                         vertex_times, strategy};
+  };
+  const EpochOrder order(cora.seeds, 70);
+  int temporal = 0;
+  for (const std::string& name : sampler_names()) {
+    testing::TestSampler sampler(name, cora.adj, small_layers(), 31);
+    if (!find_capability<TemporalSampler>(sampler.on_cpu())) continue;
+    ++temporal;
+    for (TemporalStrategy strategy : {TemporalStrategy::uniform, TemporalStrategy::last}) {
+      if (name == "labor" && strategy == TemporalStrategy::last) continue;  // LABOR draws uniformly only
+      SCOPED_TRACE(name + (strategy == TemporalStrategy::last ? " last" : " uniform"));
+      OpaqueBackend opaque;
+      testing::BoundSampler bound = sampler.bind(opaque);
+      StepStats stats;
+      bound.context.stats = &stats;
+      Bulk bulk = sample_minibatches_by_time(*bound.sampler, bound.context, order, 1, order.num_minibatches(), 2,
+                                             times_in(opaque, strategy));
+      EXPECT_EQ(stats.transfers.copies, 0) << "a step left the backend";
+      EXPECT_EQ(opaque.downloads(), 0);
+      testing::BoundSampler on_cpu = sampler.bind(sampler.cpu());
+      Fingerprint got, want;
+      got.add(to_host(opaque, std::move(bulk)));
+      want.add(to_host(sampler.cpu(),
+                       sample_minibatches_by_time(*on_cpu.sampler, on_cpu.context, order, 1, order.num_minibatches(), 2,
+                                                  times_in(sampler.cpu(), strategy))));
+      EXPECT_EQ(got.value(), want.value());
+    }
+  }
+  EXPECT_EQ(temporal, 2) << "graphsage and labor sample by time";
 }
 
 // The heterogeneous samplers (node-wise and HGT's layer-wise) give the CPU's

@@ -330,6 +330,7 @@ TEST(TemporalEpoch, EverySeedIsSampledAsOfItsTime) {
   for (const BulkSample& bulk : bulks) {
     for (int64_t g = 0; g < bulk.count(); ++g, ++minibatches) {
       const Minibatch mb = extract_minibatch(bulk, g);
+      EXPECT_EQ(mb.id, minibatches) << "a minibatch keeps its id in the epoch";
       int64_t latest = 0;
       for (vid_t s : mb.seeds) latest = std::max(latest, vertex_times[s]);
       // Layer 0's row i is seed i: its neighbours no later than it.

@@ -124,6 +124,9 @@ class Backend {
   virtual Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) = 0;
   // The ids 0 … n - 1 (ops.h: sequence_ids).
   virtual Ids sequence_ids(int64_t n) = 0;
+  // Runs of consecutive ids, and ids in the order of positions (ops.h: sequence_runs, gather_ids).
+  virtual Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) = 0;
+  virtual Ids gather_ids(const Ids& ids, const Ids& at) = 0;
   // A + B and each row's first column (ops.h: add_entries, first_columns).
   virtual Matrix add_entries(const Matrix& a, const Matrix& b) = 0;
   virtual Ids first_columns(const Matrix& m, const Ids& fallback) = 0;

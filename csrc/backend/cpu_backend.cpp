@@ -46,6 +46,12 @@ class CpuBackend final : public Backend {
         matsamp::select_rows_by_key(host(m, op), host(keys.ids, op), keys.offsets, host(rows.ids, op), rows.offsets));
   }
   Ids sequence_ids(int64_t n) override { return wrap_array(matsamp::sequence_ids(n)); }
+  Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) override {
+    return wrap_array(matsamp::sequence_runs(starts, run_offsets));
+  }
+  Ids gather_ids(const Ids& ids, const Ids& at) override {
+    return wrap_array(matsamp::gather_ids(host(ids, "gather_ids"), host(at, "gather_ids")));
+  }
   Matrix add_entries(const Matrix& a, const Matrix& b) override {
     return wrap(matsamp::add_entries(host(a, "add_entries"), host(b, "add_entries")));
   }

@@ -1,5 +1,7 @@
 #include "ops/op_checks.h"
 
+#include <algorithm>
+
 namespace matsamp {
 
 void check_sample_keys(const SampleKeys& keys, int64_t s, const char* op) {
@@ -34,6 +36,18 @@ void check_select_rows_by_key(int64_t matrix_rows, int64_t keys, const Offsets& 
 void check_ids_below(const std::vector<vid_t>& ids, int64_t bound, const char* op, const char* what,
                      const std::string& of) {
   for (vid_t v : ids) MATSAMP_CHECK(v >= 0 && v < bound, op, ": ", what, " ", v, " out of range for ", of);
+}
+
+int64_t check_sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) {
+  MATSAMP_CHECK(run_offsets.size() == starts.size() + 1, "sequence_runs: ", run_offsets.size(), " run offsets for ",
+                starts.size(), " runs");
+  check_block_offsets(run_offsets, run_offsets.back(), "sequence_runs", "run offsets");
+  int64_t bound = 0;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    MATSAMP_CHECK(starts[i] >= 0, "sequence_runs: run ", i, " starts at ", starts[i]);
+    if (run_offsets[i] < run_offsets[i + 1]) bound = std::max(bound, starts[i] + run_offsets[i + 1] - run_offsets[i]);
+  }
+  return bound;
 }
 
 void check_row_ids(const CsrMatrix& a, const std::vector<vid_t>& rows, const char* op) {

@@ -18,6 +18,10 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
 void check_ids_below(const std::vector<vid_t>& ids, int64_t bound, const char* op, const char* what,
                      const std::string& of);
 
+// sequence_runs' runs: one start ≥ 0 per run, offsets from 0 that never
+// decrease. Returns a bound of the ids (one past the largest).
+int64_t check_sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets);
+
 // entry_positions' shapes: one row id per row and one column id per column of s.
 void check_entry_positions(int64_t s_rows, int64_t s_cols, int64_t rows, int64_t columns);
 

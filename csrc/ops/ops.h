@@ -59,6 +59,15 @@ CsrMatrix select_rows_by_key(const CsrMatrix& m, const std::vector<vid_t>& keys,
 // over masked rows, whose row i is frontier row i).
 std::vector<vid_t> sequence_ids(int64_t n);
 
+// Runs of consecutive ids: run i is starts[i], starts[i] + 1, … up to its length
+// run_offsets[i + 1] − run_offsets[i], the runs one after the other.
+// sequence_ids(n) is the one run {0} of length n; pieces of an id list taken in a
+// new order (disjoint trees' items hop by hop) are runs of positions.
+std::vector<vid_t> sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets);
+
+// ids[at[0]], ids[at[1]], …: an id list in the order of the positions `at`.
+std::vector<vid_t> gather_ids(const std::vector<vid_t>& ids, const std::vector<vid_t>& at);
+
 // A + B (same shape): row i holds the columns of row i of either, with the sum
 // of their values where both have one (a + b in float). A random walk's visits,
 // step by step.

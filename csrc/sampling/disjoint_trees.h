@@ -8,9 +8,10 @@
 
 namespace matsamp {
 
-// `trees`: one block per tree (seed); minibatch g holds trees
-// [minibatch_trees[g], minibatch_trees[g + 1]). A vertex two trees reach is in
-// the minibatch once per tree.
-BulkSample minibatches_of_trees(const BulkSample& trees, const Offsets& minibatch_trees);
+// `trees`: one block per tree (seed); minibatch g (global id first_minibatch + g)
+// holds trees [minibatch_trees[g], minibatch_trees[g + 1]). A vertex two trees reach is in
+// the minibatch once per tree. The merge runs as ops of the trees' backend
+// (runs of positions, a gather, a row and column extraction): nothing leaves it.
+Bulk minibatches_of_trees(Backend& backend, Bulk trees, const Offsets& minibatch_trees, int64_t first_minibatch);
 
 }  // namespace matsamp

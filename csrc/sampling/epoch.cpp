@@ -98,9 +98,9 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
                                 int64_t end, uint32_t epoch, const TemporalEpoch& times) {
   const TemporalSampler& temporal = require_capability<TemporalSampler>(sampler);
-  auto [seeds, minibatch_offsets] = order.seeds(first, end);
+  auto [seeds, offsets] = order.seeds(first, end);
   if (first == end) return Bulk{first, {}, {0}, {}};
-  const Offsets& offsets = minibatch_offsets;  // a lambda may not capture a structured binding (C++17)
+  const Offsets& minibatch_offsets = offsets;  // a lambda may not capture a structured binding (C++17)
   const int64_t trees = static_cast<int64_t>(seeds.size());
   Offsets tree_offsets(trees + 1);
   std::iota(tree_offsets.begin(), tree_offsets.end(), 0);
@@ -110,15 +110,9 @@ Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const Epoc
   const SeedBatch uploaded = upload_seeds(backend, std::move(seeds), tree_offsets);
   const TransferCounts before = backend.transfer_counts();
   Bulk sampled = temporal.sample_before(ctx, uploaded, order.starts()[first], epoch, bounds);
-  // The trees merged into their minibatches on the host (disjoint_trees.h), then handed back.
-  BulkSample merged = ctx.timed(&StepStats::extraction,
-                                [&] { return minibatches_of_trees(to_host(backend, std::move(sampled)), offsets); });
-  Bulk bulk{first, std::move(merged.seeds), std::move(merged.seed_offsets), {}};
-  for (SampledLayer& layer : merged.layers)
-    bulk.layers.push_back({backend.upload(std::move(layer.adj)),
-                           std::move(layer.row_offsets),
-                           {backend.upload_ids(std::move(layer.vertices)), std::move(layer.col_offsets)},
-                           Ids{}});
+  // The trees merged into their minibatches (disjoint_trees.h), in the backend.
+  Bulk bulk = ctx.timed(&StepStats::extraction,
+                        [&] { return minibatches_of_trees(backend, std::move(sampled), minibatch_offsets, first); });
   if (ctx.stats) ctx.stats->transfers += backend.transfer_counts() - before;
   return bulk;
 }

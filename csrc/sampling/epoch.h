@@ -62,8 +62,8 @@ struct EpochOptions {
   // Steps of the layout's bulks (EpochPlan); 0: as many as a worker's bulk holds.
   // Only with locality blocks do they change which vertices a minibatch holds.
   int64_t bulk_steps = 0;
-  int64_t worker = 0, workers = 1;             // this worker's share
-  std::shared_ptr<const TemporalEpoch> times;  // null: untimed
+  int64_t worker = 0, workers = 1;               // this worker's share
+  std::shared_ptr<const TemporalEpoch> times{};  // null: untimed
 };
 
 // The epoch's seed order cut into minibatches: minibatch g is
@@ -92,7 +92,7 @@ class EpochOrder {
 Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
                         uint32_t epoch, int64_t numbered_from = 0);
 // The same by time (TemporalEpoch): one block per seed, keyed by its place in the
-// order, then each minibatch's trees merged hop-major on the host
+// order, then each minibatch's trees merged hop-major by backend ops
 // (disjoint_trees.h: the frontier first, a vertex once per tree that reaches it).
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
                                 int64_t end, uint32_t epoch, const TemporalEpoch& times);
