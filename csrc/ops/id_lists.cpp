@@ -9,15 +9,19 @@ namespace matsamp {
 std::vector<vid_t> sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) {
   check_sequence_runs(starts, run_offsets);
   std::vector<vid_t> ids(run_offsets.back());
-  for (size_t i = 0; i < starts.size(); ++i)
+  const int64_t runs = static_cast<int64_t>(starts.size());
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < runs; ++i)
     std::iota(ids.begin() + run_offsets[i], ids.begin() + run_offsets[i + 1], static_cast<vid_t>(starts[i]));
   return ids;
 }
 
 std::vector<vid_t> gather_ids(const std::vector<vid_t>& ids, const std::vector<vid_t>& at) {
   check_ids_below(at, static_cast<int64_t>(ids.size()), "gather_ids", "position", std::to_string(ids.size()) + " ids");
-  std::vector<vid_t> out(at.size());
-  for (size_t i = 0; i < at.size(); ++i) out[i] = ids[at[i]];
+  const int64_t n = static_cast<int64_t>(at.size());
+  std::vector<vid_t> out(n);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) out[i] = ids[at[i]];
   return out;
 }
 

@@ -21,46 +21,73 @@ CsrMatrix select_cols_of_rows(const CsrMatrix& a, const vid_t* source, int64_t m
   check_select_cols(a, m, row_offsets, cols, col_offsets, weights);
   const int64_t total_cols = static_cast<int64_t>(cols.size());
 
-  // Per block, (original column, selector column) pairs sorted for lookup.
-  const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
-  std::vector<std::pair<vid_t, col_t>> selector(cols.size());
-  for (int64_t j = 0; j < total_cols; ++j) selector[j] = {cols[j], static_cast<col_t>(j)};
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int64_t g = 0; g < blocks; ++g)
-    std::sort(selector.begin() + col_offsets[g], selector.begin() + col_offsets[g + 1]);
-
   // In parallel over rows; the block of a row is found by binary search in
   // row_offsets. Most entries of a row miss the selector (few sampled vertices
-  // per minibatch), so each thread keeps a bitmap of its current block's columns
-  // and searches only on a hit.
+  // per minibatch): each thread keeps a bitmap of its current block's columns,
+  // and the block's (original column, selector column) pairs sorted, searched on
+  // a hit. Where the selectors name most of A's columns (a reordering of them, as
+  // the merge of disjoint trees has), every entry hits: each thread keeps each
+  // column's places in its block's selector as a chain instead (no sort, no search).
+  const bool dense = a.cols <= 2 * total_cols;
+  const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
+  std::vector<std::pair<vid_t, col_t>> selector;
+  if (!dense) {
+    selector.resize(cols.size());
+    for (int64_t j = 0; j < total_cols; ++j) selector[j] = {cols[j], static_cast<col_t>(j)};
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t g = 0; g < blocks; ++g)
+      std::sort(selector.begin() + col_offsets[g], selector.begin() + col_offsets[g + 1]);
+  }
   struct BlockFilter {
     int64_t block = -1;
-    std::vector<uint64_t> columns;
+    std::vector<uint64_t> columns;  // sparse: a bit per column of A
+    std::vector<int32_t> place;     // dense: a column's first place in the block's selector, -1 if none,
+    std::vector<int32_t> next;      // and each place's next one with the same column
   };
   auto enter = [&](BlockFilter& f, int64_t g) {
     if (f.block == g) return;
-    if (f.columns.empty()) f.columns.assign((a.cols + 63) / 64, 0);
+    if (dense && f.place.empty()) f.place.assign(a.cols, -1);
+    if (!dense && f.columns.empty()) f.columns.assign((a.cols + 63) / 64, 0);
     if (f.block >= 0)
-      for (int64_t j = col_offsets[f.block]; j < col_offsets[f.block + 1]; ++j) f.columns[selector[j].first >> 6] = 0;
-    for (int64_t j = col_offsets[g]; j < col_offsets[g + 1]; ++j)
-      f.columns[selector[j].first >> 6] |= uint64_t{1} << (selector[j].first & 63);
+      for (int64_t j = col_offsets[f.block]; j < col_offsets[f.block + 1]; ++j) {
+        if (dense) f.place[cols[j]] = -1;
+        else f.columns[cols[j] >> 6] = 0;
+      }
+    const int64_t first = col_offsets[g], size = col_offsets[g + 1] - first;
+    if (dense) f.next.resize(size);
+    for (int64_t j = size - 1; j >= 0; --j) {  // backwards: each chain ascends
+      const vid_t c = cols[first + j];
+      if (!dense) {
+        f.columns[c >> 6] |= uint64_t{1} << (c & 63);
+        continue;
+      }
+      f.next[j] = f.place[c];
+      f.place[c] = static_cast<int32_t>(j);
+    }
     f.block = g;
   };
   return build_rows_once(m, total_cols, 256, [&] {
     return [&, filter = BlockFilter(), row = RowEntries()](int64_t r, auto&& emit) mutable {
       const int64_t g = std::upper_bound(row_offsets.begin(), row_offsets.end(), r) - row_offsets.begin() - 1;
       enter(filter, g);
-      const auto first = selector.begin() + col_offsets[g], last = selector.begin() + col_offsets[g + 1];
       if (source) prefetch_rows_ahead(a, source, m, r);
       const int64_t src = source ? source[r] : r;
       row.clear();
+      const auto keep = [&](int64_t j, float v) {
+        row.push_back({static_cast<col_t>(j), weights.empty() ? v : v * weights[j]});
+      };
       for (int64_t e = a.rowptr[src]; e < a.rowptr[src + 1]; ++e) {
         const col_t c = a.colidx[e];
-        if (!(filter.columns[c >> 6] >> (c & 63) & 1)) continue;
         const float v = a.values.empty() ? 1.0f : a.values[e];
-        for (auto hit = std::lower_bound(first, last, std::pair<vid_t, col_t>{c, 0}); hit != last && hit->first == c;
-             ++hit)
-          row.push_back({hit->second, weights.empty() ? v : v * weights[hit->second]});
+        if (dense) {
+          for (int32_t at = filter.place[c]; at >= 0; at = filter.next[at]) keep(col_offsets[g] + at, v);
+          continue;
+        }
+        if (!(filter.columns[c >> 6] >> (c & 63) & 1)) continue;
+        const auto last = selector.begin() + col_offsets[g + 1];
+        for (auto hit = std::lower_bound(selector.begin() + col_offsets[g], last, std::pair<vid_t, col_t>{c, 0});
+             hit != last && hit->first == c; ++hit)
+          keep(hit->second, v);
       }
       std::sort(row.begin(), row.end());
       for (const auto& [j, value] : row) emit(j, value);
