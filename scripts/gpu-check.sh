@@ -19,7 +19,7 @@
 #   pipeline.txt  (step pipeline) train_pipeline.sh --device cuda: the pipeline against inline stages
 #   partitioned_pipeline.txt  (step partitioned) the same for --distributed partitioned at p = 1
 # Usage: scripts/gpu-check.sh [STEP...]   steps: build test bench torch mpi accuracy recent python nccl frontier pipeline
-# partitioned dgs, in
+# partitioned dgs samplers (samplers: every sampler against the CPU in the same process, in bench.jsonl), in
 # the order given; default all (= the first five, more than one 10-minute call: split them, e.g.
 # "build test", then "bench", "torch", "mpi"); accuracy runs only when asked; recent is the
 # short check for a short lease (one torch build: gpu_tests, the CLI's trainer on the GPU,
@@ -384,6 +384,33 @@ do_bench() {
   note "benchmarks done after $((SECONDS - started)) s (same fingerprint on cpu and cuda = same minibatches)"
 }
 
+# Every sampler on R-MAT 20 (b = 1024, 103 minibatches, as experiments/gpu.md's
+# "Other samplers" and issue 39's item 2): on the GPU, and in the same process on
+# the CPU's threads (--compare-device cpu): time_ratio, both fingerprints, the floor.
+do_samplers() {
+  need_build
+  local spec=${MATSAMP_SAMPLERS_GRAPH:-rmat:20}
+  graph=$build/${spec//:/_}.msg
+  if [ ! -e "$graph" ]; then
+    "$build/csrc/matsamp" convert --graph "$spec" -o "$graph" >>"$logs" 2>&1 || { note "graph generation FAILED"; return 1; }
+  fi
+  local common=(--device cuda --compare-device cpu --threads "$jobs" -b 1024 --train-fraction 0.1 --repeat 3)
+  bench graphsage_vs_cpu "${common[@]}" --sampler graphsage --fanouts 15,10,5
+  bench labor_vs_cpu "${common[@]}" --sampler labor --fanouts 15,10,5
+  bench dgs_vs_cpu "${common[@]}" --sampler dgs --fanouts 15,10,5
+  bench ladies_vs_cpu "${common[@]}" --sampler ladies --samples 512,512
+  bench fastgcn_vs_cpu "${common[@]}" --sampler fastgcn --samples 512,512
+  bench saint_vs_cpu "${common[@]}" --sampler saint --walk-length 2 --layers 2
+  bench saint_node_vs_cpu "${common[@]}" --sampler saint_node --budget 2048 --layers 2
+  bench saint_edge_vs_cpu "${common[@]}" --sampler saint_edge --budget 2048 --layers 2
+  bench frontier_vs_cpu "${common[@]}" --sampler frontier --budget 2048 --layers 2
+  bench graphsage_temporal_vs_cpu "${common[@]}" --sampler graphsage --fanouts 15,10,5 --temporal uniform \
+    --vertex-times random:1000
+  note "samplers: $(grep -c '_vs_cpu' "$out/bench.jsonl") runs; time_ratio and identical_minibatches:" \
+    "$(grep -o '"run":"[a-z_]*_vs_cpu"\|"time_ratio":[0-9.e+-]*\|"identical_minibatches":[a-z]*' "$out/bench.jsonl" |
+      cut -d: -f2 | tr '\n' ' ')"
+}
+
 # The training pipeline with --device cuda against preparing and sampling inline
 # (PIPELINE_OPTIONS: more train options).
 do_pipeline() {
@@ -438,10 +465,10 @@ do_dgs() {
   note "dgs_dims --device cuda exit $?: $(grep -E 'split [0-9]+:|fetch bytes' "$out/dgs.txt" | tr '\n' ' ')"
 }
 
-usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier, pipeline, partitioned, dgs"
+usage="usage: $0 [STEP...], steps: all (= build test bench torch mpi), build, test, bench, torch, mpi, accuracy, recent, python, nccl, frontier, pipeline, partitioned, dgs, samplers"
 steps=("${@:-all}")
 for step in "${steps[@]}"; do   # checked before anything runs
-  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier | pipeline | partitioned | dgs) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case $step in all | build | test | bench | torch | mpi | accuracy | recent | python | nccl | frontier | pipeline | partitioned | dgs | samplers) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 for step in "${steps[@]}"; do
   case $step in

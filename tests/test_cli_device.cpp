@@ -36,6 +36,37 @@ TEST(CliDevice, CudaRunsOrSaysWhyNotInOneLine) {
   }
 }
 
+// --compare-device: the same epoch on a second device of the process, with the
+// time ratio and identical minibatches (on a machine with a GPU, both ways round);
+// without a GPU, a one-line error naming the option.
+TEST(CliDevice, CompareDeviceSamplesTheSameMinibatchesOnTheOther) {
+  const std::string dir = scratch_dir("cli_compare_device");
+  const std::string common = "bench --graph rmat:8 --fanouts 3,2 -b 32 ";
+  const auto same = run_cli(common + "--compare-device cpu", dir);
+  EXPECT_EQ(same.exit_code, 1);
+  EXPECT_NE(same.err.find("--compare-device cpu is the device the bench already runs on"), std::string::npos)
+      << same.err;
+  const auto link = run_cli(common + "--edge-seeds --compare-device cuda", dir);
+  EXPECT_NE(link.err.find("--compare-device compares vertex-seeded epochs"), std::string::npos) << link.err;
+  std::string why;
+  const bool available = cuda_available(&why);
+  for (const std::string& devices :
+       {std::string("--compare-device cuda"), std::string("--device cuda --compare-device cpu")}) {
+    const auto r = run_cli(common + devices, dir);
+    if (!available) {
+      const std::string flag = devices.find("--device cuda") == 0 ? "--device" : "--compare-device";
+      EXPECT_EQ(r.exit_code, 1) << devices;
+      EXPECT_NE(r.err.find("matsamp: error: " + flag + " cuda: " + why + "\n"), std::string::npos) << r.err;
+      continue;
+    }
+    ASSERT_EQ(r.exit_code, 0) << devices << ": " << r.err;
+    const size_t at = r.out.find("\"compare_device\":");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"identical_minibatches\":true", at), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"time_ratio\":", at), std::string::npos) << r.out;
+  }
+}
+
 TEST(CliDevice, RejectsUnknownDevices) {
   const std::string dir = scratch_dir("cli_device_unknown");
   const auto r = run_cli("bench --graph rmat:6 --device tpu", dir);

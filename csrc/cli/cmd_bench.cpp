@@ -162,6 +162,7 @@ struct BenchOptions {
   GraphSource source;
   SamplerOptions sampler;
   bool compare_per_batch = false;
+  std::string compare_device;  // also sample the epoch there
   bool results_to_host = false;
   int repeat = 1;
   std::string plot;
@@ -177,6 +178,9 @@ void add_bench_options(CLI::App& cmd, BenchOptions& options) {
   add_temporal_options(cmd, options.temporal);
   cmd.add_flag("--compare-per-batch", options.compare_per_batch,
                "also sample the epoch one minibatch at a time (k = 1) and report both");
+  cmd.add_option("--compare-device", options.compare_device,
+                 "also sample the same epoch on this device in the same process (e.g. cpu beside --device cuda) "
+                 "and report its run, time_ratio (its time / this device's) and identical_minibatches");
   cmd.add_flag("--results-to-host", options.results_to_host,
                "--device cuda: copy each bulk's layers to the host within the timed steps (by default "
                "the layers stay on the GPU, as a GPU trainer reads them, and are copied after the "
@@ -210,6 +214,28 @@ JsonObject bench_header(const BenchOptions& options, const Backend& backend, con
   return json;
 }
 
+// The same epoch on --compare-device, in this process: its bulk run, the ratio of
+// its time to `here`'s and whether it gave the same minibatches (as the
+// determinism promise says it must, whatever the bulk size each device picks).
+JsonObject bench_on_compared_device(const BenchOptions& options, const Graph& g, const EpochRun& here) {
+  SamplerOptions other = options.sampler;
+  other.device = options.compare_device;
+  auto backend = make_backend(other, g.adj, "--compare-device");
+  LocalGraph graph(*backend, g.adj);
+  const std::unique_ptr<Sampler> sampler = make_sampler(other, graph);
+  other.epoch.times = make_epoch_times(options.temporal, g, *backend, other.epoch.seed);
+  const MachineRates rates{backend->copy_bandwidth(), backend->gather_rate()};
+  const EpochRun run = run_epoch_repeated(*sampler, make_context(other, *backend),
+                                          epoch_training_vertices(other, g.num_vertices()), other.epoch,
+                                          options.results_to_host, "bulk on " + other.device, options.repeat);
+  return JsonObject()
+      .add("device", other.device)
+      .add("backend", backend->name())
+      .add("bulk", describe(run, rates))
+      .add("time_ratio", run.seconds / here.seconds)
+      .add("identical_minibatches", run.fingerprint == here.fingerprint);
+}
+
 // The epoch with vertex seeds in bulk (and one minibatch at a time with --compare-per-batch).
 JsonObject bench_vertex_epoch(BenchOptions& options, Backend& backend, const Graph& g, const Sampler& sampler) {
   const Context ctx = make_context(options.sampler, backend);
@@ -235,6 +261,7 @@ JsonObject bench_vertex_epoch(BenchOptions& options, Backend& backend, const Gra
     json.add("bulk_speedup", per_batch.seconds / bulk.seconds);
     json.add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);
   }
+  if (!options.compare_device.empty()) json.add("compare_device", bench_on_compared_device(options, g, bulk));
   json.add("peak_memory_bytes", peak_resident_bytes());
   json.add("freed_memory_kept", freed_memory_kept());
   if (backend.name() == "cuda") json.add("gpu", describe(gpu, bulk));
@@ -247,6 +274,19 @@ void run_bench(BenchOptions& options) {
                      !options.link.edge_seeds),
                 "--temporal samples vertex seeds of a homogeneous graph in one process (not heterogeneous, "
                 "distributed or link benches)");
+  if (!options.compare_device.empty()) {
+    MATSAMP_CHECK(!is_hetero_source(options.source.spec) && !distributed_bench_requested(options.distributed) &&
+                      !options.link.edge_seeds,
+                  "--compare-device compares vertex-seeded epochs of a homogeneous graph in one process");
+    DeviceName compared;
+    try {
+      compared = parse_device(options.compare_device);
+    } catch (const Error& e) {
+      fail("--compare-device: ", e.what());
+    }
+    MATSAMP_CHECK(compared.str() != options.sampler.parsed_device().str(), "--compare-device ", options.compare_device,
+                  " is the device the bench already runs on");
+  }
   if (is_hetero_source(options.source.spec)) {
     if (distributed_bench_requested(options.distributed))
       return run_hetero_distributed_bench(options.source, options.sampler, options.hetero, options.distributed);

@@ -173,14 +173,14 @@ int64_t resident_graph_bytes(const SamplerOptions& options, const CsrMatrix& adj
 
 }  // namespace
 
-std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj) {
+std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj, const char* flag) {
   if (options.threads > 0) omp_set_num_threads(options.threads);
   options.epoch.memory_budget = parse_bytes(options.memory_budget);
   std::unique_ptr<Backend> backend;
   try {
     backend = make_backend(options.parsed_device());
   } catch (const Error& e) {
-    fail("--device ", e.what());
+    fail(flag, " ", e.what());
   }
   const DeviceMemory gpu = backend->device_counters().memory;
   if (gpu.total_bytes > 0)  // a GPU: the bulk shares what the graph leaves free

@@ -45,8 +45,9 @@ std::unique_ptr<Sampler> make_sampler(const SamplerOptions& options, SamplingGra
 std::vector<vid_t> epoch_training_vertices(SamplerOptions& options, int64_t n);
 // Applies --threads and --memory-budget, then makes the backend of --device
 // (through the backend registry). For cuda the bulk budget becomes a share of
-// the free GPU memory beside the graph, and failures read "--device cuda: <reason>".
-std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj);
+// the free GPU memory beside the graph, and failures read "--device cuda: <reason>"
+// (`flag`: the option that named the device).
+std::unique_ptr<Backend> make_backend(SamplerOptions& options, const CsrMatrix& adj, const char* flag = "--device");
 // The sampling context of these options on `backend`.
 Context make_context(const SamplerOptions& options, Backend& backend);
 // In a job of several ranks per node: --device cuda (no index) means the GPU of
