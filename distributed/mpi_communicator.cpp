@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 
+#include "collective_watchdog.h"
 #include "core/error.h"
 
 namespace matsamp {
@@ -67,6 +68,7 @@ class MpiCommunicator final : public Communicator {
     check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
     chunked_ = duplicate(comm_);
+    world_ranks_ = ranks_in_world(comm_, size_);
   }
   ~MpiCommunicator() override {
     int finalized = 0;
@@ -81,6 +83,7 @@ class MpiCommunicator final : public Communicator {
 
   void all_reduce_sum(void* data, int64_t n, DataType type) override {
     check_count(n, "all_reduce_sum");
+    const CollectiveWait wait("MPI_Allreduce", size_, only_other());
     char* bytes = static_cast<char*>(data);
     for (int64_t at = 0; at < n; at += limit_) {
       const int chunk = static_cast<int>(std::min(limit_, n - at));
@@ -93,6 +96,7 @@ class MpiCommunicator final : public Communicator {
   void all_to_allv(const void* send, const std::vector<int64_t>& send_counts, void* recv,
                    const std::vector<int64_t>& recv_counts, DataType type) override {
     check_exchange(send_counts, recv_counts);
+    const CollectiveWait wait("MPI_Alltoallv", size_, only_other());
     std::vector<int> sc, sd, rc, rd;
     // Each rank sees only its own counts, so the ranks decide the path together.
     int fits = as_int_layout(send_counts, sc, sd) && as_int_layout(recv_counts, rc, rd);
@@ -113,6 +117,7 @@ class MpiCommunicator final : public Communicator {
   void all_gatherv(const void* send, int64_t n, void* recv, const std::vector<int64_t>& recv_counts,
                    DataType type) override {
     check_own_part(n, recv_counts);
+    const CollectiveWait wait("MPI_Allgatherv", size_, only_other());
     std::vector<int> rc, rd;
     if (as_int_layout(recv_counts, rc, rd)) {  // the same counts everywhere: the same path
       check_mpi(
@@ -129,6 +134,7 @@ class MpiCommunicator final : public Communicator {
   void broadcast(void* data, int64_t n, DataType type, int root) override {
     check_count(n, "broadcast");
     check_peer(root, "broadcast root");
+    const CollectiveWait wait("MPI_Bcast", size_, only_other());
     char* bytes = static_cast<char*>(data);
     for (int64_t at = 0; at < n; at += limit_) {
       const int chunk = static_cast<int>(std::min(limit_, n - at));
@@ -140,6 +146,7 @@ class MpiCommunicator final : public Communicator {
   void send(const void* data, int64_t n, DataType type, int peer, int tag) override {
     check_count(n, "send");
     check_peer(peer, "send peer");
+    const CollectiveWait wait("MPI_Send", size_, world_ranks_[peer]);
     const char* bytes = static_cast<const char*>(data);
     int64_t chunks = 0;
     for (int64_t at = 0; at == 0 || at < n; at += limit_, ++chunks) {  // one message even when empty
@@ -152,6 +159,7 @@ class MpiCommunicator final : public Communicator {
   void recv(void* data, int64_t n, DataType type, int peer, int tag) override {
     check_count(n, "recv");
     check_peer(peer, "recv peer");
+    const CollectiveWait wait("MPI_Recv", size_, world_ranks_[peer]);
     char* bytes = static_cast<char*>(data);
     for (int64_t at = 0; at == 0 || at < n; at += limit_) {
       const int chunk = static_cast<int>(std::min(limit_, n - at));
@@ -163,10 +171,14 @@ class MpiCommunicator final : public Communicator {
     }
   }
 
-  void barrier() override { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
+  void barrier() override {
+    const CollectiveWait wait("MPI_Barrier", size_, only_other());
+    check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
+  }
 
   std::unique_ptr<Communicator> split(int color, int key) override {
     MATSAMP_CHECK(color >= 0, "split: color must be non-negative, got ", color);
+    const CollectiveWait wait("MPI_Comm_split", size_, only_other());
     MPI_Comm out;
     check_mpi(MPI_Comm_split(comm_, color, key, &out), "MPI_Comm_split");
     return std::make_unique<MpiCommunicator>(out, limit_);
@@ -192,6 +204,21 @@ class MpiCommunicator final : public Communicator {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     return rank;
   }
+
+  // The job's rank of each of comm's ranks (what a timeout names).
+  static std::vector<int> ranks_in_world(MPI_Comm comm, int size) {
+    MPI_Group group, world;
+    check_mpi(MPI_Comm_group(comm, &group), "MPI_Comm_group");
+    check_mpi(MPI_Comm_group(MPI_COMM_WORLD, &world), "MPI_Comm_group");
+    std::vector<int> ranks(size), out(size);
+    for (int r = 0; r < size; ++r) ranks[r] = r;
+    check_mpi(MPI_Group_translate_ranks(group, size, ranks.data(), world, out.data()), "MPI_Group_translate_ranks");
+    MPI_Group_free(&group);
+    MPI_Group_free(&world);
+    return out;
+  }
+  // The one other rank (in the job) a collective of two waits for; -1 with more.
+  int only_other() const { return size_ == 2 ? world_ranks_[1 - rank_] : -1; }
 
   // Where the part of `peer` starts: the sum of the counts before it.
   static int64_t displacement(const std::vector<int64_t>& counts, int peer) {
@@ -248,6 +275,7 @@ class MpiCommunicator final : public Communicator {
   MPI_Comm chunked_;
   int64_t limit_;
   int rank_ = 0, size_ = 1;
+  std::vector<int> world_ranks_;
 };
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "agreement.h"
+#include "collective_watchdog.h"
 #include "core/error.h"
 #include "local_rank.h"
 
@@ -217,6 +218,7 @@ class NcclCommunicator final : public Communicator {
  private:
   // The interface is blocking: wait for the stream, then surface asynchronous NCCL errors.
   void finish(const char* op) {
+    const CollectiveWait wait(op, size_);  // the stream waits on the peers
     const cudaError_t done = cudaStreamSynchronize(stream_);
     ncclResult_t async = ncclSuccess;
     check_nccl(ncclCommGetAsyncError(comm_, &async), "ncclCommGetAsyncError");

@@ -361,7 +361,10 @@ TEST(Cli, BadInputIsOneLineError) {
   expect_one_line_error(run_cli("bench --graph rmat:6 --oblivious", dir), "--oblivious applies to --distributed");
   expect_one_line_error(run_cli("bench --graph rmat:6 --replication 2", dir), "--replication applies to --distributed");
   expect_one_line_error(run_cli("bench --graph rmat:6 --fetch-rows", dir), "--fetch-rows applies to --distributed");
-  expect_one_line_error(run_cli("bench --graph rmat:6 --transport nccl", dir), "--transport applies to --distributed");
+  expect_one_line_error(run_cli("bench --graph rmat:6 --transport nccl", dir),
+                        "--transport and --collective-timeout apply to --distributed");
+  expect_one_line_error(run_cli("bench --graph rmat:6 --collective-timeout 5", dir),
+                        "--transport and --collective-timeout apply to --distributed");
   expect_one_line_error(run_cli("bench --graph rmat:6 --row-work split", dir), "--row-work applies to --distributed");
   if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMI_SIZE") && !std::getenv("SLURM_STEP_NUM_TASKS"))
     expect_one_line_error(run_cli("bench --graph rmat:6 --distributed replicated", dir),

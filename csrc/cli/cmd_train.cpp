@@ -40,7 +40,7 @@ struct TrainCommandOptions {
   std::string distributed;  // "", replicated, partitioned
   int replication = 1;
   std::string row_work = "shared";
-  std::string transport = "mpi";
+  TransportOptions transport;
   std::string checkpoint, resume;
   bool map_features = false;
   std::string task = "node";
@@ -138,7 +138,7 @@ void add_run_options(CLI::App& cmd, TrainCommandOptions& o) {
       ->check(positive())
       ->capture_default_str();
   add_row_work_option(cmd, o.row_work);
-  add_transport_option(cmd, o.transport);
+  add_transport_options(cmd, o.transport);
   cmd.add_flag_callback(
       "--no-prefetch", [&o] { o.train.prefetch = false; }, "sample each bulk only when training needs it");
   cmd.add_flag_callback(
@@ -477,8 +477,8 @@ void run_training(TrainCommandOptions& o) {
                         ? "gcn"  // the importance-weighted layers are GCN's
                         : "sage";
   if (!o.distributed.empty()) require_launcher();
-  MATSAMP_CHECK(o.transport == "mpi" || !o.distributed.empty() || launched_ranks() > 1,
-                "--transport applies to --distributed runs");
+  MATSAMP_CHECK(!o.transport.given() || !o.distributed.empty() || launched_ranks() > 1,
+                "--transport and --collective-timeout apply to --distributed runs");
 #ifdef MATSAMP_HAVE_DISTRIBUTED
   // Under mpirun or srun every rank trains on its share of each step; alone, one rank.
   run_mpi_job(
@@ -488,7 +488,7 @@ void run_training(TrainCommandOptions& o) {
       },
       job_transport(o.transport, o.sampler));
 #else
-  MATSAMP_CHECK(o.transport == "mpi", "--transport ", o.transport,
+  MATSAMP_CHECK(o.transport.name == "mpi", "--transport ", o.transport.name,
                 ": this matsamp was built without MPI (configure with -DMATSAMP_WITH_MPI=ON)");
   train_on(o, *make_self_communicator(), 0);
 #endif

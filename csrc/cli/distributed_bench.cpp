@@ -15,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "distributed/agreement.h"
+#include "distributed/collective_watchdog.h"
 #include "distributed/epoch_share.h"
 #include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
@@ -61,7 +62,7 @@ void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& opt
                  "--distributed partitioned, GraphSAGE and LABOR: fetch each frontier row whole and sample it here, "
                  "instead of having its owner sample it and send back only the picks");
   add_row_work_option(bench, options.row_work);
-  add_transport_option(bench, options.transport);
+  add_transport_options(bench, options.transport);
 }
 
 void add_row_work_option(CLI::App& command, std::string& row_work) {
@@ -74,9 +75,15 @@ void add_row_work_option(CLI::App& command, std::string& row_work) {
       ->capture_default_str();
 }
 
-void add_transport_option(CLI::App& command, std::string& transport) {
+void add_transport_options(CLI::App& command, TransportOptions& transport) {
   command
-      .add_option("--transport", transport,
+      .add_option("--collective-timeout", transport.collective_timeout,
+                  "--distributed: seconds a rank waits in a collective (or for a message) before it ends the job "
+                  "with a line naming the wait: a rank that died or stopped; 0: wait forever")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command
+      .add_option("--transport", transport.name,
                   "--distributed: what carries the collectives (sampling, feature rows, gradients): mpi (host "
                   "memory; ranks may share a GPU) or nccl (GPU to GPU; one GPU per rank, host data staged "
                   "through it)")
@@ -84,9 +91,10 @@ void add_transport_option(CLI::App& command, std::string& transport) {
       ->capture_default_str();
 }
 
-JobTransport job_transport(const std::string& name, const SamplerOptions& sampler) {
+JobTransport job_transport(const TransportOptions& transport, const SamplerOptions& sampler) {
   const DeviceName device = sampler.parsed_device();
-  return {name, device.kind == "cuda" && device.has_index ? static_cast<int>(device.index) : -1};
+  return {transport.name, device.kind == "cuda" && device.has_index ? static_cast<int>(device.index) : -1,
+          transport.collective_timeout};
 }
 
 bool distributed_bench_requested(DistributedBenchOptions& options) {
@@ -95,7 +103,7 @@ bool distributed_bench_requested(DistributedBenchOptions& options) {
     if (options.replication != 1) fail("--replication applies to --distributed runs");
     if (options.oblivious) fail("--oblivious applies to --distributed partitioned");
     if (options.fetch_rows) fail("--fetch-rows applies to --distributed partitioned");
-    if (options.transport != "mpi") fail("--transport applies to --distributed runs");
+    if (options.transport.given()) fail("--transport and --collective-timeout apply to --distributed runs");
     if (options.row_work != "shared") fail("--row-work applies to --distributed partitioned");
     return false;
   }
@@ -556,6 +564,8 @@ void run_mpi_job(const std::function<void(Communicator& world)>& job, const JobT
     MpiSession session;
     auto world = make_mpi_communicator(MPI_COMM_WORLD);
     rank = world->rank();
+    const CollectiveWatchdog watchdog(transport.collective_timeout,
+                                      [&world](const std::string& line) { world->abort(line); });
     try {
       const std::unique_ptr<Communicator> other = transport_over(*world, transport);
       job(other ? *other : *world);

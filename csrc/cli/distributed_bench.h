@@ -16,12 +16,22 @@ class Communicator;  // distributed/communicator.h
 
 namespace matsamp::cli {
 
+// --transport and --collective-timeout: what carries a job's collectives, and how
+// long a rank waits in one for its peers before it ends the job (0: no bound).
+struct TransportOptions {
+  static constexpr double kDefaultCollectiveTimeout = 1800;  // seconds
+  std::string name = "mpi";
+  double collective_timeout = kDefaultCollectiveTimeout;
+  // Whether either was given (a run that is not distributed refuses them).
+  bool given() const { return name != "mpi" || collective_timeout != kDefaultCollectiveTimeout; }
+};
+
 struct DistributedBenchOptions {
   std::string mode;         // "" (not distributed), replicated, partitioned
   int replication = 1;      // c: the grid is (p/c) x c
   bool oblivious = false;   // partitioned: broadcast whole block rows instead of the rows needed
   bool fetch_rows = false;  // partitioned GraphSAGE: fetch frontier rows whole, sample them here
-  std::string transport = "mpi";
+  TransportOptions transport;
   std::string row_work = "shared";  // partitioned: how the c ranks of a process row share its minibatches
 };
 
@@ -30,12 +40,13 @@ struct DistributedBenchOptions {
 struct JobTransport {
   std::string name = "mpi";
   int gpu = -1;
+  double collective_timeout = TransportOptions::kDefaultCollectiveTimeout;  // seconds; 0: none
 };
-void add_transport_option(CLI::App& command, std::string& transport);
+void add_transport_options(CLI::App& command, TransportOptions& transport);
 // --row-work shared|split (GraphProduct::RowWork).
 void add_row_work_option(CLI::App& command, std::string& row_work);
 // The transport named, on the GPU --device names (cuda:N), if it names one.
-JobTransport job_transport(const std::string& name, const SamplerOptions& sampler);
+JobTransport job_transport(const TransportOptions& transport, const SamplerOptions& sampler);
 
 // Ranks in the job as the launcher tells them (mpirun, MPICH/Hydra, srun); 0
 // when no launcher started this process.

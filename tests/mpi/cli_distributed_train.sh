@@ -95,7 +95,7 @@ expect_error() {  # expect_error MESSAGE ARGS...
 expect_error "reads its blocks from a .msg file" train -g planted:300:3 --distributed partitioned
 expect_error "evaluates sampled minibatches" train -g "$dir/g.msg" --distributed partitioned --evaluation full
 expect_error "--replication applies to --distributed partitioned" train -g "$dir/g.msg" --replication 2
-expect_error "--transport applies to --distributed runs" train -g "$dir/g.msg" --transport nccl
+expect_error "--transport and --collective-timeout apply to --distributed runs" train -g "$dir/g.msg" --transport nccl
 expect_error "--row-work applies to --distributed partitioned" train -g "$dir/g.msg" --row-work split
 expect_error "draws by a column importance, which graphsage does not take" train -g "$dir/g.msg" --feature-replication 1 --explain-every 2
 expect_error "needs partitioned features" train -g "$dir/g.msg" --sampler dgs --explain-every 2
