@@ -288,7 +288,7 @@ def test_pygs_own_model_learns_links_on_the_batches(pyg, data_dir):
     optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
     loader = LinkNeighborLoader(train_data, [10, 10], batch_size=256, neg_sampling_ratio=1, shuffle=True,
                                 exclude_seed_edges=True)
-    for _ in range(5):
+    for _ in range(2):  # AUC 0.85 after two epochs, 0.84 after one (an epoch is most of this file's time)
         for batch in loader:
             optimizer.zero_grad()
             h = model(batch.x, batch.edge_index)
