@@ -242,6 +242,37 @@ TEST(OgbEdgeFeatures, EdgeWeightsComeFromAColumn) {
   EXPECT_NE(r.err.find("weights must be finite and non-negative"), std::string::npos) << r.err;
 }
 
+// --edge-times COLUMN: each neighbour is as late as its edge (column 1 holds -i,
+// earlier than every seed; column 2 holds 7, later than every seed of times in
+// [0, 5)); a column of fractions is refused in one line.
+TEST(OgbEdgeFeatures, EdgeTimesComeFromAColumn) {
+  const std::string dir = csv_dataset("ogb_edge_times");
+  const Graph g = read_graph(dir);
+  const std::vector<int64_t> times = edge_times_from_feature(g, 1);
+  for (int64_t e = 0; e < g.num_edges(); ++e) EXPECT_EQ(times[e], static_cast<int64_t>(row_of_entry(g, e)[1]));
+  EXPECT_TRUE(
+      throws_error_with([&] { edge_times_from_feature(g, 0); }, {"edge times: entry ", "times must be integers"}));
+  EXPECT_TRUE(throws_error_with([&] { edge_times_from_feature(g, 3); },
+                                {"edge times: column 3 is not one of the graph's 3 edge feature columns [0, 3)"}));
+  const std::string bench = "bench -g " + dir + " --fanouts 3,3 -b 2 --temporal uniform --vertex-times random:5 ";
+  const auto sampled_edges = [](const std::string& json) {
+    const size_t at = json.find("\"sampled_edges\":");
+    return at == std::string::npos ? int64_t{-1} : std::stoll(json.substr(at + 16));
+  };
+  auto early = testing::run_cli(bench + "--edge-times 1", dir);
+  ASSERT_EQ(early.exit_code, 0) << early.err;
+  EXPECT_NE(early.out.find("\"edge_times_column\":1"), std::string::npos) << early.out;
+  EXPECT_GT(sampled_edges(early.out), 0) << early.out;
+  auto late = testing::run_cli(bench + "--edge-times 2", dir);
+  ASSERT_EQ(late.exit_code, 0) << late.err;
+  EXPECT_EQ(sampled_edges(late.out), 0) << late.out;
+  auto fractions = testing::run_cli(bench + "--edge-times 0", dir);
+  EXPECT_NE(fractions.exit_code, 0);
+  EXPECT_NE(fractions.err.find("times must be integers"), std::string::npos) << fractions.err;
+  auto untimed = testing::run_cli("bench -g " + dir + " --fanouts 3 -b 2 --edge-times 1", dir);
+  EXPECT_NE(untimed.err.find("--edge-times needs --temporal uniform|last"), std::string::npos) << untimed.err;
+}
+
 TEST(OgbEdgeFeatures, InfoReportsCountDimAndStoredType) {
   const std::string dir = csv_dataset("ogb_edge_info");
   auto r = testing::run_cli("info -g " + dir, dir);

@@ -273,9 +273,12 @@ Graph load_training_graph(const TrainCommandOptions& o) {
   source.cleanup.largest_component = false;
   source.msg_features = !o.map_features;
   Graph g = load_graph(source);
-  // No model reads edge features; without them, replacing g.adj (a link split) leaves nothing misaligned.
-  g.edge_features = {};
-  g.edge_feature_dim = 0;
+  // No model reads edge features (--edge-times reads its column: node tasks only); without them,
+  // replacing g.adj (a link split) leaves nothing misaligned.
+  if (o.temporal.edge_times < 0) {
+    g.edge_features = {};
+    g.edge_feature_dim = 0;
+  }
   if (o.source.cleanup.largest_component && !uses_given_split(o.data.split_choice, g)) {
     g = cleanup(std::move(g), {false, false, true});
     std::fprintf(stderr, "matsamp: largest component: %lld vertices\n", static_cast<long long>(g.num_vertices()));

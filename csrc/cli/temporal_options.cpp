@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/philox.h"
+#include "graph/transform.h"
 #include "io/graph_io.h"
 #include "ops/ops.h"
 
@@ -41,12 +42,19 @@ void add_temporal_options(CLI::App& command, TemporalOptions& options) {
                      "with --temporal, each vertex's time: a file of 'vertex time' lines, or random:MAX (uniform "
                      "in [0, MAX), from --seed); default: the graph's own (an OGB folder's node_year, a .msg's); a "
                      "neighbour is as late as its vertex");
+  command
+      .add_option("--edge-times", options.edge_times,
+                  "with --temporal, a neighbour is as late as its edge: the edge feature column (0-based) holding "
+                  "each edge's time (an OGB folder's or a .msg's edge features, integers); seeds keep their "
+                  "vertex times")
+      ->check(CLI::NonNegativeNumber);
 }
 
 std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const Graph& g, Backend& backend,
                                                       uint64_t seed) {
   if (!options.requested()) return nullptr;
-  MATSAMP_CHECK(!options.strategy.empty(), "--vertex-times needs --temporal uniform|last");
+  MATSAMP_CHECK(!options.strategy.empty(), options.edge_times >= 0 ? "--edge-times" : "--vertex-times",
+                " needs --temporal uniform|last");
   MATSAMP_CHECK(!options.vertex_times.empty() || g.has_vertex_times(),
                 "--temporal needs vertex times: the graph has none (an OGB folder's node_year, a .msg's); give "
                 "--vertex-times FILE (one 'vertex time' line per vertex) or random:MAX");
@@ -56,7 +64,8 @@ std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& opt
   else if (options.vertex_times.rfind("random:", 0) == 0)
     times->vertex_times = random_vertex_times(options.vertex_times, adj.rows, seed);
   else times->vertex_times = read_vertex_times(options.vertex_times, adj.rows);
-  TimeOrder order = time_order(adj, column_times(adj, times->vertex_times));
+  TimeOrder order = time_order(adj, options.edge_times >= 0 ? edge_times_from_feature(g, options.edge_times)
+                                                            : column_times(adj, times->vertex_times));
   times->order = backend.upload_ids(std::move(order.order));
   times->sorted_times = backend.upload_ids(std::move(order.sorted_times));
   times->strategy = parse_temporal_strategy(options.strategy);
@@ -67,6 +76,7 @@ void describe(const TemporalOptions& options, JsonObject& json) {
   if (options.strategy.empty()) return;
   json.add("temporal", options.strategy)
       .add("vertex_times", options.vertex_times.empty() ? std::string("graph") : options.vertex_times);
+  if (options.edge_times >= 0) json.add("edge_times_column", options.edge_times);
 }
 
 }  // namespace matsamp::cli

@@ -1,6 +1,7 @@
-// --temporal and --vertex-times of the commands that sample vertex seeds (sample,
-// bench): PyG's temporal sampling from the command line, one tree per seed, no
-// neighbour later than its seed's time (a neighbour's time is its vertex's).
+// --temporal, --vertex-times and --edge-times of the commands that sample vertex
+// seeds (sample, bench, train): PyG's temporal sampling from the command line, one
+// tree per seed, no neighbour later than its seed's time (a neighbour's time is
+// its vertex's, or with --edge-times its edge's).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <memory>
@@ -15,13 +16,15 @@ namespace matsamp::cli {
 struct TemporalOptions {
   std::string strategy;      // "uniform" or "last"; empty: untimed
   std::string vertex_times;  // a file of "vertex time" lines, or random:MAX
-  bool requested() const { return !strategy.empty() || !vertex_times.empty(); }
+  int64_t edge_times = -1;   // the edge feature column of the edges' times; -1: the neighbours' vertex times
+  bool requested() const { return !strategy.empty() || !vertex_times.empty() || edge_times >= 0; }
 };
 
 void add_temporal_options(CLI::App& command, TemporalOptions& options);
-// The epoch's times for graph `g` in `backend` (null without --temporal): those
-// of --vertex-times, else the graph's own (Graph::vertex_times); random times are
-// drawn from `seed`. One-line errors for half-given options.
+// The epoch's times for graph `g` in `backend` (null without --temporal): seeds
+// at the times of --vertex-times, else the graph's own (Graph::vertex_times),
+// random ones drawn from `seed`; neighbours at their vertex's time or their
+// edge's (--edge-times). One-line errors for half-given options.
 std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const Graph& g, Backend& backend,
                                                       uint64_t seed);
 // The options as JSON fields (none when untimed).

@@ -170,21 +170,44 @@ Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices) {
   return out;
 }
 
+namespace {
+
+// `what` (edge weights, edge times) taken from edge feature `column`: the graph has one.
+void check_edge_feature_column(const Graph& g, int64_t column, const char* what) {
+  MATSAMP_CHECK(g.has_edge_features(), what, " from edge feature column ", column, ": the graph has no edge features");
+  MATSAMP_CHECK(column >= 0 && column < g.edge_feature_dim, what, ": column ", column, " is not one of the graph's ",
+                g.edge_feature_dim, " edge feature columns [0, ", g.edge_feature_dim, ")");
+}
+
+int64_t row_of_entry(const CsrMatrix& a, int64_t e) {
+  return std::upper_bound(a.rowptr.begin(), a.rowptr.end(), e) - a.rowptr.begin() - 1;
+}
+
+}  // namespace
+
 void weigh_by_edge_feature(Graph& g, int64_t column) {
-  MATSAMP_CHECK(g.has_edge_features(), "edge weights from edge feature column ", column,
-                ": the graph has no edge features");
-  MATSAMP_CHECK(column >= 0 && column < g.edge_feature_dim, "edge weights: column ", column,
-                " is not one of the graph's ", g.edge_feature_dim, " edge feature columns [0, ", g.edge_feature_dim,
-                ")");
+  check_edge_feature_column(g, column, "edge weights");
   std::vector<float> weights(g.adj.nnz());
   for (int64_t e = 0; e < g.adj.nnz(); ++e) {
     weights[e] = g.edge_features[e * g.edge_feature_dim + column];
     MATSAMP_CHECK(std::isfinite(weights[e]) && weights[e] >= 0, "edge weights: entry ", e, " (row ",
-                  std::upper_bound(g.adj.rowptr.begin(), g.adj.rowptr.end(), e) - g.adj.rowptr.begin() - 1,
-                  ") has weight ", weights[e], " in edge feature column ", column,
+                  row_of_entry(g.adj, e), ") has weight ", weights[e], " in edge feature column ", column,
                   "; weights must be finite and non-negative");
   }
   g.adj.values = std::move(weights);
+}
+
+std::vector<int64_t> edge_times_from_feature(const Graph& g, int64_t column) {
+  check_edge_feature_column(g, column, "edge times");
+  std::vector<int64_t> times(g.adj.nnz());
+  for (int64_t e = 0; e < g.adj.nnz(); ++e) {
+    const float t = g.edge_features[e * g.edge_feature_dim + column];
+    MATSAMP_CHECK(std::isfinite(t) && std::trunc(t) == t && std::fabs(t) < 9.0e15f, "edge times: entry ", e, " (row ",
+                  row_of_entry(g.adj, e), ") has time ", t, " in edge feature column ", column,
+                  "; times must be integers");
+    times[e] = static_cast<int64_t>(t);
+  }
+  return times;
 }
 
 Graph cleanup(Graph g, const CleanupOptions& options) {

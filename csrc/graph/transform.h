@@ -24,6 +24,9 @@ Graph cleanup(Graph g, const CleanupOptions& options);
 // sampling by an edge attribute); throws naming the column or the first entry
 // whose value is negative or not finite.
 void weigh_by_edge_feature(Graph& g, int64_t column);
+// Each stored edge's time (per CSR entry) from an edge feature column (an OGB
+// edge_year column): its values must be integers.
+std::vector<int64_t> edge_times_from_feature(const Graph& g, int64_t column);
 
 // Â = D^-1/2 (A + I) D^-1/2 with D the degrees of A + I (the GCN normalization).
 CsrMatrix gcn_normalize(const CsrMatrix& a);
