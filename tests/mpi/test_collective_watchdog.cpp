@@ -35,28 +35,32 @@ bool called_within(const AbortSeen& seen, double seconds) {
   return seen.called;
 }
 
-TEST(CollectiveWatchdog, AnOverdueWaitEndsTheJobWithALineNamingIt) {
+// The line a watchdog of 0.2 s ends the job with while `op` waits ("" if none
+// within 5 s: the watchdog looks every second).
+std::string overdue_line(const char* op, int ranks, int peer) {
   AbortSeen seen;
   const CollectiveWatchdog watchdog(0.2, seen.abort_job());
-  const CollectiveWait wait("MPI_Alltoallv", 4);
-  ASSERT_TRUE(called_within(seen, 5)) << "the watchdog looks every second";
+  const CollectiveWait wait(op, ranks, peer);
+  if (!called_within(seen, 5)) return "";
   std::lock_guard<std::mutex> lock(seen.mutex);
-  EXPECT_NE(seen.line.find("MPI_Alltoallv waited "), std::string::npos) << seen.line;
-  EXPECT_NE(seen.line.find(" s for the other 3 ranks of its communicator (--collective-timeout 0.2 s)"),
-            std::string::npos)
-      << seen.line;
+  return seen.line;
+}
+
+TEST(CollectiveWatchdog, AnOverdueWaitEndsTheJobWithALineNamingIt) {
+  const std::string line = overdue_line("MPI_Alltoallv", 4, -1);
+  ASSERT_FALSE(line.empty()) << "no abort within 5 s";
+  EXPECT_NE(line.find("MPI_Alltoallv waited "), std::string::npos) << line;
+  EXPECT_NE(line.find(" s for the other 3 ranks of its communicator (--collective-timeout 0.2 s)"), std::string::npos)
+      << line;
 }
 
 TEST(CollectiveWatchdog, AMessageNamesItsPeer) {
-  AbortSeen seen;
-  const CollectiveWatchdog watchdog(0.2, seen.abort_job());
-  const CollectiveWait wait("MPI_Recv", 8, 5);
-  ASSERT_TRUE(called_within(seen, 5));
-  std::lock_guard<std::mutex> lock(seen.mutex);
-  EXPECT_NE(seen.line.find("MPI_Recv waited "), std::string::npos) << seen.line;
-  EXPECT_NE(seen.line.find(" s for rank 5 (--collective-timeout 0.2 s): it died or stopped; ending the job"),
+  const std::string line = overdue_line("MPI_Recv", 8, 5);
+  ASSERT_FALSE(line.empty()) << "no abort within 5 s";
+  EXPECT_NE(line.find("MPI_Recv waited "), std::string::npos) << line;
+  EXPECT_NE(line.find(" s for rank 5 (--collective-timeout 0.2 s): it died or stopped; ending the job"),
             std::string::npos)
-      << seen.line;
+      << line;
 }
 
 TEST(CollectiveWatchdog, WaitsWithinTheBoundOrAloneEndNothing) {
