@@ -38,7 +38,7 @@ LinkRun run_epoch(const Sampler& sampler, Context ctx, const CsrMatrix& adj, con
       auto [ids, offsets] = order.seeds(first, end);
       std::vector<vid_t> sources(ids.size()), destinations(ids.size());  // edge id = stored entry
       for (size_t i = 0; i < ids.size(); ++i) {
-        sources[i] = std::upper_bound(adj.rowptr.begin(), adj.rowptr.end(), ids[i]) - adj.rowptr.begin() - 1;
+        sources[i] = adj.row_of_entry(ids[i]);
         destinations[i] = adj.colidx[ids[i]];
       }
       b = make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), first, &negatives,

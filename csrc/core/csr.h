@@ -1,5 +1,6 @@
 // Compressed sparse row matrices: int64 row pointers, int32 column ids, float values.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -31,6 +32,10 @@ struct CsrMatrix {
   int64_t row_begin(int64_t r) const { return rowptr[r]; }
   int64_t row_end(int64_t r) const { return rowptr[r + 1]; }
   int64_t row_nnz(int64_t r) const { return rowptr[r + 1] - rowptr[r]; }
+  // The row of stored entry e (a search in rowptr; empty rows skipped).
+  int64_t row_of_entry(int64_t e) const {
+    return std::upper_bound(rowptr.begin(), rowptr.end(), e) - rowptr.begin() - 1;
+  }
   std::string shape() const;  // "rows x cols (nnz nonzeros)", for error messages
 
   bool operator==(const CsrMatrix& o) const {

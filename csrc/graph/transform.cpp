@@ -179,10 +179,6 @@ void check_edge_feature_column(const Graph& g, int64_t column, const char* what)
                 g.edge_feature_dim, " edge feature columns [0, ", g.edge_feature_dim, ")");
 }
 
-int64_t row_of_entry(const CsrMatrix& a, int64_t e) {
-  return std::upper_bound(a.rowptr.begin(), a.rowptr.end(), e) - a.rowptr.begin() - 1;
-}
-
 }  // namespace
 
 void weigh_by_edge_feature(Graph& g, int64_t column) {
@@ -191,7 +187,7 @@ void weigh_by_edge_feature(Graph& g, int64_t column) {
   for (int64_t e = 0; e < g.adj.nnz(); ++e) {
     weights[e] = g.edge_features[e * g.edge_feature_dim + column];
     MATSAMP_CHECK(std::isfinite(weights[e]) && weights[e] >= 0, "edge weights: entry ", e, " (row ",
-                  row_of_entry(g.adj, e), ") has weight ", weights[e], " in edge feature column ", column,
+                  g.adj.row_of_entry(e), ") has weight ", weights[e], " in edge feature column ", column,
                   "; weights must be finite and non-negative");
   }
   g.adj.values = std::move(weights);
@@ -203,7 +199,7 @@ std::vector<int64_t> edge_times_from_feature(const Graph& g, int64_t column) {
   for (int64_t e = 0; e < g.adj.nnz(); ++e) {
     const float t = g.edge_features[e * g.edge_feature_dim + column];
     MATSAMP_CHECK(std::isfinite(t) && std::trunc(t) == t && std::fabs(t) < 9.0e15f, "edge times: entry ", e, " (row ",
-                  row_of_entry(g.adj, e), ") has time ", t, " in edge feature column ", column,
+                  g.adj.row_of_entry(e), ") has time ", t, " in edge feature column ", column,
                   "; times must be integers");
     times[e] = static_cast<int64_t>(t);
   }

@@ -31,8 +31,7 @@ class OgbFiles {
   // One "a,b" line per nonzero of `m`: (row, column), or (column, row) when `columns_first`.
   void edges(const std::string& path, const CsrMatrix& m, bool columns_first) const {
     lines(path, m.nnz(), [&](int64_t e, std::string& out) {
-      // Edge e is the e-th nonzero: its row is found by a search in rowptr.
-      const int64_t row = std::upper_bound(m.rowptr.begin(), m.rowptr.end(), e) - m.rowptr.begin() - 1;
+      const int64_t row = m.row_of_entry(e);  // edge e is the e-th nonzero
       append_number(out, columns_first ? int64_t{m.colidx[e]} : row);
       out += ',';
       append_number(out, columns_first ? row : int64_t{m.colidx[e]});
