@@ -13,9 +13,11 @@ namespace matsamp {
 namespace {
 
 // What a distributed handle refers to: an operand of the product, or a shared row.
+// On a grid of one rank, which holds every row, also the matrix on the local backend.
 struct DistributedMatrix final : Resident {
   int operand = -1;
   int shared_row = -1;
+  Matrix whole;
 };
 
 // The handle's arrays on the host: the CPU backend's own (no copy), or a copy in *scratch.
@@ -48,13 +50,28 @@ Matrix DistributedBackend::register_distributed(const DistributedCsr& a) {
   product_.grid().col_comm().all_reduce_sum(column_sums);
   auto storage = std::make_shared<DistributedMatrix>();
   storage->operand = product_.add_operand(a);
+  if (holds_every_row()) storage->whole = local_->register_graph(a.local).set_uniform_rows(column_sums[0] == 0);
   return Matrix(this, std::move(storage), a.rows(), a.cols(), column_sums[1]).set_uniform_rows(column_sums[0] == 0);
 }
 
 Matrix DistributedBackend::register_shared_row(const SharedRowBlock& row) {
   auto storage = std::make_shared<DistributedMatrix>();
   storage->shared_row = product_.add_shared_row(row);
+  if (holds_every_row()) {
+    CsrMatrix whole(1, row.blocks().n);
+    row.append_positive(&whole.colidx, &whole.values);
+    whole.rowptr[1] = whole.nnz();
+    storage->whole = local_->upload(std::move(whole));
+  }
   return Matrix(this, std::move(storage), 1, row.blocks().n, row.shape().positive);
+}
+
+bool DistributedBackend::holds_every_row() const { return product_.grid().size() == 1; }
+
+const Matrix& DistributedBackend::local_view(const Matrix& m) const {
+  if (m.owner() != this) return m;
+  const Matrix& whole = static_cast<const DistributedMatrix*>(m.storage())->whole;
+  return whole.defined() ? whole : m;
 }
 
 int DistributedBackend::operand_of(const Matrix& m) const {
@@ -83,7 +100,8 @@ CsrMatrix DistributedBackend::to_host_impl(Matrix m) {
   return local_->to_host(std::move(m));
 }
 
-Matrix DistributedBackend::spgemm(const Matrix& a, const Matrix& b) {
+Matrix DistributedBackend::spgemm(const Matrix& a, const Matrix& b_in) {
+  const Matrix& b = local_view(b_in);
   reject_distributed(a, "spgemm with the left operand");
   const int operand = operand_of(b);
   if (operand < 0) return local_->spgemm(a, b);
@@ -105,14 +123,16 @@ CsrMatrix DistributedBackend::fetch_rows(const Matrix& a, const std::vector<vid_
   return product_.multiply(selector, operand_of(a));
 }
 
-Matrix DistributedBackend::select_rows(const Matrix& a, const Ids& rows) {
+Matrix DistributedBackend::select_rows(const Matrix& a_in, const Ids& rows) {
+  const Matrix& a = local_view(a_in);
   if (operand_of(a) < 0) return local_->select_rows(a, rows);
   std::vector<vid_t> scratch;
   return local_->upload(fetch_rows(a, on_host(*local_, rows, &scratch)));
 }
 
-Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+Matrix DistributedBackend::sample_rows(const Matrix& a_in, const Ids& rows, int64_t s, const SampleKeys& keys,
                                        Ids* positions) {
+  const Matrix& a = local_view(a_in);
   const int operand = operand_of(a);
   if (operand < 0) return local_->sample_rows(a, rows, s, keys, positions);
   MATSAMP_CHECK(!positions, "sample_rows: the positions of a distributed matrix's entries are not available");
@@ -125,23 +145,26 @@ Matrix DistributedBackend::sample_rows(const Matrix& a, const Ids& rows, int64_t
   return local_->sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
 }
 
-Matrix DistributedBackend::sample_rows_before(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+Matrix DistributedBackend::sample_rows_before(const Matrix& a_in, const Ids& rows, int64_t s, const SampleKeys& keys,
                                               const Ids& order, const Ids& sorted_times,
                                               const std::vector<int64_t>& bounds, TemporalStrategy strategy,
                                               Ids* positions) {
+  const Matrix& a = local_view(a_in);
   check_not_partitioned_for_time(a);
   return local_->sample_rows_before(a, rows, s, keys, order, sorted_times, bounds, strategy, positions);
 }
 
-Matrix DistributedBackend::select_rows_before(const Matrix& a, const Ids& rows, const Offsets& row_offsets,
+Matrix DistributedBackend::select_rows_before(const Matrix& a_in, const Ids& rows, const Offsets& row_offsets,
                                               const Ids& order, const Ids& sorted_times,
                                               const std::vector<int64_t>& bounds) {
+  const Matrix& a = local_view(a_in);
   check_not_partitioned_for_time(a);
   return local_->select_rows_before(a, rows, row_offsets, order, sorted_times, bounds);
 }
 
-Matrix DistributedBackend::sample_rows_with_replacement(const Matrix& a, const Ids& rows, int64_t s,
+Matrix DistributedBackend::sample_rows_with_replacement(const Matrix& a_in, const Ids& rows, int64_t s,
                                                         const SampleKeys& keys, Ids* positions) {
+  const Matrix& a = local_view(a_in);
   MATSAMP_CHECK(operand_of(a) < 0,
                 "sampling with replacement of a partitioned graph is not available: sample with replacement "
                 "on a graph each process holds whole");
@@ -154,8 +177,9 @@ void DistributedBackend::check_not_partitioned_for_time(const Matrix& a) const {
                 "a graph each process holds whole");
 }
 
-Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
+Matrix DistributedBackend::labor_sample_rows(const Matrix& a_in, const Ids& rows, int64_t s, const SampleKeys& keys,
                                              Ids* positions) {
+  const Matrix& a = local_view(a_in);
   const int operand = operand_of(a);
   if (operand < 0) return local_->labor_sample_rows(a, rows, s, keys, positions);
   MATSAMP_CHECK(!positions, "labor_sample_rows: the positions of a distributed matrix's entries are not available");
@@ -166,8 +190,9 @@ Matrix DistributedBackend::labor_sample_rows(const Matrix& a, const Ids& rows, i
   return local_->labor_sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
 }
 
-Matrix DistributedBackend::guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s,
+Matrix DistributedBackend::guided_sample_rows(const Matrix& a_in, const Ids& rows, int64_t s,
                                               const ColumnImportance& importance, const SampleKeys& keys) {
+  const Matrix& a = local_view(a_in);
   const int operand = operand_of(a);
   if (operand < 0) return local_->guided_sample_rows(a, rows, s, importance, keys);
   std::vector<vid_t> scratch;
@@ -212,12 +237,29 @@ Matrix DistributedBackend::select_cols_blocked(const Matrix& a, const Offsets& r
   return local_->upload(all_gather_rows(row, part));
 }
 
-Matrix DistributedBackend::normalize_rows(Matrix p, RowScale scale) {
-  reject_distributed(p, "normalize_rows");
-  return local_->normalize_rows(std::move(p), scale);
+Matrix DistributedBackend::select_rows_cols_blocked(const Matrix& a_in, const BlockedIds& rows, const BlockedIds& cols,
+                                                    const Values& weights) {
+  const Matrix& a = local_view(a_in);
+  if (operand_of(a) < 0 && product_.grid().row_comm().size() == 1)
+    return local_->select_rows_cols_blocked(a, rows, cols, weights);
+  return Backend::select_rows_cols_blocked(a, rows, cols, weights);
 }
 
-Matrix DistributedBackend::its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) {
+Matrix DistributedBackend::sample_rows_masked(const Matrix& a_in, const Ids& rows, int64_t s, const SampleKeys& keys,
+                                              const Matrix& mask, Ids* positions) {
+  const Matrix& a = local_view(a_in);
+  if (operand_of(a) < 0) return local_->sample_rows_masked(a, rows, s, keys, mask, positions);
+  return Backend::sample_rows_masked(a, rows, s, keys, mask, positions);
+}
+
+Matrix DistributedBackend::normalize_rows(Matrix p, RowScale scale) {
+  Matrix m = p.owner() == this ? local_view(p) : std::move(p);  // a local result stays movable
+  reject_distributed(m, "normalize_rows");
+  return local_->normalize_rows(std::move(m), scale);
+}
+
+Matrix DistributedBackend::its_sample(const Matrix& p_in, int64_t s, const SampleKeys& keys) {
+  const Matrix& p = local_view(p_in);
   if (const int row = shared_row_of(p); row >= 0) return local_->upload(product_.sample_shared_row(row, s, keys));
   reject_distributed(p, "its_sample");
   return local_->its_sample(p, s, keys);
@@ -242,24 +284,28 @@ Matrix DistributedBackend::mask_entries(Matrix p, const Matrix& mask) {
   return local_->mask_entries(std::move(p), mask);
 }
 
-Counts DistributedBackend::tally_induced_entries(Counts counts, const Matrix& a, const BlockedIds& blocks) {
+Counts DistributedBackend::tally_induced_entries(Counts counts, const Matrix& a_in, const BlockedIds& blocks) {
+  const Matrix& a = local_view(a_in);
   reject_distributed(a, "tally_induced_entries");
   return local_->tally_induced_entries(std::move(counts), a, blocks);
 }
 
-Matrix DistributedBackend::normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies,
+Matrix DistributedBackend::normalize_rows_by_tallies(const Matrix& a_in, const Counts& row_tallies,
                                                      const Counts& entry_tallies) {
+  const Matrix& a = local_view(a_in);
   reject_distributed(a, "normalize_rows_by_tallies");
   return local_->normalize_rows_by_tallies(a, row_tallies, entry_tallies);
 }
 
-Matrix DistributedBackend::frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps,
+Matrix DistributedBackend::frontier_walk(const Matrix& adj_in, const BlockedIds& roots, int64_t steps,
                                          const FrontierKeys& keys, double enlargement) {
+  const Matrix& adj = local_view(adj_in);
   reject_distributed(adj, "frontier_walk");
   return local_->frontier_walk(adj, roots, steps, keys, enlargement);
 }
 
-Values DistributedBackend::gather(const Matrix& p, const BlockedIds& at) {
+Values DistributedBackend::gather(const Matrix& p_in, const BlockedIds& at) {
+  const Matrix& p = local_view(p_in);
   if (const int row = shared_row_of(p); row >= 0) {
     std::vector<vid_t> scratch;
     return local_->upload_values(product_.shared_row_values(row, on_host(*local_, at.ids, &scratch)));
@@ -268,7 +314,8 @@ Values DistributedBackend::gather(const Matrix& p, const BlockedIds& at) {
   return local_->gather(p, at);
 }
 
-Ids DistributedBackend::entry_positions(const Matrix& a, const Ids& rows, const Matrix& s, const Ids& columns) {
+Ids DistributedBackend::entry_positions(const Matrix& a_in, const Ids& rows, const Matrix& s, const Ids& columns) {
+  const Matrix& a = local_view(a_in);
   reject_distributed(a, "entry_positions");
   return local_->entry_positions(a, rows, s, columns);
 }

@@ -2,7 +2,9 @@
 // register_distributed is a 1.5D block row (no rank holds it whole); every op
 // whose graph operand is one runs as the distributed product. Everything else
 // runs on the local backend, whose handles pass through unchanged, and the
-// block-diagonal column extraction is split across the process row.
+// block-diagonal column extraction is split across the process row. On a grid
+// of one rank the block is the whole matrix: it is also registered on the local
+// backend and every op runs there, on its memory, as one process's would.
 #pragma once
 #include <memory>
 
@@ -33,7 +35,9 @@ class DistributedBackend final : public Backend {
   std::string name() const override;
   void finish_collectives() override { product_.finish(); }
   const Communicator* collective_communicator() const override { return &product_.grid().world(); }
-  // The device is the local backend's.
+  // The device is the local backend's. Every transfer, this backend's and those its
+  // ops make around the product (staging through the host), is the local backend's.
+  TransferCounts transfer_counts() const override { return local_->transfer_counts(); }
   DeviceCounters device_counters() const override { return local_->device_counters(); }
   void release_cached_memory() override { local_->release_cached_memory(); }
   double copy_bandwidth() override { return local_->copy_bandwidth(); }
@@ -43,6 +47,12 @@ class DistributedBackend final : public Backend {
   Matrix select_rows(const Matrix& a, const Ids& rows) override;
   Matrix select_cols_blocked(const Matrix& a, const Offsets& row_offsets, const BlockedIds& cols,
                              const Values& weights) override;
+  // A graph held whole runs these as one op of the local backend; a distributed one
+  // as the default composition of the ops above.
+  Matrix select_rows_cols_blocked(const Matrix& a, const BlockedIds& rows, const BlockedIds& cols,
+                                  const Values& weights) override;
+  Matrix sample_rows_masked(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys, const Matrix& mask,
+                            Ids* positions = nullptr) override;
   Matrix normalize_rows(Matrix p, RowScale scale) override;
   Values reciprocals(const Values& values, float factor) override { return local_->reciprocals(values, factor); }
   Matrix block_indicator(const BlockedIds& ids, int64_t cols) override { return local_->block_indicator(ids, cols); }
@@ -103,6 +113,10 @@ class DistributedBackend final : public Backend {
   void synchronize_impl() override { local_->synchronize(); }
 
  private:
+  // Whether this rank holds every row (a grid of one rank).
+  bool holds_every_row() const;
+  // The local backend's handle of a distributed matrix this rank holds whole; m otherwise.
+  const Matrix& local_view(const Matrix& m) const;
   // The operand id of a distributed handle; -1 for a local one or a shared row.
   int operand_of(const Matrix& m) const;
   // The product's id of a shared row's handle; -1 for any other.

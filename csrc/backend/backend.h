@@ -78,8 +78,9 @@ class Backend {
   // Waits until the work queued so far has finished (to time a step).
   void synchronize();
   // The transfers and synchronizations of this backend since it was made (safe
-  // to read while other threads use it; their calls are counted as well).
-  TransferCounts transfer_counts() const;
+  // to read while other threads use it; their calls are counted as well). A
+  // backend over another counts the other's, where its ops copy.
+  virtual TransferCounts transfer_counts() const;
   // ---- The device behind the backend (none on the CPU: zeros, no-ops)
   // What it did so far: bytes moved, peak and resident memory, free memory now.
   virtual DeviceCounters device_counters() const { return {}; }

@@ -130,7 +130,8 @@ namespace {
 // What one rank measured over its share of the epoch.
 struct RankStats {
   StepStats steps;
-  double sampling_s = 0;                               // wall time of its bulks
+  double sampling_s = 0;                               // wall time of its bulks' steps, layers held
+  double fetch_s = 0;                                  // copying the held layers to the host afterwards
   double exchange_s = 0, compute_s = 0, reduce_s = 0;  // inside the distributed product
   int64_t bulks = 0, minibatches = 0, seeds = 0, sampled_edges = 0, bytes_sent = 0, peak_memory = 0;
   int64_t first_fetch_bytes = 0, first_reduce_bytes = 0;  // the first product of each bulk
@@ -140,7 +141,7 @@ struct RankStats {
   int64_t messages_sent = 0;
 
   std::vector<double> times() const {
-    return {sampling_s, steps.probability, steps.sampling, steps.extraction, exchange_s, compute_s, reduce_s};
+    return {sampling_s, steps.probability, steps.sampling, steps.extraction, exchange_s, compute_s, reduce_s, fetch_s};
   }
   std::vector<int64_t> counts() const {
     return {bulks,
@@ -154,7 +155,10 @@ struct RankStats {
             static_cast<int64_t>(fingerprint_sum),
             gpu,
             messages_sent,
-            shared_row_bytes};
+            shared_row_bytes,
+            steps.transfers.copies,
+            steps.transfers.bytes,
+            steps.transfers.syncs};
   }
 };
 
@@ -355,8 +359,11 @@ void load_partitioned(Communicator& world, ProcessGrid& grid, const GraphSource&
 // Adds the product calls of the bulk just sampled to stats, and clears them.
 void add_product_calls(GraphProduct& product, RankStats& stats);
 
-// This rank's share of the epoch, timed bulk by bulk, into stats.
-void sample_share(EpochIterator& epoch, GraphProduct* product, bool counts_fingerprints, RankStats& stats);
+// This rank's share of the epoch, timed bulk by bulk, into stats: as `bench` times
+// one process, the steps with their layers left where they were sampled, and the
+// copy of the layers to the host apart.
+void sample_share(EpochIterator& epoch, Backend& backend, GraphProduct* product, bool counts_fingerprints,
+                  RankStats& stats);
 
 // How the run was set up: mode, exchange, transport, grid, graph and sampler options.
 JsonObject describe_setup(Communicator& world, const ProcessGrid& grid, const GraphSource& source,
@@ -407,7 +414,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   if (options.parsed_device().kind == "cuda") stats.gpu = options.parsed_device().index;
   // A minibatch is sampled by the c ranks of its process row (unless they split the row's work): count it once.
   const bool shared_rows = !every_rank_samples(mode, work);
-  sample_share(*epoch, product, !shared_rows || grid.col() == 0, stats);
+  sample_share(*epoch, backend, product, !shared_rows || grid.col() == 0, stats);
   if (graph.partitioned) graph.partitioned->finish();  // serve the column until every rank is done
   world.barrier();
   const double epoch_s = epoch_timer.seconds();
@@ -441,17 +448,23 @@ void add_product_calls(GraphProduct& product, RankStats& stats) {
   product.clear_calls();
 }
 
-void sample_share(EpochIterator& epoch, GraphProduct* product, bool counts_fingerprints, RankStats& stats) {
-  BulkSample bulk;
+void sample_share(EpochIterator& epoch, Backend& backend, GraphProduct* product, bool counts_fingerprints,
+                  RankStats& stats) {
   for (;;) {
     double seconds = 0;
     bool more;
+    Bulk resident;
     {
       ScopedTimer timer(&seconds);
-      more = next_bulk(epoch, &bulk, &stats.steps);
+      more = next_bulk(epoch, &resident, &stats.steps);
     }
     if (!more) break;
     stats.sampling_s += seconds;
+    BulkSample bulk;
+    {
+      ScopedTimer timer(&stats.fetch_s);
+      bulk = to_host(backend, std::move(resident));
+    }
     ++stats.bulks;
     stats.minibatches += bulk.count();
     stats.seeds += static_cast<int64_t>(bulk.seeds.size());
@@ -528,6 +541,10 @@ void add_rank_measurements(JsonObject& json, const ProcessGrid& grid, const Samp
   json.add("rank_time_s", rank_time).add("rank_steps", bulks).add("rank_time_per_step_s", rank_time_per_bulk);
   json.add("rank_probability_s", all.time(1)).add("rank_sampling_s", all.time(2)).add("rank_extraction_s", all.time(3));
   json.add("rank_exchange_s", all.time(4)).add("rank_compute_s", all.time(5)).add("rank_reduce_s", all.time(6));
+  json.add("rank_fetch_s", all.time(7)).add("sampling_s", *std::max_element(rank_time.begin(), rank_time.end()));
+  json.add("host_copies_in_steps", sum(all.count(12)))
+      .add("host_bytes_in_steps", sum(all.count(13)))
+      .add("syncs_in_steps", sum(all.count(14)));
   if (options.parsed_device().kind == "cuda") json.add("rank_gpu", all.count(9));
   json.add("rank_minibatches", all.count(1)).add("rank_messages_sent", all.count(10));
   json.add("rank_bytes_sent", bytes).add("bytes_per_step", sum(bytes) / std::max(1.0, steps));

@@ -13,7 +13,9 @@
 #include "error_checks.h"
 #include "io/graph_io.h"
 #include "mpi_test_env.h"
+#include "opaque_backend.h"
 #include "sampling/fingerprint.h"
+#include "sampling/registry.h"
 #include "test_sampler.h"
 
 namespace matsamp {
@@ -185,6 +187,54 @@ TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
   testing::expect_error([&] { make_sampler("frontier", graph, SamplerParams().set("budget", 4)); },
                         "frontier samples a replicated graph only");
   graph.finish();
+}
+
+// A grid of one rank holds every row: its partitioned graph samples on the local
+// backend as one process does. On a sealed backend that counts its copies, every
+// sampler that runs partitioned gives the single-process minibatches, goes through
+// no exchange round, and copies nothing between host and backend inside its steps
+// (on a GPU: the rank's block on its device, the product one local op). Each rank
+// runs it on a grid of its own, so it holds at every p.
+TEST(PartitionedOnOneRank, SamplesInTheLocalBackend) {
+  const Graph g = read_graph(testing::data_file("cora.npz"));
+  std::vector<vid_t> seeds(300);
+  std::iota(seeds.begin(), seeds.end(), 100);
+  const Offsets offsets{0, 100, 128, 300};
+  SamplerParams params;
+  params.set("fanouts", std::vector<int64_t>{5, 3}).set("samples", std::vector<int64_t>{64, 64});
+  params.set("budget", 50).set("walk_length", 2).set("layers", 2);
+  const auto self = make_mpi_communicator(MPI_COMM_SELF);
+  ProcessGrid grid(*self, 1);
+  int partitioned_samplers = 0;
+  for (const std::string& name : sampler_names()) {
+    SCOPED_TRACE(name);
+    auto sealed = std::make_unique<testing::OpaqueBackend>();
+    testing::OpaqueBackend& opaque = *sealed;
+    PartitionedSampling graph(grid, block_row_of(g.adj, grid), Exchange::sparsity_aware, std::move(sealed));
+    std::unique_ptr<Sampler> sampler;
+    try {
+      sampler = make_sampler(name, graph, params);
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("samples a replicated graph only"), std::string::npos) << e.what();
+      continue;
+    }
+    ++partitioned_samplers;
+    Context context{graph.backend(), 31};
+    const SeedBatch uploaded = upload_seeds(graph.backend(), seeds, offsets);
+    sampler->sample(context, uploaded, 4, 2);  // the first bulk prepares the layer-wise matrices
+    const TransferCounts before = opaque.transfer_counts();
+    Bulk bulk = sampler->sample(context, uploaded, 4, 2);
+    const TransferCounts while_sampling = opaque.transfer_counts() - before;
+    EXPECT_EQ(while_sampling.copies, 0) << "a step left the local backend";
+    EXPECT_EQ(while_sampling.syncs, 0);
+    EXPECT_TRUE(graph.product().calls().empty()) << "one rank went through the exchange";
+    Fingerprint got, want;
+    got.add(to_host(graph.backend(), std::move(bulk)));
+    want.add(testing::TestSampler(name, g.adj, params, 31).sample(seeds, offsets, 4, 2));
+    EXPECT_EQ(got.value(), want.value());
+    graph.finish();
+  }
+  EXPECT_EQ(partitioned_samplers, 7) << "graphsage, labor, dgs, ladies, fastgcn, saint and saint_node";
 }
 
 // Three minibatches: with four workers some sample nothing and only serve.

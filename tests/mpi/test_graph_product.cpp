@@ -163,7 +163,7 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
         [&] {
           backend.sample_rows(distributed, backend.upload_ids({0, 120}), 4, {3, 1, 2, 0, {0, 2}});
         },
-        "row id 120 out of range for 120 rows");
+        "row id 120 out of range for 120");
     testing::expect_error(
         [&] {
           backend.sample_rows(distributed, backend.upload_ids({0, 1}), 4, {3, 1, 2, 0, {0, 3}});
