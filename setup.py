@@ -35,17 +35,20 @@ class CMakeBuild(build_ext):
         configure += os.environ.get("CMAKE_ARGS", "").split()
         subprocess.run(configure, check=True)
         jobs = str(self.parallel or os.cpu_count() or 1)
-        subprocess.run(["cmake", "--build", str(build_dir), "--target", "matsamp_python", "matsamp", "-j", jobs],
-                       check=True)
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", "matsamp_python", "matsamp", "matsamp-full",
+                        "-j", jobs], check=True)
         built = list((build_dir / "python" / "matsamp").glob("_C*.so"))
         if len(built) != 1:
             raise RuntimeError(f"expected one matsamp/_C*.so in {build_dir / 'python'}, got {built}")
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[0], target)
-        command = target.parent / "bin" / "matsamp"   # run by the console script (matsamp/_command.py)
-        command.parent.mkdir(exist_ok=True)
-        shutil.copy2(build_dir / "csrc" / "matsamp", command)
+        # The command, run by the console script (matsamp/_command.py), and matsamp-full beside it,
+        # which it hands the runs that need libtorch or CUDA.
+        commands = target.parent / "bin"
+        commands.mkdir(exist_ok=True)
+        for name in ("matsamp", "matsamp-full"):
+            shutil.copy2(build_dir / "csrc" / name, commands / name)
 
 
 # setuptools' build trees (and the CMake tree inside them) go under the repository's

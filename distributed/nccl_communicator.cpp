@@ -1,5 +1,6 @@
 // Host code only (cudart and NCCL calls), compiled by the C++ compiler.
 #include "nccl_communicator.h"
+#include "transports.h"
 
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -306,5 +307,9 @@ std::unique_ptr<Communicator> make_nccl_communicator(Communicator& bootstrap, in
   check_nccl(ncclCommInitRank(&comm, bootstrap.size(), id, bootstrap.rank()), "ncclCommInitRank");
   return std::make_unique<NcclCommunicator>(bootstrap, comm, device);
 }
+
+namespace {
+const bool registered = register_transport("nccl", make_nccl_communicator);
+}  // namespace
 
 }  // namespace matsamp

@@ -23,11 +23,16 @@ inline std::string read_text(const std::string& path) {
   return s.str();
 }
 
-inline CliResult run_cli(const std::string& args, const std::string& scratch) {
+// Runs `program args` through the shell, its output captured in files of `scratch`.
+inline CliResult run_program(const std::string& program, const std::string& args, const std::string& scratch) {
   const std::string out = scratch + "/cli.out", err = scratch + "/cli.err";
-  const std::string command = std::string(MATSAMP_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
+  const std::string command = program + " " + args + " >" + out + " 2>" + err;
   const int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+}
+
+inline CliResult run_cli(const std::string& args, const std::string& scratch) {
+  return run_program(MATSAMP_CLI_PATH, args, scratch);
 }
 
 // run_cli under a file-size limit of `kib` KiB for every file the command

@@ -13,6 +13,7 @@
 #include "cli/link_bench.h"
 #include "cli/sampler_options.h"
 #include "cli/temporal_options.h"
+#include "cli/validators.h"
 #include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "util/bandwidth.h"
@@ -180,7 +181,8 @@ void add_bench_options(CLI::App& cmd, BenchOptions& options) {
                "also sample the epoch one minibatch at a time (k = 1) and report both");
   cmd.add_option("--compare-device", options.compare_device,
                  "also sample the same epoch on this device in the same process (e.g. cpu beside --device cuda) "
-                 "and report its run, time_ratio (its time / this device's) and identical_minibatches");
+                 "and report its run, time_ratio (its time / this device's) and identical_minibatches")
+      ->check(parsed_by(check_device_name, "DEVICE"));
   cmd.add_flag("--results-to-host", options.results_to_host,
                "--device cuda: copy each bulk's layers to the host within the timed steps (by default "
                "the layers stay on the GPU, as a GPU trainer reads them, and are copied after the "

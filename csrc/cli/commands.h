@@ -8,6 +8,8 @@ namespace matsamp::cli {
 // ranks of a distributed run to check that they all run the same command.
 void set_command_line(int argc, char** argv);
 const std::vector<std::string>& command_line();
+// argv[0], as the user wrote it (what help text names).
+const std::string& program_name();
 
 void add_generate_command(CLI::App& app);
 void add_convert_command(CLI::App& app);

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <exception>
 
+#include "cli/full_command.h"
+#include "cli/validators.h"
 #include "core/error.h"
 
 #ifdef MATSAMP_HAVE_DISTRIBUTED
@@ -20,9 +22,7 @@
 #include "distributed/local_rank.h"
 #include "distributed/mpi_communicator.h"
 #include "distributed/partitioned_sampling.h"
-#ifdef MATSAMP_HAVE_NCCL
-#include "distributed/nccl_communicator.h"
-#endif
+#include "distributed/transports.h"
 #include "sampling/fingerprint.h"
 #include "sampling/registry.h"
 #include "util/json.h"
@@ -75,6 +75,19 @@ void add_row_work_option(CLI::App& command, std::string& row_work) {
       ->capture_default_str();
 }
 
+namespace {
+
+// A transport this program lacks (NCCL, in `matsamp`) hands the run to matsamp-full.
+void check_transport_name(const std::string& name) {
+#ifdef MATSAMP_HAVE_DISTRIBUTED
+  if (name != "mpi" && !find_transport(name)) hand_off("--transport " + name);
+#else
+  (void)name;
+#endif
+}
+
+}  // namespace
+
 void add_transport_options(CLI::App& command, TransportOptions& transport) {
   command
       .add_option("--collective-timeout", transport.collective_timeout,
@@ -88,6 +101,7 @@ void add_transport_options(CLI::App& command, TransportOptions& transport) {
                   "memory; ranks may share a GPU) or nccl (GPU to GPU; one GPU per rank, host data staged "
                   "through it)")
       ->check(CLI::IsMember({"mpi", "nccl"}))
+      ->check(parsed_by(check_transport_name, "TRANSPORT"))
       ->capture_default_str();
 }
 
@@ -564,11 +578,8 @@ namespace {
 // The job's world over MPI's: itself, or NCCL bootstrapped through it. Collective.
 std::unique_ptr<Communicator> transport_over(Communicator& mpi, const JobTransport& transport) {
   if (transport.name == "mpi") return nullptr;
-#ifdef MATSAMP_HAVE_NCCL
-  return make_nccl_communicator(mpi, transport.gpu);
-#else
-  fail("--transport nccl: this matsamp was built without NCCL (configure with CUDA and NCCL found)");
-#endif
+  if (const TransportFactory* make = find_transport(transport.name)) return (*make)(mpi, transport.gpu);
+  fail("--transport ", transport.name, ": this matsamp was built without it (configure with CUDA and NCCL found)");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/full_command.h"
 #include "cli/validators.h"
 #include "core/error.h"
 #include "util/memory.h"
@@ -35,16 +36,46 @@ std::vector<std::string>& arguments() {
   return given;
 }
 
+std::string& program() {
+  static std::string name;
+  return name;
+}
+
 }  // namespace
 
 namespace matsamp::cli {
-void set_command_line(int argc, char** argv) { arguments().assign(argv + 1, argv + argc); }
+void set_command_line(int argc, char** argv) {
+  program() = argc > 0 ? argv[0] : "matsamp";
+  arguments().assign(argv + 1, argv + argc);
+}
 const std::vector<std::string>& command_line() { return arguments(); }
+const std::string& program_name() { return program(); }
 }  // namespace matsamp::cli
+
+#ifndef MATSAMP_HAVE_TRAIN
+namespace {
+
+// Where the trainer is not linked in: `matsamp` hands `train` (its --help too) to
+// matsamp-full (cli/full_command.h); a matsamp-full built without libtorch says so.
+void add_train_hand_off(CLI::App& app) {
+  CLI::App* train = app.add_subcommand("train", "train a GNN on sampled minibatches (libtorch)");
+  train->prefix_command();
+  train->set_help_flag();
+  train->callback([] {
+    matsamp::cli::hand_off("train");
+    matsamp::fail("train: this matsamp was built without libtorch (Debian: libtorch-dev), so it cannot train");
+  });
+}
+
+}  // namespace
+#endif
 
 int main(int argc, char** argv) {
   matsamp::keep_freed_memory_for_reuse();
   matsamp::cli::set_command_line(argc, argv);
+#ifdef MATSAMP_FULL_COMMAND
+  matsamp::cli::mark_full_command();
+#endif
   CLI::App app{
       "matsamp: samples GNN minibatches in bulk with sparse matrix algebra.\n"
       "Run 'matsamp COMMAND --help' for the options of a command."};
@@ -58,6 +89,8 @@ int main(int argc, char** argv) {
   matsamp::cli::add_bench_command(app);
 #ifdef MATSAMP_HAVE_TRAIN
   matsamp::cli::add_train_command(app);
+#else
+  add_train_hand_off(app);
 #endif
   matsamp::cli::check_numbers(app);
   // Usage errors exit with 2, errors in the data or the run with 1; both are one line.

@@ -1,5 +1,6 @@
 #include "cli/sampler_options.h"
 
+#include "cli/full_command.h"
 #include "cli/validators.h"
 
 #include <omp.h>
@@ -18,10 +19,19 @@ namespace {
 std::string device_help() {
   std::string help = "where to sample";
   for (const BackendKind* kind : backend_kinds()) help += "; " + kind->name + ": " + kind->summary;
+  if (backend_kinds().size() == 1) help += "; other devices (cuda) are run by matsamp-full";
   return help;
 }
 
 }  // namespace
+
+void check_device_name(const std::string& text) {
+  const std::string kind = text.substr(0, text.find(':'));
+  const auto kinds = backend_kinds();
+  if (std::none_of(kinds.begin(), kinds.end(), [&](const BackendKind* k) { return k->name == kind; }))
+    hand_off("device " + text);
+  parse_device(text);
+}
 
 SamplerOptions::SamplerOptions() {
   for (const OptionSpec& o : all_sampler_options()) {
@@ -127,7 +137,7 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
   command.add_option("--epoch", options.epoch.epoch, "epoch number (part of every random key)")->capture_default_str();
   command.add_option("-t,--threads", options.threads, "OpenMP threads (0: default)")->check(CLI::Range(0, kMaxThreads));
   command.add_option("--device", options.device, device_help())
-      ->check(parsed_by([](const std::string& text) { parse_device(text); }, "DEVICE"))
+      ->check(parsed_by(check_device_name, "DEVICE"))
       ->capture_default_str();
   command
       .add_option("--gpu-memory-fraction", options.gpu_memory_fraction,

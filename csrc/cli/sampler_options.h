@@ -37,6 +37,9 @@ struct SamplerOptions {
 };
 
 void add_sampler_options(CLI::App& command, SamplerOptions& options);
+// A device name's check at parse time: parse_device's, except that a kind this
+// program lacks hands the run to matsamp-full (cli/full_command.h).
+void check_device_name(const std::string& text);
 // Builds the chosen sampler over `graph` (which must outlive it); with
 // --saint-counts it keeps its pre-sampled counts in that file.
 std::unique_ptr<Sampler> make_sampler(const SamplerOptions& options, SamplingGraph& graph);
