@@ -28,6 +28,7 @@ cmake -S "$root" -B "$build" -G Ninja \
 cmake --build "$build" -j "$jobs" --target matsamp unit_tests
 
 export MATSAMP_DATA=${MATSAMP_DATA:-$root/../shared/data}
+export MATSAMP_CACHE_DIR=${MATSAMP_CACHE_DIR-$build/cache}   # bench's kept memory rates
 logs="$build/sanitizer-logs"
 rm -rf "$logs" && mkdir -p "$logs"
 common="exitcode=23:log_path=$logs/report"

@@ -6,6 +6,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
 bash "$root/scripts/build.sh"
 export MATSAMP_DATA=${MATSAMP_DATA:-$root/../shared/data}
+# bench keeps the machine's measured memory rates (README, bench): here, not in the home folder.
+export MATSAMP_CACHE_DIR=${MATSAMP_CACHE_DIR-$root/build/cache}
 cd "$root/build"
 ctest --output-on-failure -j "${MATSAMP_JOBS:-$(nproc)}" -LE packaging 2>&1 | tee ctest.log
 summary=$(grep -E "tests passed" ctest.log || true)

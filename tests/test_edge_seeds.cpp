@@ -144,7 +144,9 @@ TEST(NegativeSampler, DrawsNoNegativeLaterThanItsEdge) {
     const vid_t u = j % g.adj.rows, untimed = negatives.draw(u, 5, 0, 0, j, 0);
     const vid_t timed = negatives.draw(u, 5, 0, 0, j, 0, &times, 20);
     EXPECT_LE(times[timed], 20);
-    if (times[untimed] <= 20) EXPECT_EQ(timed, untimed);  // the first draw stands when early enough
+    if (times[untimed] <= 20) {
+      EXPECT_EQ(timed, untimed);  // the first draw stands when early enough
+    }
     redrawn += timed != untimed;
   }
   EXPECT_GT(redrawn, 1000);  // about 79% of first draws are too late

@@ -1,6 +1,6 @@
 #include "backend/backend.h"
 
-#include "util/bandwidth.h"
+#include "util/host_rates.h"
 
 #include <numeric>
 
@@ -114,9 +114,9 @@ void Backend::check_made_here(const Backend* owner, bool defined, const char* op
                 " backend, not in this ", name(), " backend");
 }
 
-double Backend::copy_bandwidth() { return measure_copy_bandwidth(); }
+double Backend::copy_bandwidth() { return host_rates().copy_bandwidth; }
 
-double Backend::gather_rate() { return measure_gather_rate(); }
+double Backend::gather_rate() { return host_rates().gather_rate; }
 
 DeviceCsrArrays Backend::device_csr(const Matrix& /*m*/) {
   fail("the ", name(), " backend keeps its matrices on the host: no device arrays");

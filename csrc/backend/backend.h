@@ -88,9 +88,10 @@ class Backend {
   // so that another allocator on it (torch's, when training or in Python) can
   // use it; the next call grows the pool again.
   virtual void release_cached_memory() {}
-  // Measured on the memory the backend samples in (util/bandwidth.h on the host,
-  // device memory on a GPU): bytes/s of a large copy (read + write) and random
-  // 4-byte gathers/s. What bench's floor is taken on.
+  // Measured on the memory the backend samples in (the host's once per machine and
+  // thread count, then kept: util/host_rates.h; device memory on a GPU): bytes/s of
+  // a large copy (read + write) and random 4-byte gathers/s. What bench's floor is
+  // taken on.
   virtual double copy_bandwidth();
   virtual double gather_rate();
   // The arrays behind a handle where the device keeps them, for a consumer on the

@@ -16,7 +16,7 @@
 #include "cli/validators.h"
 #include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
-#include "util/bandwidth.h"
+#include "util/host_rates.h"
 #include "util/json.h"
 #include "util/memory.h"
 #include "util/progress.h"
@@ -252,6 +252,7 @@ JsonObject bench_vertex_epoch(BenchOptions& options, Backend& backend, const Gra
   json.add("minibatches", bulk.minibatches)
       .add("copy_bandwidth_bytes_per_s", rates.copy_bandwidth)
       .add("gathers_per_s", rates.gather_rate);
+  if (!gpu.memory.total_bytes) json.add("rates_from", host_rates().source);  // measured, or kept from an earlier run
   json.add("bulk", describe(bulk, rates));
   if (options.compare_per_batch) {
     EpochOptions single = options.sampler.epoch;

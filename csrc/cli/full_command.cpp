@@ -43,8 +43,10 @@ void hand_off(const std::string& what) {
   if (is_full()) return;
   const std::string full = full_command_path();
   if (full.empty())
-    fail(what, " needs ", kFullCommand, " (matsamp with libtorch, CUDA and NCCL), which is not installed beside "
-         "this matsamp in ", own_directory().string());
+    fail(what, " needs ", kFullCommand,
+         " (matsamp with libtorch, CUDA and NCCL), which is not installed beside "
+         "this matsamp in ",
+         own_directory().string());
   std::vector<std::string> arguments{program_name()};  // help and errors name the program the user ran
   arguments.insert(arguments.end(), command_line().begin(), command_line().end());
   std::vector<char*> argv;
