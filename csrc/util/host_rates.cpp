@@ -84,7 +84,7 @@ HostRates cached_rates(const std::string& dir, const std::string& key, const std
 }
 
 HostRates host_rates() {
-  static std::mutex mutex;  // one measurement at a time: each takes the machine
+  static std::mutex mutex;                        // one measurement at a time: each takes the machine
   static std::map<std::string, HostRates> known;  // this process's, by key
   const std::lock_guard<std::mutex> lock(mutex);
   char host[256] = {};
@@ -93,11 +93,11 @@ HostRates host_rates() {
                           " threads";
   if (const auto it = known.find(key); it != known.end()) return it->second;
   return known[key] = cached_rates(rates_cache_dir(), key, [] {
-    HostRates measured;
-    measured.copy_bandwidth = measure_copy_bandwidth();
-    measured.gather_rate = measure_gather_rate();
-    return measured;
-  });
+           HostRates measured;
+           measured.copy_bandwidth = measure_copy_bandwidth();
+           measured.gather_rate = measure_gather_rate();
+           return measured;
+         });
 }
 
 }  // namespace matsamp
