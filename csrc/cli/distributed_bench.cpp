@@ -598,16 +598,18 @@ void run_mpi_job(const std::function<void(Communicator& world)>& job, const JobT
       const std::unique_ptr<Communicator> other = transport_over(*world, transport);
       job(other ? *other : *world);
     } catch (const AgreedError& e) {
-      agreed_error = e.what();  // every rank has it: end without MPI_Abort, rank 0 reports
+      // Every rank has it: rank 0 reports it, and the others wait until it has, since
+      // the launcher may end the job (rank 0 too) as soon as one rank exits with an error.
+      agreed_error = e.what();
+      if (rank == 0) std::fprintf(stderr, "matsamp: error: %s\n", e.what());
+      world->barrier();
     } catch (const std::exception& e) {
       if (world->size() > 1) world->abort(e.what());  // this rank alone: end the job, others would wait
       alone = std::current_exception();
     }
   }
   if (alone) std::rethrow_exception(alone);
-  if (agreed_error.empty()) return;
-  if (rank == 0) fail(agreed_error);
-  std::exit(EXIT_FAILURE);
+  if (!agreed_error.empty()) std::exit(EXIT_FAILURE);
 }
 
 void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job, const JobTransport& transport) {

@@ -57,16 +57,16 @@ void require_launcher();
 void add_distributed_bench_options(CLI::App& bench, DistributedBenchOptions& options);
 // True with --distributed, or when the job has several ranks (then replicated is the default).
 bool distributed_bench_requested(DistributedBenchOptions& options);
-// Collective over the job; throws (on rank 0 only) an error every rank agreed on.
+// Collective over the job (errors as run_mpi_job's).
 void run_distributed_bench(const GraphSource& source, SamplerOptions& sampler, const DistributedBenchOptions& options);
 
-// Runs job(world) as one MPI job (world: the chosen transport over every rank): an error every rank agreed on ends them all
-// (rank 0 throws it, the others exit quietly), any other aborts the job rather
-// than leave the other ranks waiting.
+// Runs job(world) as one MPI job (world: the chosen transport over every rank): an
+// error every rank agreed on ends them all with exit code 1 (rank 0 prints it, once,
+// before any rank exits), any other aborts the job rather than leave the other ranks
+// waiting.
 void run_mpi_job(const std::function<void(Communicator& world)>& job, const JobTransport& transport = {});
-// Runs job(world) as one MPI job whose rank 0 prints the JSON job returns: an
-// error every rank agreed on ends them all (rank 0 throws it), any other aborts
-// the job rather than leave the other ranks waiting.
+// Runs job(world) as one MPI job whose rank 0 prints the JSON job returns; errors as
+// run_mpi_job's.
 void run_mpi_json_job(const std::function<JsonObject(Communicator& world)>& job, const JobTransport& transport = {});
 
 }  // namespace matsamp::cli
