@@ -248,6 +248,28 @@ TEST(Npz, GraphRoundTripThroughWriter) {
   EXPECT_EQ(g.labels, (std::vector<int64_t>{1, 0, -1}));
 }
 
+// Rows out of order or with repeated columns are sorted and summed in place, and the
+// rows after them move up; repeats are summed in the file's order (features may be
+// negative: 1e8 + 1 - 1e8 is 0 in float that way, 1 in others).
+TEST(Npz, RowsAreSortedAndRepeatsSummedInFileOrder) {
+  const std::string dir = scratch_dir("npz_rows_in_place");
+  NpzWriter out;
+  out.add("adj_shape", std::vector<int64_t>{5, 5});
+  out.add("adj_indptr", std::vector<int64_t>{0, 3, 5, 8, 8, 9});
+  out.add("adj_indices", std::vector<int32_t>{3, 1, 3, 0, 2, 2, 2, 2, 1});
+  out.add("adj_data", std::vector<float>{1, 2, 4, 1, 1, 1, 1, 1, 7});
+  out.add("attr_shape", std::vector<int64_t>{5, 2});
+  out.add("attr_indptr", std::vector<int64_t>{0, 3, 3, 3, 3, 4});
+  out.add("attr_indices", std::vector<int32_t>{1, 1, 1, 0});
+  out.add("attr_data", std::vector<float>{1e8f, 1, -1e8f, 5});
+  out.write(dir + "/g.npz");
+  const Graph g = read_npz_graph(dir + "/g.npz");
+  EXPECT_EQ(g.adj.rowptr, (std::vector<int64_t>{0, 2, 4, 5, 5, 6}));
+  EXPECT_EQ(g.adj.colidx, (std::vector<col_t>{1, 3, 0, 2, 2, 1}));
+  EXPECT_EQ(g.adj.values, (std::vector<float>{2, 5, 1, 1, 3, 7}));
+  EXPECT_EQ(g.features, (std::vector<float>{0, 0, 0, 0, 0, 0, 0, 0, 5, 0}));
+}
+
 int next_file_number = 0;  // one archive per case
 
 // A valid 3-vertex graph archive with one member replaced (or dropped when `data` is empty).

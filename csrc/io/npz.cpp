@@ -362,6 +362,27 @@ std::vector<int64_t> NpyArray::as_int64(const std::string& field) const {
   return out;
 }
 
+std::vector<int32_t> NpyArray::as_int32_below(int64_t bound, const std::string& field, const char* what) const {
+  std::vector<int32_t> out(size());
+  const bool known = with_numeric_type(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_integral_v<T>) {
+      fail(field, ": dtype ", dtype, " is not an integer type");
+    } else {
+      for (int64_t i = 0; i < size(); ++i) {
+        const T v = element<T>(*this, i);
+        bool in_range;
+        if constexpr (std::is_signed_v<T>) in_range = v >= 0 && static_cast<int64_t>(v) < bound;
+        else in_range = static_cast<uint64_t>(v) < static_cast<uint64_t>(bound);
+        if (!in_range) fail(field, ": ", what, " ", +v, " at entry ", i, " out of range [0, ", bound, ")");
+        out[i] = static_cast<int32_t>(v);
+      }
+    }
+  });
+  if (!known) fail(field, ": dtype ", dtype, " is not an integer type");
+  return out;
+}
+
 std::vector<float> NpyArray::as_float(const std::string& field) const {
   std::vector<float> out(size());
   const bool known = with_numeric_type(dtype, [&](auto tag) {

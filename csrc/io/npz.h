@@ -18,6 +18,9 @@ struct NpyArray {
   // whole error context, e.g. "cora.npz: field labels".
   std::vector<int64_t> as_int64(const std::string& field) const;
   std::vector<float> as_float(const std::string& field) const;
+  // Integers in [0, bound) as int32 (CSR column ids), read in one pass; a value out
+  // of range is an error naming it: "<field>: <what> V at entry I out of range [0, bound)".
+  std::vector<int32_t> as_int32_below(int64_t bound, const std::string& field, const char* what) const;
 };
 
 class NpzReader {

@@ -2,6 +2,7 @@
 // scipy CSR parts for the adjacency and the features, plus a label vector.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <utility>
 
 #include "io/graph_io.h"
@@ -12,9 +13,50 @@ namespace {
 
 std::string field(const NpzReader& in, const std::string& name) { return in.path() + ": field " + name; }
 
+// Sorts each row by column and sums repeated columns, in place; rows already
+// strictly ascending (scipy's canonical form, what most files hold) are left as
+// they are. Repeats are summed in the file's order.
+void sort_and_merge_rows(CsrMatrix& m) {
+  std::vector<int64_t> length(m.rows);
+  bool merged = false;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(|| : merged)
+  for (int64_t r = 0; r < m.rows; ++r) {
+    const int64_t b = m.rowptr[r], e = m.rowptr[r + 1];
+    length[r] = e - b;
+    if (std::is_sorted(m.colidx.begin() + b, m.colidx.begin() + e, std::less_equal<col_t>())) continue;
+    std::vector<std::pair<col_t, float>> row(e - b);
+    for (int64_t i = b; i < e; ++i) row[i - b] = {m.colidx[i], m.values[i]};
+    std::stable_sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    int64_t at = b;
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i > 0 && row[i].first == row[i - 1].first) {
+        m.values[at - 1] += row[i].second;
+        continue;
+      }
+      m.colidx[at] = row[i].first;
+      m.values[at++] = row[i].second;
+    }
+    length[r] = at - b;
+    merged = merged || at < e;
+  }
+  if (!merged) return;
+  int64_t at = 0;  // close the gaps that merged repeats left, row by row
+  for (int64_t r = 0; r < m.rows; ++r) {
+    const int64_t b = m.rowptr[r];
+    std::copy(m.colidx.begin() + b, m.colidx.begin() + b + length[r], m.colidx.begin() + at);
+    std::copy(m.values.begin() + b, m.values.begin() + b + length[r], m.values.begin() + at);
+    m.rowptr[r] = at;
+    at += length[r];
+  }
+  m.rowptr[m.rows] = at;
+  m.colidx.resize(at);
+  m.values.resize(at);
+}
+
 // The CSR stored as <prefix>_{shape,indptr,indices,data} (data optional: all ones),
-// checked, with columns sorted per row and duplicates summed.
-// `weights` demands non-negative values (adjacency); otherwise finite is enough.
+// checked, with columns sorted per row and duplicates summed, read straight into
+// its final arrays. `weights` demands non-negative values (adjacency); otherwise
+// finite is enough.
 CsrMatrix read_csr(const NpzReader& in, const std::string& prefix, bool weights) {
   const std::string shape_name = prefix + "_shape", ptr_name = prefix + "_indptr", idx_name = prefix + "_indices",
                     data_name = prefix + "_data";
@@ -24,52 +66,30 @@ CsrMatrix read_csr(const NpzReader& in, const std::string& prefix, bool weights)
   const int64_t rows = shape[0], cols = shape[1];
   check_column_count(cols, field(in, shape_name).c_str());
 
-  const std::vector<int64_t> indptr = in.get(ptr_name).as_int64(field(in, ptr_name));
-  const std::vector<int64_t> indices = in.get(idx_name).as_int64(field(in, idx_name));
-  const int64_t nnz = static_cast<int64_t>(indices.size());
-  if (static_cast<int64_t>(indptr.size()) != rows + 1)
-    fail(field(in, ptr_name), ": has ", indptr.size(), " entries, expected rows + 1 = ", rows + 1);
-  if (indptr.front() != 0 || indptr.back() != nnz)
-    fail(field(in, ptr_name), ": must run from 0 to the ", nnz, " entries of ", idx_name, " (runs from ",
-         indptr.front(), " to ", indptr.back(), ")");
-  for (int64_t r = 0; r < rows; ++r)
-    if (indptr[r] > indptr[r + 1]) fail(field(in, ptr_name), ": decreases at row ", r);
-  for (int64_t e = 0; e < nnz; ++e)
-    if (indices[e] < 0 || indices[e] >= cols)
-      fail(field(in, idx_name), ": column ", indices[e], " at entry ", e, " out of range [0, ", cols, ")");
-
-  std::vector<float> data(nnz, 1.0f);
-  if (in.contains(data_name)) {
-    data = in.get(data_name).as_float(field(in, data_name));
-    if (static_cast<int64_t>(data.size()) != nnz)
-      fail(field(in, data_name), ": has ", data.size(), " entries, ", idx_name, " has ", nnz);
-    for (int64_t e = 0; e < nnz; ++e)
-      if (!std::isfinite(data[e]) || (weights && data[e] < 0))
-        fail(field(in, data_name), ": value ", data[e], " at entry ", e, " is not a finite",
-             weights ? " non-negative weight" : " number");
-  }
-
-  // Sort each row by column (scipy does not promise sorted rows), then sum duplicates.
-  std::vector<std::pair<int64_t, float>> entries(nnz);
-  for (int64_t e = 0; e < nnz; ++e) entries[e] = {indices[e], data[e]};
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int64_t r = 0; r < rows; ++r)
-    std::sort(entries.begin() + indptr[r], entries.begin() + indptr[r + 1],
-              [](const auto& x, const auto& y) { return x.first < y.first; });
   CsrMatrix m(rows, cols);
-  m.colidx.reserve(nnz);
-  m.values.reserve(nnz);
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t e = indptr[r]; e < indptr[r + 1]; ++e) {
-      if (e > indptr[r] && entries[e].first == entries[e - 1].first) {
-        m.values.back() += entries[e].second;
-        continue;
-      }
-      m.colidx.push_back(static_cast<col_t>(entries[e].first));
-      m.values.push_back(entries[e].second);
-    }
-    m.rowptr[r + 1] = m.nnz();
+  m.rowptr = in.get(ptr_name).as_int64(field(in, ptr_name));
+  const int64_t nnz = in.get(idx_name).size();
+  if (static_cast<int64_t>(m.rowptr.size()) != rows + 1)
+    fail(field(in, ptr_name), ": has ", m.rowptr.size(), " entries, expected rows + 1 = ", rows + 1);
+  if (m.rowptr.front() != 0 || m.rowptr.back() != nnz)
+    fail(field(in, ptr_name), ": must run from 0 to the ", nnz, " entries of ", idx_name, " (runs from ",
+         m.rowptr.front(), " to ", m.rowptr.back(), ")");
+  for (int64_t r = 0; r < rows; ++r)
+    if (m.rowptr[r] > m.rowptr[r + 1]) fail(field(in, ptr_name), ": decreases at row ", r);
+  m.colidx = in.get(idx_name).as_int32_below(cols, field(in, idx_name), "column");
+
+  if (in.contains(data_name)) {
+    m.values = in.get(data_name).as_float(field(in, data_name));
+    if (static_cast<int64_t>(m.values.size()) != nnz)
+      fail(field(in, data_name), ": has ", m.values.size(), " entries, ", idx_name, " has ", nnz);
+    for (int64_t e = 0; e < nnz; ++e)
+      if (!std::isfinite(m.values[e]) || (weights && m.values[e] < 0))
+        fail(field(in, data_name), ": value ", m.values[e], " at entry ", e, " is not a finite",
+             weights ? " non-negative weight" : " number");
+  } else {
+    m.values.assign(nnz, 1.0f);
   }
+  sort_and_merge_rows(m);
   return m;
 }
 
