@@ -1,8 +1,12 @@
 #include "core/csr.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
+#include <utility>
 
 namespace matsamp {
 
@@ -47,25 +51,60 @@ struct RowSlots {
   std::vector<int64_t> order;
 };
 
-// A counting sort by row, threaded (atomic counts and slots: the order within a
-// row is fixed later by sorting it).
+// A counting sort by row, threaded. Each thread counts and places a contiguous
+// part of the input, so that a row's slots keep the input's order (then a row
+// whose columns came ascending needs no sort); that takes rows counts per
+// thread, so where those would outnumber the entries, atomic counts and slots
+// instead (the order within a row is then fixed by sorting it).
 template <class Id>
 RowSlots slots_by_row(int64_t rows, const Id* row_ids, const Id* col_ids, int64_t m) {
   RowSlots s{std::vector<int64_t>(rows + 1, 0), std::vector<col_t>(m), std::vector<int64_t>(m)};
+  const int threads = omp_get_max_threads();
+  if (static_cast<double>(rows) * threads > static_cast<double>(m) && threads > 1) {
 #pragma omp parallel for
-  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t i = 0; i < m; ++i) {
 #pragma omp atomic
-    ++s.start[row_ids[i] + 1];
-  }
-  std::partial_sum(s.start.begin(), s.start.end(), s.start.begin());
-  std::vector<int64_t> next(s.start.begin(), s.start.end() - 1);
+      ++s.start[row_ids[i] + 1];
+    }
+    std::partial_sum(s.start.begin(), s.start.end(), s.start.begin());
+    std::vector<int64_t> next(s.start.begin(), s.start.end() - 1);
 #pragma omp parallel for
-  for (int64_t i = 0; i < m; ++i) {
-    int64_t slot;
+    for (int64_t i = 0; i < m; ++i) {
+      int64_t slot;
 #pragma omp atomic capture
-    slot = next[row_ids[i]]++;
-    s.order[slot] = i;
-    s.cols[slot] = static_cast<col_t>(col_ids[i]);
+      slot = next[row_ids[i]]++;
+      s.order[slot] = i;
+      s.cols[slot] = static_cast<col_t>(col_ids[i]);
+    }
+    return s;
+  }
+  std::vector<int64_t> next(static_cast<size_t>(threads) * rows, 0);  // thread t's counts, then its next slots
+#pragma omp parallel num_threads(threads)
+  {
+    const int team = omp_get_num_threads(), t = omp_get_thread_num();
+    int64_t* mine = next.data() + static_cast<size_t>(t) * rows;
+    const int64_t i0 = m * t / team, i1 = m * (t + 1) / team;
+    for (int64_t i = i0; i < i1; ++i) ++mine[row_ids[i]];
+#pragma omp barrier
+#pragma omp for schedule(static)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int u = 0; u < team; ++u) s.start[r + 1] += next[static_cast<size_t>(u) * rows + r];
+#pragma omp single
+    std::partial_sum(s.start.begin(), s.start.end(), s.start.begin());
+#pragma omp for schedule(static)
+    for (int64_t r = 0; r < rows; ++r) {  // row r's slots: thread 0's entries first, then thread 1's, ...
+      int64_t slot = s.start[r];
+      for (int u = 0; u < team; ++u) {
+        const int64_t count = next[static_cast<size_t>(u) * rows + r];
+        next[static_cast<size_t>(u) * rows + r] = slot;
+        slot += count;
+      }
+    }
+    for (int64_t i = i0; i < i1; ++i) {
+      const int64_t slot = mine[row_ids[i]]++;
+      s.order[slot] = i;
+      s.cols[slot] = static_cast<col_t>(col_ids[i]);
+    }
   }
   return s;
 }
@@ -76,6 +115,11 @@ RowSlots slots_by_row(int64_t rows, const Id* row_ids, const Id* col_ids, int64_
 int64_t merge_row(RowSlots& s, int64_t r, const float* weights, std::vector<float>& sums,
                   std::vector<std::pair<col_t, int64_t>>& row) {
   const int64_t begin = s.start[r], end = s.start[r + 1];
+  if (std::is_sorted(s.cols.begin() + begin, s.cols.begin() + end, std::less_equal<col_t>()) &&
+      std::is_sorted(s.order.begin() + begin, s.order.begin() + end)) {  // in order and no repeats: as it is
+    for (int64_t e = begin; e < end && !sums.empty(); ++e) sums[e] = weights ? weights[s.order[e]] : 1.0f;
+    return end - begin;
+  }
   row.clear();
   for (int64_t e = begin; e < end; ++e) row.emplace_back(s.cols[e], s.order[e]);
   std::sort(row.begin(), row.end());  // in cache: no reads of the input while sorting
