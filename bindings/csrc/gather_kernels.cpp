@@ -9,23 +9,24 @@ namespace matsamp::bindings {
 
 namespace {
 
-constexpr const char* kOp = "matsamp.gather_rows";
+constexpr const char* kGatherOp = "matsamp.gather_rows";
 
 // A ValueError naming the first entry of a device tensor outside [0, n).
 void check_device_ids_in_range(const at::Tensor& ids, int64_t n) {
   const at::Tensor outside = at::logical_or(ids.lt(0), ids.ge(n)).nonzero();
   if (outside.numel() == 0) return;
   const int64_t i = outside[0][0].item<int64_t>();
-  TORCH_CHECK_VALUE(false, kOp, ": index[", i, "] = ", ids[i].item<int64_t>(), " is out of range [0, ", n, ")");
+  TORCH_CHECK_VALUE(false, kGatherOp, ": index[", i, "] = ", ids[i].item<int64_t>(), " is out of range [0, ", n, ")");
 }
 
 at::Tensor gather_rows(const at::Tensor& features, const at::Tensor& index) {
-  TORCH_CHECK_VALUE(features.dim() >= 1, kOp, ": features must have at least one dimension");
-  TORCH_CHECK_VALUE(features.device() == index.device(), kOp, ": features are on ", features.device(),
+  TORCH_CHECK_VALUE(features.dim() >= 1, kGatherOp, ": features must have at least one dimension");
+  TORCH_CHECK_VALUE(features.device() == index.device(), kGatherOp, ": features are on ", features.device(),
                     " but index is on ", index.device());
-  check_vector_shape(index, at::kLong, kOp, "index");
+  check_vector_shape(index, at::kLong, kGatherOp, "index");
   const at::Tensor ids = index.contiguous();
-  if (ids.device().is_cpu()) check_ids_in_range(ids.data_ptr<int64_t>(), ids.numel(), features.size(0), kOp, "index");
+  if (ids.device().is_cpu())
+    check_ids_in_range(ids.data_ptr<int64_t>(), ids.numel(), features.size(0), kGatherOp, "index");
   else check_device_ids_in_range(ids, features.size(0));
   return at::index_select(features, 0, ids);
 }

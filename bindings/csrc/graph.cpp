@@ -18,20 +18,20 @@ namespace matsamp::bindings {
 
 namespace {
 
-constexpr const char* kOp = "matsamp.Graph";
+constexpr const char* kGraphClass = "matsamp.Graph";
 
 // Column ids are checked against n before narrowing to 32 bits, so a large
 // int64 id is an error rather than a wrapped-around, valid-looking one.
 std::vector<col_t> to_column_ids(const at::Tensor& col, int64_t n) {
-  const std::vector<int64_t> wide = to_int64_vector(col, kOp, "col");
-  check_ids_in_range(wide.data(), static_cast<int64_t>(wide.size()), n, kOp, "col");
+  const std::vector<int64_t> wide = to_int64_vector(col, kGraphClass, "col");
+  check_ids_in_range(wide.data(), static_cast<int64_t>(wide.size()), n, kGraphClass, "col");
   return std::vector<col_t>(wide.begin(), wide.end());
 }
 
 std::vector<float> to_values(const at::Tensor& value, int64_t nnz) {
-  check_vector(value, at::kFloat, kOp, "value");
+  check_vector(value, at::kFloat, kGraphClass, "value");
   if (value.numel() == 0) return std::vector<float>(nnz, 1.0f);
-  TORCH_CHECK_VALUE(value.numel() == nnz, kOp, ": ", value.numel(), " values for ", nnz, " column ids");
+  TORCH_CHECK_VALUE(value.numel() == nnz, kGraphClass, ": ", value.numel(), " values for ", nnz, " column ids");
   const at::Tensor dense = value.contiguous();
   return std::vector<float>(dense.data_ptr<float>(), dense.data_ptr<float>() + nnz);
 }
@@ -98,14 +98,14 @@ void define_graph_class() {
 }  // namespace
 
 GraphHolder::GraphHolder(const at::Tensor& rowptr, const at::Tensor& col, const at::Tensor& value) {
-  check_vector(rowptr, at::kLong, kOp, "rowptr");
-  TORCH_CHECK_VALUE(rowptr.numel() >= 1, kOp, ": rowptr needs n + 1 >= 1 entries");
+  check_vector(rowptr, at::kLong, kGraphClass, "rowptr");
+  TORCH_CHECK_VALUE(rowptr.numel() >= 1, kGraphClass, ": rowptr needs n + 1 >= 1 entries");
   const int64_t n = rowptr.numel() - 1;
   adj_ = CsrMatrix(n, n);
-  adj_.rowptr = to_int64_vector(rowptr, kOp, "rowptr");
+  adj_.rowptr = to_int64_vector(rowptr, kGraphClass, "rowptr");
   adj_.colidx = to_column_ids(col, n);
   adj_.values = to_values(value, adj_.nnz());
-  translate_errors([&] { validate(adj_, kOp); });
+  translate_errors([&] { validate(adj_, kGraphClass); });
   backend_ = make_cpu_backend();
   graph_ = std::make_unique<LocalGraph>(*backend_, adj_);
   features_ = at::empty({0}, at::kFloat);
@@ -199,7 +199,7 @@ c10::intrusive_ptr<GraphHolder> GraphHolder::load(const std::string& path, const
 }
 
 void GraphHolder::place_on_cuda(int64_t index) {
-  TORCH_CHECK_VALUE(index >= 0 && index <= std::numeric_limits<int>::max(), kOp,
+  TORCH_CHECK_VALUE(index >= 0 && index <= std::numeric_limits<int>::max(), kGraphClass,
                     ": CUDA device index must be non-negative, got ", index);
   std::shared_ptr<Backend> backend;
   try {
@@ -207,7 +207,7 @@ void GraphHolder::place_on_cuda(int64_t index) {
     backend = make_backend(DeviceName{"cuda", static_cast<int>(index), true},
                            torch_has_cuda_memory() ? torch_cuda_memory(static_cast<int>(index)) : nullptr);
   } catch (const Error& e) {
-    TORCH_CHECK(false, kOp, ": cannot place the graph on ", valid_utf8(e.what()));
+    TORCH_CHECK(false, kGraphClass, ": cannot place the graph on ", valid_utf8(e.what()));
   }
   std::lock_guard<std::mutex> kept(samplers_mutex_);
   samplers_.clear();  // built over the old graph
@@ -222,7 +222,7 @@ void GraphHolder::place_on_cuda(int64_t index) {
 }
 
 void GraphHolder::set_entry_times(const std::vector<vid_t>& times) {
-  TORCH_CHECK_VALUE(static_cast<int64_t>(times.size()) == adj_.nnz(), kOp, ": ", times.size(),
+  TORCH_CHECK_VALUE(static_cast<int64_t>(times.size()) == adj_.nnz(), kGraphClass, ": ", times.size(),
                     " entry times for the graph's ", adj_.nnz(), " entries");
   TimeOrder sorted = matsamp::time_order(adj_, times);
   std::lock_guard<std::mutex> lock(backend_mutex_);

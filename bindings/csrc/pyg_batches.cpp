@@ -15,8 +15,6 @@ namespace matsamp::bindings {
 
 namespace {
 
-constexpr const char* kOp = "matsamp.pyg_batches";
-
 // One layer's arrays, read on the host.
 struct LayerView {
   const int64_t* rowptr;
@@ -79,7 +77,7 @@ PygBatches pyg_batches_on_host(const std::vector<at::Tensor>& rowptr, const std:
         ++per_hop[g * hops + l];
         if (position >= num_ids) bad_position = std::max(bad_position, position);
       });
-  TORCH_CHECK_VALUE(bad_position < 0, kOp, ": position ", bad_position, " is past the ", num_ids,
+  TORCH_CHECK_VALUE(bad_position < 0, kPygBatchesOp, ": position ", bad_position, " is past the ", num_ids,
                     " edge ids (layers sampled from another graph?)");
   std::vector<int64_t> edge_offsets(k + 1, 0);
   for (int64_t g = 0; g < k; ++g)
@@ -136,23 +134,25 @@ int64_t check_pyg_layers(const std::vector<at::Tensor>& rowptr, const std::vecto
   const size_t layers = rowptr.size();
   TORCH_CHECK_VALUE(layers > 0 && col.size() == layers && row_offsets.size() == layers &&
                         col_offsets.size() == layers && positions.size() == layers,
-                    kOp, ": every per-layer list needs one tensor per layer (", layers, " row pointer tensors)");
-  check_vector_shape(edge_ids, at::kLong, kOp, "edge_ids");
+                    kPygBatchesOp, ": every per-layer list needs one tensor per layer (", layers,
+                    " row pointer tensors)");
+  check_vector_shape(edge_ids, at::kLong, kPygBatchesOp, "edge_ids");
   const c10::Device device = edge_ids.device();
   const int64_t k = row_offsets[0].defined() ? row_offsets[0].numel() - 1 : 0;
   for (size_t l = 0; l < layers; ++l) {
-    check_vector_shape(rowptr[l], at::kLong, kOp, "rowptr");
-    check_vector_shape(col[l], at::kInt, kOp, "col");
-    check_vector_shape(row_offsets[l], at::kLong, kOp, "row_offsets");
-    check_vector_shape(col_offsets[l], at::kLong, kOp, "col_offsets");
-    check_vector_shape(positions[l], at::kLong, kOp, "positions");
+    check_vector_shape(rowptr[l], at::kLong, kPygBatchesOp, "rowptr");
+    check_vector_shape(col[l], at::kInt, kPygBatchesOp, "col");
+    check_vector_shape(row_offsets[l], at::kLong, kPygBatchesOp, "row_offsets");
+    check_vector_shape(col_offsets[l], at::kLong, kPygBatchesOp, "col_offsets");
+    check_vector_shape(positions[l], at::kLong, kPygBatchesOp, "positions");
     for (const at::Tensor* t : {&rowptr[l], &col[l], &row_offsets[l], &col_offsets[l], &positions[l]})
-      TORCH_CHECK_VALUE(t->device() == device, kOp, ": layer ", l, " has a tensor on ", t->device(),
+      TORCH_CHECK_VALUE(t->device() == device, kPygBatchesOp, ": layer ", l, " has a tensor on ", t->device(),
                         " but edge_ids are on ", device, " (every tensor on one device)");
-    TORCH_CHECK_VALUE(row_offsets[l].numel() == k + 1 && col_offsets[l].numel() == k + 1, kOp, ": layer ", l, " has ",
-                      row_offsets[l].numel() - 1, " minibatches, layer 0 has ", k);
-    TORCH_CHECK_VALUE(rowptr[l].numel() >= 1, kOp, ": layer ", l, "'s rowptr is empty (it has rows + 1 entries)");
-    TORCH_CHECK_VALUE(positions[l].numel() == col[l].numel(), kOp, ": layer ", l, " has ", col[l].numel(),
+    TORCH_CHECK_VALUE(row_offsets[l].numel() == k + 1 && col_offsets[l].numel() == k + 1, kPygBatchesOp, ": layer ", l,
+                      " has ", row_offsets[l].numel() - 1, " minibatches, layer 0 has ", k);
+    TORCH_CHECK_VALUE(rowptr[l].numel() >= 1, kPygBatchesOp, ": layer ", l,
+                      "'s rowptr is empty (it has rows + 1 entries)");
+    TORCH_CHECK_VALUE(positions[l].numel() == col[l].numel(), kPygBatchesOp, ": layer ", l, " has ", col[l].numel(),
                       " entries but ", positions[l].numel(), " positions (sample with edge_positions=True)");
   }
   return k;

@@ -10,6 +10,9 @@
 
 namespace matsamp::bindings {
 
+// The op's name in its errors (both implementations).
+inline constexpr const char* kPygBatchesOp = "matsamp.pyg_batches";
+
 // edge_index, e_id, edge_offsets, num_sampled_nodes, num_sampled_edges.
 using PygBatches = std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor>;
 

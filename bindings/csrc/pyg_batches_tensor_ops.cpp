@@ -11,8 +11,6 @@ namespace matsamp::bindings {
 
 namespace {
 
-constexpr const char* kOp = "matsamp.pyg_batches";
-
 // What one layer keeps: each kept entry's minibatch, local source and target, and position.
 struct KeptEntries {
   at::Tensor minibatch, source, target, position;
@@ -60,7 +58,7 @@ PygBatches pyg_batches_by_tensor_ops(const std::vector<at::Tensor>& rowptr, cons
   const int64_t num_ids = edge_ids.numel();
   if (all_positions.numel() > 0) {
     const int64_t largest = all_positions.max().item<int64_t>();
-    TORCH_CHECK_VALUE(largest < num_ids, kOp, ": position ", largest, " is past the ", num_ids,
+    TORCH_CHECK_VALUE(largest < num_ids, kPygBatchesOp, ": position ", largest, " is past the ", num_ids,
                       " edge ids (layers sampled from another graph?)");
   }
   const at::Tensor num_edges = at::bincount(at::cat(hop_key), {}, k * hops).view({k, hops});

@@ -14,7 +14,7 @@ namespace matsamp::bindings {
 
 namespace {
 
-constexpr const char* kOp = "matsamp.pyg_hetero_batches";
+constexpr const char* kHeteroBatchesOp = "matsamp.pyg_hetero_batches";
 
 // One relation's edges of one minibatch: (source, target) in local ids, edge ids.
 struct MinibatchEdges {
@@ -153,8 +153,8 @@ HeteroBatches pyg_hetero_batches(const HeteroPtr& holder, const std::string& see
                                  const at::Tensor& seed_offsets, const std::string& sampler_name,
                                  std::vector<int64_t> counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
                                  int64_t seed) {
-  const HeteroBulkSample bulk =
-      holder->sample(kOp, seed_type, seeds, seed_offsets, sampler_name, counts, layers, first_minibatch, epoch, seed);
+  const HeteroBulkSample bulk = holder->sample(kHeteroBatchesOp, seed_type, seeds, seed_offsets, sampler_name, counts,
+                                               layers, first_minibatch, epoch, seed);
   const bool node_wise = find_hetero_sampler(sampler_name).family == SamplerFamily::node_wise;
   return translate_errors([&] { return assemble(*holder, bulk, node_wise); });
 }

@@ -62,11 +62,6 @@ struct MaskedInput {
   }
 };
 
-std::vector<float> to_vector(const torch::Tensor& t) {
-  const torch::Tensor c = t.detach().contiguous().to(torch::kFloat);
-  return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-}
-
 }  // namespace
 
 ExplanationMasks explain_partition(GnnModel& model, const ExplanationGraph& graph, const torch::Tensor& local_features,
@@ -116,7 +111,7 @@ ExplanationMasks explain_partition(GnnModel& model, const ExplanationGraph& grap
   std::vector<torch::Tensor> parameters = model.parameters();
   for (size_t i = 0; i < parameters.size(); ++i) parameters[i].set_requires_grad(learning[i]);
   if (was_training) model.train();
-  return {to_vector(torch::sigmoid(node_logits)), to_vector(torch::sigmoid(feature_logits))};
+  return {float_vector(torch::sigmoid(node_logits)), float_vector(torch::sigmoid(feature_logits))};
 }
 
 }  // namespace matsamp

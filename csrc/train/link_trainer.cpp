@@ -46,11 +46,6 @@ class LinkModel : public torch::nn::Module {
   std::shared_ptr<Decoder> decoder;
 };
 
-std::vector<float> to_vector(const torch::Tensor& t) {
-  const torch::Tensor c = t.detach().to(torch::kCPU, torch::kFloat).contiguous();
-  return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-}
-
 JsonObject describe(const LinkScores& s) {
   JsonObject hits;
   for (const auto& [k, v] : s.hits) hits.add(std::to_string(k), v);
@@ -262,8 +257,9 @@ LinkScores LinkTask::score(const EdgeSet& positives, const EdgeSet& negatives) {
   LinkScores s;
   if (positives.size() == 0) return s;
   const auto scores_of = [&](const EdgeSet& edges) {
-    return to_vector(model_->decoder->forward(embeddings_.index_select(0, index_tensor(edges.sources, device_)),
-                                              embeddings_.index_select(0, index_tensor(edges.destinations, device_))));
+    return float_vector(
+        model_->decoder->forward(embeddings_.index_select(0, index_tensor(edges.sources, device_)),
+                                 embeddings_.index_select(0, index_tensor(edges.destinations, device_))));
   };
   const std::vector<float> pos = scores_of(positives), neg = scores_of(negatives);
   s.auc = roc_auc(pos, neg);

@@ -52,6 +52,11 @@ torch::Tensor index_tensor(const std::vector<vid_t>& ids, const torch::Device& d
       .to(device);
 }
 
+std::vector<float> float_vector(const torch::Tensor& t) {
+  const torch::Tensor c = t.detach().to(torch::kCPU, torch::kFloat).contiguous();
+  return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+}
+
 namespace {
 
 CsrMatrix dense_to_csr(const float* dense, int64_t rows, int64_t cols) {

@@ -22,6 +22,8 @@ torch::Tensor to_sparse_pattern(const CsrMatrix& m, const torch::Device& device)
 
 // Vertex ids as an int64 tensor on `device`.
 torch::Tensor index_tensor(const std::vector<vid_t>& ids, const torch::Device& device);
+// A tensor's values as host floats, in its element order (any device, dtype or layout of strides).
+std::vector<float> float_vector(const torch::Tensor& t);
 
 // Feature rows with at most this share of nonzeros are kept sparse.
 inline constexpr double kMaxSparseFeatureDensity = 0.1;
