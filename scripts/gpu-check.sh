@@ -166,7 +166,7 @@ do_mpi() {
       result=$(timeout 300 "${launch[@]}" -np $np "$mb/csrc/matsamp" bench -g "$graph" --device cuda \
                --distributed $mode --fanouts 15,10,5 -b 1024 --train-fraction 0.1 2>>"$logs")
       echo "${result:-null}" >>"$out/mpi_bench.jsonl"
-      note "bench np=$np $mode cuda: $(echo "$result" | grep -o '"epoch_s":[0-9.e+-]*\|"sampling_s":[0-9.e+-]*\|"host_copies_in_steps":[0-9]*\|"rank_gpu":[^]]*]\|"minibatch_fingerprint_sum":[0-9]*' |
+      note "bench np=$np $mode cuda: $(echo "$result" | grep -o '"epoch_s":[0-9.e+-]*\|"steps_s":[0-9.e+-]*\|"host_copies_in_steps":[0-9]*\|"rank_gpu":[^]]*]\|"minibatch_fingerprint_sum":[0-9]*' |
                                          tr '\n' ' ')"
       [ -n "$result" ] || grep "matsamp: error" "$logs" | tail -1 | tee -a "$summary"
     done

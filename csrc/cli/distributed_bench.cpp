@@ -555,7 +555,7 @@ void add_rank_measurements(JsonObject& json, const ProcessGrid& grid, const Samp
   json.add("rank_time_s", rank_time).add("rank_steps", bulks).add("rank_time_per_step_s", rank_time_per_bulk);
   json.add("rank_probability_s", all.time(1)).add("rank_sampling_s", all.time(2)).add("rank_extraction_s", all.time(3));
   json.add("rank_exchange_s", all.time(4)).add("rank_compute_s", all.time(5)).add("rank_reduce_s", all.time(6));
-  json.add("rank_fetch_s", all.time(7)).add("sampling_s", *std::max_element(rank_time.begin(), rank_time.end()));
+  json.add("rank_fetch_s", all.time(7)).add("steps_s", *std::max_element(rank_time.begin(), rank_time.end()));
   json.add("host_copies_in_steps", sum(all.count(12)))
       .add("host_bytes_in_steps", sum(all.count(13)))
       .add("syncs_in_steps", sum(all.count(14)));
