@@ -332,6 +332,21 @@ T element(const NpyArray& a, int64_t i) {
   return value;
 }
 
+// Calls each(value, index) for every element of an integer array; an error naming
+// `field` for any other dtype.
+template <class Each>
+void for_each_integer(const NpyArray& a, const std::string& field, Each&& each) {
+  const bool known = with_numeric_type(a.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_integral_v<T>) {
+      fail(field, ": dtype ", a.dtype, " is not an integer type");
+    } else {
+      for (int64_t i = 0; i < a.size(); ++i) each(element<T>(a, i), i);
+    }
+  });
+  if (!known) fail(field, ": dtype ", a.dtype, " is not an integer type");
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- NpyArray
@@ -344,42 +359,24 @@ int64_t NpyArray::size() const {
 
 std::vector<int64_t> NpyArray::as_int64(const std::string& field) const {
   std::vector<int64_t> out(size());
-  const bool known = with_numeric_type(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (!std::is_integral_v<T>) {
-      fail(field, ": dtype ", dtype, " is not an integer type");
-    } else {
-      for (int64_t i = 0; i < size(); ++i) {
-        const T v = element<T>(*this, i);
-        if constexpr (std::is_same_v<T, uint64_t>)
-          if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-            fail(field, ": value ", v, " at index ", i, " does not fit int64");
-        out[i] = static_cast<int64_t>(v);
-      }
-    }
+  for_each_integer(*this, field, [&](auto v, int64_t i) {
+    if constexpr (std::is_same_v<decltype(v), uint64_t>)
+      if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        fail(field, ": value ", v, " at index ", i, " does not fit int64");
+    out[i] = static_cast<int64_t>(v);
   });
-  if (!known) fail(field, ": dtype ", dtype, " is not an integer type");
   return out;
 }
 
 std::vector<int32_t> NpyArray::as_int32_below(int64_t bound, const std::string& field, const char* what) const {
   std::vector<int32_t> out(size());
-  const bool known = with_numeric_type(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (!std::is_integral_v<T>) {
-      fail(field, ": dtype ", dtype, " is not an integer type");
-    } else {
-      for (int64_t i = 0; i < size(); ++i) {
-        const T v = element<T>(*this, i);
-        bool in_range;
-        if constexpr (std::is_signed_v<T>) in_range = v >= 0 && static_cast<int64_t>(v) < bound;
-        else in_range = static_cast<uint64_t>(v) < static_cast<uint64_t>(bound);
-        if (!in_range) fail(field, ": ", what, " ", +v, " at entry ", i, " out of range [0, ", bound, ")");
-        out[i] = static_cast<int32_t>(v);
-      }
-    }
+  for_each_integer(*this, field, [&](auto v, int64_t i) {
+    bool in_range;
+    if constexpr (std::is_signed_v<decltype(v)>) in_range = v >= 0 && static_cast<int64_t>(v) < bound;
+    else in_range = static_cast<uint64_t>(v) < static_cast<uint64_t>(bound);
+    if (!in_range) fail(field, ": ", what, " ", +v, " at entry ", i, " out of range [0, ", bound, ")");
+    out[i] = static_cast<int32_t>(v);
   });
-  if (!known) fail(field, ": dtype ", dtype, " is not an integer type");
   return out;
 }
 
