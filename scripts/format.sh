@@ -17,7 +17,7 @@ case "${1:-}" in
   *) echo "usage: bash scripts/format.sh [--check]" >&2; exit 2 ;;
 esac
 clang_format=${CLANG_FORMAT:-clang-format}
-command -v "$clang_format" >/dev/null || { echo "format: $clang_format not found (bash scripts/install-deps.sh)" >&2; exit 2; }
+command -v "$clang_format" >/dev/null || { echo "format: $clang_format not found (bash scripts/install-deps.sh --ci)" >&2; exit 2; }
 version=$("$clang_format" --version | sed -n 's/.*version \([0-9]*\).*/\1/p')
 [ "$version" = 14 ] || echo "format: note: $clang_format is version ${version:-?}; .clang-format was tuned with 14" >&2
 
