@@ -31,10 +31,20 @@ int64_t minor_faults() {
   std::exit(minor_faults() - before < pages / 10 ? 0 : 1);
 }
 
+// Address and thread sanitizers replace glibc's malloc, whose settings this tests
+// (GCC names them by macros, clang by __has_feature).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MATSAMP_SANITIZER_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MATSAMP_SANITIZER_MALLOC 1
+#endif
+#endif
+
 #if defined(__GLIBC__)
 TEST(KeepFreedMemory, ASecondLargeAllocationReusesThePages) {
-#ifdef __SANITIZE_ADDRESS__
-  GTEST_SKIP() << "AddressSanitizer replaces glibc's malloc, whose settings this tests";
+#ifdef MATSAMP_SANITIZER_MALLOC
+  GTEST_SKIP() << "a sanitizer replaces glibc's malloc, whose settings this tests";
 #endif
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   if (std::getenv("GLIBC_TUNABLES")) GTEST_SKIP() << "GLIBC_TUNABLES is set: the user's tuning applies";

@@ -579,7 +579,9 @@ namespace {
 std::unique_ptr<Communicator> transport_over(Communicator& mpi, const JobTransport& transport) {
   if (transport.name == "mpi") return nullptr;
   if (const TransportFactory* make = find_transport(transport.name)) return (*make)(mpi, transport.gpu);
-  fail("--transport ", transport.name, ": this matsamp was built without it (configure with CUDA and NCCL found)");
+  // The same build on every rank: each finds it missing, and rank 0 says so once.
+  throw AgreedError(detail::concat("--transport ", transport.name,
+                                   ": this matsamp was built without it (configure with CUDA and NCCL found)"));
 }
 
 }  // namespace

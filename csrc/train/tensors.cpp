@@ -125,6 +125,8 @@ torch::Tensor FeatureTable::from_rows(std::vector<float> rows, int64_t count) co
   MATSAMP_CHECK(static_cast<int64_t>(rows.size()) == count * feature_dim_, rows.size(), " feature values for ", count,
                 " rows of ", feature_dim_);
   if (is_sparse()) return to_sparse_tensor(dense_to_csr(rows.data(), count, feature_dim_), device_);
+  // torch::from_blob drops the deleter of an empty blob: no rows own no vector.
+  if (count == 0) return torch::empty({0, feature_dim_}, torch::TensorOptions(torch::kFloat).device(device_));
   auto* owned = new std::vector<float>(std::move(rows));
   return torch::from_blob(
              owned->data(), {count, feature_dim_}, [owned](void*) { delete owned; }, torch::kFloat)

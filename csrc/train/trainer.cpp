@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "sampling/registry.h"
 #include "train/loop.h"
 #include "train/models.h"
 #include "train/online_explanation.h"
@@ -11,7 +12,6 @@
 #ifdef MATSAMP_HAVE_DISTRIBUTED
 #include "distributed/distributed_csr.h"
 #include "distributed/feature_fetcher.h"
-#include "sampling/registry.h"
 #endif
 
 namespace matsamp {

@@ -75,7 +75,8 @@ else
 fi
 
 # --transport nccl: the same minibatches when every rank has a GPU of its own; otherwise
-# (no GPU, or ranks sharing one) every rank stops with one message that names NCCL.
+# (no GPU, or ranks sharing one, or a build without NCCL) every rank stops with one message that
+# names NCCL.
 if launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" --distributed partitioned --transport nccl \
      > "$dir/out" 2> "$dir/err"; then
   grep -q '"transport":"nccl"' "$dir/out" || fail "--transport nccl: not in $(cat "$dir/out")"
