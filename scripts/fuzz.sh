@@ -11,15 +11,21 @@ build=${MATSAMP_FUZZ_BUILD:-$root/build-fuzz}
 seconds=${MATSAMP_FUZZ_SECONDS:-60}
 data=${MATSAMP_DATA:-$root/../shared/data}
 jobs=${MATSAMP_JOBS:-$(nproc)}
-# MATSAMP_FUZZ_TARGETS: some of them only (names as below, space separated).
-all_targets=(npz matrix_market edge_list msg hetero_msg ogb_folder estimate)
-read -r -a targets <<< "${MATSAMP_FUZZ_TARGETS:-${all_targets[*]}}"
+# MATSAMP_FUZZ_TARGETS: the targets to run (names as below, space separated). ogb_link_split is
+# built but not run by default: its findings so far are torch 1.13's unpickler (allocating from a
+# forged length, terminating on a malformed type name), which matsamp cannot fix by checking
+# around it; reading OGB's .pt files without torch's unpickler would.
+all_targets=(npz matrix_market edge_list msg hetero_msg ogb_folder estimate partitioned_block checkpoint ogb_link_split)
+default_targets=("${all_targets[@]/ogb_link_split/}")
+read -r -a targets <<< "${MATSAMP_FUZZ_TARGETS:-${default_targets[*]}}"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DMATSAMP_WITH_CUDA=OFF -DMATSAMP_WITH_MPI=OFF -DMATSAMP_WITH_NCCL=OFF -DMATSAMP_WITH_COMBBLAS=OFF \
-  -DMATSAMP_WITH_TORCH=OFF -DMATSAMP_WITH_METIS=OFF -DMATSAMP_TESTS=OFF -DMATSAMP_FUZZ=ON > /dev/null
+  -DMATSAMP_WITH_METIS=OFF -DMATSAMP_TESTS=OFF -DMATSAMP_FUZZ=ON > /dev/null
+# checkpoint and ogb_link_split read through libtorch (found as by the main build; torch itself is
+# not instrumented, only what matsamp does around it).
 cmake --build "$build" -j "$jobs" --target matsamp "${all_targets[@]/#/fuzz_}"
 
 # Seeds: the real files where they are small, and generated ones of every kind.
@@ -49,7 +55,29 @@ parts = ["0,1\n1,2\n2,0\n3,1\n", "4\n", "4\n", "0.5,1\n1,2\n-1,0\n3,3\n", "1\n0\
 open(sys.argv[1] + "/full", "w").write("\0".join(parts))
 open(sys.argv[1] + "/bare", "w").write("\0".join(["0,1\n1,0\n", "2\n", "2\n"]))
 PY
-MATSAMP_FUZZ_SEED_DIR="$corpus/estimate" "$build/tests/fuzz/fuzz_estimate" -runs=0 "$corpus/estimate" > /dev/null 2>&1
+for t in estimate checkpoint; do  # each writes a valid file of its kind first
+  MATSAMP_FUZZ_SEED_DIR="$corpus/$t" "$build/tests/fuzz/fuzz_$t" -runs=0 "$corpus/$t" > /dev/null 2>&1
+done
+# A partitioned rank's reads: .msg files with features, labels and (from an OGB folder) a split.
+cp "$corpus/msg/planted.msg" "$corpus/partitioned_block/"
+ogb=$build/ogb_seed
+rm -rf "$ogb" && mkdir -p "$ogb/raw" "$ogb/split/s"
+printf '0,1\n1,2\n2,3\n3,0\n4,5\n' > "$ogb/raw/edge.csv"
+printf '6\n' > "$ogb/raw/num-node-list.csv"
+printf '5\n' > "$ogb/raw/num-edge-list.csv"
+printf '0.5,1\n1,2\n-1,0\n3,3\n2,2\n0,1\n' > "$ogb/raw/node-feat.csv"
+printf '1\n0\n2\n1\n0\n2\n' > "$ogb/raw/node-label.csv"
+printf '0\n1\n2\n' > "$ogb/split/s/train.csv"
+printf '3\n' > "$ogb/split/s/valid.csv"
+printf '4\n5\n' > "$ogb/split/s/test.csv"
+"$matsamp" convert -g "$ogb" -o "$corpus/partitioned_block/ogb.msg" > /dev/null
+# OGB link splits as torch.save writes them, in both layouts.
+/usr/bin/python3 - "$corpus/ogb_link_split" <<'PY'
+import sys, torch
+torch.save({"edge": torch.tensor([[0, 1], [2, 3]]), "edge_neg": torch.tensor([[4, 5], [6, 7]])}, sys.argv[1] + "/pool.pt")
+torch.save({"source_node": torch.tensor([0, 1]), "target_node": torch.tensor([2, 3]),
+            "target_node_neg": torch.tensor([[4, 5, 6], [7, 8, 9]])}, sys.argv[1] + "/per_source.pt")
+PY
 "$matsamp" sample -g rmat:5 -b 8 --fanouts 2,2 -o "$build/minibatches" > /dev/null 2>&1
 cp "$build"/minibatches/minibatch_00000[0-3].npz "$corpus/npz/"
 /usr/bin/python3 - "$corpus/npz/graph.npz" <<'PY'
