@@ -5,12 +5,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "cli_runner.h"
 #include "generate/generators.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
+#include "io/torch_save.h"
 #include "sampling_checks.h"
 #include "test_data.h"
 #include "train/edge_split.h"
@@ -200,6 +202,32 @@ TEST(OgbLinkSplit, ReadsBothLayoutsAsWritten) {
   }
 }
 
+// What torch.save holds besides contiguous int64 tensors, read as torch reads it: other
+// integer types and views (a transpose, a slice of a longer storage); other dtypes named.
+TEST(OgbLinkSplit, ReadsViewsAndOtherIntegerTypes) {
+  const std::string path = testing::scratch_dir("ogb_link_views") + "/views.pt";
+  const std::vector<std::pair<std::string, torch::Tensor>> saved{
+      {"transposed", torch::arange(12, torch::kLong).view({3, 4}).t()},
+      {"slice", torch::arange(10, torch::kInt).slice(0, 2, 5)},
+      {"bytes", torch::tensor({0, 255}, torch::kUInt8)},
+      {"shorts", torch::tensor({-7, 300}, torch::kShort)},
+      {"chars", torch::tensor({-3}, torch::kChar)},
+      {"empty", torch::zeros({0, 2}, torch::kLong)}};
+  save_pt(path, saved);
+  const auto read = read_saved_tensors(path);
+  for (const auto& [key, tensor] : saved) {
+    const SavedTensor& t = read.at(key);
+    EXPECT_EQ(t.shape, tensor.sizes().vec()) << key;
+    const torch::Tensor values = tensor.contiguous().to(torch::kLong);
+    EXPECT_EQ(t.values, std::vector<int64_t>(values.data_ptr<int64_t>(), values.data_ptr<int64_t>() + values.numel()))
+        << key;
+  }
+  EXPECT_EQ(read.at("transposed").values, (std::vector<int64_t>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}));
+  save_pt(path, {{"float", torch::ones({2})}});
+  EXPECT_EQ(read_saved_tensors(path).at("float").dtype, "Float");
+  EXPECT_TRUE(read_saved_tensors(path).at("float").values.empty());
+}
+
 TEST(OgbLinkSplit, BadFilesAreOneLineErrors) {
   const std::string dir = testing::scratch_dir("ogb_link_split_bad");
   const OgbLinkFolder written = write_ogb_link_folder(dir, false);
@@ -223,6 +251,20 @@ TEST(OgbLinkSplit, BadFilesAreOneLineErrors) {
   expect_error("'edge' has shape [3, 3], expected [E, 2]");
   save_pt(scheme + "/valid.pt", {{"head", torch::zeros({3}, torch::kLong)}});
   expect_error("a knowledge-graph split");
+  save_pt(scheme + "/valid.pt", {{"edge", torch::ones({3, 2})}});
+  expect_error("'edge' holds Float values, not vertex ids");
+  // A damaged archive never reaches the pickle machine: the member's CRC-32 refuses it.
+  save_pt(scheme + "/valid.pt", {{"edge", torch::zeros({3, 2}, torch::kLong)}});
+  std::string bytes;
+  {
+    std::ifstream in(scheme + "/valid.pt", std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const size_t pickled = bytes.find("_rebuild_tensor_v2");
+  ASSERT_NE(pickled, std::string::npos);
+  bytes[pickled] ^= 0x01;
+  std::ofstream(scheme + "/valid.pt", std::ios::binary) << bytes;
+  expect_error("data.pkl: CRC-32 mismatch (corrupt archive)");
   std::ofstream(scheme + "/valid.pt", std::ios::binary) << "\x80\x02legacy pickle";
   expect_error("is not in torch's zip format (a pickle saved before torch 1.6");
   std::filesystem::remove(scheme + "/valid.pt");

@@ -1,5 +1,5 @@
 // The split an OGB link-property dataset ships: split/<scheme>/{train,valid,test}.pt,
-// dictionaries of tensors written by torch.save, read with libtorch's unpickler.
+// dictionaries of tensors written by torch.save, read by io/torch_save.h (not torch's unpickler).
 // Two layouts exist:
 //   'edge' [E, 2] positives, and for valid/test 'edge_neg' [N, 2]: one pool of
 //   negative pairs every positive is ranked against (ogbl-collab, -ddi, -ppa, -vessel);
