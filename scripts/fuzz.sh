@@ -12,7 +12,8 @@ seconds=${MATSAMP_FUZZ_SECONDS:-60}
 data=${MATSAMP_DATA:-$root/../shared/data}
 jobs=${MATSAMP_JOBS:-$(nproc)}
 # MATSAMP_FUZZ_TARGETS: some of them only (names as below, space separated).
-all_targets=(npz matrix_market edge_list msg hetero_msg ogb_folder estimate partitioned_block checkpoint ogb_link_split)
+all_targets=(npz matrix_market edge_list msg hetero_msg ogb_folder estimate partitioned_block checkpoint ogb_link_split
+             torch_pickle)
 read -r -a targets <<< "${MATSAMP_FUZZ_TARGETS:-${all_targets[*]}}"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -73,6 +74,16 @@ import sys, torch
 torch.save({"edge": torch.tensor([[0, 1], [2, 3]]), "edge_neg": torch.tensor([[4, 5], [6, 7]])}, sys.argv[1] + "/pool.pt")
 torch.save({"source_node": torch.tensor([0, 1]), "target_node": torch.tensor([2, 3]),
             "target_node_neg": torch.tensor([[4, 5, 6], [7, 8, 9]])}, sys.argv[1] + "/per_source.pt")
+torch.save({"t": torch.arange(12).view(3, 4).t(), "s": torch.arange(10, dtype=torch.int32)[2:5],
+            "f": torch.ones(2), "n": 3}, sys.argv[1] + "/views.pt")
+PY
+# The pickles inside them.
+/usr/bin/python3 - "$corpus/ogb_link_split" "$corpus/torch_pickle" <<'PY'
+import sys, zipfile, glob
+for path in glob.glob(sys.argv[1] + "/*.pt"):
+    with zipfile.ZipFile(path) as z:
+        name = [n for n in z.namelist() if n.endswith("/data.pkl")][0]
+        open(sys.argv[2] + "/" + path.split("/")[-1] + ".pkl", "wb").write(z.read(name))
 PY
 "$matsamp" sample -g rmat:5 -b 8 --fanouts 2,2 -o "$build/minibatches" > /dev/null 2>&1
 cp "$build"/minibatches/minibatch_00000[0-3].npz "$corpus/npz/"

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "core/error.h"
 #include "io/zip_archive.h"
@@ -22,14 +23,18 @@ struct StorageType {
   bool integer, is_signed;
 };
 
-constexpr StorageType kStorageTypes[] = {
-    {"LongStorage", "Long", 8, true, true},        {"IntStorage", "Int", 4, true, true},
-    {"ShortStorage", "Short", 2, true, true},      {"CharStorage", "Char", 1, true, true},
-    {"ByteStorage", "Byte", 1, true, false},       {"BoolStorage", "Bool", 1, false, false},
-    {"FloatStorage", "Float", 4, false, false},    {"DoubleStorage", "Double", 8, false, false},
-    {"HalfStorage", "Half", 2, false, false},      {"BFloat16Storage", "BFloat16", 2, false, false},
-    {"ComplexFloatStorage", "ComplexFloat", 8, false, false},
-    {"ComplexDoubleStorage", "ComplexDouble", 16, false, false}};
+constexpr StorageType kStorageTypes[] = {{"LongStorage", "Long", 8, true, true},
+                                         {"IntStorage", "Int", 4, true, true},
+                                         {"ShortStorage", "Short", 2, true, true},
+                                         {"CharStorage", "Char", 1, true, true},
+                                         {"ByteStorage", "Byte", 1, true, false},
+                                         {"BoolStorage", "Bool", 1, false, false},
+                                         {"FloatStorage", "Float", 4, false, false},
+                                         {"DoubleStorage", "Double", 8, false, false},
+                                         {"HalfStorage", "Half", 2, false, false},
+                                         {"BFloat16Storage", "BFloat16", 2, false, false},
+                                         {"ComplexFloatStorage", "ComplexFloat", 8, false, false},
+                                         {"ComplexDoubleStorage", "ComplexDouble", 16, false, false}};
 
 struct Value;
 using Ref = std::shared_ptr<const Value>;
@@ -37,13 +42,18 @@ using Ref = std::shared_ptr<const Value>;
 struct Value {
   enum class Kind { none, boolean, integer, string, tuple, list, dict, global, storage, tensor };
   Kind kind = Kind::none;
-  int64_t integer = 0;       // integer, boolean; a storage's element count
-  std::string text;          // string; global "module.name"; a storage's or tensor's storage key
-  std::vector<Ref> items;    // tuple, list; dict as key, value, key, value, ...
+  int64_t integer = 0;                // integer, boolean; a storage's element count
+  std::string text;                   // string; global "module.name"; a storage's or tensor's storage key
+  std::vector<Ref> items;             // tuple, list; dict as key, value, key, value, ...
   const StorageType* type = nullptr;  // storage, tensor
   int64_t numel = 0, offset = 0;      // tensor: its storage's elements, its first element
   std::vector<int64_t> size, stride;  // tensor
+  int depth = 0;                      // containers within containers (tuple, list, dict)
 };
+
+// A dictionary of tensors nests a few levels; a deeper pickle would only make freeing it
+// (recursive, through the shared values) run out of stack.
+constexpr int kMaxDepth = 64;
 
 const char* kind_name(Value::Kind kind) {
   switch (kind) {
@@ -70,9 +80,16 @@ Ref integer(int64_t i, Value::Kind kind = Value::Kind::integer) {
   return make(std::move(v));
 }
 
+int depth_of(const std::vector<Ref>& items) {
+  int depth = 0;
+  for (const Ref& item : items) depth = std::max(depth, item->depth + 1);
+  return depth;
+}
+
 Ref sequence(Value::Kind kind, std::vector<Ref> items) {
   Value v;
   v.kind = kind;
+  v.depth = depth_of(items);
   v.items = std::move(items);
   return make(std::move(v));
 }
@@ -87,24 +104,24 @@ class Unpickler {
       const size_t at = pos_;
       const auto op = static_cast<unsigned char>(take(1)[0]);
       switch (op) {
-        case 0x80: take(1); break;              // PROTO
-        case 0x95: take(8); break;              // FRAME (a size hint)
+        case 0x80: take(1); break;  // PROTO
+        case 0x95: take(8); break;  // FRAME (a size hint)
         case '}': push(sequence(Value::Kind::dict, {})); break;
         case ')': push(sequence(Value::Kind::tuple, {})); break;
         case ']': push(sequence(Value::Kind::list, {})); break;
         case '(': marks_.push_back(stack_.size()); break;
-        case 'X': push(string(unsigned_int(4))); break;     // BINUNICODE
-        case 0x8c: push(string(unsigned_int(1))); break;    // SHORT_BINUNICODE
-        case 'q': memo(unsigned_int(1)); break;             // BINPUT
-        case 'r': memo(unsigned_int(4)); break;             // LONG_BINPUT
-        case 0x94: memo(memo_.size()); break;               // MEMOIZE
-        case 'h': push(recall(unsigned_int(1))); break;     // BINGET
-        case 'j': push(recall(unsigned_int(4))); break;     // LONG_BINGET
+        case 'X': push(string(unsigned_int(4))); break;   // BINUNICODE
+        case 0x8c: push(string(unsigned_int(1))); break;  // SHORT_BINUNICODE
+        case 'q': memo(unsigned_int(1)); break;           // BINPUT
+        case 'r': memo(unsigned_int(4)); break;           // LONG_BINPUT
+        case 0x94: memo(memo_.size()); break;             // MEMOIZE
+        case 'h': push(recall(unsigned_int(1))); break;   // BINGET
+        case 'j': push(recall(unsigned_int(4))); break;   // LONG_BINGET
         case 'c': push(global()); break;
-        case 'K': push(integer(unsigned_int(1))); break;    // BININT1
-        case 'M': push(integer(unsigned_int(2))); break;    // BININT2
+        case 'K': push(integer(unsigned_int(1))); break;                        // BININT1
+        case 'M': push(integer(unsigned_int(2))); break;                        // BININT2
         case 'J': push(integer(static_cast<int32_t>(unsigned_int(4)))); break;  // BININT
-        case 0x8a: push(integer(long1())); break;           // LONG1
+        case 0x8a: push(integer(long1())); break;                               // LONG1
         case 't': push(sequence(Value::Kind::tuple, pop_to_mark())); break;
         case 0x85: push(sequence(Value::Kind::tuple, pop(1))); break;
         case 0x86: push(sequence(Value::Kind::tuple, pop(2))); break;
@@ -113,10 +130,10 @@ class Unpickler {
         case 0x89: push(integer(0, Value::Kind::boolean)); break;  // NEWFALSE
         case 'N': push(make({})); break;
         case 'R': reduce(); break;
-        case 'Q': persistent_id(); break;                   // BINPERSID
-        case 's': extend(Value::Kind::dict, pop(2)); break;  // SETITEM
+        case 'Q': persistent_id(); break;                           // BINPERSID
+        case 's': extend(Value::Kind::dict, pop(2)); break;         // SETITEM
         case 'u': extend(Value::Kind::dict, pop_to_mark()); break;  // SETITEMS
-        case 'a': extend(Value::Kind::list, pop(1)); break;  // APPEND
+        case 'a': extend(Value::Kind::list, pop(1)); break;         // APPEND
         case 'e': extend(Value::Kind::list, pop_to_mark()); break;  // APPENDS
         case '.': {
           const std::vector<Ref> result = pop(1);
@@ -176,7 +193,10 @@ class Unpickler {
     return make(std::move(v));
   }
 
-  void push(Ref v) { stack_.push_back(std::move(v)); }
+  void push(Ref v) {
+    if (v->depth > kMaxDepth) bad(pos_ - 1, "values nest more than ", kMaxDepth, " deep");
+    stack_.push_back(std::move(v));
+  }
   std::vector<Ref> pop(size_t n) {
     const size_t floor = marks_.empty() ? 0 : marks_.back();
     if (stack_.size() - floor < n) bad(pos_ - 1, "an instruction takes more values than the stack holds");
@@ -210,6 +230,8 @@ class Unpickler {
     if (container->kind != kind) bad(pos_ - 1, "adds items to a ", kind_name(container->kind));
     if (kind == Value::Kind::dict && added.size() % 2 != 0) bad(pos_ - 1, "a key without a value");
     Value grown = *container;
+    grown.depth = std::max(grown.depth, depth_of(added));
+    if (grown.depth > kMaxDepth) bad(pos_ - 1, "values nest more than ", kMaxDepth, " deep");
     grown.items.insert(grown.items.end(), added.begin(), added.end());
     stack_.back() = make(std::move(grown));
   }
@@ -267,7 +289,8 @@ class Unpickler {
     t.offset = a[1]->integer;
     t.size = integers(a[2], "size");
     t.stride = integers(a[3], "stride");
-    if (t.size.size() != t.stride.size()) bad(pos_ - 1, "a tensor with ", t.size.size(), " sizes and ", t.stride.size(), " strides");
+    if (t.size.size() != t.stride.size())
+      bad(pos_ - 1, "a tensor with ", t.size.size(), " sizes and ", t.stride.size(), " strides");
     push(make(std::move(t)));
   }
 
@@ -310,8 +333,18 @@ SavedTensor materialize(const std::string& path, const std::string& key, const V
     int64_t v = 0;
     switch (width) {
       case 1: v = t.type->is_signed ? int64_t{static_cast<int8_t>(*p)} : int64_t{static_cast<uint8_t>(*p)}; break;
-      case 2: { int16_t x; std::memcpy(&x, p, 2); v = x; break; }
-      case 4: { int32_t x; std::memcpy(&x, p, 4); v = x; break; }
+      case 2: {
+        int16_t x;
+        std::memcpy(&x, p, 2);
+        v = x;
+        break;
+      }
+      case 4: {
+        int32_t x;
+        std::memcpy(&x, p, 4);
+        v = x;
+        break;
+      }
       default: std::memcpy(&v, p, 8);
     }
     out.values.push_back(v);
@@ -365,11 +398,22 @@ std::map<std::string, SavedTensor> read_saved_tensors(const std::string& path) {
   };
   const std::vector<char> order = member("byteorder");
   if (!order.empty() && std::string(order.begin(), order.end()) != "little")
-    fail(path, ": saved on a ", std::string(order.begin(), order.end()), "-endian machine; matsamp reads little-endian files");
+    fail(path, ": saved on a ", std::string(order.begin(), order.end()),
+         "-endian machine; matsamp reads little-endian files");
 
   const std::vector<char> data = member("data.pkl");
-  const Ref result = Unpickler(path, data).run();
-  if (result->kind != Value::Kind::dict) fail(path, ": holds a ", kind_name(result->kind), ", not a dictionary of tensors");
+  return read_saved_tensors(path, data, [&](const std::string& key) -> std::optional<std::vector<char>> {
+    for (const std::string& name : archive.names())
+      if (name == prefix + "data/" + key) return member("data/" + key);
+    return std::nullopt;
+  });
+}
+
+std::map<std::string, SavedTensor> read_saved_tensors(const std::string& path, const std::vector<char>& pickle,
+                                                      const StorageBytes& storage) {
+  const Ref result = Unpickler(path, pickle).run();
+  if (result->kind != Value::Kind::dict)
+    fail(path, ": holds a ", kind_name(result->kind), ", not a dictionary of tensors");
   std::map<std::string, SavedTensor> out;
   for (size_t i = 0; i + 1 < result->items.size(); i += 2) {
     const Value &key = *result->items[i], &value = *result->items[i + 1];
@@ -378,10 +422,9 @@ std::map<std::string, SavedTensor> read_saved_tensors(const std::string& path) {
       out[key.text] = {};  // no dtype: not a tensor
       continue;
     }
-    bool found = false;
-    for (const std::string& name : archive.names()) found = found || name == prefix + "data/" + value.text;
-    if (!found) fail(path, ": '", key.text, "': storage ", value.text, " is not in the archive");
-    out[key.text] = materialize(path, key.text, value, member("data/" + value.text));
+    const std::optional<std::vector<char>> bytes = storage(value.text);
+    if (!bytes) fail(path, ": '", key.text, "': storage ", value.text, " is not in the archive");
+    out[key.text] = materialize(path, key.text, value, *bytes);
   }
   return out;
 }

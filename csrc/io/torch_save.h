@@ -6,7 +6,9 @@
 // foreign bytes never reach an unpickler that can be made to allocate or run anything.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,12 @@ struct SavedTensor {
 
 // Throws "<path>: ..." when the file is not such a dictionary or is damaged.
 std::map<std::string, SavedTensor> read_saved_tensors(const std::string& path);
+
+// The same from data.pkl's bytes, each storage's bytes asked of `storage` by key
+// (nullopt: not in the archive); `path` names the source in errors. For tests and fuzzing.
+using StorageBytes = std::function<std::optional<std::vector<char>>(const std::string& key)>;
+std::map<std::string, SavedTensor> read_saved_tensors(const std::string& path, const std::vector<char>& pickle,
+                                                      const StorageBytes& storage);
 
 // "[3, 2]", as torch prints a tensor's sizes.
 std::string shape_string(const std::vector<int64_t>& shape);
