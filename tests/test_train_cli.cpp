@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "cli_runner.h"
 #include "generate/generators.h"
@@ -121,6 +122,29 @@ TEST(TrainCli, UnwritableCheckpointIsReportedBeforeTraining) {
     EXPECT_EQ(r.out, "") << "no epoch ran";
     EXPECT_EQ(r.err.find("graph ready"), std::string::npos) << r.err;
   }
+}
+
+// Writing a checkpoint past the file-size limit: one line, the earlier checkpoint intact, no
+// temporary file left. The limit (6 MB) lies above what MPI's start-up writes (PMIx keeps a
+// few MB in files; below about 4 MB `train` cannot start) and below the checkpoint of a
+// 3000-wide model.
+TEST(TrainCli, CheckpointPastTheFileSizeLimitFailsCleanly) {
+  const std::string dir = testing::scratch_dir("train_cli_file_limit");
+  const std::string args = "train -g planted:300:3 --fanouts 5,5 -b 16 --epochs 1 --hidden 3000 --checkpoint " + dir +
+                           "/ckpt.pt";
+  ASSERT_EQ(testing::run_cli(args, dir).exit_code, 0);
+  const std::string earlier = testing::read_text(dir + "/ckpt.pt");
+  ASSERT_GT(earlier.size(), size_t{6000} << 10) << "the checkpoint must exceed the limit";
+  const auto names = [&] {
+    std::set<std::string> out;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) out.insert(entry.path().filename());
+    return out;
+  };
+  const std::set<std::string> before = names();
+  const testing::CliResult r = testing::run_cli_with_file_limit(args, dir, 6000);
+  testing::expect_one_line_error(r, "cannot write " + dir + "/ckpt.pt: File too large");
+  EXPECT_EQ(testing::read_text(dir + "/ckpt.pt"), earlier);
+  EXPECT_EQ(names(), before) << "a temporary file was left";
 }
 
 // A dataset folder in OGB's layout, and its .msg, train on the dataset's own
