@@ -29,7 +29,7 @@ struct Pickle {
     text(key).text("cpu").small(numel).op("tQ").small(offset).small(size).op("\x85").small(1).op("\x85\x89");
     return global("collections", "OrderedDict").op(")Rt").op("R");
   }
-  std::vector<char> end() const { return std::vector<char>(bytes.begin(), bytes.end()) ; }
+  std::vector<char> end() const { return std::vector<char>(bytes.begin(), bytes.end()); }
 };
 
 // Storage "0": the longs 10, 11, ..., 17.
