@@ -374,39 +374,30 @@ std::map<std::string, SavedTensor> read_saved_tensors(const std::string& path) {
   const ZipArchive archive(path);
   // torch.save's members: <name>/data.pkl, <name>/data/<storage key>, <name>/version, ...
   std::string prefix;
-  size_t pickle = archive.names().size();
-  for (size_t i = 0; i < archive.names().size(); ++i) {
-    const std::string& name = archive.names()[i];
+  for (const std::string& name : archive.names()) {
     const size_t slash = name.find('/');
     if (slash != std::string::npos && name.compare(slash, std::string::npos, "/data.pkl") == 0) {
-      if (pickle != archive.names().size()) fail(path, ": two data.pkl members (", prefix, "data.pkl and ", name, ")");
-      pickle = i;
+      if (!prefix.empty()) fail(path, ": two data.pkl members (", prefix, "data.pkl and ", name, ")");
       prefix = name.substr(0, slash + 1);
     }
   }
-  if (pickle == archive.names().size()) fail(path, ": no data.pkl member: not a file torch.save wrote");
-  const auto member = [&](const std::string& name) -> std::vector<char> {
-    for (size_t i = 0; i < archive.names().size(); ++i)
-      if (archive.names()[i] == prefix + name) {
-        try {
-          return archive.read(i);
-        } catch (const Error& e) {
-          fail(path, ": member ", prefix + name, ": ", e.what());
-        }
-      }
-    return {};
+  if (prefix.empty()) fail(path, ": no data.pkl member: not a file torch.save wrote");
+  // <prefix><name>'s bytes, or nullopt when the archive has no such member.
+  const auto member = [&](const std::string& name) -> std::optional<std::vector<char>> {
+    const auto& names = archive.names();
+    const auto found = std::find(names.begin(), names.end(), prefix + name);
+    if (found == names.end()) return std::nullopt;
+    try {
+      return archive.read(found - names.begin());
+    } catch (const Error& e) {
+      fail(path, ": member ", prefix + name, ": ", e.what());
+    }
   };
-  const std::vector<char> order = member("byteorder");
+  const std::vector<char> order = member("byteorder").value_or(std::vector<char>{});
   if (!order.empty() && std::string(order.begin(), order.end()) != "little")
     fail(path, ": saved on a ", std::string(order.begin(), order.end()),
          "-endian machine; matsamp reads little-endian files");
-
-  const std::vector<char> data = member("data.pkl");
-  return read_saved_tensors(path, data, [&](const std::string& key) -> std::optional<std::vector<char>> {
-    for (const std::string& name : archive.names())
-      if (name == prefix + "data/" + key) return member("data/" + key);
-    return std::nullopt;
-  });
+  return read_saved_tensors(path, *member("data.pkl"), [&](const std::string& key) { return member("data/" + key); });
 }
 
 std::map<std::string, SavedTensor> read_saved_tensors(const std::string& path, const std::vector<char>& pickle,

@@ -198,11 +198,7 @@ ZipArchive::ZipArchive(const std::string& path) : file_(std::make_unique<FileRea
 
 ZipArchive::~ZipArchive() = default;
 
-const std::string& ZipArchive::path() const { return file_->path(); }
-
 std::vector<char> ZipArchive::read(size_t member) const { return extract(ZipBytes{*file_}, entries_.at(member)); }
-
-uint64_t ZipArchive::declared_size(size_t member) const { return entries_.at(member).uncompressed; }
 
 // (crc32_z returns 0 for a null buffer, which an empty vector may hand out, so empty
 // input is skipped.)

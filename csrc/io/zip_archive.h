@@ -20,13 +20,10 @@ class ZipArchive {
   ZipArchive(const ZipArchive&) = delete;
   ZipArchive& operator=(const ZipArchive&) = delete;
 
-  const std::string& path() const;
   const std::vector<std::string>& names() const { return names_; }  // in directory order
   // Member i's bytes. A failure throws a message without the file's name (the caller
   // names file and member): "CRC-32 mismatch (corrupt archive)", "truncated: ...".
   std::vector<char> read(size_t member) const;
-  // The size member i declares uncompressed (checked by read(), not here).
-  uint64_t declared_size(size_t member) const;
 
  private:
   struct Entry;
