@@ -12,16 +12,7 @@ namespace {
 
 // The graph the counts are kept for: a ring of 8 vertices, GCN-normalized.
 const matsamp::CsrMatrix& ring() {
-  static const matsamp::CsrMatrix normalized = [] {
-    std::vector<int64_t> rows, cols;
-    for (int64_t v = 0; v < 8; ++v) {
-      rows.push_back(v);
-      cols.push_back((v + 1) % 8);
-      rows.push_back((v + 1) % 8);
-      cols.push_back(v);
-    }
-    return matsamp::gcn_normalize(matsamp::csr_from_triples(8, 8, rows, cols, {}));
-  }();
+  static const matsamp::CsrMatrix normalized = matsamp::gcn_normalize(matsamp::fuzz::ring(8));
   return normalized;
 }
 

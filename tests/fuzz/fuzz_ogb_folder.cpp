@@ -19,7 +19,7 @@ constexpr const char* kFiles[] = {"raw/edge.csv",      "raw/num-node-list.csv", 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string dir = "/tmp/matsamp_fuzz_" + std::to_string(::getpid()) + "_ogb";
+  static const std::string dir = matsamp::fuzz::scratch_path("ogb");
   matsamp::remove_tree(dir);
   ::mkdir(dir.c_str(), 0700);
   ::mkdir((dir + "/raw").c_str(), 0700);
@@ -30,15 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (begin > size) break;
     size_t end = begin;
     while (end < size && data[end] != 0) ++end;
-    if (std::FILE* f = std::fopen((dir + "/" + name).c_str(), "wb")) {
-      std::fwrite(data + begin, 1, end - begin, f);
-      std::fclose(f);
-    }
+    matsamp::fuzz::write_file(dir + "/" + name, data + begin, end - begin);
     begin = end + 1;
   }
-  try {
-    matsamp::read_ogb_node_dataset(dir);
-  } catch (const matsamp::Error&) {
-  }
-  return 0;
+  return matsamp::fuzz::expect_errors_only([] { matsamp::read_ogb_node_dataset(dir); });
 }
