@@ -10,7 +10,8 @@
 # No CUDA, NCCL or CombBLAS; no Python tests (the extension would need the sanitizer runtime
 # preloaded into Python) and no packaging tests (they build again, without sanitizers).
 # Environment: MATSAMP_DATA (test graphs, default ../shared/data), MATSAMP_JOBS (build and ctest
-# parallelism, default nproc), MATSAMP_SANITIZE_TESTS (a ctest -R regex: a subset),
+# parallelism, default nproc), MATSAMP_SANITIZE_BUILD_TYPE (default Debug for ASan, RelWithDebInfo
+# for TSan), MATSAMP_SANITIZE_TESTS (a ctest -R regex: a subset),
 # MATSAMP_SANITIZE_EXCLUDE (a ctest -E regex, replacing the mode's). Extra arguments go to ctest.
 # Reports of every process (the CLI runs and MPI ranks of the tests included) are written to
 # <build>/sanitizer-logs/ and printed at the end; a report makes its process exit with 23, and
@@ -32,7 +33,8 @@ if [ "$mode" = address ]; then
   mkdir -p "$build"
   printf 'int dlclose(void* library) { (void)library; return 0; }\n' > "$build/keep_libraries.c"
   cc -c -O1 -fPIC "$build/keep_libraries.c" -o "$build/keep_libraries.o"
-  cmake -S "$root" -B "$build" "${common[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" \
+  cmake -S "$root" -B "$build" "${common[@]}" -DCMAKE_BUILD_TYPE="${MATSAMP_SANITIZE_BUILD_TYPE:-Debug}" \
+    -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined $build/keep_libraries.o" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
   targets=(matsamp matsamp-full unit_tests train_tests mpi_tests train_mpi_tests)
@@ -42,7 +44,8 @@ else
   build="$root/build-tsan"
   flags="-fsanitize=thread -fno-omit-frame-pointer"
   CC=clang CXX=clang++ cmake -S "$root" -B "$build" "${common[@]}" -DMATSAMP_WITH_MPI=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread"
+    -DCMAKE_BUILD_TYPE="${MATSAMP_SANITIZE_BUILD_TYPE:-RelWithDebInfo}" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread"
   targets=(matsamp matsamp-full unit_tests train_tests)
   # Without MPI there are no MPI tests; the CLI's option and file checks are single-threaded and
   # already run under ASan (a TSan process costs 5-15x).
