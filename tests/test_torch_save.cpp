@@ -6,7 +6,9 @@
 #include <cstring>
 
 #include "error_checks.h"
+#include "io/npz.h"
 #include "io/torch_save.h"
+#include "test_data.h"
 
 namespace matsamp {
 namespace {
@@ -70,10 +72,86 @@ TEST(TorchSave, AnythingElseIsAOneLineError) {
   refused(Pickle().op("}(").text("x"), "the pickle ends inside an instruction");
   refused(Pickle().op("h\x05"), "memo index 5 was never stored");
   refused(Pickle().op("}R"), "more values than the stack holds");
+  refused(Pickle().op("}(").small(1).tensor("0", 8, 0, 3).op("u."), "a dictionary key is a int, not a str");
+  refused(Pickle().op("}(").text("x").text("s").op("\x85Q").op("u."), "a persistent id that is not a storage");
+  refused(Pickle()
+              .op("}(")
+              .text("x")
+              .global("torch._utils", "_rebuild_tensor_v2")
+              .op("((")
+              .text("storage")
+              .global("torch", "QInt8Storage")
+              .text("0")
+              .text("cpu")
+              .small(8)
+              .op("tQ")
+              .op("u."),
+          "storage of type torch.QInt8Storage, which matsamp does not read");
+  refused(Pickle()
+              .op("}(")
+              .text("x")
+              .global("torch._utils", "_rebuild_tensor_v2")
+              .op("((")
+              .text("storage")
+              .global("torch", "LongStorage")
+              .text("0")
+              .text("cpu")
+              .small(8)
+              .op("tQ")
+              .small(0)
+              .small(3)
+              .small(1)
+              .op("\x85\x89")
+              .global("collections", "OrderedDict")
+              .op(")Rt")
+              .op("R")
+              .op("u."),
+          "a tensor's size is not a tuple");
+  refused(Pickle()
+              .op("}(")
+              .text("x")
+              .global("torch._utils", "_rebuild_tensor_v2")
+              .op("((")
+              .text("storage")
+              .global("torch", "LongStorage")
+              .text("0")
+              .text("cpu")
+              .small(8)
+              .op("tQ")
+              .small(0)
+              .small(3)
+              .op("\x85")
+              .small(1)
+              .small(1)
+              .op("\x86\x89")
+              .global("collections", "OrderedDict")
+              .op(")Rt")
+              .op("R")
+              .op("u."),
+          "a tensor with 1 sizes and 2 strides");
+  refused(Pickle().op("}(").text("x").global("torch._utils", "_rebuild_tensor_v2").small(1).op("\x85R").op("u."),
+          "a tensor rebuilt from something other than (storage, offset, size, stride, ...)");
+  refused(Pickle().op("}(").text("x").text("f").op(")R").op("u."), "a call of a str, not of a class torch.save uses");
+  refused(Pickle().op("\x8a\x09"), "an integer of 9 bytes");
+  refused(Pickle().op("ctorch\n_utils"), "a global's name has no end");
+  refused(Pickle().op(")").small(1).small(2).op("s."), "adds items to a tuple");
+  refused(Pickle().op("}(").small(1).op("u."), "a key without a value");
+  refused(Pickle().op("}u."), "no mark to collect values up to");
+  refused(Pickle().op("}r\xff\xff\xff\x01"), "memo index 33554431 is beyond any this pickle can fill");
+  refused(Pickle().op("q\x01"), "the stack is empty");
   Pickle deep;
   deep.small(0);
   for (int i = 0; i < 100; ++i) deep.op("\x85");
   refused(deep, "values nest more than 64 deep");
+}
+
+// A zip archive that is not torch.save's: named as such before any pickle is read.
+TEST(TorchSave, AZipWithoutDataPklIsNamed) {
+  const std::string path = testing::scratch_dir("torch_save_zip") + "/arrays.npz";
+  NpzWriter npz;
+  npz.add("edge", std::vector<int64_t>{0, 1});
+  npz.write(path);
+  testing::expect_error([&] { read_saved_tensors(path); }, "no data.pkl member: not a file torch.save wrote");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli_runner.h"
+#include "error_checks.h"
 #include "generate/generators.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
@@ -19,6 +20,7 @@
 #include "train/link_metrics.h"
 #include "train/ogb_link_split.h"
 
+#include <caffe2/serialize/inline_container.h>
 #include <torch/serialize.h>
 #include <torch/torch.h>
 
@@ -205,7 +207,7 @@ TEST(OgbLinkSplit, ReadsBothLayoutsAsWritten) {
 // What torch.save holds besides contiguous int64 tensors, read as torch reads it: other
 // integer types and views (a transpose, a slice of a longer storage); other dtypes named.
 TEST(OgbLinkSplit, ReadsViewsAndOtherIntegerTypes) {
-  const std::string path = testing::scratch_dir("ogb_link_views") + "/views.pt";
+  const std::string dir = testing::scratch_dir("ogb_link_views"), path = dir + "/views.pt";
   const std::vector<std::pair<std::string, torch::Tensor>> saved{
       {"transposed", torch::arange(12, torch::kLong).view({3, 4}).t()},
       {"slice", torch::arange(10, torch::kInt).slice(0, 2, 5)},
@@ -226,6 +228,20 @@ TEST(OgbLinkSplit, ReadsViewsAndOtherIntegerTypes) {
   save_pt(path, {{"float", torch::ones({2})}});
   EXPECT_EQ(read_saved_tensors(path).at("float").dtype, "Float");
   EXPECT_TRUE(read_saved_tensors(path).at("float").values.empty());
+
+  // The same records with a "byteorder" of "big" (torch 2 writes one): refused, not misread.
+  const std::string big = dir + "/big.pt";
+  {
+    caffe2::serialize::PyTorchStreamReader reader(path);
+    caffe2::serialize::PyTorchStreamWriter writer(big);
+    for (const std::string& record : reader.getAllRecords()) {
+      const auto [data, size] = reader.getRecord(record);
+      writer.writeRecord(record, data.get(), size);
+    }
+    writer.writeRecord("byteorder", "big", 3);
+  }
+  testing::expect_error([&] { read_saved_tensors(big); },
+                        "saved on a big-endian machine; matsamp reads little-endian files");
 }
 
 TEST(OgbLinkSplit, BadFilesAreOneLineErrors) {
