@@ -25,11 +25,18 @@ struct Pickle {
   }
   Pickle& global(const std::string& module, const std::string& name) { return op("c" + module + "\n" + name + "\n"); }
   Pickle& small(int v) { return op(std::string("K") + static_cast<char>(v)); }  // BININT1
+  // _rebuild_tensor_v2( ... the arguments follow, then finish_tensor().
+  Pickle& rebuild() { return global("torch._utils", "_rebuild_tensor_v2").op("("); }
+  // The persistent id of storage `key`: `numel` elements of torch.<type>.
+  Pickle& storage(const std::string& type, const std::string& key, int numel) {
+    return op("(").text("storage").global("torch", type).text(key).text("cpu").small(numel).op("tQ");
+  }
+  // ..., False, OrderedDict()): the last arguments, and the call.
+  Pickle& finish_tensor() { return op("\x89").global("collections", "OrderedDict").op(")RtR"); }
   // _rebuild_tensor_v2(storage `key` of `numel` longs, offset, (size,), (1,), False, OrderedDict())
   Pickle& tensor(const std::string& key, int numel, int offset, int size) {
-    global("torch._utils", "_rebuild_tensor_v2").op("((").text("storage").global("torch", "LongStorage");
-    text(key).text("cpu").small(numel).op("tQ").small(offset).small(size).op("\x85").small(1).op("\x85\x89");
-    return global("collections", "OrderedDict").op(")Rt").op("R");
+    rebuild().storage("LongStorage", key, numel).small(offset).small(size).op("\x85").small(1).op("\x85");
+    return finish_tensor();
   }
   std::vector<char> end() const { return std::vector<char>(bytes.begin(), bytes.end()); }
 };
@@ -74,62 +81,35 @@ TEST(TorchSave, AnythingElseIsAOneLineError) {
   refused(Pickle().op("}R"), "more values than the stack holds");
   refused(Pickle().op("}(").small(1).tensor("0", 8, 0, 3).op("u."), "a dictionary key is a int, not a str");
   refused(Pickle().op("}(").text("x").text("s").op("\x85Q").op("u."), "a persistent id that is not a storage");
-  refused(Pickle()
-              .op("}(")
-              .text("x")
-              .global("torch._utils", "_rebuild_tensor_v2")
-              .op("((")
-              .text("storage")
-              .global("torch", "QInt8Storage")
-              .text("0")
-              .text("cpu")
-              .small(8)
-              .op("tQ")
-              .op("u."),
+  refused(Pickle().op("}(").text("x").rebuild().storage("QInt8Storage", "0", 8).op("u."),
           "storage of type torch.QInt8Storage, which matsamp does not read");
   refused(Pickle()
               .op("}(")
               .text("x")
-              .global("torch._utils", "_rebuild_tensor_v2")
-              .op("((")
-              .text("storage")
-              .global("torch", "LongStorage")
-              .text("0")
-              .text("cpu")
-              .small(8)
-              .op("tQ")
+              .rebuild()
+              .storage("LongStorage", "0", 8)
               .small(0)
               .small(3)
               .small(1)
-              .op("\x85\x89")
-              .global("collections", "OrderedDict")
-              .op(")Rt")
-              .op("R")
+              .op("\x85")
+              .finish_tensor()
               .op("u."),
           "a tensor's size is not a tuple");
   refused(Pickle()
               .op("}(")
               .text("x")
-              .global("torch._utils", "_rebuild_tensor_v2")
-              .op("((")
-              .text("storage")
-              .global("torch", "LongStorage")
-              .text("0")
-              .text("cpu")
-              .small(8)
-              .op("tQ")
+              .rebuild()
+              .storage("LongStorage", "0", 8)
               .small(0)
               .small(3)
               .op("\x85")
               .small(1)
               .small(1)
-              .op("\x86\x89")
-              .global("collections", "OrderedDict")
-              .op(")Rt")
-              .op("R")
+              .op("\x86")
+              .finish_tensor()
               .op("u."),
           "a tensor with 1 sizes and 2 strides");
-  refused(Pickle().op("}(").text("x").global("torch._utils", "_rebuild_tensor_v2").small(1).op("\x85R").op("u."),
+  refused(Pickle().op("}(").text("x").rebuild().small(1).op("tR").op("u."),
           "a tensor rebuilt from something other than (storage, offset, size, stride, ...)");
   refused(Pickle().op("}(").text("x").text("f").op(")R").op("u."), "a call of a str, not of a class torch.save uses");
   refused(Pickle().op("\x8a\x09"), "an integer of 9 bytes");
