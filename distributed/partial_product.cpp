@@ -4,6 +4,7 @@
 
 #include "ops/build_rows.h"
 #include "ops/sparse_accumulator.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -33,7 +34,7 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
   std::vector<int64_t> term_begin(q.rows), term_end(q.rows), source(q.rows);
   int64_t missing = 0;      // terms whose row of A was not fetched (checked outside the parallel loop)
   int64_t accumulated = 0;  // products summed by the accumulator, which sizes it
-#pragma omp parallel for schedule(static) reduction(+ : missing, accumulated)
+#pragma omp parallel for schedule(static) reduction(+ : missing, accumulated) num_threads(threads_for(q.nnz()))
   for (int64_t r = 0; r < q.rows; ++r) {
     const auto row_begin = q.colidx.begin() + q.rowptr[r], row_end = q.colidx.begin() + q.rowptr[r + 1];
     const auto first = std::lower_bound(row_begin, row_end, static_cast<col_t>(lo));
@@ -80,9 +81,10 @@ CsrMatrix continue_product(const CsrMatrix& q, const FetchedRows& fetched, vid_t
   };
   // A rank's share of a large graph sums few products over many columns: the dense
   // accumulator's O(columns) arrays per thread would outweigh the rank's block.
+  const int64_t work = q.rows + running.nnz() + rows_work(b, q.nnz());
   if (dense_accumulator_pays(cols, accumulated))
-    return build_rows_once(q.rows, cols, 256, [&] { return rows_with(SparseAccumulator(cols)); });
-  return build_rows_once(q.rows, cols, 256, [&] { return rows_with(SortingAccumulator()); });
+    return build_rows_once(q.rows, cols, 256, work, [&] { return rows_with(SparseAccumulator(cols)); });
+  return build_rows_once(q.rows, cols, 256, work, [&] { return rows_with(SortingAccumulator()); });
 }
 
 }  // namespace matsamp

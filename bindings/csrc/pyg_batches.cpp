@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "convert.h"
+#include "util/parallel.h"
 
 namespace matsamp::bindings {
 
@@ -69,8 +70,9 @@ PygBatches pyg_batches_on_host(const std::vector<at::Tensor>& rowptr, const std:
   const int64_t num_ids = ids.numel();
   const int64_t hops = static_cast<int64_t>(layers.size());
   std::vector<int64_t> per_hop(k * hops, 0);  // [k, hops]
-  int64_t bad_position = -1;
-#pragma omp parallel for schedule(dynamic, 1) reduction(max : bad_position)
+  int64_t bad_position = -1, entries = 0;
+  for (const at::Tensor& c : col) entries += c.numel();
+#pragma omp parallel for schedule(dynamic, 1) reduction(max : bad_position) num_threads(threads_for(entries))
   for (int64_t g = 0; g < k; ++g)
     for (int64_t l = 0; l < hops; ++l)
       for_kept_edges(layers, l, g, new_targets_only, [&](int64_t, int64_t, int64_t position) {
@@ -88,7 +90,7 @@ PygBatches pyg_batches_on_host(const std::vector<at::Tensor>& rowptr, const std:
   at::Tensor edge_index_tensor = at::empty({2 * total}, at::kLong), e_id_tensor = at::empty({total}, at::kLong);
   int64_t* edge_index = edge_index_tensor.data_ptr<int64_t>();
   int64_t* e_id = e_id_tensor.data_ptr<int64_t>();
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_for(total))
   for (int64_t g = 0; g < k; ++g) {
     const int64_t count = edge_offsets[g + 1] - edge_offsets[g];
     int64_t* sources = edge_index + 2 * edge_offsets[g];

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "hetero_graph.h"
+#include "util/parallel.h"
 
 namespace matsamp::bindings {
 
@@ -133,7 +134,9 @@ HeteroBatches assemble(const HeteroGraphHolder& holder, const HeteroBulkSample& 
   for (size_t r = 0; r < relations; ++r) {
     std::vector<MinibatchEdges> edges(k);
     const int64_t sources = holder.graph().relations[r].adj.cols;
-#pragma omp parallel
+    int64_t entries = 0;  // the relation's sampled edges, and the induced edges' per-thread index
+    for (const HeteroSampledLayer& layer : bulk.layers) entries += layer.adj[r].nnz();
+#pragma omp parallel num_threads(threads_for(entries + (node_wise ? 0 : sources)))
     {
       std::vector<int64_t> index(node_wise ? 0 : sources, -1);
 #pragma omp for schedule(dynamic, 1)

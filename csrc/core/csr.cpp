@@ -8,6 +8,8 @@
 #include <numeric>
 #include <utility>
 
+#include "util/parallel.h"
+
 namespace matsamp {
 
 std::string CsrMatrix::shape() const { return detail::concat(rows, " x ", cols, " (", nnz(), " nonzeros)"); }
@@ -59,16 +61,16 @@ struct RowSlots {
 template <class Id>
 RowSlots slots_by_row(int64_t rows, const Id* row_ids, const Id* col_ids, int64_t m) {
   RowSlots s{std::vector<int64_t>(rows + 1, 0), std::vector<col_t>(m), std::vector<int64_t>(m)};
-  const int threads = omp_get_max_threads();
+  const int threads = threads_for(m);
   if (static_cast<double>(rows) * threads > static_cast<double>(m) && threads > 1) {
-#pragma omp parallel for
+#pragma omp parallel for num_threads(threads)
     for (int64_t i = 0; i < m; ++i) {
 #pragma omp atomic
       ++s.start[row_ids[i] + 1];
     }
     std::partial_sum(s.start.begin(), s.start.end(), s.start.begin());
     std::vector<int64_t> next(s.start.begin(), s.start.end() - 1);
-#pragma omp parallel for
+#pragma omp parallel for num_threads(threads)
     for (int64_t i = 0; i < m; ++i) {
       int64_t slot;
 #pragma omp atomic capture
@@ -165,7 +167,7 @@ CsrMatrix csr_from_edges(int64_t rows, int64_t cols, const Id* row_ids, const Id
                          const float* weights, bool with_values, std::vector<int64_t>* origin) {
   check_column_count(cols, "csr_from_triples");
   int64_t bad = m;  // the first entry outside the shape
-#pragma omp parallel for reduction(min : bad)
+#pragma omp parallel for reduction(min : bad) num_threads(threads_for(m))
   for (int64_t i = 0; i < m; ++i)
     if (row_ids[i] < 0 || row_ids[i] >= rows || col_ids[i] < 0 || col_ids[i] >= cols) bad = std::min(bad, i);
   MATSAMP_CHECK(bad == m, "csr_from_triples: entry (", bad < m ? static_cast<int64_t>(row_ids[bad]) : 0, ", ",
@@ -173,7 +175,7 @@ CsrMatrix csr_from_edges(int64_t rows, int64_t cols, const Id* row_ids, const Id
   RowSlots s = slots_by_row(rows, row_ids, col_ids, m);
   CsrMatrix out(rows, cols);
   std::vector<float> sums(with_values ? m : 0);
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(rows + m))
   {
     std::vector<std::pair<col_t, int64_t>> row;
 #pragma omp for schedule(dynamic, 256)

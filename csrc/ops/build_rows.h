@@ -16,9 +16,10 @@ namespace matsamp {
 // make_row() is called once per thread (it owns the thread's scratch space) and
 // returns row(r, emit), which calls emit(column, value) for the entries of row r
 // in ascending column order; emit(column, value, position) also names where an
-// entry came from, kept in `positions` when it is given.
+// entry came from, kept in `positions` when it is given. `work` sizes the team
+// (threads_for).
 template <class MakeRow>
-CsrMatrix build_rows_once(int64_t rows, int64_t cols, int64_t max_chunk, MakeRow&& make_row,
+CsrMatrix build_rows_once(int64_t rows, int64_t cols, int64_t max_chunk, int64_t work, MakeRow&& make_row,
                           std::vector<vid_t>* positions = nullptr) {
   struct Buffer {
     std::vector<col_t> colidx;
@@ -29,7 +30,7 @@ CsrMatrix build_rows_once(int64_t rows, int64_t cols, int64_t max_chunk, MakeRow
   const int64_t chunk = row_chunk(rows, max_chunk);
   const int64_t chunks = (rows + chunk - 1) / chunk;
   std::vector<Buffer> buffers(chunks);
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(work))
   {
     auto row = make_row();
 #pragma omp for schedule(dynamic, 1)
@@ -51,7 +52,7 @@ CsrMatrix build_rows_once(int64_t rows, int64_t cols, int64_t max_chunk, MakeRow
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
   if (positions) positions->resize(out.rowptr.back());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_for(out.nnz()))
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t at = out.rowptr[c * chunk];
     std::copy(buffers[c].colidx.begin(), buffers[c].colidx.end(), out.colidx.begin() + at);

@@ -14,6 +14,7 @@
 #include "ops/ops.h"
 #include "ops/sorted_row.h"
 #include "ops/vertex_index.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -110,7 +111,9 @@ SharedCompactResult compact_parts(std::vector<CsrMatrix> parts, const std::vecto
   std::vector<std::vector<vid_t>> lists(blocks);
   int64_t repeated_leader = -1;  // exceptions must not leave the parallel region
   const bool dense = dense_index_pays(n, parts, leading.size());
-#pragma omp parallel
+  int64_t entries = static_cast<int64_t>(leading.size());
+  for (const CsrMatrix& part : parts) entries += part.nnz();
+#pragma omp parallel num_threads(threads_for(entries))
   {
     std::optional<DenseVertexIndex> dense_index;
     HashVertexIndex hash_index;
@@ -147,7 +150,7 @@ SharedCompactResult compact_parts(std::vector<CsrMatrix> parts, const std::vecto
     CsrMatrix& adj = result.adj[i];
     adj.cols = result.col_offsets.back();
     if (adj.values.empty()) adj.values.assign(adj.colidx.size(), 1.0f);
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(adj.rows + adj.nnz()))
     {
       RowEntries row;
       std::vector<std::pair<col_t, int64_t>> order;

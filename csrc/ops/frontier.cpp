@@ -4,6 +4,7 @@
 
 #include "core/philox.h"
 #include "ops/op_checks.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -114,7 +115,8 @@ std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std:
   check_block_offsets(offsets, static_cast<int64_t>(roots.size()), "frontier_sample", "root offsets");
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
   std::vector<std::vector<vid_t>> popped(k);
-#pragma omp parallel for schedule(dynamic, 1)
+// Each step a search of the dashboard and a neighbour's row.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_for(16 * k * steps))
   for (int64_t g = 0; g < k; ++g) {
     Dashboard board(adj, roots.data() + offsets[g], offsets[g + 1] - offsets[g], enlargement);
     popped[g].reserve(steps);
@@ -131,7 +133,9 @@ std::vector<std::vector<vid_t>> frontier_sample(const CsrMatrix& adj, const std:
 CsrMatrix popped_sets(std::vector<std::vector<vid_t>> popped, int64_t cols) {
   const int64_t k = static_cast<int64_t>(popped.size());
   CsrMatrix m(k, cols);
-#pragma omp parallel for schedule(dynamic, 16)
+  int64_t popped_ids = 0;
+  for (const std::vector<vid_t>& row : popped) popped_ids += static_cast<int64_t>(row.size());
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads_for(popped_ids))
   for (int64_t g = 0; g < k; ++g) {
     std::vector<vid_t>& row = popped[g];
     std::sort(row.begin(), row.end());
@@ -139,7 +143,7 @@ CsrMatrix popped_sets(std::vector<std::vector<vid_t>> popped, int64_t cols) {
   }
   for (int64_t g = 0; g < k; ++g) m.rowptr[g + 1] = m.rowptr[g] + static_cast<int64_t>(popped[g].size());
   m.colidx.resize(m.rowptr[k]);
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads_for(popped_ids))
   for (int64_t g = 0; g < k; ++g)
     std::transform(popped[g].begin(), popped[g].end(), m.colidx.begin() + m.rowptr[g],
                    [](vid_t v) { return static_cast<col_t>(v); });

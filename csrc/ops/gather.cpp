@@ -2,6 +2,7 @@
 
 #include "ops/op_checks.h"
 #include "ops/ops.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -16,7 +17,7 @@ std::vector<float> entries_at(const CsrMatrix& p, const std::vector<vid_t>& at, 
     dense.assign(p.cols, 0.0f);
     for (int64_t e = 0; e < p.nnz(); ++e) dense[p.colidx[e]] = p.values[e];
   }
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_for(m))
   for (int64_t g = 0; g < k; ++g) {
     const int64_t r = p.rows == 1 ? 0 : g;
     const auto first = p.colidx.begin() + p.rowptr[r], last = p.colidx.begin() + p.rowptr[r + 1];

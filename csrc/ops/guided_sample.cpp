@@ -57,26 +57,28 @@ CsrMatrix guided_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows,
   check_sample_rows(static_cast<int64_t>(rows.size()), s, keys, "guided_sample_rows");
   check_row_ids(a, rows, "guided_sample_rows");
   const bool pattern = a.values.empty();
-  return build_rows_once(static_cast<int64_t>(rows.size()), a.cols, 256, [&] {
-    return [&, uniforms = std::vector<double>(), weights = std::vector<double>()](int64_t i, auto&& emit) mutable {
-      const int64_t begin = a.rowptr[rows[i]], end = a.rowptr[rows[i] + 1];
-      const auto value = [&](int64_t e) { return pattern ? 1.0 : static_cast<double>(a.values[e]); };
-      double sum = 0, guided_sum = 0;  // P's row sum, and that of its entries scaled by importance
-      weights.resize(end - begin);
-      for (int64_t e = begin; e < end; ++e) {
-        weights[e - begin] = value(e) * importance.of(a.colidx[e]);
-        sum += value(e);
-        guided_sum += weights[e - begin];
-      }
-      if (!(sum > 0) || !(guided_sum > 0)) return;
-      uniforms.resize(end - begin);
-      uniform01_of_rows(row_key(keys, i), kLaborDraw, a.colidx.data() + begin, end - begin, uniforms.data());
-      for (int64_t e = begin; e < end; ++e) {
-        const double chance = std::min(1.0, static_cast<double>(s) * weights[e - begin] / guided_sum);
-        if (chance > 0 && uniforms[e - begin] < chance) emit(a.colidx[e], static_cast<float>(value(e) / sum / chance));
-      }
-    };
-  });
+  return build_rows_once(
+      static_cast<int64_t>(rows.size()), a.cols, 256, rows_work(a, static_cast<int64_t>(rows.size())), [&] {
+        return [&, uniforms = std::vector<double>(), weights = std::vector<double>()](int64_t i, auto&& emit) mutable {
+          const int64_t begin = a.rowptr[rows[i]], end = a.rowptr[rows[i] + 1];
+          const auto value = [&](int64_t e) { return pattern ? 1.0 : static_cast<double>(a.values[e]); };
+          double sum = 0, guided_sum = 0;  // P's row sum, and that of its entries scaled by importance
+          weights.resize(end - begin);
+          for (int64_t e = begin; e < end; ++e) {
+            weights[e - begin] = value(e) * importance.of(a.colidx[e]);
+            sum += value(e);
+            guided_sum += weights[e - begin];
+          }
+          if (!(sum > 0) || !(guided_sum > 0)) return;
+          uniforms.resize(end - begin);
+          uniform01_of_rows(row_key(keys, i), kLaborDraw, a.colidx.data() + begin, end - begin, uniforms.data());
+          for (int64_t e = begin; e < end; ++e) {
+            const double chance = std::min(1.0, static_cast<double>(s) * weights[e - begin] / guided_sum);
+            if (chance > 0 && uniforms[e - begin] < chance)
+              emit(a.colidx[e], static_cast<float>(value(e) / sum / chance));
+          }
+        };
+      });
 }
 
 }  // namespace matsamp

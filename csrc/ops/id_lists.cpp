@@ -3,6 +3,7 @@
 
 #include "ops/op_checks.h"
 #include "ops/ops.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -10,7 +11,7 @@ std::vector<vid_t> sequence_runs(const std::vector<int64_t>& starts, const Offse
   check_sequence_runs(starts, run_offsets);
   std::vector<vid_t> ids(run_offsets.back());
   const int64_t runs = static_cast<int64_t>(starts.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads_for(run_offsets.back()))
   for (int64_t i = 0; i < runs; ++i)
     std::iota(ids.begin() + run_offsets[i], ids.begin() + run_offsets[i + 1], static_cast<vid_t>(starts[i]));
   return ids;
@@ -20,7 +21,7 @@ std::vector<vid_t> gather_ids(const std::vector<vid_t>& ids, const std::vector<v
   check_ids_below(at, static_cast<int64_t>(ids.size()), "gather_ids", "position", std::to_string(ids.size()) + " ids");
   const int64_t n = static_cast<int64_t>(at.size());
   std::vector<vid_t> out(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads_for(n))
   for (int64_t i = 0; i < n; ++i) out[i] = ids[at[i]];
   return out;
 }

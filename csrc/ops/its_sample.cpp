@@ -18,12 +18,12 @@ namespace matsamp {
 
 namespace {
 
-// Runs pick(row, its key, sampler) for every keyed row, in parallel over rows,
-// one RowSampler per thread.
+// Runs pick(row, its key, sampler) for every keyed row, in parallel over rows
+// (threads_for(work)), one RowSampler per thread.
 template <class Pick>
-void for_each_keyed_row(const SampleKeys& keys, Pick pick) {
+void for_each_keyed_row(const SampleKeys& keys, int64_t work, Pick pick) {
   const int64_t rows = keys.row_offsets.back();
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(work))
   {
     RowSampler sampler;
 #pragma omp for schedule(dynamic, row_chunk(rows, 256))
@@ -67,7 +67,7 @@ RandomKey row_key(const SampleKeys& keys, int64_t r) {
 bool has_uniform_rows(const CsrMatrix& a) {
   if (a.values.empty()) return true;
   bool uniform = true;
-#pragma omp parallel for reduction(&& : uniform) schedule(static)
+#pragma omp parallel for reduction(&& : uniform) schedule(static) num_threads(threads_for(a.nnz()))
   for (int64_t r = 0; r < a.rows; ++r)
     for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e)
       uniform = uniform && a.values[e] > 0 && a.values[e] == a.values[a.rowptr[r]];
@@ -133,7 +133,7 @@ class SelectedRows {
 CsrMatrix sized_for_picks(const SelectedRows& view, int64_t s, bool uniform_rows) {
   const int64_t m = view.count();
   CsrMatrix out(m, view.a.cols);
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(m* s))
   {
     std::vector<float> scratch;
     std::vector<int64_t> kept;
@@ -243,7 +243,7 @@ CsrMatrix sample_rows_keyed(const CsrMatrix& a, const std::vector<vid_t>& rows, 
   CsrMatrix out = sized_for_picks(view, s, uniform_rows);
   if (positions) positions->assign(out.nnz(), 0);
   const int64_t m = view.count(), groups = (m + kRowGroup - 1) / kRowGroup;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(m* s))
   {
     DrawScratch scratch;
 #pragma omp for schedule(dynamic, row_chunk(groups, 16))
@@ -270,7 +270,7 @@ CsrMatrix sample_rows_with_replacement(const CsrMatrix& a, const std::vector<vid
   check_row_ids(a, rows, "sample_rows_with_replacement");
   const SelectedRows view(a, rows, nullptr);
   CsrMatrix out(m, a.cols);
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(m* s))
   {
     std::vector<float> row;
 #pragma omp for schedule(dynamic, row_chunk(m, 1024))
@@ -283,7 +283,7 @@ CsrMatrix sample_rows_with_replacement(const CsrMatrix& a, const std::vector<vid
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
   if (positions) positions->resize(out.rowptr.back());
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(m* s))
   {
     std::vector<float> row;
     std::vector<uint64_t> prefix;
@@ -323,7 +323,7 @@ DrawTables draw_tables(const CsrMatrix& a) {
   DrawTables t{std::vector<float>(a.nnz()), std::vector<uint64_t>(a.nnz()), std::vector<int64_t>(a.rows)};
   const std::vector<vid_t> every_row = sequence_ids(a.rows);
   const SelectedRows view(a, every_row, nullptr);
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(a.nnz()))
   {
     std::vector<float> row;
 #pragma omp for schedule(dynamic, 1024)
@@ -384,7 +384,7 @@ CsrMatrix its_sample_shared_row(const CsrMatrix& p, int64_t s, const SampleKeys&
   }
   std::vector<uint64_t> prefix(len);
   quantized_prefix(values, len, prefix.data());
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(rows* s))
   {
     std::vector<int32_t> picked(s);
     std::vector<float> exclusions(s);
@@ -406,7 +406,7 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
 
   // Pass 1: the sample size of every row; pass 2 samples into place.
   CsrMatrix out(rows, p.cols);
-#pragma omp parallel for schedule(dynamic, row_chunk(rows, 1024))
+#pragma omp parallel for schedule(dynamic, row_chunk(rows, 1024)) num_threads(threads_for(p.nnz()))
   for (int64_t r = 0; r < rows; ++r) {
     int64_t positive = 0;
     for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e) positive += p.values[e] > 0;
@@ -416,7 +416,7 @@ CsrMatrix its_sample(const CsrMatrix& p, int64_t s, const SampleKeys& keys) {
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
 
-  for_each_keyed_row(keys, [&](int64_t r, const RandomKey& key, RowSampler& sampler) {
+  for_each_keyed_row(keys, p.nnz() + rows * s, [&](int64_t r, const RandomKey& key, RowSampler& sampler) {
     const int64_t begin = p.rowptr[r], len = p.rowptr[r + 1] - begin;
     const int64_t chosen = sampler.sample(p.values.data() + begin, len, s, key);
     for (int64_t i = 0; i < chosen; ++i) {

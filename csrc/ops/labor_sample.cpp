@@ -27,7 +27,7 @@ CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t
   check_row_ids(a, rows, "labor_sample_rows");
   const bool pattern = a.values.empty();
   return build_rows_once(
-      static_cast<int64_t>(rows.size()), a.cols, 256,
+      static_cast<int64_t>(rows.size()), a.cols, 256, rows_work(a, static_cast<int64_t>(rows.size())),
       [&] {
         return [&, uniforms = std::vector<double>()](int64_t i, auto&& emit) mutable {
           const int64_t begin = a.rowptr[rows[i]], end = a.rowptr[rows[i] + 1];

@@ -5,7 +5,7 @@ namespace matsamp {
 
 void normalize_rows(CsrMatrix& p, bool square_first) {
   if (p.values.empty()) p.values.assign(p.colidx.size(), 1.0f);
-#pragma omp parallel for schedule(dynamic, row_chunk(p.rows, 512))
+#pragma omp parallel for schedule(dynamic, row_chunk(p.rows, 512)) num_threads(threads_for(p.rows + p.nnz()))
   for (int64_t r = 0; r < p.rows; ++r) {
     double sum = 0;  // sequential per row, so the result does not depend on threads
     for (int64_t e = p.rowptr[r]; e < p.rowptr[r + 1]; ++e) {

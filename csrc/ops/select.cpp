@@ -34,7 +34,7 @@ CsrMatrix select_cols_of_rows(const CsrMatrix& a, const vid_t* source, int64_t m
   if (!dense) {
     selector.resize(cols.size());
     for (int64_t j = 0; j < total_cols; ++j) selector[j] = {cols[j], static_cast<col_t>(j)};
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_for(total_cols))
     for (int64_t g = 0; g < blocks; ++g)
       std::sort(selector.begin() + col_offsets[g], selector.begin() + col_offsets[g + 1]);
   }
@@ -66,7 +66,7 @@ CsrMatrix select_cols_of_rows(const CsrMatrix& a, const vid_t* source, int64_t m
     }
     f.block = g;
   };
-  return build_rows_once(m, total_cols, 256, [&] {
+  return build_rows_once(m, total_cols, 256, rows_work(a, m), [&] {
     return [&, filter = BlockFilter(), row = RowEntries()](int64_t r, auto&& emit) mutable {
       const int64_t g = std::upper_bound(row_offsets.begin(), row_offsets.end(), r) - row_offsets.begin() - 1;
       enter(filter, g);
@@ -104,7 +104,7 @@ CsrMatrix select_rows(const CsrMatrix& a, const std::vector<vid_t>& rows) {
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] = out.rowptr[i] + a.row_nnz(rows[i]);
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
-#pragma omp parallel for schedule(dynamic, row_chunk(m, 512))
+#pragma omp parallel for schedule(dynamic, row_chunk(m, 512)) num_threads(threads_for(m + out.nnz()))
   for (int64_t i = 0; i < m; ++i) {
     const int64_t src = a.rowptr[rows[i]], len = a.row_nnz(rows[i]);
     std::copy_n(a.colidx.begin() + src, len, out.colidx.begin() + out.rowptr[i]);

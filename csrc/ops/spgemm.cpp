@@ -20,7 +20,8 @@ CsrMatrix spgemm(const CsrMatrix& a, const CsrMatrix& b) {
   const float* bval = b.values.empty() ? nullptr : b.values.data();
   const float* aval = a.values.empty() ? nullptr : a.values.data();
   // Each row is accumulated in the order of A's row, then emitted sorted.
-  return build_rows_once(a.rows, b.cols, 256, [&] {
+  // The work: A's entries, each a row of B.
+  return build_rows_once(a.rows, b.cols, 256, rows_work(b, a.nnz()) + a.rows, [&] {
     return [&, acc = SparseAccumulator(b.cols)](int64_t r, auto&& emit) mutable {
       acc.start_row();
       const int64_t a_begin = a.rowptr[r], a_len = a.row_nnz(r);

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -23,7 +24,7 @@ std::vector<int64_t> tally_induced_entries(std::vector<int64_t> counts, const Cs
   check_ids_below(ids, a.rows, "tally_induced_entries", "id", a.shape());
   check_block_offsets(offsets, static_cast<int64_t>(ids.size()), "tally_induced_entries", "block offsets");
   const int64_t k = static_cast<int64_t>(offsets.size()) - 1;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(rows_work(a, static_cast <int64_t>(ids.size()))))
   {
     std::vector<char> inside(a.rows, 0);  // this thread's membership marks
     std::vector<vid_t> block;
@@ -50,7 +51,7 @@ CsrMatrix normalize_rows_by_tallies(const CsrMatrix& a, const std::vector<int64_
                 " entry tallies for ", a.shape());
   CsrMatrix out = a;
   out.values.resize(a.nnz());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads_for(a.rows + a.nnz()))
   for (int64_t v = 0; v < a.rows; ++v) {
     double row_sum = 0;
     for (int64_t e = a.rowptr[v]; e < a.rowptr[v + 1]; ++e) row_sum += a.values.empty() ? 1.0 : a.values[e];

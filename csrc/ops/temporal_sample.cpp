@@ -16,7 +16,7 @@ TimeOrder time_order(const CsrMatrix& a, const std::vector<int64_t>& entry_times
   MATSAMP_CHECK(static_cast<int64_t>(entry_times.size()) == a.nnz(), "time_order: ", entry_times.size(),
                 " entry times for ", a.nnz(), " entries");
   TimeOrder out{std::vector<vid_t>(a.nnz()), std::vector<vid_t>(a.nnz())};
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads_for(a.nnz()))
   for (int64_t r = 0; r < a.rows; ++r) {
     const auto first = out.order.begin() + a.rowptr[r], last = out.order.begin() + a.rowptr[r + 1];
     for (auto it = first; it != last; ++it) *it = a.rowptr[r] + (it - first);
@@ -32,7 +32,7 @@ std::vector<int64_t> column_times(const CsrMatrix& a, const std::vector<int64_t>
   MATSAMP_CHECK(static_cast<int64_t>(vertex_times.size()) == a.cols, "column_times: ", vertex_times.size(),
                 " vertex times for ", a.cols, " columns");
   std::vector<int64_t> times(a.nnz());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads_for(a.nnz()))
   for (int64_t e = 0; e < a.nnz(); ++e) times[e] = vertex_times[a.colidx[e]];
   return times;
 }
@@ -111,7 +111,7 @@ CsrMatrix select_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
                 row_offsets.size() - 1, " blocks");
   check_row_ids(a, rows, "select_rows_before");
   CsrMatrix out(m, a.cols);
-#pragma omp parallel for schedule(dynamic, row_chunk(m, 1024))
+#pragma omp parallel for schedule(dynamic, row_chunk(m, 1024)) num_threads(threads_for(m))
   for (int64_t i = 0; i < m; ++i)
     out.rowptr[i + 1] = allowed_entries(a, rows[i], sorted_times, bound_of_row(row_offsets, bounds, i));
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
@@ -119,7 +119,7 @@ CsrMatrix select_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
   if (!a.values.empty()) out.values.resize(out.rowptr.back());
     // The allowed positions back in a's order: each row's prefix of the time order,
     // sorted when short, else marked and the row scanned (O(d), no sort of a hub's row).
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(m + out.nnz()))
   {
     std::vector<vid_t> picked;
     std::vector<char> marked;
@@ -159,14 +159,14 @@ CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
   const auto bound_of = [&](int64_t i) { return bound_of_row(keys.row_offsets, bounds, i); };
   // Two passes, as sample_rows: the rows' sizes (min(s, positive allowed)), then the draws in place.
   CsrMatrix out(m, a.cols);
-#pragma omp parallel for schedule(dynamic, row_chunk(m, 1024))
+#pragma omp parallel for schedule(dynamic, row_chunk(m, 1024)) num_threads(threads_for(m* s))
   for (int64_t i = 0; i < m; ++i)
     out.rowptr[i + 1] = std::min(s, early_row(a, rows[i], order, sorted_times, bound_of(i), uniform_rows).positive);
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
   if (positions) positions->resize(out.rowptr.back());
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(m* s))
   {
     RowSampler sampler;
     std::vector<float> prefix;

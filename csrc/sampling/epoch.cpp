@@ -8,6 +8,7 @@
 #include "core/row_blocks.h"
 #include "sampling/disjoint_trees.h"
 #include "sampling/epoch_plan.h"
+#include "util/parallel.h"
 
 namespace matsamp {
 
@@ -30,7 +31,7 @@ std::vector<vid_t> shuffle_vertices(const std::vector<vid_t>& vertices, uint64_t
                                     uint32_t stream) {
   const int64_t n = static_cast<int64_t>(vertices.size());
   std::vector<ShuffleKey> keyed(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads_for(n))
   for (int64_t i = 0; i < n; ++i) keyed[i] = shuffle_key(seed, epoch, stream, i);
   std::sort(keyed.begin(), keyed.end());
   std::vector<vid_t> out(n);
@@ -191,7 +192,7 @@ std::vector<vid_t> training_vertices(int64_t n, double fraction, uint64_t seed) 
   for (int64_t start = 0; start < n; start += chunk) {
     const int64_t end = std::min(n, start + chunk), at = static_cast<int64_t>(smallest.size());
     smallest.resize(at + end - start);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads_for(end - start))
     for (int64_t i = start; i < end; ++i) smallest[at + i - start] = shuffle_key(seed, 0xFFFFFFFFu, 0, i);
     if (static_cast<int64_t>(smallest.size()) > k) {
       std::nth_element(smallest.begin(), smallest.begin() + k, smallest.end());
