@@ -59,6 +59,9 @@ class DistributedBackend final : public Backend {
   Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) override {
     return local_->select_rows_by_key(m, keys, rows);
   }
+  Matrix pad_row_blocks(Matrix m, const Offsets& row_offsets, const Offsets& padded_offsets) override {
+    return local_->pad_row_blocks(std::move(m), row_offsets, padded_offsets);
+  }
   Ids sequence_ids(int64_t n) override { return local_->sequence_ids(n); }
   Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) override {
     return local_->sequence_runs(starts, run_offsets);

@@ -13,7 +13,8 @@
 #   bash experiments/cpu_peers.sh OUT [SCALE=20] [ROUNDS=3] [THREADS="1 2"]
 #
 # Environment: MATSAMP_CLI (default build/csrc/matsamp), FANOUTS (15,10,5), BATCH (1024),
-# FRACTION (0.4). matsamp's measured memory rates are kept beforehand (README, bench), so its
+# FRACTION (0.4), EXPAND (new: matsamp expands each hop's new vertices only, as pyg-lib, so
+# both sample the same counts; all: every frontier vertex draws, matsamp's default). matsamp's measured memory rates are kept beforehand (README, bench), so its
 # runs time the epoch and the load, not the rates' measurement.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +26,11 @@ cli=${MATSAMP_CLI:-$root/build/csrc/matsamp}
 fanouts=${FANOUTS:-15,10,5}
 batch=${BATCH:-1024}
 fraction=${FRACTION:-0.4}
+case ${EXPAND:-new} in
+  new) expand=(--expand-new-only) ;;
+  all) expand=() ;;
+  *) echo "cpu_peers: EXPAND is new or all, not ${EXPAND}" >&2; exit 2 ;;
+esac
 python=/usr/bin/python3
 mkdir -p "$out"
 export PYTHONPATH="$root/build/python${PYTHONPATH:+:$PYTHONPATH}"
@@ -35,7 +41,8 @@ graph=$out/rmat$scale.msg
 [ -e "$graph" ] || "$cli" generate rmat --scale "$scale" -o "$graph" >&2
 "$python" "$root/experiments/cpu_peers.py" prepare "$graph" "$out" "$fraction"
 for t in $threads; do  # the rates of each thread count, kept before the timed runs
-  "$cli" bench -g "$graph" --fanouts "$fanouts" -b "$batch" --train-fraction "$fraction" --threads "$t" >/dev/null 2>&1
+  "$cli" bench -g "$graph" --fanouts "$fanouts" -b "$batch" --train-fraction "$fraction" --threads "$t" "${expand[@]}" \
+    >/dev/null 2>&1
 done
 
 jsonl=$out/cpu_peers.jsonl
@@ -45,7 +52,7 @@ for round in $(seq "$rounds"); do
   for t in $threads; do
     start=$EPOCHREALTIME
     /usr/bin/time -f "%M" -o "$timed" "$cli" bench -g "$graph" --fanouts "$fanouts" -b "$batch" \
-      --train-fraction "$fraction" --threads "$t" 2>/dev/null >"$out/matsamp.json"
+      --train-fraction "$fraction" --threads "$t" "${expand[@]}" 2>/dev/null >"$out/matsamp.json"
     wall=$(awk "BEGIN { print $EPOCHREALTIME - $start }")
     read -r rss <"$timed"
     "$python" - "$out/matsamp.json" "$wall" "$rss" "$t" "$round" "rmat$scale" >>"$jsonl" <<'EOF'

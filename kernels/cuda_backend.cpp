@@ -125,6 +125,17 @@ class CudaBackend final : public Backend {
                                         {drow_offsets.data(), rows.blocks(), rows.ids.size()}));
   }
 
+  Matrix pad_row_blocks(Matrix m, const Offsets& row_offsets, const Offsets& padded_offsets) override {
+    const DeviceScope scope(engine_);
+    check_pad_row_blocks(m.rows(), row_offsets, padded_offsets);
+    const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
+    const DeviceArray<int64_t> dpadded_offsets = gpu::to_device(engine_, padded_offsets);
+    const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
+    return wrap(gpu::pad_row_blocks(engine_, copy_or_take(std::move(m), "pad_row_blocks"),
+                                    {drow_offsets.data(), blocks, row_offsets.back()},
+                                    {dpadded_offsets.data(), blocks, padded_offsets.back()}));
+  }
+
   Ids sequence_ids(int64_t n) override {
     const DeviceScope scope(engine_);
     MATSAMP_CHECK(n >= 0, "sequence_ids: a negative count ", n);

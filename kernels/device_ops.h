@@ -73,6 +73,9 @@ DeviceCsr block_indicator(DeviceEngine& engine, const vid_t* ids, DeviceOffsets 
 DeviceCsr select_rows_by_key(DeviceEngine& engine, const CsrView& m, const vid_t* keys, DeviceOffsets key_blocks,
                              const vid_t* rows, DeviceOffsets row_blocks);
 
+// pad_row_blocks of ops.h (blocks checked by the caller); m's entries are moved.
+DeviceCsr pad_row_blocks(DeviceEngine& engine, DeviceCsr m, DeviceOffsets row_blocks, DeviceOffsets padded_blocks);
+
 // mask_entries of ops.h: P without the entries the mask's row has (mask rows sorted).
 DeviceCsr mask_entries(DeviceEngine& engine, const CsrView& p, const CsrView& mask);
 

@@ -130,6 +130,9 @@ class HostOps {
   CsrMatrix mask_entries(const CsrMatrix& p, const CsrMatrix& mask) {
     return b_.to_host(b_.mask_entries(b_.upload(p), b_.upload(mask)));
   }
+  CsrMatrix pad_row_blocks(const CsrMatrix& m, const Offsets& row_offsets, const Offsets& padded_offsets) {
+    return b_.to_host(b_.pad_row_blocks(b_.upload(m), row_offsets, padded_offsets));
+  }
   std::vector<vid_t> sequence_ids(int64_t n) { return b_.ids_to_host(b_.sequence_ids(n)); }
   std::vector<vid_t> sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) {
     return b_.ids_to_host(b_.sequence_runs(starts, run_offsets));

@@ -42,6 +42,9 @@ class OpaqueBackend final : public Backend {
   Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) override {
     return seal(inner_->select_rows_by_key(open(m), open(keys), open(rows)));
   }
+  Matrix pad_row_blocks(Matrix m, const Offsets& row_offsets, const Offsets& padded_offsets) override {
+    return seal(inner_->pad_row_blocks(open(m), row_offsets, padded_offsets));
+  }
   Ids sequence_ids(int64_t n) override { return seal(inner_->sequence_ids(n)); }
   Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) override {
     return seal(inner_->sequence_runs(starts, run_offsets));

@@ -760,6 +760,8 @@ TEST_F(CudaMasks, KeyedRowsAndMaskedEntriesEqualTheCpu) {
   EXPECT_EQ(cuda_ops->select_rows_by_key(m, keys, {0, 20, 40}, rows, {0, 35, 70}),
             cpu_ops->select_rows_by_key(m, keys, {0, 20, 40}, rows, {0, 35, 70}));
   EXPECT_EQ(cuda_ops->mask_entries(p, mask), cpu_ops->mask_entries(p, mask));
+  EXPECT_EQ(cuda_ops->pad_row_blocks(p, {0, 0, 30, 31, 70}, {0, 5, 35, 40, 200}),
+            cpu_ops->pad_row_blocks(p, {0, 0, 30, 31, 70}, {0, 5, 35, 40, 200}));
   EXPECT_EQ(cuda_ops->sequence_ids(1000), cpu_ops->sequence_ids(1000));
   EXPECT_TRUE(cuda_ops->sequence_ids(0).empty());
   // Runs of every length (empty ones included) and a gather through them.

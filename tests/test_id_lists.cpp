@@ -1,5 +1,5 @@
-// sequence_runs and gather_ids (ops.h) against their definitions, on the CPU
-// ops and the CPU backend (the CUDA ones: test_cuda_ops.cpp).
+// sequence_runs, gather_ids and pad_row_blocks (ops.h) against their
+// definitions, on the CPU ops and the CPU backend (the CUDA ones: test_cuda_ops.cpp).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,6 +8,7 @@
 #include "error_checks.h"
 #include "host_ops.h"
 #include "ops/ops.h"
+#include "reference.h"
 
 namespace matsamp {
 namespace {
@@ -46,6 +47,59 @@ TEST(GatherIds, TakesIdsInTheOrderOfThePositions) {
   EXPECT_EQ(testing::HostOps(*cpu).gather_ids(ids, {3, 1}), (std::vector<vid_t>{43, 41}));
   testing::expect_error([&] { gather_ids(ids, {1, 5}); }, "gather_ids: position 5 out of range for 5 ids");
   testing::expect_error([&] { gather_ids(ids, {-1}); }, "gather_ids: position -1 out of range for 5 ids");
+}
+
+TEST(PadRowBlocks, PutsEachBlockAtTheEndOfItsPaddedBlock) {
+  // Blocks of 0, 3, 1 and 6 rows padded by 2, 0, 4 and 1 (an empty block padded too).
+  const CsrMatrix m = testing::random_csr(10, 30, 0.3, 8);
+  const Offsets row_offsets{0, 0, 3, 4, 10}, padded_offsets{0, 2, 5, 10, 17};
+  const CsrMatrix padded = pad_row_blocks(m, row_offsets, padded_offsets);
+  ASSERT_EQ(padded.rows, 17);
+  EXPECT_EQ(padded.cols, m.cols);
+  EXPECT_EQ(padded.colidx, m.colidx);  // the entries in order
+  EXPECT_EQ(padded.values, m.values);
+  for (size_t g = 0; g + 1 < row_offsets.size(); ++g) {
+    const int64_t rows = row_offsets[g + 1] - row_offsets[g];
+    const int64_t pad = padded_offsets[g + 1] - padded_offsets[g] - rows;
+    for (int64_t i = 0; i < pad; ++i) EXPECT_EQ(padded.row_nnz(padded_offsets[g] + i), 0);
+    for (int64_t i = 0; i < rows; ++i) {
+      const int64_t from = row_offsets[g] + i, to = padded_offsets[g] + pad + i;
+      ASSERT_EQ(padded.row_nnz(to), m.row_nnz(from));
+      EXPECT_EQ(padded.rowptr[to], m.rowptr[from]);
+    }
+  }
+  // The same as looking each row up by key where the keys are the blocks' last rows.
+  std::vector<vid_t> keys, rows;
+  for (size_t g = 0; g + 1 < row_offsets.size(); ++g) {
+    const int64_t pad = padded_offsets[g + 1] - padded_offsets[g] - (row_offsets[g + 1] - row_offsets[g]);
+    for (int64_t i = padded_offsets[g]; i < padded_offsets[g + 1]; ++i) rows.push_back(static_cast<vid_t>(i));
+    for (int64_t i = padded_offsets[g] + pad; i < padded_offsets[g + 1]; ++i) keys.push_back(static_cast<vid_t>(i));
+  }
+  EXPECT_EQ(select_rows_by_key(m, keys, row_offsets, rows, padded_offsets), padded);
+  auto cpu = make_cpu_backend();
+  EXPECT_EQ(testing::HostOps(*cpu).pad_row_blocks(m, row_offsets, padded_offsets), padded);
+  EXPECT_EQ(pad_row_blocks(m, {0, 10}, {0, 10}), m);
+  EXPECT_EQ(pad_row_blocks(CsrMatrix(0, 4), {0}, {0}), CsrMatrix(0, 4));
+}
+
+TEST(PadRowBlocks, BadBlocksAreErrors) {
+  const CsrMatrix m = testing::random_csr(4, 5, 0.5, 1);
+  testing::expect_error(
+      [&] {
+        pad_row_blocks(m, {0, 2, 3}, {0, 2, 6});
+      },
+      "pad_row_blocks: row offsets must run from 0 to 4");
+  testing::expect_error([&] { pad_row_blocks(m, {0, 2, 4}, {0, 3}); }, "pad_row_blocks: 2 row blocks, 1 padded blocks");
+  testing::expect_error(
+      [&] {
+        pad_row_blocks(m, {0, 3, 4}, {0, 2, 6});
+      },
+      "pad_row_blocks: block 0 has 3 rows, padded to 2");
+  testing::expect_error(
+      [&] {
+        pad_row_blocks(m, {0, 4}, {0, 5, 4});
+      },
+      "pad_row_blocks: padded offsets decrease at block 2");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // results. No sampler can read backend storage it did not ask to_host for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "compact_cases.h"
@@ -189,30 +190,36 @@ SamplerParams small_layers() {
 }
 
 // Every registered sampler gives the CPU backend's minibatches on the sealed
-// backend, with the same options, and calls no transfer op and no
-// synchronize() while it samples: nothing of a step leaves the backend between
-// the seeds' upload and the result.
+// backend, with the same options (the node-wise ones also with PyG's
+// expansion), and calls no transfer op and no synchronize() while it samples:
+// nothing of a step leaves the backend between the seeds' upload and the result.
 TEST(OpaqueBackend, EverySamplerGivesTheCpuMinibatches) {
   const CoraBulk cora;
   const CsrMatrix& adj = cora.adj;
   const std::vector<vid_t>& seeds = cora.seeds;
   const Offsets& offsets = cora.offsets;
-  for (const std::string& name : sampler_names()) {
-    SCOPED_TRACE(name);
-    testing::TestSampler sampler(name, adj, small_layers(), 31);
-    OpaqueBackend opaque;
-    testing::BoundSampler bound = sampler.bind(opaque);
-    const SeedBatch uploaded = upload_seeds(opaque, seeds, offsets);
-    const TransferCounts before = opaque.transfer_counts();
-    Bulk bulk = bound.sampler->sample(bound.context, uploaded, 4, 2);
-    const TransferCounts while_sampling = opaque.transfer_counts() - before;
-    Fingerprint on_opaque, on_cpu;
-    on_opaque.add(to_host(opaque, std::move(bulk)));
-    on_cpu.add(sampler.sample(seeds, offsets, 4, 2));
-    EXPECT_EQ(on_opaque.value(), on_cpu.value());
-    EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
-    EXPECT_EQ(while_sampling.syncs, 0);
-  }
+  for (const std::string& name : sampler_names())
+    for (const int64_t new_only : {0, 1}) {
+      const std::vector<OptionSpec>& options = find_sampler(name).options;
+      if (new_only &&
+          std::none_of(options.begin(), options.end(), [](const OptionSpec& o) { return o.name == "expand_new_only"; }))
+        continue;
+      SCOPED_TRACE(name + (new_only ? ", expanding new vertices only" : ""));
+      SamplerParams params = small_layers();
+      testing::TestSampler sampler(name, adj, params.set("expand_new_only", new_only), 31);
+      OpaqueBackend opaque;
+      testing::BoundSampler bound = sampler.bind(opaque);
+      const SeedBatch uploaded = upload_seeds(opaque, seeds, offsets);
+      const TransferCounts before = opaque.transfer_counts();
+      Bulk bulk = bound.sampler->sample(bound.context, uploaded, 4, 2);
+      const TransferCounts while_sampling = opaque.transfer_counts() - before;
+      Fingerprint on_opaque, on_cpu;
+      on_opaque.add(to_host(opaque, std::move(bulk)));
+      on_cpu.add(sampler.sample(seeds, offsets, 4, 2));
+      EXPECT_EQ(on_opaque.value(), on_cpu.value());
+      EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
+      EXPECT_EQ(while_sampling.syncs, 0);
+    }
 }
 
 // GraphSAINT's samplers with saint_norm: the pre-sampling on the first call

@@ -235,10 +235,12 @@ void register_graph_class() {
 }
 
 std::shared_ptr<const Sampler> GraphHolder::sampler(const std::string& name, const std::vector<int64_t>& sizes,
-                                                    bool include_frontier, bool saint_norm, bool replace) const {
+                                                    bool include_frontier, bool saint_norm, bool replace,
+                                                    bool expand_new_only) const {
   const SamplerSpec& spec = find_sampler(name);
-  const SamplerParams params = params_from_sizes(spec, sizes, include_frontier, saint_norm, replace);
-  std::string key = name + (include_frontier ? "/f" : "/-") + (saint_norm ? "/n" : "/-") + (replace ? "/r" : "/-");
+  const SamplerParams params = params_from_sizes(spec, sizes, include_frontier, saint_norm, replace, expand_new_only);
+  std::string key = name + (include_frontier ? "/f" : "/-") + (saint_norm ? "/n" : "/-") + (replace ? "/r" : "/-") +
+                    (expand_new_only ? "/e" : "/-");
   for (int64_t size : sizes) key += "/" + std::to_string(size);
   std::lock_guard<std::mutex> lock(samplers_mutex_);
   std::shared_ptr<const Sampler>& kept = samplers_[key];

@@ -69,7 +69,8 @@ class GraphHolder : public torch::CustomClassHolder {
   // (GraphSAINT's normalization) is prepared once per graph; it refers to the
   // graph's registered matrices. A matsamp::Error for an unknown name or bad sizes.
   std::shared_ptr<const Sampler> sampler(const std::string& name, const std::vector<int64_t>& sizes,
-                                         bool include_frontier, bool saint_norm, bool replace = false) const;
+                                         bool include_frontier, bool saint_norm, bool replace = false,
+                                         bool expand_new_only = false) const;
   // DGS's column importance for every dgs sampler of this graph, kept and later made.
   void set_column_importance(std::shared_ptr<const ColumnImportance> importance);
   // Temporal sampling: each adjacency entry's time (nnz of them), kept as the

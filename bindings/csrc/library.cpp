@@ -138,10 +138,13 @@ TORCH_LIBRARY(matsamp, m) {
   // a graph with entry times): no sampled edge later than its minibatch's time,
   // the strategy "uniform" or "last" (ops.h: sample_rows_before). replace: draws
   // with replacement (the samplers with a replace option: ops.h's sample_rows_with_replacement).
+  // expand_new_only: node-wise layers draw only for the vertices the previous layer
+  // added (PyG's expansion; the samplers with an expand_new_only option).
   m.def(
       "sample(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor seeds, Tensor seed_offsets, "
       "int[] sizes, int first_minibatch, int epoch, int seed, bool include_frontier=True, bool saint_norm=False, "
-      "bool edge_positions=False, Tensor? seed_times=None, str temporal_strategy=\"uniform\", bool replace=False)" MATSAMP_SAMPLE_RETURNS);
+      "bool edge_positions=False, Tensor? seed_times=None, str temporal_strategy=\"uniform\", bool replace=False, "
+      "bool expand_new_only=False)" MATSAMP_SAMPLE_RETURNS);
   // Link prediction: minibatches of seed edges (sources, destinations cut by
   // edge_offsets), each with `negatives` negative destinations per positive
   // (uniform or degree^0.75, on the engine's keys; known edges redrawn when
@@ -153,7 +156,8 @@ TORCH_LIBRARY(matsamp, m) {
       "sample_edges(__torch__.torch.classes.matsamp.Graph graph, str sampler, Tensor sources, Tensor destinations, "
       "Tensor edge_offsets, int[] sizes, int first_minibatch, int epoch, int seed, int negatives, "
       "str negative_distribution, bool reject_known_edges, bool exclude, bool exclude_reverse, "
-      "bool include_frontier=True, bool edge_positions=False, bool replace=False) -> (Tensor seeds, "
+      "bool include_frontier=True, bool edge_positions=False, bool replace=False, bool expand_new_only=False) -> "
+      "(Tensor seeds, "
       "Tensor seed_offsets, "
       "Tensor source_index, Tensor destination_index, Tensor negatives, Tensor negative_index, Tensor[] rowptr, "
       "Tensor[] col, Tensor[] value, Tensor[] row_offsets, Tensor[] col_offsets, Tensor[] vertices, "

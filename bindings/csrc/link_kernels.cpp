@@ -23,7 +23,8 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
                          const at::Tensor& sources, const at::Tensor& destinations, const at::Tensor& edge_offsets,
                          std::vector<int64_t> sizes, int64_t first_minibatch, int64_t epoch, int64_t seed,
                          int64_t negatives, const std::string& negative_distribution, bool reject_known_edges,
-                         bool exclude, bool exclude_reverse, bool include_frontier, bool edge_positions, bool replace) {
+                         bool exclude, bool exclude_reverse, bool include_frontier, bool edge_positions, bool replace,
+                         bool expand_new_only) {
   const GraphHolder& graph = *graph_holder;
   const std::string op_name = "matsamp.sample_edges(" + sampler_name + ")";
   const char* op = op_name.c_str();
@@ -37,7 +38,7 @@ EdgeTensors sample_edges(c10::intrusive_ptr<GraphHolder> graph_holder, const std
   const uint64_t key = to_seed(seed, op);
   const uint32_t epoch_key = to_epoch(epoch, op);
   return translate_errors([&] {
-    const auto sampler = graph.sampler(sampler_name, sizes, include_frontier, false, replace);
+    const auto sampler = graph.sampler(sampler_name, sizes, include_frontier, false, replace, expand_new_only);
     std::optional<NegativeSampler> negative_sampler;
     if (negatives > 0)
       negative_sampler.emplace(

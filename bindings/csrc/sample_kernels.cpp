@@ -24,7 +24,7 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
                           const at::Tensor& seeds, const at::Tensor& seed_offsets, std::vector<int64_t> sizes,
                           int64_t first_minibatch, int64_t epoch, int64_t seed, bool include_frontier, bool saint_norm,
                           bool edge_positions, const c10::optional<at::Tensor>& seed_times,
-                          const std::string& temporal_strategy, bool replace) {
+                          const std::string& temporal_strategy, bool replace, bool expand_new_only) {
   const GraphHolder& graph = *graph_holder;
   const std::string op_name = "matsamp.sample(" + sampler_name + ")";
   const char* op = op_name.c_str();
@@ -44,7 +44,7 @@ SampleTensors sample_bulk(c10::intrusive_ptr<GraphHolder> graph_holder, const st
                       " minibatches (one each)");
   }
   return translate_errors([&] {
-    const auto sampler = graph.sampler(sampler_name, sizes, include_frontier, saint_norm, replace);
+    const auto sampler = graph.sampler(sampler_name, sizes, include_frontier, saint_norm, replace, expand_new_only);
     const TemporalSampler* temporal = seed_times.has_value() ? &require_capability<TemporalSampler>(*sampler) : nullptr;
     const TemporalStrategy strategy = parse_temporal_strategy(temporal_strategy);
     SampleTensors tensors;

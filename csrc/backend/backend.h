@@ -124,6 +124,8 @@ class Backend {
   // Rows of m picked by key within each block (ops.h: select_rows_by_key);
   // keys.offsets are m's row blocks.
   virtual Matrix select_rows_by_key(const Matrix& m, const BlockedIds& keys, const BlockedIds& rows) = 0;
+  // m's row blocks at the ends of longer blocks, the rows before them empty (ops.h: pad_row_blocks).
+  virtual Matrix pad_row_blocks(Matrix m, const Offsets& row_offsets, const Offsets& padded_offsets) = 0;
   // The ids 0 … n - 1 (ops.h: sequence_ids).
   virtual Ids sequence_ids(int64_t n) = 0;
   // Runs of consecutive ids, and ids in the order of positions (ops.h: sequence_runs, gather_ids).

@@ -45,6 +45,9 @@ class CpuBackend final : public Backend {
     return wrap(
         matsamp::select_rows_by_key(host(m, op), host(keys.ids, op), keys.offsets, host(rows.ids, op), rows.offsets));
   }
+  Matrix pad_row_blocks(Matrix m, const Offsets& row_offsets, const Offsets& padded_offsets) override {
+    return wrap(matsamp::pad_row_blocks(take(std::move(m), "pad_row_blocks"), row_offsets, padded_offsets));
+  }
   Ids sequence_ids(int64_t n) override { return wrap_array(matsamp::sequence_ids(n)); }
   Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) override {
     return wrap_array(matsamp::sequence_runs(starts, run_offsets));

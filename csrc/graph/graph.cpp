@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/row_gather.h"
+
 namespace matsamp {
 
 int64_t Graph::num_classes() const {
@@ -35,9 +37,8 @@ void validate(const Graph& g, const std::string& what) {
 
 std::vector<float> gather_rows(const std::vector<float>& rows, int64_t dim, const std::vector<int64_t>& origin) {
   std::vector<float> out(origin.size() * static_cast<size_t>(dim));
-#pragma omp parallel for schedule(static)
-  for (int64_t e = 0; e < static_cast<int64_t>(origin.size()); ++e)
-    std::copy_n(rows.begin() + origin[e] * dim, dim, out.begin() + e * dim);
+  gather_row_bytes(reinterpret_cast<const char*>(rows.data()), dim * static_cast<int64_t>(sizeof(float)), origin.data(),
+                   static_cast<int64_t>(origin.size()), reinterpret_cast<char*>(out.data()));
   return out;
 }
 

@@ -19,6 +19,18 @@ void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, 
     MATSAMP_CHECK(offsets[g - 1] <= offsets[g], op, ": ", what, " decrease at block ", g);
 }
 
+void check_pad_row_blocks(int64_t rows, const Offsets& row_offsets, const Offsets& padded_offsets) {
+  check_block_offsets(row_offsets, rows, "pad_row_blocks", "row offsets");
+  MATSAMP_CHECK(!padded_offsets.empty(), "pad_row_blocks: no padded offsets");
+  check_block_offsets(padded_offsets, padded_offsets.back(), "pad_row_blocks", "padded offsets");
+  MATSAMP_CHECK(padded_offsets.size() == row_offsets.size(), "pad_row_blocks: ", row_offsets.size() - 1,
+                " row blocks, ", padded_offsets.size() - 1, " padded blocks");
+  for (size_t g = 0; g + 1 < row_offsets.size(); ++g)
+    MATSAMP_CHECK(padded_offsets[g + 1] - padded_offsets[g] >= row_offsets[g + 1] - row_offsets[g],
+                  "pad_row_blocks: block ", g, " has ", row_offsets[g + 1] - row_offsets[g], " rows, padded to ",
+                  padded_offsets[g + 1] - padded_offsets[g]);
+}
+
 void check_block_indicator(int64_t ids, const Offsets& offsets, int64_t cols) {
   check_column_count(cols, "block_indicator");
   check_block_offsets(offsets, ids, "block_indicator", "id offsets");

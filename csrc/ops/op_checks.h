@@ -13,6 +13,9 @@ void check_sample_keys(const SampleKeys& keys, int64_t s, const char* op);
 
 // Offsets run from 0 to total and never decrease; `what` names them in errors.
 void check_block_offsets(const Offsets& offsets, int64_t total, const char* op, const char* what);
+// pad_row_blocks' blocks: the matrix's rows in row_offsets, as many padded
+// blocks, each at least as long as its block of rows.
+void check_pad_row_blocks(int64_t rows, const Offsets& row_offsets, const Offsets& padded_offsets);
 
 // Every id in [0, bound), else "op: what ID out of range for of".
 void check_ids_below(const std::vector<vid_t>& ids, int64_t bound, const char* op, const char* what,

@@ -55,6 +55,13 @@ CsrMatrix mask_entries(CsrMatrix p, const CsrMatrix& mask);
 CsrMatrix select_rows_by_key(const CsrMatrix& m, const std::vector<vid_t>& keys, const Offsets& key_offsets,
                              const std::vector<vid_t>& rows, const Offsets& row_offsets);
 
+// Each block g of m's rows (row_offsets) as the last rows of block g of the
+// result (padded_offsets, each block at least as long), the rows before them
+// empty; the entries unchanged and in order (m's are moved). A node-wise layer
+// that drew only its frontier's new vertices (PyG's expansion) back on the
+// frontier's rows.
+CsrMatrix pad_row_blocks(CsrMatrix m, const Offsets& row_offsets, const Offsets& padded_offsets);
+
 // The ids 0, 1, …, n − 1: each row of a matrix named by its position (the draw
 // over masked rows, whose row i is frontier row i).
 std::vector<vid_t> sequence_ids(int64_t n);

@@ -19,8 +19,8 @@ namespace {
 
 class DgsSampler final : public NodeWiseSampler, public ImportanceGuidedSampler {
  public:
-  DgsSampler(SamplingGraph& graph, std::vector<int64_t> fanouts)
-      : NodeWiseSampler(graph, std::move(fanouts), "DGS fanouts"),
+  DgsSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, bool expand_new_only)
+      : NodeWiseSampler(graph, std::move(fanouts), "DGS fanouts", expand_new_only),
         importance_(std::make_shared<const ColumnImportance>()) {}
   std::string name() const override { return "dgs"; }
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override {
@@ -52,11 +52,11 @@ SamplerSpec dgs_sampler() {
           SamplerFamily::node_wise,
           FirstProduct::whole_rows,
           kEdgeSeeds | kPartitioned | kImportance,
-          {option::fanouts()},
+          {option::fanouts(), option::expand_new_only()},
           "fanouts",
           {GraphMatrix::adjacency},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
-            return std::make_unique<DgsSampler>(graph, params.list("fanouts"));
+            return std::make_unique<DgsSampler>(graph, params.list("fanouts"), params.flag("expand_new_only"));
           }};
 }
 

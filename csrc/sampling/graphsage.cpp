@@ -11,8 +11,8 @@ namespace {
 
 class GraphSageSampler final : public NodeWiseSampler, public TemporalSampler {
  public:
-  GraphSageSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, bool replace)
-      : NodeWiseSampler(graph, std::move(fanouts), "GraphSAGE fanouts"), replace_(replace) {}
+  GraphSageSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, bool replace, bool expand_new_only)
+      : NodeWiseSampler(graph, std::move(fanouts), "GraphSAGE fanouts", expand_new_only), replace_(replace) {}
   std::string name() const override { return "graphsage"; }
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override {
     count_node_wise_traffic(bulk, !adj_.uniform_rows(), stats);
@@ -53,12 +53,12 @@ SamplerSpec graphsage_sampler() {
           SamplerFamily::node_wise,
           FirstProduct::sampled_rows,
           kEdgeSeeds | kPartitioned | kTemporal,
-          {option::fanouts(), option::replace()},
+          {option::fanouts(), option::replace(), option::expand_new_only()},
           "fanouts",
           {GraphMatrix::adjacency},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
-            return std::make_unique<GraphSageSampler>(graph, params.list("fanouts"),
-                                                      params.has("replace") && params.flag("replace"));
+            return std::make_unique<GraphSageSampler>(graph, params.list("fanouts"), params.flag("replace"),
+                                                      params.flag("expand_new_only"));
           }};
 }
 

@@ -14,8 +14,8 @@ namespace {
 
 class LaborSampler final : public NodeWiseSampler, public TemporalSampler {
  public:
-  LaborSampler(SamplingGraph& graph, std::vector<int64_t> fanouts)
-      : NodeWiseSampler(graph, std::move(fanouts), "LABOR fanouts") {}
+  LaborSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, bool expand_new_only)
+      : NodeWiseSampler(graph, std::move(fanouts), "LABOR fanouts", expand_new_only) {}
   std::string name() const override { return "labor"; }
   void count_traffic(const BulkSample& bulk, StepStats& stats) const override {
     count_node_wise_traffic(bulk, /*rows_read_whole=*/true, stats);
@@ -52,11 +52,11 @@ SamplerSpec labor_sampler() {
           SamplerFamily::node_wise,
           FirstProduct::sampled_rows,
           kEdgeSeeds | kPartitioned | kTemporal,
-          {option::fanouts()},
+          {option::fanouts(), option::expand_new_only()},
           "fanouts",
           {GraphMatrix::adjacency},
           [](SamplingGraph& graph, const SamplerParams& params) -> std::unique_ptr<Sampler> {
-            return std::make_unique<LaborSampler>(graph, params.list("fanouts"));
+            return std::make_unique<LaborSampler>(graph, params.list("fanouts"), params.flag("expand_new_only"));
           }};
 }
 

@@ -6,8 +6,27 @@
 
 namespace matsamp {
 
-NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what)
-    : graph_(graph), adj_(graph.adjacency()), fanouts_(std::move(fanouts)) {
+namespace {
+
+// Each block of `frontier` past its first vertices, as many as block g of
+// `expanded` holds: the vertices the previous layer added, the last of each
+// block (compact_columns puts the leading vertices first).
+BlockedIds added_vertices(Backend& backend, const BlockedIds& frontier, const Offsets& expanded) {
+  std::vector<int64_t> starts;
+  Offsets offsets{0};
+  for (int64_t g = 0; g < frontier.blocks(); ++g) {
+    const int64_t start = frontier.offsets[g] + expanded[g + 1] - expanded[g];
+    starts.push_back(start);
+    offsets.push_back(offsets.back() + frontier.offsets[g + 1] - start);
+  }
+  return {backend.gather_ids(frontier.ids, backend.sequence_runs(starts, offsets)), std::move(offsets)};
+}
+
+}  // namespace
+
+NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what,
+                                 bool expand_new_only)
+    : graph_(graph), adj_(graph.adjacency()), fanouts_(std::move(fanouts)), expand_new_only_(expand_new_only) {
   check_layer_sizes(fanouts_, what);
   MATSAMP_CHECK(adj_.rows() == adj_.cols(), what, ": adjacency is not square (", adj_.shape(), ")");
 }
@@ -33,20 +52,29 @@ Bulk NodeWiseSampler::sample_program(Context& ctx, const SeedBatch& seeds, int64
   Backend& backend = ctx.backend;
   Bulk bulk{first_minibatch, seeds.host, seeds.offsets(), {}};
   BlockedIds frontier = seeds.resident;
+  Offsets expanded;  // the blocks of the vertices earlier layers drew for (expand_new_only)
   for (size_t l = 0; l < fanouts_.size(); ++l) {
-    const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, frontier.offsets};
+    const bool some_rows = expand_new_only_ && l > 0;
+    const BlockedIds drawing = some_rows ? added_vertices(backend, frontier, expanded) : frontier;
+    const SampleKeys keys{ctx.seed, epoch, static_cast<uint32_t>(l), first_minibatch, drawing.offsets};
     Ids positions;  // set by a draw that knows them, when asked for
     Ids* wanted = ctx.record_positions ? &positions : nullptr;
     Matrix s = ctx.timed(&StepStats::sampling, [&] {
-      if (temporal) return draw_before(backend, frontier.ids, fanouts_[l], keys, *temporal, wanted);
-      if (!excluded) return draw(backend, adj_, frontier.ids, fanouts_[l], keys, wanted);
-      const Matrix mask = backend.select_rows_by_key(excluded->targets, excluded->sources, frontier);
-      return draw_masked(backend, frontier.ids, fanouts_[l], keys, mask, wanted);
+      Matrix drawn;
+      if (temporal) drawn = draw_before(backend, drawing.ids, fanouts_[l], keys, *temporal, wanted);
+      else if (!excluded) drawn = draw(backend, adj_, drawing.ids, fanouts_[l], keys, wanted);
+      else {
+        const Matrix mask = backend.select_rows_by_key(excluded->targets, excluded->sources, drawing);
+        drawn = draw_masked(backend, drawing.ids, fanouts_[l], keys, mask, wanted);
+      }
+      // The drawn rows back in their frontier places, the earlier vertices' rows empty.
+      return some_rows ? backend.pad_row_blocks(std::move(drawn), drawing.offsets, frontier.offsets) : drawn;
     });
     Compacted next = ctx.timed(&StepStats::extraction, [&] {
       return backend.compact_columns(weigh(backend, std::move(s)), frontier.offsets, frontier,
                                      positions.defined() ? &positions : nullptr);
     });
+    expanded = frontier.offsets;
     bulk.layers.push_back({std::move(next.adj), std::move(frontier.offsets), next.vertices, std::move(positions)});
     frontier = std::move(next.vertices);
   }
@@ -82,11 +110,20 @@ int64_t NodeWiseSampler::bytes_per_minibatch(int64_t batch_size) const {
 
 void NodeWiseSampler::count_node_wise_traffic(const BulkSample& bulk, bool rows_read_whole, StepStats& stats) const {
   stats.gathers += bulk.sampled_edges();
-  for (const SampledLayer& layer : bulk.layers) stats.gathers += layer.adj.rows;
   const CsrMatrix* adj = graph_.host_adjacency();
-  if (!rows_read_whole || !adj) return;
-  for (size_t l = 0; l < bulk.layers.size(); ++l)
-    for (vid_t v : frontier_of(bulk, l)) stats.streamed_bytes += adj->row_nnz(v) * 8;
+  for (size_t l = 0; l < bulk.layers.size(); ++l) {
+    // The rows drawn: every frontier vertex, or with expand_new_only those past
+    // each block's vertices of the layer before.
+    const std::vector<vid_t>& frontier = frontier_of(bulk, l);
+    const Offsets& blocks = bulk.layers[l].row_offsets;
+    const Offsets* before = expand_new_only_ && l > 0 ? &bulk.layers[l - 1].row_offsets : nullptr;
+    for (int64_t g = 0; g + 1 < static_cast<int64_t>(blocks.size()); ++g) {
+      const int64_t first = blocks[g] + (before ? (*before)[g + 1] - (*before)[g] : 0);
+      stats.gathers += blocks[g + 1] - first;
+      if (rows_read_whole && adj)
+        for (int64_t i = first; i < blocks[g + 1]; ++i) stats.streamed_bytes += adj->row_nnz(frontier[i]) * 8;
+    }
+  }
 }
 
 }  // namespace matsamp

@@ -4,7 +4,11 @@
 //   A^l = compact_columns(weigh(S))         weights: mean over S's entries unless the draw
 //                                           gives its own; columns per minibatch: the frontier
 //                                           first, then the new vertices in ascending id
-// and the next frontier is A^l's column list. A subclass gives the draw.
+// and the next frontier is A^l's column list. A subclass gives the draw. With
+// expand_new_only (PyG's rule), layer l > 0 draws only the rows of the vertices
+// layer l - 1 added (the frontier past its own leading vertices); the others keep
+// empty rows, so the layer's rows are still the frontier and its columns start
+// with it, and no vertex is expanded twice.
 #pragma once
 #include <utility>
 
@@ -17,7 +21,7 @@ namespace matsamp {
 class NodeWiseSampler : public ExcludingSampler {
  public:
   // `what` names the fanouts in errors ("GraphSAGE fanouts").
-  NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what);
+  NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what, bool expand_new_only);
 
   int num_layers() const override { return static_cast<int>(fanouts_.size()); }
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
@@ -59,6 +63,7 @@ class NodeWiseSampler : public ExcludingSampler {
 
   Matrix adj_;
   std::vector<int64_t> fanouts_;
+  bool expand_new_only_;
 };
 
 }  // namespace matsamp

@@ -57,6 +57,13 @@ OptionSpec replace() {
           "draw each layer's neighbours independently, repeats kept (PyG's replace=True): fanouts[l] per vertex "
           "with any neighbour"};
 }
+OptionSpec expand_new_only() {
+  return {"expand_new_only",
+          OptionSpec::Kind::flag,
+          {0},
+          "node-wise: each layer draws only for the vertices its previous layer added, as PyG's loaders expand "
+          "(the other frontier vertices keep empty rows); by default every frontier vertex draws"};
+}
 }  // namespace option
 
 const char* family_name(SamplerFamily family) {
@@ -184,7 +191,7 @@ std::vector<OptionSpec> all_sampler_options() {
 }
 
 SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier,
-                                bool saint_norm, bool replace) {
+                                bool saint_norm, bool replace, bool expand_new_only) {
   if (replace) {
     std::string takers;
     bool takes = false;
@@ -201,6 +208,7 @@ SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64
     if (o.name == "exclude_frontier") params.set(o.name, int64_t{!include_frontier});
     if (o.name == "saint_norm") params.set(o.name, int64_t{saint_norm});
     if (o.name == "replace") params.set(o.name, int64_t{replace});
+    if (o.name == "expand_new_only") params.set(o.name, int64_t{expand_new_only});
     if (o.name != spec.sizes_option) continue;
     if (o.kind == OptionSpec::Kind::list) {
       params.set(o.name, sizes);

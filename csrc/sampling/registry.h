@@ -37,6 +37,7 @@ OptionSpec budget();            // integer: GraphSAINT vertices or edges drawn p
 OptionSpec layers();            // integer: GraphSAINT layers
 OptionSpec saint_norm();        // flag: GraphSAINT's aggregator normalization
 OptionSpec replace();           // flag: GraphSAGE draws with replacement (PyG's replace=True)
+OptionSpec expand_new_only();   // flag: node-wise hops expand only the previous hop's new vertices (PyG's rule)
 }  // namespace option
 
 // Option values by name.
@@ -108,10 +109,10 @@ std::vector<OptionSpec> all_sampler_options();
 
 // A sampler's options from per-layer sizes (SamplerSpec::sizes_option) and,
 // for the samplers that take them, whether the frontier is kept
-// (exclude_frontier), GraphSAINT's normalization (saint_norm) and draws with
-// replacement (replace): Python's arguments.
+// (exclude_frontier), GraphSAINT's normalization (saint_norm), draws with
+// replacement (replace) and PyG's expansion (expand_new_only): Python's arguments.
 SamplerParams params_from_sizes(const SamplerSpec& spec, const std::vector<int64_t>& sizes, bool include_frontier,
-                                bool saint_norm = false, bool replace = false);
+                                bool saint_norm = false, bool replace = false, bool expand_new_only = false);
 
 // A sampler of heterogeneous graphs: its counts are per relation (node-wise:
 // fanouts) or per vertex type (layer-wise: budgets), each a list over layers.

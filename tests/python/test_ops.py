@@ -57,6 +57,13 @@ def test_gather_rows(cora):
     assert torch.equal(matsamp.ops.gather_rows(cora.features, index), cora.features[index])
     empty = matsamp.ops.gather_rows(cora.features, torch.empty(0, dtype=torch.int64))
     assert empty.shape == (0, cora.features.size(1))
+    # Any dtype and shape, many ids (a team of threads and the prefetch window),
+    # strided views (index_select's path), empty rows.
+    g = torch.Generator().manual_seed(1)
+    many = torch.randint(0, 2708, (50_000,), generator=g)
+    for table in (torch.randint(0, 9, (2708,), generator=g), torch.randn(2708, 3, 5, generator=g).half(),
+                  cora.features.t()[:40].t(), torch.empty(2708, 0)):
+        assert torch.equal(matsamp.ops.gather_rows(table, many), table[many])
 
 
 def test_shuffle_is_a_seeded_permutation():

@@ -26,6 +26,7 @@ def check_batch(data, batch, seeds, fanouts):
     assert n_id.unique().numel() == n_id.numel()
     assert torch.equal(data.edge_index[:, batch.e_id], n_id[ei])  # every edge exists, e_id finds it
     assert sum(batch.num_sampled_nodes) == n_id.numel() == batch.num_nodes
+    assert set(range(bs, n_id.numel())) <= set(ei[0].tolist())  # every node past the seeds an edge reached
     assert sum(batch.num_sampled_edges) == ei.size(1)
     assert torch.equal(batch.x, data.x[n_id]) and torch.equal(batch.y, data.y[n_id])
     assert torch.equal(batch.edge_attr, data.edge_attr[batch.e_id])
@@ -75,6 +76,18 @@ def test_any_matsamp_sampler_and_all_neighbours(pyg):
     data = directed_data(pyg, seed=4)
     full = next(iter(NeighborLoader(data, [-1, -1], batch_size=10)))
     check_batch(data, full, torch.arange(10), [data.num_nodes] * 2)
+    # Every neighbour taken: the hops are the breadth-first layers of the seeds
+    # over incoming edges, each vertex in the first it reaches, as PyG's.
+    sources = {}
+    for u, v in data.edge_index.t().tolist():
+        sources.setdefault(v, set()).add(u)
+    seen, layer, hops = set(range(10)), set(range(10)), []
+    for _ in range(2):
+        layer = {u for v in layer for u in sources.get(v, ())} - seen
+        seen |= layer
+        hops.append(layer)
+    assert full.num_sampled_nodes == [10, len(hops[0]), len(hops[1])]
+    assert set(full.n_id[10:10 + len(hops[0])].tolist()) == hops[0] and set(full.n_id.tolist()) == seen
     for sampler, sizes in (("labor", [3, 3]), ("ladies", [20, 20]), ("saint", [2, 2])):
         for i, batch in enumerate(NeighborLoader(data, sizes, batch_size=12, sampler=sampler)):
             assert torch.equal(batch.n_id[:batch.batch_size], torch.arange(12 * i, 12 * i + batch.batch_size))
@@ -184,6 +197,23 @@ def test_replace_draws_each_fanout_with_repeats(pyg):
         pairs = ei.t().tolist()
         repeats += len(pairs) - len(set(map(tuple, pairs)))
     assert repeats > 20
+
+
+def test_cpu_loader_bulks_are_bounded_and_change_no_batch(pyg):
+    """On the CPU a loader's bulks default to CPU_LOADER_MEMORY_BUDGET (a bulk
+    of a whole epoch would page in its memory afresh each epoch), a GPU's to the
+    BulkSampler's 4 GiB; the batches do not depend on it."""
+    import matsamp.pyg
+    n = 40_000
+    g = torch.Generator().manual_seed(2)
+    data = pyg.data.Data(edge_index=torch.randint(0, n, (2, 30 * n), generator=g), num_nodes=n,
+                         x=torch.randn(n, 2, generator=g))
+    bounded = NeighborLoader(data, [25, 25], batch_size=1024, shuffle=True, seed=3)
+    whole = NeighborLoader(data, [25, 25], batch_size=1024, shuffle=True, seed=3, memory_budget=4 << 30)
+    assert bounded._sampler.memory_budget == matsamp.pyg.CPU_LOADER_MEMORY_BUDGET == 512 << 20
+    assert 1 < bounded._sampler.bulk_size < len(bounded) == whole._sampler.bulk_size
+    for a, b in zip(bounded, whole, strict=True):
+        assert torch.equal(a.n_id, b.n_id) and torch.equal(a.edge_index, b.edge_index) and torch.equal(a.x, b.x)
 
 
 def test_induced_and_bidirectional_subgraphs(pyg):

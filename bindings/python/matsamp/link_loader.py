@@ -57,12 +57,13 @@ class LinkLoader:
         bulk_size: minibatches sampled per call.
         shuffle, seed, epoch: the epoch order and the random key.
         replace: GraphSAGE draws with replacement (as :class:`matsamp.BulkSampler`).
+        expand_new_only: PyG's expansion (as :class:`matsamp.BulkSampler`).
     """
 
     def __init__(self, graph, edge_index=None, batch_size=1024, *, sampler="graphsage", sizes=(15, 10),
                  negatives=1, negative_distribution="uniform", reject_known_edges=False, exclude=True,
                  exclude_reverse=True, include_frontier=True, bulk_size=16, shuffle=True, seed=1, epoch=0,
-                 replace=False):
+                 replace=False, expand_new_only=False):
         _args.graph(graph)
         if _args.string(sampler, "sampler") not in ops.samplers_with("edge_seeds"):
             raise ValueError(f"sampler {sampler!r} cannot mask seed edges; use one of "
@@ -93,6 +94,7 @@ class LinkLoader:
         self.epoch = _non_negative_int(epoch, "epoch")
         self._edges = torch.arange(self.edge_index.size(1), dtype=torch.int64)
         self.replace = bool(replace)
+        self.expand_new_only = bool(expand_new_only)
 
     def __len__(self):
         return -(-self.edge_index.size(1) // self.batch_size)
@@ -128,7 +130,7 @@ class LinkLoader:
                 self.graph.handle, self.sampler, self.edge_index[0, ids].to(self.graph.device),
                 self.edge_index[1, ids].to(self.graph.device), torch.tensor(offsets), self.sizes, first, epoch,
                 self.seed, self.negatives, self.negative_distribution, self.reject_known_edges, self.exclude,
-                self.exclude_reverse, self.include_frontier, edge_positions, self.replace)
+                self.exclude_reverse, self.include_frontier, edge_positions, self.replace, self.expand_new_only)
             yield first, ids, offsets, out
 
     def _tree_bulks(self, epoch, edge_time=None, temporal_strategy="uniform", node_time=None):
@@ -155,7 +157,8 @@ class LinkLoader:
                                      include_frontier=self.include_frontier, edge_positions=True,
                                      seed_times=None if edge_time is None
                                      else edge_time[ids].repeat_interleave(per_edge).to(device),
-                                     temporal_strategy=temporal_strategy, replace=self.replace)
+                                     temporal_strategy=temporal_strategy, replace=self.replace,
+                                     expand_new_only=self.expand_new_only)
             yield first, ids, offsets, negatives, layers
 
     def _split(self, out, ids, edge_offsets, first):

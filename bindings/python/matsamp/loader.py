@@ -126,6 +126,10 @@ class BulkSampler:
             per graph by pre-sampling); False: the subgraph's rows normalized.
         replace: GraphSAGE draws with replacement (PyG's ``replace=True``):
             ``sizes[l]`` independent draws per vertex with a neighbour, repeats kept.
+        expand_new_only: the node-wise samplers expand, at each layer after the
+            first, only the vertices the layer before added (PyG's loaders'
+            rule; the others keep empty rows): fewer draws and vertices, the
+            same layer shapes. By default every vertex of the frontier draws.
 
     Attributes:
         bulk_size: k, the minibatches sampled per call (chosen or given).
@@ -142,7 +146,7 @@ class BulkSampler:
     def __init__(self, graph, batch_size, input_nodes=None, *, sampler="graphsage", sizes=(15, 10),
                  include_frontier=True, bulk_size=None, memory_budget=DEFAULT_MEMORY_BUDGET,
                  shuffle=True, locality_blocks=0, minibatches_per_step=0, bulk_steps=None, seed=1, epoch=0,
-                 device=None, saint_norm=False, replace=False):
+                 device=None, saint_norm=False, replace=False, expand_new_only=False):
         _args.graph(graph)
         if _args.string(sampler, "sampler") not in ops.SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(ops.SAMPLERS)}; got {sampler!r}")
@@ -183,6 +187,7 @@ class BulkSampler:
         self.device = graph.device if device is None else _device.output_device(device)
         self.temporal_strategy = "uniform"  # matsamp.pyg's temporal loaders set it
         self.replace = bool(replace)
+        self.expand_new_only = bool(expand_new_only)
 
     def __len__(self):
         return self._num_minibatches
@@ -227,7 +232,8 @@ class BulkSampler:
                                          seed=self.seed, include_frontier=self.include_frontier,
                                          saint_norm=self.saint_norm, edge_positions=edge_positions,
                                          seed_times=None if seed_time is None else seed_time[seeds],
-                                         temporal_strategy=self.temporal_strategy, replace=self.replace)
+                                         temporal_strategy=self.temporal_strategy, replace=self.replace,
+                                         expand_new_only=self.expand_new_only)
                 calls.append((first, seeds, offsets, layers))
             yield calls, sequence[begin:end]
 

@@ -47,7 +47,7 @@ in the graph's CSR (-1 for a self-loop of Â that the graph lacks), so
 
 def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0, epoch=0, seed=1,
                 include_frontier=True, saint_norm=False, edge_positions=False, seed_times=None,
-                temporal_strategy="uniform", replace=False):
+                temporal_strategy="uniform", replace=False, expand_new_only=False):
     """Samples k minibatches at once: ``torch.ops.matsamp.sample``.
 
     Args:
@@ -82,6 +82,10 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
             (the latest of them), as pyg-lib's.
         replace: draw with replacement (GraphSAGE, as PyG's replace=True): each
             vertex with a neighbour draws exactly sizes[l] times, repeats kept.
+        expand_new_only: the node-wise samplers: layer l > 0 draws only for the
+            vertices layer l - 1 added, as PyG's loaders expand (the others keep
+            empty rows, so layers keep their shape: rows the previous layer's
+            vertices); by default every vertex of the frontier draws.
 
     Returns:
         A list of :class:`SampledLayer`, in sampling order (index 0 has the seeds as rows).
@@ -94,7 +98,7 @@ def sample_bulk(graph, sampler, seeds, seed_offsets, sizes, *, first_minibatch=0
                                    _args.integer(first_minibatch, "first_minibatch"), _args.integer(epoch, "epoch"),
                                    _args.integer(seed, "seed"), bool(include_frontier), bool(saint_norm),
                                    bool(edge_positions), seed_times, _args.string(temporal_strategy, "temporal_strategy"),
-                                   bool(replace))
+                                   bool(replace), bool(expand_new_only))
     return [SampledLayer(*fields) for fields in zip(*out)]
 
 
