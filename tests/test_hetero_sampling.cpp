@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -220,6 +221,49 @@ TEST(HeteroSampling, MinibatchesDoNotDependOnTheBulkSize) {
   auto cpu = make_cpu_backend();
   testing::expect_minibatches_independent_of_bulk(HeteroNeighborSampler(*cpu, g, parse_relation_fanouts(g, "3,2")),
                                                   *cpu);
+  testing::expect_minibatches_independent_of_bulk(
+      HeteroNeighborSampler(*cpu, g, parse_relation_fanouts(g, "3,2,2"), /*expand_new_only=*/true), *cpu);
+}
+
+// PyG's expansion: after the first layer, a relation draws only for the
+// vertices of its destination type the layer before added (min(fanout, degree)
+// each); the rows of older vertices stay empty, and fewer vertices are reached.
+TEST(HeteroSampling, ExpandNewOnlyDrawsForTheAddedVertices) {
+  const HeteroGraph g = small_hetero_graph();
+  auto cpu = make_cpu_backend();
+  const auto fanouts = parse_relation_fanouts(g, "3,2,2");
+  const HeteroNeighborSampler pyg(*cpu, g, fanouts, true), every(*cpu, g, fanouts);
+  std::vector<vid_t> seeds(60);
+  std::iota(seeds.begin(), seeds.end(), 0);
+  const Offsets offsets{0, 20, 21, 60};
+  Context ctx{*cpu, 5};
+  const HeteroBulkSample bulk = to_host(*cpu, pyg.sample(ctx, 0, seeds, offsets, 0, 0));
+  const HeteroBulkSample all = to_host(*cpu, every.sample(ctx, 0, seeds, offsets, 0, 0));
+  int64_t empty_rows = 0;
+  for (size_t l = 1; l < bulk.layers.size(); ++l)
+    for (size_t r = 0; r < g.relations.size(); ++r) {
+      const CsrMatrix& a = bulk.layers[l].adj[r];
+      if (a.rows == 0) continue;
+      const int t = g.type_index(g.relations[r].destination);
+      const Offsets& rows = bulk.layers[l].row_offsets[r];
+      const Offsets& before = l == 1 ? bulk.seeds.offsets[t] : bulk.layers[l - 2].vertex_offsets[t];
+      for (int64_t mb = 0; mb + 1 < static_cast<int64_t>(rows.size()); ++mb)
+        for (int64_t i = rows[mb]; i < rows[mb + 1]; ++i) {
+          const vid_t v = bulk.layers[l - 1].vertices[t][i];
+          const bool added = i - rows[mb] >= before[mb + 1] - before[mb];
+          EXPECT_EQ(a.row_nnz(i), added ? std::min(fanouts[r][l], g.relations[r].adj.row_nnz(v)) : 0)
+              << g.relations[r].key() << " layer " << l << " vertex " << v;
+          empty_rows += !added;
+        }
+    }
+  EXPECT_GT(empty_rows, 0);
+  int64_t reached = 0, reached_by_all = 0;
+  for (size_t t = 0; t < g.types.size(); ++t) {
+    reached += static_cast<int64_t>(bulk.layers.back().vertices[t].size());
+    reached_by_all += static_cast<int64_t>(all.layers.back().vertices[t].size());
+  }
+  EXPECT_LT(reached, reached_by_all);
+  EXPECT_EQ(bulk.layers[0].vertices, all.layers[0].vertices);  // the first layer is the default's
 }
 
 // Each relation draws its fanout uniformly among a vertex's neighbours through it.

@@ -108,7 +108,7 @@ TEST(SamplerRegistry, HeterogeneousSamplersBuildFromTheirCounts) {
     SCOPED_TRACE(spec.name);
     const size_t parts = spec.counts == HeteroCounts::per_type ? g.types.size() : g.relations.size();
     const std::unique_ptr<HeteroSampler> sampler =
-        spec.make(*backend, g, std::vector<std::vector<int64_t>>(parts, {4, 2}));
+        spec.make(*backend, g, std::vector<std::vector<int64_t>>(parts, {4, 2}), false);
     EXPECT_EQ(sampler->name(), spec.name);
     EXPECT_EQ(sampler->num_layers(), 2);
     EXPECT_EQ(&hetero_sampler_counting(spec.counts), &spec) << "one sampler per kind of counts";

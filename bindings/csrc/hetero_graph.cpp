@@ -113,12 +113,12 @@ sample_hetero(const HeteroPtr& holder, const std::string& seed_type, const at::T
 HeteroBulkSample HeteroGraphHolder::sample(const char* op, const std::string& seed_type, const at::Tensor& seeds,
                                            const at::Tensor& seed_offsets, const std::string& sampler_name,
                                            const std::vector<int64_t>& counts, int64_t layers, int64_t first_minibatch,
-                                           int64_t epoch, int64_t seed) const {
+                                           int64_t epoch, int64_t seed, bool expand_new_only) const {
   const int type = translate_errors([&] { return graph_.type_index(seed_type); });
   const std::vector<vid_t> ids = to_vertex_ids(seeds, graph_.types[type].count, op, "seeds");
   const Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), op, "seed_offsets");
   TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ", first_minibatch);
-  const auto hetero_sampler = sampler(sampler_name, counts, layers);
+  const auto hetero_sampler = sampler(sampler_name, counts, layers, expand_new_only);
   std::lock_guard<std::mutex> lock(sampling_mutex_);
   return translate_errors([&] {
     Context ctx{*backend_, to_seed(seed, op)};

@@ -54,9 +54,10 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   }
   // The heterogeneous sampler `name` of these counts, kept: a count per relation
   // (relation-major: counts[r * layers + l]) or per vertex type (type-major:
-  // counts[t * layers + l]), as its spec says.
+  // counts[t * layers + l]), as its spec says; expand_new_only: the node-wise
+  // sampler's PyG expansion.
   std::shared_ptr<const HeteroSampler> sampler(const std::string& name, const std::vector<int64_t>& flat,
-                                               int64_t layers) const {
+                                               int64_t layers, bool expand_new_only = false) const {
     const char* op = "matsamp.sample_hetero";
     const HeteroSamplerSpec& spec =
         translate_errors([&]() -> const HeteroSamplerSpec& { return find_hetero_sampler(name); });
@@ -65,7 +66,7 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     TORCH_CHECK_VALUE(layers > 0 && flat.size() == parts * static_cast<size_t>(layers), op, ": ", flat.size(), " ",
                       by_type ? "budgets" : "fanouts", " for ", parts, by_type ? " vertex types" : " relations", " x ",
                       layers, " layers");
-    std::string key = name + ":" + std::to_string(layers) + ":";
+    std::string key = name + (expand_new_only ? ":new:" : ":all:") + std::to_string(layers) + ":";
     for (int64_t f : flat) key += std::to_string(f) + ",";
     std::lock_guard<std::mutex> lock(mutex_);
     frozen_ = true;  // samplers refer to the relations
@@ -73,8 +74,9 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     if (!kept) {
       std::vector<std::vector<int64_t>> counts(parts);
       for (size_t i = 0; i < parts; ++i) counts[i].assign(flat.begin() + i * layers, flat.begin() + (i + 1) * layers);
-      kept = translate_errors(
-          [&]() -> std::shared_ptr<const HeteroSampler> { return spec.make(*backend_, graph_, std::move(counts)); });
+      kept = translate_errors([&]() -> std::shared_ptr<const HeteroSampler> {
+        return spec.make(*backend_, graph_, std::move(counts), expand_new_only);
+      });
     }
     return kept;
   }
@@ -84,7 +86,7 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   HeteroBulkSample sample(const char* op, const std::string& seed_type, const at::Tensor& seeds,
                           const at::Tensor& seed_offsets, const std::string& sampler_name,
                           const std::vector<int64_t>& counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
-                          int64_t seed) const;
+                          int64_t seed, bool expand_new_only = false) const;
 
  private:
   void check_unfrozen() const {

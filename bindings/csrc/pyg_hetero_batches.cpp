@@ -156,9 +156,11 @@ HeteroBatches pyg_hetero_batches(const HeteroPtr& holder, const std::string& see
                                  const at::Tensor& seed_offsets, const std::string& sampler_name,
                                  std::vector<int64_t> counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
                                  int64_t seed) {
+  const bool node_wise =
+      translate_errors([&] { return find_hetero_sampler(sampler_name).family == SamplerFamily::node_wise; });
+  // PyG's batches expand each hop's new vertices only.
   const HeteroBulkSample bulk = holder->sample(kHeteroBatchesOp, seed_type, seeds, seed_offsets, sampler_name, counts,
-                                               layers, first_minibatch, epoch, seed);
-  const bool node_wise = find_hetero_sampler(sampler_name).family == SamplerFamily::node_wise;
+                                               layers, first_minibatch, epoch, seed, node_wise);
   return translate_errors([&] { return assemble(*holder, bulk, node_wise); });
 }
 

@@ -75,7 +75,7 @@ HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, c
 
 std::unique_ptr<HeteroSampler> make_hetero_sampler(Backend& backend, const HeteroSetup& setup) {
   return setup.sampler->make(backend, setup.graph,
-                             setup.sampler->counts == HeteroCounts::per_type ? setup.budgets : setup.fanouts);
+                             setup.sampler->counts == HeteroCounts::per_type ? setup.budgets : setup.fanouts, false);
 }
 
 }  // namespace matsamp::cli

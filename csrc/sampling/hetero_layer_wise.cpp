@@ -152,13 +152,17 @@ std::vector<std::vector<int64_t>> parse_type_budgets(const HeteroGraph& graph, c
 }
 
 HeteroSamplerSpec hgt_hetero_sampler() {
-  return {"hgt",
-          "layer-wise as HGT: budgets[t][l] vertices of type t per minibatch and layer, p(v) ∝ its squared "
-          "normalised degree within the type",
-          SamplerFamily::layer_wise, HeteroCounts::per_type,
-          [](Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> budgets) {
-            return std::make_unique<HeteroLayerWiseSampler>(backend, graph, std::move(budgets));
-          }};
+  return {
+      "hgt",
+      "layer-wise as HGT: budgets[t][l] vertices of type t per minibatch and layer, p(v) ∝ its squared "
+      "normalised degree within the type",
+      SamplerFamily::layer_wise, HeteroCounts::per_type,
+      [](Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> budgets, bool expand_new_only) {
+        MATSAMP_CHECK(!expand_new_only,
+                      "hgt samples vertices per type and layer: expand_new_only is for the "
+                      "node-wise sampler (graphsage)");
+        return std::make_unique<HeteroLayerWiseSampler>(backend, graph, std::move(budgets));
+      }};
 }
 
 }  // namespace matsamp

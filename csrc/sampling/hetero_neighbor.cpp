@@ -6,8 +6,9 @@
 
 namespace matsamp {
 
-HeteroNeighborSampler::HeteroNeighborSampler(HeteroRelations relations, std::vector<std::vector<int64_t>> fanouts)
-    : relations_(std::move(relations)), fanouts_(std::move(fanouts)) {
+HeteroNeighborSampler::HeteroNeighborSampler(HeteroRelations relations, std::vector<std::vector<int64_t>> fanouts,
+                                             bool expand_new_only)
+    : relations_(std::move(relations)), fanouts_(std::move(fanouts)), expand_new_only_(expand_new_only) {
   const HeteroGraph& graph = relations_.graph;
   MATSAMP_CHECK(fanouts_.size() == graph.relations.size(), "heterogeneous sampling: fanouts for ", fanouts_.size(),
                 " relations, the graph has ", graph.relations.size());
@@ -44,8 +45,13 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeedBatch& se
 
   HeteroBulk bulk{first_minibatch, seeds.host, source, {}};
   std::vector<BlockedIds> frontier = seeds.resident;
+  std::vector<Offsets> expanded(types);  // per type, the blocks the layer before drew for (expand_new_only)
   const size_t relations = relations_.adj.size();
   for (int l = 0; l < num_layers_; ++l) {
+    const bool some_rows = expand_new_only_ && l > 0;
+    std::vector<BlockedIds> drawing(types);  // per destination type, the vertices that draw
+    for (int t = 0; t < types; ++t)
+      drawing[t] = some_rows ? added_vertices(backend, frontier[t], expanded[t]) : frontier[t];
     HeteroLayer layer;
     layer.adj.resize(relations);
     layer.row_offsets.resize(relations);
@@ -55,11 +61,15 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeedBatch& se
     std::vector<std::vector<size_t>> part_relations(types);
     for (size_t r = 0; r < relations; ++r) {
       const BlockedIds& rows = frontier[relations_.destination[r]];
+      const BlockedIds& drawn = drawing[relations_.destination[r]];
       const int64_t fanout = fanouts_[r][l];
-      if (fanout == 0 || rows.offsets.back() == 0) continue;
-      const SampleKeys keys{part_seed(ctx.seed, r), epoch, static_cast<uint32_t>(l), first_minibatch, rows.offsets};
-      Matrix s = ctx.timed(&StepStats::sampling,
-                           [&] { return backend.sample_rows(relations_.adj[r], rows.ids, fanout, keys); });
+      if (fanout == 0 || drawn.offsets.back() == 0) continue;
+      const SampleKeys keys{part_seed(ctx.seed, r), epoch, static_cast<uint32_t>(l), first_minibatch, drawn.offsets};
+      Matrix s = ctx.timed(&StepStats::sampling, [&] {
+        Matrix picks = backend.sample_rows(relations_.adj[r], drawn.ids, fanout, keys);
+        // The drawn rows back in their frontier places, the earlier vertices' rows empty.
+        return some_rows ? backend.pad_row_blocks(std::move(picks), drawn.offsets, rows.offsets) : picks;
+      });
       parts[source[r]].push_back(backend.normalize_rows(std::move(s), RowScale::mean));
       part_offsets[source[r]].push_back(rows.offsets);
       part_relations[source[r]].push_back(r);
@@ -77,6 +87,7 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeedBatch& se
       for (size_t i = 0; i < part_relations[t].size(); ++i) layer.adj[part_relations[t][i]] = std::move(c.adj[i]);
       layer.vertices[t] = std::move(c.vertices);
     }
+    for (int t = 0; t < types; ++t) expanded[t] = frontier[t].offsets;
     frontier = layer.vertices;
     bulk.layers.push_back(std::move(layer));
   }
@@ -91,12 +102,12 @@ std::vector<std::vector<int64_t>> parse_relation_fanouts(const HeteroGraph& grap
 }
 
 HeteroSamplerSpec graphsage_hetero_sampler() {
-  return {"graphsage",
-          "node-wise: fanouts[r][l] distinct neighbours per frontier vertex of relation r's destination type",
-          SamplerFamily::node_wise, HeteroCounts::per_relation,
-          [](Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> fanouts) {
-            return std::make_unique<HeteroNeighborSampler>(backend, graph, std::move(fanouts));
-          }};
+  return {
+      "graphsage", "node-wise: fanouts[r][l] distinct neighbours per frontier vertex of relation r's destination type",
+      SamplerFamily::node_wise, HeteroCounts::per_relation,
+      [](Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> fanouts, bool expand_new_only) {
+        return std::make_unique<HeteroNeighborSampler>(backend, graph, std::move(fanouts), expand_new_only);
+      }};
 }
 
 }  // namespace matsamp

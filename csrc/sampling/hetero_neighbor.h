@@ -9,7 +9,9 @@
 // frontier of s. Relation r draws under part_seed(seed, r), so relations draw
 // independently, a one-type, one-relation graph gives exactly GraphSAGE's
 // minibatches, and the same seed gives the same minibatches for any bulk size,
-// backend and rank count.
+// backend and rank count. With expand_new_only (PyG's rule), a layer after the
+// first draws for the vertices of each type the layer before added only (the
+// others keep empty rows), as the node-wise samplers do (node_wise.h).
 #pragma once
 #include <string>
 #include <vector>
@@ -22,10 +24,12 @@ class HeteroNeighborSampler final : public HeteroSampler {
  public:
   // fanouts[r][l]: relation r's neighbours per vertex in layer l (0: r is not
   // sampled in that layer); every relation lists the same number of layers.
-  HeteroNeighborSampler(HeteroRelations relations, std::vector<std::vector<int64_t>> fanouts);
+  HeteroNeighborSampler(HeteroRelations relations, std::vector<std::vector<int64_t>> fanouts,
+                        bool expand_new_only = false);
   // The graph's relations registered in `backend`; the graph must outlive the sampler.
-  HeteroNeighborSampler(Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> fanouts)
-      : HeteroNeighborSampler(HeteroRelations::registered(backend, graph), std::move(fanouts)) {}
+  HeteroNeighborSampler(Backend& backend, const HeteroGraph& graph, std::vector<std::vector<int64_t>> fanouts,
+                        bool expand_new_only = false)
+      : HeteroNeighborSampler(HeteroRelations::registered(backend, graph), std::move(fanouts), expand_new_only) {}
 
   std::string name() const override { return "graphsage"; }
   const HeteroGraph& graph() const override { return relations_.graph; }
@@ -38,6 +42,7 @@ class HeteroNeighborSampler final : public HeteroSampler {
  private:
   HeteroRelations relations_;
   std::vector<std::vector<int64_t>> fanouts_;
+  bool expand_new_only_;
   int num_layers_ = 0;
 };
 

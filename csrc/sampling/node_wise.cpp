@@ -6,24 +6,6 @@
 
 namespace matsamp {
 
-namespace {
-
-// Each block of `frontier` past its first vertices, as many as block g of
-// `expanded` holds: the vertices the previous layer added, the last of each
-// block (compact_columns puts the leading vertices first).
-BlockedIds added_vertices(Backend& backend, const BlockedIds& frontier, const Offsets& expanded) {
-  std::vector<int64_t> starts;
-  Offsets offsets{0};
-  for (int64_t g = 0; g < frontier.blocks(); ++g) {
-    const int64_t start = frontier.offsets[g] + expanded[g + 1] - expanded[g];
-    starts.push_back(start);
-    offsets.push_back(offsets.back() + frontier.offsets[g + 1] - start);
-  }
-  return {backend.gather_ids(frontier.ids, backend.sequence_runs(starts, offsets)), std::move(offsets)};
-}
-
-}  // namespace
-
 NodeWiseSampler::NodeWiseSampler(SamplingGraph& graph, std::vector<int64_t> fanouts, const char* what,
                                  bool expand_new_only)
     : graph_(graph), adj_(graph.adjacency()), fanouts_(std::move(fanouts)), expand_new_only_(expand_new_only) {

@@ -122,9 +122,10 @@ struct HeteroSamplerSpec {
   std::string summary;
   SamplerFamily family;
   HeteroCounts counts;
-  // Builds the sampler over `graph` (registered in `backend`; both must outlive it).
+  // Builds the sampler over `graph` (registered in `backend`; both must outlive it);
+  // expand_new_only: the node-wise sampler's PyG expansion (an error for others).
   std::function<std::unique_ptr<HeteroSampler>(Backend& backend, const HeteroGraph& graph,
-                                               std::vector<std::vector<int64_t>> counts)>
+                                               std::vector<std::vector<int64_t>> counts, bool expand_new_only)>
       make;
 };
 const std::vector<HeteroSamplerSpec>& hetero_sampler_registry();

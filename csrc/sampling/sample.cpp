@@ -2,6 +2,21 @@
 
 namespace matsamp {
 
+BlockedIds added_vertices(Backend& backend, const BlockedIds& frontier, const Offsets& expanded) {
+  MATSAMP_CHECK(expanded.size() == frontier.offsets.size(), "added_vertices: ", expanded.size() - 1,
+                " expanded blocks for ", frontier.blocks(), " frontier blocks");
+  std::vector<int64_t> starts;
+  Offsets offsets{0};
+  for (int64_t g = 0; g < frontier.blocks(); ++g) {
+    const int64_t start = frontier.offsets[g] + expanded[g + 1] - expanded[g];
+    MATSAMP_CHECK(start <= frontier.offsets[g + 1], "added_vertices: block ", g, " expanded ",
+                  expanded[g + 1] - expanded[g], " vertices of ", frontier.offsets[g + 1] - frontier.offsets[g]);
+    starts.push_back(start);
+    offsets.push_back(offsets.back() + frontier.offsets[g + 1] - start);
+  }
+  return {backend.gather_ids(frontier.ids, backend.sequence_runs(starts, offsets)), std::move(offsets)};
+}
+
 int64_t Bulk::sampled_edges() const {
   int64_t edges = 0;
   for (const Layer& layer : layers) edges += layer.adj.nnz();

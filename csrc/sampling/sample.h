@@ -31,6 +31,12 @@ struct Bulk {
   int64_t sampled_edges() const;
 };
 
+// Each block of a frontier past its first vertices, as many as block g of
+// `expanded` holds (the frontier the layer before drew for): the vertices that
+// layer added, the last of each block (compact_columns puts the leading vertices
+// first). What a layer draws for when it expands new vertices only (PyG's rule).
+BlockedIds added_vertices(Backend& backend, const BlockedIds& frontier, const Offsets& expanded);
+
 // Each layer's entries as positions in `adjacency`, in the backend: the ones the
 // sampler recorded (moved out of the layer), else located (Backend::
 // entry_positions: layer l's rows are the seeds (l = 0) or layer l - 1's

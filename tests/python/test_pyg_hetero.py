@@ -87,6 +87,13 @@ def check_hops(data, batch, input_type, fanouts):
                 assert got.unique().numel() == got.numel()                   # without replacement
             assert bool(((edges[1] >= lo) & (edges[1] < hi)).all()), (e, hop)
             begin += count
+    # PyG's n_id: every node past the seeds is the source of a kept edge (none only re-expansions reached).
+    reached = {t: set() for t in data.node_types}
+    for e in data.edge_types:
+        reached[e[0]] |= set(batch[e].edge_index[0].tolist())
+    for t in data.node_types:
+        first = batch[t].num_sampled_nodes[0]
+        assert set(range(first, batch[t].n_id.numel())) <= reached[t], t
 
 
 def test_neighbor_batches_follow_pygs_hetero_conventions(pyg):

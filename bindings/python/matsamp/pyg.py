@@ -206,11 +206,10 @@ class NeighborLoader(_Loader):
     first one of a repeated edge). What differs from PyG: the random draws
     (matsamp's counter-based generator keyed by seed, epoch, hop, minibatch,
     row and edge type, not torch's: a seed gives the same batches for any bulk
-    size, but not PyG's batches), the epoch's seed order, the order of a hop's
-    new vertices (ascending ids, PyG's in the order drawn), and that the engine
-    also re-expands the older vertices at each hop: those draws are dropped
-    from ``edge_index``, but vertices only they reached stay in ``n_id``, so
-    ``n_id`` can be larger than PyG's would be.
+    size, but not PyG's batches), the epoch's seed order and the order of a
+    hop's new vertices (ascending ids, PyG's in the order drawn). As in PyG,
+    older vertices are not expanded again (the engine's ``expand_new_only``),
+    so every node past the seeds is the source of a kept edge.
     """
 
     def __init__(self, data, num_neighbors, input_nodes=None, *, batch_size=1, shuffle=False, replace=False,
