@@ -114,7 +114,10 @@ void add_sampler_options(CLI::App& command, SamplerOptions& options) {
                   "--locality-blocks that the processes can share, one per process without them)")
       ->check(non_negative())
       ->capture_default_str();
-  command.add_option("--memory-budget", options.memory_budget, "memory for one bulk when choosing k (e.g. 4G, 512M)")
+  command
+      .add_option("--memory-budget", options.memory_budget,
+                  "memory for one bulk when choosing k (e.g. 4G, 512M; with --device cuda a share of the free GPU "
+                  "memory instead, --gpu-memory-fraction)")
       ->check(parsed_by([](const std::string& text) { parse_bytes(text); }, "BYTES"))
       ->capture_default_str();
   command
