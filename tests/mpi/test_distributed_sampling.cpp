@@ -25,8 +25,9 @@ using testing::world;
 using Exchange = GraphProduct::Exchange;
 
 struct SamplerCase {
-  std::string name;            // graphsage, labor, dgs, ladies, fastgcn, saint, saint_node
-  std::vector<int64_t> sizes;  // per layer; GraphSAINT: walk length or budget, then layers
+  std::string name;              // graphsage, labor, dgs, ladies, fastgcn, saint, saint_node
+  std::vector<int64_t> sizes;    // per layer; GraphSAINT: walk length or budget, then layers
+  bool expand_new_only = false;  // node-wise: PyG's expansion
 };
 
 EpochOptions epoch_options(int64_t batch) {
@@ -40,7 +41,8 @@ EpochOptions epoch_options(int64_t batch) {
 
 SamplerParams params_of(const SamplerCase& s) {
   SamplerParams params;
-  if (s.name == "graphsage" || s.name == "labor" || s.name == "dgs") return params.set("fanouts", s.sizes);
+  if (s.name == "graphsage" || s.name == "labor" || s.name == "dgs")
+    return params.set("fanouts", s.sizes).set("expand_new_only", int64_t{s.expand_new_only});
   if (s.name == "ladies" || s.name == "fastgcn") return params.set("samples", s.sizes);
   return params.set(s.name == "saint" ? "walk_length" : "budget", s.sizes.at(0)).set("layers", s.sizes.at(1));
 }
@@ -122,6 +124,12 @@ TEST(DistributedDeterminism, GraphSageOnCora) {
 
 TEST(DistributedDeterminism, LaborOnCora) {
   check_against_reference(testing::data_file("cora.npz"), 256, {"labor", {10, 5}});
+}
+
+// PyG's expansion: the added vertices' rows drawn at their owners, padded back where asked.
+TEST(DistributedDeterminism, ExpandingNewVerticesOnlyOnCora) {
+  check_against_reference(testing::data_file("cora.npz"), 256, {"graphsage", {10, 5, 3}, true});
+  check_against_reference(testing::data_file("cora.npz"), 256, {"labor", {10, 5}, true});
 }
 
 TEST(DistributedDeterminism, DgsOnCora) {  // rows fetched whole from their owners, drawn where asked
