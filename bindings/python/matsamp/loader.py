@@ -6,7 +6,8 @@ import torch
 from . import _args, _device, ops
 
 #: The default ``memory_budget`` of :class:`BulkSampler`, in bytes: 4 GiB, the
-#: C++ EpochOptions default (``matsamp sample --memory-budget 4G``).
+#: C++ EpochOptions default (the CLI's on the CPU is 1 GiB, ``--memory-budget 1G``;
+#: matsamp.pyg's CPU loaders take 512 MiB).
 DEFAULT_MEMORY_BUDGET = 4 << 30
 _INT64_MAX = (1 << 63) - 1   # what the op takes; a larger budget limits nothing more
 
@@ -101,7 +102,7 @@ class BulkSampler:
             of minibatches, ``len(self)``, and whole steps: k // minibatches_per_step
             steps, at least one.
         memory_budget: bytes one bulk may use when ``bulk_size`` is None, an int
-            (default :data:`DEFAULT_MEMORY_BUDGET`, 4 GiB, as ``matsamp sample``).
+            (default :data:`DEFAULT_MEMORY_BUDGET`, 4 GiB; ``matsamp sample``'s CPU default is 1 GiB).
             The estimate is the C++ one for these sizes; a GraphSAGE size of -1
             counts as the graph's largest degree.
         shuffle: False keeps ``input_nodes`` in their order.
