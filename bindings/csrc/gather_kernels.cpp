@@ -2,7 +2,7 @@
 // a bounds check that names the offending position (index_select's own message
 // does not). On CUDA the check is one reduction on the device. A contiguous CPU
 // table is copied row by row with the rows ahead prefetched (util/row_gather.h):
-// 1.5-2x index_select's speed on sampled vertices' features, and no team of
+// about 1.3x index_select's speed on sampled vertices' features, and no team of
 // threads for a small batch's rows.
 #include <torch/library.h>
 

@@ -1,5 +1,7 @@
 // pad_row_blocks: a matrix's row blocks placed at the ends of larger blocks,
 // the rows before them empty (ops.h).
+#include <algorithm>
+
 #include "ops/op_checks.h"
 #include "ops/ops.h"
 

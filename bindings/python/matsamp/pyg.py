@@ -679,7 +679,7 @@ def _pyg_data(name):
 
 
 def _take(value, index):
-    """value's rows at index: a tensor's by matsamp.gather_rows (on the CPU 1.5-2x
+    """value's rows at index: a tensor's by matsamp.gather_rows (on the CPU about 1.3x
     index_select's speed, which is 2-3x indexing's), anything else by indexing."""
     if isinstance(value, torch.Tensor) and value.dim() > 0:
         return torch.ops.matsamp.gather_rows(value, index.to(value.device))
