@@ -42,7 +42,11 @@ std::vector<vid_t> identity_ids(size_t n) {
 }  // namespace
 
 DistributedBackend::DistributedBackend(GraphProduct& product, std::unique_ptr<Backend> local)
-    : product_(product), local_(std::move(local)) {}
+    : product_(product), local_(std::move(local)) {
+  product_.set_local_backend(*local_);
+}
+
+DistributedBackend::~DistributedBackend() { product_.release_local_backend(); }
 
 Matrix DistributedBackend::register_distributed(const DistributedCsr& a) {
   // Row uniformity is a per-row property: the column, which holds every block once, decides.
@@ -50,7 +54,7 @@ Matrix DistributedBackend::register_distributed(const DistributedCsr& a) {
   product_.grid().col_comm().all_reduce_sum(column_sums);
   auto storage = std::make_shared<DistributedMatrix>();
   storage->operand = product_.add_operand(a);
-  if (holds_every_row()) storage->whole = local_->register_graph(a.local).set_uniform_rows(column_sums[0] == 0);
+  if (holds_every_row()) storage->whole = product_.local_block(storage->operand);
   return Matrix(this, std::move(storage), a.rows(), a.cols(), column_sums[1]).set_uniform_rows(column_sums[0] == 0);
 }
 
@@ -136,11 +140,11 @@ Matrix DistributedBackend::sample_rows(const Matrix& a_in, const Ids& rows, int6
   const int operand = operand_of(a);
   if (operand < 0) return local_->sample_rows(a, rows, s, keys, positions);
   MATSAMP_CHECK(!positions, "sample_rows: the positions of a distributed matrix's entries are not available");
+  if (row_sampling_ == RowSampling::at_owner)
+    return product_.sample_rows(rows, s, keys, operand, RowDraw::its, a.uniform_rows());
+  // Fetch the rows whole, then sample them here: row i of P is row ids[i] of A.
   std::vector<vid_t> scratch;
   const std::vector<vid_t>& ids = on_host(*local_, rows, &scratch);
-  if (row_sampling_ == RowSampling::at_owner)
-    return local_->upload(product_.sample_rows(ids, s, keys, operand, a.uniform_rows()));
-  // Fetch the rows whole, then sample them here: row i of P is row ids[i] of A.
   Matrix p = local_->upload(fetch_rows(a, ids)).set_uniform_rows(a.uniform_rows());
   return local_->sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
 }
@@ -183,9 +187,10 @@ Matrix DistributedBackend::labor_sample_rows(const Matrix& a_in, const Ids& rows
   const int operand = operand_of(a);
   if (operand < 0) return local_->labor_sample_rows(a, rows, s, keys, positions);
   MATSAMP_CHECK(!positions, "labor_sample_rows: the positions of a distributed matrix's entries are not available");
+  if (row_sampling_ == RowSampling::at_owner)
+    return product_.sample_rows(rows, s, keys, operand, RowDraw::labor, false);
   std::vector<vid_t> scratch;
   const std::vector<vid_t>& ids = on_host(*local_, rows, &scratch);
-  if (row_sampling_ == RowSampling::at_owner) return local_->upload(product_.labor_sample_rows(ids, s, keys, operand));
   const Matrix p = local_->upload(fetch_rows(a, ids));
   return local_->labor_sample_rows(p, local_->upload_ids(identity_ids(ids.size())), s, keys);
 }

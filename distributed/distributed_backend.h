@@ -20,7 +20,9 @@ class DistributedBackend final : public Backend {
   // the rows whole through the product. Both give the same rows, bit for bit.
   enum class RowSampling { at_owner, fetched_rows };
 
+  // The product draws its owners' rows on `local` (its blocks are registered there).
   DistributedBackend(GraphProduct& product, std::unique_ptr<Backend> local);
+  ~DistributedBackend() override;
   void set_row_sampling(RowSampling where) { row_sampling_ = where; }
   Backend& local() { return *local_; }
 
@@ -42,6 +44,7 @@ class DistributedBackend final : public Backend {
   void release_cached_memory() override { local_->release_cached_memory(); }
   double copy_bandwidth() override { return local_->copy_bandwidth(); }
   double gather_rate() override { return local_->gather_rate(); }
+  ResidentArrays* resident_arrays() override { return local_->resident_arrays(); }
 
   Matrix spgemm(const Matrix& a, const Matrix& b) override;
   Matrix select_rows(const Matrix& a, const Ids& rows) override;
@@ -101,6 +104,14 @@ class DistributedBackend final : public Backend {
   Matrix normalize_rows_by_tallies(const Matrix& a, const Counts& row_tallies, const Counts& entry_tallies) override;
   Values gather(const Matrix& p, const BlockedIds& at) override;
   Ids entry_positions(const Matrix& a, const Ids& rows, const Matrix& s, const Ids& columns) override;
+  RequestedRows request_rows(const Ids& rows, int64_t n, const SampleKeys& keys,
+                             const std::vector<vid_t>& bounds) override {
+    return local_->request_rows(rows, n, keys, bounds);
+  }
+  AnsweredRows sample_requested_rows(const Matrix& block, const Ids& words, const std::vector<int64_t>& segments,
+                                     vid_t first_row, int64_t s, const RandomKey& base, RowDraw draw) override {
+    return local_->sample_requested_rows(local_view(block), words, segments, first_row, s, base, draw);
+  }
   // The walk needs the whole graph: a local (replicated) matrix only.
   Matrix frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps, const FrontierKeys& keys,
                        double enlargement) override;

@@ -6,6 +6,7 @@
 
 #include "csr_transfer.h"
 #include "ops/op_checks.h"
+#include "resident_exchange.h"
 #include "util/timer.h"
 
 namespace matsamp {
@@ -14,22 +15,11 @@ namespace {
 
 constexpr int kChainTag = 4101;  // the running sum passed along a process row
 
-// The keys base + (words[2i], words[2i + 1]) as (minibatch, row), i < count.
-std::vector<RandomKey> keys_of(const RandomKey& base, const int64_t* words, size_t count) {
-  std::vector<RandomKey> keys(count, base);
-  for (size_t i = 0; i < count; ++i) {
-    keys[i].minibatch = static_cast<uint64_t>(words[2 * i]);
-    keys[i].row = static_cast<uint64_t>(words[2 * i + 1]);
-  }
-  return keys;
-}
-
 using RowOp = GraphProduct::RowOp;
 
-// Words sent with each id asked: a sampled row's key (minibatch, row), a search's target.
-int64_t words_per_id(RowOp op) {
-  return op == RowOp::sample_rows || op == RowOp::labor_sample_rows ? 2 : op == RowOp::search_prefix ? 1 : 0;
-}
+// Words sent with each id asked: a search's target (rows drawn at owners go in rounds of their own).
+int64_t words_per_id(RowOp op) { return op == RowOp::search_prefix ? 1 : 0; }
+bool is_draw_op(RowOp op) { return op == RowOp::sample_rows || op == RowOp::labor_sample_rows; }
 // Words answered per id: a search's prefix before the entry found.
 int64_t answer_words_per_id(RowOp op) { return op == RowOp::search_prefix ? 1 : 0; }
 bool is_shared_row_op(RowOp op) {
@@ -54,11 +44,9 @@ struct RowsOut {
   }
 };
 
-// The answer to rank `asker`'s request for rows ids[0, count) of this rank's block of
-// `a`: the rows whole, or sampled as the header says with the keys (minibatch, row)
-// of key_words. Returns the entries appended.
-int64_t answer_rows(const DistributedCsr& a, bool uniform_rows, const col_t* ids, int64_t count,
-                    const int64_t* key_words, const GraphProduct::Header& h, int asker, RowsOut& out) {
+// The answer to rank `asker`'s request for rows ids[0, count) of this rank's block
+// of `a`: the rows whole. Returns the entries appended.
+int64_t answer_rows(const DistributedCsr& a, const col_t* ids, int64_t count, int asker, RowsOut& out) {
   const vid_t first = a.first_row(), end = a.blocks.end(a.block);
   std::vector<vid_t> local(count);
   for (int64_t i = 0; i < count; ++i) {
@@ -68,19 +56,7 @@ int64_t answer_rows(const DistributedCsr& a, bool uniform_rows, const col_t* ids
     local[i] = ids[i] - first;
   }
   const int64_t entries_before = static_cast<int64_t>(out.colidx.size());
-  const auto op = static_cast<RowOp>(h.op);
-  if (op == RowOp::whole_rows) {
-    out.append(a.local, local);
-  } else {
-    const RandomKey base{static_cast<uint64_t>(h.key_seed), static_cast<uint32_t>(h.key_epoch),
-                         static_cast<uint32_t>(h.key_layer)};
-    const std::vector<RandomKey> keys = keys_of(base, key_words, count);
-    const CsrMatrix sampled = op == RowOp::labor_sample_rows ? labor_sample_rows(a.local, local, h.s, keys)
-                                                             : sample_rows(a.local, local, h.s, keys, uniform_rows);
-    std::vector<vid_t> all(count);
-    std::iota(all.begin(), all.end(), 0);
-    out.append(sampled, all);
-  }
+  out.append(a.local, local);
   return static_cast<int64_t>(out.colidx.size()) - entries_before;
 }
 
@@ -115,12 +91,34 @@ int64_t answer_shared_row(const SharedRowBlock& row, RowOp op, const col_t* ids,
 GraphProduct::GraphProduct(ProcessGrid& grid, Exchange exchange, RowWork work)
     : grid_(grid), exchange_(exchange), work_(work) {}
 
+GraphProduct::~GraphProduct() { release_local_backend(); }
+
+void GraphProduct::set_local_backend(Backend& local) {
+  MATSAMP_CHECK(operands_.empty(), "GraphProduct: the local backend is set before the first operand");
+  local_ = &local;
+}
+
+void GraphProduct::release_local_backend() { local_blocks_.clear(); }
+
+Backend& GraphProduct::local_backend() {
+  if (!local_) {
+    own_local_ = make_cpu_backend();
+    local_ = own_local_.get();
+  }
+  return *local_;
+}
+
+const Matrix& GraphProduct::local_block(int id) const {
+  MATSAMP_CHECK(id >= 0 && id < static_cast<int>(local_blocks_.size()), "GraphProduct: unknown operand ", id);
+  return local_blocks_[id];
+}
+
 int GraphProduct::add_operand(const DistributedCsr& a) {
   MATSAMP_CHECK(a.blocks.count == grid_.process_rows() && a.block == grid_.row(), "GraphProduct: operand has ",
                 a.blocks.count, " block rows (block ", a.block, " here) but the grid has ", grid_.process_rows(),
                 " process rows (this is row ", grid_.row(), ")");
   operands_.push_back(&a);
-  uniform_blocks_.push_back(has_uniform_rows(a.local));
+  local_blocks_.push_back(local_backend().register_graph(a.local));  // the owner draws its rows there
   return static_cast<int>(operands_.size()) - 1;
 }
 
@@ -194,92 +192,93 @@ CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
   return p;
 }
 
-CsrMatrix GraphProduct::sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand_id,
-                                    bool uniform_rows) {
-  return sample_rows_at_owners(rows, s, keys, operand_id, RowOp::sample_rows, uniform_rows);
-}
-
-CsrMatrix GraphProduct::labor_sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                                          int operand_id) {
-  return sample_rows_at_owners(rows, s, keys, operand_id, RowOp::labor_sample_rows, false);
-}
-
-CsrMatrix GraphProduct::sample_rows_at_owners(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                                              int operand_id, RowOp row_op, bool uniform_rows) {
+Matrix GraphProduct::sample_rows(const Ids& rows, int64_t s, const SampleKeys& keys, int operand_id, RowDraw draw,
+                                 bool uniform_rows) {
   const DistributedCsr& a = operand(operand_id);
-  const bool labor = row_op == RowOp::labor_sample_rows;
-  const char* op = labor ? "distributed labor_sample_rows" : "distributed sample_rows";
+  const char* op = draw == RowDraw::labor ? "distributed labor_sample_rows" : "distributed sample_rows";
   check_sample_keys(keys, s, op);
-  const int64_t m = static_cast<int64_t>(rows.size());
-  MATSAMP_CHECK(m == keys.row_offsets.back(), op, ": ", m, " rows selected but the keys name ",
+  MATSAMP_CHECK(rows.size() == keys.row_offsets.back(), op, ": ", rows.size(), " rows selected but the keys name ",
                 keys.row_offsets.back());
-  for (vid_t v : rows)
-    MATSAMP_CHECK(v >= 0 && v < a.rows(), op, ": row id ", v, " out of range for ", a.rows(), " rows");
-  const auto [lo, hi] = chunk(a.blocks);
-
-  // This rank's rows: those in its chunk, asked for by vertex id (so grouped by owner).
-  std::vector<int64_t> positions;
-  for (int64_t r = 0; r < m; ++r)
-    if (rows[r] >= lo && rows[r] < hi) positions.push_back(r);
-  std::vector<int64_t> by_vertex(positions.size());
-  std::iota(by_vertex.begin(), by_vertex.end(), 0);
-  std::stable_sort(by_vertex.begin(), by_vertex.end(),
-                   [&](int64_t x, int64_t y) { return rows[positions[x]] < rows[positions[y]]; });
-  RowRequest request;
-  request.op = row_op;
-  request.s = s;
-  request.key_base = {keys.seed, keys.epoch, keys.layer};
-  for (int64_t i : by_vertex) {
-    request.ids.push_back(rows[positions[i]]);
-    const RandomKey key = row_key(keys, positions[i]);
-    request.words.push_back(static_cast<int64_t>(key.minibatch));
-    request.words.push_back(static_cast<int64_t>(key.row));
-  }
-  FetchedRows fetched;
+  Backend& local = local_backend();
   ProductCall record;
+  if (exchange_ == Exchange::oblivious) {
+    const std::vector<vid_t> ids = local.ids_to_host(rows);
+    CsrMatrix p = draw_fetched_chunk(ids, s, keys, operand_id, draw, uniform_rows, &record);
+    if (row_reduces()) p = gather_chunks(p, ids, a.blocks, &record);
+    record.result_nonzeros = p.nnz();
+    calls_.push_back(record);
+    return local.upload(std::move(p));
+  }
+
+  // The rows of this rank's chunk, asked of their owners (column rank q owns block q).
+  const auto [lo, hi] = chunk(a.blocks);
+  const int ranks = grid_.col_comm().size();
+  std::vector<vid_t> bounds(ranks + 1);
+  for (int q = 0; q <= ranks; ++q) bounds[q] = std::clamp<vid_t>(q < ranks ? a.blocks.begin(q) : hi, lo, hi);
+  Matrix fetched, piece;
   {
     ScopedTimer timer(&record.exchange_s);
-    exchange_round(&request, operand_id, &fetched, &record);
+    const RequestedRows requested = local.request_rows(rows, a.rows(), keys, bounds);
+    const DrawRequest request{&requested,
+                              draw == RowDraw::labor ? RowOp::labor_sample_rows : RowOp::sample_rows,
+                              s,
+                              {keys.seed, keys.epoch, keys.layer}};
+    exchange_aware(nullptr, &request, operand_id, nullptr, &fetched, &record);
+    ScopedTimer compute(&record.compute_s);
+    piece = local.select_rows(fetched, requested.back);  // back in row order
   }
-  CsrMatrix piece;  // this chunk's sampled rows, in frontier order
-  {
-    ScopedTimer timer(&record.compute_s);
-    if (exchange_ == Exchange::oblivious) {  // the chunk's rows came whole: sample them here
-      std::vector<vid_t> local(request.ids.size());
-      for (size_t i = 0; i < local.size(); ++i) local[i] = request.ids[i] - lo;
-      const std::vector<RandomKey> row_keys = keys_of(request.key_base, request.words.data(), local.size());
-      fetched.rows = labor ? matsamp::labor_sample_rows(fetched.rows, local, s, row_keys)
-                           : matsamp::sample_rows(fetched.rows, local, s, row_keys, uniform_rows);
-    }
-    std::vector<vid_t> back(by_vertex.size());  // sampled row of each position, in frontier order
-    for (size_t i = 0; i < by_vertex.size(); ++i) back[by_vertex[i]] = static_cast<vid_t>(i);
-    piece = select_rows(fetched.rows, back);
+  if (row_reduces()) {  // the process row's chunks put together on the host
+    const std::vector<vid_t> ids = local.ids_to_host(rows);
+    piece = local.upload(gather_chunks(local.to_host(std::move(piece)), ids, a.blocks, &record));
   }
-
-  // The process row puts its chunks together: row r comes from the chunk holding rows[r].
-  Communicator& row = grid_.row_comm();
-  const int64_t row_bytes_before = bytes_sent(row);
-  CsrMatrix p;
-  {
-    ScopedTimer timer(&record.reduce_s);
-    if (!row_reduces()) {
-      p = std::move(piece);
-    } else {
-      const CsrMatrix chunks = all_gather_rows(row, piece);
-      std::vector<int> chunk_of(m);
-      for (int64_t r = 0; r < m; ++r) chunk_of[r] = a.blocks.owner(rows[r]) / blocks_per_chunk();
-      std::vector<int64_t> next(row.size() + 1, 0);  // first row of each chunk's piece, then its cursor
-      for (int c : chunk_of) ++next[c + 1];
-      std::partial_sum(next.begin(), next.end(), next.begin());
-      std::vector<vid_t> order(m);
-      for (int64_t r = 0; r < m; ++r) order[r] = static_cast<vid_t>(next[chunk_of[r]]++);
-      p = select_rows(chunks, order);
-    }
-  }
-  record.reduce_bytes = bytes_sent(row) - row_bytes_before;
-  record.result_nonzeros = p.nnz();
+  record.result_nonzeros = piece.nnz();
   calls_.push_back(record);
-  return p;
+  return piece;
+}
+
+CsrMatrix GraphProduct::draw_fetched_chunk(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
+                                           int operand_id, RowDraw draw, bool uniform_rows, ProductCall* record) {
+  const DistributedCsr& a = operand(operand_id);
+  const int64_t m = static_cast<int64_t>(rows.size());
+  for (vid_t v : rows)
+    MATSAMP_CHECK(v >= 0 && v < a.rows(), "distributed sample_rows: row id ", v, " out of range for ", a.rows(),
+                  " rows");
+  const auto [lo, hi] = chunk(a.blocks);
+  std::vector<vid_t> local;  // this chunk's rows in row order, as rows of the fetched chunk
+  std::vector<RandomKey> row_keys;
+  for (int64_t r = 0; r < m; ++r)
+    if (rows[r] >= lo && rows[r] < hi) {
+      local.push_back(rows[r] - lo);
+      row_keys.push_back(row_key(keys, r));
+    }
+  RowRequest request;  // the oblivious exchange brings the chunk whole
+  FetchedRows fetched;
+  {
+    ScopedTimer timer(&record->exchange_s);
+    exchange_round(&request, operand_id, &fetched, record);
+  }
+  ScopedTimer timer(&record->compute_s);
+  return draw == RowDraw::labor ? matsamp::labor_sample_rows(fetched.rows, local, s, row_keys)
+                                : matsamp::sample_rows(fetched.rows, local, s, row_keys, uniform_rows);
+}
+
+CsrMatrix GraphProduct::gather_chunks(const CsrMatrix& piece, const std::vector<vid_t>& rows, const RowBlocks& blocks,
+                                      ProductCall* record) {
+  // Row r comes from the chunk holding rows[r].
+  Communicator& row = grid_.row_comm();
+  const int64_t m = static_cast<int64_t>(rows.size());
+  const int64_t bytes_before = bytes_sent(row);
+  ScopedTimer timer(&record->reduce_s);
+  const CsrMatrix chunks = all_gather_rows(row, piece);
+  record->reduce_bytes += bytes_sent(row) - bytes_before;
+  std::vector<int> chunk_of(m);
+  for (int64_t r = 0; r < m; ++r) chunk_of[r] = blocks.owner(rows[r]) / blocks_per_chunk();
+  std::vector<int64_t> next(row.size() + 1, 0);  // first row of each chunk's piece, then its cursor
+  for (int c : chunk_of) ++next[c + 1];
+  std::partial_sum(next.begin(), next.end(), next.begin());
+  std::vector<vid_t> order(m);
+  for (int64_t r = 0; r < m; ++r) order[r] = static_cast<vid_t>(next[chunk_of[r]]++);
+  return select_rows(chunks, order);
 }
 
 CsrMatrix GraphProduct::sample_shared_row(int row_id, int64_t s, const SampleKeys& keys) {
@@ -421,7 +420,7 @@ void GraphProduct::finish() {
 
 bool GraphProduct::exchange_round(const RowRequest* request, int operand_id, FetchedRows* fetched,
                                   ProductCall* record) {
-  return exchange_ == Exchange::sparsity_aware ? exchange_aware(request, operand_id, fetched, record)
+  return exchange_ == Exchange::sparsity_aware ? exchange_aware(request, nullptr, operand_id, fetched, nullptr, record)
                                                : exchange_oblivious(request, operand_id, fetched, record);
 }
 
@@ -559,30 +558,37 @@ void splice_rows(const std::vector<vid_t>& ids, int64_t cols, const OwnerSplit& 
 
 }  // namespace
 
-bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, FetchedRows* fetched,
-                                  ProductCall* record) {
+bool GraphProduct::exchange_aware(const RowRequest* request, const DrawRequest* draws, int operand_id,
+                                  FetchedRows* fetched, Matrix* drawn, ProductCall* record) {
   Communicator& col = grid_.col_comm();
   const int ranks = col.size(), me = col.rank();
-  const RowOp my_op = request ? request->op : RowOp::whole_rows;
+  const RowOp my_op = draws ? draws->op : request ? request->op : RowOp::whole_rows;
   const int64_t answer_width = answer_words_per_id(my_op);
   const OwnerSplit sent = request ? split_by_owner(request->ids, request->words, words_per_id(my_op),
                                                    blocks_of(my_op, operand_id), ranks, me)
                                   : OwnerSplit(ranks);
-  Header header{request != nullptr, operand_id};
-  if (request) {
-    header.op = static_cast<int64_t>(request->op);
-    header.s = request->s;
-    header.key_seed = static_cast<int64_t>(request->key_base.seed);
-    header.key_epoch = request->key_base.epoch;
-    header.key_layer = request->key_base.layer;
+  Header header{request != nullptr || draws != nullptr, operand_id};
+  header.op = static_cast<int64_t>(my_op);
+  if (draws) {
+    header.s = draws->s;
+    header.key_seed = static_cast<int64_t>(draws->key_base.seed);
+    header.key_epoch = draws->key_base.epoch;
+    header.key_layer = draws->key_base.layer;
   }
   std::vector<Header> mine(ranks, header);
-  for (int q = 0; q < ranks; ++q) mine[q].count = sent.counts[q];
+  for (int q = 0; q < ranks; ++q) mine[q].count = draws ? draws->requested->counts[q] : sent.counts[q];
   const std::vector<Header> theirs = exchange_headers(mine);
   if (std::none_of(theirs.begin(), theirs.end(), [](const Header& h) { return h.active; })) return false;
   for (int q = 0; q < ranks; ++q)
     MATSAMP_CHECK(theirs[q].op >= 0 && theirs[q].op <= static_cast<int64_t>(RowOp::positive_entries),
                   "distributed product: rank ", q, " asked for unknown row op ", theirs[q].op);
+  if (std::any_of(theirs.begin(), theirs.end(),
+                  [](const Header& h) { return h.active && is_draw_op(static_cast<RowOp>(h.op)); })) {
+    MATSAMP_CHECK(!request, "distributed product: the process column draws rows while this rank asks for others");
+    draw_at_owners(theirs, draws, drawn, record);
+    return true;
+  }
+  MATSAMP_CHECK(!draws, "distributed product: this rank draws rows while the process column asks for others");
   // Every rank sees every rank's op, so all agree on which word streams travel.
   const auto any_op = [&](auto&& test) {
     return std::any_of(theirs.begin(), theirs.end(), [&](const Header& h) { return test(static_cast<RowOp>(h.op)); });
@@ -593,9 +599,8 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   const auto respond = [&](const Header& h, const col_t* at, int64_t count, const int64_t* with, int asker,
                            RowsOut& out) {
     const auto op = static_cast<RowOp>(h.op);
-    return is_shared_row_op(op)
-               ? answer_shared_row(shared_row(h.operand), op, at, count, with, asker, out)
-               : answer_rows(operand(h.operand), uniform_blocks_[h.operand], at, count, with, h, asker, out);
+    return is_shared_row_op(op) ? answer_shared_row(shared_row(h.operand), op, at, count, with, asker, out)
+                                : answer_rows(operand(h.operand), at, count, asker, out);
   };
   RowsOut out;
   std::vector<int64_t> entry_counts(ranks, 0);
@@ -616,6 +621,54 @@ bool GraphProduct::exchange_aware(const RowRequest* request, int operand_id, Fet
   const int64_t cols = is_shared_row_op(my_op) ? shared_row(operand_id).blocks().n : operand(operand_id).cols();
   splice_rows(request->ids, cols, sent, got, own, answer_width, me, *fetched);
   return true;
+}
+
+void GraphProduct::draw_at_owners(const std::vector<Header>& theirs, const DrawRequest* request, Matrix* fetched,
+                                  ProductCall* record) {
+  Communicator& col = grid_.col_comm();
+  const int ranks = col.size(), me = col.rank();
+  // Every asker draws with one op, fanout, key base and operand in a round (the
+  // column runs one program): the owner draws all of its requests at once.
+  const Header* first = nullptr;
+  for (const Header& h : theirs) {
+    if (!h.active) continue;
+    if (!first) first = &h;
+    MATSAMP_CHECK(h.op == first->op && h.s == first->s && h.operand == first->operand &&
+                      h.key_seed == first->key_seed && h.key_epoch == first->key_epoch &&
+                      h.key_layer == first->key_layer,
+                  "distributed product: the process column draws rows of different kinds in one round");
+  }
+  std::vector<int64_t> asked(ranks, 0), sent(ranks, 0);  // requests from / to each column rank
+  for (int q = 0; q < ranks; ++q) {
+    asked[q] = theirs[q].active ? theirs[q].count : 0;
+    if (request) sent[q] = request->requested->counts[q];
+  }
+  const auto twice = [](std::vector<int64_t> counts) {
+    for (int64_t& c : counts) c *= 2;
+    return counts;
+  };
+  Backend& local = local_backend();
+  ResidentExchange exchange(col, local);
+  const Ids words = exchange.ids(request ? request->requested->words : Ids{}, twice(sent), twice(asked));
+  const DistributedCsr& a = operand(first->operand);
+  const RandomKey base{static_cast<uint64_t>(first->key_seed), static_cast<uint32_t>(first->key_epoch),
+                       static_cast<uint32_t>(first->key_layer)};
+  const RowDraw draw = static_cast<RowOp>(first->op) == RowOp::labor_sample_rows ? RowDraw::labor : RowDraw::its;
+  const AnsweredRows answer =
+      local.sample_requested_rows(local_block(first->operand), words, asked, a.first_row(), first->s, base, draw);
+  std::vector<int64_t> received(ranks, 0);  // entries of the rows each owner answers
+  const std::vector<int64_t> ones(ranks, 1);
+  col.all_to_allv(answer.entries.data(), ones, received.data(), ones, DataType::int64);
+  Matrix rows = exchange.rows(answer.rows, a.cols(), asked, answer.entries, sent, received);
+  if (record)  // the wire: two request words per row out, its length and entries back
+    for (int q = 0; q < ranks; ++q)
+      if (q != me) {
+        record->request_bytes += 16 * sent[q];
+        record->response_bytes += 8 * (sent[q] + received[q]);
+        record->remote_rows += sent[q];
+        record->remote_entries += received[q];
+      }
+  if (fetched) *fetched = std::move(rows);
 }
 
 bool GraphProduct::exchange_oblivious(const RowRequest* request, int operand_id, FetchedRows* fetched,

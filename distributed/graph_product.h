@@ -14,10 +14,12 @@
 // it has minibatches left: a rank that is done calls finish(), which keeps serving
 // the column until every rank of it has called finish().
 #pragma once
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "backend/backend.h"
 #include "communicator.h"
 #include "distributed_csr.h"
 #include "ops/ops.h"
@@ -54,6 +56,16 @@ class GraphProduct {
   GraphProduct(ProcessGrid& grid, Exchange exchange, RowWork work = RowWork::shared);
   GraphProduct(const GraphProduct&) = delete;
   GraphProduct& operator=(const GraphProduct&) = delete;
+  ~GraphProduct();
+
+  // The backend this rank samples on, which holds its blocks (a CPU backend of its
+  // own unless given before the first operand); the blocks are dropped by
+  // release_local_backend(), before that backend goes.
+  void set_local_backend(Backend& local);
+  void release_local_backend();
+  Backend& local_backend();
+  // An operand's block as a graph of the local backend.
+  const Matrix& local_block(int operand) const;
 
   // Registers a distributed right operand; every rank registers the same ones in the
   // same order. Returns its id. The matrix must outlive this object.
@@ -63,17 +75,16 @@ class GraphProduct {
   // a process row passes the same Q, rows with ascending column ids; with split row
   // work each rank its own).
   CsrMatrix multiply(const CsrMatrix& q, int operand);
-  // Collective over the process grid: sample_rows(A, rows, s, keys, uniform_rows) of
-  // ops.h, bit for bit (every rank of a process row passes the same arguments, or with
-  // split row work its own).
-  // Sparsity-aware: each row's owner samples it with the row's key and returns only
-  // the picks (an owner knows whether its own rows are uniform); oblivious: the
-  // chunk's blocks come whole and are sampled here, with uniform_rows. The process
-  // row then gathers the rows of its c chunks.
-  CsrMatrix sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
-                        bool uniform_rows);
-  // The same for labor_sample_rows of ops.h: each owner decides its rows.
-  CsrMatrix labor_sample_rows(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand);
+  // Collective over the process grid: sample_rows (RowDraw::its) or
+  // labor_sample_rows of ops.h on A's rows `rows`, bit for bit (every rank of a
+  // process row passes the same arguments, or with split row work its own). The
+  // ids, the exchange and the result stay in the local backend.
+  // Sparsity-aware: each row's owner draws it with the row's key on its local
+  // backend (sample_requested_rows) and returns only the picks; oblivious: the
+  // chunk's blocks come whole and are drawn here. The process row then gathers the
+  // rows of its c chunks. uniform_rows: every block's rows are (the draw of rows
+  // fetched whole needs the whole graph's answer).
+  Matrix sample_rows(const Ids& rows, int64_t s, const SampleKeys& keys, int operand, RowDraw draw, bool uniform_rows);
   // Registers one row of P that every minibatch shares, held by blocks (shared_row.h);
   // every rank registers the same ones in the same order. Returns its id. The block
   // must outlive this object.
@@ -94,8 +105,9 @@ class GraphProduct {
   void clear_calls() { calls_.clear(); }
   ProcessGrid& grid() { return grid_; }
 
-  // The op the owner applies to the rows asked of it: send them whole, or apply
-  // ops.h's sample_rows or labor_sample_rows to them with each row's key. The shared
+  // The op the owner applies to the rows asked of it: send them whole, or draw
+  // them with each row's key on its local backend (sample_requested_rows, in a
+  // round of its own: every rank of the column draws, or none). The shared
   // row's ops: search its prefix for a target (one entry and the prefix before it
   // back), its values at the vertices asked, all of a block's positive entries (asked
   // by the block's first vertex).
@@ -113,22 +125,26 @@ class GraphProduct {
   struct Header {
     int64_t active = 0;
     int64_t operand = -1;
-    int64_t count = 0;                                   // ids requested from the receiving rank
+    int64_t count = 0;                                   // ids (rows to draw) requested of the receiving rank
     int64_t op = 0;                                      // RowOp
     int64_t s = 0;                                       // the sampling ops' sample count
     int64_t key_seed = 0, key_epoch = 0, key_layer = 0;  // the common part of the rows' keys
   };
 
  private:
-  // What one rank asks of its process column in a round: rows whole, rows sampled by
-  // their owners (ids[i] under the key key_base + words[2i, 2i + 2)), or the shared
+  // What one rank asks of its process column in a round: rows whole, or the shared
   // row's ops (a search's target in words[i], its id the owner block's first vertex).
   struct RowRequest {
     std::vector<vid_t> ids;  // grouped by owner, in column-rank order
     RowOp op = RowOp::whole_rows;
-    int64_t s = 0;
-    RandomKey key_base;          // seed, epoch and layer of every key
     std::vector<int64_t> words;  // words_per_id(op) per id
+  };
+  // Rows to draw at their owners (in the local backend): requests per column rank.
+  struct DrawRequest {
+    const RequestedRows* requested = nullptr;
+    RowOp op = RowOp::sample_rows;
+    int64_t s = 0;
+    RandomKey key_base;  // seed, epoch and layer of every key
   };
 
   // Column blocks per chunk: p/c² of the p/c block rows (all of them with split row work).
@@ -148,8 +164,15 @@ class GraphProduct {
   // every rank of the column is done. The oblivious exchange brings the chunk's rows
   // whole, whatever the request's op.
   bool exchange_round(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
-  CsrMatrix sample_rows_at_owners(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
-                                  RowOp op, bool uniform_rows);
+  // sample_rows with the oblivious exchange: the chunk's rows whole, drawn here.
+  CsrMatrix draw_fetched_chunk(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
+                               RowDraw draw, bool uniform_rows, ProductCall* record);
+  // A round of draws at the owners; `request` null on a rank that only serves.
+  void draw_at_owners(const std::vector<Header>& theirs, const DrawRequest* request, Matrix* fetched,
+                      ProductCall* record);
+  // The process row's chunks of sampled rows stacked back in the order of `rows`.
+  CsrMatrix gather_chunks(const CsrMatrix& piece, const std::vector<vid_t>& rows, const RowBlocks& blocks,
+                          ProductCall* record);
   // sample_shared_row's cases for `rows` / rows [r0, r1) of the keys: every row takes
   // every positive entry (s at least their count), or each row's draws search the
   // blocks' prefixes round by round (the process row agreeing on every round).
@@ -158,15 +181,20 @@ class GraphProduct {
                                  ProductCall* record);
   // One search round: the hit of each target, asked of the owner of its block.
   std::vector<PrefixHit> search_prefixes(int row, const std::vector<uint64_t>& targets, ProductCall* record);
-  bool exchange_aware(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
+  // A sparsity-aware round: `request` for rows whole or the shared row's ops,
+  // `draws` for rows drawn at their owners (into *drawn); both null to serve.
+  bool exchange_aware(const RowRequest* request, const DrawRequest* draws, int operand, FetchedRows* fetched,
+                      Matrix* drawn, ProductCall* record);
   bool exchange_oblivious(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   std::vector<Header> exchange_headers(const std::vector<Header>& mine);
 
   ProcessGrid& grid_;
   Exchange exchange_;
   RowWork work_;
+  std::unique_ptr<Backend> own_local_;  // when none was given
+  Backend* local_ = nullptr;
   std::vector<const DistributedCsr*> operands_;
-  std::vector<bool> uniform_blocks_;  // has_uniform_rows of each operand's block here
+  std::vector<Matrix> local_blocks_;  // each operand's block on local_
   std::vector<const SharedRowBlock*> shared_rows_;
   std::vector<ProductCall> calls_;
 };

@@ -25,7 +25,7 @@ BATCH, FANOUTS = 1024, (15, 10, 5)
 # all labelled), O = 0.2 GB for the process (0.7 GB with a CUDA context).
 BYTES_PER_NONZERO, BYTES_PER_LABELLED, OVERHEAD = 12.5, 38.0, 0.7e9
 # The byte model (distributed.md, checked against MPI's counters to 1-3%): a remote row
-# sampled at its owner costs 28 + 8 m bytes (m = min(s, degree) picks, ~ s on papers100M,
+# sampled at its owner costs 24 + 8 m bytes (m = min(s, degree) picks, ~ s on papers100M,
 # average degree 29), the process row's gather of sampled rows 8 (1 + m) per row and extra rank.
 
 
@@ -46,7 +46,7 @@ def predict(p, c, bandwidth, latency, split_rows=False):
     rows, inputs = rows_per_layer()
     minibatches = -(-TRAIN // BATCH)
     remote = 1 - 1 / r
-    sampling = sum(u * (28 + 8 * s) for u, s in zip(rows, FANOUTS)) * remote
+    sampling = sum(u * (24 + 8 * s) for u, s in zip(rows, FANOUTS)) * remote
     gather = 0 if split_rows else (c - 1) * sum(8 * u * (1 + s) for u, s in zip(rows, FANOUTS))
     features = inputs * FEATURE_BYTES * remote  # each row fetched from its block's owner
     # Per step every rank all-reduces the gradients (ring: 2 (p - 1) / p of them each) of a

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <memory>
 
+#include "backend/resident_arrays.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/device_ops.h"
+#include "kernels/device_primitives.h"
 #include "kernels/device_rates.h"
 #include "ops/column_importance.h"
 #include "ops/op_checks.h"
@@ -43,7 +45,7 @@ struct DeviceVector final : Resident {
   DeviceArray<T> array;
 };
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public Backend, public ResidentArrays {
  public:
   explicit CudaBackend(const CudaOptions& options)
       : options_(options),
@@ -289,6 +291,87 @@ class CudaBackend final : public Backend {
     gpu::DeviceCsr drawn = gpu::labor_sample_rows(engine_, da, drows, s, device_keys(keys, doffsets));
     if (positions) *positions = wrap_array(gpu::entry_positions(engine_, da, drows, drawn.view(), nullptr));
     return wrap(std::move(drawn));
+  }
+
+  RequestedRows request_rows(const Ids& rows, int64_t n, const SampleKeys& keys,
+                             const std::vector<vid_t>& bounds) override {
+    const DeviceScope scope(engine_);
+    const char* op = "request_rows";
+    MATSAMP_CHECK(rows.size() == keys.row_offsets.back(), op, ": ", rows.size(), " rows but the keys name ",
+                  keys.row_offsets.back());
+    MATSAMP_CHECK(!bounds.empty() && std::is_sorted(bounds.begin(), bounds.end()), op,
+                  ": the owners' bounds must ascend");
+    for (size_t g = 0; g + 1 < keys.row_offsets.size(); ++g)
+      MATSAMP_CHECK((keys.row_offsets[g + 1] - keys.row_offsets[g]) >> 32 == 0, op, ": a minibatch of ",
+                    keys.row_offsets[g + 1] - keys.row_offsets[g], " rows does not fit a request");
+    check_ids(rows, n, "sample_rows", "row id", std::to_string(n) + " rows");
+    const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
+    gpu::DeviceRequests r =
+        gpu::request_rows(engine_, device(rows, op).data(), rows.size(), device_keys(keys, doffsets), bounds);
+    const int64_t count = r.back.size();
+    return {wrap_array(std::move(r.words)), wrap_array(std::move(r.back)).set_bound(count), std::move(r.counts)};
+  }
+
+  AnsweredRows sample_requested_rows(const Matrix& block, const Ids& words, const std::vector<int64_t>& segments,
+                                     vid_t first_row, int64_t s, const RandomKey& base, RowDraw draw) override {
+    const DeviceScope scope(engine_);
+    const char* op = "sample_requested_rows";
+    MATSAMP_CHECK(words.size() % 2 == 0, op, ": ", words.size(), " words are not whole requests");
+    const int64_t count = words.size() / 2;
+    const int64_t* dwords = device(words, op).data();
+    const DeviceArray<vid_t> rows = gpu::requested_local_rows(engine_, dwords, count, first_row, block.rows());
+    gpu::DeviceKeys keys{base.seed, base.epoch, base.layer, 0, {nullptr, 0, count}, dwords};
+    const gpu::CsrView da = device(block, op).view();
+    gpu::DeviceCsr drawn = draw == RowDraw::labor
+                               ? gpu::labor_sample_rows(engine_, da, rows.data(), s, keys)
+                               : gpu::sample_rows(engine_, da, rows.data(), s, keys, block.uniform_rows());
+    std::vector<int64_t> ends(segments.size() + 1, 0);
+    for (size_t q = 0; q < segments.size(); ++q) ends[q + 1] = ends[q] + segments[q];
+    MATSAMP_CHECK(ends.back() == count, op, ": segments name ", ends.back(), " of ", count, " requests");
+    const std::vector<int64_t> at = gpu::row_pointers_at(engine_, drawn.rowptr.data(), ends);
+    AnsweredRows out{{}, std::vector<int64_t>(segments.size())};
+    for (size_t q = 0; q < segments.size(); ++q) out.entries[q] = at[q + 1] - at[q];
+    out.rows = wrap(std::move(drawn));
+    return out;
+  }
+
+  // ---- Device memory, for a transport (NCCL) that moves it in place
+  ResidentArrays* resident_arrays() override { return this; }
+  Memory memory() const override { return Memory::device; }
+  Ids allocate_ids(int64_t n) override {
+    const DeviceScope scope(engine_);
+    return wrap_array(DeviceArray<vid_t>(engine_, n));
+  }
+  Matrix allocate_rows(int64_t rows, int64_t cols, int64_t nnz) override {
+    const DeviceScope scope(engine_);
+    DeviceCsr m(engine_, rows, cols, nnz);
+    engine_.fill_zero(m.rowptr.data(), sizeof(int64_t));
+    return wrap(std::move(m));
+  }
+  Matrix rows_from_lengths(Matrix m) override {
+    const DeviceScope scope(engine_);
+    DeviceCsr d = copy_or_take(std::move(m), "rows_from_lengths");
+    gpu::inclusive_sum(engine_, d.rowptr.data(), d.rows + 1);
+    const int64_t total = gpu::read_one(engine_, d.rowptr.data() + d.rows);
+    MATSAMP_CHECK(total == d.nnz(), "rows_from_lengths: the lengths sum to ", total, " but ", d.nnz(), " entries came");
+    return wrap(std::move(d));
+  }
+  Ids row_lengths(const Matrix& m) override {
+    const DeviceScope scope(engine_);
+    const DeviceCsr& d = device(m, "row_lengths");
+    return wrap_array(gpu::row_lengths(engine_, d.rowptr.data(), d.rows));
+  }
+  WritableCsrArrays arrays(const Matrix& m) override {
+    const DeviceCsr& d = device(m, "arrays");
+    MATSAMP_CHECK(d.values.size() == d.nnz(), "arrays: a matrix without values (", m.shape(), ")");
+    synchronize();  // the transport runs on a stream of its own
+    return {const_cast<int64_t*>(d.rowptr.data()), const_cast<col_t*>(d.colidx.data()),
+            const_cast<float*>(d.values.data())};
+  }
+  vid_t* arrays(const Ids& ids) override {
+    vid_t* data = const_cast<vid_t*>(device(ids, "arrays").data());
+    synchronize();
+    return data;
   }
 
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,

@@ -25,6 +25,9 @@ struct DeviceKeys {
   uint32_t layer = 0;
   int64_t first_minibatch = 0;
   DeviceOffsets rows;  // rows.total rows are sampled
+  // Rows asked by other processes: row r's minibatch and row are its request's
+  // words (ops.h: request_rows) instead of its place in rows' blocks.
+  const int64_t* words = nullptr;
 };
 
 // C = A·B summing every entry in the order of A's row, like the CPU's Gustavson
@@ -113,6 +116,23 @@ DeviceCsr sample_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t
 // entries no later than bounds[its block], in A's order (A's values, 1 for a pattern).
 DeviceCsr select_rows_before(DeviceEngine& engine, const CsrView& a, const vid_t* rows, DeviceOffsets blocks,
                              const vid_t* order, const vid_t* sorted_times, const int64_t* bounds);
+
+// request_rows of ops.h (rows checked by the caller): words and back on the
+// device, the counts per range of bounds read back.
+struct DeviceRequests {
+  DeviceArray<int64_t> words;
+  DeviceArray<vid_t> back;
+  std::vector<int64_t> counts;
+};
+DeviceRequests request_rows(DeviceEngine& engine, const vid_t* rows, int64_t m, const DeviceKeys& keys,
+                            const std::vector<vid_t>& bounds);
+// The rows of a block [first_row, first_row + block_rows) that requests name
+// (an error for one outside it).
+DeviceArray<vid_t> requested_local_rows(DeviceEngine& engine, const int64_t* words, int64_t count, vid_t first_row,
+                                        int64_t block_rows);
+// rowptr at the given rows, read back; each row's length.
+std::vector<int64_t> row_pointers_at(DeviceEngine& engine, const int64_t* rowptr, const std::vector<int64_t>& rows);
+DeviceArray<vid_t> row_lengths(DeviceEngine& engine, const int64_t* rowptr, int64_t rows);
 
 // labor_sample_rows of ops.h (rows[i] of A for keyed row i), decided on the device.
 DeviceCsr labor_sample_rows(DeviceEngine& engine, const CsrView& a, const vid_t* rows, int64_t s,

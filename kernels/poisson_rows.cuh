@@ -7,6 +7,7 @@
 #pragma once
 #include "core/philox.h"
 #include "kernels/cuda_check.cuh"
+#include "kernels/device_keys.cuh"
 #include "kernels/device_ops.h"
 #include "kernels/device_primitives.h"
 
@@ -14,9 +15,7 @@ namespace matsamp::gpu {
 
 // The number of column t in keyed row i's minibatch, shared by all its rows.
 __device__ inline double minibatch_column_uniform(const DeviceKeys& keys, int64_t i, col_t t) {
-  const int64_t g = block_of(keys.rows.offsets, keys.rows.blocks, i);
-  const RandomKey column{keys.seed, keys.epoch, keys.layer, static_cast<uint64_t>(keys.first_minibatch + g),
-                         static_cast<uint64_t>(t)};
+  const RandomKey column{keys.seed, keys.epoch, keys.layer, key_of(keys, i).minibatch, static_cast<uint64_t>(t)};
   return uniform01(random_bits(column, kLaborDraw));
 }
 

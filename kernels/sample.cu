@@ -6,6 +6,7 @@
 // warp per row, drawing 32 at a time with the same picks, for long ones
 // (LADIES' and FastGCN's few rows of s in the hundreds).
 #include "kernels/cuda_check.cuh"
+#include "kernels/device_keys.cuh"
 #include "kernels/device_ops.h"
 #include "kernels/device_primitives.h"
 #include "kernels/warp.cuh"
@@ -37,12 +38,6 @@ __device__ int64_t build_row_prefix(Value value, int64_t len, uint64_t* pre) {
     running += __shfl_sync(kFullWarp, through, 31);
   }
   return positive;
-}
-
-__device__ inline RandomKey key_of(const DeviceKeys& keys, int64_t r) {
-  const int64_t g = block_of(keys.rows.offsets, keys.rows.blocks, r);
-  return {keys.seed, keys.epoch, keys.layer, static_cast<uint64_t>(keys.first_minibatch + g),
-          static_cast<uint64_t>(r - keys.rows.offsets[g])};
 }
 
 // Rows of P for its_sample: row r, or row 0 for all when shared.

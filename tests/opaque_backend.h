@@ -2,6 +2,9 @@
 // results reach the host through its transfers alone, which the Backend base
 // counts. It computes with a CPU backend inside, so its results are the CPU's;
 // a sampler run on it shows every copy it makes between host and "device".
+// With expose_arrays() its arrays act as device memory a transport may move in
+// place (what NCCL does with the CUDA backend's), so that a distributed run on it
+// shows which copies remain once the transport takes the backend's buffers.
 #pragma once
 #include <memory>
 #include <string>
@@ -11,6 +14,7 @@
 #include "backend/backend.h"
 #include "backend/cpu_backend.h"
 #include "backend/resident.h"
+#include "backend/resident_arrays.h"
 
 namespace matsamp::testing {
 
@@ -20,11 +24,27 @@ struct Sealed final : Resident {
   Handle inner;
 };
 
-class OpaqueBackend final : public Backend {
+class OpaqueBackend final : public Backend, public ResidentArrays {
  public:
   std::string name() const override { return "opaque"; }
   // The transfers so far that were copies to the host.
   int64_t downloads() const { return downloads_; }
+  void expose_arrays() { exposed_ = true; }
+
+  ResidentArrays* resident_arrays() override { return exposed_ ? this : nullptr; }
+  Memory memory() const override { return Memory::device; }
+  Ids allocate_ids(int64_t n) override { return seal(inner_arrays().allocate_ids(n)); }
+  Matrix allocate_rows(int64_t rows, int64_t cols, int64_t nnz) override {
+    return seal(inner_arrays().allocate_rows(rows, cols, nnz));
+  }
+  Matrix rows_from_lengths(Matrix m) override {
+    Matrix inner = open(m);
+    m = Matrix();  // the inner handle is then its storage's only one
+    return seal(inner_arrays().rows_from_lengths(std::move(inner)));
+  }
+  Ids row_lengths(const Matrix& m) override { return seal(inner_arrays().row_lengths(open(m))); }
+  WritableCsrArrays arrays(const Matrix& m) override { return inner_arrays().arrays(open(m)); }
+  vid_t* arrays(const Ids& ids) override { return inner_arrays().arrays(open(ids)); }
 
   Matrix spgemm(const Matrix& a, const Matrix& b) override { return seal(inner_->spgemm(open(a), open(b))); }
   Matrix select_rows(const Matrix& a, const Ids& rows) override {
@@ -135,6 +155,16 @@ class OpaqueBackend final : public Backend {
                        double enlargement) override {
     return seal(inner_->frontier_walk(open(adj), open(roots), steps, keys, enlargement));
   }
+  RequestedRows request_rows(const Ids& rows, int64_t n, const SampleKeys& keys,
+                             const std::vector<vid_t>& bounds) override {
+    RequestedRows r = inner_->request_rows(open(rows), n, keys, bounds);
+    return {seal(std::move(r.words)), seal(std::move(r.back)), std::move(r.counts)};
+  }
+  AnsweredRows sample_requested_rows(const Matrix& block, const Ids& words, const std::vector<int64_t>& segments,
+                                     vid_t first_row, int64_t s, const RandomKey& base, RowDraw draw) override {
+    AnsweredRows a = inner_->sample_requested_rows(open(block), open(words), segments, first_row, s, base, draw);
+    return {seal(std::move(a.rows)), std::move(a.entries)};
+  }
 
  protected:
   Matrix register_graph_impl(const CsrMatrix& a) override { return seal(inner_->register_graph(a)); }
@@ -184,8 +214,14 @@ class OpaqueBackend final : public Backend {
     return a.defined() ? open(a) : Array<T>{};
   }
 
+  ResidentArrays& inner_arrays() {
+    MATSAMP_CHECK(exposed_, "opaque backend: its arrays are sealed (expose_arrays)");
+    return *inner_->resident_arrays();
+  }
+
   std::unique_ptr<Backend> inner_ = make_cpu_backend();
   int64_t downloads_ = 0;
+  bool exposed_ = false;
 };
 
 }  // namespace matsamp::testing

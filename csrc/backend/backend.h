@@ -51,6 +51,22 @@ struct TransferCounts {
   TransferCounts operator-(const TransferCounts& other) const;
 };
 
+// request_rows' result in a backend (ops.h: RowRequests); the counts are sizes, on the host.
+struct RequestedRows {
+  Ids words;
+  Ids back;
+  std::vector<int64_t> counts;
+};
+
+// sample_requested_rows' result: the rows drawn, and how many entries each
+// segment of them (one per asking process) holds.
+struct AnsweredRows {
+  Matrix rows;
+  std::vector<int64_t> entries;
+};
+
+class ResidentArrays;  // backend/resident_arrays.h
+
 struct DeviceCsrArrays {
   const int64_t* rowptr = nullptr;  // rows + 1
   const col_t* colidx = nullptr;    // nnz
@@ -107,6 +123,9 @@ class Backend {
   // What such a backend's collectives go through (null: its ops are local). Sampling
   // runs on a thread of its own only where training makes no other call through it.
   virtual const Communicator* collective_communicator() const { return nullptr; }
+  // The backend's arrays for a transport that moves them in place (null where they
+  // cannot be reached from outside: they then travel through the transfers).
+  virtual ResidentArrays* resident_arrays() { return nullptr; }
 
   // ---- Ops (contracts in ops/ops.h)
   virtual Matrix spgemm(const Matrix& a, const Matrix& b) = 0;
@@ -199,6 +218,15 @@ class Backend {
   // (ops/frontier.h: popped_sets).
   virtual Matrix frontier_walk(const Matrix& adj, const BlockedIds& roots, int64_t steps, const FrontierKeys& keys,
                                double enlargement) = 0;
+  // Rows of a partitioned graph asked of their owners (ops.h: request_rows,
+  // sample_requested_rows): the requests for `rows` (ids below n) in the ranges
+  // of bounds, and an owner's draw of the rows asked of its block, in segments of
+  // the given request counts (one per asking process).
+  virtual RequestedRows request_rows(const Ids& rows, int64_t n, const SampleKeys& keys,
+                                     const std::vector<vid_t>& bounds) = 0;
+  virtual AnsweredRows sample_requested_rows(const Matrix& block, const Ids& words,
+                                             const std::vector<int64_t>& segments, vid_t first_row, int64_t s,
+                                             const RandomKey& base, RowDraw draw) = 0;
 
  protected:
   virtual Matrix register_graph_impl(const CsrMatrix& a) = 0;

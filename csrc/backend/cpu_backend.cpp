@@ -4,13 +4,16 @@
 #include "backend/cpu_backend.h"
 
 #include <algorithm>
+#include <numeric>
 #include <utility>
+
+#include "backend/resident_arrays.h"
 
 namespace matsamp {
 
 namespace {
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public Backend, public ResidentArrays {
  public:
   std::string name() const override { return "cpu"; }
 
@@ -162,6 +165,61 @@ class CpuBackend final : public Backend {
     const CsrMatrix& a = host(adj, "frontier_walk");
     return wrap(popped_sets(
         frontier_sample(a, host(roots.ids, "frontier_walk"), roots.offsets, steps, keys, enlargement), a.cols));
+  }
+  RequestedRows request_rows(const Ids& rows, int64_t n, const SampleKeys& keys,
+                             const std::vector<vid_t>& bounds) override {
+    RowRequests r = matsamp::request_rows(host(rows, "request_rows"), n, keys, bounds);
+    return {wrap_array(std::move(r.words)), wrap_array(std::move(r.back)), std::move(r.counts)};
+  }
+  AnsweredRows sample_requested_rows(const Matrix& block, const Ids& words, const std::vector<int64_t>& segments,
+                                     vid_t first_row, int64_t s, const RandomKey& base, RowDraw draw) override {
+    const char* op = "sample_requested_rows";
+    CsrMatrix rows = matsamp::sample_requested_rows(host(block, op), host(words, op), first_row, s, base, draw,
+                                                    block.uniform_rows());
+    AnsweredRows out{{}, std::vector<int64_t>(segments.size(), 0)};
+    int64_t at = 0;
+    for (size_t q = 0; q < segments.size(); ++q) {
+      MATSAMP_CHECK(segments[q] >= 0 && at + segments[q] <= rows.rows, op, ": segments of ", segments.size(),
+                    " askers do not fit ", rows.rows, " requests");
+      out.entries[q] = rows.rowptr[at + segments[q]] - rows.rowptr[at];
+      at += segments[q];
+    }
+    MATSAMP_CHECK(at == rows.rows, op, ": segments name ", at, " of ", rows.rows, " requests");
+    out.rows = wrap(std::move(rows));
+    return out;
+  }
+
+  // ---- The host arrays, for a transport
+  ResidentArrays* resident_arrays() override { return this; }
+  Memory memory() const override { return Memory::host; }
+  Ids allocate_ids(int64_t n) override { return wrap_array(std::vector<vid_t>(n)); }
+  Matrix allocate_rows(int64_t rows, int64_t cols, int64_t nnz) override {
+    CsrMatrix m(rows, cols);
+    m.colidx.resize(nnz);
+    m.values.resize(nnz);
+    return wrap(std::move(m));
+  }
+  Matrix rows_from_lengths(Matrix m) override {
+    CsrMatrix h = take(std::move(m), "rows_from_lengths");
+    std::partial_sum(h.rowptr.begin(), h.rowptr.end(), h.rowptr.begin());
+    MATSAMP_CHECK(h.rowptr.back() == h.nnz(), "rows_from_lengths: the lengths sum to ", h.rowptr.back(), " but ",
+                  h.nnz(), " entries came");
+    return wrap(std::move(h));
+  }
+  Ids row_lengths(const Matrix& m) override {
+    const CsrMatrix& h = host(m, "row_lengths");
+    std::vector<vid_t> lengths(h.rows);
+    for (int64_t r = 0; r < h.rows; ++r) lengths[r] = h.rowptr[r + 1] - h.rowptr[r];
+    return wrap_array(std::move(lengths));
+  }
+  WritableCsrArrays arrays(const Matrix& m) override {
+    // Writable for handles of allocate_rows only (they own their arrays): the contract.
+    auto& h = const_cast<CsrMatrix&>(host(m, "arrays"));
+    return {h.rowptr.data(), h.colidx.data(), h.values.data()};
+  }
+  vid_t* arrays(const Ids& ids) override {
+    check_mine(ids, "arrays");
+    return static_cast<HostArray<vid_t>*>(ids.storage())->data.data();
   }
 
  protected:

@@ -250,14 +250,14 @@ FirstProductModel model_first_product(const FirstProductShape& shape, double see
   m.average_row_nonzeros = d;
   m.average_sampled_row = ms;
   // Sparsity-aware: each seed's row is asked for once per process row unless its own block holds it:
-  // a 4-byte id out (with the 16-byte key when its owner samples it), an 8-byte length and 8 bytes
-  // (column + value) per entry back, the whole row or the min(s, length) picks.
+  // a 4-byte id out (16 bytes of key and id instead when its owner samples it), an 8-byte length and
+  // 8 bytes (column + value) per entry back, the whole row or the min(s, length) picks.
   const double remote_rows = rows_of_grid * u * (1 - 1 / rows_of_grid);
   // (Split row work asks for the same rows: each rank's u/c seeds from every other block of its column.
   // Oblivious, every column then needs every block, not only its chunk's: c times the bytes.)
   const double block_copies = shape.split_rows ? c : 1;
   m.fetch_bytes = shape.oblivious ? block_copies * (rows_of_grid - 1) * (8 * operand_nnz + 8 * n + 32 * rows_of_grid)
-                  : shape.sampled_rows ? remote_rows * (28 + 8 * ms)
+                  : shape.sampled_rows ? remote_rows * (24 + 8 * ms)
                                        : remote_rows * (12 + 8 * d);
   if (shape.split_rows) {
     m.reduce_bytes = 0;  // each rank's result is its own

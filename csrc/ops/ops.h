@@ -213,6 +213,33 @@ double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column);
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
                             const std::vector<RandomKey>& keys);
 
+// Rows of a partitioned graph asked of the processes that own them (the
+// distributed product's sampling at owners). A request travels as two words: its
+// key's minibatch, then its key's row (high 32 bits) and its vertex (low 32 bits).
+struct RowRequests {
+  std::vector<int64_t> words;   // two per request; requests ordered by vertex, ties in row order
+  std::vector<vid_t> back;      // for each row in range, in row order: its request's index
+  std::vector<int64_t> counts;  // requests in each range [bounds[q], bounds[q + 1])
+};
+// The requests for the rows of `rows` (ids below n) in [bounds.front(), bounds.back())
+// under `keys` (row r's key is row_key(keys, r)); bounds ascending.
+RowRequests request_rows(const std::vector<vid_t>& rows, int64_t n, const SampleKeys& keys,
+                         const std::vector<vid_t>& bounds);
+inline int64_t request_word_minibatch(uint64_t minibatch) { return static_cast<int64_t>(minibatch); }
+inline int64_t request_word_row(uint64_t row, vid_t vertex) {
+  return static_cast<int64_t>((row << 32) | static_cast<uint32_t>(vertex));
+}
+inline vid_t requested_vertex(int64_t word) { return static_cast<vid_t>(static_cast<uint64_t>(word) & 0xFFFFFFFFu); }
+inline uint64_t requested_row(int64_t word) { return static_cast<uint64_t>(word) >> 32; }
+
+// How an owner draws the rows asked of it: sample_rows' or labor_sample_rows' draw.
+enum class RowDraw { its, labor };
+// The requested rows of a block whose first row is first_row, drawn under base's
+// seed, epoch and layer with each request's minibatch and row: row i of the result
+// is request i's, bit-identical to that row drawn where it was asked.
+CsrMatrix sample_requested_rows(const CsrMatrix& block, const std::vector<int64_t>& words, vid_t first_row, int64_t s,
+                                const RandomKey& base, RowDraw draw, bool uniform_rows);
+
 // Guided sampling (DGS): labor_sample_rows with column t's chance in row i scaled
 // by its importance w_t: entry (i, t) of P = normalize_rows(select_rows(a, rows))
 // is kept with probability π_it = min(1, s·q_it), q_it = a_it·w_t / Σ_t' a_it'·w_t'
