@@ -7,6 +7,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "backend/resident_arrays.h"
 #include "compact_cases.h"
 #include "cuda_test_support.h"
 #include "error_checks.h"
@@ -779,6 +780,40 @@ TEST_F(CudaMasks, KeyedRowsAndMaskedEntriesEqualTheCpu) {
   EXPECT_TRUE(cuda_ops->sequence_runs({}, {0}).empty());
   testing::expect_error([&] { cuda_ops->gather_ids(ids, {5006}); },
                         "gather_ids: position 5006 out of range for 5006 ids");
+}
+
+// ---- rows asked of their owners (distributed product) -----------------------------
+
+class CudaRowRequests : public CudaVersusCpu {};
+
+// request_rows and an owner's sample_requested_rows on the device give the CPU's
+// requests and draws bit for bit (uniform and weighted rows, LABOR), and its arrays
+// give each row's length as a transport sends it.
+TEST_F(CudaRowRequests, RequestsAndOwnersDrawsEqualTheCpu) {
+  const Graph g = cora();
+  const SampleKeys keys{7, 2, 1, 40, {0, 700, 701, 2000}};
+  const std::vector<vid_t> rows = strided(g.num_vertices(), 2000, 7);
+  const std::vector<vid_t> bounds{0, 900, 900, 1800, static_cast<vid_t>(g.num_vertices())};
+  const vid_t first = 900, end = 1800;
+  const CsrMatrix block = select_rows(g.adj, strided(end, end - first, 1, first));
+  const CsrMatrix weighted = testing::random_csr(end - first, g.num_vertices(), 0.01, 9);
+  for (Backend* b : {cpu.get(), cuda.get()}) ASSERT_NE(b->resident_arrays(), nullptr);
+  const auto on = [&](Backend& b, const CsrMatrix& owner_block, RowDraw draw) {
+    const RequestedRows r = b.request_rows(b.upload_ids(rows), g.num_vertices(), keys, bounds);
+    const std::vector<int64_t> asked{r.counts[2]};
+    const std::vector<vid_t> words = b.ids_to_host(r.words);
+    const int64_t at = 2 * (r.counts[0] + r.counts[1]);
+    const Ids mine = b.upload_ids(std::vector<vid_t>(words.begin() + at, words.begin() + at + 2 * r.counts[2]));
+    const AnsweredRows answer =
+        b.sample_requested_rows(b.register_graph(owner_block), mine, asked, first, 5, {7, 2, 1}, draw);
+    return std::make_tuple(words, b.ids_to_host(r.back), r.counts, b.to_host(answer.rows), answer.entries);
+  };
+  for (const CsrMatrix* owner : {&block, &weighted})
+    for (const RowDraw draw : {RowDraw::its, RowDraw::labor})
+      EXPECT_TRUE(on(*cuda, *owner, draw) == on(*cpu, *owner, draw));
+  const CsrMatrix some = testing::random_csr(40, 10, 0.5, 1);
+  EXPECT_EQ(cuda->ids_to_host(cuda->resident_arrays()->row_lengths(cuda->upload(some))),
+            cpu->ids_to_host(cpu->resident_arrays()->row_lengths(cpu->upload(some))));
 }
 
 // ---- random walks' steps ---------------------------------------------------------

@@ -245,6 +245,104 @@ TEST(PartitionedOnOneRank, SamplesInTheLocalBackend) {
   EXPECT_EQ(partitioned_samplers, 7) << "graphsage, labor, dgs, ladies, fastgcn, saint and saint_node";
 }
 
+// A transport over MPI that takes the backend's "device" buffers in place, as NCCL
+// takes the CUDA backend's: the opaque backend's exposed arrays are host memory, so
+// MPI can move them; the counts are the transport's convention, as MPI's.
+class DeviceBufferTransport final : public Communicator {
+ public:
+  explicit DeviceBufferTransport(std::unique_ptr<Communicator> inner) : inner_(std::move(inner)) {}
+  int rank() const override { return inner_->rank(); }
+  int size() const override { return inner_->size(); }
+  std::string transport() const override { return "device-buffers"; }
+  bool takes_device_buffers() const override { return true; }
+  void all_reduce_sum(void* data, int64_t count, DataType type) override {
+    inner_->all_reduce_sum(data, count, type);
+    count_all_reduce(count, type);
+  }
+  void all_to_allv(const void* send, const std::vector<int64_t>& send_counts, void* recv,
+                   const std::vector<int64_t>& recv_counts, DataType type) override {
+    inner_->all_to_allv(send, send_counts, recv, recv_counts, type);
+    count_all_to_allv(send_counts, type);
+  }
+  void all_gatherv(const void* send, int64_t count, void* recv, const std::vector<int64_t>& recv_counts,
+                   DataType type) override {
+    inner_->all_gatherv(send, count, recv, recv_counts, type);
+    count_all_gatherv(count, type);
+  }
+  void broadcast(void* data, int64_t count, DataType type, int root) override {
+    inner_->broadcast(data, count, type, root);
+    count_broadcast(count, type, root);
+  }
+  void send(const void* data, int64_t count, DataType type, int peer, int tag) override {
+    inner_->send(data, count, type, peer, tag);
+    count_send(count, type, 1);
+  }
+  void recv(void* data, int64_t count, DataType type, int peer, int tag) override {
+    inner_->recv(data, count, type, peer, tag);
+  }
+  void barrier() override { inner_->barrier(); }
+  std::unique_ptr<Communicator> split(int color, int key) override {
+    return std::make_unique<DeviceBufferTransport>(inner_->split(color, key));
+  }
+  std::unique_ptr<Communicator> concurrent_duplicate() override {
+    return std::make_unique<DeviceBufferTransport>(inner_->concurrent_duplicate());
+  }
+  [[noreturn]] void abort(const std::string& message) override { inner_->abort(message); }
+
+ private:
+  std::unique_ptr<Communicator> inner_;
+};
+
+// Node-wise draws of a partitioned graph at every p: each owner draws its rows on
+// its backend and the rows move between the ranks' backends. Where the transport
+// takes the backend's memory, no step copies through the host (the row's gather at
+// c > 1 with shared rows aside); a sealed backend, or device memory under MPI,
+// stages through its transfers. The minibatches are one process's every way.
+TEST(PartitionedAtOwners, DrawsMoveBetweenBackendsWithoutTheHost) {
+  const Graph g = read_graph(testing::data_file("cora.npz"));
+  std::vector<vid_t> seeds(300);
+  std::iota(seeds.begin(), seeds.end(), 100);
+  const Offsets offsets{0, 100, 128, 300};
+  SamplerParams params;
+  params.set("fanouts", std::vector<int64_t>{5, 3});
+  DeviceBufferTransport device_world(world().split(0, world().rank()));
+  enum class Memory { sealed, exposed_to_mpi, exposed_to_device_transport };
+  for (const Memory memory : {Memory::sealed, Memory::exposed_to_mpi, Memory::exposed_to_device_transport})
+    for (int c : testing::valid_replications())
+      for (const auto work : {GraphProduct::RowWork::shared, GraphProduct::RowWork::split})
+        for (const std::string name : {"graphsage", "labor"}) {
+          const bool device_transport = memory == Memory::exposed_to_device_transport;
+          SCOPED_TRACE(name + ", c = " + std::to_string(c) + (work == GraphProduct::RowWork::split ? ", split" : "") +
+                       (memory == Memory::sealed ? ", sealed"
+                        : device_transport       ? ", device transport"
+                                                 : ", mpi"));
+          ProcessGrid grid(device_transport ? static_cast<Communicator&>(device_world) : world(), c);
+          auto sealed = std::make_unique<testing::OpaqueBackend>();
+          testing::OpaqueBackend& opaque = *sealed;
+          if (memory != Memory::sealed) opaque.expose_arrays();
+          PartitionedSampling graph(grid, block_row_of(g.adj, grid), Exchange::sparsity_aware, std::move(sealed), work);
+          const auto sampler = make_sampler(name, graph, params);
+          Context context{graph.backend(), 31};
+          const SeedBatch uploaded = upload_seeds(graph.backend(), seeds, offsets);
+          const TransferCounts before = opaque.transfer_counts();
+          Bulk bulk = sampler->sample(context, uploaded, 4, 2);
+          const TransferCounts while_sampling = opaque.transfer_counts() - before;
+          const bool one_rank = world().size() == 1, reduces = c > 1 && work == GraphProduct::RowWork::shared;
+          if (one_rank || (device_transport && !reduces)) {
+            EXPECT_EQ(while_sampling.copies, 0) << "a step went through the host";
+            EXPECT_EQ(while_sampling.syncs, 0);
+          } else {
+            EXPECT_GT(while_sampling.copies, 0) << "arrays the transport cannot take moved without staging";
+          }
+          EXPECT_EQ(graph.product().calls().empty(), one_rank);
+          Fingerprint got, want;
+          got.add(to_host(graph.backend(), std::move(bulk)));
+          want.add(testing::TestSampler(name, g.adj, params, 31).sample(seeds, offsets, 4, 2));
+          EXPECT_EQ(got.value(), want.value());
+          graph.finish();
+        }
+}
+
 // Three minibatches: with four workers some sample nothing and only serve.
 TEST(DistributedDeterminism, AllSamplersOnKarateWithIdleWorkers) {
   check_against_reference(testing::data_file("karate.mtx"), 10, {"graphsage", {3, 3}});
