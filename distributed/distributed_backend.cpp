@@ -6,6 +6,7 @@
 
 #include "backend/cpu_backend.h"
 #include "csr_transfer.h"
+#include "on_host.h"
 #include "ops/op_checks.h"
 
 namespace matsamp {
@@ -19,19 +20,6 @@ struct DistributedMatrix final : Resident {
   int shared_row = -1;
   Matrix whole;
 };
-
-// The handle's arrays on the host: the CPU backend's own (no copy), or a copy in *scratch.
-template <class T>
-const std::vector<T>& on_host(Backend& local, const Array<T>& a, std::vector<T>* scratch) {
-  if (const std::vector<T>* own = host_view(a)) return *own;
-  if constexpr (std::is_same_v<T, vid_t>) *scratch = local.ids_to_host(a);
-  else *scratch = local.values_to_host(a);
-  return *scratch;
-}
-const CsrMatrix& on_host(Backend& local, const Matrix& m, CsrMatrix* scratch) {
-  if (const CsrMatrix* own = host_view(m)) return *own;
-  return *scratch = local.to_host(m);
-}
 
 std::vector<vid_t> identity_ids(size_t n) {
   std::vector<vid_t> ids(n);

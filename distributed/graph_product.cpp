@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "csr_transfer.h"
+#include "on_host.h"
 #include "ops/op_checks.h"
 #include "resident_exchange.h"
 #include "util/timer.h"
@@ -202,7 +203,8 @@ Matrix GraphProduct::sample_rows(const Ids& rows, int64_t s, const SampleKeys& k
   Backend& local = local_backend();
   ProductCall record;
   if (exchange_ == Exchange::oblivious) {
-    const std::vector<vid_t> ids = local.ids_to_host(rows);
+    std::vector<vid_t> scratch;
+    const std::vector<vid_t>& ids = on_host(local, rows, &scratch);
     CsrMatrix p = draw_fetched_chunk(ids, s, keys, operand_id, draw, uniform_rows, &record);
     if (row_reduces()) p = gather_chunks(p, ids, a.blocks, &record);
     record.result_nonzeros = p.nnz();
@@ -228,8 +230,10 @@ Matrix GraphProduct::sample_rows(const Ids& rows, int64_t s, const SampleKeys& k
     piece = local.select_rows(fetched, requested.back);  // back in row order
   }
   if (row_reduces()) {  // the process row's chunks put together on the host
-    const std::vector<vid_t> ids = local.ids_to_host(rows);
-    piece = local.upload(gather_chunks(local.to_host(std::move(piece)), ids, a.blocks, &record));
+    std::vector<vid_t> ids_copy;
+    CsrMatrix piece_copy;
+    const std::vector<vid_t>& ids = on_host(local, rows, &ids_copy);
+    piece = local.upload(gather_chunks(on_host(local, piece, &piece_copy), ids, a.blocks, &record));
   }
   record.result_nonzeros = piece.nnz();
   calls_.push_back(record);
