@@ -62,12 +62,21 @@ TEST(RequestRows, NamesEachRowInRangeWithItsKeyGroupedByOwner) {
 }
 
 TEST(RequestRows, BadInputIsAnError) {
-  testing::expect_error([] { request_rows({1, 200}, 100, {1, 0, 0, 0, {0, 2}}, {0, 100}); },
-                        "sample_rows: row id 200 out of range for 100 rows");
-  testing::expect_error([] { request_rows({1}, 100, {1, 0, 0, 0, {0, 2}}, {0, 100}); },
-                        "request_rows: 1 rows but the keys name 2");
-  testing::expect_error([] { request_rows({1}, 100, {1, 0, 0, 0, {0, 1}}, {50, 10}); },
-                        "request_rows: the owners' bounds must ascend");
+  testing::expect_error(
+      [] {
+        request_rows({1, 200}, 100, {1, 0, 0, 0, {0, 2}}, {0, 100});
+      },
+      "sample_rows: row id 200 out of range for 100 rows");
+  testing::expect_error(
+      [] {
+        request_rows({1}, 100, {1, 0, 0, 0, {0, 2}}, {0, 100});
+      },
+      "request_rows: 1 rows but the keys name 2");
+  testing::expect_error(
+      [] {
+        request_rows({1}, 100, {1, 0, 0, 0, {0, 1}}, {50, 10});
+      },
+      "request_rows: the owners' bounds must ascend");
 }
 
 // Rows [first, end) of a as a block of its own.
@@ -96,12 +105,14 @@ void check_owner_draws(const CsrMatrix& a, RowDraw draw, int64_t s) {
   for (int64_t row = 0; row < 90; ++row) {
     if (rows[row] < first || rows[row] >= end) continue;
     const int64_t i = r.back[j++];
-    const std::vector<col_t> want(asked.colidx.begin() + asked.rowptr[row], asked.colidx.begin() + asked.rowptr[row + 1]);
+    const std::vector<col_t> want(asked.colidx.begin() + asked.rowptr[row],
+                                  asked.colidx.begin() + asked.rowptr[row + 1]);
     const std::vector<col_t> got(drawn.colidx.begin() + drawn.rowptr[i], drawn.colidx.begin() + drawn.rowptr[i + 1]);
     EXPECT_EQ(got, want) << "row " << row;
     const std::vector<float> want_values(asked.values.begin() + asked.rowptr[row],
                                          asked.values.begin() + asked.rowptr[row + 1]);
-    const std::vector<float> got_values(drawn.values.begin() + drawn.rowptr[i], drawn.values.begin() + drawn.rowptr[i + 1]);
+    const std::vector<float> got_values(drawn.values.begin() + drawn.rowptr[i],
+                                        drawn.values.begin() + drawn.rowptr[i + 1]);
     EXPECT_EQ(got_values, want_values) << "row " << row;
   }
   EXPECT_GT(drawn.nnz(), 0);
