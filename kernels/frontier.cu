@@ -236,14 +236,7 @@ __global__ void key_pops(const vid_t* popped, const int64_t* counts, int64_t k, 
 // Row g starts at its first distinct (g, vertex) key (row k: the slots past the ends).
 __global__ void pop_row_pointers(const uint64_t* keys, int64_t n, int64_t k, int vertex_bits, int64_t* rowptr) {
   for (int64_t g = thread_index(); g <= k; g += thread_count()) {
-    const uint64_t first = static_cast<uint64_t>(g) << vertex_bits;
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (keys[mid] < first) lo = mid + 1;
-      else hi = mid;
-    }
-    rowptr[g] = lo;
+    rowptr[g] = lower_bound_in(keys, n, static_cast<uint64_t>(g) << vertex_bits);
   }
 }
 

@@ -39,14 +39,7 @@ __global__ void write_requests(const uint64_t* keys, int64_t count, vid_t lo, in
 __global__ void keys_below(const uint64_t* keys, int64_t count, const vid_t* bounds, int64_t n, vid_t lo,
                            int position_bits, int64_t* below) {
   for (int64_t q = thread_index(); q < n; q += thread_count()) {
-    const uint64_t target = static_cast<uint64_t>(bounds[q] - lo) << position_bits;
-    int64_t first = 0, last = count;
-    while (first < last) {
-      const int64_t mid = first + (last - first) / 2;
-      if (keys[mid] < target) first = mid + 1;
-      else last = mid;
-    }
-    below[q] = first;
+    below[q] = lower_bound_in(keys, count, static_cast<uint64_t>(bounds[q] - lo) << position_bits);
   }
 }
 

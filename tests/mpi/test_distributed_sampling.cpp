@@ -197,6 +197,14 @@ TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
   graph.finish();
 }
 
+// One bulk of three minibatches (100, 28 and 172 seeds) of Cora's vertices 100-399.
+std::vector<vid_t> cora_bulk_seeds() {
+  std::vector<vid_t> seeds(300);
+  std::iota(seeds.begin(), seeds.end(), 100);
+  return seeds;
+}
+Offsets cora_bulk_offsets() { return {0, 100, 128, 300}; }
+
 // A grid of one rank holds every row: its partitioned graph samples on the local
 // backend as one process does. On a sealed backend that counts its copies, every
 // sampler that runs partitioned gives the single-process minibatches, goes through
@@ -205,9 +213,8 @@ TEST(DistributedDeterminism, SaintEdgeNeedsTheGraphReplicated) {
 // runs it on a grid of its own, so it holds at every p.
 TEST(PartitionedOnOneRank, SamplesInTheLocalBackend) {
   const Graph g = read_graph(testing::data_file("cora.npz"));
-  std::vector<vid_t> seeds(300);
-  std::iota(seeds.begin(), seeds.end(), 100);
-  const Offsets offsets{0, 100, 128, 300};
+  const std::vector<vid_t> seeds = cora_bulk_seeds();
+  const Offsets offsets = cora_bulk_offsets();
   SamplerParams params;
   params.set("fanouts", std::vector<int64_t>{5, 3}).set("samples", std::vector<int64_t>{64, 64});
   params.set("budget", 50).set("walk_length", 2).set("layers", 2);
@@ -300,9 +307,8 @@ class DeviceBufferTransport final : public Communicator {
 // stages through its transfers. The minibatches are one process's every way.
 TEST(PartitionedAtOwners, DrawsMoveBetweenBackendsWithoutTheHost) {
   const Graph g = read_graph(testing::data_file("cora.npz"));
-  std::vector<vid_t> seeds(300);
-  std::iota(seeds.begin(), seeds.end(), 100);
-  const Offsets offsets{0, 100, 128, 300};
+  const std::vector<vid_t> seeds = cora_bulk_seeds();
+  const Offsets offsets = cora_bulk_offsets();
   SamplerParams params;
   params.set("fanouts", std::vector<int64_t>{5, 3});
   DeviceBufferTransport device_world(world().split(0, world().rank()));
