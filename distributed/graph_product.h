@@ -7,8 +7,11 @@
 // then finish the sum in column order (see partial_product.h), so P is bit-identical
 // to the single-process spgemm.
 //
-// Sampling rows of A (GraphSAGE) needs no product: sample_rows has each row sampled
-// by its owner, which sends back its s picks instead of the whole row.
+// Sampling rows of A (GraphSAGE, LABOR) needs no product: sample_rows has each row
+// drawn by its owner, which sends back its s picks instead of the whole row. Those
+// rounds run on the ranks' local backends: the requests, the owner's draw of its
+// block (registered there) and the rows back stay in backend memory, moved in place
+// where the transport takes it (resident_exchange.h). The other rounds run on the host.
 //
 // Every rank of a process column takes part in every exchange round, whether or not
 // it has minibatches left: a rank that is done calls finish(), which keeps serving
