@@ -205,7 +205,7 @@ Matrix GraphProduct::sample_rows(const Ids& rows, int64_t s, const SampleKeys& k
   if (exchange_ == Exchange::oblivious) {
     std::vector<vid_t> scratch;
     const std::vector<vid_t>& ids = on_host(local, rows, &scratch);
-    CsrMatrix p = draw_fetched_chunk(ids, s, keys, operand_id, draw, uniform_rows, &record);
+    CsrMatrix p = draw_fetched_chunk(ids, s, keys, operand_id, draw, uniform_rows, op, &record);
     if (row_reduces()) p = gather_chunks(p, ids, a.blocks, &record);
     record.result_nonzeros = p.nnz();
     calls_.push_back(record);
@@ -241,12 +241,12 @@ Matrix GraphProduct::sample_rows(const Ids& rows, int64_t s, const SampleKeys& k
 }
 
 CsrMatrix GraphProduct::draw_fetched_chunk(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                                           int operand_id, RowDraw draw, bool uniform_rows, ProductCall* record) {
+                                           int operand_id, RowDraw draw, bool uniform_rows, const char* op,
+                                           ProductCall* record) {
   const DistributedCsr& a = operand(operand_id);
   const int64_t m = static_cast<int64_t>(rows.size());
   for (vid_t v : rows)
-    MATSAMP_CHECK(v >= 0 && v < a.rows(), "distributed sample_rows: row id ", v, " out of range for ", a.rows(),
-                  " rows");
+    MATSAMP_CHECK(v >= 0 && v < a.rows(), op, ": row id ", v, " out of range for ", a.rows(), " rows");
   const auto [lo, hi] = chunk(a.blocks);
   std::vector<vid_t> local;  // this chunk's rows in row order, as rows of the fetched chunk
   std::vector<RandomKey> row_keys;

@@ -169,7 +169,7 @@ class GraphProduct {
   bool exchange_round(const RowRequest* request, int operand, FetchedRows* fetched, ProductCall* record);
   // sample_rows with the oblivious exchange: the chunk's rows whole, drawn here.
   CsrMatrix draw_fetched_chunk(const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys, int operand,
-                               RowDraw draw, bool uniform_rows, ProductCall* record);
+                               RowDraw draw, bool uniform_rows, const char* op, ProductCall* record);
   // A round of draws at the owners; `request` null on a rank that only serves.
   void draw_at_owners(const std::vector<Header>& theirs, const DrawRequest* request, Matrix* fetched,
                       ProductCall* record);

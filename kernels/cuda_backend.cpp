@@ -304,7 +304,7 @@ class CudaBackend final : public Backend, public ResidentArrays {
     for (size_t g = 0; g + 1 < keys.row_offsets.size(); ++g)
       MATSAMP_CHECK((keys.row_offsets[g + 1] - keys.row_offsets[g]) >> 32 == 0, op, ": a minibatch of ",
                     keys.row_offsets[g + 1] - keys.row_offsets[g], " rows does not fit a request");
-    check_ids(rows, n, "sample_rows", "row id", std::to_string(n) + " rows");
+    check_ids(rows, n, op, "row id", std::to_string(n) + " rows");
     const DeviceArray<int64_t> doffsets = gpu::to_device(engine_, keys.row_offsets);
     gpu::DeviceRequests r =
         gpu::request_rows(engine_, device(rows, op).data(), rows.size(), device_keys(keys, doffsets), bounds);

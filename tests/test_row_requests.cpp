@@ -66,7 +66,7 @@ TEST(RequestRows, BadInputIsAnError) {
       [] {
         request_rows({1, 200}, 100, {1, 0, 0, 0, {0, 2}}, {0, 100});
       },
-      "sample_rows: row id 200 out of range for 100 rows");
+      "request_rows: row id 200 out of range for 100 rows");
   testing::expect_error(
       [] {
         request_rows({1}, 100, {1, 0, 0, 0, {0, 2}}, {0, 100});

@@ -12,7 +12,7 @@ RowRequests request_rows(const std::vector<vid_t>& rows, int64_t n, const Sample
   MATSAMP_CHECK(m == keys.row_offsets.back(), "request_rows: ", m, " rows but the keys name ", keys.row_offsets.back());
   MATSAMP_CHECK(!bounds.empty() && std::is_sorted(bounds.begin(), bounds.end()),
                 "request_rows: the owners' bounds must ascend");
-  check_ids_below(rows, n, "sample_rows", "row id", std::to_string(n) + " rows");
+  check_ids_below(rows, n, "request_rows", "row id", std::to_string(n) + " rows");
   const vid_t lo = bounds.front(), hi = bounds.back();
   std::vector<int64_t> in_range;  // rows in range, in row order
   for (int64_t r = 0; r < m; ++r)

@@ -164,6 +164,15 @@ TEST(DistributedBackend, RowOpsAndColumnExtractionEqualTheLocalOnes) {
           backend.sample_rows(distributed, backend.upload_ids({0, 120}), 4, {3, 1, 2, 0, {0, 2}});
         },
         "row id 120 out of range for 120");
+    backend.set_row_sampling(DistributedBackend::RowSampling::at_owner);
+    testing::expect_error(
+        [&] {
+          backend.labor_sample_rows(distributed, backend.upload_ids({0, 120}), 4, {3, 1, 2, 0, {0, 2}});
+        },
+        // one rank draws on its local backend; the oblivious exchange checks before fetching
+        world().size() == 1 || k.exchange == GraphProduct::Exchange::oblivious
+            ? "labor_sample_rows: row id 120 out of range for 120"
+            : "request_rows: row id 120 out of range for 120 rows");
     testing::expect_error(
         [&] {
           backend.sample_rows(distributed, backend.upload_ids({0, 1}), 4, {3, 1, 2, 0, {0, 3}});
