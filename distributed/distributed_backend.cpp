@@ -266,9 +266,9 @@ Compacted DistributedBackend::compact_columns(Matrix s, const Offsets& row_offse
 
 SharedCompacted DistributedBackend::compact_columns_shared(std::vector<Matrix> parts,
                                                            const std::vector<Offsets>& row_offsets,
-                                                           const BlockedIds& leading) {
+                                                           const BlockedIds& leading, std::vector<Ids>* carried) {
   for (const Matrix& m : parts) reject_distributed(m, "compact_columns");
-  return local_->compact_columns_shared(std::move(parts), row_offsets, leading);
+  return local_->compact_columns_shared(std::move(parts), row_offsets, leading, carried);
 }
 
 Matrix DistributedBackend::mask_entries(Matrix p, const Matrix& mask) {

@@ -95,7 +95,7 @@ class DistributedBackend final : public Backend {
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
                             Ids* carried = nullptr) override;
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
-                                         const BlockedIds& leading) override;
+                                         const BlockedIds& leading, std::vector<Ids>* carried = nullptr) override;
   Matrix mask_entries(Matrix p, const Matrix& mask) override;
   Counts tally_ids(Counts counts, int64_t n, const Ids& ids) override {
     return local_->tally_ids(std::move(counts), n, ids);

@@ -97,7 +97,10 @@ __global__ void relabel_entries(const int64_t* entry, const int64_t* vertex_of, 
 
 DeviceSharedCompact compact_columns_shared(DeviceEngine& engine, const std::vector<const DeviceCsr*>& parts,
                                            const std::vector<DeviceOffsets>& row_blocks, const vid_t* leading,
-                                           DeviceOffsets leading_blocks, DeviceArray<vid_t>* carried) {
+                                           DeviceOffsets leading_blocks,
+                                           const std::vector<DeviceArray<vid_t>*>& carried) {
+  MATSAMP_CHECK(carried.empty() || carried.size() == parts.size(), "compact_columns: carried values for ",
+                carried.size(), " matrices, not ", parts.size());
   const cudaStream_t stream = stream_of(engine);
   const int64_t k = leading_blocks.blocks, leads = leading_blocks.total;
   std::vector<int64_t> first_entry{0};  // part i's entries from first_entry[i] on, among all parts'
@@ -196,7 +199,8 @@ DeviceSharedCompact compact_columns_shared(DeviceEngine& engine, const std::vect
     adj.values = DeviceArray<float>(engine, s.nnz());
     if (s.values.size() == s.nnz()) engine.copy_on_device(adj.values.data(), s.values.data(), adj.values.bytes());
     else fill_values(engine, adj, 1.0f);
-    if (carried && parts.size() == 1) sort_rows(engine, adj.rows, adj.rowptr.data(), adj.colidx, adj.values, *carried);
+    if (!carried.empty() && carried[i])
+      sort_rows(engine, adj.rows, adj.rowptr.data(), adj.colidx, adj.values, *carried[i]);
     else sort_rows(engine, adj.rows, adj.rowptr.data(), adj.colidx, adj.values);
     result.adj.push_back(std::move(adj));
   }
@@ -206,7 +210,7 @@ DeviceSharedCompact compact_columns_shared(DeviceEngine& engine, const std::vect
 
 DeviceCompact compact_columns(DeviceEngine& engine, const DeviceCsr& s, DeviceOffsets row_blocks, const vid_t* leading,
                               DeviceOffsets leading_blocks, DeviceArray<vid_t>* carried) {
-  DeviceSharedCompact shared = compact_columns_shared(engine, {&s}, {row_blocks}, leading, leading_blocks, carried);
+  DeviceSharedCompact shared = compact_columns_shared(engine, {&s}, {row_blocks}, leading, leading_blocks, {carried});
   DeviceCompact result;
   result.adj = std::move(shared.adj[0]);
   result.vertices = std::move(shared.vertices);

@@ -387,50 +387,50 @@ class CudaBackend final : public Backend, public ResidentArrays {
 
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
                             Ids* carried = nullptr) override {
-    const DeviceScope scope(engine_);
-    const DeviceCsr& ds = device(s, "compact_columns");
-    check_compact_blocks(s.rows(), row_offsets, leading.ids.size(), leading.offsets);
-    const bool leads = leading.ids.defined();  // else no block has leading columns
-    if (leads) check_ids(leading.ids, s.cols(), "compact_columns", "leading vertex", s.shape());
-    const DeviceArray<int64_t> drow_offsets = gpu::to_device(engine_, row_offsets);
-    const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading.offsets);
-    const int64_t blocks = static_cast<int64_t>(row_offsets.size()) - 1;
-    MATSAMP_CHECK(!carried || carried->size() == s.nnz(), "compact_columns: ", carried ? carried->size() : 0,
-                  " carried values for ", s.nnz(), " entries");
-    DeviceArray<vid_t> moved;
-    if (carried) moved = take_or_zeros(std::move(*carried), s.nnz(), "compact_columns");
-    gpu::DeviceCompact c = gpu::compact_columns(engine_, ds, {drow_offsets.data(), blocks, s.rows()},
-                                                leads ? device(leading.ids, "compact_columns").data() : nullptr,
-                                                {dleading_offsets.data(), blocks, leading.ids.size()},
-                                                carried ? &moved : nullptr);
-    if (carried) *carried = wrap_array(std::move(moved));
-    const int64_t cols = s.cols();  // every vertex is a column of S
-    return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)).set_bound(cols), std::move(c.col_offsets)}};
+    std::vector<Matrix> parts;
+    parts.push_back(std::move(s));
+    std::vector<Ids> moving;
+    if (carried) moving.push_back(std::move(*carried));
+    SharedCompacted c = compact_columns_shared(std::move(parts), {row_offsets}, leading, carried ? &moving : nullptr);
+    if (carried) *carried = std::move(moving[0]);
+    return {std::move(c.adj[0]), std::move(c.vertices)};
   }
 
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
-                                         const BlockedIds& leading) override {
+                                         const BlockedIds& leading, std::vector<Ids>* carried = nullptr) override {
     const DeviceScope scope(engine_);
+    const char* op = "compact_columns";
     MATSAMP_CHECK(!parts.empty() && parts.size() == row_offsets.size(), "compact_columns: ", parts.size(),
                   " matrices and ", row_offsets.size(), " row offset lists (one each, at least one)");
+    MATSAMP_CHECK(!carried || carried->size() == parts.size(), "compact_columns: carried values for ",
+                  carried ? carried->size() : 0, " matrices, not ", parts.size());
     const bool leads = leading.ids.defined();  // else no block has leading columns
     std::vector<const DeviceCsr*> dparts;
     std::vector<DeviceArray<int64_t>> drow_offsets;
     std::vector<gpu::DeviceOffsets> row_blocks;
+    std::vector<DeviceArray<vid_t>> moved(parts.size());
+    std::vector<DeviceArray<vid_t>*> moving;
     const int64_t blocks = static_cast<int64_t>(leading.offsets.size()) - 1;
     for (size_t i = 0; i < parts.size(); ++i) {
       check_compact_blocks(parts[i].rows(), row_offsets[i], leading.ids.size(), leading.offsets);
-      if (leads) check_ids(leading.ids, parts[i].cols(), "compact_columns", "leading vertex", parts[i].shape());
+      if (leads) check_ids(leading.ids, parts[i].cols(), op, "leading vertex", parts[i].shape());
       MATSAMP_CHECK(parts[i].cols() == parts[0].cols(), "compact_columns: the matrices' columns differ (",
                     parts[0].cols(), " and ", parts[i].cols(), "): they share one vertex list");
-      dparts.push_back(&device(parts[i], "compact_columns"));
+      dparts.push_back(&device(parts[i], op));
       drow_offsets.push_back(gpu::to_device(engine_, row_offsets[i]));
       row_blocks.push_back({drow_offsets.back().data(), blocks, parts[i].rows()});
+      const bool carries = carried && (*carried)[i].defined();
+      MATSAMP_CHECK(!carries || (*carried)[i].size() == parts[i].nnz(), "compact_columns: ", (*carried)[i].size(),
+                    " carried values for ", parts[i].nnz(), " entries");
+      if (carries) moved[i] = take_or_zeros(std::move((*carried)[i]), parts[i].nnz(), op);
+      moving.push_back(carries ? &moved[i] : nullptr);
     }
     const DeviceArray<int64_t> dleading_offsets = gpu::to_device(engine_, leading.offsets);
-    gpu::DeviceSharedCompact c = gpu::compact_columns_shared(
-        engine_, dparts, row_blocks, leads ? device(leading.ids, "compact_columns").data() : nullptr,
-        {dleading_offsets.data(), blocks, leading.ids.size()});
+    gpu::DeviceSharedCompact c =
+        gpu::compact_columns_shared(engine_, dparts, row_blocks, leads ? device(leading.ids, op).data() : nullptr,
+                                    {dleading_offsets.data(), blocks, leading.ids.size()}, moving);
+    for (size_t i = 0; i < moving.size(); ++i)
+      if (moving[i]) (*carried)[i] = wrap_array(std::move(moved[i]));
     const int64_t cols = parts[0].cols();  // every vertex is a column of the parts
     SharedCompacted out{{}, {wrap_array(std::move(c.vertices)).set_bound(cols), std::move(c.col_offsets)}};
     for (DeviceCsr& m : c.adj) out.adj.push_back(wrap(std::move(m)));

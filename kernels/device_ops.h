@@ -171,10 +171,12 @@ struct DeviceSharedCompact {
 };
 // compact_columns_shared of ops.h: the parts (same columns; part i's k row
 // blocks in row_blocks[i]) share each block's vertex list.
-// carried: as compact_columns', for a single part (null: none).
+// carried: empty, or one array per part (null where none) moved with that
+// part's entries, as compact_columns'.
 DeviceSharedCompact compact_columns_shared(DeviceEngine& engine, const std::vector<const DeviceCsr*>& parts,
                                            const std::vector<DeviceOffsets>& row_blocks, const vid_t* leading,
-                                           DeviceOffsets leading_blocks, DeviceArray<vid_t>* carried = nullptr);
+                                           DeviceOffsets leading_blocks,
+                                           const std::vector<DeviceArray<vid_t>*>& carried = {});
 
 // The tallies of ops.h, added to counts in place: tally_ids (m ids below the
 // counts' size) and tally_induced_entries (one count per entry of the square a;

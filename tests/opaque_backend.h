@@ -129,11 +129,17 @@ class OpaqueBackend final : public Backend, public ResidentArrays {
     return {seal(std::move(c.adj)), {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
   }
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
-                                         const BlockedIds& leading) override {
+                                         const BlockedIds& leading, std::vector<Ids>* carried = nullptr) override {
     std::vector<Matrix> opened;
     for (const Matrix& m : parts) opened.push_back(open(m));
     parts.clear();  // the inner handles are then their storage's only ones
-    SharedCompacted c = inner_->compact_columns_shared(std::move(opened), row_offsets, open(leading));
+    std::vector<Ids> inner_carried;
+    if (carried)
+      for (Ids& c : *carried) inner_carried.push_back(open_or_none(std::exchange(c, Ids{})));
+    SharedCompacted c = inner_->compact_columns_shared(std::move(opened), row_offsets, open(leading),
+                                                       carried ? &inner_carried : nullptr);
+    for (size_t i = 0; i < inner_carried.size(); ++i)
+      if (inner_carried[i].defined()) (*carried)[i] = seal(std::move(inner_carried[i]));
     SharedCompacted out{{}, {seal(std::move(c.vertices.ids)), std::move(c.vertices.offsets)}};
     for (Matrix& m : c.adj) out.adj.push_back(seal(std::move(m)));
     return out;

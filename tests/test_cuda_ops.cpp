@@ -656,25 +656,37 @@ TEST_F(CudaCompact, WithoutLeadingVerticesEqualsCpu) {
 
 // Several parts sharing each block's vertex list (a heterogeneous graph's
 // relations into one type): parts of different row counts and blocks (some
-// empty), weighted and pattern, with and without leading vertices.
+// empty), weighted and pattern, with and without leading vertices, with values
+// carried by some parts.
 TEST_F(CudaCompact, SharedEqualsCpu) {
   const testing::CompactCase c = testing::compact_random();  // 60 x 200, blocks {0, 13, 13, 40, 60}
   CsrMatrix pattern = random_csr(25, 200, 0.08, 5);
   pattern.values.clear();
   const std::vector<CsrMatrix> parts{c.s, random_csr(90, 200, 0.03, 4, /*zero_rows=*/true), pattern};
   const std::vector<Offsets> row_offsets{c.offsets, {0, 30, 31, 31, 90}, {0, 0, 10, 20, 25}};
-  const auto compact = [&](Backend& b, bool leads) {
+  const auto compact = [&](Backend& b, bool leads, bool carry) {
     std::vector<Matrix> uploaded;
-    for (const CsrMatrix& m : parts) uploaded.push_back(b.upload(m));
+    std::vector<Ids> carried;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      uploaded.push_back(b.upload(parts[i]));
+      std::vector<vid_t> values(parts[i].nnz());
+      std::iota(values.begin(), values.end(), static_cast<vid_t>(1000 * i));
+      carried.push_back(i == 1 ? Ids{} : b.upload_ids(values));  // part 1 carries nothing
+    }
     const BlockedIds leading = leads ? BlockedIds{b.upload_ids(c.leading), c.offsets}
                                      : BlockedIds{Ids{}, Offsets(c.offsets.size(), 0)};
-    SharedCompacted shared = b.compact_columns_shared(std::move(uploaded), row_offsets, leading);
+    SharedCompacted shared =
+        b.compact_columns_shared(std::move(uploaded), row_offsets, leading, carry ? &carried : nullptr);
     std::vector<CsrMatrix> adj;
+    std::vector<std::vector<vid_t>> moved;
     for (Matrix& m : shared.adj) adj.push_back(b.to_host(std::move(m)));
-    return std::make_tuple(adj, b.ids_to_host(std::move(shared.vertices.ids)), shared.vertices.offsets);
+    for (Ids& ids : carried) moved.push_back(ids.defined() ? b.ids_to_host(std::move(ids)) : std::vector<vid_t>{});
+    return std::make_tuple(adj, b.ids_to_host(std::move(shared.vertices.ids)), shared.vertices.offsets, moved);
   };
-  EXPECT_TRUE(compact(*cuda, true) == compact(*cpu, true));
-  EXPECT_TRUE(compact(*cuda, false) == compact(*cpu, false));
+  for (bool carry : {false, true}) {
+    EXPECT_TRUE(compact(*cuda, true, carry) == compact(*cpu, true, carry)) << carry;
+    EXPECT_TRUE(compact(*cuda, false, carry) == compact(*cpu, false, carry)) << carry;
+  }
   testing::expect_error(
       [&] {
         cuda->compact_columns_shared({cuda->upload(parts[0]), cuda->upload(random_csr(4, 300, 0.5, 1))},

@@ -63,8 +63,9 @@ TEST_F(CudaSamplers, GraphSage) {
 }
 
 // A heterogeneous graph (ogbn-mag's shape, reverses added): every relation's
-// draws and the shared compaction (node-wise), and the per-type products and
-// draws (layer-wise), give the CPU's minibatches, in one bulk.
+// draws and the shared compaction (node-wise, with the draws' positions), and
+// the per-type products and draws (layer-wise), give the CPU's minibatches, in
+// one bulk.
 TEST_F(CudaSamplers, HeterogeneousSampling) {
   HeteroGraph g = generate_hetero_mag({3000});
   add_reverse_relations(g);
@@ -79,10 +80,17 @@ TEST_F(CudaSamplers, HeterogeneousSampling) {
                                                                          {&layer_cpu, &layer_gpu}};
   for (const auto& [on_cpu, on_gpu] : pairs) {
     Context cpu_context{*cpu, 7}, gpu_context{*cuda, 7};
+    cpu_context.record_positions = gpu_context.record_positions = true;
+    const HeteroBulkSample want =
+        to_host(*cpu, on_cpu->sample(cpu_context, g.type_index("paper"), used, offsets, 0, 1));
+    const HeteroBulkSample have =
+        to_host(*cuda, on_gpu->sample(gpu_context, g.type_index("paper"), used, offsets, 0, 1));
     Fingerprint expected, got;
-    expected.add(to_host(*cpu, on_cpu->sample(cpu_context, g.type_index("paper"), used, offsets, 0, 1)));
-    got.add(to_host(*cuda, on_gpu->sample(gpu_context, g.type_index("paper"), used, offsets, 0, 1)));
+    expected.add(want);
+    got.add(have);
     EXPECT_EQ(got.value(), expected.value()) << on_cpu->name();
+    for (size_t l = 0; l < want.layers.size(); ++l)
+      EXPECT_EQ(have.layers[l].positions, want.layers[l].positions) << on_cpu->name() << " layer " << l;
   }
 }
 

@@ -160,6 +160,90 @@ TEST(HeteroSampling, SharedCompactionMatchesTheReference) {
   EXPECT_THROW(compact_columns_shared({parts[0], parts[1]}, {offsets[0]}, leading, leading_offsets), Error);
 }
 
+// Values carried by some parts move with their entries: each still names its
+// entry's vertex after the relabelling, and a part without them is unchanged.
+TEST(HeteroSampling, SharedCompactionCarriesEachPartsValues) {
+  std::mt19937_64 rng(3);
+  const int64_t n = 40;
+  std::vector<CsrMatrix> parts;
+  for (int p = 0; p < 3; ++p) {
+    std::vector<int64_t> r, c;
+    for (int64_t i = 0; i < 6; ++i)
+      for (int j = 0; j < 4; ++j) r.push_back(i), c.push_back(static_cast<int64_t>(rng() % n));
+    parts.push_back(csr_from_triples(6, n, r, c, std::vector<float>(r.size(), 1.0f)));
+  }
+  const std::vector<Offsets> offsets(3, Offsets{0, 2, 6});
+  const std::vector<vid_t> leading{11, 4, 30};
+  const Offsets leading_offsets{0, 1, 3};
+  // Part p's carried value of entry e: 100 p + its column (the vertex it names).
+  std::vector<std::vector<vid_t>> carried(3);
+  for (size_t p = 0; p < 3; ++p)
+    for (col_t c : parts[p].colidx) carried[p].push_back(static_cast<vid_t>(100 * p) + c);
+  const std::vector<vid_t> untouched = carried[1];
+  const SharedCompactResult plain = compact_columns_shared(parts, offsets, leading, leading_offsets);
+  const SharedCompactResult got =
+      compact_columns_shared(parts, offsets, leading, leading_offsets, {&carried[0], nullptr, &carried[2]});
+  EXPECT_EQ(got.vertices, plain.vertices);
+  int64_t moved = 0;
+  for (size_t p : {0, 2}) {
+    EXPECT_EQ(got.adj[p].colidx, plain.adj[p].colidx);
+    for (int64_t e = 0; e < got.adj[p].nnz(); ++e) {
+      EXPECT_EQ(carried[p][e], static_cast<vid_t>(100 * p) + got.vertices[got.adj[p].colidx[e]]) << p << " " << e;
+      moved += carried[p][e] != static_cast<vid_t>(100 * p) + parts[p].colidx[e];
+    }
+  }
+  EXPECT_GT(moved, 0) << "the relabelling reordered no entry: the test checks nothing";
+  EXPECT_EQ(carried[1], untouched);
+  std::vector<vid_t> short_list(3);
+  testing::expect_error(
+      [&] {
+        compact_columns_shared(parts, offsets, leading, leading_offsets, {nullptr, &short_list, nullptr});
+      },
+      "compact_columns: 3 carried values for " + std::to_string(parts[1].nnz()) + " entries");
+  testing::expect_error([&] { compact_columns_shared(parts, offsets, leading, leading_offsets, {nullptr}); },
+                        "compact_columns: carried values for 1 matrices, not 3");
+}
+
+// With Context::record_positions each relation's layer names every sampled
+// entry's position in A_r, and the minibatches are those sampled without.
+TEST(HeteroSampling, RecordedPositionsNameTheDrawnEntries) {
+  const HeteroGraph g = small_hetero_graph();
+  auto cpu = make_cpu_backend();
+  for (bool expand_new_only : {false, true}) {
+    const HeteroNeighborSampler sampler(*cpu, g, parse_relation_fanouts(g, "4,3,2"), expand_new_only);
+    std::vector<vid_t> seeds(40);
+    std::iota(seeds.begin(), seeds.end(), 3);
+    Context plain{*cpu, 5}, recording{*cpu, 5};
+    recording.record_positions = true;
+    const HeteroBulkSample without = to_host(*cpu, sampler.sample(plain, 0, seeds, {0, 15, 40}, 0, 2));
+    const HeteroBulkSample with = to_host(*cpu, sampler.sample(recording, 0, seeds, {0, 15, 40}, 0, 2));
+    Fingerprint a, b;
+    a.add(without);
+    b.add(with);
+    EXPECT_EQ(a.value(), b.value());
+    int64_t checked = 0;
+    for (size_t l = 0; l < with.layers.size(); ++l) {
+      const HeteroSampledLayer& layer = with.layers[l];
+      for (size_t r = 0; r < g.relations.size(); ++r) {
+        const CsrMatrix& s = layer.adj[r];
+        EXPECT_TRUE(without.layers[l].positions[r].empty());
+        ASSERT_EQ(static_cast<int64_t>(layer.positions[r].size()), s.nnz()) << g.relations[r].key();
+        const CsrMatrix& a = g.relations[r].adj;
+        const int target = g.type_index(g.relations[r].destination), source = with.relation_sources[r];
+        const std::vector<vid_t>& rows = l == 0 ? with.seeds.ids[target] : with.layers[l - 1].vertices[target];
+        for (int64_t i = 0; i < s.rows; ++i)
+          for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e, ++checked) {
+            const vid_t position = layer.positions[r][e];
+            ASSERT_TRUE(position >= a.rowptr[rows[i]] && position < a.rowptr[rows[i] + 1])
+                << g.relations[r].key() << " layer " << l << ": position " << position << " is not in row " << rows[i];
+            EXPECT_EQ(a.colidx[position], layer.vertices[source][s.colidx[e]]);
+          }
+      }
+    }
+    EXPECT_GT(checked, 100);
+  }
+}
+
 TEST(HeteroSampling, OneTypeAndOneRelationIsGraphSage) {
   const Graph cora = read_graph(testing::data_file("cora.npz"));
   const HeteroGraph h = as_heterogeneous(cora);

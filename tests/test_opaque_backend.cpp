@@ -345,8 +345,9 @@ TEST(OpaqueBackend, TemporalEpochStaysInTheBackend) {
 }
 
 // The heterogeneous samplers (node-wise and HGT's layer-wise) give the CPU's
-// minibatches on the sealed backend and, with their seeds uploaded, call no
-// transfer op and no synchronize() while they sample.
+// minibatches (and the node-wise draws' positions) on the sealed backend and,
+// with their seeds uploaded, call no transfer op and no synchronize() while
+// they sample.
 TEST(OpaqueBackend, HeterogeneousSamplersStayInTheBackend) {
   const HeteroGraph g = testing::small_hetero_graph();
   const int paper = g.type_index("paper");
@@ -363,14 +364,19 @@ TEST(OpaqueBackend, HeterogeneousSamplersStayInTheBackend) {
     SCOPED_TRACE(layer_wise ? "hgt" : "graphsage");
     const std::unique_ptr<HeteroSampler> on_opaque = make(opaque, layer_wise), on_cpu = make(*cpu, layer_wise);
     Context ctx{opaque, 17}, cpu_ctx{*cpu, 17};
+    ctx.record_positions = cpu_ctx.record_positions = true;
     const HeteroSeedBatch uploaded = upload_hetero_seeds(opaque, batch);
     const TransferCounts before = opaque.transfer_counts();
     HeteroBulk bulk = on_opaque->sample(ctx, uploaded, 3, 1);
     const TransferCounts while_sampling = opaque.transfer_counts() - before;
+    const HeteroBulkSample got_bulk = to_host(opaque, std::move(bulk));
+    const HeteroBulkSample want_bulk = to_host(*cpu, on_cpu->sample(cpu_ctx, batch, 3, 1));
     Fingerprint got, want;
-    got.add(to_host(opaque, std::move(bulk)));
-    want.add(to_host(*cpu, on_cpu->sample(cpu_ctx, batch, 3, 1)));
+    got.add(got_bulk);
+    want.add(want_bulk);
     EXPECT_EQ(got.value(), want.value());
+    for (size_t l = 0; l < want_bulk.layers.size(); ++l)
+      EXPECT_EQ(got_bulk.layers[l].positions, want_bulk.layers[l].positions) << "layer " << l;
     EXPECT_EQ(while_sampling.copies, 0) << "a step left the backend";
     EXPECT_EQ(while_sampling.syncs, 0);
   }

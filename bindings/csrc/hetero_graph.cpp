@@ -113,7 +113,8 @@ sample_hetero(const HeteroPtr& holder, const std::string& seed_type, const at::T
 HeteroBulkSample HeteroGraphHolder::sample(const char* op, const std::string& seed_type, const at::Tensor& seeds,
                                            const at::Tensor& seed_offsets, const std::string& sampler_name,
                                            const std::vector<int64_t>& counts, int64_t layers, int64_t first_minibatch,
-                                           int64_t epoch, int64_t seed, bool expand_new_only) const {
+                                           int64_t epoch, int64_t seed, bool expand_new_only,
+                                           bool record_positions) const {
   const int type = translate_errors([&] { return graph_.type_index(seed_type); });
   const std::vector<vid_t> ids = to_vertex_ids(seeds, graph_.types[type].count, op, "seeds");
   const Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), op, "seed_offsets");
@@ -122,6 +123,7 @@ HeteroBulkSample HeteroGraphHolder::sample(const char* op, const std::string& se
   std::lock_guard<std::mutex> lock(sampling_mutex_);
   return translate_errors([&] {
     Context ctx{*backend_, to_seed(seed, op)};
+    ctx.record_positions = record_positions;
     return to_host(*backend_, hetero_sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, op)));
   });
 }

@@ -82,11 +82,12 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   }
   // A bulk of seed_type's seeds (cut by seed_offsets) sampled by `sampler_name`
   // with `counts` over `layers` (as sampler()), on the host; `op` names the
-  // caller in errors (bad seeds, offsets, first minibatch, seed or epoch).
+  // caller in errors (bad seeds, offsets, first minibatch, seed or epoch);
+  // record_positions: Context's (the draws' positions in each relation).
   HeteroBulkSample sample(const char* op, const std::string& seed_type, const at::Tensor& seeds,
                           const at::Tensor& seed_offsets, const std::string& sampler_name,
                           const std::vector<int64_t>& counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
-                          int64_t seed, bool expand_new_only = false) const;
+                          int64_t seed, bool expand_new_only = false, bool record_positions = false) const;
 
  private:
   void check_unfrozen() const {

@@ -59,9 +59,13 @@ MinibatchEdges hop_edges(const HeteroGraphHolder& holder, const HeteroBulkSample
       const std::vector<vid_t>& rows = frontier_ids(bulk, target, l);
       const int64_t first_row = layer.row_offsets[r][g], first_col = layer.vertex_offsets[source][g];
       const int64_t old_rows = l > 0 ? known_before(bulk, target, l - 1, g) : 0;  // expanded at hop l - 1
+      // The draws' own positions where they were recorded, else each found in its row.
+      const std::vector<vid_t>* recorded =
+          r < layer.positions.size() && !layer.positions[r].empty() ? &layer.positions[r] : nullptr;
       for (int64_t i = first_row + old_rows; i < layer.row_offsets[r][g + 1]; ++i)
         for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e) {
-          const int64_t position = position_of(relation.adj, rows[i], layer.vertices[source][s.colidx[e]]);
+          const int64_t position = recorded ? (*recorded)[e]
+                                            : position_of(relation.adj, rows[i], layer.vertices[source][s.colidx[e]]);
           out.add(s.colidx[e] - first_col, i - first_row, holder.edge_id(r, position));
         }
     }
@@ -160,7 +164,7 @@ HeteroBatches pyg_hetero_batches(const HeteroPtr& holder, const std::string& see
       translate_errors([&] { return find_hetero_sampler(sampler_name).family == SamplerFamily::node_wise; });
   // PyG's batches expand each hop's new vertices only.
   const HeteroBulkSample bulk = holder->sample(kHeteroBatchesOp, seed_type, seeds, seed_offsets, sampler_name, counts,
-                                               layers, first_minibatch, epoch, seed, node_wise);
+                                               layers, first_minibatch, epoch, seed, node_wise, node_wise);
   return translate_errors([&] { return assemble(*holder, bulk, node_wise); });
 }
 

@@ -196,9 +196,10 @@ class Backend {
                                     Ids* carried = nullptr) = 0;
   // compact_columns of several matrices whose block g shares one vertex list
   // (ops.h: compact_columns_shared): a heterogeneous graph's relations into one
-  // vertex type.
+  // vertex type. carried: null, or one array per part (undefined where none)
+  // moved with that part's entries, as compact_columns'.
   virtual SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
-                                                 const BlockedIds& leading) = 0;
+                                                 const BlockedIds& leading, std::vector<Ids>* carried = nullptr) = 0;
   // P's value at (row g, at.ids[i]) for i in block g of `at` (row 0 for every
   // block when P is one shared row); 0 where P has no entry.
   virtual Values gather(const Matrix& p, const BlockedIds& at) = 0;

@@ -123,20 +123,30 @@ class CpuBackend final : public Backend, public ResidentArrays {
   }
   Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
                             Ids* carried = nullptr) override {
-    std::vector<vid_t> moved;
-    if (carried) moved = take_array(std::move(*carried), "compact_columns");
-    CompactResult c = matsamp::compact_columns(take(std::move(s), "compact_columns"), row_offsets,
-                                               host_or_empty(leading.ids, "compact_columns"), leading.offsets,
-                                               carried ? &moved : nullptr);
-    if (carried) *carried = wrap_array(std::move(moved));
-    return {wrap(std::move(c.adj)), {wrap_array(std::move(c.vertices)), std::move(c.col_offsets)}};
+    std::vector<Matrix> parts;
+    parts.push_back(std::move(s));
+    std::vector<Ids> moving;
+    if (carried) moving.push_back(std::move(*carried));
+    SharedCompacted c = compact_columns_shared(std::move(parts), {row_offsets}, leading, carried ? &moving : nullptr);
+    if (carried) *carried = std::move(moving[0]);
+    return {std::move(c.adj[0]), std::move(c.vertices)};
   }
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
-                                         const BlockedIds& leading) override {
+                                         const BlockedIds& leading, std::vector<Ids>* carried = nullptr) override {
+    const char* op = "compact_columns";
     std::vector<CsrMatrix> owned;
-    for (Matrix& m : parts) owned.push_back(take(std::move(m), "compact_columns"));
-    SharedCompactResult c = matsamp::compact_columns_shared(
-        std::move(owned), row_offsets, host_or_empty(leading.ids, "compact_columns"), leading.offsets);
+    for (Matrix& m : parts) owned.push_back(take(std::move(m), op));
+    std::vector<std::vector<vid_t>> moved(carried ? carried->size() : 0);
+    std::vector<std::vector<vid_t>*> moving;
+    for (size_t i = 0; i < moved.size(); ++i) {
+      const bool defined = (*carried)[i].defined();
+      if (defined) moved[i] = take_array(std::move((*carried)[i]), op);
+      moving.push_back(defined ? &moved[i] : nullptr);
+    }
+    SharedCompactResult c = matsamp::compact_columns_shared(std::move(owned), row_offsets,
+                                                            host_or_empty(leading.ids, op), leading.offsets, moving);
+    for (size_t i = 0; i < moved.size(); ++i)
+      if (moving[i]) (*carried)[i] = wrap_array(std::move(moved[i]));
     SharedCompacted out{{}, {wrap_array(std::move(c.vertices)), std::move(c.col_offsets)}};
     for (CsrMatrix& m : c.adj) out.adj.push_back(wrap(std::move(m)));
     return out;

@@ -92,11 +92,11 @@ void write_row_in_new_order(CsrMatrix& adj, int64_t r, col_t base, RowEntries& r
   }
 }
 
-// compact_columns_shared, with `carried` (one value per entry of the only part,
-// or null) moved with the entries.
-SharedCompactResult compact_parts(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
-                                  const std::vector<vid_t>& leading, const Offsets& leading_offsets,
-                                  std::vector<vid_t>* carried) {
+}  // namespace
+
+SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
+                                           const std::vector<vid_t>& leading, const Offsets& leading_offsets,
+                                           const std::vector<std::vector<vid_t>*>& carried) {
   MATSAMP_CHECK(!parts.empty() && parts.size() == row_offsets.size(), "compact_columns: ", parts.size(),
                 " matrices and ", row_offsets.size(), " row offset lists (one each, at least one)");
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -133,8 +133,12 @@ SharedCompactResult compact_parts(std::vector<CsrMatrix> parts, const std::vecto
   MATSAMP_CHECK(repeated_leader < 0, "compact_columns: vertex ", repeated_leader,
                 " appears twice among the leading vertices of one minibatch");
 
-  MATSAMP_CHECK(!carried || (parts.size() == 1 && static_cast<int64_t>(carried->size()) == parts[0].nnz()),
-                "compact_columns: ", carried ? carried->size() : 0, " carried values for ", parts[0].nnz(), " entries");
+  MATSAMP_CHECK(carried.empty() || carried.size() == parts.size(), "compact_columns: carried values for ",
+                carried.size(), " matrices, not ", parts.size());
+  for (size_t i = 0; i < carried.size(); ++i)
+    MATSAMP_CHECK(!carried[i] || static_cast<int64_t>(carried[i]->size()) == parts[i].nnz(),
+                  "compact_columns: ", carried[i] ? carried[i]->size() : 0, " carried values for ", parts[i].nnz(),
+                  " entries");
   SharedCompactResult result;
   result.col_offsets.assign(blocks + 1, 0);
   for (int64_t g = 0; g < blocks; ++g)
@@ -148,6 +152,7 @@ SharedCompactResult compact_parts(std::vector<CsrMatrix> parts, const std::vecto
   // Pass 2, per block: stacked column ids, each row sorted by its new ids.
   for (size_t i = 0; i < result.adj.size(); ++i) {
     CsrMatrix& adj = result.adj[i];
+    std::vector<vid_t>* moving = carried.empty() ? nullptr : carried[i];
     adj.cols = result.col_offsets.back();
     if (adj.values.empty()) adj.values.assign(adj.colidx.size(), 1.0f);
 #pragma omp parallel num_threads(threads_for(adj.rows + adj.nnz()))
@@ -160,25 +165,19 @@ SharedCompactResult compact_parts(std::vector<CsrMatrix> parts, const std::vecto
       for (int64_t g = 0; g < blocks; ++g) {
         const col_t base = static_cast<col_t>(result.col_offsets[g]);
         for (int64_t r = row_offsets[i][g]; r < row_offsets[i][g + 1]; ++r)
-          write_row_in_new_order(adj, r, base, row, carried, order, values, moved);
+          write_row_in_new_order(adj, r, base, row, moving, order, values, moved);
       }
     }
   }
   return result;
 }
 
-}  // namespace
-
-SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
-                                           const std::vector<vid_t>& leading, const Offsets& leading_offsets) {
-  return compact_parts(std::move(parts), row_offsets, leading, leading_offsets, nullptr);
-}
-
 CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std::vector<vid_t>& leading,
                               const Offsets& leading_offsets, std::vector<vid_t>* carried) {
   std::vector<CsrMatrix> parts;
   parts.push_back(std::move(s));
-  SharedCompactResult shared = compact_parts(std::move(parts), {row_offsets}, leading, leading_offsets, carried);
+  SharedCompactResult shared =
+      compact_columns_shared(std::move(parts), {row_offsets}, leading, leading_offsets, {carried});
   return {std::move(shared.adj[0]), std::move(shared.vertices), std::move(shared.col_offsets)};
 }
 

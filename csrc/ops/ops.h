@@ -274,13 +274,16 @@ CompactResult compact_columns(CsrMatrix s, const Offsets& row_offsets, const std
 // each (parts[i]'s in row_offsets[i]) that share each block's vertex list:
 // leading block g first, then the other non-empty columns of block g of any
 // part, ascending. The relations of a heterogeneous graph into one vertex type.
+// carried: empty, or one pointer per part (null where none) whose values move
+// with that part's entries, as compact_columns' `carried`.
 struct SharedCompactResult {
   std::vector<CsrMatrix> adj;  // parts[i] relabelled, in order
   std::vector<vid_t> vertices;
   Offsets col_offsets;
 };
 SharedCompactResult compact_columns_shared(std::vector<CsrMatrix> parts, const std::vector<Offsets>& row_offsets,
-                                           const std::vector<vid_t>& leading, const Offsets& leading_offsets);
+                                           const std::vector<vid_t>& leading, const Offsets& leading_offsets,
+                                           const std::vector<std::vector<vid_t>*>& carried = {});
 
 // The gather op: P's value at (row g, at[i]) for every i in block g of offsets
 // (row 0 for every block when P is one shared row), 0 where P has no entry.

@@ -55,24 +55,29 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeedBatch& se
     HeteroLayer layer;
     layer.adj.resize(relations);
     layer.row_offsets.resize(relations);
+    layer.positions.resize(relations);
     // Per source type: the sampled relations into it, to share its vertex list.
     std::vector<std::vector<Matrix>> parts(types);
     std::vector<std::vector<Offsets>> part_offsets(types);
     std::vector<std::vector<size_t>> part_relations(types);
+    std::vector<std::vector<Ids>> part_positions(types);
     for (size_t r = 0; r < relations; ++r) {
       const BlockedIds& rows = frontier[relations_.destination[r]];
       const BlockedIds& drawn = drawing[relations_.destination[r]];
       const int64_t fanout = fanouts_[r][l];
       if (fanout == 0 || drawn.offsets.back() == 0) continue;
       const SampleKeys keys{part_seed(ctx.seed, r), epoch, static_cast<uint32_t>(l), first_minibatch, drawn.offsets};
+      Ids positions;  // where each pick is in A_r, when asked for
       Matrix s = ctx.timed(&StepStats::sampling, [&] {
-        Matrix picks = backend.sample_rows(relations_.adj[r], drawn.ids, fanout, keys);
+        Matrix picks = backend.sample_rows(relations_.adj[r], drawn.ids, fanout, keys,
+                                           ctx.record_positions ? &positions : nullptr);
         // The drawn rows back in their frontier places, the earlier vertices' rows empty.
         return some_rows ? backend.pad_row_blocks(std::move(picks), drawn.offsets, rows.offsets) : picks;
       });
       parts[source[r]].push_back(backend.normalize_rows(std::move(s), RowScale::mean));
       part_offsets[source[r]].push_back(rows.offsets);
       part_relations[source[r]].push_back(r);
+      part_positions[source[r]].push_back(std::move(positions));
       layer.row_offsets[r] = rows.offsets;
     }
     layer.vertices.resize(types);
@@ -82,9 +87,13 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeedBatch& se
         continue;
       }
       SharedCompacted c = ctx.timed(&StepStats::extraction, [&] {
-        return backend.compact_columns_shared(std::move(parts[t]), part_offsets[t], frontier[t]);
+        return backend.compact_columns_shared(std::move(parts[t]), part_offsets[t], frontier[t],
+                                              ctx.record_positions ? &part_positions[t] : nullptr);
       });
-      for (size_t i = 0; i < part_relations[t].size(); ++i) layer.adj[part_relations[t][i]] = std::move(c.adj[i]);
+      for (size_t i = 0; i < part_relations[t].size(); ++i) {
+        layer.adj[part_relations[t][i]] = std::move(c.adj[i]);
+        layer.positions[part_relations[t][i]] = std::move(part_positions[t][i]);
+      }
       layer.vertices[t] = std::move(c.vertices);
     }
     for (int t = 0; t < types; ++t) expanded[t] = frontier[t].offsets;

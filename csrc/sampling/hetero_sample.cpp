@@ -145,6 +145,9 @@ HeteroBulkSample to_host(Backend& backend, HeteroBulk bulk) {
     for (size_t r = 0; r < layer.adj.size(); ++r)
       host.adj.push_back(layer.adj[r].defined() ? backend.to_host(std::move(layer.adj[r])) : CsrMatrix{});
     host.row_offsets = std::move(layer.row_offsets);
+    host.positions.resize(layer.adj.size());
+    for (size_t r = 0; r < layer.positions.size(); ++r)
+      if (layer.positions[r].defined()) host.positions[r] = backend.ids_to_host(std::move(layer.positions[r]));
     for (BlockedIds& v : layer.vertices) {
       host.vertices.push_back(backend.ids_to_host(std::move(v.ids)));
       host.vertex_offsets.push_back(std::move(v.offsets));

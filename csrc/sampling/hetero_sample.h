@@ -40,6 +40,9 @@ struct HeteroLayer {
   std::vector<Matrix> adj;
   std::vector<Offsets> row_offsets;  // per relation: the blocks of its rows (k + 1; empty where not sampled)
   std::vector<BlockedIds> vertices;  // per vertex type: V_t (the frontier's vertices first)
+  // Per relation, with Context::record_positions and a draw that knows them:
+  // each entry's position in A_r (the relation's edge ids); else undefined.
+  std::vector<Ids> positions;
 };
 
 struct HeteroBulk {
@@ -52,10 +55,11 @@ struct HeteroBulk {
 
 // The same on the host.
 struct HeteroSampledLayer {
-  std::vector<CsrMatrix> adj;                // empty (0 x 0) where not sampled
-  std::vector<Offsets> row_offsets;          // per relation: its destination frontier's blocks
-  std::vector<std::vector<vid_t>> vertices;  // per vertex type
-  std::vector<Offsets> vertex_offsets;       // per vertex type
+  std::vector<CsrMatrix> adj;                 // empty (0 x 0) where not sampled
+  std::vector<Offsets> row_offsets;           // per relation: its destination frontier's blocks
+  std::vector<std::vector<vid_t>> vertices;   // per vertex type
+  std::vector<Offsets> vertex_offsets;        // per vertex type
+  std::vector<std::vector<vid_t>> positions;  // per relation: HeteroLayer::positions (empty where none)
 };
 struct HeteroBulkSample {
   int64_t first_minibatch = 0;
