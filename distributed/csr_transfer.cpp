@@ -49,13 +49,20 @@ void broadcast_csr(Communicator& comm, CsrMatrix& m, int root) {
 
 CsrMatrix all_gather_rows(Communicator& comm, const CsrMatrix& part) {
   check_has_values(part, "all_gather_rows");
+  const int ranks = comm.size();
+  const int64_t shape[2] = {part.rows, part.nnz()};
+  std::vector<int64_t> shapes(2 * ranks), rows(ranks), entries(ranks);
+  comm.all_gatherv(shape, 2, shapes.data(), std::vector<int64_t>(ranks, 2), DataType::int64);
+  for (int q = 0; q < ranks; ++q) rows[q] = shapes[2 * q], entries[q] = shapes[2 * q + 1];
   std::vector<int64_t> lengths(part.rows);
   for (int64_t r = 0; r < part.rows; ++r) lengths[r] = part.row_nnz(r);
-  const std::vector<int64_t> all_lengths = comm.all_gatherv(lengths);
-  CsrMatrix out(static_cast<int64_t>(all_lengths.size()), part.cols);
-  std::partial_sum(all_lengths.begin(), all_lengths.end(), out.rowptr.begin() + 1);
-  out.colidx = comm.all_gatherv(part.colidx);
-  out.values = comm.all_gatherv(part.values);
+  CsrMatrix out(std::accumulate(rows.begin(), rows.end(), int64_t{0}), part.cols);
+  out.colidx.resize(std::accumulate(entries.begin(), entries.end(), int64_t{0}));
+  out.values.resize(out.colidx.size());
+  comm.all_gatherv(lengths.data(), part.rows, out.rowptr.data() + 1, rows, DataType::int64);
+  comm.all_gatherv(part.colidx.data(), part.nnz(), out.colidx.data(), entries, DataType::int32);
+  comm.all_gatherv(part.values.data(), part.nnz(), out.values.data(), entries, DataType::float32);
+  std::partial_sum(out.rowptr.begin(), out.rowptr.end(), out.rowptr.begin());
   return out;
 }
 

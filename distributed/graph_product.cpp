@@ -150,6 +150,14 @@ std::pair<vid_t, vid_t> GraphProduct::chunk(const RowBlocks& blocks) const {
   return {blocks.begin(first), blocks.end(first + blocks_per_chunk() - 1)};
 }
 
+std::vector<vid_t> GraphProduct::chunk_bounds(const RowBlocks& blocks) const {
+  const int c = grid_.row_comm().size(), per_chunk = blocks_per_chunk();
+  std::vector<vid_t> bounds(c + 1);
+  for (int j = 0; j < c; ++j) bounds[j] = blocks.begin(j * per_chunk);
+  bounds[c] = blocks.end(c * per_chunk - 1);
+  return bounds;
+}
+
 CsrMatrix GraphProduct::multiply(const CsrMatrix& q, int operand_id) {
   const DistributedCsr& a = operand(operand_id);
   MATSAMP_CHECK(q.cols == a.rows(), "distributed product: Q is ", q.shape(), " but A has ", a.rows(), " rows");
@@ -218,22 +226,29 @@ Matrix GraphProduct::sample_rows(const Ids& rows, int64_t s, const SampleKeys& k
   std::vector<vid_t> bounds(ranks + 1);
   for (int q = 0; q <= ranks; ++q) bounds[q] = std::clamp<vid_t>(q < ranks ? a.blocks.begin(q) : hi, lo, hi);
   Matrix fetched, piece;
+  RequestedRows requested;
   {
     ScopedTimer timer(&record.exchange_s);
-    const RequestedRows requested = local.request_rows(rows, a.rows(), keys, bounds);
+    requested = local.request_rows(rows, a.rows(), keys, bounds);
     const DrawRequest request{&requested,
                               draw == RowDraw::labor ? RowOp::labor_sample_rows : RowOp::sample_rows,
                               s,
                               {keys.seed, keys.epoch, keys.layer}};
     exchange_aware(nullptr, &request, operand_id, nullptr, &fetched, &record);
+  }
+  if (row_reduces()) {
+    // Each rank fetched its chunk's rows by vertex (ties in row order), so the
+    // process row's pieces stacked in chunk order are every row by vertex: the
+    // requests of all rows against the chunks' bounds put them back in row order.
+    ScopedTimer timer(&record.reduce_s);
+    Communicator& row = grid_.row_comm();
+    const int64_t bytes_before = bytes_sent(row);
+    const RequestedRows order = local.request_rows(rows, a.rows(), keys, chunk_bounds(a.blocks));
+    piece = local.select_rows(ResidentExchange(row, local).gathered_rows(fetched, a.cols()), order.back);
+    record.reduce_bytes += bytes_sent(row) - bytes_before;
+  } else {
     ScopedTimer compute(&record.compute_s);
     piece = local.select_rows(fetched, requested.back);  // back in row order
-  }
-  if (row_reduces()) {  // the process row's chunks put together on the host
-    std::vector<vid_t> ids_copy;
-    CsrMatrix piece_copy;
-    const std::vector<vid_t>& ids = on_host(local, rows, &ids_copy);
-    piece = local.upload(gather_chunks(on_host(local, piece, &piece_copy), ids, a.blocks, &record));
   }
   record.result_nonzeros = piece.nnz();
   calls_.push_back(record);

@@ -159,6 +159,8 @@ class GraphProduct {
   bool row_reduces() const { return work_ == RowWork::shared && grid_.replication() > 1; }
   // The vertex range [begin, end) of this rank's chunk of column blocks.
   std::pair<vid_t, vid_t> chunk(const RowBlocks& blocks) const;
+  // The process row's chunks (shared row work): chunk j is [bounds[j], bounds[j + 1]).
+  std::vector<vid_t> chunk_bounds(const RowBlocks& blocks) const;
   const DistributedCsr& operand(int64_t id) const;
   const SharedRowBlock& shared_row(int64_t id) const;
   const RowBlocks& blocks_of(RowOp op, int64_t id) const;
@@ -173,7 +175,8 @@ class GraphProduct {
   // A round of draws at the owners; `request` null on a rank that only serves.
   void draw_at_owners(const std::vector<Header>& theirs, const DrawRequest* request, Matrix* fetched,
                       ProductCall* record);
-  // The process row's chunks of sampled rows stacked back in the order of `rows`.
+  // The process row's chunks of sampled rows (each in the order of `rows`, as the
+  // oblivious exchange draws them) stacked back in the order of `rows`, on the host.
   CsrMatrix gather_chunks(const CsrMatrix& piece, const std::vector<vid_t>& rows, const RowBlocks& blocks,
                           ProductCall* record);
   // sample_shared_row's cases for `rows` / rows [r0, r1) of the keys: every row takes

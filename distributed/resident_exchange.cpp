@@ -4,12 +4,27 @@
 #include <utility>
 
 #include "backend/resident_arrays.h"
+#include "csr_transfer.h"
 
 namespace matsamp {
 
 namespace {
 
 int64_t total(const std::vector<int64_t>& counts) { return std::accumulate(counts.begin(), counts.end(), int64_t{0}); }
+
+// Rows of `entries` entries received as lengths, column ids and values (host).
+CsrMatrix host_rows(CsrMatrix got, int64_t entries) {
+  std::partial_sum(got.rowptr.begin(), got.rowptr.end(), got.rowptr.begin());
+  MATSAMP_CHECK(got.rowptr.back() == entries, "exchange: the rows received hold ", got.rowptr.back(),
+                " entries, not the ", entries, " announced");
+  return got;
+}
+
+std::vector<int64_t> host_lengths(const CsrMatrix& m) {
+  std::vector<int64_t> lengths(m.rows);
+  for (int64_t r = 0; r < m.rows; ++r) lengths[r] = m.rowptr[r + 1] - m.rowptr[r];
+  return lengths;
+}
 
 }  // namespace
 
@@ -56,18 +71,33 @@ Matrix ResidentExchange::rows(const Matrix& send, int64_t cols, const std::vecto
     return arrays_->rows_from_lengths(std::move(out));
   }
   const CsrMatrix host = rows_out > 0 ? backend_.to_host(send) : CsrMatrix(0, cols);
-  std::vector<int64_t> lengths(host.rows);
-  for (int64_t r = 0; r < host.rows; ++r) lengths[r] = host.rowptr[r + 1] - host.rowptr[r];
   CsrMatrix got(rows_in, cols);
   got.colidx.resize(entries_in);
   got.values.resize(entries_in);
-  comm_.all_to_allv(lengths.data(), send_rows, got.rowptr.data() + 1, recv_rows, DataType::int64);
+  comm_.all_to_allv(host_lengths(host).data(), send_rows, got.rowptr.data() + 1, recv_rows, DataType::int64);
   comm_.all_to_allv(host.colidx.data(), send_entries, got.colidx.data(), recv_entries, DataType::int32);
   comm_.all_to_allv(host.values.data(), send_entries, got.values.data(), recv_entries, DataType::float32);
-  std::partial_sum(got.rowptr.begin(), got.rowptr.end(), got.rowptr.begin());
-  MATSAMP_CHECK(got.rowptr.back() == entries_in, "exchange: the rows received hold ", got.rowptr.back(),
-                " entries, not the ", entries_in, " announced");
-  return backend_.upload(std::move(got));
+  return backend_.upload(host_rows(std::move(got), entries_in));
+}
+
+Matrix ResidentExchange::gathered_rows(const Matrix& part, int64_t cols) {
+  const int64_t rows_out = part.defined() ? part.rows() : 0, entries_out = part.defined() ? part.nnz() : 0;
+  if (!arrays_)
+    return backend_.upload(all_gather_rows(comm_, rows_out > 0 ? backend_.to_host(part) : CsrMatrix(0, cols)));
+  const int ranks = comm_.size();
+  const int64_t shape[2] = {rows_out, entries_out};  // all_gather_rows' wire format
+  std::vector<int64_t> shapes(2 * ranks), rows_in(ranks), entries_in(ranks);
+  comm_.all_gatherv(shape, 2, shapes.data(), std::vector<int64_t>(ranks, 2), DataType::int64);
+  for (int q = 0; q < ranks; ++q) rows_in[q] = shapes[2 * q], entries_in[q] = shapes[2 * q + 1];
+  Matrix out = arrays_->allocate_rows(total(rows_in), cols, total(entries_in));
+  const WritableCsrArrays to = arrays_->arrays(out);
+  const WritableCsrArrays from = rows_out > 0 ? arrays_->arrays(part) : WritableCsrArrays{};
+  const Ids lengths = rows_out > 0 ? arrays_->row_lengths(part) : Ids{};
+  comm_.all_gatherv(rows_out > 0 ? arrays_->arrays(lengths) : nullptr, rows_out, to.rowptr + 1, rows_in,
+                    DataType::int64);
+  comm_.all_gatherv(from.colidx, entries_out, to.colidx, entries_in, DataType::int32);
+  comm_.all_gatherv(from.values, entries_out, to.values, entries_in, DataType::float32);
+  return arrays_->rows_from_lengths(std::move(out));
 }
 
 }  // namespace matsamp

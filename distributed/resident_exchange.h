@@ -1,5 +1,5 @@
-// all_to_allv of arrays that live in a backend (the distributed product's
-// requests and sampled rows): in place where the transport takes the backend's
+// all_to_allv and all_gatherv of arrays that live in a backend (the distributed
+// product's requests and sampled rows): in place where the transport takes the backend's
 // memory (host arrays with any transport, device arrays with NCCL), else staged
 // through the host by the backend's transfers, which count every copy.
 #pragma once
@@ -26,6 +26,9 @@ class ResidentExchange {
   Matrix rows(const Matrix& send, int64_t cols, const std::vector<int64_t>& send_rows,
               const std::vector<int64_t>& send_entries, const std::vector<int64_t>& recv_rows,
               const std::vector<int64_t>& recv_entries);
+  // all_gatherv of rows with values: every rank's `part` (cols columns), stacked
+  // in rank order on every rank; the shapes travel first (two int64 per rank).
+  Matrix gathered_rows(const Matrix& part, int64_t cols);
 
  private:
   Communicator& comm_;

@@ -262,9 +262,9 @@ FirstProductModel model_first_product(const FirstProductShape& shape, double see
   if (shape.split_rows) {
     m.reduce_bytes = 0;  // each rank's result is its own
   } else if (shape.sampled_rows) {
-    // The process row gathers its c chunks' sampled rows: each piece to c - 1 ranks, with 8 bytes
-    // of counts for each of the three arrays.
-    m.reduce_bytes = rows_of_grid * (c - 1) * (8 * u * (1 + ms) + 24 * c);
+    // The process row gathers its c chunks' sampled rows: each piece to c - 1 ranks, after its
+    // shape (rows and entries, 16 bytes).
+    m.reduce_bytes = rows_of_grid * (c - 1) * (8 * u * (1 + ms) + 16 * c);
   } else {
     // The row chain: c - 1 running sums (the j-th holds (j+1)/c of P's entries) and c - 1 copies of P,
     // each with a 24-byte shape and 8-byte row pointers.
