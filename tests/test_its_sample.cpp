@@ -206,6 +206,17 @@ TEST(SampleRows, UniformFastPathEqualsComposedOps) {
   expect_fast_path_exact(dense, true);
 }
 
+// A weighted graph whose rows are partly of equal values (each row its own value,
+// one with a zero among them): the draw tables take the unweighted draw for the
+// equal rows, with the same picks and values as every other path.
+TEST(SampleRows, EqualRowsOfAWeightedGraphDrawAsTheComposedOps) {
+  CsrMatrix a = testing::random_csr(31, 40, 0.6, 8);
+  for (int64_t r = 0; r < a.rows; r += 2)
+    for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) a.values[e] = 0.25f + static_cast<float>(r);
+  a.values[a.rowptr[4]] = 0;  // row 4: equal values but one, which cannot be drawn
+  expect_fast_path_exact(a, false);
+}
+
 TEST(SampleRows, WeightsThatUnderflowWhenNormalizedAreNeverPicked) {
   // 1e-30 / 3e30 is below the smallest float: the normalized row has one positive entry.
   CsrMatrix a(1, 3);

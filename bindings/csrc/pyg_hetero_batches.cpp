@@ -7,6 +7,7 @@
 #include <torch/library.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "hetero_graph.h"
 #include "util/parallel.h"
@@ -16,17 +17,6 @@ namespace matsamp::bindings {
 namespace {
 
 constexpr const char* kHeteroBatchesOp = "matsamp.pyg_hetero_batches";
-
-// One relation's edges of one minibatch: (source, target) in local ids, edge ids.
-struct MinibatchEdges {
-  std::vector<int64_t> sources, targets, ids;
-  std::vector<int64_t> per_hop;
-  void add(int64_t source, int64_t target, int64_t id) {
-    sources.push_back(source);
-    targets.push_back(target);
-    ids.push_back(id);
-  }
-};
 
 // Vertices of type t that minibatch g knows before hop h: its seeds (h = 0), then
 // layer h - 1's vertex list (the frontier first, so each is a prefix of the next).
@@ -45,39 +35,44 @@ int64_t position_of(const CsrMatrix& a, vid_t row, vid_t column) {
   return hit != last && *hit == column ? hit - a.colidx.begin() : -1;
 }
 
-// Relation r's hops in minibatch g (node-wise).
-MinibatchEdges hop_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk, size_t r, int64_t g) {
+// Calls fn(l, source, target, edge id) for relation r's edges of minibatch g in
+// hop l (node-wise: each hop keeps the draws of the vertices new at the hop
+// before), in order; counting only the edges needs the row pointers alone.
+template <bool kCountOnly, class Fn>
+void for_hop_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk, size_t r, int64_t g, Fn fn) {
   const Relation& relation = holder.graph().relations[r];
   const size_t source = static_cast<size_t>(bulk.relation_sources[r]);
   const size_t target = static_cast<size_t>(holder.graph().type_index(relation.destination));
-  MinibatchEdges out;
   for (size_t l = 0; l < bulk.layers.size(); ++l) {
     const HeteroSampledLayer& layer = bulk.layers[l];
-    const size_t before = out.ids.size();
-    if (layer.adj[r].rows > 0) {
-      const CsrMatrix& s = layer.adj[r];
+    if (layer.adj[r].rows == 0) continue;
+    const CsrMatrix& s = layer.adj[r];
+    const int64_t first_row = layer.row_offsets[r][g], first_col = layer.vertex_offsets[source][g];
+    const int64_t old_rows = l > 0 ? known_before(bulk, target, l - 1, g) : 0;  // expanded at hop l - 1
+    const int64_t first_kept = first_row + old_rows, end_row = layer.row_offsets[r][g + 1];
+    if constexpr (kCountOnly) {
+      fn(l, s.rowptr[end_row] - s.rowptr[first_kept]);
+    } else {
       const std::vector<vid_t>& rows = frontier_ids(bulk, target, l);
-      const int64_t first_row = layer.row_offsets[r][g], first_col = layer.vertex_offsets[source][g];
-      const int64_t old_rows = l > 0 ? known_before(bulk, target, l - 1, g) : 0;  // expanded at hop l - 1
       // The draws' own positions where they were recorded, else each found in its row.
       const std::vector<vid_t>* recorded =
           r < layer.positions.size() && !layer.positions[r].empty() ? &layer.positions[r] : nullptr;
-      for (int64_t i = first_row + old_rows; i < layer.row_offsets[r][g + 1]; ++i)
+      for (int64_t i = first_kept; i < end_row; ++i)
         for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e) {
           const int64_t position = recorded ? (*recorded)[e]
                                             : position_of(relation.adj, rows[i], layer.vertices[source][s.colidx[e]]);
-          out.add(s.colidx[e] - first_col, i - first_row, holder.edge_id(r, position));
+          fn(l, s.colidx[e] - first_col, i - first_row, holder.edge_id(r, position));
         }
     }
-    out.per_hop.push_back(static_cast<int64_t>(out.ids.size() - before));
   }
-  return out;
 }
 
-// Every edge of relation r among minibatch g's sampled vertices (layer-wise), by
-// target in n_id order, then by source id; index: a scratch of -1 per source vertex.
-MinibatchEdges induced_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk, size_t r, int64_t g,
-                             std::vector<int64_t>& index) {
+// Calls fn(source, target, edge id) for every edge of relation r among minibatch
+// g's sampled vertices (layer-wise), by target in n_id order, then by source id;
+// index: a scratch of -1 per source vertex.
+template <class Fn>
+void for_induced_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk, size_t r, int64_t g,
+                       std::vector<int64_t>& index, Fn fn) {
   const Relation& relation = holder.graph().relations[r];
   const size_t source = static_cast<size_t>(bulk.relation_sources[r]);
   const size_t target = static_cast<size_t>(holder.graph().type_index(relation.destination));
@@ -87,30 +82,60 @@ MinibatchEdges induced_edges(const HeteroGraphHolder& holder, const HeteroBulkSa
   const int64_t num_sources = known_before(bulk, source, bulk.layers.size(), g);
   const int64_t num_targets = known_before(bulk, target, bulk.layers.size(), g);
   for (int64_t j = 0; j < num_sources; ++j) index[sources[j]] = j;
-  MinibatchEdges out;
   const CsrMatrix& a = relation.adj;
   for (int64_t i = 0; i < num_targets; ++i)
     for (int64_t e = a.rowptr[targets[i]]; e < a.rowptr[targets[i] + 1]; ++e)
-      if (index[a.colidx[e]] >= 0) out.add(index[a.colidx[e]], i, holder.edge_id(r, e));
+      if (index[a.colidx[e]] >= 0) fn(index[a.colidx[e]], i, holder.edge_id(r, e));
   for (int64_t j = 0; j < num_sources; ++j) index[sources[j]] = -1;
-  out.per_hop.push_back(static_cast<int64_t>(out.ids.size()));
-  return out;
 }
 
-// Minibatches' edges as tensors: edge_index (minibatch g's [2, E_g] block,
-// sources then targets, at 2 edge_offsets[g]), e_id, edge_offsets, per-hop counts [k, hops].
-std::vector<at::Tensor> edge_tensors(const std::vector<MinibatchEdges>& edges, int64_t hops) {
-  const int64_t k = static_cast<int64_t>(edges.size());
-  std::vector<int64_t> offsets{0}, index, ids, per_hop;
-  for (const MinibatchEdges& m : edges) {
-    offsets.push_back(offsets.back() + static_cast<int64_t>(m.ids.size()));
-    index.insert(index.end(), m.sources.begin(), m.sources.end());
-    index.insert(index.end(), m.targets.begin(), m.targets.end());
-    ids.insert(ids.end(), m.ids.begin(), m.ids.end());
-    per_hop.insert(per_hop.end(), m.per_hop.begin(), m.per_hop.end());
-  }
-  return {vector_to_tensor(std::move(index)), vector_to_tensor(std::move(ids)), vector_to_tensor(std::move(offsets)),
-          vector_to_tensor(std::move(per_hop)).view({k, hops})};
+// Relation r's edges of every minibatch, written in place in two passes (their
+// counts, then the edges): edge_index (minibatch g's [2, E_g] block at
+// 2 edge_offsets[g], sources then targets), e_id, edge_offsets and the per-hop
+// counts [k, hops] (node-wise: one per layer; layer-wise: one, the induced edges).
+std::vector<at::Tensor> relation_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk, size_t r,
+                                       bool node_wise) {
+  const int64_t k = bulk.count(), hops = node_wise ? static_cast<int64_t>(bulk.layers.size()) : 1;
+  const int64_t sources = node_wise ? 0 : holder.graph().relations[r].adj.cols;  // the induced edges' index
+  int64_t work = sources;
+  for (const HeteroSampledLayer& layer : bulk.layers) work += layer.adj[r].nnz();
+  at::Tensor per_hop = at::zeros({k, hops}, at::kLong), offsets = at::zeros({k + 1}, at::kLong);
+  int64_t* counts = per_hop.data_ptr<int64_t>();
+  const auto for_each_minibatch = [&](auto&& per_minibatch) {
+#pragma omp parallel num_threads(threads_for(work))
+    {
+      std::vector<int64_t> index(sources, -1);
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t g = 0; g < k; ++g) per_minibatch(g, index);
+    }
+  };
+  for_each_minibatch([&](int64_t g, std::vector<int64_t>& index) {
+    if (node_wise) for_hop_edges<true>(holder, bulk, r, g, [&](size_t l, int64_t n) { counts[g * hops + l] = n; });
+    else for_induced_edges(holder, bulk, r, g, index, [&](int64_t, int64_t, int64_t) { ++counts[g]; });
+  });
+  int64_t* first = offsets.data_ptr<int64_t>();
+  for (int64_t g = 0; g < k; ++g)
+    first[g + 1] = first[g] + std::accumulate(counts + g * hops, counts + (g + 1) * hops, int64_t{0});
+  at::Tensor edge_index = at::empty({2 * first[k]}, at::kLong), e_id = at::empty({first[k]}, at::kLong);
+  int64_t* index_out = edge_index.data_ptr<int64_t>();
+  int64_t* ids_out = e_id.data_ptr<int64_t>();
+  for_each_minibatch([&](int64_t g, std::vector<int64_t>& index) {
+    const int64_t edges = first[g + 1] - first[g];
+    int64_t* source_out = index_out + 2 * first[g];
+    int64_t* target_out = source_out + edges;
+    int64_t* id_out = ids_out + first[g];
+    int64_t at = 0;
+    const auto write = [&](int64_t source, int64_t target, int64_t id) {
+      source_out[at] = source;
+      target_out[at] = target;
+      id_out[at++] = id;
+    };
+    if (node_wise)
+      for_hop_edges<false>(holder, bulk, r, g,
+                           [&](size_t, int64_t source, int64_t target, int64_t id) { write(source, target, id); });
+    else for_induced_edges(holder, bulk, r, g, index, write);
+  });
+  return {edge_index, e_id, offsets, per_hop};
 }
 
 using HeteroBatches =
@@ -136,18 +161,7 @@ HeteroBatches assemble(const HeteroGraphHolder& holder, const HeteroBulkSample& 
     num_nodes.push_back(vector_to_tensor(std::move(counts)).view({k, layers + 1}));
   }
   for (size_t r = 0; r < relations; ++r) {
-    std::vector<MinibatchEdges> edges(k);
-    const int64_t sources = holder.graph().relations[r].adj.cols;
-    int64_t entries = 0;  // the relation's sampled edges, and the induced edges' per-thread index
-    for (const HeteroSampledLayer& layer : bulk.layers) entries += layer.adj[r].nnz();
-#pragma omp parallel num_threads(threads_for(entries + (node_wise ? 0 : sources)))
-    {
-      std::vector<int64_t> index(node_wise ? 0 : sources, -1);
-#pragma omp for schedule(dynamic, 1)
-      for (int64_t g = 0; g < k; ++g)
-        edges[g] = node_wise ? hop_edges(holder, bulk, r, g) : induced_edges(holder, bulk, r, g, index);
-    }
-    std::vector<at::Tensor> tensors = edge_tensors(edges, node_wise ? layers : 1);
+    std::vector<at::Tensor> tensors = relation_edges(holder, bulk, r, node_wise);
     edge_index.push_back(tensors[0]);
     e_id.push_back(tensors[1]);
     edge_offsets.push_back(tensors[2]);

@@ -192,10 +192,15 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
     const std::vector<int64_t>* row_kept = view.kept_positions(i, t.kept);
     const int64_t begin = view.begin(i), len = view.length(i, row_kept);
     if (!uniform_rows && view.tables && !row_kept) {
-      const int64_t chosen =
-          draw_from_tables(*view.tables, begin, len, view.tables->positive[view.rows[i]], s, key_of(i), t);
+      const int64_t positive = view.tables->positive[view.rows[i]];
+      // A row whose quantized weights are all equal (2^24 each) gets the same
+      // picks from the unweighted draw, which needs no search of the prefix.
+      const bool equal = positive == len && len > 0 &&
+                         view.tables->prefix[begin + len - 1] == static_cast<uint64_t>(len) << 24;
+      const int64_t chosen = equal ? t.sampler.sample_uniform(len, s, key_of(i))
+                                   : draw_from_tables(*view.tables, begin, len, positive, s, key_of(i), t);
       for (int64_t j = 0; j < chosen; ++j) {
-        const int64_t position = t.picked[j];
+        const int64_t position = equal ? t.sampler.picked()[j] : t.picked[j];
         __builtin_prefetch(a.colidx.data() + begin + position);
         out.colidx[out.rowptr[i] + j] = static_cast<col_t>(position);
         out.values[out.rowptr[i] + j] = view.tables->normalized[begin + position];
