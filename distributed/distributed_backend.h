@@ -70,6 +70,9 @@ class DistributedBackend final : public Backend {
     return local_->sequence_runs(starts, run_offsets);
   }
   Ids gather_ids(const Ids& ids, const Ids& at) override { return local_->gather_ids(ids, at); }
+  Ids range_positions(const Ids& ids, const std::vector<vid_t>& bounds) override {
+    return local_->range_positions(ids, bounds);
+  }
   Matrix add_entries(const Matrix& a, const Matrix& b) override { return local_->add_entries(a, b); }
   Ids first_columns(const Matrix& m, const Ids& fallback) override { return local_->first_columns(m, fallback); }
   Matrix its_sample(const Matrix& p, int64_t s, const SampleKeys& keys) override;

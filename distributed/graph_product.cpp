@@ -236,19 +236,17 @@ Matrix GraphProduct::sample_rows(const Ids& rows, int64_t s, const SampleKeys& k
                               {keys.seed, keys.epoch, keys.layer}};
     exchange_aware(nullptr, &request, operand_id, nullptr, &fetched, &record);
   }
-  if (row_reduces()) {
-    // Each rank fetched its chunk's rows by vertex (ties in row order), so the
-    // process row's pieces stacked in chunk order are every row by vertex: the
-    // requests of all rows against the chunks' bounds put them back in row order.
+  {
+    ScopedTimer compute(&record.compute_s);
+    piece = local.select_rows(fetched, requested.back);  // back in row order
+  }
+  if (row_reduces()) {  // the process row's chunks stacked, then each row put back in its place
     ScopedTimer timer(&record.reduce_s);
     Communicator& row = grid_.row_comm();
     const int64_t bytes_before = bytes_sent(row);
-    const RequestedRows order = local.request_rows(rows, a.rows(), keys, chunk_bounds(a.blocks));
-    piece = local.select_rows(ResidentExchange(row, local).gathered_rows(fetched, a.cols()), order.back);
+    const Matrix chunks = ResidentExchange(row, local).gathered_rows(piece, a.cols());
+    piece = local.select_rows(chunks, local.range_positions(rows, chunk_bounds(a.blocks)));
     record.reduce_bytes += bytes_sent(row) - bytes_before;
-  } else {
-    ScopedTimer compute(&record.compute_s);
-    piece = local.select_rows(fetched, requested.back);  // back in row order
   }
   record.result_nonzeros = piece.nnz();
   calls_.push_back(record);
@@ -285,19 +283,11 @@ CsrMatrix GraphProduct::gather_chunks(const CsrMatrix& piece, const std::vector<
                                       ProductCall* record) {
   // Row r comes from the chunk holding rows[r].
   Communicator& row = grid_.row_comm();
-  const int64_t m = static_cast<int64_t>(rows.size());
   const int64_t bytes_before = bytes_sent(row);
   ScopedTimer timer(&record->reduce_s);
   const CsrMatrix chunks = all_gather_rows(row, piece);
   record->reduce_bytes += bytes_sent(row) - bytes_before;
-  std::vector<int> chunk_of(m);
-  for (int64_t r = 0; r < m; ++r) chunk_of[r] = blocks.owner(rows[r]) / blocks_per_chunk();
-  std::vector<int64_t> next(row.size() + 1, 0);  // first row of each chunk's piece, then its cursor
-  for (int c : chunk_of) ++next[c + 1];
-  std::partial_sum(next.begin(), next.end(), next.begin());
-  std::vector<vid_t> order(m);
-  for (int64_t r = 0; r < m; ++r) order[r] = static_cast<vid_t>(next[chunk_of[r]]++);
-  return select_rows(chunks, order);
+  return select_rows(chunks, range_positions(rows, chunk_bounds(blocks)));
 }
 
 CsrMatrix GraphProduct::sample_shared_row(int row_id, int64_t s, const SampleKeys& keys) {

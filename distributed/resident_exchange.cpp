@@ -20,6 +20,21 @@ CsrMatrix host_rows(CsrMatrix got, int64_t entries) {
   return got;
 }
 
+// Rows received into backend memory: move(from, to, type, entries) moves the
+// row lengths (entries false), then the column ids and the values (true).
+template <class Move>
+Matrix rows_in_place(ResidentArrays& arrays, const Matrix& send, bool sending, int64_t cols, int64_t rows,
+                     int64_t entries, Move move) {
+  Matrix out = arrays.allocate_rows(rows, cols, entries);
+  const WritableCsrArrays to = arrays.arrays(out);
+  const WritableCsrArrays from = sending ? arrays.arrays(send) : WritableCsrArrays{};
+  const Ids lengths = sending ? arrays.row_lengths(send) : Ids{};
+  move(sending ? arrays.arrays(lengths) : nullptr, to.rowptr + 1, DataType::int64, false);
+  move(from.colidx, to.colidx, DataType::int32, true);
+  move(from.values, to.values, DataType::float32, true);
+  return arrays.rows_from_lengths(std::move(out));
+}
+
 std::vector<int64_t> host_lengths(const CsrMatrix& m) {
   std::vector<int64_t> lengths(m.rows);
   for (int64_t r = 0; r < m.rows; ++r) lengths[r] = m.rowptr[r + 1] - m.rowptr[r];
@@ -59,17 +74,12 @@ Matrix ResidentExchange::rows(const Matrix& send, int64_t cols, const std::vecto
   MATSAMP_CHECK(rows_out == (send.defined() ? send.rows() : 0) && entries_out == (send.defined() ? send.nnz() : 0),
                 "exchange: ", rows_out, " rows of ", entries_out, " entries to send, but the matrix is ",
                 send.defined() ? send.shape() : std::string("none"));
-  if (arrays_) {
-    Matrix out = arrays_->allocate_rows(rows_in, cols, entries_in);
-    const WritableCsrArrays to = arrays_->arrays(out);
-    const WritableCsrArrays from = rows_out > 0 ? arrays_->arrays(send) : WritableCsrArrays{};
-    const Ids lengths = rows_out > 0 ? arrays_->row_lengths(send) : Ids{};
-    comm_.all_to_allv(rows_out > 0 ? arrays_->arrays(lengths) : nullptr, send_rows, to.rowptr + 1, recv_rows,
-                      DataType::int64);
-    comm_.all_to_allv(from.colidx, send_entries, to.colidx, recv_entries, DataType::int32);
-    comm_.all_to_allv(from.values, send_entries, to.values, recv_entries, DataType::float32);
-    return arrays_->rows_from_lengths(std::move(out));
-  }
+  if (arrays_)
+    return rows_in_place(*arrays_, send, rows_out > 0, cols, rows_in, entries_in,
+                         [&](const void* from, void* to, DataType type, bool entries) {
+                           comm_.all_to_allv(from, entries ? send_entries : send_rows, to,
+                                             entries ? recv_entries : recv_rows, type);
+                         });
   const CsrMatrix host = rows_out > 0 ? backend_.to_host(send) : CsrMatrix(0, cols);
   CsrMatrix got(rows_in, cols);
   got.colidx.resize(entries_in);
@@ -89,15 +99,11 @@ Matrix ResidentExchange::gathered_rows(const Matrix& part, int64_t cols) {
   std::vector<int64_t> shapes(2 * ranks), rows_in(ranks), entries_in(ranks);
   comm_.all_gatherv(shape, 2, shapes.data(), std::vector<int64_t>(ranks, 2), DataType::int64);
   for (int q = 0; q < ranks; ++q) rows_in[q] = shapes[2 * q], entries_in[q] = shapes[2 * q + 1];
-  Matrix out = arrays_->allocate_rows(total(rows_in), cols, total(entries_in));
-  const WritableCsrArrays to = arrays_->arrays(out);
-  const WritableCsrArrays from = rows_out > 0 ? arrays_->arrays(part) : WritableCsrArrays{};
-  const Ids lengths = rows_out > 0 ? arrays_->row_lengths(part) : Ids{};
-  comm_.all_gatherv(rows_out > 0 ? arrays_->arrays(lengths) : nullptr, rows_out, to.rowptr + 1, rows_in,
-                    DataType::int64);
-  comm_.all_gatherv(from.colidx, entries_out, to.colidx, entries_in, DataType::int32);
-  comm_.all_gatherv(from.values, entries_out, to.values, entries_in, DataType::float32);
-  return arrays_->rows_from_lengths(std::move(out));
+  return rows_in_place(*arrays_, part, rows_out > 0, cols, total(rows_in), total(entries_in),
+                       [&](const void* from, void* to, DataType type, bool entries) {
+                         comm_.all_gatherv(from, entries ? entries_out : rows_out, to, entries ? entries_in : rows_in,
+                                           type);
+                       });
 }
 
 }  // namespace matsamp

@@ -162,6 +162,14 @@ class CudaBackend final : public Backend, public ResidentArrays {
         .set_bound(ids.bound());
   }
 
+  Ids range_positions(const Ids& ids, const std::vector<vid_t>& bounds) override {
+    const DeviceScope scope(engine_);
+    MATSAMP_CHECK(!bounds.empty() && std::is_sorted(bounds.begin(), bounds.end()),
+                  "range_positions: the bounds must ascend");
+    return wrap_array(gpu::range_positions(engine_, device(ids, "range_positions").data(), ids.size(), bounds))
+        .set_bound(ids.size());
+  }
+
   Matrix add_entries(const Matrix& a, const Matrix& b) override {
     const DeviceScope scope(engine_);
     MATSAMP_CHECK(a.rows() == b.rows() && a.cols() == b.cols(), "add_entries: A is ", a.shape(), ", B is ", b.shape());
@@ -383,17 +391,6 @@ class CudaBackend final : public Backend, public ResidentArrays {
     return wrap(gpu::guided_sample_rows(engine_, device(a, "guided_sample_rows").view(),
                                         device(rows, "guided_sample_rows").data(), s, on_device(importance),
                                         device_keys(keys, doffsets)));
-  }
-
-  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
-                            Ids* carried = nullptr) override {
-    std::vector<Matrix> parts;
-    parts.push_back(std::move(s));
-    std::vector<Ids> moving;
-    if (carried) moving.push_back(std::move(*carried));
-    SharedCompacted c = compact_columns_shared(std::move(parts), {row_offsets}, leading, carried ? &moving : nullptr);
-    if (carried) *carried = std::move(moving[0]);
-    return {std::move(c.adj[0]), std::move(c.vertices)};
   }
 
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,

@@ -88,6 +88,9 @@ DeviceArray<vid_t> sequence_ids(DeviceEngine& engine, int64_t n);
 // sequence_runs and gather_ids of ops.h (run starts on the device; positions checked by the caller).
 DeviceArray<vid_t> sequence_runs(DeviceEngine& engine, const int64_t* starts, DeviceOffsets runs);
 DeviceArray<vid_t> gather_ids(DeviceEngine& engine, const vid_t* ids, const vid_t* at, int64_t n);
+// range_positions of ops.h (bounds ascending, checked by the caller); throws for
+// an id outside them.
+DeviceArray<vid_t> range_positions(DeviceEngine& engine, const vid_t* ids, int64_t n, const std::vector<vid_t>& bounds);
 
 // add_entries of ops.h (same shapes, checked by the caller).
 DeviceCsr add_entries(DeviceEngine& engine, const CsrView& a, const CsrView& b);

@@ -137,6 +137,9 @@ class HostOps {
   std::vector<vid_t> sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) {
     return b_.ids_to_host(b_.sequence_runs(starts, run_offsets));
   }
+  std::vector<vid_t> range_positions(const std::vector<vid_t>& ids, const std::vector<vid_t>& bounds) {
+    return b_.ids_to_host(b_.range_positions(b_.upload_ids(ids), bounds));
+  }
   std::vector<vid_t> gather_ids(const std::vector<vid_t>& ids, const std::vector<vid_t>& at) {
     return b_.ids_to_host(b_.gather_ids(b_.upload_ids(ids), b_.upload_ids(at)));
   }

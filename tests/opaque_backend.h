@@ -70,6 +70,9 @@ class OpaqueBackend final : public Backend, public ResidentArrays {
     return seal(inner_->sequence_runs(starts, run_offsets));
   }
   Ids gather_ids(const Ids& ids, const Ids& at) override { return seal(inner_->gather_ids(open(ids), open(at))); }
+  Ids range_positions(const Ids& ids, const std::vector<vid_t>& bounds) override {
+    return seal(inner_->range_positions(open(ids), bounds));
+  }
   Matrix add_entries(const Matrix& a, const Matrix& b) override { return seal(inner_->add_entries(open(a), open(b))); }
   Ids first_columns(const Matrix& m, const Ids& fallback) override {
     return seal(inner_->first_columns(open(m), open(fallback)));

@@ -792,6 +792,15 @@ TEST_F(CudaMasks, KeyedRowsAndMaskedEntriesEqualTheCpu) {
   EXPECT_TRUE(cuda_ops->sequence_runs({}, {0}).empty());
   testing::expect_error([&] { cuda_ops->gather_ids(ids, {5006}); },
                         "gather_ids: position 5006 out of range for 5006 ids");
+  // Each id's place when grouped by range (the process row's chunks), an empty range among them.
+  for (const std::vector<vid_t>& bounds : {std::vector<vid_t>{0, 5010}, std::vector<vid_t>{0, 1200, 1200, 3000, 5010}})
+    EXPECT_EQ(cuda_ops->range_positions(runs, bounds), cpu_ops->range_positions(runs, bounds));
+  EXPECT_TRUE(cuda_ops->range_positions({}, {0, 1}).empty());
+  testing::expect_error(
+      [&] {
+        cuda_ops->range_positions({3, 12}, {0, 5, 10});
+      },
+      "range_positions: an id is outside [0, 10)");
 }
 
 // ---- rows asked of their owners (distributed product) -----------------------------

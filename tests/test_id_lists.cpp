@@ -1,7 +1,9 @@
-// sequence_runs, gather_ids and pad_row_blocks (ops.h) against their
+// sequence_runs, gather_ids, range_positions and pad_row_blocks (ops.h) against their
 // definitions, on the CPU ops and the CPU backend (the CUDA ones: test_cuda_ops.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <random>
 
 #include "backend/backend.h"
@@ -47,6 +49,34 @@ TEST(GatherIds, TakesIdsInTheOrderOfThePositions) {
   EXPECT_EQ(testing::HostOps(*cpu).gather_ids(ids, {3, 1}), (std::vector<vid_t>{43, 41}));
   testing::expect_error([&] { gather_ids(ids, {1, 5}); }, "gather_ids: position 5 out of range for 5 ids");
   testing::expect_error([&] { gather_ids(ids, {-1}); }, "gather_ids: position -1 out of range for 5 ids");
+}
+
+// Against its definition: sorting the positions by (range, position) lists
+// them in the order of the places given, and each place is within its range's.
+TEST(RangePositions, GroupsIdsByRangeInTheirOrder) {
+  EXPECT_EQ(range_positions({5, 1, 7, 2, 9, 0}, {0, 3, 7, 10}), (std::vector<vid_t>{3, 0, 4, 1, 5, 2}));
+  EXPECT_TRUE(range_positions({}, {0, 4}).empty());
+  std::mt19937_64 rng(12);
+  std::vector<vid_t> ids(3000);
+  for (vid_t& v : ids) v = 10 + static_cast<vid_t>(rng() % 990);
+  const std::vector<vid_t> bounds{10, 200, 200, 600, 1000};  // an empty range among them
+  const std::vector<vid_t> places = range_positions(ids, bounds);
+  std::vector<int64_t> by_range(ids.size());
+  std::iota(by_range.begin(), by_range.end(), 0);
+  const auto range_of = [&](vid_t v) { return std::upper_bound(bounds.begin(), bounds.end(), v) - bounds.begin(); };
+  std::stable_sort(by_range.begin(), by_range.end(),
+                   [&](int64_t x, int64_t y) { return range_of(ids[x]) < range_of(ids[y]); });
+  std::vector<vid_t> expected(ids.size());
+  for (size_t i = 0; i < by_range.size(); ++i) expected[by_range[i]] = static_cast<vid_t>(i);
+  EXPECT_EQ(places, expected);
+  auto cpu = make_cpu_backend();
+  EXPECT_EQ(testing::HostOps(*cpu).range_positions(ids, bounds), places);
+  testing::expect_error(
+      [&] {
+        range_positions({3, 12}, {0, 5, 10});
+      },
+      "range_positions: id 12 at 1 is outside [0, 10)");
+  testing::expect_error([&] { range_positions({3}, {0, 5, 4}); }, "range_positions: the bounds must ascend");
 }
 
 TEST(PadRowBlocks, PutsEachBlockAtTheEndOfItsPaddedBlock) {

@@ -77,6 +77,16 @@ TransferCounts Backend::transfer_counts() const {
           syncs_.load(std::memory_order_relaxed)};
 }
 
+Compacted Backend::compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading, Ids* carried) {
+  std::vector<Matrix> parts;
+  parts.push_back(std::move(s));
+  std::vector<Ids> moving;
+  if (carried) moving.push_back(std::move(*carried));
+  SharedCompacted c = compact_columns_shared(std::move(parts), {row_offsets}, leading, carried ? &moving : nullptr);
+  if (carried) *carried = std::move(moving[0]);
+  return {std::move(c.adj[0]), std::move(c.vertices)};
+}
+
 Matrix Backend::guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,
                                    const SampleKeys& keys) {
   check_mine(a, "guided_sample_rows");

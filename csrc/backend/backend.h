@@ -150,6 +150,8 @@ class Backend {
   // Runs of consecutive ids, and ids in the order of positions (ops.h: sequence_runs, gather_ids).
   virtual Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) = 0;
   virtual Ids gather_ids(const Ids& ids, const Ids& at) = 0;
+  // ops.h's range_positions (the ranges' bounds on the host).
+  virtual Ids range_positions(const Ids& ids, const std::vector<vid_t>& bounds) = 0;
   // A + B and each row's first column (ops.h: add_entries, first_columns).
   virtual Matrix add_entries(const Matrix& a, const Matrix& b) = 0;
   virtual Ids first_columns(const Matrix& m, const Ids& fallback) = 0;
@@ -192,8 +194,9 @@ class Backend {
   // other non-empty columns in ascending id. leading.ids undefined: no block has
   // leading columns (its offsets are all 0). With `carried` (one id per entry
   // of s), its ids move with their entries.
+  // By default compact_columns_shared of the one part.
   virtual Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
-                                    Ids* carried = nullptr) = 0;
+                                    Ids* carried = nullptr);
   // compact_columns of several matrices whose block g shares one vertex list
   // (ops.h: compact_columns_shared): a heterogeneous graph's relations into one
   // vertex type. carried: null, or one array per part (undefined where none)

@@ -55,6 +55,9 @@ class CpuBackend final : public Backend, public ResidentArrays {
   Ids sequence_runs(const std::vector<int64_t>& starts, const Offsets& run_offsets) override {
     return wrap_array(matsamp::sequence_runs(starts, run_offsets));
   }
+  Ids range_positions(const Ids& ids, const std::vector<vid_t>& bounds) override {
+    return wrap_array(matsamp::range_positions(host(ids, "range_positions"), bounds));
+  }
   Ids gather_ids(const Ids& ids, const Ids& at) override {
     return wrap_array(matsamp::gather_ids(host(ids, "gather_ids"), host(at, "gather_ids")));
   }
@@ -120,16 +123,6 @@ class CpuBackend final : public Backend, public ResidentArrays {
                             const SampleKeys& keys) override {
     const char* op = "guided_sample_rows";
     return wrap(matsamp::guided_sample_rows(host(a, op), host(rows, op), s, importance, keys));
-  }
-  Compacted compact_columns(Matrix s, const Offsets& row_offsets, const BlockedIds& leading,
-                            Ids* carried = nullptr) override {
-    std::vector<Matrix> parts;
-    parts.push_back(std::move(s));
-    std::vector<Ids> moving;
-    if (carried) moving.push_back(std::move(*carried));
-    SharedCompacted c = compact_columns_shared(std::move(parts), {row_offsets}, leading, carried ? &moving : nullptr);
-    if (carried) *carried = std::move(moving[0]);
-    return {std::move(c.adj[0]), std::move(c.vertices)};
   }
   SharedCompacted compact_columns_shared(std::vector<Matrix> parts, const std::vector<Offsets>& row_offsets,
                                          const BlockedIds& leading, std::vector<Ids>* carried = nullptr) override {

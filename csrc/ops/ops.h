@@ -75,6 +75,12 @@ std::vector<vid_t> sequence_runs(const std::vector<int64_t>& starts, const Offse
 // ids[at[0]], ids[at[1]], …: an id list in the order of the positions `at`.
 std::vector<vid_t> gather_ids(const std::vector<vid_t>& ids, const std::vector<vid_t>& at);
 
+// Where each id goes when the ids are grouped by the range of `bounds` holding
+// it (range q: [bounds[q], bounds[q + 1]), bounds ascending), in their order
+// within a range: out[i] = the ids of the ranges before ids[i]'s, plus those of
+// its range before i. Every id lies in [bounds.front(), bounds.back()).
+std::vector<vid_t> range_positions(const std::vector<vid_t>& ids, const std::vector<vid_t>& bounds);
+
 // A + B (same shape): row i holds the columns of row i of either, with the sum
 // of their values where both have one (a + b in float). A random walk's visits,
 // step by step.

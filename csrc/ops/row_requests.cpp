@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 #include "ops/op_checks.h"
 #include "ops/ops.h"
@@ -14,13 +15,28 @@ RowRequests request_rows(const std::vector<vid_t>& rows, int64_t n, const Sample
                 "request_rows: the owners' bounds must ascend");
   check_ids_below(rows, n, "request_rows", "row id", std::to_string(n) + " rows");
   const vid_t lo = bounds.front(), hi = bounds.back();
+  // The rows in range as (vertex - lo, position among them), sorted by vertex by
+  // an LSD radix sort: stable, so ties stay in row order.
+  std::vector<std::pair<uint64_t, int64_t>> keyed, scratch;
   std::vector<int64_t> in_range;  // rows in range, in row order
   for (int64_t r = 0; r < m; ++r)
-    if (rows[r] >= lo && rows[r] < hi) in_range.push_back(r);
-  std::vector<int64_t> by_vertex(in_range.size());
-  std::iota(by_vertex.begin(), by_vertex.end(), 0);
-  std::stable_sort(by_vertex.begin(), by_vertex.end(),
-                   [&](int64_t x, int64_t y) { return rows[in_range[x]] < rows[in_range[y]]; });
+    if (rows[r] >= lo && rows[r] < hi) {
+      keyed.emplace_back(static_cast<uint64_t>(rows[r] - lo), static_cast<int64_t>(in_range.size()));
+      in_range.push_back(r);
+    }
+  constexpr int kDigitBits = 11;
+  constexpr uint64_t kDigit = (1 << kDigitBits) - 1;
+  const uint64_t largest = hi > lo ? static_cast<uint64_t>(hi - lo - 1) : 0;
+  scratch.resize(keyed.size());
+  for (int shift = 0; shift < 64 && (largest >> shift) > 0; shift += kDigitBits) {
+    std::vector<int64_t> start(kDigit + 2, 0);
+    for (const auto& k : keyed) ++start[((k.first >> shift) & kDigit) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    for (const auto& k : keyed) scratch[start[(k.first >> shift) & kDigit]++] = k;
+    keyed.swap(scratch);
+  }
+  std::vector<int64_t> by_vertex(keyed.size());
+  for (size_t i = 0; i < keyed.size(); ++i) by_vertex[i] = keyed[i].second;
   RowRequests out;
   out.back.resize(in_range.size());
   out.words.reserve(2 * in_range.size());
