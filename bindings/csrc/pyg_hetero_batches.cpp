@@ -6,7 +6,6 @@
 // sampled vertices (PyG's HGTLoader), each named by the relation's edge id.
 #include <torch/library.h>
 
-#include <algorithm>
 #include <numeric>
 
 #include "hetero_graph.h"
@@ -23,16 +22,6 @@ constexpr const char* kHeteroBatchesOp = "matsamp.pyg_hetero_batches";
 int64_t known_before(const HeteroBulkSample& bulk, size_t t, size_t h, int64_t g) {
   const Offsets& offsets = h == 0 ? bulk.seeds.offsets[t] : bulk.layers[h - 1].vertex_offsets[t];
   return offsets[g + 1] - offsets[g];
-}
-const std::vector<vid_t>& frontier_ids(const HeteroBulkSample& bulk, size_t t, size_t l) {
-  return l == 0 ? bulk.seeds.ids[t] : bulk.layers[l - 1].vertices[t];
-}
-
-// The position of entry (row, column) in a (rows sorted), or -1.
-int64_t position_of(const CsrMatrix& a, vid_t row, vid_t column) {
-  const auto first = a.colidx.begin() + a.rowptr[row], last = a.colidx.begin() + a.rowptr[row + 1];
-  const auto hit = std::lower_bound(first, last, static_cast<col_t>(column));
-  return hit != last && *hit == column ? hit - a.colidx.begin() : -1;
 }
 
 // Calls fn(l, source, target, edge id) for relation r's edges of minibatch g in
@@ -53,16 +42,12 @@ void for_hop_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk
     if constexpr (kCountOnly) {
       fn(l, s.rowptr[end_row] - s.rowptr[first_kept]);
     } else {
-      const std::vector<vid_t>& rows = frontier_ids(bulk, target, l);
-      // The draws' own positions where they were recorded, else each found in its row.
-      const std::vector<vid_t>* recorded =
-          r < layer.positions.size() && !layer.positions[r].empty() ? &layer.positions[r] : nullptr;
+      const std::vector<vid_t>& positions = layer.positions[r];  // the draws' own (sampled recording them)
+      TORCH_INTERNAL_ASSERT(static_cast<int64_t>(positions.size()) == s.nnz(), kHeteroBatchesOp, ": relation ",
+                            relation.key(), " of layer ", l, " was sampled without its positions");
       for (int64_t i = first_kept; i < end_row; ++i)
-        for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e) {
-          const int64_t position = recorded ? (*recorded)[e]
-                                            : position_of(relation.adj, rows[i], layer.vertices[source][s.colidx[e]]);
-          fn(l, s.colidx[e] - first_col, i - first_row, holder.edge_id(r, position));
-        }
+        for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e)
+          fn(l, s.colidx[e] - first_col, i - first_row, holder.edge_id(r, positions[e]));
     }
   }
 }

@@ -35,20 +35,18 @@ RowRequests request_rows(const std::vector<vid_t>& rows, int64_t n, const Sample
     for (const auto& k : keyed) scratch[start[(k.first >> shift) & kDigit]++] = k;
     keyed.swap(scratch);
   }
-  std::vector<int64_t> by_vertex(keyed.size());
-  for (size_t i = 0; i < keyed.size(); ++i) by_vertex[i] = keyed[i].second;
   RowRequests out;
   out.back.resize(in_range.size());
   out.words.reserve(2 * in_range.size());
   out.counts.assign(bounds.size() - 1, 0);
   size_t q = 0;
-  for (size_t i = 0; i < by_vertex.size(); ++i) {
-    const int64_t r = in_range[by_vertex[i]];
+  for (size_t i = 0; i < keyed.size(); ++i) {
+    const int64_t r = in_range[keyed[i].second];
     const RandomKey key = row_key(keys, r);
     MATSAMP_CHECK(key.row >> 32 == 0, "request_rows: row ", key.row, " of a minibatch does not fit a request");
     out.words.push_back(request_word_minibatch(key.minibatch));
     out.words.push_back(request_word_row(key.row, rows[r]));
-    out.back[by_vertex[i]] = static_cast<vid_t>(i);
+    out.back[keyed[i].second] = static_cast<vid_t>(i);
     while (rows[r] >= bounds[q + 1]) ++q;
     ++out.counts[q];
   }
