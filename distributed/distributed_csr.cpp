@@ -1,7 +1,10 @@
 #include "distributed_csr.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
+#include <numeric>
+#include <tuple>
 #include <vector>
 
 #include "agreement.h"
@@ -86,15 +89,63 @@ DistributedCsr block_row_of(const CsrMatrix& whole, const ProcessGrid& grid) {
   return d;
 }
 
+void check_same_file_on_every_rank(Communicator& comm, const std::string& path) {
+  uint64_t identity = 0;
+  agree_on(comm, [&] { identity = header_identity(path); });
+  agree_on_identity(comm, identity, path);
+}
+
+DistributedCsr transpose(const DistributedCsr& a, ProcessGrid& grid) {
+  check_column_count(a.rows(), "distributed transpose");  // a's rows become column ids
+  DistributedCsr t;
+  t.blocks = {a.cols(), grid.process_rows()};
+  t.block = grid.row();
+  // This rank's share of the block's rows, its entries as (column, row, value
+  // bits) triples, grouped by the process row that owns the column.
+  const RowBlocks shares{a.local.rows, grid.replication()};
+  const int64_t r0 = shares.begin(grid.col()), r1 = shares.end(grid.col());
+  std::vector<int64_t> counts(grid.process_rows(), 0);
+  for (int64_t e = a.local.rowptr[r0]; e < a.local.rowptr[r1]; ++e) counts[t.blocks.owner(a.local.colidx[e])] += 3;
+  std::vector<int64_t> next(counts.size(), 0);
+  for (size_t i = 1; i < counts.size(); ++i) next[i] = next[i - 1] + counts[i - 1];
+  std::vector<int32_t> send(a.local.rowptr[r1] * 3 - a.local.rowptr[r0] * 3);
+  for (int64_t r = r0; r < r1; ++r)
+    for (int64_t e = a.local.rowptr[r]; e < a.local.rowptr[r + 1]; ++e) {
+      int32_t* triple = send.data() + next[t.blocks.owner(a.local.colidx[e])];
+      next[t.blocks.owner(a.local.colidx[e])] += 3;
+      triple[0] = a.local.colidx[e];
+      triple[1] = static_cast<int32_t>(a.first_row() + r);
+      std::memcpy(&triple[2], &a.local.values[e], sizeof(float));
+    }
+  const std::vector<int32_t> mine = grid.col_comm().all_to_allv(send, counts);
+  const std::vector<int32_t> all = grid.row_comm().all_gatherv(mine);
+  // Counted into rows, each row's entries then put in column order.
+  const int64_t first = t.first_row(), entries = static_cast<int64_t>(all.size()) / 3;
+  t.local = CsrMatrix(t.blocks.end(t.block) - first, a.rows());
+  for (int64_t i = 0; i < entries; ++i) ++t.local.rowptr[all[3 * i] - first + 1];
+  std::partial_sum(t.local.rowptr.begin(), t.local.rowptr.end(), t.local.rowptr.begin());
+  std::vector<std::pair<col_t, float>> placed(entries);
+  std::vector<int64_t> at(t.local.rowptr.begin(), t.local.rowptr.end() - 1);
+  for (int64_t i = 0; i < entries; ++i) {
+    float value;
+    std::memcpy(&value, &all[3 * i + 2], sizeof(float));
+    placed[at[all[3 * i] - first]++] = {all[3 * i + 1], value};
+  }
+  t.local.colidx.resize(entries);
+  t.local.values.resize(entries);
+  for (int64_t r = 0; r < t.local.rows; ++r) {
+    std::sort(placed.begin() + t.local.rowptr[r], placed.begin() + t.local.rowptr[r + 1]);
+    for (int64_t e = t.local.rowptr[r]; e < t.local.rowptr[r + 1]; ++e)
+      std::tie(t.local.colidx[e], t.local.values[e]) = placed[e];
+  }
+  return t;
+}
+
 DistributedCsr read_block_row(const std::string& path, ProcessGrid& grid) {
   Communicator& world = grid.world();
-  uint64_t identity = 0;
+  check_same_file_on_every_rank(world, path);
   BinaryCsrInfo info;
-  agree_on(world, [&] {
-    identity = header_identity(path);
-    info = read_binary_csr_info(path);
-  });
-  agree_on_identity(world, identity, detail::concat(path, ": ", info.vertices, " vertices, ", info.edges, " nonzeros"));
+  agree_on(world, [&] { info = read_binary_csr_info(path); });
   DistributedCsr d;
   d.blocks = {info.vertices, grid.process_rows()};
   d.block = grid.row();

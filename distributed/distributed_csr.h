@@ -28,9 +28,20 @@ CsrMatrix stack_rows(const std::vector<CsrMatrix>& parts, int64_t cols);
 // This rank's block row of a matrix every rank holds whole (tests, generated graphs).
 DistributedCsr block_row_of(const CsrMatrix& whole, const ProcessGrid& grid);
 
+// Collective over the grid: this rank's block row of a's transpose, its rows (a's
+// columns) in process_rows() blocks, equal to block_row_of(transpose(whole)) of
+// the whole matrix that a's blocks make. Each rank of a process row sends a 1/c
+// share of its block's entries down its process column to the process rows
+// that own their columns; each process row then gathers the c shares.
+DistributedCsr transpose(const DistributedCsr& a, ProcessGrid& grid);
+
 // Collective: ends every rank with one AgreedError unless every rank holds the same
 // matrix (compared by shape and a hash of its arrays). `what` names it in the message.
 void check_same_on_every_rank(Communicator& comm, const CsrMatrix& m, const std::string& what);
+
+// Collective: ends every rank with one AgreedError unless every rank was given
+// the same .msg file (compared by its header, which carries the section checksums).
+void check_same_file_on_every_rank(Communicator& comm, const std::string& path);
 
 // Collective: reads only this rank's block row of a matsamp binary CSR (.msg) file.
 // Ranks given different files (compared by their headers, which carry the section

@@ -5,6 +5,7 @@
 #pragma once
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -73,6 +74,26 @@ inline std::string with_section(const std::string& file, const std::string& name
     std::memcpy(entry + 40, &size, 8);
     std::memcpy(entry + 48, &sum, 8);
     out += data + std::string((64 - size % 64) % 64, '\0');
+  }
+  return with_header_checksum(out);
+}
+
+// Section `name` left out of the file (the table and every offset made to match).
+inline std::string without_section(const std::string& file, const std::string& name) {
+  std::vector<MsgSection> table = msg_sections(file);
+  table.erase(std::remove_if(table.begin(), table.end(), [&](const MsgSection& s) { return s.name == name; }),
+              table.end());
+  const uint32_t count = static_cast<uint32_t>(table.size());
+  const uint64_t first = (48 + 56 * uint64_t{count} + 63) / 64 * 64;
+  std::string out = file.substr(0, 48) + std::string(first - 48, '\0');
+  std::memcpy(&out[12], &count, 4);
+  for (uint32_t i = 0; i < count; ++i) {
+    const MsgSection& s = table[i];
+    char* entry = &out[48 + 56 * i];
+    std::memcpy(entry, file.data() + 48 + 56 * s.index, 56);  // name, bytes and checksum as they were
+    const uint64_t offset = out.size();
+    std::memcpy(entry + 32, &offset, 8);
+    out += file.substr(s.offset, s.bytes) + std::string((64 - s.bytes % 64) % 64, '\0');
   }
   return with_header_checksum(out);
 }

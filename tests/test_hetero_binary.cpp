@@ -117,6 +117,66 @@ TEST(HeteroBinary, RoundTripIsBitExact) {
   EXPECT_TRUE(weighted(g.relations[g.relation_index("cites")].adj));
 }
 
+// What a process holding blocks of the relations reads: the schema (shapes, no
+// entries; features only when asked) and any block of rows of a relation, each
+// equal to the whole graph's; a flipped byte in the chunk a block reads is named.
+TEST(HeteroBinary, SchemaAndBlocksOfRowsEqualTheWholeGraphs) {
+  const std::string dir = scratch_dir("hetero_msg_blocks");
+  const HeteroGraph g = small_mag();
+  const std::string path = dir + "/mag.msg";
+  write_hetero_binary(path, g);
+  for (bool features : {false, true}) {
+    const HeteroSchema s = read_hetero_schema(path, features);
+    ASSERT_EQ(s.graph.types.size(), g.types.size());
+    for (size_t t = 0; t < g.types.size(); ++t) {
+      EXPECT_EQ(s.graph.types[t].count, g.types[t].count);
+      EXPECT_EQ(s.graph.types[t].feature_dim, features ? g.types[t].feature_dim : 0);
+      EXPECT_TRUE(same_bits(s.graph.types[t].features, features ? g.types[t].features : std::vector<float>{}));
+      EXPECT_EQ(s.graph.types[t].labels, g.types[t].labels);
+      EXPECT_EQ(s.graph.types[t].splits, g.types[t].splits);
+    }
+    ASSERT_EQ(s.graph.relations.size(), g.relations.size());
+    for (size_t r = 0; r < g.relations.size(); ++r) {
+      EXPECT_EQ(s.graph.relations[r].key(), g.relations[r].key());
+      EXPECT_EQ(s.graph.relations[r].adj.rows, g.relations[r].adj.rows);
+      EXPECT_EQ(s.graph.relations[r].adj.cols, g.relations[r].adj.cols);
+      EXPECT_EQ(s.graph.relations[r].adj.nnz(), 0);
+      EXPECT_EQ(s.edges[r], g.relations[r].adj.nnz());
+    }
+    EXPECT_THROW(validate(s.graph, "schema"), Error) << "a schema is not a whole graph";
+  }
+  for (size_t r = 0; r < g.relations.size(); ++r) {
+    const CsrMatrix& a = g.relations[r].adj;
+    for (const auto& [r0, r1] :
+         {std::pair<int64_t, int64_t>{0, a.rows}, {0, 0}, {a.rows / 3, a.rows / 2}, {a.rows - 1, a.rows}}) {
+      const CsrMatrix block = read_hetero_relation_rows(path, r, r0, r1);
+      const int64_t first = a.rowptr[r0], last = a.rowptr[r1];
+      EXPECT_EQ(block.rows, r1 - r0) << g.relations[r].key();
+      EXPECT_EQ(block.cols, a.cols) << g.relations[r].key();
+      for (int64_t i = 0; i <= r1 - r0; ++i) EXPECT_EQ(block.rowptr[i], a.rowptr[r0 + i] - first);
+      EXPECT_EQ(block.colidx, std::vector<col_t>(a.colidx.begin() + first, a.colidx.begin() + last));
+      EXPECT_TRUE(same_bits(block.values, std::vector<float>(a.values.begin() + first, a.values.begin() + last)));
+    }
+  }
+  EXPECT_TRUE(throws_error_with([&] { read_hetero_relation_rows(path, 0, 5, 3); }, {"row block [5, 3) outside"}));
+  EXPECT_TRUE(throws_error_with([&] { read_hetero_relation_rows(path, g.relations.size(), 0, 1); }, {"no relation"}));
+
+  const std::string bytes = read_all(path);
+  std::string flipped = bytes;
+  flipped[msg_section(bytes, "relation/0/colidx").offset + 4] ^= 0x01;
+  testing::overwrite(path, with_section(flipped, "relation/0/colidx", msg_section_bytes(flipped, "relation/0/colidx")));
+  EXPECT_TRUE(throws_error_with([&] { read_hetero_relation_rows(path, 0, 0, 5); },
+                                {path + ": checksum mismatch in section relation/0/colidx (bytes 0 to"}));
+  // A file written before chunk checksums is read whole, and refused in blocks with a hint.
+  std::string old = bytes;
+  for (const testing::MsgSection& c : testing::msg_sections(bytes))
+    if (c.name.rfind("chunks/", 0) == 0) old = testing::without_section(old, c.name);
+  testing::overwrite(path, old);
+  expect_same_graph(read_hetero_binary(path), g);
+  EXPECT_TRUE(throws_error_with([&] { read_hetero_relation_rows(path, 0, 0, 5); },
+                                {"written without the chunk checksums", "convert it again"}));
+}
+
 TEST(HeteroBinary, GraphWithoutFeaturesLabelsOrEdgesRoundTrips) {
   const std::string dir = scratch_dir("hetero_msg_bare");
   HeteroGraph g;
@@ -184,8 +244,10 @@ TEST_F(HeteroMsgFile, FlippedBytesFailTheSectionChecksum) {
   const std::vector<testing::MsgSection> table = testing::msg_sections(bytes);
   size_t values = 0;
   for (const Relation& r : small_mag().relations) values += weighted(r.adj);
-  // schema; author labels, split; paper's and its features; relations, and values where weighted
-  ASSERT_EQ(table.size(), 1 + 2 + 5 + 7 * 2 + values);
+  // schema; author labels, split; paper's and its features; relations, and values where weighted;
+  // the chunk checksums of all but the schema and the four splits
+  const size_t sections = 1 + 2 + 5 + 7 * 2 + values;
+  ASSERT_EQ(table.size(), sections + sections - 5);
   for (const testing::MsgSection& s : table) {
     for (uint64_t at : {s.offset, s.offset + s.bytes / 2, s.offset + s.bytes - 1}) {
       std::string corrupt = bytes;

@@ -9,6 +9,7 @@
 #include "distributed/agreement.h"
 #include "distributed/epoch_share.h"
 #include "distributed/partitioned_hetero.h"
+#include "io/hetero_io.h"
 #include "sampling/epoch_plan.h"
 #include "sampling/fingerprint.h"
 #include "sampling/hetero_layer_wise.h"
@@ -50,13 +51,14 @@ GraphMode agreed_mode(Communicator& world, const SamplerOptions& options, const 
 // What the JSON says of the run before its measurements.
 JsonObject describe_run(Communicator& world, const ProcessGrid& grid, const GraphSource& source, GraphMode mode,
                         const DistributedBenchOptions& d, const std::string& sampler, const HeteroGraph& g,
-                        const std::string& seed_type) {
+                        int64_t edges, const std::string& seed_type) {
   JsonObject json;
   json.add("command", "bench").add("heterogeneous", true).add("sampler", sampler);
   json.add("distributed", d.mode).add("processes", world.size()).add("replication", grid.replication());
   json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
   json.add("transport", world.transport()).add("graph", source.spec).add("seed_type", seed_type);
-  json.add("vertices", g.num_vertices()).add("edges", g.num_edges()).add("relations", g.relations.size());
+  json.add("vertices", g.num_vertices()).add("edges", edges).add("relations", g.relations.size());
+  json.add("graph_read", mode == GraphMode::partitioned && is_hetero_binary(source.spec) ? "block_rows" : "whole");
   return json;
 }
 
@@ -94,9 +96,26 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   ProcessGrid grid(world, d.replication);
   const GraphMode mode = agreed_mode(world, options, hetero, d);
 
-  // Every rank builds the same graph; only each A_r's block row is read when partitioned.
+  // Every rank builds the same graph (only each A_r's block row is then kept
+  // when partitioned), or, partitioned from a .msg, reads only its block rows.
+  const bool from_blocks = mode == GraphMode::partitioned && is_hetero_binary(source.spec);
+  agree(world, !from_blocks || hetero.type_budgets.empty(),
+        "--type-budgets with --distributed partitioned stacks each type's relations whole on every rank: sample "
+        "a .msg node-wise (--relation-fanouts or --fanouts), or layer-wise from a generator or an OGB folder");
   HeteroSetup setup;
-  agree_on(world, [&] { setup = prepare_hetero(source, options, hetero); });
+  std::vector<DistributedCsr> blocks;
+  if (from_blocks) {
+    HeteroBlocks part = read_hetero_blocks(source.spec, grid, hetero.add_reverse);
+    blocks = std::move(part.blocks);
+    const auto largest = std::max_element(blocks.begin(), blocks.end(),
+                                          [](const auto& a, const auto& b) { return a.local.nnz() < b.local.nnz(); });
+    agree_on(world, [&] {
+      MATSAMP_CHECK(!blocks.empty(), source.spec, " has no relations to sample");
+      setup = hetero_setup(std::move(part.schema), options, hetero, &largest->local);
+    });
+  } else {
+    agree_on(world, [&] { setup = prepare_hetero(source, options, hetero); });
+  }
   std::unique_ptr<Backend> local = std::move(setup.backend);
   const HeteroGraph& g = setup.graph;
   std::optional<PartitionedHetero> partitioned;
@@ -105,7 +124,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
     agree_on(world, [&] { sampler = make_hetero_sampler(*local, setup); });
   } else {
     const auto exchange = d.oblivious ? GraphProduct::Exchange::oblivious : GraphProduct::Exchange::sparsity_aware;
-    partitioned.emplace(grid, g, exchange, std::move(local));
+    if (from_blocks) partitioned.emplace(grid, g, std::move(blocks), exchange, std::move(local));
+    else partitioned.emplace(grid, g, exchange, std::move(local));
     if (d.fetch_rows) partitioned->backend().set_row_sampling(DistributedBackend::RowSampling::fetched_rows);
     agree_on(world, [&] {
       if (setup.budgets.empty())
@@ -161,7 +181,8 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   world.barrier();
   const double epoch_s = epoch_timer.seconds();
 
-  JsonObject json = describe_run(world, grid, source, mode, d, sampler->name(), g, type.name);
+  const int64_t edges = partitioned ? partitioned->num_edges() : g.num_edges();
+  JsonObject json = describe_run(world, grid, source, mode, d, sampler->name(), g, edges, type.name);
   json.add("batch_size", share.batch_size).add("bulk_size", bulk_size).add("seed", share.seed);
   const int64_t copies = mode == GraphMode::partitioned ? grid.replication() : 1;  // ranks sampling each minibatch
   add_rank_totals(json, world, grid, copies, epoch_s, sampling_s, {bulks, minibatches, sampled_edges, fingerprint_sum});

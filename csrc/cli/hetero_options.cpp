@@ -43,33 +43,52 @@ void add_hetero_options(CLI::App& command, HeteroOptions& options) {
       ->group(group);
 }
 
-HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options) {
+namespace {
+
+// The sampler the counts given name (--sampler may name it too; the default names none).
+const HeteroSamplerSpec& chosen_sampler(const SamplerOptions& sampler, const HeteroOptions& options) {
   MATSAMP_CHECK(options.type_budgets.empty() || options.relation_fanouts.empty(),
                 "--relation-fanouts (node-wise) and --type-budgets (layer-wise) name two different samplers: give one");
-  HeteroSetup setup;
-  // The counts given name the sampler; --sampler may name it too (the default names none).
-  setup.sampler =
-      &hetero_sampler_counting(options.type_budgets.empty() ? HeteroCounts::per_relation : HeteroCounts::per_type);
+  const HeteroSamplerSpec& chosen =
+      hetero_sampler_counting(options.type_budgets.empty() ? HeteroCounts::per_relation : HeteroCounts::per_type);
   std::string choices;
   for (const HeteroSamplerSpec& spec : hetero_sampler_registry())
     choices += (choices.empty() ? "" : "; ") + spec.name +
                (spec.counts == HeteroCounts::per_type ? ": --type-budgets" : ": --fanouts or --relation-fanouts");
-  MATSAMP_CHECK(sampler.sampler == sampler_registry().front().name || sampler.sampler == setup.sampler->name,
-                "heterogeneous graphs are sampled by ", setup.sampler->name, " with the counts given (", choices,
-                "), not by ", sampler.sampler);
-  setup.graph = load_hetero_graph(source.spec, source.seed);
-  HeteroGraph& g = setup.graph;
+  MATSAMP_CHECK(sampler.sampler == sampler_registry().front().name || sampler.sampler == chosen.name,
+                "heterogeneous graphs are sampled by ", chosen.name, " with the counts given (", choices, "), not by ",
+                sampler.sampler);
+  return chosen;
+}
+
+}  // namespace
+
+HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options) {
+  chosen_sampler(sampler, options);  // before a long load
+  HeteroGraph g = load_hetero_graph(source.spec, source.seed);
   if (options.add_reverse) add_reverse_relations(g);
+  MATSAMP_CHECK(!g.relations.empty(), source.spec, " has no relations to sample");
+  return hetero_setup(std::move(g), sampler, options, nullptr);
+}
+
+HeteroSetup hetero_setup(HeteroGraph graph, SamplerOptions& sampler, const HeteroOptions& options,
+                         const CsrMatrix* sized_by) {
+  HeteroSetup setup;
+  setup.sampler = &chosen_sampler(sampler, options);
+  setup.graph = std::move(graph);
+  HeteroGraph& g = setup.graph;
+  MATSAMP_CHECK(!g.relations.empty(), "the graph has no relations to sample");
   setup.seed_type = options.seed_type.empty() ? default_seed_type(g) : g.type_index(options.seed_type);
   if (!options.type_budgets.empty()) setup.budgets = parse_type_budgets(g, options.type_budgets);
   else
     setup.fanouts = options.relation_fanouts.empty()
                         ? std::vector<std::vector<int64_t>>(g.relations.size(), sampler.list("fanouts"))
                         : parse_relation_fanouts(g, options.relation_fanouts);
-  MATSAMP_CHECK(!g.relations.empty(), source.spec, " has no relations to sample");
-  const auto largest = std::max_element(g.relations.begin(), g.relations.end(),
-                                        [](const Relation& a, const Relation& b) { return a.adj.nnz() < b.adj.nnz(); });
-  setup.backend = make_backend(sampler, largest->adj);  // may set the memory budget (cuda)
+  if (!sized_by)
+    sized_by = &std::max_element(g.relations.begin(), g.relations.end(), [](const Relation& a, const Relation& b) {
+                  return a.adj.nnz() < b.adj.nnz();
+                })->adj;
+  setup.backend = make_backend(sampler, *sized_by);  // may set the memory budget (cuda)
   return setup;
 }
 

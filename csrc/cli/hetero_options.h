@@ -37,6 +37,11 @@ struct HeteroSetup {
   std::unique_ptr<Backend> backend;
 };
 HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options);
+// The same for a graph at hand (reverses already added as the options say;
+// only its schema, where the relations lie in blocks elsewhere), the backend
+// sized for `sized_by` (null: the relation of most entries).
+HeteroSetup hetero_setup(HeteroGraph graph, SamplerOptions& sampler, const HeteroOptions& options,
+                         const CsrMatrix* sized_by);
 
 // The sampler the setup names, over setup.graph in `backend`.
 std::unique_ptr<HeteroSampler> make_hetero_sampler(Backend& backend, const HeteroSetup& setup);

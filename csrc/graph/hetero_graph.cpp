@@ -71,22 +71,38 @@ void add_relation(HeteroGraph& g, const std::string& source, const std::string& 
   g.relations.push_back(std::move(r));
 }
 
-void add_reverse_relations(HeteroGraph& g) {
-  const size_t given = g.relations.size();
+std::vector<Reverse> reverses(const HeteroGraph& g) {
   std::set<std::pair<std::string, std::string>> linked;  // (source, destination) pairs with a relation
   for (const Relation& r : g.relations) linked.insert({r.source, r.destination});
-  for (size_t i = 0; i < given; ++i) {
-    Relation& r = g.relations[i];
-    if (r.source == r.destination) {
-      r.adj = symmetrize(r.adj);  // within one type: both ways in the relation itself
-    } else if (!linked.count({r.destination, r.source})) {
-      Relation reverse{r.destination, "rev_" + r.name, r.source, transpose(r.adj)};
+  std::vector<Reverse> out;
+  for (const Relation& r : g.relations)
+    out.push_back(r.source == r.destination                 ? Reverse::symmetrize
+                  : linked.count({r.destination, r.source}) ? Reverse::none
+                                                            : Reverse::add);
+  return out;
+}
+
+Relation reverse_of(const Relation& r, CsrMatrix transposed) {
+  return {r.destination, "rev_" + r.name, r.source, std::move(transposed)};
+}
+
+void add_reverse_relations(HeteroGraph& g) {
+  const std::vector<Reverse> kinds = reverses(g);
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (kinds[i] == Reverse::symmetrize) g.relations[i].adj = symmetrize(g.relations[i].adj);
+    if (kinds[i] == Reverse::add) {
+      Relation reverse = reverse_of(g.relations[i], transpose(g.relations[i].adj));
       g.relations.push_back(std::move(reverse));
     }
   }
 }
 
 void validate(const HeteroGraph& g, const std::string& what) {
+  validate_schema(g, what);
+  for (const Relation& r : g.relations) validate(r.adj, what + ": relation " + r.key());
+}
+
+void validate_schema(const HeteroGraph& g, const std::string& what) {
   MATSAMP_CHECK(!g.types.empty(), what, ": a heterogeneous graph needs at least one vertex type");
   std::set<std::string> names, keys;
   for (const VertexType& t : g.types) {
@@ -112,7 +128,6 @@ void validate(const HeteroGraph& g, const std::string& what) {
     const int64_t rows = g.types[g.type_index(r.destination)].count, cols = g.types[g.type_index(r.source)].count;
     MATSAMP_CHECK(r.adj.rows == rows && r.adj.cols == cols, what, ": relation ", r.key(), " is ", r.adj.shape(),
                   ", expected ", rows, " x ", cols, " (|", r.destination, "| x |", r.source, "|)");
-    validate(r.adj, what + ": relation " + r.key());
   }
 }
 

@@ -53,10 +53,18 @@ void add_relation(HeteroGraph& g, const std::string& source, const std::string& 
 // "rev_" + name, source) for every relation between two types that has no
 // relation back, and makes a relation within one type symmetric.
 void add_reverse_relations(HeteroGraph& g);
+// What add_reverse_relations does to each relation: nothing (one leads back),
+// makes it symmetric (within one type) or adds its reverse, reverse_of(r, A_r^T).
+enum class Reverse { none, symmetrize, add };
+std::vector<Reverse> reverses(const HeteroGraph& g);
+Relation reverse_of(const Relation& r, CsrMatrix transposed);
 
 // Throws unless the parts agree: distinct names, each A_r shaped |dst| x |src|,
 // per-type features, labels and splits as for a homogeneous graph.
 void validate(const HeteroGraph& g, const std::string& what);
+// The same but for the relations' entries: what a process holding only blocks
+// of each A_r (its shape kept, its arrays elsewhere) checks.
+void validate_schema(const HeteroGraph& g, const std::string& what);
 
 // A homogeneous graph as one vertex type "v" and one relation (v, "to", v) whose
 // A_r is the adjacency itself.

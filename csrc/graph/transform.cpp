@@ -57,25 +57,28 @@ int64_t find_root(std::vector<int64_t>& parent, int64_t v) {
 
 }  // namespace
 
-CsrMatrix symmetrize(const CsrMatrix& a, std::vector<int64_t>* origin) {
-  require_square(a, "symmetrize");
-  std::vector<int64_t> transposed_from;  // entry of `a` behind each entry of its transpose
-  const CsrMatrix t = transpose(a, origin ? &transposed_from : nullptr);
-  auto from_t = [&](int64_t j) { return origin ? transposed_from[j] : -1; };
+namespace {
+
+// Every entry of a or b (same shape, rows in ascending column order), the larger
+// value where both have one; entry j of b came from (*b_origin)[j] when given.
+CsrMatrix merge_union(const CsrMatrix& a, const CsrMatrix& b, const std::vector<int64_t>* b_origin,
+                      std::vector<int64_t>* origin) {
+  MATSAMP_CHECK(a.rows == b.rows && a.cols == b.cols, "union of matrices: ", a.shape(), " and ", b.shape());
+  auto from_b = [&](int64_t j) { return b_origin ? (*b_origin)[j] : -1; };
   return build_by_rows(
       a.rows, a.cols,
       [&](int64_t r, auto&& emit) {
-        int64_t i = a.rowptr[r], j = t.rowptr[r];
-        const int64_t i_end = a.rowptr[r + 1], j_end = t.rowptr[r + 1];
+        int64_t i = a.rowptr[r], j = b.rowptr[r];
+        const int64_t i_end = a.rowptr[r + 1], j_end = b.rowptr[r + 1];
         while (i < i_end || j < j_end) {
-          if (j == j_end || (i < i_end && a.colidx[i] < t.colidx[j])) {
+          if (j == j_end || (i < i_end && a.colidx[i] < b.colidx[j])) {
             emit(a.colidx[i], value_at(a, i), i);
             ++i;
-          } else if (i == i_end || t.colidx[j] < a.colidx[i]) {
-            emit(t.colidx[j], t.values[j], from_t(j));  // the reverse of entry (c, r): that entry's data
+          } else if (i == i_end || b.colidx[j] < a.colidx[i]) {
+            emit(b.colidx[j], value_at(b, j), from_b(j));
             ++j;
           } else {
-            emit(a.colidx[i], std::max(value_at(a, i), t.values[j]), i);  // both ways stored: each keeps its own
+            emit(a.colidx[i], std::max(value_at(a, i), value_at(b, j)), i);  // in both: a's entry, the larger value
             ++i;
             ++j;
           }
@@ -83,6 +86,17 @@ CsrMatrix symmetrize(const CsrMatrix& a, std::vector<int64_t>* origin) {
       },
       origin);
 }
+
+}  // namespace
+
+CsrMatrix symmetrize(const CsrMatrix& a, std::vector<int64_t>* origin) {
+  require_square(a, "symmetrize");
+  std::vector<int64_t> transposed_from;  // entry of `a` behind each entry of its transpose
+  const CsrMatrix t = transpose(a, origin ? &transposed_from : nullptr);
+  return merge_union(a, t, origin ? &transposed_from : nullptr, origin);  // an entry only A^T has: a_ji's data
+}
+
+CsrMatrix union_of(const CsrMatrix& a, const CsrMatrix& b) { return merge_union(a, b, nullptr, nullptr); }
 
 CsrMatrix drop_self_loops(const CsrMatrix& a, std::vector<int64_t>* origin) {
   return build_by_rows(

@@ -15,6 +15,9 @@ struct CleanupOptions {
 // Pattern of A + A^T, values max(a_ij, a_ji); an entry only A^T has comes from
 // a_ji, an entry both have from a_ij.
 CsrMatrix symmetrize(const CsrMatrix& a, std::vector<int64_t>* origin = nullptr);
+// Every entry of a or b (of one shape), max(a_ij, b_ij) where both have one:
+// symmetrize(a) is union_of(a, transpose(a)), block row by block row too.
+CsrMatrix union_of(const CsrMatrix& a, const CsrMatrix& b);
 CsrMatrix drop_self_loops(const CsrMatrix& a, std::vector<int64_t>* origin = nullptr);
 std::vector<vid_t> largest_component(const CsrMatrix& a);                    // ascending vertex ids (weakly connected)
 Graph induced_subgraph(const Graph& g, const std::vector<vid_t>& vertices);  // keeps order

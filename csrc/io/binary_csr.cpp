@@ -1,10 +1,9 @@
 #include "io/binary_csr.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <map>
 
 #include "core/half.h"
@@ -18,8 +17,11 @@ namespace {
 using msg::copy_section;
 using msg::Entry;
 using msg::Header;
+using msg::kChunk;
+using msg::kChunksPrefix;
 using msg::Layout;
 using msg::Part;
+using msg::read_checked;
 using msg::section_bytes;
 
 constexpr const char* kSplitPrefix = "split/";
@@ -27,19 +29,7 @@ constexpr const char* kHalfFeatures = "features_f16";  // the features as IEEE h
 constexpr const char* kEdgeFeatures = "edge_features";
 constexpr const char* kHalfEdgeFeatures = "edge_features_f16";
 constexpr const char* kEdgeFeatureDim = "edge_feature_dim";  // int64[1]: the header has no field for it
-constexpr const char* kChunksPrefix = "chunks/";
-constexpr const char* kVertexTimes = "vertex_times";  // int64[n]: Graph::vertex_times
-constexpr uint64_t kChunk = uint64_t{1} << 20;        // bytes per chunk checksum
-
-uint64_t chunk_count(uint64_t bytes) { return (bytes + kChunk - 1) / kChunk; }
-
-std::vector<uint64_t> chunk_checksums(const void* data, uint64_t bytes) {
-  std::vector<uint64_t> sums(chunk_count(bytes));
-  const char* p = static_cast<const char*>(data);
-  for (uint64_t c = 0; c < sums.size(); ++c)
-    sums[c] = XXH3_64bits(p + c * kChunk, std::min(kChunk, bytes - c * kChunk));
-  return sums;
-}
+constexpr const char* kVertexTimes = "vertex_times";         // int64[n]: Graph::vertex_times
 
 // The width of the edge feature rows: 0 without the section.
 int64_t edge_feature_dim(const FileReader& file, const Layout& l) {
@@ -91,15 +81,9 @@ Layout parse_layout(const FileReader& file) {
       fail(path, ": corrupt section table: section ", name, " has ", e.bytes, " bytes, expected ", want->second);
     if (name.rfind(kSplitPrefix, 0) == 0 && e.bytes % 8 != 0)
       fail(path, ": corrupt section table: section ", name, " is not a whole number of ids");
-    if (name.rfind(kChunksPrefix, 0) == 0) {
-      const Entry* of = l.find(name.substr(std::strlen(kChunksPrefix)));
-      if (!of || e.bytes != 8 * chunk_count(of->bytes))
-        fail(path, ": corrupt section table: section ", name, " does not match its section");
-    }
+    msg::check_chunk_section(path, l, name, e);
   }
-  for (const char* partial : {"rowptr", "colidx", "values"})  // what partitioned loading reads in parts
-    if (l.find(partial) && !l.find(std::string(kChunksPrefix) + partial))
-      fail(path, ": corrupt section table: no section ", kChunksPrefix, partial);
+  msg::require_chunk_sections(path, l, {"rowptr", "colidx", "values"});  // what partitioned loading reads in parts
   return l;
 }
 
@@ -178,13 +162,9 @@ void write_binary_csr(const std::string& path, const Graph& g, FeatureType featu
   }
   // A checksum per MiB of the sections a process may read only part of (its
   // block of rows, its feature rows), so that it can verify what it reads.
-  std::vector<std::vector<uint64_t>> chunks;
-  chunks.reserve(parts.size());
-  for (size_t i = 0, whole = parts.size(); i < whole; ++i) {
-    if (parts[i].name.rfind(kSplitPrefix, 0) == 0) continue;
-    chunks.push_back(chunk_checksums(parts[i].data, parts[i].bytes));
-    parts.push_back({kChunksPrefix + parts[i].name, chunks.back().data(), chunks.back().size() * sizeof(uint64_t)});
-  }
+  std::deque<std::vector<uint64_t>> chunks;
+  msg::add_chunk_sections(
+      parts, [](const std::string& name) { return name.rfind(kSplitPrefix, 0) != 0; }, chunks);
 
   msg::write_file(path, msg::kGraphVersion, g.num_vertices(), g.adj.nnz(), g.feature_dim, parts);
 }
@@ -259,28 +239,6 @@ FloatFeatureSection binary_float_features(const FileReader& file) {
 
 namespace {
 
-// Bytes [begin, end) of section `name` into `out`: the whole chunks around them
-// are read and each checked against its checksum (at most 2 MiB more than asked).
-void read_checked(const FileReader& file, const Layout& l, const std::string& name, uint64_t begin, uint64_t end,
-                  void* out) {
-  if (end <= begin) return;
-  const Entry& e = l.sections.at(name);
-  const Entry& sums_entry = l.sections.at(kChunksPrefix + name);
-  const uint64_t c0 = begin / kChunk, c1 = (end - 1) / kChunk;
-  std::vector<uint64_t> sums(c1 - c0 + 1);
-  file.read(sums_entry.offset + 8 * c0, sums.data(), 8 * sums.size());
-  const uint64_t from = c0 * kChunk, to = std::min((c1 + 1) * kChunk, e.bytes);
-  std::vector<char> bytes(to - from);
-  file.read(e.offset + from, bytes.data(), bytes.size());
-  for (uint64_t c = c0; c <= c1; ++c) {
-    const uint64_t at = c * kChunk - from, size = std::min(kChunk, e.bytes - c * kChunk);
-    if (XXH3_64bits(bytes.data() + at, size) != sums[c - c0])
-      fail(file.path(), ": checksum mismatch in section ", name, " (bytes ", c * kChunk, " to ", c * kChunk + size,
-           ")");
-  }
-  std::memcpy(out, bytes.data() + (begin - from), end - begin);
-}
-
 // The section a reader of a part needs, with its chunk checksums.
 const Entry& partial_section(const FileReader& file, const Layout& l, const std::string& name) {
   const Entry* e = l.find(name);
@@ -294,27 +252,7 @@ const Entry& partial_section(const FileReader& file, const Layout& l, const std:
 CsrMatrix read_binary_csr_rows(const std::string& path, int64_t r0, int64_t r1) {
   const FileReader file(path);
   const Layout l = parse_layout(file);
-  const int64_t n = l.header.n, nnz = l.header.nnz;
-  MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= n, path, ": row block [", r0, ", ", r1, ") outside [0, ", n, ")");
-  std::vector<int64_t> rowptr(r1 - r0 + 1);
-  read_checked(file, l, "rowptr", 8 * r0, 8 * (r1 + 1), rowptr.data());
-  for (int64_t i = 0; i + 1 < static_cast<int64_t>(rowptr.size()); ++i)
-    MATSAMP_CHECK(rowptr[i] <= rowptr[i + 1], path, ": corrupt section rowptr: decreases at row ", r0 + i);
-  MATSAMP_CHECK(rowptr.front() >= 0 && rowptr.back() <= nnz, path, ": corrupt section rowptr: rows [", r0, ", ", r1,
-                ") point outside [0, ", nnz, "]");
-  const int64_t first = rowptr.front(), count = rowptr.back() - first;
-  CsrMatrix m(r1 - r0, n);
-  for (size_t i = 0; i < rowptr.size(); ++i) m.rowptr[i] = rowptr[i] - first;
-  m.colidx.resize(count);
-  read_checked(file, l, "colidx", 4 * first, 4 * (first + count), m.colidx.data());
-  if (l.find("values")) {
-    m.values.resize(count);
-    read_checked(file, l, "values", 4 * first, 4 * (first + count), m.values.data());
-  } else {
-    m.values.assign(count, 1.0f);
-  }
-  validate(m, detail::concat(path, " rows [", r0, ", ", r1, ")"));
-  return m;
+  return msg::read_csr_rows(file, l, "", l.header.n, l.header.n, l.header.nnz, r0, r1);
 }
 
 std::vector<float> read_binary_feature_rows(const std::string& path, int64_t r0, int64_t r1) {

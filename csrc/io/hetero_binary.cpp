@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <map>
 #include <string_view>
@@ -42,13 +43,6 @@ std::string schema_text(const std::string& path, const HeteroGraph& g) {
   return text;
 }
 
-// The types and relations the schema section lists, with their sizes: the
-// graph's skeleton, nothing allocated by a count yet.
-struct Schema {
-  HeteroGraph graph;           // types: name, count, feature_dim; relations: keys, adj.rows and adj.cols
-  std::vector<int64_t> edges;  // per relation
-};
-
 int64_t schema_number(const std::string& path, size_t line, std::string_view text) {
   int64_t value = -1;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -63,8 +57,8 @@ int schema_type(const std::string& path, size_t line, const HeteroGraph& g, cons
   fail(path, ": section schema, line ", line, ": relation names unknown vertex type '", name, "'");
 }
 
-Schema parse_schema(const std::string& path, const std::string& text) {
-  Schema s;
+HeteroSchema parse_schema(const std::string& path, const std::string& text) {
+  HeteroSchema s;
   std::vector<std::vector<std::string>> relations;
   size_t line = 0;
   for (size_t at = 0; at < text.size(); ++line) {
@@ -116,7 +110,7 @@ bool is_split_section(const std::string& name, size_t types) {
 
 // Every section where the schema puts it, of the size it implies, before any
 // is read: what a reader allocates is then bounded by the file's length.
-void check_sections(const std::string& path, const Layout& l, const Schema& s) {
+void check_sections(const std::string& path, const Layout& l, const HeteroSchema& s) {
   std::map<std::string, uint64_t> expected;  // name -> bytes
   std::vector<std::string> required;
   for (size_t t = 0; t < s.graph.types.size(); ++t) {
@@ -140,7 +134,7 @@ void check_sections(const std::string& path, const Layout& l, const Schema& s) {
   for (const std::string& name : required)
     if (!l.find(name)) fail(path, ": corrupt section table: no section ", name);
   for (const auto& [name, e] : l.sections) {
-    if (name == kSchema) continue;
+    if (name == kSchema || msg::check_chunk_section(path, l, name, e)) continue;
     if (auto want = expected.find(name); want != expected.end()) {
       if (e.bytes != want->second)
         fail(path, ": corrupt section table: section ", name, " has ", e.bytes, " bytes, expected ", want->second);
@@ -181,34 +175,57 @@ void write_hetero_binary(const std::string& path, const HeteroGraph& g) {
     if (std::any_of(a.values.begin(), a.values.end(), [](float v) { return v != 1.0f; }))
       parts.push_back({relation_section(r, "values"), a.values.data(), a.values.size() * sizeof(float)});
   }
+  // A checksum per MiB of what a process reads in parts (its block of rows).
+  std::deque<std::vector<uint64_t>> chunks;
+  msg::add_chunk_sections(
+      parts, [](const std::string& name) { return name != kSchema && name.find("/split/") == std::string::npos; },
+      chunks);
   msg::write_file(path, msg::kHeteroVersion, g.num_vertices(), g.num_edges(), 0, parts);
 }
 
-HeteroGraph read_hetero_binary(const std::string& path) {
-  const FileReader file(path);
-  const Layout l = msg::parse(file, msg::kHeteroVersion);
+namespace {
+
+// The header and table, checked against the schema they hold.
+HeteroSchema read_layout(const FileReader& file, Layout& l) {
+  const std::string& path = file.path();
+  l = msg::parse(file, msg::kHeteroVersion);
   if (!l.find(kSchema)) fail(path, ": corrupt section table: no section ", kSchema);
   const std::vector<char> schema = copy_section<char>(file, l, kSchema);
-  Schema s = parse_schema(path, std::string(schema.begin(), schema.end()));
+  HeteroSchema s = parse_schema(path, std::string(schema.begin(), schema.end()));
   check_sections(path, l, s);
-  HeteroGraph& g = s.graph;
   int64_t edges = 0;
   for (int64_t e : s.edges) edges += e;  // each bounded by its section, so the sum does not overflow
-  if (l.header.n != g.num_vertices() || l.header.nnz != edges || l.header.feature_dim != 0)
+  if (l.header.n != s.graph.num_vertices() || l.header.nnz != edges || l.header.feature_dim != 0)
     fail(path, ": corrupt header: ", l.header.n, " vertices and ", l.header.nnz, " edges, but the schema's types and ",
-         "relations hold ", g.num_vertices(), " and ", edges);
+         "relations hold ", s.graph.num_vertices(), " and ", edges);
+  return s;
+}
 
+// Each type's labels and splits, and its features when asked (otherwise it is
+// left without them, feature_dim 0).
+void read_types(const FileReader& file, const Layout& l, HeteroGraph& g, bool features) {
   for (size_t t = 0; t < g.types.size(); ++t) {
     VertexType& type = g.types[t];
-    if (type.feature_dim > 0) {
+    if (type.feature_dim > 0 && features) {
       type.features = copy_section<float>(file, l, type_section(t, "features"));
-      msg::check_finite_features(path, type_section(t, "features"), type.features, type.feature_dim);
+      msg::check_finite_features(file.path(), type_section(t, "features"), type.features, type.feature_dim);
+    } else {
+      type.feature_dim = 0;
     }
     if (l.find(type_section(t, "labels"))) type.labels = copy_section<int64_t>(file, l, type_section(t, "labels"));
     const std::string splits = type_section(t, "split/");
     for (auto it = l.sections.lower_bound(splits); it != l.sections.end() && it->first.rfind(splits, 0) == 0; ++it)
       type.splits[it->first.substr(splits.size())] = copy_section<vid_t>(file, l, it->first);
   }
+}
+
+}  // namespace
+
+HeteroGraph read_hetero_binary(const std::string& path) {
+  const FileReader file(path);
+  Layout l;
+  HeteroGraph g = read_layout(file, l).graph;
+  read_types(file, l, g, true);
   for (size_t r = 0; r < g.relations.size(); ++r) {
     CsrMatrix& a = g.relations[r].adj;
     a.rowptr = copy_section<int64_t>(file, l, relation_section(r, "rowptr"));
@@ -216,8 +233,35 @@ HeteroGraph read_hetero_binary(const std::string& path) {
     if (l.find(relation_section(r, "values"))) a.values = copy_section<float>(file, l, relation_section(r, "values"));
     else a.values.assign(a.colidx.size(), 1.0f);  // the in-memory form always carries values
   }
+  for (const auto& [name, e] : l.sections)
+    if (name.rfind(msg::kChunksPrefix, 0) == 0) copy_section<uint64_t>(file, l, name);  // verified, like every section
   validate(g, path);
   return g;
+}
+
+HeteroSchema read_hetero_schema(const std::string& path, bool features) {
+  const FileReader file(path);
+  Layout l;
+  HeteroSchema s = read_layout(file, l);
+  read_types(file, l, s.graph, features);
+  validate_schema(s.graph, path);
+  return s;
+}
+
+CsrMatrix read_hetero_relation_rows(const std::string& path, size_t r, int64_t r0, int64_t r1) {
+  const FileReader file(path);
+  Layout l;
+  const HeteroSchema s = read_layout(file, l);
+  MATSAMP_CHECK(r < s.graph.relations.size(), path, ": no relation ", r, " (the file has ", s.graph.relations.size(),
+                ")");
+  const std::string prefix = relation_section(r, "");
+  MATSAMP_CHECK(l.find(msg::kChunksPrefix + prefix + "colidx"), path,
+                ": written without the chunk checksums that reading a block of rows verifies; convert it again "
+                "(matsamp convert -g ",
+                path, " -o NEW.msg)");
+  msg::require_chunk_sections(path, l, {prefix + "rowptr", prefix + "colidx", prefix + "values"});
+  const CsrMatrix& shape = s.graph.relations[r].adj;
+  return msg::read_csr_rows(file, l, prefix, shape.rows, shape.cols, s.edges[r], r0, r1);
 }
 
 bool is_hetero_binary(const std::string& path) { return msg::peek_version(path) == msg::kHeteroVersion; }

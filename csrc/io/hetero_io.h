@@ -39,13 +39,30 @@ void write_ogb_hetero_dataset(const std::string& dir, const HeteroGraph& g, cons
 //   relation/<r>/rowptr  int64[|destination| + 1]
 //   relation/<r>/colidx  int32[EDGES], source ids
 //   relation/<r>/values  float[EDGES] (absent, as written when every edge weighs 1: all ones)
-// No chunk checksums: the file is read whole. A section the schema does not
-// describe, or one of another size than it implies, is refused before anything
-// is allocated; every checksum is verified and the graph validated (ids against
-// the types' counts). read_binary_csr refuses these files and read_hetero_binary
+//   chunks/<section>     uint64[], the XXH3-64 of each MiB of <section>, for the
+//                        features, labels and relations (what a process reading a
+//                        block of rows verifies; older files lack them)
+// A section the schema does not describe, or one of another size than it
+// implies, is refused before anything is allocated; every checksum is verified
+// and the graph validated (ids against the types' counts). read_binary_csr refuses these files and read_hetero_binary
 // homogeneous ones, each saying which reader takes the file.
 void write_hetero_binary(const std::string& path, const HeteroGraph& g);
 HeteroGraph read_hetero_binary(const std::string& path);
+
+// What a process that holds only blocks of the relations reads first: every
+// vertex type with its labels and splits (its features too when `features`;
+// otherwise none, feature_dim 0) and each relation shaped |destination| x
+// |source| with no entries (validate_schema accepts it, validate does not);
+// edges[r] counts relation r's entries.
+struct HeteroSchema {
+  HeteroGraph graph;
+  std::vector<int64_t> edges;
+};
+HeteroSchema read_hetero_schema(const std::string& path, bool features);
+// Rows [r0, r1) of relation r's A_r (r in schema order), each MiB read verified
+// by its checksum; a file written before those checksums is refused with a hint
+// to convert it again.
+CsrMatrix read_hetero_relation_rows(const std::string& path, size_t r, int64_t r0, int64_t r1);
 // True when `path` is a file with the .msg magic and version 3 (its header
 // alone is read; never throws).
 bool is_hetero_binary(const std::string& path);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -153,6 +154,81 @@ void check_section(const std::string& path, const std::string& name, const void*
 void read_section(const FileReader& file, const std::string& name, const Entry& e, void* out) {
   file.read(e.offset, out, e.bytes);
   check_section(file.path(), name, out, e.bytes, e.checksum);
+}
+
+uint64_t chunk_count(uint64_t bytes) { return (bytes + kChunk - 1) / kChunk; }
+
+void add_chunk_sections(std::vector<Part>& parts, const std::function<bool(const std::string&)>& partial,
+                        std::deque<std::vector<uint64_t>>& sums) {
+  for (size_t i = 0, whole = parts.size(); i < whole; ++i) {
+    if (!partial(parts[i].name)) continue;
+    std::vector<uint64_t>& s = sums.emplace_back(chunk_count(parts[i].bytes));
+    const char* p = static_cast<const char*>(parts[i].data);
+    for (uint64_t c = 0; c < s.size(); ++c)
+      s[c] = XXH3_64bits(p + c * kChunk, std::min(kChunk, parts[i].bytes - c * kChunk));
+    parts.push_back({kChunksPrefix + parts[i].name, s.data(), s.size() * sizeof(uint64_t)});
+  }
+}
+
+bool check_chunk_section(const std::string& path, const Layout& l, const std::string& name, const Entry& e) {
+  if (name.rfind(kChunksPrefix, 0) != 0) return false;
+  const Entry* of = l.find(name.substr(std::strlen(kChunksPrefix)));
+  if (!of || e.bytes != 8 * chunk_count(of->bytes))
+    fail(path, ": corrupt section table: section ", name, " does not match its section");
+  return true;
+}
+
+void require_chunk_sections(const std::string& path, const Layout& l, const std::vector<std::string>& names) {
+  for (const std::string& name : names)
+    if (l.find(name) && !l.find(kChunksPrefix + name))
+      fail(path, ": corrupt section table: no section ", kChunksPrefix, name);
+}
+
+void read_checked(const FileReader& file, const Layout& l, const std::string& name, uint64_t begin, uint64_t end,
+                  void* out) {
+  if (end <= begin) return;
+  const Entry& e = l.sections.at(name);
+  const Entry& sums_entry = l.sections.at(kChunksPrefix + name);
+  const uint64_t c0 = begin / kChunk, c1 = (end - 1) / kChunk;
+  std::vector<uint64_t> sums(c1 - c0 + 1);
+  file.read(sums_entry.offset + 8 * c0, sums.data(), 8 * sums.size());
+  const uint64_t from = c0 * kChunk, to = std::min((c1 + 1) * kChunk, e.bytes);
+  std::vector<char> bytes(to - from);
+  file.read(e.offset + from, bytes.data(), bytes.size());
+  for (uint64_t c = c0; c <= c1; ++c) {
+    const uint64_t at = c * kChunk - from, size = std::min(kChunk, e.bytes - c * kChunk);
+    if (XXH3_64bits(bytes.data() + at, size) != sums[c - c0])
+      fail(file.path(), ": checksum mismatch in section ", name, " (bytes ", c * kChunk, " to ", c * kChunk + size,
+           ")");
+  }
+  std::memcpy(out, bytes.data() + (begin - from), end - begin);
+}
+
+CsrMatrix read_csr_rows(const FileReader& file, const Layout& l, const std::string& prefix, int64_t rows, int64_t cols,
+                        int64_t nnz, int64_t r0, int64_t r1) {
+  const std::string& path = file.path();
+  const std::string rowptr_section = prefix + "rowptr", colidx = prefix + "colidx", values = prefix + "values";
+  MATSAMP_CHECK(0 <= r0 && r0 <= r1 && r1 <= rows, path, ": row block [", r0, ", ", r1, ") outside [0, ", rows, ")");
+  std::vector<int64_t> rowptr(r1 - r0 + 1);
+  read_checked(file, l, rowptr_section, 8 * r0, 8 * (r1 + 1), rowptr.data());
+  for (int64_t i = 0; i + 1 < static_cast<int64_t>(rowptr.size()); ++i)
+    MATSAMP_CHECK(rowptr[i] <= rowptr[i + 1], path, ": corrupt section ", rowptr_section, ": decreases at row ",
+                  r0 + i);
+  MATSAMP_CHECK(rowptr.front() >= 0 && rowptr.back() <= nnz, path, ": corrupt section ", rowptr_section, ": rows [", r0,
+                ", ", r1, ") point outside [0, ", nnz, "]");
+  const int64_t first = rowptr.front(), count = rowptr.back() - first;
+  CsrMatrix m(r1 - r0, cols);
+  for (size_t i = 0; i < rowptr.size(); ++i) m.rowptr[i] = rowptr[i] - first;
+  m.colidx.resize(count);
+  read_checked(file, l, colidx, 4 * first, 4 * (first + count), m.colidx.data());
+  if (l.find(values)) {
+    m.values.resize(count);
+    read_checked(file, l, values, 4 * first, 4 * (first + count), m.values.data());
+  } else {
+    m.values.assign(count, 1.0f);
+  }
+  validate(m, detail::concat(path, " ", prefix, "rows [", r0, ", ", r1, ")"));
+  return m;
 }
 
 void check_finite_features(const std::string& path, const std::string& section, const float* features, size_t count,

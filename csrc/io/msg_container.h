@@ -6,10 +6,13 @@
 // files, saying which reader takes them.
 #pragma once
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/csr.h"
 #include "io/file_reader.h"
 
 namespace matsamp::msg {
@@ -85,6 +88,30 @@ std::vector<T> copy_section(const FileReader& file, const Layout& l, const std::
   read_section(file, name, e, out.data());
   return out;
 }
+
+// Chunk checksums: a section a reader may read in parts (a block of rows) has a
+// companion "chunks/<name>", the XXH3-64 of each MiB of it, so that the reader
+// verifies what it reads.
+constexpr const char* kChunksPrefix = "chunks/";
+constexpr uint64_t kChunk = uint64_t{1} << 20;  // bytes per chunk checksum
+uint64_t chunk_count(uint64_t bytes);
+// Appends to `parts` the chunk sections of those of its parts `partial` selects;
+// `sums` holds their bytes until the file is written.
+void add_chunk_sections(std::vector<Part>& parts, const std::function<bool(const std::string&)>& partial,
+                        std::deque<std::vector<uint64_t>>& sums);
+// True when `name` is a chunk section; throws unless it matches its section.
+bool check_chunk_section(const std::string& path, const Layout& l, const std::string& name, const Entry& e);
+// Throws naming the first of `names` present without its chunk section.
+void require_chunk_sections(const std::string& path, const Layout& l, const std::vector<std::string>& names);
+// Bytes [begin, end) of section `name` into `out`: the whole chunks around them
+// are read and each checked against its checksum (at most 2 MiB more than asked).
+void read_checked(const FileReader& file, const Layout& l, const std::string& name, uint64_t begin, uint64_t end,
+                  void* out);
+// Rows [r0, r1) of the rows x cols matrix of nnz entries in sections
+// <prefix>rowptr, <prefix>colidx and <prefix>values (absent: every entry 1),
+// chunk by chunk verified, as a (r1 - r0) x cols matrix; validated.
+CsrMatrix read_csr_rows(const FileReader& file, const Layout& l, const std::string& prefix, int64_t rows, int64_t cols,
+                        int64_t nnz, int64_t r0, int64_t r1);
 
 // Features are numbers: a NaN or infinity would poison every layer it reaches.
 // `row` names what a row belongs to in the message ("vertex", "edge").

@@ -33,7 +33,7 @@ std::vector<int64_t> parse_counts(const std::string& text, const std::string& wh
 
 HeteroRelations::HeteroRelations(const HeteroGraph& g, std::vector<Matrix> handles)
     : graph(g), adj(std::move(handles)) {
-  validate(graph, "heterogeneous sampling");
+  validate_schema(graph, "heterogeneous sampling");  // the handles hold the entries
   MATSAMP_CHECK(adj.size() == graph.relations.size(), "heterogeneous sampling: ", adj.size(),
                 " relation matrices for a graph of ", graph.relations.size(), " relations");
   for (size_t r = 0; r < adj.size(); ++r) {
@@ -47,6 +47,7 @@ HeteroRelations::HeteroRelations(const HeteroGraph& g, std::vector<Matrix> handl
 }
 
 HeteroRelations HeteroRelations::registered(Backend& backend, const HeteroGraph& graph) {
+  validate(graph, "heterogeneous sampling");
   std::vector<Matrix> handles;
   for (const Relation& r : graph.relations) handles.push_back(backend.register_graph(r.adj));
   return HeteroRelations(graph, std::move(handles));

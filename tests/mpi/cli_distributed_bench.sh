@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `matsamp bench --distributed` under mpirun: rank 0 alone prints one JSON line, every
 # mode samples the same minibatches as one process (also with locality blocks on a
-# graph renumbered by `matsamp partition`, and on a heterogeneous graph), and a bad configuration (c*c not dividing p,
+# graph renumbered by `matsamp partition`, and on a heterogeneous graph, generated or read
+# in block rows from a .msg), and a bad configuration (c*c not dividing p,
 # ranks started with different arguments or given different graph files, fewer
 # locality blocks than process rows) ends every rank with one message.
 # Usage: cli_distributed_bench.sh MATSAMP MPIEXEC NP
@@ -99,7 +100,21 @@ for sampling in "" "--type-budgets 40,20"; do
     [ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] ||
       fail "heterogeneous $sampling, $mode: minibatches differ from one process"
   done
+  [ -n "$sampling" ] || cp "$dir/one" "$dir/mag_one"
 done
+fingerprint_of_mag() { fingerprint "$dir/mag_one"; }
+
+# The same heterogeneous graph as a .msg, partitioned: each rank reads only its block
+# rows (the reverses made by a distributed transpose), minibatches as one process.
+"$matsamp" convert -g mag:1500 -o "$dir/mag.msg" > /dev/null 2>&1 || fail "convert mag:1500"
+launch -np 1 "$matsamp" "${bench[@]}" -g "$dir/mag.msg" --distributed replicated > "$dir/one" 2> "$dir/err" ||
+  fail "heterogeneous .msg, one process: $(cat "$dir/err")"
+[ "$(fingerprint "$dir/one")" = "$(fingerprint_of_mag)" ] || fail "heterogeneous .msg: not the graph it was converted from"
+launch -np "$np" "$matsamp" "${bench[@]}" -g "$dir/mag.msg" --distributed partitioned > "$dir/out" 2> "$dir/err" ||
+  fail "heterogeneous .msg, partitioned: $(cat "$dir/err")"
+grep -q '"graph_read":"block_rows"' "$dir/out" || fail "heterogeneous .msg read whole: $(cat "$dir/out")"
+[ "$(fingerprint "$dir/out")" = "$(fingerprint "$dir/one")" ] ||
+  fail "heterogeneous .msg, partitioned: minibatches differ from one process"
 
 # Bad configurations: non-zero exit, the message once (from rank 0), no hang.
 expect_one_error() {   # pattern, then the launch arguments
@@ -114,6 +129,8 @@ expect_one_error "fetch-rows applies to the samplers that sample rows of A where
   --distributed replicated --fetch-rows
 expect_one_error "fetch-rows applies to node-wise sampling" -np "$np" "$matsamp" "${bench[@]}" -g mag:1500 \
   --type-budgets 8 --distributed partitioned --fetch-rows
+expect_one_error "type-budgets with --distributed partitioned stacks" -np "$np" "$matsamp" "${bench[@]}" \
+  -g "$dir/mag.msg" --type-budgets 8 --distributed partitioned
 expect_one_error "replication factor c = 3" -np "$np" "$matsamp" "${bench[@]}" -g "$dir/a.msg" \
   --distributed partitioned --replication 3
 if [ "$np" -ge 2 ]; then

@@ -1,5 +1,6 @@
-// Block rows: the owner map, reading only this rank's rows of a .msg file, and ranks
-// given different or missing files all failing with one message.
+// Block rows: the owner map, reading only this rank's rows of a .msg file, ranks
+// given different or missing files all failing with one message, and the
+// transpose of a matrix held in block rows.
 #include <gtest/gtest.h>
 
 #include "distributed/agreement.h"
@@ -46,6 +47,27 @@ TEST(ReadBlockRow, ReadsThisRanksRowsOfTheFile) {
     EXPECT_EQ(d.blocks.count, grid.process_rows());
     EXPECT_EQ(d.block, grid.row());
     EXPECT_TRUE(d.local == row_slice(whole.adj, d.first_row(), d.blocks.end(d.block)));
+  }
+}
+
+TEST(DistributedTranspose, EqualsTheBlockRowOfTheWholeTranspose) {
+  // Rectangular, with empty rows and columns, and values that tell entries apart.
+  for (const auto& [rows, cols] : {std::pair<int64_t, int64_t>{37, 53}, {53, 37}, {5, 200}, {1, 1}}) {
+    std::vector<int64_t> r, c;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        if ((i * 7 + j * 13) % 5 == 0 && i % 4 != 3) r.push_back(i), c.push_back(j);
+    std::vector<float> values(r.size());
+    for (size_t e = 0; e < values.size(); ++e) values[e] = 0.5f + static_cast<float>(e);
+    const CsrMatrix whole = csr_from_triples(rows, cols, r, c, values);
+    for (int cr : testing::valid_replications()) {
+      ProcessGrid grid(world(), cr);
+      const DistributedCsr t = transpose(block_row_of(whole, grid), grid);
+      const DistributedCsr want = block_row_of(transpose(whole), grid);
+      EXPECT_EQ(t.blocks.n, cols);
+      EXPECT_EQ(t.block, grid.row());
+      EXPECT_TRUE(t.local == want.local) << rows << " x " << cols << ", c = " << cr << ", rank " << world().rank();
+    }
   }
 }
 
