@@ -111,8 +111,9 @@ DistributedCsr transpose(const DistributedCsr& a, ProcessGrid& grid) {
   std::vector<int32_t> send(a.local.rowptr[r1] * 3 - a.local.rowptr[r0] * 3);
   for (int64_t r = r0; r < r1; ++r)
     for (int64_t e = a.local.rowptr[r]; e < a.local.rowptr[r + 1]; ++e) {
-      int32_t* triple = send.data() + next[t.blocks.owner(a.local.colidx[e])];
-      next[t.blocks.owner(a.local.colidx[e])] += 3;
+      int64_t& at = next[t.blocks.owner(a.local.colidx[e])];
+      int32_t* triple = send.data() + at;
+      at += 3;
       triple[0] = a.local.colidx[e];
       triple[1] = static_cast<int32_t>(a.first_row() + r);
       std::memcpy(&triple[2], &a.local.values[e], sizeof(float));

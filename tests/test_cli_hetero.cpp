@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "cli_runner.h"
+#include "io/hetero_io.h"
 #include "msg_forge.h"
 #include "test_data.h"
 
@@ -109,6 +110,11 @@ TEST(HeteroCli, BenchOnAConvertedMsgSamplesWhatTheSourceDoes) {
 
 TEST(HeteroCli, MistakesAreOneLineErrors) {
   const std::string dir = testing::scratch_dir("hetero_cli_errors");
+  HeteroGraph types_only;
+  types_only.types = {{"user", 3}};
+  write_hetero_binary(dir + "/types_only.msg", types_only);
+  testing::expect_one_line_error(testing::run_cli("bench -g " + dir + "/types_only.msg", dir),
+                                 "types_only.msg has no relations to sample");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --relation-fanouts 'reviews=3,2'", dir),
                                  "unknown relation 'reviews'");
   testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --seed-type venue", dir),

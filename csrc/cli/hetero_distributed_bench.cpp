@@ -51,14 +51,14 @@ GraphMode agreed_mode(Communicator& world, const SamplerOptions& options, const 
 // What the JSON says of the run before its measurements.
 JsonObject describe_run(Communicator& world, const ProcessGrid& grid, const GraphSource& source, GraphMode mode,
                         const DistributedBenchOptions& d, const std::string& sampler, const HeteroGraph& g,
-                        int64_t edges, const std::string& seed_type) {
+                        int64_t edges, bool from_blocks, const std::string& seed_type) {
   JsonObject json;
   json.add("command", "bench").add("heterogeneous", true).add("sampler", sampler);
   json.add("distributed", d.mode).add("processes", world.size()).add("replication", grid.replication());
   json.add("exchange", mode == GraphMode::replicated ? "none" : d.oblivious ? "oblivious" : "sparsity_aware");
   json.add("transport", world.transport()).add("graph", source.spec).add("seed_type", seed_type);
   json.add("vertices", g.num_vertices()).add("edges", edges).add("relations", g.relations.size());
-  json.add("graph_read", mode == GraphMode::partitioned && is_hetero_binary(source.spec) ? "block_rows" : "whole");
+  json.add("graph_read", from_blocks ? "block_rows" : "whole");
   return json;
 }
 
@@ -182,7 +182,7 @@ JsonObject run(Communicator& world, const GraphSource& source, SamplerOptions& o
   const double epoch_s = epoch_timer.seconds();
 
   const int64_t edges = partitioned ? partitioned->num_edges() : g.num_edges();
-  JsonObject json = describe_run(world, grid, source, mode, d, sampler->name(), g, edges, type.name);
+  JsonObject json = describe_run(world, grid, source, mode, d, sampler->name(), g, edges, from_blocks, type.name);
   json.add("batch_size", share.batch_size).add("bulk_size", bulk_size).add("seed", share.seed);
   const int64_t copies = mode == GraphMode::partitioned ? grid.replication() : 1;  // ranks sampling each minibatch
   add_rank_totals(json, world, grid, copies, epoch_s, sampling_s, {bulks, minibatches, sampled_edges, fingerprint_sum});

@@ -77,7 +77,6 @@ HeteroSetup hetero_setup(HeteroGraph graph, SamplerOptions& sampler, const Heter
   setup.sampler = &chosen_sampler(sampler, options);
   setup.graph = std::move(graph);
   HeteroGraph& g = setup.graph;
-  MATSAMP_CHECK(!g.relations.empty(), "the graph has no relations to sample");
   setup.seed_type = options.seed_type.empty() ? default_seed_type(g) : g.type_index(options.seed_type);
   if (!options.type_budgets.empty()) setup.budgets = parse_type_budgets(g, options.type_budgets);
   else

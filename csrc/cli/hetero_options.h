@@ -37,9 +37,9 @@ struct HeteroSetup {
   std::unique_ptr<Backend> backend;
 };
 HeteroSetup prepare_hetero(const GraphSource& source, SamplerOptions& sampler, const HeteroOptions& options);
-// The same for a graph at hand (reverses already added as the options say;
-// only its schema, where the relations lie in blocks elsewhere), the backend
-// sized for `sized_by` (null: the relation of most entries).
+// The same for a graph at hand with at least one relation (reverses already
+// added as the options say; only its schema, where the relations lie in blocks
+// elsewhere), the backend sized for `sized_by` (null: the relation of most entries).
 HeteroSetup hetero_setup(HeteroGraph graph, SamplerOptions& sampler, const HeteroOptions& options,
                          const CsrMatrix* sized_by);
 

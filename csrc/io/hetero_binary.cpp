@@ -233,8 +233,7 @@ HeteroGraph read_hetero_binary(const std::string& path) {
     if (l.find(relation_section(r, "values"))) a.values = copy_section<float>(file, l, relation_section(r, "values"));
     else a.values.assign(a.colidx.size(), 1.0f);  // the in-memory form always carries values
   }
-  for (const auto& [name, e] : l.sections)
-    if (name.rfind(msg::kChunksPrefix, 0) == 0) copy_section<uint64_t>(file, l, name);  // verified, like every section
+  msg::verify_chunk_sections(file, l);
   validate(g, path);
   return g;
 }

@@ -44,8 +44,9 @@ void write_ogb_hetero_dataset(const std::string& dir, const HeteroGraph& g, cons
 //                        block of rows verifies; older files lack them)
 // A section the schema does not describe, or one of another size than it
 // implies, is refused before anything is allocated; every checksum is verified
-// and the graph validated (ids against the types' counts). read_binary_csr refuses these files and read_hetero_binary
-// homogeneous ones, each saying which reader takes the file.
+// and the graph validated (ids against the types' counts). read_binary_csr
+// refuses these files and read_hetero_binary homogeneous ones, each saying
+// which reader takes the file.
 void write_hetero_binary(const std::string& path, const HeteroGraph& g);
 HeteroGraph read_hetero_binary(const std::string& path);
 

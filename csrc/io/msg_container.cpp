@@ -178,6 +178,11 @@ bool check_chunk_section(const std::string& path, const Layout& l, const std::st
   return true;
 }
 
+void verify_chunk_sections(const FileReader& file, const Layout& l) {
+  for (const auto& [name, e] : l.sections)
+    if (name.rfind(kChunksPrefix, 0) == 0) copy_section<uint64_t>(file, l, name);
+}
+
 void require_chunk_sections(const std::string& path, const Layout& l, const std::vector<std::string>& names) {
   for (const std::string& name : names)
     if (l.find(name) && !l.find(kChunksPrefix + name))

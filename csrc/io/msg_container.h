@@ -101,6 +101,9 @@ void add_chunk_sections(std::vector<Part>& parts, const std::function<bool(const
                         std::deque<std::vector<uint64_t>>& sums);
 // True when `name` is a chunk section; throws unless it matches its section.
 bool check_chunk_section(const std::string& path, const Layout& l, const std::string& name, const Entry& e);
+// Every chunk section read and checked against its checksum (a reader of the
+// whole file verifies them like every other section).
+void verify_chunk_sections(const FileReader& file, const Layout& l);
 // Throws naming the first of `names` present without its chunk section.
 void require_chunk_sections(const std::string& path, const Layout& l, const std::vector<std::string>& names);
 // Bytes [begin, end) of section `name` into `out`: the whole chunks around them
