@@ -76,7 +76,7 @@ TEST(TrainCli, TrainsByTime) {
            {"--temporal uniform --vertex-times random:100 --evaluation full", "evaluates sampled minibatches"},
            {"--time-split 5,6", "--time-split needs --temporal"},
            {"--temporal uniform --vertex-times random:100 --time-split 5,200", "each set needs one"},
-           {"--temporal uniform --vertex-times random:100 --task link", "--temporal trains node classification"}}) {
+           {"--temporal uniform --vertex-times random:100 --task link", "--task link --temporal needs --edge-times"}}) {
     const testing::CliResult bad = testing::run_cli(base + args, dir);
     EXPECT_NE(bad.exit_code, 0) << args;
     EXPECT_NE(bad.err.find(message), std::string::npos) << args << ": " << bad.err;

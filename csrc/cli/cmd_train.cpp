@@ -8,6 +8,7 @@
 #include "cli/sampler_options.h"
 #include "cli/temporal_options.h"
 #include "cli/validators.h"
+#include "graph/transform.h"
 #include "io/atomic_file.h"
 #include "io/binary_csr.h"
 #include "io/graph_io.h"
@@ -52,7 +53,7 @@ struct TrainCommandOptions {
   HeteroOptions hetero;
   std::string relation_weights = "per-relation";
   int64_t num_bases = 0;
-  // Node classification by time
+  // By time (node classification, link prediction)
   TemporalOptions temporal;
   std::vector<int64_t> time_split;  // t1, t2: train before t1, validate to t2, test from t2
 };
@@ -260,8 +261,9 @@ void add_train_options(CLI::App& cmd, TrainCommandOptions& o) {
   add_heterogeneous_options(cmd, o);
   add_temporal_options(cmd, o.temporal);
   cmd.add_option("--time-split", o.time_split,
-                 "with --temporal: T1,T2 splits the labelled vertices by time, training before T1, validating "
-                 "from T1 to before T2, testing from T2 on (default: the split of --split)")
+                 "with --temporal: T1,T2 splits the labelled vertices (with --task link, the edges by --edge-times) "
+                 "by time, training before T1, validating from T1 to before T2, testing from T2 on (default: the "
+                 "split of --split; --task link needs it)")
       ->delimiter(',')
       ->expected(2);
 }
@@ -273,7 +275,7 @@ Graph load_training_graph(const TrainCommandOptions& o) {
   source.cleanup.largest_component = false;
   source.msg_features = !o.map_features;
   Graph g = load_graph(source);
-  // No model reads edge features (--edge-times reads its column: node tasks only); without them,
+  // No model reads edge features (--edge-times reads its column); without them,
   // replacing g.adj (a link split) leaves nothing misaligned.
   if (o.temporal.edge_times < 0) {
     g.edge_features = {};
@@ -303,12 +305,22 @@ void train_links(TrainCommandOptions& o, Communicator& comm) {
   const SplitChoice choice = o.data.split_choice;
   MATSAMP_CHECK(choice != SplitChoice::given || !given.empty(), "--split given: ", o.source.spec,
                 " ships no link split (an OGB folder's split/<scheme>/train.pt)");
-  const bool use_given = !given.empty() && choice != SplitChoice::random;
+  const bool by_time = o.temporal.requested();
+  if (by_time) check_link_times(o.temporal, o.time_split);
+  else MATSAMP_CHECK(o.time_split.empty(), "--time-split needs --temporal");
+  const bool use_given = !given.empty() && choice != SplitChoice::random && !by_time;
+  MATSAMP_CHECK(!by_time || choice != SplitChoice::given,
+                "--task link --temporal splits the edges by time (--time-split), not by --split given");
   if (use_given) o.source.cleanup.largest_component = false;
   Graph g = load_training_graph(o);
   if (o.data.normalize_features) normalize_feature_rows(g);
-  const EdgeSplit split = use_given ? read_ogb_link_split(given, g.adj) : split_edges(g.adj, o.link_split);
+  const EdgeSplit split = by_time     ? split_edges_by_time(g.adj, edge_times_from_feature(g, o.temporal.edge_times),
+                                                            o.time_split[0], o.time_split[1], o.link_split)
+                          : use_given ? read_ogb_link_split(given, g.adj)
+                                      : split_edges(g.adj, o.link_split);
   g.adj = split.train_graph;
+  g.edge_features = {};  // of the whole graph's entries: --edge-times read them
+  g.edge_feature_dim = 0;
   if (leader && use_given)
     std::fprintf(stderr, "matsamp: the dataset's own split (%s, valid.pt, test.pt)\n", given.c_str());
   if (leader)
@@ -321,6 +333,9 @@ void train_links(TrainCommandOptions& o, Communicator& comm) {
   LocalGraph graph(*backend, g.adj);
   std::unique_ptr<Sampler> sampler = make_sampler(o.sampler, graph);
   o.link.train.epoch = o.sampler.epoch;  // with the memory budget the backend set
+  if (by_time)
+    o.link.times =
+        make_link_times(o.temporal, g, split.train_graph, split.train_graph_times, *backend, o.sampler.epoch.seed);
   LinkTrainer trainer(g, split, *sampler, *backend, comm, o.link);
   if (!o.resume.empty()) {
     trainer.load_checkpoint(o.resume);
@@ -506,8 +521,8 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
   MATSAMP_CHECK(!o.map_features || (!heterogeneous && o.task == "node" && o.distributed != "partitioned"),
                 "--map-features applies to node classification (--task node) on a graph of one vertex type, "
                 "not --distributed partitioned");
-  MATSAMP_CHECK(!o.temporal.requested() || (!heterogeneous && o.task == "node" && o.distributed.empty()),
-                "--temporal trains node classification on a graph of one vertex type in one process");
+  MATSAMP_CHECK(!o.temporal.requested() || (!heterogeneous && o.distributed.empty()),
+                "--temporal trains on a graph of one vertex type in one process");
   if (heterogeneous) return train_hetero(o, comm);
   MATSAMP_CHECK(o.train.model != "rgcn",
                 "--model rgcn trains heterogeneous graphs (an OGB heterogeneous folder, a "

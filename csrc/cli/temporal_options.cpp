@@ -50,6 +50,28 @@ void add_temporal_options(CLI::App& command, TemporalOptions& options) {
       ->check(CLI::NonNegativeNumber);
 }
 
+namespace {
+
+// --vertex-times, else the graph's own; empty when neither is there.
+std::vector<int64_t> vertex_times_of(const TemporalOptions& options, const Graph& g, uint64_t seed) {
+  if (options.vertex_times.empty()) return g.vertex_times;
+  if (options.vertex_times.rfind("random:", 0) == 0)
+    return random_vertex_times(options.vertex_times, g.num_vertices(), seed);
+  return read_vertex_times(options.vertex_times, g.num_vertices());
+}
+
+std::shared_ptr<const TemporalEpoch> epoch_times(const TemporalOptions& options, TimeOrder order,
+                                                 std::vector<int64_t> vertex_times, Backend& backend) {
+  auto times = std::make_shared<TemporalEpoch>();
+  times->vertex_times = std::move(vertex_times);
+  times->order = backend.upload_ids(std::move(order.order));
+  times->sorted_times = backend.upload_ids(std::move(order.sorted_times));
+  times->strategy = parse_temporal_strategy(options.strategy);
+  return times;
+}
+
+}  // namespace
+
 std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const Graph& g, Backend& backend,
                                                       uint64_t seed) {
   if (!options.requested()) return nullptr;
@@ -58,18 +80,26 @@ std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& opt
   MATSAMP_CHECK(!options.vertex_times.empty() || g.has_vertex_times(),
                 "--temporal needs vertex times: the graph has none (an OGB folder's node_year, a .msg's); give "
                 "--vertex-times FILE (one 'vertex time' line per vertex) or random:MAX");
-  const CsrMatrix& adj = g.adj;
-  auto times = std::make_shared<TemporalEpoch>();
-  if (options.vertex_times.empty()) times->vertex_times = g.vertex_times;
-  else if (options.vertex_times.rfind("random:", 0) == 0)
-    times->vertex_times = random_vertex_times(options.vertex_times, adj.rows, seed);
-  else times->vertex_times = read_vertex_times(options.vertex_times, adj.rows);
-  TimeOrder order = time_order(adj, options.edge_times >= 0 ? edge_times_from_feature(g, options.edge_times)
-                                                            : column_times(adj, times->vertex_times));
-  times->order = backend.upload_ids(std::move(order.order));
-  times->sorted_times = backend.upload_ids(std::move(order.sorted_times));
-  times->strategy = parse_temporal_strategy(options.strategy);
-  return times;
+  std::vector<int64_t> vertex_times = vertex_times_of(options, g, seed);
+  TimeOrder order = time_order(g.adj, options.edge_times >= 0 ? edge_times_from_feature(g, options.edge_times)
+                                                              : column_times(g.adj, vertex_times));
+  return epoch_times(options, std::move(order), std::move(vertex_times), backend);
+}
+
+void check_link_times(const TemporalOptions& options, const std::vector<int64_t>& time_split) {
+  MATSAMP_CHECK(!options.strategy.empty(), "--edge-times and --vertex-times need --temporal uniform|last");
+  MATSAMP_CHECK(options.edge_times >= 0,
+                "--task link --temporal needs --edge-times COLUMN: the edge feature column of each edge's time");
+  MATSAMP_CHECK(time_split.size() == 2,
+                "--task link --temporal needs --time-split T1,T2 (train on the edges before "
+                "T1, validate on those to T2, test on the rest)");
+}
+
+std::shared_ptr<const TemporalEpoch> make_link_times(const TemporalOptions& options, const Graph& g,
+                                                     const CsrMatrix& train_graph,
+                                                     const std::vector<int64_t>& entry_times, Backend& backend,
+                                                     uint64_t seed) {
+  return epoch_times(options, time_order(train_graph, entry_times), vertex_times_of(options, g, seed), backend);
 }
 
 void describe(const TemporalOptions& options, JsonObject& json) {

@@ -27,6 +27,16 @@ void add_temporal_options(CLI::App& command, TemporalOptions& options);
 // edge's (--edge-times). One-line errors for half-given options.
 std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const Graph& g, Backend& backend,
                                                       uint64_t seed);
+// Link prediction by time (train --task link --temporal): one-line errors unless a
+// strategy, --edge-times (each edge's time) and a --time-split are given.
+void check_link_times(const TemporalOptions& options, const std::vector<int64_t>& time_split);
+// Its times: the training graph (a split by time's, entry_times its entries' times)
+// in time order; vertex times, from --vertex-times or g's own, bound the negatives
+// where given.
+std::shared_ptr<const TemporalEpoch> make_link_times(const TemporalOptions& options, const Graph& g,
+                                                     const CsrMatrix& train_graph,
+                                                     const std::vector<int64_t>& entry_times, Backend& backend,
+                                                     uint64_t seed);
 // The options as JSON fields (none when untimed).
 void describe(const TemporalOptions& options, JsonObject& json);
 

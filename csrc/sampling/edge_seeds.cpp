@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/philox.h"
 #include "sampling/capabilities.h"
+#include "sampling/epoch.h"
 
 namespace matsamp {
 
@@ -89,21 +90,27 @@ EdgeBulk make_edge_bulk(std::vector<vid_t> sources, std::vector<vid_t> destinati
         b.negatives[e * kn + i] = negatives->draw(b.sources[e], options.seed, options.epoch, first_minibatch + g,
                                                   e - begin, i, options.edge_times ? options.vertex_times : nullptr,
                                                   options.edge_times ? (*options.edge_times)[e] : 0);
-    // The seeds: sources, destinations and negatives of the minibatch, distinct, ascending.
-    const int64_t seeds_begin = static_cast<int64_t>(b.seeds.size());
+    // The seeds: sources, destinations and negatives of the minibatch (distinct and
+    // ascending, or as trees: in that order).
+    const int64_t seeds_begin = static_cast<int64_t>(b.seeds.size()), n = end - begin;
     b.seeds.insert(b.seeds.end(), b.sources.begin() + begin, b.sources.begin() + end);
     b.seeds.insert(b.seeds.end(), b.destinations.begin() + begin, b.destinations.begin() + end);
     b.seeds.insert(b.seeds.end(), b.negatives.begin() + begin * kn, b.negatives.begin() + end * kn);
-    std::sort(b.seeds.begin() + seeds_begin, b.seeds.end());
-    b.seeds.erase(std::unique(b.seeds.begin() + seeds_begin, b.seeds.end()), b.seeds.end());
+    if (!options.trees) {
+      std::sort(b.seeds.begin() + seeds_begin, b.seeds.end());
+      b.seeds.erase(std::unique(b.seeds.begin() + seeds_begin, b.seeds.end()), b.seeds.end());
+    }
     const int64_t seeds_end = static_cast<int64_t>(b.seeds.size());
     b.seed_offsets.push_back(seeds_end);
+    const auto index = [&](vid_t v, int64_t tree) {
+      return options.trees ? tree : position_in(b.seeds, seeds_begin, seeds_end, v);
+    };
     std::vector<std::pair<vid_t, vid_t>> excluded;
     for (int64_t e = begin; e < end; ++e) {
-      b.source_index.push_back(position_in(b.seeds, seeds_begin, seeds_end, b.sources[e]));
-      b.destination_index.push_back(position_in(b.seeds, seeds_begin, seeds_end, b.destinations[e]));
+      b.source_index.push_back(index(b.sources[e], e - begin));
+      b.destination_index.push_back(index(b.destinations[e], n + e - begin));
       for (int64_t i = 0; i < kn; ++i)
-        b.negative_index.push_back(position_in(b.seeds, seeds_begin, seeds_end, b.negatives[e * kn + i]));
+        b.negative_index.push_back(index(b.negatives[e * kn + i], 2 * n + (e - begin) * kn + i));
       if (options.exclude) excluded.emplace_back(b.sources[e], b.destinations[e]);
       if (options.exclude && options.exclude_reverse) excluded.emplace_back(b.destinations[e], b.sources[e]);
     }
@@ -118,6 +125,27 @@ Bulk sample_edge_bulk(const Sampler& sampler, Context& ctx, const EdgeBulk& edge
     return sampler.sample(ctx, edges.seeds, edges.seed_offsets, edges.first_minibatch, epoch);
   return require_capability<EdgeSeedSampler>(sampler).sample_excluding(ctx, edges.seeds, edges.seed_offsets,
                                                                        edges.first_minibatch, epoch, edges.excluded);
+}
+
+Bulk sample_edge_trees(const Sampler& sampler, Context& ctx, const EdgeBulk& edges, uint32_t epoch,
+                       const TemporalEpoch& times, const std::vector<int64_t>& edge_times, int64_t first_tree) {
+  MATSAMP_CHECK(static_cast<int64_t>(edge_times.size()) == edges.positives() && edges.excluded.edges.empty() &&
+                    static_cast<int64_t>(edges.seeds.size()) == edges.positives() * (2 + edges.negatives_per_positive),
+                "edge trees by time: a bulk of ", edges.positives(), " positives needs as many times (got ",
+                edge_times.size(), "), one tree per endpoint and negative, and no excluded edges");
+  // Tree t of minibatch g belongs to positive edge_offsets[g] + (t mod n), n its positives.
+  std::vector<int64_t> seed_times(edges.seeds.size());
+  for (int64_t g = 0; g < edges.count(); ++g) {
+    const int64_t begin = edges.edge_offsets[g], n = edges.edge_offsets[g + 1] - begin;
+    const int64_t kn = edges.negatives_per_positive, trees_begin = edges.seed_offsets[g];
+    for (int64_t e = 0; e < n; ++e) {
+      const int64_t before = edge_times[begin + e] - 1;
+      seed_times[trees_begin + e] = seed_times[trees_begin + n + e] = before;
+      for (int64_t i = 0; i < kn; ++i) seed_times[trees_begin + 2 * n + e * kn + i] = before;
+    }
+  }
+  return sample_trees_by_time(sampler, ctx, edges.seeds, std::move(seed_times), edges.seed_offsets,
+                              edges.first_minibatch, first_tree, epoch, times);
 }
 
 }  // namespace matsamp

@@ -14,6 +14,8 @@
 
 namespace matsamp {
 
+struct TemporalEpoch;
+
 enum class NegativeDistribution {
   uniform,  // every vertex alike
   degree,   // proportional to degree^0.75 (entries of its row), as word2vec's unigram table
@@ -75,6 +77,10 @@ struct EdgeBulkOptions {
   // times; its negatives are drawn no later than it (NegativeSampler::draw). Borrowed.
   const std::vector<int64_t>* edge_times = nullptr;
   const std::vector<int64_t>* vertex_times = nullptr;
+  // Sampling by time (sample_edge_trees): every source, destination and negative a
+  // tree of its own, minibatch g's seeds its sources, then destinations, then
+  // negatives, in order and not merged (a vertex seeds a tree per occurrence).
+  bool trees = false;
 };
 
 // The bulk of minibatches first … first + k - 1 whose positives are `sources`
@@ -86,5 +92,12 @@ EdgeBulk make_edge_bulk(std::vector<vid_t> sources, std::vector<vid_t> destinati
 // The bulk's layers: sample_excluding with the bulk's excluded edges (an
 // error unless the sampler is an EdgeSeedSampler), or sample() when nothing is excluded.
 Bulk sample_edge_bulk(const Sampler& sampler, Context& ctx, const EdgeBulk& edges, uint32_t epoch);
+
+// The layers of a bulk made with `trees`, by time (a TemporalSampler): the trees of
+// positive e, the e-th of the bulk, sampled strictly before edge_times[e], so that
+// no tree holds its own edge (a simple graph has it once) or any later one; tree
+// keys from first_tree on, (2 + k) per positive in epoch order, as for any bulk size.
+Bulk sample_edge_trees(const Sampler& sampler, Context& ctx, const EdgeBulk& edges, uint32_t epoch,
+                       const TemporalEpoch& times, const std::vector<int64_t>& edge_times, int64_t first_tree);
 
 }  // namespace matsamp

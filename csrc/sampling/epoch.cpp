@@ -98,22 +98,33 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
 
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
                                 int64_t end, uint32_t epoch, const TemporalEpoch& times) {
-  const TemporalSampler& temporal = require_capability<TemporalSampler>(sampler);
   auto [seeds, offsets] = order.seeds(first, end);
-  if (first == end) return Bulk{first, {}, {0}, {}};
-  const Offsets& minibatch_offsets = offsets;  // a lambda may not capture a structured binding (C++17)
+  std::vector<int64_t> seed_times(seeds.size());
+  for (size_t i = 0; i < seeds.size(); ++i) seed_times[i] = times.vertex_times.at(seeds[i]);
+  return sample_trees_by_time(sampler, ctx, std::move(seeds), std::move(seed_times), offsets, first,
+                              first == end ? 0 : order.starts()[first], epoch, times);
+}
+
+Bulk sample_trees_by_time(const Sampler& sampler, Context& ctx, std::vector<vid_t> seeds,
+                          std::vector<int64_t> seed_times, const Offsets& minibatch_trees, int64_t first_minibatch,
+                          int64_t first_tree, uint32_t epoch, const TemporalEpoch& times) {
+  const TemporalSampler& temporal = require_capability<TemporalSampler>(sampler);
+  if (minibatch_trees.size() <= 1) return Bulk{first_minibatch, {}, {0}, {}};
+  MATSAMP_CHECK(seed_times.size() == seeds.size() && minibatch_trees.back() == static_cast<int64_t>(seeds.size()),
+                "trees by time: ", seeds.size(), " seeds, ", seed_times.size(), " seed times, minibatches of ",
+                minibatch_trees.back(), " trees");
   const int64_t trees = static_cast<int64_t>(seeds.size());
   Offsets tree_offsets(trees + 1);
   std::iota(tree_offsets.begin(), tree_offsets.end(), 0);
-  TemporalBounds bounds{times.order, times.sorted_times, std::vector<int64_t>(trees), times.strategy};
-  for (int64_t i = 0; i < trees; ++i) bounds.seed_times[i] = times.vertex_times.at(seeds[i]);
+  TemporalBounds bounds{times.order, times.sorted_times, std::move(seed_times), times.strategy};
   Backend& backend = ctx.backend;
   const SeedBatch uploaded = upload_seeds(backend, std::move(seeds), tree_offsets);
   const TransferCounts before = backend.transfer_counts();
-  Bulk sampled = temporal.sample_before(ctx, uploaded, order.starts()[first], epoch, bounds);
+  Bulk sampled = temporal.sample_before(ctx, uploaded, first_tree, epoch, bounds);
   // The trees merged into their minibatches (disjoint_trees.h), in the backend.
-  Bulk bulk = ctx.timed(&StepStats::extraction,
-                        [&] { return minibatches_of_trees(backend, std::move(sampled), minibatch_offsets, first); });
+  Bulk bulk = ctx.timed(&StepStats::extraction, [&] {
+    return minibatches_of_trees(backend, std::move(sampled), minibatch_trees, first_minibatch);
+  });
   if (ctx.stats) ctx.stats->transfers += backend.transfer_counts() - before;
   return bulk;
 }

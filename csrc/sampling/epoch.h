@@ -96,6 +96,12 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
 // (disjoint_trees.h: the frontier first, a vertex once per tree that reaches it).
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
                                 int64_t end, uint32_t epoch, const TemporalEpoch& times);
+// Trees by time, one per seed: tree i (key first_tree + i) sampled as of seed_times[i],
+// minibatch g (global id first_minibatch + g) holding trees [minibatch_trees[g],
+// minibatch_trees[g + 1]), merged as above. What the epochs by time share.
+Bulk sample_trees_by_time(const Sampler& sampler, Context& ctx, std::vector<vid_t> seeds,
+                          std::vector<int64_t> seed_times, const Offsets& minibatch_trees, int64_t first_minibatch,
+                          int64_t first_tree, uint32_t epoch, const TemporalEpoch& times);
 
 // Samples a worker's share of an epoch (EpochOptions), bulk by bulk.
 class EpochIterator {

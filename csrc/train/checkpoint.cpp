@@ -61,6 +61,57 @@ RunKind run_kind(const int64_t* identity, int64_t size) {
   return {"node classification", "seed, model, input, hidden, classes or layers differ"};
 }
 
+// Restores a run from the archive of a checkpoint that passed its checksum; torch's
+// errors reach the caller.
+void restore(const std::string& path, const std::string& archive_bytes, const std::vector<int64_t>& identity,
+             const torch::Device& device, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
+             std::vector<torch::Tensor>& best_parameters, ProgressNumbers& progress) {
+  torch::serialize::InputArchive archive, model_archive, optimizer_archive, best_archive;
+  torch::Tensor saved_identity, counters, scores, checksums;
+  std::istringstream payload(archive_bytes);
+  archive.load_from(payload, device);
+  archive.read("checksums", checksums);
+  archive.read("identity", saved_identity);
+  archive.read("progress", counters);
+  archive.read("scores", scores);
+  archive.read("model", model_archive);
+  archive.read("optimizer", optimizer_archive);
+  archive.read("best_model", best_archive);
+  saved_identity = saved_identity.to(torch::kCPU, torch::kLong).contiguous();
+  const RunKind saved = run_kind(saved_identity.data_ptr<int64_t>(), saved_identity.numel()),
+                mine = run_kind(identity.data(), static_cast<int64_t>(identity.size()));
+  MATSAMP_CHECK(std::strcmp(saved.name, mine.name) == 0, "checkpoint '", path, "' belongs to another run: ", saved.name,
+                " wrote it, this is ", mine.name);
+  MATSAMP_CHECK(saved_identity.numel() == static_cast<int64_t>(identity.size()) &&
+                    std::equal(identity.begin(), identity.end(), saved_identity.data_ptr<int64_t>()),
+                "checkpoint '", path, "' belongs to another run (", mine.identity, ")");
+  counters = counters.to(torch::kCPU, torch::kLong).contiguous();
+  scores = scores.to(torch::kCPU, torch::kDouble).contiguous();
+  MATSAMP_CHECK(counters.numel() == static_cast<int64_t>(progress.counters.size()) &&
+                    scores.numel() == static_cast<int64_t>(progress.scores.size()),
+                "checkpoint '", path, "' belongs to another kind of run (", counters.numel(), " counters and ",
+                scores.numel(), " scores, expected ", progress.counters.size(), " and ", progress.scores.size(), ")");
+  model.load(model_archive);
+  optimizer.load(optimizer_archive);
+  best_parameters.clear();
+  while (true) {
+    torch::Tensor p;  // fresh each time: try_read fills a defined tensor in place
+    if (!best_archive.try_read(std::to_string(best_parameters.size()), p)) break;
+    best_parameters.push_back(p.to(device));
+  }
+
+  // What torch restored from the intact archive is what was saved, tensor by tensor.
+  const auto tensors = named_tensors(model, best_parameters);
+  checksums = checksums.to(torch::kCPU, torch::kLong).flatten().contiguous();
+  MATSAMP_CHECK(checksums.numel() == static_cast<int64_t>(tensors.size()), "checkpoint '", path,
+                "' is corrupt: ", checksums.numel(), " tensor checksums for ", tensors.size(), " tensors");
+  for (size_t i = 0; i < tensors.size(); ++i)
+    MATSAMP_CHECK(static_cast<int64_t>(tensor_checksum(tensors[i].second)) == checksums.data_ptr<int64_t>()[i],
+                  "checkpoint '", path, "' is corrupt: tensor ", tensors[i].first, " fails its checksum");
+  progress.counters.assign(counters.data_ptr<int64_t>(), counters.data_ptr<int64_t>() + counters.numel());
+  progress.scores.assign(scores.data_ptr<double>(), scores.data_ptr<double>() + scores.numel());
+}
+
 }  // namespace
 
 void save_checkpoint(const std::string& path, const std::vector<int64_t>& identity, const torch::nn::Module& model,
@@ -114,54 +165,13 @@ void load_checkpoint(const std::string& path, const std::vector<int64_t>& identi
   MATSAMP_CHECK(XXH3_64bits(file.data() + header, length) == sum, "checkpoint '", path,
                 "' is corrupt: the file fails its checksum (changed since it was written)");
 
-  torch::serialize::InputArchive archive, model_archive, optimizer_archive, best_archive;
-  torch::Tensor saved_identity, counters, scores, checksums;
+  // Any torch error from here on, reading or restoring, is a damaged archive: the
+  // checksum guards against accidents, not against a file made to pass it.
   try {
-    std::istringstream payload(file.substr(header));
-    archive.load_from(payload, device);
-    archive.read("checksums", checksums);
-    archive.read("identity", saved_identity);
-    archive.read("progress", counters);
-    archive.read("scores", scores);
-    archive.read("model", model_archive);
-    archive.read("optimizer", optimizer_archive);
-    archive.read("best_model", best_archive);
+    restore(path, file.substr(header), identity, device, model, optimizer, best_parameters, progress);
   } catch (const c10::Error& e) {
     fail("cannot read checkpoint '", path, "': ", first_line(e.what_without_backtrace()));
   }
-  saved_identity = saved_identity.to(torch::kCPU, torch::kLong).contiguous();
-  const RunKind saved = run_kind(saved_identity.data_ptr<int64_t>(), saved_identity.numel()),
-                mine = run_kind(identity.data(), static_cast<int64_t>(identity.size()));
-  MATSAMP_CHECK(std::strcmp(saved.name, mine.name) == 0, "checkpoint '", path, "' belongs to another run: ", saved.name,
-                " wrote it, this is ", mine.name);
-  MATSAMP_CHECK(saved_identity.numel() == static_cast<int64_t>(identity.size()) &&
-                    std::equal(identity.begin(), identity.end(), saved_identity.data_ptr<int64_t>()),
-                "checkpoint '", path, "' belongs to another run (", mine.identity, ")");
-  counters = counters.to(torch::kCPU, torch::kLong).contiguous();
-  scores = scores.to(torch::kCPU, torch::kDouble).contiguous();
-  MATSAMP_CHECK(counters.numel() == static_cast<int64_t>(progress.counters.size()) &&
-                    scores.numel() == static_cast<int64_t>(progress.scores.size()),
-                "checkpoint '", path, "' belongs to another kind of run (", counters.numel(), " counters and ",
-                scores.numel(), " scores, expected ", progress.counters.size(), " and ", progress.scores.size(), ")");
-  model.load(model_archive);
-  optimizer.load(optimizer_archive);
-  best_parameters.clear();
-  while (true) {
-    torch::Tensor p;  // fresh each time: try_read fills a defined tensor in place
-    if (!best_archive.try_read(std::to_string(best_parameters.size()), p)) break;
-    best_parameters.push_back(p.to(device));
-  }
-
-  // What torch restored from the intact archive is what was saved, tensor by tensor.
-  const auto tensors = named_tensors(model, best_parameters);
-  checksums = checksums.to(torch::kCPU);
-  MATSAMP_CHECK(checksums.numel() == static_cast<int64_t>(tensors.size()), "checkpoint '", path,
-                "' is corrupt: ", checksums.numel(), " tensor checksums for ", tensors.size(), " tensors");
-  for (size_t i = 0; i < tensors.size(); ++i)
-    MATSAMP_CHECK(static_cast<int64_t>(tensor_checksum(tensors[i].second)) == checksums[i].item<int64_t>(),
-                  "checkpoint '", path, "' is corrupt: tensor ", tensors[i].first, " fails its checksum");
-  progress.counters.assign(counters.data_ptr<int64_t>(), counters.data_ptr<int64_t>() + counters.numel());
-  progress.scores.assign(scores.data_ptr<double>(), scores.data_ptr<double>() + scores.numel());
 }
 
 }  // namespace matsamp

@@ -176,9 +176,17 @@ LinkTask::LinkTask(const Graph& graph, const EdgeSplit& split, const Sampler& sa
   MATSAMP_CHECK(graph.feature_dim > 0, "link prediction needs vertex features (the graph has none)");
   MATSAMP_CHECK(split.validation.size() > 0 && split.validation_negatives.size() > 0,
                 "link prediction needs validation edges and negatives to score them against");
-  MATSAMP_CHECK(can(find_sampler(sampler.name()), kEdgeSeeds), "the ", sampler.name(),
-                " sampler cannot take seed edges out of its layers (link prediction samples with ",
-                samplers_that(kEdgeSeeds), ")");
+  if (options.times) {
+    MATSAMP_CHECK(split.train_times.size() == static_cast<size_t>(split.train.size()),
+                  "link prediction by time needs a split by time (each training edge's time)");
+    MATSAMP_CHECK(can(find_sampler(sampler.name()), kTemporal), "the ", sampler.name(),
+                  " sampler cannot sample by time (link prediction by time samples with ", samplers_that(kTemporal),
+                  ")");
+  } else {
+    MATSAMP_CHECK(can(find_sampler(sampler.name()), kEdgeSeeds), "the ", sampler.name(),
+                  " sampler cannot take seed edges out of its layers (link prediction samples with ",
+                  samplers_that(kEdgeSeeds), ")");
+  }
   MATSAMP_CHECK(split.train.size() > 0, "link prediction needs training edges");
   edge_ids_.resize(split.train.size());
   for (int64_t e = 0; e < split.train.size(); ++e) edge_ids_[e] = e;
@@ -211,9 +219,24 @@ std::shared_ptr<const SampledBulk> LinkTask::sample(Context& ctx, const EpochOrd
     destinations[i] = split_.train.destinations[edge_ids[i]];
   }
   auto out = std::make_shared<LinkBulk>();
-  out->edges = make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), ids.first, &negatives_,
-                              {options_.train.epoch.seed, epoch, true, options_.exclude_reverse && split_.undirected});
-  out->sample = to_host(ctx.backend, sample_edge_bulk(sampler_, ctx, out->edges, epoch));
+  const TemporalEpoch* times = options_.times.get();
+  if (!times) {
+    out->edges =
+        make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), ids.first, &negatives_,
+                       {options_.train.epoch.seed, epoch, true, options_.exclude_reverse && split_.undirected});
+    out->sample = to_host(ctx.backend, sample_edge_bulk(sampler_, ctx, out->edges, epoch));
+    return out;
+  }
+  // By time: no exclusion, each positive's trees end before its time.
+  std::vector<int64_t> edge_times(edge_ids.size());
+  for (size_t i = 0; i < edge_ids.size(); ++i) edge_times[i] = split_.train_times[edge_ids[i]];
+  EdgeBulkOptions bulk{options_.train.epoch.seed, epoch, false, false, &edge_times, nullptr, true};
+  if (!times->vertex_times.empty()) bulk.vertex_times = &times->vertex_times;
+  out->edges =
+      make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), ids.first, &negatives_, bulk);
+  const int64_t first_tree = (2 + options_.negatives.per_positive) * order.starts()[ids.first];
+  out->sample =
+      to_host(ctx.backend, sample_edge_trees(sampler_, ctx, out->edges, epoch, *times, edge_times, first_tree));
   return out;
 }
 

@@ -16,6 +16,7 @@
 
 #include "graph/graph.h"
 #include "sampling/edge_seeds.h"
+#include "sampling/epoch.h"
 #include "train/edge_split.h"
 #include "train/trainer.h"
 
@@ -29,6 +30,10 @@ struct LinkTrainOptions {
   bool exclude_reverse = true;  // on undirected graphs, mask (v, u) with (u, v)
   std::string decoder = "dot";  // dot | mlp
   std::vector<int64_t> hits_k{10, 50, 100};
+  // Sampling by time (a split by time, EdgeSplit::train_times): the training graph's
+  // TimeOrder and strategy; each positive's trees sampled strictly before its time
+  // (sample_edge_trees), its negatives no later than it when vertex_times is given.
+  std::shared_ptr<const TemporalEpoch> times;
 };
 
 struct LinkScores {
