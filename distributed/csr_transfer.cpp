@@ -47,13 +47,19 @@ void broadcast_csr(Communicator& comm, CsrMatrix& m, int root) {
   comm.broadcast(m.values.data(), shape[2], DataType::float32, root);
 }
 
+GatheredShapes gathered_shapes(Communicator& comm, int64_t rows, int64_t entries) {
+  const int ranks = comm.size();
+  const int64_t shape[2] = {rows, entries};
+  std::vector<int64_t> shapes(2 * ranks);
+  comm.all_gatherv(shape, 2, shapes.data(), std::vector<int64_t>(ranks, 2), DataType::int64);
+  GatheredShapes out{std::vector<int64_t>(ranks), std::vector<int64_t>(ranks)};
+  for (int q = 0; q < ranks; ++q) out.rows[q] = shapes[2 * q], out.entries[q] = shapes[2 * q + 1];
+  return out;
+}
+
 CsrMatrix all_gather_rows(Communicator& comm, const CsrMatrix& part) {
   check_has_values(part, "all_gather_rows");
-  const int ranks = comm.size();
-  const int64_t shape[2] = {part.rows, part.nnz()};
-  std::vector<int64_t> shapes(2 * ranks), rows(ranks), entries(ranks);
-  comm.all_gatherv(shape, 2, shapes.data(), std::vector<int64_t>(ranks, 2), DataType::int64);
-  for (int q = 0; q < ranks; ++q) rows[q] = shapes[2 * q], entries[q] = shapes[2 * q + 1];
+  const auto [rows, entries] = gathered_shapes(comm, part.rows, part.nnz());
   std::vector<int64_t> lengths(part.rows);
   for (int64_t r = 0; r < part.rows; ++r) lengths[r] = part.row_nnz(r);
   CsrMatrix out(std::accumulate(rows.begin(), rows.end(), int64_t{0}), part.cols);

@@ -11,5 +11,10 @@ CsrMatrix recv_csr(Communicator& comm, int peer, int tag);
 void broadcast_csr(Communicator& comm, CsrMatrix& m, int root);
 // Every rank's `part` (all with the same column count) stacked in rank order.
 CsrMatrix all_gather_rows(Communicator& comm, const CsrMatrix& part);
+// all_gather_rows' first round: every rank's row and entry counts, in rank order.
+struct GatheredShapes {
+  std::vector<int64_t> rows, entries;
+};
+GatheredShapes gathered_shapes(Communicator& comm, int64_t rows, int64_t entries);
 
 }  // namespace matsamp

@@ -94,14 +94,10 @@ Matrix ResidentExchange::gathered_rows(const Matrix& part, int64_t cols) {
   const int64_t rows_out = part.defined() ? part.rows() : 0, entries_out = part.defined() ? part.nnz() : 0;
   if (!arrays_)
     return backend_.upload(all_gather_rows(comm_, rows_out > 0 ? backend_.to_host(part) : CsrMatrix(0, cols)));
-  const int ranks = comm_.size();
-  const int64_t shape[2] = {rows_out, entries_out};  // all_gather_rows' wire format
-  std::vector<int64_t> shapes(2 * ranks), rows_in(ranks), entries_in(ranks);
-  comm_.all_gatherv(shape, 2, shapes.data(), std::vector<int64_t>(ranks, 2), DataType::int64);
-  for (int q = 0; q < ranks; ++q) rows_in[q] = shapes[2 * q], entries_in[q] = shapes[2 * q + 1];
-  return rows_in_place(*arrays_, part, rows_out > 0, cols, total(rows_in), total(entries_in),
+  const GatheredShapes in = gathered_shapes(comm_, rows_out, entries_out);  // all_gather_rows' wire format
+  return rows_in_place(*arrays_, part, rows_out > 0, cols, total(in.rows), total(in.entries),
                        [&](const void* from, void* to, DataType type, bool entries) {
-                         comm_.all_gatherv(from, entries ? entries_out : rows_out, to, entries ? entries_in : rows_in,
+                         comm_.all_gatherv(from, entries ? entries_out : rows_out, to, entries ? in.entries : in.rows,
                                            type);
                        });
 }
