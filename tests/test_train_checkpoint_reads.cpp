@@ -24,7 +24,9 @@ TEST(CheckpointReads, TensorsOfAnotherModuleAreAOneLineError) {
   std::vector<torch::Tensor> best;
   ProgressNumbers progress{{0}, {0}};
   EXPECT_TRUE(testing::throws_error_with(
-      [&] { load_checkpoint(path, {7, 1}, torch::kCPU, *other, optimizer, best, progress); },
+      [&] {
+        load_checkpoint(path, {7, 1}, torch::kCPU, *other, optimizer, best, progress);
+      },
       {"cannot read checkpoint '" + path + "': "}));
   EXPECT_EQ(progress.counters, std::vector<int64_t>{0}) << "nothing restored from a checkpoint that failed";
 

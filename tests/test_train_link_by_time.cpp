@@ -45,13 +45,15 @@ TEST(EdgeSplitByTime, SetsFollowTheEdgesTimes) {
       EXPECT_EQ(s.train_graph_times[e], testing::edge_time(r, s.train_graph.colidx[e]));
   EXPECT_EQ(s.test_negatives.size(), 5 * s.test.size());
   // Bad input: one line naming the problem.
-  EXPECT_TRUE(testing::throws_error_with([&] { split_edges_by_time(g.adj, {1, 2}, 60, 80, {}); },
-                                         {"edge split by time: 2 edge times for ", " edges"}));
   EXPECT_TRUE(testing::throws_error_with(
-      [&] { split_edges_by_time(g.adj, testing::entry_times(g.adj), 80, 60, {}); }, {"T1 (80) is after T2 (60)"}));
-  EXPECT_TRUE(testing::throws_error_with(
-      [&] { split_edges_by_time(g.adj, testing::entry_times(g.adj), 60, 60, {}); },
-      {"from T1 to before T2 = 60 (validation); both need some"}));
+      [&] {
+        split_edges_by_time(g.adj, {1, 2}, 60, 80, {});
+      },
+      {"edge split by time: 2 edge times for ", " edges"}));
+  EXPECT_TRUE(testing::throws_error_with([&] { split_edges_by_time(g.adj, testing::entry_times(g.adj), 80, 60, {}); },
+                                         {"T1 (80) is after T2 (60)"}));
+  EXPECT_TRUE(testing::throws_error_with([&] { split_edges_by_time(g.adj, testing::entry_times(g.adj), 60, 60, {}); },
+                                         {"from T1 to before T2 = 60 (validation); both need some"}));
 }
 
 // Minibatches of one positive each: every entry of every layer is an edge of the
@@ -99,7 +101,8 @@ TEST(EdgeTrees, EveryTreeEndsBeforeItsEdgesTime) {
         }
     const auto [one_edges, one] = bulk_of(g, g + 1);
     const Minibatch alone = extract_minibatch(one, 0);
-    EXPECT_EQ(one_edges.negatives, std::vector<vid_t>(edges.negatives.begin() + 2 * g, edges.negatives.begin() + 2 * g + 2));
+    EXPECT_EQ(one_edges.negatives,
+              std::vector<vid_t>(edges.negatives.begin() + 2 * g, edges.negatives.begin() + 2 * g + 2));
     ASSERT_EQ(alone.layers.size(), mb.layers.size());
     for (size_t l = 0; l < mb.layers.size(); ++l) {
       EXPECT_EQ(alone.layers[l].adj, mb.layers[l].adj) << "minibatch " << g << " layer " << l;
