@@ -173,6 +173,9 @@ TEST(LinkCli, TrainsByTime) {
            {"--temporal uniform --time-split 60,80", "--task link --temporal needs --edge-times COLUMN"},
            {"--temporal uniform --edge-times 1", "--task link --temporal needs --time-split T1,T2"},
            {"--time-split 60,80", "--time-split needs --temporal"},
+           {"--edge-times 1 --time-split 60,80", "--edge-times and --vertex-times need --temporal uniform|last"},
+           {"--temporal uniform --edge-times 1 --time-split 60,80 --split given",
+            "--task link --temporal splits the edges by time (--time-split), not by --split given"},
            {"--temporal last --edge-times 0 --time-split 60,80", "times must be integers"},
            {"--temporal uniform --edge-times 1 --time-split 60,80 --sampler ladies --samples 8",
             "the ladies sampler cannot sample by time"}}) {

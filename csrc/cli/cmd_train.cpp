@@ -303,14 +303,14 @@ void train_links(TrainCommandOptions& o, Communicator& comm) {
   // An OGB link dataset's own split (its graph is then the training graph, ids as given).
   const std::string given = ogb_pickled_split(o.source.spec);
   const SplitChoice choice = o.data.split_choice;
-  MATSAMP_CHECK(choice != SplitChoice::given || !given.empty(), "--split given: ", o.source.spec,
-                " ships no link split (an OGB folder's split/<scheme>/train.pt)");
   const bool by_time = o.temporal.requested();
   if (by_time) check_link_times(o.temporal, o.time_split);
   else MATSAMP_CHECK(o.time_split.empty(), "--time-split needs --temporal");
-  const bool use_given = !given.empty() && choice != SplitChoice::random && !by_time;
   MATSAMP_CHECK(!by_time || choice != SplitChoice::given,
                 "--task link --temporal splits the edges by time (--time-split), not by --split given");
+  MATSAMP_CHECK(choice != SplitChoice::given || !given.empty(), "--split given: ", o.source.spec,
+                " ships no link split (an OGB folder's split/<scheme>/train.pt)");
+  const bool use_given = !given.empty() && choice != SplitChoice::random && !by_time;
   if (use_given) o.source.cleanup.largest_component = false;
   Graph g = load_training_graph(o);
   if (o.data.normalize_features) normalize_feature_rows(g);

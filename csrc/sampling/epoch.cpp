@@ -102,7 +102,7 @@ Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const Epoc
   std::vector<int64_t> seed_times(seeds.size());
   for (size_t i = 0; i < seeds.size(); ++i) seed_times[i] = times.vertex_times.at(seeds[i]);
   return sample_trees_by_time(sampler, ctx, std::move(seeds), std::move(seed_times), offsets, first,
-                              first == end ? 0 : order.starts()[first], epoch, times);
+                              order.starts()[first], epoch, times);
 }
 
 Bulk sample_trees_by_time(const Sampler& sampler, Context& ctx, std::vector<vid_t> seeds,

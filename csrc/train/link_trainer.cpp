@@ -218,25 +218,24 @@ std::shared_ptr<const SampledBulk> LinkTask::sample(Context& ctx, const EpochOrd
     sources[i] = split_.train.sources[edge_ids[i]];
     destinations[i] = split_.train.destinations[edge_ids[i]];
   }
-  auto out = std::make_shared<LinkBulk>();
-  const TemporalEpoch* times = options_.times.get();
-  if (!times) {
-    out->edges =
-        make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), ids.first, &negatives_,
-                       {options_.train.epoch.seed, epoch, true, options_.exclude_reverse && split_.undirected});
-    out->sample = to_host(ctx.backend, sample_edge_bulk(sampler_, ctx, out->edges, epoch));
-    return out;
-  }
   // By time: no exclusion, each positive's trees end before its time.
-  std::vector<int64_t> edge_times(edge_ids.size());
-  for (size_t i = 0; i < edge_ids.size(); ++i) edge_times[i] = split_.train_times[edge_ids[i]];
-  EdgeBulkOptions bulk{options_.train.epoch.seed, epoch, false, false, &edge_times, nullptr, true};
-  if (!times->vertex_times.empty()) bulk.vertex_times = &times->vertex_times;
+  const TemporalEpoch* times = options_.times.get();
+  EdgeBulkOptions bulk{options_.train.epoch.seed, epoch, !times,
+                       !times && options_.exclude_reverse && split_.undirected};
+  std::vector<int64_t> edge_times;
+  if (times) {
+    for (vid_t e : edge_ids) edge_times.push_back(split_.train_times[e]);
+    bulk.edge_times = &edge_times;
+    if (!times->vertex_times.empty()) bulk.vertex_times = &times->vertex_times;
+    bulk.trees = true;
+  }
+  auto out = std::make_shared<LinkBulk>();
   out->edges =
       make_edge_bulk(std::move(sources), std::move(destinations), std::move(offsets), ids.first, &negatives_, bulk);
   const int64_t first_tree = (2 + options_.negatives.per_positive) * order.starts()[ids.first];
   out->sample =
-      to_host(ctx.backend, sample_edge_trees(sampler_, ctx, out->edges, epoch, *times, edge_times, first_tree));
+      to_host(ctx.backend, times ? sample_edge_trees(sampler_, ctx, out->edges, epoch, *times, edge_times, first_tree)
+                                 : sample_edge_bulk(sampler_, ctx, out->edges, epoch));
   return out;
 }
 
