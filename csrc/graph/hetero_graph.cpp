@@ -114,6 +114,8 @@ void validate_schema(const HeteroGraph& g, const std::string& what) {
                   t.feature_dim);
     MATSAMP_CHECK(t.labels.empty() || static_cast<int64_t>(t.labels.size()) == t.count, what, ": vertex type ", t.name,
                   " has ", t.labels.size(), " labels for ", t.count, " vertices");
+    MATSAMP_CHECK(t.times.empty() || static_cast<int64_t>(t.times.size()) == t.count, what, ": vertex type ", t.name,
+                  " has ", t.times.size(), " vertex times for ", t.count, " vertices");
     for (int64_t label : t.labels)
       MATSAMP_CHECK(label >= -1, what, ": vertex type ", t.name, ": label ", label,
                     " is negative (-1 marks unlabelled)");
@@ -133,7 +135,7 @@ void validate_schema(const HeteroGraph& g, const std::string& what) {
 
 HeteroGraph as_heterogeneous(const Graph& g) {
   HeteroGraph h;
-  VertexType v{"v", g.num_vertices(), g.feature_dim, g.features, g.labels, g.splits};
+  VertexType v{"v", g.num_vertices(), g.feature_dim, g.features, g.labels, g.splits, g.vertex_times};
   h.types.push_back(std::move(v));
   h.relations.push_back({"v", "to", "v", g.adj});
   return h;

@@ -21,6 +21,7 @@ struct VertexType {
   std::vector<float> features{};                       // count * feature_dim, row-major
   std::vector<int64_t> labels{};                       // empty, or one per vertex (-1 = unlabelled)
   std::map<std::string, std::vector<vid_t>> splits{};  // "train", "valid", "test": ascending ids
+  std::vector<int64_t> times{};                        // empty, or one per vertex: its time (sampling by time)
 };
 
 struct Relation {

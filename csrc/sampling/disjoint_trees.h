@@ -4,6 +4,7 @@
 // so a layer's columns start with its frontier, the previous layer's vertices in
 // their order, and its rows follow that order too.
 #pragma once
+#include "sampling/hetero_sample.h"
 #include "sampling/sample.h"
 
 namespace matsamp {
@@ -13,5 +14,9 @@ namespace matsamp {
 // the minibatch once per tree. The merge runs as ops of the trees' backend
 // (runs of positions, a gather, a row and column extraction): nothing leaves it.
 Bulk minibatches_of_trees(Backend& backend, Bulk trees, const Offsets& minibatch_trees, int64_t first_minibatch);
+// The same per vertex type of a heterogeneous bulk, each relation's rows its
+// destination type's (destinations[r]) merged frontier and its columns its source type's list.
+HeteroBulk hetero_minibatches_of_trees(Backend& backend, HeteroBulk trees, const std::vector<int>& destinations,
+                                       const Offsets& minibatch_trees, int64_t first_minibatch);
 
 }  // namespace matsamp

@@ -37,6 +37,27 @@ int64_t HeteroNeighborSampler::bytes_per_minibatch(int64_t batch_size) const {
 
 HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch,
                                          uint32_t epoch) const {
+  return sample_program(ctx, seeds, first_minibatch, epoch, nullptr);
+}
+
+HeteroBulk HeteroNeighborSampler::sample_before(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch,
+                                                uint32_t epoch, const HeteroTemporalBounds& bounds) const {
+  MATSAMP_CHECK(static_cast<int64_t>(bounds.seed_times.size()) == seeds.host.count(),
+                "temporal sampling: ", bounds.seed_times.size(), " seed times for ", seeds.host.count(),
+                " minibatches");
+  MATSAMP_CHECK(bounds.order.size() == relations_.adj.size() && bounds.sorted_times.size() == relations_.adj.size(),
+                "temporal sampling: time orders of ", bounds.order.size(), " relations for the graph's ",
+                relations_.adj.size());
+  for (size_t r = 0; r < relations_.adj.size(); ++r)
+    MATSAMP_CHECK(bounds.order[r].size() == relations_.adj[r].nnz() &&
+                      bounds.sorted_times[r].size() == relations_.adj[r].nnz(),
+                  "temporal sampling: a time order of ", bounds.order[r].size(), " entries for relation ",
+                  relations_.graph.relations[r].key(), "'s ", relations_.adj[r].nnz());
+  return sample_program(ctx, seeds, first_minibatch, epoch, &bounds);
+}
+
+HeteroBulk HeteroNeighborSampler::sample_program(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch,
+                                                 uint32_t epoch, const HeteroTemporalBounds* temporal) const {
   check_held_by(relations_.adj, ctx);
   check_hetero_seeds(relations_.graph, seeds.host);
   Backend& backend = ctx.backend;
@@ -69,8 +90,11 @@ HeteroBulk HeteroNeighborSampler::sample(Context& ctx, const HeteroSeedBatch& se
       const SampleKeys keys{part_seed(ctx.seed, r), epoch, static_cast<uint32_t>(l), first_minibatch, drawn.offsets};
       Ids positions;  // where each pick is in A_r, when asked for
       Matrix s = ctx.timed(&StepStats::sampling, [&] {
-        Matrix picks = backend.sample_rows(relations_.adj[r], drawn.ids, fanout, keys,
-                                           ctx.record_positions ? &positions : nullptr);
+        Ids* wanted = ctx.record_positions ? &positions : nullptr;
+        Matrix picks = temporal ? backend.sample_rows_before(relations_.adj[r], drawn.ids, fanout, keys,
+                                                             temporal->order[r], temporal->sorted_times[r],
+                                                             temporal->seed_times, temporal->strategy, wanted)
+                                : backend.sample_rows(relations_.adj[r], drawn.ids, fanout, keys, wanted);
         // The drawn rows back in their frontier places, the earlier vertices' rows empty.
         return some_rows ? backend.pad_row_blocks(std::move(picks), drawn.offsets, rows.offsets) : picks;
       });

@@ -11,7 +11,8 @@
 // minibatches, and the same seed gives the same minibatches for any bulk size,
 // backend and rank count. With expand_new_only (PyG's rule), a layer after the
 // first draws for the vertices of each type the layer before added only (the
-// others keep empty rows), as the node-wise samplers do (node_wise.h).
+// others keep empty rows), as the node-wise samplers do (node_wise.h). By time,
+// every draw keeps to its block's seed time, as GraphSAGE's does.
 #pragma once
 #include <string>
 #include <vector>
@@ -38,8 +39,14 @@ class HeteroNeighborSampler final : public HeteroSampler {
   int64_t bytes_per_minibatch(int64_t batch_size) const override;
   using HeteroSampler::sample;
   HeteroBulk sample(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch, uint32_t epoch) const override;
+  // Every relation's draw kept to its block's seed time (sample_rows_before).
+  HeteroBulk sample_before(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                           const HeteroTemporalBounds& bounds) const override;
 
  private:
+  HeteroBulk sample_program(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                            const HeteroTemporalBounds* temporal) const;
+
   HeteroRelations relations_;
   std::vector<std::vector<int64_t>> fanouts_;
   bool expand_new_only_;

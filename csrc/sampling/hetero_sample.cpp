@@ -75,6 +75,11 @@ HeteroSeedBatch upload_hetero_seeds(Backend& backend, HeteroSeeds seeds) {
   return {std::move(seeds), std::move(resident)};
 }
 
+HeteroBulk HeteroSampler::sample_before(Context&, const HeteroSeedBatch&, int64_t, uint32_t,
+                                        const HeteroTemporalBounds&) const {
+  throw Error("heterogeneous sampler " + name() + " cannot sample by time (graphsage can)");
+}
+
 HeteroBulk HeteroSampler::sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch,
                                  uint32_t epoch) const {
   return sample(ctx, upload_hetero_seeds(ctx.backend, seeds), first_minibatch, epoch);

@@ -83,6 +83,15 @@ struct HeteroMinibatch {
 };
 HeteroMinibatch extract_minibatch(const HeteroBulkSample& bulk, int64_t g);  // g in [0, count())
 
+// Sampling by time: row i of block g of every relation's draw keeps to the
+// entries no later than seed_times[g] (ops.h: sample_rows_before); with one seed
+// per block, every tree keeps to its seed's time through every relation.
+struct HeteroTemporalBounds {
+  std::vector<Ids> order, sorted_times;  // per relation: A_r's TimeOrder (ops.h), in ctx's backend
+  std::vector<int64_t> seed_times;       // one per minibatch (block) of the call
+  TemporalStrategy strategy = TemporalStrategy::uniform;
+};
+
 class HeteroSampler {
  public:
   virtual ~HeteroSampler() = default;
@@ -95,6 +104,9 @@ class HeteroSampler {
   // (which holds the relations and the seeds).
   virtual HeteroBulk sample(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch,
                             uint32_t epoch) const = 0;
+  // The same by time. By default an error: a sampler that samples by time overrides it.
+  virtual HeteroBulk sample_before(Context& ctx, const HeteroSeedBatch& seeds, int64_t first_minibatch, uint32_t epoch,
+                                   const HeteroTemporalBounds& bounds) const;
   // The same with the seeds on the host: uploads them first.
   HeteroBulk sample(Context& ctx, const HeteroSeeds& seeds, int64_t first_minibatch, uint32_t epoch) const;
   // The same with seeds of type seed_type only, split by seed_offsets (k + 1).
