@@ -51,6 +51,12 @@ inline int count_lines(const std::string& text) {
   return lines;
 }
 
+// The first `"key":value` of a JSON text, up to the next comma (empty when absent).
+inline std::string json_field(const std::string& json, const std::string& key) {
+  const size_t at = json.find("\"" + key + "\":");
+  return at == std::string::npos ? std::string() : json.substr(at, json.find(',', at) - at);
+}
+
 // A failure is one line on stderr that names the problem, and exit code 1.
 inline void expect_one_line_error(const CliResult& r, const std::string& needle) {
   EXPECT_EQ(r.exit_code, 1) << r.err;

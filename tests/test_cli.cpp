@@ -182,10 +182,7 @@ TEST(Cli, BenchSamplesByTime) {
   EXPECT_NE(bulk.out.find("\"temporal\":\"uniform\""), std::string::npos) << bulk.out;
   const auto single = run_cli(base + "--temporal uniform --vertex-times " + dir + "/times.txt -k 1", dir);
   ASSERT_EQ(single.exit_code, 0) << single.err;
-  const auto field = [](const std::string& json, const std::string& key) {
-    const size_t at = json.find("\"" + key + "\":");
-    return at == std::string::npos ? std::string() : json.substr(at, json.find(',', at) - at);
-  };
+  const auto field = testing::json_field;
   EXPECT_EQ(field(bulk.out, "fingerprint"), field(single.out, "fingerprint"));
   EXPECT_FALSE(field(bulk.out, "fingerprint").empty());
   const auto untimed = run_cli(base, dir);

@@ -3,6 +3,7 @@
 // to per batch, and one-line errors for what a user gets wrong.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "cli_runner.h"
@@ -106,6 +107,43 @@ TEST(HeteroCli, BenchOnAConvertedMsgSamplesWhatTheSourceDoes) {
   std::ofstream(dir + "/mag.msg", std::ios::binary | std::ios::trunc) << bytes;
   testing::expect_one_line_error(testing::run_cli("bench -g " + dir + "/mag.msg" + bench, dir),
                                  "mag.msg: checksum mismatch in section relation/0/colidx");
+}
+
+// By time (--temporal): each paper a tree sampled as of its time, the same
+// minibatches per batch as in bulk; an OGB folder's node_year gives the papers'
+// times; what a heterogeneous graph cannot take by time is a one-line error.
+TEST(HeteroCli, BenchSamplesByTime) {
+  const std::string dir = testing::scratch_dir("hetero_cli_time");
+  const std::string fanouts = " --relation-fanouts 'writes=5,3;cites=4,2;rev_writes=0,3' -b 32";
+  const testing::CliResult r = testing::run_cli(
+      "bench -g mag:1500" + fanouts + " --temporal uniform --vertex-times random:50 --compare-per-batch", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"temporal\":\"uniform\",\"vertex_times\":\"random:50\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"identical_minibatches\":true"), std::string::npos) << r.out;
+  const testing::CliResult untimed = testing::run_cli("bench -g mag:1500" + fanouts, dir);
+  ASSERT_EQ(untimed.exit_code, 0) << untimed.err;
+  EXPECT_NE(testing::json_field(r.out, "fingerprint"), testing::json_field(untimed.out, "fingerprint"));
+
+  ASSERT_EQ(testing::run_cli("convert -g mag:1500 --format ogb -o " + dir + "/ogbn_mag", dir).exit_code, 0);
+  std::filesystem::create_directories(dir + "/ogbn_mag/raw/node_year/paper");
+  std::ofstream years(dir + "/ogbn_mag/raw/node_year/paper/node_year.csv");
+  for (int v = 0; v < 1500; ++v) years << 2000 + v % 19 << "\n";
+  years.close();
+  const testing::CliResult folder = testing::run_cli("bench -g " + dir + "/ogbn_mag --temporal last" + fanouts, dir);
+  ASSERT_EQ(folder.exit_code, 0) << folder.err;
+  EXPECT_NE(folder.out.find("\"temporal\":\"last\",\"vertex_times\":\"graph\""), std::string::npos) << folder.out;
+
+  testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --temporal uniform", dir),
+                                 "--temporal needs vertex times: no vertex type of the graph has any");
+  testing::expect_one_line_error(
+      testing::run_cli("bench -g mag:1000 --temporal uniform --vertex-times " + dir + "/times.txt", dir),
+      "a heterogeneous graph takes random:MAX or its own times");
+  testing::expect_one_line_error(
+      testing::run_cli("bench -g mag:1000 --temporal uniform --vertex-times random:9 --edge-times 0", dir),
+      "--edge-times is for a homogeneous graph");
+  testing::expect_one_line_error(
+      testing::run_cli("bench -g mag:1000 --temporal uniform --vertex-times random:9 --type-budgets 8", dir),
+      "heterogeneous sampler hgt cannot sample by time (graphsage can)");
 }
 
 TEST(HeteroCli, MistakesAreOneLineErrors) {

@@ -40,6 +40,7 @@ HeteroGraph small_mag() {
   author.labels.assign(author.count, -1);  // a second labelled type, every vertex unlabelled
   author.labels[4] = 2;
   author.splits["train"] = {4};
+  for (int64_t v = 0; v < author.count; ++v) author.times.push_back(1990 + v % 31);  // the authors' times
   return g;
 }
 
@@ -60,6 +61,7 @@ void expect_same_graph(const HeteroGraph& got, const HeteroGraph& want) {
     EXPECT_EQ(a.feature_dim, b.feature_dim) << b.name;
     EXPECT_TRUE(same_bits(a.features, b.features)) << b.name;
     EXPECT_EQ(a.labels, b.labels) << b.name;
+    EXPECT_EQ(a.times, b.times) << b.name;
     EXPECT_EQ(a.splits, b.splits) << b.name;
   }
   ASSERT_EQ(got.relations.size(), want.relations.size());
@@ -244,9 +246,9 @@ TEST_F(HeteroMsgFile, FlippedBytesFailTheSectionChecksum) {
   const std::vector<testing::MsgSection> table = testing::msg_sections(bytes);
   size_t values = 0;
   for (const Relation& r : small_mag().relations) values += weighted(r.adj);
-  // schema; author labels, split; paper's and its features; relations, and values where weighted;
-  // the chunk checksums of all but the schema and the four splits
-  const size_t sections = 1 + 2 + 5 + 7 * 2 + values;
+  // schema; author labels, times, split; paper's and its features; relations, and values where
+  // weighted; the chunk checksums of all but the schema and the four splits
+  const size_t sections = 1 + 3 + 5 + 7 * 2 + values;
   ASSERT_EQ(table.size(), sections + sections - 5);
   for (const testing::MsgSection& s : table) {
     for (uint64_t at : {s.offset, s.offset + s.bytes / 2, s.offset + s.bytes - 1}) {

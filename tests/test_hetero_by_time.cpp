@@ -56,7 +56,8 @@ TEST(HeteroByTime, OneTypeAndOneRelationIsGraphSageByTime) {
     Context ctx{*cpu, 7};
     const BulkSample expected =
         to_host(*cpu, sample_minibatches_by_time(*graphsage, ctx, order, 2, 6, 1, expected_times));
-    const HeteroBulkSample got = to_host(*cpu, sample_hetero_minibatches_by_time(hetero, ctx, 0, order, 2, 6, 1, times));
+    const HeteroBulkSample got =
+        to_host(*cpu, sample_hetero_minibatches_by_time(hetero, ctx, 0, order, 2, 6, 1, times));
     EXPECT_EQ(got.first_minibatch, expected.first_minibatch);
     EXPECT_EQ(got.seeds.ids[0], expected.seeds);
     ASSERT_EQ(got.layers.size(), expected.layers.size());
@@ -86,9 +87,9 @@ TEST(HeteroByTime, NoTreeReachesPastItsSeed) {
     const HeteroTemporalEpoch times = hetero_epoch_times(*cpu, g, vertex_times_of(g), strategy);
     const HeteroTemporalBounds bounds{times.order, times.sorted_times, seed_times, strategy};
     Context ctx{*cpu, 3};
-    const HeteroBulkSample bulk = to_host(
-        *cpu, sampler.sample_before(ctx, upload_hetero_seeds(*cpu, HeteroSeeds::of_type(3, paper, seeds, trees)), 0,
-                                    0, bounds));
+    const HeteroBulkSample bulk =
+        to_host(*cpu, sampler.sample_before(
+                          ctx, upload_hetero_seeds(*cpu, HeteroSeeds::of_type(3, paper, seeds, trees)), 0, 0, bounds));
     std::map<int, int64_t> checked;  // per source type
     for (const HeteroSampledLayer& layer : bulk.layers)
       for (size_t r = 0; r < g.relations.size(); ++r) {
@@ -121,13 +122,14 @@ TEST(HeteroByTime, MinibatchesAreTheirTreesMerged) {
   for (vid_t v = 0; v < 300; v += 7) order.push_back(v);
   const EpochOrder epoch(order, 10);
   Context ctx{*cpu, 5};
-  const HeteroBulkSample bulk = to_host(*cpu, sample_hetero_minibatches_by_time(sampler, ctx, paper, epoch, 1, 4, 2, times));
+  const HeteroBulkSample bulk =
+      to_host(*cpu, sample_hetero_minibatches_by_time(sampler, ctx, paper, epoch, 1, 4, 2, times));
   ASSERT_EQ(bulk.count(), 3);
   for (int64_t m = 1; m < 4; ++m) {
     // The same minibatch alone, and its trees one by one.
     const HeteroMinibatch merged = extract_minibatch(bulk, m - 1);
-    const HeteroMinibatch alone =
-        extract_minibatch(to_host(*cpu, sample_hetero_minibatches_by_time(sampler, ctx, paper, epoch, m, m + 1, 2, times)), 0);
+    const HeteroMinibatch alone = extract_minibatch(
+        to_host(*cpu, sample_hetero_minibatches_by_time(sampler, ctx, paper, epoch, m, m + 1, 2, times)), 0);
     EXPECT_EQ(merged.id, m);
     EXPECT_EQ(alone.seeds, merged.seeds);
     auto [seeds, offsets] = epoch.seeds(m, m + 1);
@@ -135,8 +137,8 @@ TEST(HeteroByTime, MinibatchesAreTheirTreesMerged) {
     for (vid_t v : seeds) seed_times.push_back(g.types[paper].times[v]);
     Offsets each(seeds.size() + 1);
     std::iota(each.begin(), each.end(), 0);
-    const HeteroBulkSample trees = to_host(
-        *cpu, sample_hetero_trees_by_time(sampler, ctx, paper, seeds, seed_times, each, 0, epoch.starts()[m], 2, times));
+    const HeteroBulkSample trees = to_host(*cpu, sample_hetero_trees_by_time(sampler, ctx, paper, seeds, seed_times,
+                                                                             each, 0, epoch.starts()[m], 2, times));
     ASSERT_EQ(trees.count(), static_cast<int64_t>(seeds.size()));
     for (size_t l = 0; l < merged.layers.size(); ++l) {
       const HeteroMinibatchLayer &got = merged.layers[l], &again = alone.layers[l];
@@ -200,7 +202,8 @@ TEST(HeteroByTime, BadTimesAreErrors) {
       [&] { sample_hetero_minibatches_by_time(layer_wise, ctx, g.type_index("paper"), topics, 0, 1, 0, epoch_times); },
       "heterogeneous sampler hgt cannot sample by time (graphsage can)");
   g.types[0].times.pop_back();
-  testing::expect_error([&] { validate(g, "graph"); }, "graph: vertex type paper has 299 vertex times for 300 vertices");
+  testing::expect_error([&] { validate(g, "graph"); },
+                        "graph: vertex type paper has 299 vertex times for 300 vertices");
 }
 
 }  // namespace

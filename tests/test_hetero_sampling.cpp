@@ -70,6 +70,7 @@ TEST(HeteroGraph, OgbLayoutRoundTrips) {
   for (int64_t i = 0; i < paper.count * 3; ++i) paper.features.push_back(0.25f * static_cast<float>(i % 7));
   for (int64_t v = 0; v < paper.count; ++v) paper.labels.push_back(v % 5 == 0 ? -1 : v % 4);
   paper.splits = {{"train", {1, 2, 3, 5}}, {"valid", {6, 7}}, {"test", {8, 9, 10}}};
+  for (int64_t v = 0; v < paper.count; ++v) paper.times.push_back(2000 + v % 17);  // node_year
   const std::string dir = testing::scratch_dir("ogb_hetero") + "/ogbn_toy";
   write_ogb_hetero_dataset(dir, g);
   ASSERT_TRUE(is_ogb_hetero_dataset(dir));
@@ -81,6 +82,7 @@ TEST(HeteroGraph, OgbLayoutRoundTrips) {
     EXPECT_EQ(back.types[t].count, g.types[t].count);
     EXPECT_EQ(back.types[t].features, g.types[t].features);
     EXPECT_EQ(back.types[t].labels, g.types[t].labels);
+    EXPECT_EQ(back.types[t].times, g.types[t].times);
   }
   // Vertex 5 is unlabelled: left out of the split.
   EXPECT_EQ(back.types[0].splits.at("train"), (std::vector<vid_t>{1, 2, 3}));

@@ -273,10 +273,8 @@ JsonObject bench_vertex_epoch(BenchOptions& options, Backend& backend, const Gra
 
 void run_bench(BenchOptions& options) {
   MATSAMP_CHECK(!options.temporal.requested() ||
-                    (!is_hetero_source(options.source.spec) && !distributed_bench_requested(options.distributed) &&
-                     !options.link.edge_seeds),
-                "--temporal samples vertex seeds of a homogeneous graph in one process (not heterogeneous, "
-                "distributed or link benches)");
+                    (!distributed_bench_requested(options.distributed) && !options.link.edge_seeds),
+                "--temporal samples vertex seeds in one process (not distributed or link benches)");
   if (!options.compare_device.empty()) {
     MATSAMP_CHECK(!is_hetero_source(options.source.spec) && !distributed_bench_requested(options.distributed) &&
                       !options.link.edge_seeds,
@@ -293,7 +291,8 @@ void run_bench(BenchOptions& options) {
   if (is_hetero_source(options.source.spec)) {
     if (distributed_bench_requested(options.distributed))
       return run_hetero_distributed_bench(options.source, options.sampler, options.hetero, options.distributed);
-    emit(run_hetero_bench(options.source, options.sampler, options.hetero, options.compare_per_batch), options.plot);
+    emit(run_hetero_bench(options.source, options.sampler, options.hetero, options.temporal, options.compare_per_batch),
+         options.plot);
     return;
   }
   if (distributed_bench_requested(options.distributed)) {

@@ -21,7 +21,7 @@ struct HeteroRun {
 };
 
 HeteroRun run_epoch(const HeteroSampler& sampler, Context ctx, int seed_type, const std::vector<vid_t>& seeds,
-                    const EpochOptions& epoch, int64_t bulk_size, const char* label) {
+                    const EpochOptions& epoch, int64_t bulk_size, const HeteroTemporalEpoch* times, const char* label) {
   const EpochOrder order = shuffled_order(seeds, epoch.batch_size, epoch.seed, epoch.epoch);
   HeteroRun run;
   ctx.stats = &run.steps;
@@ -34,8 +34,13 @@ HeteroRun run_epoch(const HeteroSampler& sampler, Context ctx, int seed_type, co
     HeteroBulkSample bulk;
     {
       ScopedTimer timer(&run.seconds);
-      const auto [ids, offsets] = order.seeds(first, end);
-      bulk = to_host(ctx.backend, sampler.sample(ctx, seed_type, ids, offsets, first, epoch.epoch));
+      if (times) {
+        bulk = to_host(ctx.backend, sample_hetero_minibatches_by_time(sampler, ctx, seed_type, order, first, end,
+                                                                      epoch.epoch, *times));
+      } else {
+        const auto [ids, offsets] = order.seeds(first, end);
+        bulk = to_host(ctx.backend, sampler.sample(ctx, seed_type, ids, offsets, first, epoch.epoch));
+      }
     }
     for (const HeteroSampledLayer& layer : bulk.layers) {
       for (const CsrMatrix& a : layer.adj) run.sampled_edges += a.nnz();
@@ -66,7 +71,7 @@ JsonObject describe(const HeteroRun& r) {
 }  // namespace
 
 JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, const HeteroOptions& hetero,
-                            bool compare_per_batch) {
+                            const TemporalOptions& temporal, bool compare_per_batch) {
   const HeteroSetup setup = prepare_hetero(source, options, hetero);
   const HeteroGraph& g = setup.graph;
   const int seed_type = setup.seed_type;
@@ -80,12 +85,14 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
   const std::unique_ptr<HeteroSampler> made = make_hetero_sampler(backend, setup);
   const HeteroSampler& sampler = *made;
   const Context ctx = make_context(options, backend);
+  const auto times = make_hetero_epoch_times(temporal, g, backend, options.epoch.seed);
   const int64_t minibatches = minibatch_count(static_cast<int64_t>(seeds.size()), options.epoch.batch_size);
-  const int64_t per_minibatch = sampler.bytes_per_minibatch(options.epoch.batch_size);
+  // By time a bulk holds its trees and their merge at once.
+  const int64_t per_minibatch = (times ? 2 : 1) * sampler.bytes_per_minibatch(options.epoch.batch_size);
   const int64_t bulk_size = options.epoch.bulk_size > 0
                                 ? options.epoch.bulk_size
                                 : std::clamp<int64_t>(options.epoch.memory_budget / per_minibatch, 1, minibatches);
-  const HeteroRun bulk = run_epoch(sampler, ctx, seed_type, seeds, options.epoch, bulk_size, "bulk");
+  const HeteroRun bulk = run_epoch(sampler, ctx, seed_type, seeds, options.epoch, bulk_size, times.get(), "bulk");
 
   JsonObject types, relations;
   const auto counts = [](const std::vector<int64_t>& list) {
@@ -109,9 +116,10 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
   json.add("vertex_types", types).add("relations", relations);
   json.add("seed_type", type.name).add("seeds", static_cast<int64_t>(seeds.size()));
   json.add("batch_size", options.epoch.batch_size).add("seed", options.epoch.seed);
+  describe(temporal, json);
   json.add("minibatches", bulk.minibatches).add("bulk", describe(bulk));
   if (compare_per_batch) {
-    const HeteroRun per_batch = run_epoch(sampler, ctx, seed_type, seeds, options.epoch, 1, "per-batch");
+    const HeteroRun per_batch = run_epoch(sampler, ctx, seed_type, seeds, options.epoch, 1, times.get(), "per-batch");
     json.add("per_batch", describe(per_batch))
         .add("bulk_speedup", per_batch.seconds / bulk.seconds)
         .add("identical_minibatches", per_batch.fingerprint == bulk.fingerprint);

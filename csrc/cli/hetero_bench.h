@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/hetero_options.h"
+#include "cli/temporal_options.h"
 #include "util/json.h"
 
 namespace matsamp::cli {
@@ -11,7 +12,8 @@ namespace matsamp::cli {
 // The epoch's seeds are the seed type's training split (or a --train-fraction of
 // its vertices), cut into minibatches of --batch-size, --bulk-size at a time
 // (0: as many as --memory-budget holds).
+// With --temporal, each seed is a tree of its own sampled as of its time.
 JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, const HeteroOptions& hetero,
-                            bool compare_per_batch);
+                            const TemporalOptions& temporal, bool compare_per_batch);
 
 }  // namespace matsamp::cli

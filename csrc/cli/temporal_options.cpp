@@ -7,6 +7,7 @@
 #include "graph/transform.h"
 #include "io/graph_io.h"
 #include "ops/ops.h"
+#include "sampling/hetero_sample.h"
 
 namespace matsamp::cli {
 
@@ -84,6 +85,29 @@ std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& opt
   TimeOrder order = time_order(g.adj, options.edge_times >= 0 ? edge_times_from_feature(g, options.edge_times)
                                                               : column_times(g.adj, vertex_times));
   return epoch_times(options, std::move(order), std::move(vertex_times), backend);
+}
+
+std::shared_ptr<const HeteroTemporalEpoch> make_hetero_epoch_times(const TemporalOptions& options, const HeteroGraph& g,
+                                                                   Backend& backend, uint64_t seed) {
+  if (!options.requested()) return nullptr;
+  MATSAMP_CHECK(!options.strategy.empty(), options.edge_times >= 0 ? "--edge-times" : "--vertex-times",
+                " needs --temporal uniform|last");
+  MATSAMP_CHECK(options.edge_times < 0,
+                "--edge-times is for a homogeneous graph: a heterogeneous one samples by its vertex times");
+  const bool random = options.vertex_times.rfind("random:", 0) == 0;
+  MATSAMP_CHECK(options.vertex_times.empty() || random, "--vertex-times ", options.vertex_times,
+                ": a heterogeneous graph takes random:MAX or its own times (an OGB folder's node_year)");
+  std::vector<std::vector<int64_t>> times = vertex_times_of(g);
+  if (random)
+    for (size_t t = 0; t < g.types.size(); ++t)
+      times[t] = random_vertex_times(options.vertex_times, g.types[t].count, part_seed(seed, t));
+  bool any = false;
+  for (const std::vector<int64_t>& list : times) any = any || !list.empty();
+  MATSAMP_CHECK(any,
+                "--temporal needs vertex times: no vertex type of the graph has any (an OGB folder's "
+                "node_year); give --vertex-times random:MAX");
+  return std::make_shared<HeteroTemporalEpoch>(
+      hetero_epoch_times(backend, g, std::move(times), parse_temporal_strategy(options.strategy)));
 }
 
 void check_link_times(const TemporalOptions& options, const std::vector<int64_t>& time_split) {

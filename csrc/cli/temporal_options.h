@@ -8,7 +8,9 @@
 #include <string>
 
 #include "graph/graph.h"
+#include "graph/hetero_graph.h"
 #include "sampling/epoch.h"
+#include "sampling/hetero_temporal.h"
 #include "util/json.h"
 
 namespace matsamp::cli {
@@ -37,6 +39,12 @@ std::shared_ptr<const TemporalEpoch> make_link_times(const TemporalOptions& opti
                                                      const CsrMatrix& train_graph,
                                                      const std::vector<int64_t>& entry_times, Backend& backend,
                                                      uint64_t seed);
+// The same for a heterogeneous graph (null without --temporal): every type's
+// times from random:MAX (each type its own stream), else the types' own (an OGB
+// folder's node_year); a type without times is never too late. Vertex times
+// from a file and --edge-times are for homogeneous graphs (one-line errors).
+std::shared_ptr<const HeteroTemporalEpoch> make_hetero_epoch_times(const TemporalOptions& options, const HeteroGraph& g,
+                                                                   Backend& backend, uint64_t seed);
 // The options as JSON fields (none when untimed).
 void describe(const TemporalOptions& options, JsonObject& json);
 

@@ -123,6 +123,7 @@ void check_sections(const std::string& path, const Layout& l, const HeteroSchema
       required.push_back(type_section(t, "features"));
     }
     expected[type_section(t, "labels")] = section_bytes(path, type.count, 8);
+    expected[type_section(t, "times")] = section_bytes(path, type.count, 8);
   }
   for (size_t r = 0; r < s.graph.relations.size(); ++r) {
     expected[relation_section(r, "rowptr")] = section_bytes(path, s.graph.relations[r].adj.rows + 1, 8);
@@ -160,6 +161,8 @@ void write_hetero_binary(const std::string& path, const HeteroGraph& g) {
     }
     if (!type.labels.empty())
       parts.push_back({type_section(t, "labels"), type.labels.data(), type.labels.size() * sizeof(int64_t)});
+    if (!type.times.empty())
+      parts.push_back({type_section(t, "times"), type.times.data(), type.times.size() * sizeof(int64_t)});
     for (const auto& [name, ids] : type.splits) {
       const std::string section = type_section(t, "split/" + name);
       MATSAMP_CHECK(section.size() < sizeof(msg::Entry::name), path, ": split '", name, "' of vertex type ", type.name,
@@ -213,6 +216,7 @@ void read_types(const FileReader& file, const Layout& l, HeteroGraph& g, bool fe
       type.feature_dim = 0;
     }
     if (l.find(type_section(t, "labels"))) type.labels = copy_section<int64_t>(file, l, type_section(t, "labels"));
+    if (l.find(type_section(t, "times"))) type.times = copy_section<int64_t>(file, l, type_section(t, "times"));
     const std::string splits = type_section(t, "split/");
     for (auto it = l.sections.lower_bound(splits); it != l.sections.end() && it->first.rfind(splits, 0) == 0; ++it)
       type.splits[it->first.substr(splits.size())] = copy_section<vid_t>(file, l, it->first);

@@ -75,6 +75,8 @@ HeteroGraph read_ogb_hetero_dataset(const std::string& dir, const ReadOptions& o
       t.features = read_dense_rows(f, t.count, &t.feature_dim);
     if (const std::string l = ogb::csv_file(raw / "node-label" / t.name, "node-label"); !l.empty())
       t.labels = read_label_column(l, t.count);
+    if (const std::string y = ogb::csv_file(raw / "node_year" / t.name, "node_year"); !y.empty())
+      t.times = read_integer_column(y, t.count, "year");
   }
   if (const fs::path scheme = ogb::split_scheme(dir); !scheme.empty())
     for (VertexType& t : g.types) {

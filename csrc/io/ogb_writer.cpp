@@ -66,6 +66,12 @@ class OgbFiles {
   bool gzip_;
 };
 
+// Each vertex's time as node_year (ogbn-arxiv's and ogbn-mag's name for it), in `folder`.
+void write_vertex_times(const OgbFiles& files, const fs::path& folder, const std::vector<int64_t>& times) {
+  files.lines(files.file(folder, "node_year"), static_cast<int64_t>(times.size()),
+              [&](int64_t v, std::string& out) { append_number(out, times[v]), out += '\n'; });
+}
+
 }  // namespace
 
 void write_ogb_node_dataset(const std::string& dir, const Graph& g, const OgbWriteOptions& options) {
@@ -79,9 +85,7 @@ void write_ogb_node_dataset(const std::string& dir, const Graph& g, const OgbWri
   if (g.has_edge_features())  // in edge.csv's order, which is the CSR's
     files.features(files.file(raw, "edge-feat"), g.edge_features, g.num_edges(), g.edge_feature_dim);
   if (g.has_labels()) files.labels(files.file(raw, "node-label"), g.labels);
-  if (g.has_vertex_times())  // ogbn-arxiv's name for a vertex's time
-    files.lines(files.file(raw, "node_year"), g.num_vertices(),
-                [&](int64_t v, std::string& out) { append_number(out, g.vertex_times[v]), out += '\n'; });
+  if (g.has_vertex_times()) write_vertex_times(files, raw, g.vertex_times);
   if (!g.splits.empty()) files.splits(fs::path(dir) / "split" / options.split_scheme, g.splits);
 }
 
@@ -106,6 +110,7 @@ void write_ogb_hetero_dataset(const std::string& dir, const HeteroGraph& g, cons
     if (t.feature_dim > 0)
       files.features(files.file(raw / "node-feat" / t.name, "node-feat"), t.features, t.count, t.feature_dim);
     if (!t.labels.empty()) files.labels(files.file(raw / "node-label" / t.name, "node-label"), t.labels);
+    if (!t.times.empty()) write_vertex_times(files, raw / "node_year" / t.name, t.times);
     if (!t.splits.empty()) files.splits(fs::path(dir) / "split" / options.split_scheme / t.name, t.splits);
   }
 }

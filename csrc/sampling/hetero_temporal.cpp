@@ -20,8 +20,9 @@ HeteroTemporalEpoch hetero_epoch_times(Backend& backend, const HeteroGraph& grap
   HeteroTemporalEpoch out;
   for (const Relation& r : graph.relations) {
     const std::vector<int64_t>& times = vertex_times[graph.type_index(r.source)];
-    TimeOrder order = time_order(r.adj, times.empty() ? std::vector<int64_t>(r.adj.nnz(), std::numeric_limits<int64_t>::min())
-                                                      : column_times(r.adj, times));
+    TimeOrder order = time_order(r.adj, times.empty()
+                                            ? std::vector<int64_t>(r.adj.nnz(), std::numeric_limits<int64_t>::min())
+                                            : column_times(r.adj, times));
     out.order.push_back(backend.upload_ids(std::move(order.order)));
     out.sorted_times.push_back(backend.upload_ids(std::move(order.sorted_times)));
   }
@@ -56,8 +57,8 @@ HeteroBulk sample_hetero_trees_by_time(const HeteroSampler& sampler, Context& ct
   std::iota(tree_offsets.begin(), tree_offsets.end(), 0);
   HeteroTemporalBounds bounds{times.order, times.sorted_times, std::move(seed_times), times.strategy};
   Backend& backend = ctx.backend;
-  const HeteroSeedBatch uploaded = upload_hetero_seeds(
-      backend, HeteroSeeds::of_type(types, seed_type, std::move(seeds), std::move(tree_offsets)));
+  const HeteroSeedBatch uploaded =
+      upload_hetero_seeds(backend, HeteroSeeds::of_type(types, seed_type, std::move(seeds), std::move(tree_offsets)));
   const TransferCounts before = backend.transfer_counts();
   HeteroBulk sampled = sampler.sample_before(ctx, uploaded, first_tree, epoch, bounds);
   HeteroBulk bulk = ctx.timed(&StepStats::extraction, [&] {
