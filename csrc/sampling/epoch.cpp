@@ -57,8 +57,9 @@ std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& tra
   return out;
 }
 
-int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes) {
-  const int64_t per = std::max<int64_t>(1, sampler.bytes_per_minibatch(batch_size));
+int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes,
+                             bool trees) {
+  const int64_t per = std::max<int64_t>(1, (trees ? 2 : 1) * sampler.bytes_per_minibatch(batch_size));
   MATSAMP_CHECK(budget_bytes >= per, "memory budget of ", budget_bytes, " bytes is below the ~", per,
                 " bytes one minibatch of ", batch_size, " needs; raise the memory budget or lower the batch size");
   return std::min<int64_t>(budget_bytes / per, std::max<int64_t>(1, minibatches));
@@ -143,7 +144,8 @@ EpochIterator::EpochIterator(const Sampler& sampler, Context ctx, const std::vec
   const int64_t items = static_cast<int64_t>(training_vertices_to_sample(train_vertices).size());
   const int64_t share = std::max<int64_t>(1, minibatch_count(items, options.batch_size) / options.workers);
   bulk_size_ = options.bulk_size > 0 ? std::min(options.bulk_size, share)
-                                     : bulk_size_for_budget(sampler, options.batch_size, share, options.memory_budget);
+                                     : bulk_size_for_budget(sampler, options.batch_size, share, options.memory_budget,
+                                                            options.times != nullptr);
   layout.steps_per_bulk = options.bulk_steps > 0 ? options.bulk_steps
                                                  : std::max<int64_t>(1, bulk_size_ / (layout.lanes / options.workers));
   plan_ = std::make_unique<const EpochPlan>(items, layout);

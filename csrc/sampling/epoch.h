@@ -36,8 +36,10 @@ std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& tra
                                                    const BatchLocality& locality);
 
 // The largest k in [1, minibatches] whose estimated memory fits budget_bytes;
-// throws when not even one minibatch fits.
-int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes);
+// throws when not even one minibatch fits. With `trees` (sampling by time) a bulk
+// holds its seeds' trees and their merge at once: twice the estimate.
+int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes,
+                             bool trees = false);
 
 // Sampling by time (TemporalSampler): every seed is a tree of its own, sampled
 // as of its vertex's time and keyed by its place in the epoch (the same trees at

@@ -118,11 +118,13 @@ class LinkTask final : public TrainingTask {
   std::vector<int64_t> identity() const override;
   const std::vector<vid_t>& training_items() const override { return edge_ids_; }
   int64_t terms_per_item() const override { return 1 + options_.negatives.per_positive; }
-  // A minibatch of b positives seeds at most (2 + k)·b vertices.
+  // A minibatch of b positives seeds at most (2 + k)·b vertices (by time, as many trees).
   int64_t steps_per_bulk(int64_t lanes, int64_t minibatches) const override {
     const TrainOptions& o = options_.train;
     const int64_t seeds = (2 + options_.negatives.per_positive) * o.epoch.batch_size;
-    return std::max<int64_t>(1, bulk_size_for_budget(sampler_, seeds, minibatches, o.epoch.memory_budget) / lanes);
+    return std::max<int64_t>(
+        1,
+        bulk_size_for_budget(sampler_, seeds, minibatches, o.epoch.memory_budget, options_.times != nullptr) / lanes);
   }
   std::shared_ptr<const SampledBulk> sample(Context& ctx, const EpochOrder& order, std::pair<int64_t, int64_t> ids,
                                             uint32_t epoch) const override;

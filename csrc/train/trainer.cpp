@@ -100,9 +100,9 @@ class NodeTask final : public TrainingTask {
   std::vector<int64_t> identity() const override;
   const std::vector<vid_t>& training_items() const override { return data_.split.train; }
   int64_t steps_per_bulk(int64_t lanes, int64_t minibatches) const override {
-    return std::max<int64_t>(
-        1,
-        bulk_size_for_budget(sampler_, options_.epoch.batch_size, minibatches, options_.epoch.memory_budget) / lanes);
+    return std::max<int64_t>(1, bulk_size_for_budget(sampler_, options_.epoch.batch_size, minibatches,
+                                                     options_.epoch.memory_budget, options_.epoch.times != nullptr) /
+                                    lanes);
   }
   BatchLocality locality() const override { return {static_cast<int>(options_.epoch.locality.blocks), data_.vertices}; }
   int sampling_group() const override { return row_ranks_; }
