@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "cli_runner.h"
 #include "io/hetero_io.h"
@@ -133,17 +135,13 @@ TEST(HeteroCli, BenchSamplesByTime) {
   ASSERT_EQ(folder.exit_code, 0) << folder.err;
   EXPECT_NE(folder.out.find("\"temporal\":\"last\",\"vertex_times\":\"graph\""), std::string::npos) << folder.out;
 
-  testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --temporal uniform", dir),
-                                 "--temporal needs vertex times: no vertex type of the graph has any");
-  testing::expect_one_line_error(
-      testing::run_cli("bench -g mag:1000 --temporal uniform --vertex-times " + dir + "/times.txt", dir),
-      "a heterogeneous graph takes random:MAX or its own times");
-  testing::expect_one_line_error(
-      testing::run_cli("bench -g mag:1000 --temporal uniform --vertex-times random:9 --edge-times 0", dir),
-      "--edge-times is for a homogeneous graph");
-  testing::expect_one_line_error(
-      testing::run_cli("bench -g mag:1000 --temporal uniform --vertex-times random:9 --type-budgets 8", dir),
-      "heterogeneous sampler hgt cannot sample by time (graphsage can)");
+  const std::vector<std::pair<std::string, std::string>> mistakes{
+      {"", "--temporal needs vertex times: no vertex type of the graph has any"},
+      {" --vertex-times " + dir + "/times.txt", "a heterogeneous graph takes random:MAX or its own times"},
+      {" --vertex-times random:9 --edge-times 0", "--edge-times is for a homogeneous graph"},
+      {" --vertex-times random:9 --type-budgets 8", "heterogeneous sampler hgt cannot sample by time (graphsage can)"}};
+  for (const auto& [options, message] : mistakes)
+    testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --temporal uniform" + options, dir), message);
 }
 
 TEST(HeteroCli, MistakesAreOneLineErrors) {
