@@ -142,6 +142,8 @@ TEST(HeteroCli, BenchSamplesByTime) {
       {" --vertex-times random:9 --type-budgets 8", "heterogeneous sampler hgt cannot sample by time (graphsage can)"}};
   for (const auto& [options, message] : mistakes)
     testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --temporal uniform" + options, dir), message);
+  testing::expect_one_line_error(testing::run_cli("bench -g mag:1000 --vertex-times random:9", dir),
+                                 "--vertex-times needs --temporal uniform|last");
 }
 
 TEST(HeteroCli, MistakesAreOneLineErrors) {

@@ -201,6 +201,20 @@ TEST(HeteroByTime, BadTimesAreErrors) {
   testing::expect_error(
       [&] { sample_hetero_minibatches_by_time(layer_wise, ctx, g.type_index("paper"), topics, 0, 1, 0, epoch_times); },
       "heterogeneous sampler hgt cannot sample by time (graphsage can)");
+  // Bounds that do not fit the call or the graph.
+  const HeteroSeedBatch two = upload_hetero_seeds(*cpu, HeteroSeeds::of_type(3, 0, {4, 5}, {0, 1, 2}));
+  HeteroTemporalBounds bounds{epoch_times.order, epoch_times.sorted_times, {7}, TemporalStrategy::uniform};
+  testing::expect_error([&] { sampler.sample_before(ctx, two, 0, 0, bounds); },
+                        "temporal sampling: 1 seed times for 2 minibatches");
+  bounds.seed_times = {7, 8};
+  bounds.order.pop_back();
+  testing::expect_error([&] { sampler.sample_before(ctx, two, 0, 0, bounds); },
+                        "temporal sampling: time orders of 4 relations for the graph's 5");
+  bounds.order = epoch_times.order;
+  std::swap(bounds.order[0], bounds.order[1]);
+  std::swap(bounds.sorted_times[0], bounds.sorted_times[1]);
+  testing::expect_error([&] { sampler.sample_before(ctx, two, 0, 0, bounds); },
+                        "temporal sampling: a time order of 692 entries for relation paper,cites,paper's 2360");
   g.types[0].times.pop_back();
   testing::expect_error([&] { validate(g, "graph"); },
                         "graph: vertex type paper has 299 vertex times for 300 vertices");

@@ -87,8 +87,8 @@ JsonObject run_hetero_bench(const GraphSource& source, SamplerOptions& options, 
   const Context ctx = make_context(options, backend);
   const auto times = make_hetero_epoch_times(temporal, g, backend, options.epoch.seed);
   const int64_t minibatches = minibatch_count(static_cast<int64_t>(seeds.size()), options.epoch.batch_size);
-  // By time a bulk holds its trees and their merge at once.
-  const int64_t per_minibatch = (times ? 2 : 1) * sampler.bytes_per_minibatch(options.epoch.batch_size);
+  const int64_t per_minibatch =
+      bulk_bytes_per_minibatch(sampler.bytes_per_minibatch(options.epoch.batch_size), times != nullptr);
   const int64_t bulk_size = options.epoch.bulk_size > 0
                                 ? options.epoch.bulk_size
                                 : std::clamp<int64_t>(options.epoch.memory_budget / per_minibatch, 1, minibatches);

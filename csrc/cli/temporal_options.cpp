@@ -1,5 +1,6 @@
 #include "cli/temporal_options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 
@@ -61,6 +62,12 @@ std::vector<int64_t> vertex_times_of(const TemporalOptions& options, const Graph
   return read_vertex_times(options.vertex_times, g.num_vertices());
 }
 
+// A time option given without --temporal is a mistake.
+void require_strategy(const TemporalOptions& options) {
+  MATSAMP_CHECK(!options.strategy.empty(), options.edge_times >= 0 ? "--edge-times" : "--vertex-times",
+                " needs --temporal uniform|last");
+}
+
 std::shared_ptr<const TemporalEpoch> epoch_times(const TemporalOptions& options, TimeOrder order,
                                                  std::vector<int64_t> vertex_times, Backend& backend) {
   auto times = std::make_shared<TemporalEpoch>();
@@ -76,8 +83,7 @@ std::shared_ptr<const TemporalEpoch> epoch_times(const TemporalOptions& options,
 std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& options, const Graph& g, Backend& backend,
                                                       uint64_t seed) {
   if (!options.requested()) return nullptr;
-  MATSAMP_CHECK(!options.strategy.empty(), options.edge_times >= 0 ? "--edge-times" : "--vertex-times",
-                " needs --temporal uniform|last");
+  require_strategy(options);
   MATSAMP_CHECK(!options.vertex_times.empty() || g.has_vertex_times(),
                 "--temporal needs vertex times: the graph has none (an OGB folder's node_year, a .msg's); give "
                 "--vertex-times FILE (one 'vertex time' line per vertex) or random:MAX");
@@ -90,8 +96,7 @@ std::shared_ptr<const TemporalEpoch> make_epoch_times(const TemporalOptions& opt
 std::shared_ptr<const HeteroTemporalEpoch> make_hetero_epoch_times(const TemporalOptions& options, const HeteroGraph& g,
                                                                    Backend& backend, uint64_t seed) {
   if (!options.requested()) return nullptr;
-  MATSAMP_CHECK(!options.strategy.empty(), options.edge_times >= 0 ? "--edge-times" : "--vertex-times",
-                " needs --temporal uniform|last");
+  require_strategy(options);
   MATSAMP_CHECK(options.edge_times < 0,
                 "--edge-times is for a homogeneous graph: a heterogeneous one samples by its vertex times");
   const bool random = options.vertex_times.rfind("random:", 0) == 0;
@@ -101,9 +106,7 @@ std::shared_ptr<const HeteroTemporalEpoch> make_hetero_epoch_times(const Tempora
   if (random)
     for (size_t t = 0; t < g.types.size(); ++t)
       times[t] = random_vertex_times(options.vertex_times, g.types[t].count, part_seed(seed, t));
-  bool any = false;
-  for (const std::vector<int64_t>& list : times) any = any || !list.empty();
-  MATSAMP_CHECK(any,
+  MATSAMP_CHECK(std::any_of(times.begin(), times.end(), [](const std::vector<int64_t>& list) { return !list.empty(); }),
                 "--temporal needs vertex times: no vertex type of the graph has any (an OGB folder's "
                 "node_year); give --vertex-times random:MAX");
   return std::make_shared<HeteroTemporalEpoch>(

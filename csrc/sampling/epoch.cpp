@@ -59,7 +59,7 @@ std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& tra
 
 int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes,
                              bool trees) {
-  const int64_t per = std::max<int64_t>(1, (trees ? 2 : 1) * sampler.bytes_per_minibatch(batch_size));
+  const int64_t per = std::max<int64_t>(1, bulk_bytes_per_minibatch(sampler.bytes_per_minibatch(batch_size), trees));
   MATSAMP_CHECK(budget_bytes >= per, "memory budget of ", budget_bytes, " bytes is below the ~", per,
                 " bytes one minibatch of ", batch_size, " needs; raise the memory budget or lower the batch size");
   return std::min<int64_t>(budget_bytes / per, std::max<int64_t>(1, minibatches));

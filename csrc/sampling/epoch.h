@@ -35,9 +35,12 @@ struct BatchLocality {
 std::vector<std::vector<vid_t>> vertices_per_block(const std::vector<vid_t>& train_vertices,
                                                    const BatchLocality& locality);
 
-// The largest k in [1, minibatches] whose estimated memory fits budget_bytes;
-// throws when not even one minibatch fits. With `trees` (sampling by time) a bulk
-// holds its seeds' trees and their merge at once: twice the estimate.
+// A minibatch's estimated bytes as its bulk holds them: by time (`trees`), its
+// seeds' trees and their merge at once, twice the estimate.
+inline int64_t bulk_bytes_per_minibatch(int64_t estimate, bool trees) { return (trees ? 2 : 1) * estimate; }
+
+// The largest k in [1, minibatches] whose estimated memory fits budget_bytes
+// (bulk_bytes_per_minibatch); throws when not even one minibatch fits.
 int64_t bulk_size_for_budget(const Sampler& sampler, int64_t batch_size, int64_t minibatches, int64_t budget_bytes,
                              bool trees = false);
 
