@@ -4,8 +4,10 @@ in one process.
 A generated academic graph (papers citing papers, authors writing papers, papers with
 topics, every edge type with its reverse as T.ToUndirected adds them; 64 features per
 node type, labels on papers), seeds the training papers (--train-fraction), the same
-num_neighbors for every edge type. For each thread count, interleaved over --repeat
-rounds: the time to build each loader and to run one shuffled epoch, and the nodes and
+num_neighbors for every edge type; with --temporal uniform|last, both loaders sample by
+time (papers and authors with random times in [0, 1000), topics without: PyG's
+time_attr, every seed a tree as of its paper's time). For each thread count,
+interleaved over --repeat rounds: the time to build each loader and to run one shuffled epoch, and the nodes and
 edges the epoch's batches hold. Prints JSON (and writes it with --out).
 
     source /tmp/pygenv/env.sh      # PyG + pyg-lib: ../shared/tools/setup_pyg.sh /tmp/pygenv
@@ -54,8 +56,9 @@ def academic(papers, seed):
 def run(make, data, seeds, args):
     """(build seconds, epoch seconds, batches, nodes, edges) of a fresh loader."""
     start = time.perf_counter()
+    timed = {} if args.temporal is None else {"time_attr": "time", "temporal_strategy": args.temporal}
     loader = make(data, num_neighbors=args.fanouts, input_nodes=("paper", seeds), batch_size=args.batch_size,
-                  shuffle=True)
+                  shuffle=True, **timed)
     built = time.perf_counter()
     batches = nodes = edges = 0
     for batch in loader:
@@ -74,10 +77,15 @@ def main():
     parser.add_argument("--threads", default="1,2", help="torch (and OpenMP) thread counts, comma separated")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--temporal", choices=("uniform", "last"), help="sample by time with this strategy")
     parser.add_argument("--out", help="write the JSON here too")
     args = parser.parse_args()
     from torch_geometric.loader import NeighborLoader as PygLoader
     data = academic(args.papers, args.seed)
+    if args.temporal is not None:
+        g = torch.Generator().manual_seed(args.seed + 1)
+        for t in ("paper", "author"):
+            data[t].time = torch.randint(0, 1000, (data[t].num_nodes,), generator=g)
     perm = torch.randperm(args.papers, generator=torch.Generator().manual_seed(args.seed))
     seeds = perm[:int(args.train_fraction * args.papers)].sort().values
     runs = []
@@ -100,7 +108,7 @@ def main():
         summary[str(threads)] = row
     report = dict(date=datetime.date.today().isoformat(), cpus=os.cpu_count(), torch=torch.__version__,
                   options=dict(papers=args.papers, fanouts=args.fanouts, batch_size=args.batch_size,
-                               train_fraction=args.train_fraction, repeat=args.repeat),
+                               train_fraction=args.train_fraction, repeat=args.repeat, temporal=args.temporal),
                   node_types={t: data[t].num_nodes for t in data.node_types},
                   edge_types={"/".join(e): data[e].edge_index.size(1) for e in data.edge_types},
                   runs=runs, summary=summary)

@@ -3,10 +3,13 @@
 // neighbourhoods (authors, fields, cited papers), and R-GCN learns them.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "backend/backend.h"
 #include "cli_runner.h"
+#include "error_checks.h"
 #include "generate/generators.h"
 #include "sampling/hetero_neighbor.h"
 #include "test_data.h"
@@ -106,6 +109,31 @@ TEST(HeteroTrainer, RelationWeightsBeatAModelThatIgnoresTypes) {
   EXPECT_GT(basis.test_accuracy, untyped.test_accuracy + 0.1)
       << "one basis " << basis.test_accuracy << ", types ignored " << untyped.test_accuracy;
   EXPECT_GT(basis.test_accuracy, 0.8);
+}
+
+// By time (PyG's temporal node classification), training and evaluation:
+// the class is in the authors, so R-GCN reads it when they are no later than
+// the papers and cannot when every author is later than every paper.
+TEST(HeteroTrainer, ReadsOnlyWhatIsNoLaterThanEachSeed) {
+  const HeteroGraph g = class_in_one_relation();
+  auto cpu = make_cpu_backend();
+  const HeteroNeighborSampler sampler(*cpu, g, {{3}, {10}});
+  HeteroTrainOptions options = small_options();
+  const auto accuracy_with_authors_at = [&](int64_t author_time) {
+    std::vector<std::vector<int64_t>> times{std::vector<int64_t>(g.types[0].count),
+                                            std::vector<int64_t>(g.types[1].count, author_time)};
+    for (int64_t p = 0; p < g.types[0].count; ++p) times[0][p] = 10 + p % 50;
+    options.times =
+        std::make_shared<HeteroTemporalEpoch>(hetero_epoch_times(*cpu, g, std::move(times), TemporalStrategy::uniform));
+    return train_rgcn(g, 0, sampler, *cpu, options, nullptr, nullptr).test_accuracy;
+  };
+  const double past = accuracy_with_authors_at(0), future = accuracy_with_authors_at(100);
+  EXPECT_GT(past, 0.8);
+  EXPECT_LT(future, 0.5) << "4 classes, the class only in authors later than every paper";
+  options.times = std::make_shared<HeteroTemporalEpoch>(
+      hetero_epoch_times(*cpu, g, {{}, std::vector<int64_t>(g.types[1].count, 0)}, TemporalStrategy::uniform));
+  testing::expect_error([&] { train_rgcn(g, 0, sampler, *cpu, options, nullptr, nullptr); },
+                        "training by time: vertex type paper has no times");
 }
 
 int64_t parameter_count(const torch::nn::Module& m) {
@@ -232,6 +260,33 @@ TEST(HeteroTrainer, TrainsFromTheCli) {
   ASSERT_EQ(stored.exit_code, 0) << stored.err;
   const auto summary = [](const std::string& out) { return out.substr(out.rfind("{\"summary\"")); };
   EXPECT_EQ(summary(stored.out), summary(r.out));
+}
+
+// train --temporal on an OGB folder with paper years (ogbn-mag's node_year):
+// --time-split splits the papers by them, and training samples by them.
+TEST(HeteroTrainer, TrainsByTimeFromTheCli) {
+  const std::string dir = testing::scratch_dir("hetero_train_time");
+  ASSERT_EQ(testing::run_cli("convert -g mag:1000:4 --format ogb -o " + dir + "/ogbn_mag", dir).exit_code, 0);
+  std::filesystem::create_directories(dir + "/ogbn_mag/raw/node_year/paper");
+  std::ofstream years(dir + "/ogbn_mag/raw/node_year/paper/node_year.csv");
+  for (int v = 0; v < 1000; ++v) years << 2000 + v % 20 << "\n";
+  years.close();
+  const std::string command = "train -g " + dir +
+                              "/ogbn_mag --fanouts 5,5 -b 64 --epochs 2 --hidden 16 --torch-threads 1";
+  const testing::CliResult timed = testing::run_cli(command + " --temporal uniform --time-split 2010,2015", dir);
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  EXPECT_NE(timed.err.find("on paper vertices: 500 train, 250 validation, 250 test"), std::string::npos) << timed.err;
+  EXPECT_EQ(testing::count_lines(timed.out), 3) << timed.out;
+  const testing::CliResult again = testing::run_cli(command + " --temporal uniform --time-split 2010,2015", dir);
+  const testing::CliResult last = testing::run_cli(command + " --temporal last --time-split 2010,2015", dir);
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  const auto summary = [](const std::string& out) { return out.substr(out.rfind("{\"summary\"")); };
+  EXPECT_EQ(summary(again.out), summary(timed.out));
+  EXPECT_NE(summary(last.out), summary(timed.out));
+  testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --epochs 1 --time-split 1,2", dir),
+                                 "--time-split needs --temporal");
+  testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --epochs 1 --temporal uniform", dir),
+                                 "--temporal needs vertex times: no vertex type of the graph has any");
 }
 
 TEST(HeteroTrainer, CheckpointsAndResumesFromTheCli) {

@@ -37,6 +37,12 @@ void define_hetero_graph_class() {
                   })
       .def("add_relation", &HeteroGraphHolder::add_relation)
       .def("add_reverse_relations", &HeteroGraphHolder::add_reverse_relations)
+      .def("set_times", &HeteroGraphHolder::set_times)
+      .def("times",
+           [](const HeteroPtr& h, const std::string& type) {
+             return copy_to_tensor(
+                 h->graph().types[translate_errors([&] { return h->graph().type_index(type); })].times);
+           })
       .def("types",
            [](const HeteroPtr& h) {
              std::vector<std::string> out;
@@ -110,21 +116,60 @@ sample_hetero(const HeteroPtr& holder, const std::string& seed_type, const at::T
 
 }  // namespace
 
+void HeteroGraphHolder::set_times(const std::string& type, const at::Tensor& times) {
+  check_unfrozen();
+  const char* op = "matsamp.HeteroGraph.set_times";
+  VertexType& t = graph_.types[translate_errors([&] { return graph_.type_index(type); })];
+  std::vector<int64_t> values = to_int64_vector(times, op, "times");
+  TORCH_CHECK_VALUE(static_cast<int64_t>(values.size()) == t.count, op, ": ", values.size(), " times for the ", t.count,
+                    " vertices of type ", type);
+  t.times = std::move(values);
+}
+
+const HeteroTemporalEpoch& HeteroGraphHolder::time_orders(const char* op) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!time_orders_) {
+    bool timed = false;
+    for (const VertexType& t : graph_.types) timed = timed || !t.times.empty();
+    TORCH_CHECK_VALUE(timed, op,
+                      ": the graph has no times to sample by: give HeteroGraph.from_edge_index_dict "
+                      "node_time_dict={type: times}");
+    frozen_ = true;  // the orders are the relations' by these times
+    time_orders_ = translate_errors(
+        [&] { return hetero_epoch_times(*backend_, graph_, vertex_times_of(graph_), TemporalStrategy::uniform); });
+  }
+  return *time_orders_;
+}
+
 HeteroBulkSample HeteroGraphHolder::sample(const char* op, const std::string& seed_type, const at::Tensor& seeds,
                                            const at::Tensor& seed_offsets, const std::string& sampler_name,
                                            const std::vector<int64_t>& counts, int64_t layers, int64_t first_minibatch,
-                                           int64_t epoch, int64_t seed, bool expand_new_only,
-                                           bool record_positions) const {
+                                           int64_t epoch, int64_t seed, bool expand_new_only, bool record_positions,
+                                           const c10::optional<at::Tensor>& seed_times,
+                                           const std::string& temporal_strategy) const {
   const int type = translate_errors([&] { return graph_.type_index(seed_type); });
-  const std::vector<vid_t> ids = to_vertex_ids(seeds, graph_.types[type].count, op, "seeds");
-  const Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), op, "seed_offsets");
+  std::vector<vid_t> ids = to_vertex_ids(seeds, graph_.types[type].count, op, "seeds");
+  Offsets offsets = to_block_offsets(seed_offsets, static_cast<int64_t>(ids.size()), op, "seed_offsets");
   TORCH_CHECK_VALUE(first_minibatch >= 0, op, ": first_minibatch must be non-negative, got ", first_minibatch);
   const auto hetero_sampler = sampler(sampler_name, counts, layers, expand_new_only);
+  std::optional<HeteroTemporalBounds> bounds;
+  if (seed_times.has_value()) {
+    std::vector<int64_t> times = to_int64_vector(*seed_times, op, "seed_times");
+    TORCH_CHECK_VALUE(times.size() + 1 == offsets.size(), op, ": ", times.size(), " seed times for ",
+                      offsets.size() - 1, " minibatches (one each)");
+    const HeteroTemporalEpoch& orders = time_orders(op);
+    bounds = HeteroTemporalBounds{orders.order, orders.sorted_times, std::move(times),
+                                  translate_errors([&] { return parse_temporal_strategy(temporal_strategy); })};
+  }
   std::lock_guard<std::mutex> lock(sampling_mutex_);
   return translate_errors([&] {
     Context ctx{*backend_, to_seed(seed, op)};
     ctx.record_positions = record_positions;
-    return to_host(*backend_, hetero_sampler->sample(ctx, type, ids, offsets, first_minibatch, to_epoch(epoch, op)));
+    const uint32_t epoch_key = to_epoch(epoch, op);
+    HeteroSeeds batch = HeteroSeeds::of_type(graph_.types.size(), type, std::move(ids), std::move(offsets));
+    if (!bounds) return to_host(*backend_, hetero_sampler->sample(ctx, batch, first_minibatch, epoch_key));
+    return to_host(*backend_, hetero_sampler->sample_before(ctx, upload_hetero_seeds(*backend_, std::move(batch)),
+                                                            first_minibatch, epoch_key, *bounds));
   });
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "convert.h"
 #include "graph/hetero_graph.h"
 #include "sampling/hetero_sample.h"
+#include "sampling/hetero_temporal.h"
 #include "sampling/registry.h"
 
 namespace matsamp::bindings {
@@ -52,6 +54,9 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     check_unfrozen();
     matsamp::add_reverse_relations(graph_);
   }
+  // Vertex type `type`'s times (one int64 per vertex), what sampling by time
+  // keeps every draw to; fixed once sampling has started, as the relations are.
+  void set_times(const std::string& type, const at::Tensor& times);
   // The heterogeneous sampler `name` of these counts, kept: a count per relation
   // (relation-major: counts[r * layers + l]) or per vertex type (type-major:
   // counts[t * layers + l]), as its spec says; expand_new_only: the node-wise
@@ -83,23 +88,29 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   // A bulk of seed_type's seeds (cut by seed_offsets) sampled by `sampler_name`
   // with `counts` over `layers` (as sampler()), on the host; `op` names the
   // caller in errors (bad seeds, offsets, first minibatch, seed or epoch);
-  // record_positions: Context's (the draws' positions in each relation).
+  // record_positions: Context's (the draws' positions in each relation);
+  // seed_times: by time (one per minibatch, HeteroTemporalBounds'), else untimed.
   HeteroBulkSample sample(const char* op, const std::string& seed_type, const at::Tensor& seeds,
                           const at::Tensor& seed_offsets, const std::string& sampler_name,
                           const std::vector<int64_t>& counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
-                          int64_t seed, bool expand_new_only = false, bool record_positions = false) const;
+                          int64_t seed, bool expand_new_only = false, bool record_positions = false,
+                          const c10::optional<at::Tensor>& seed_times = c10::nullopt,
+                          const std::string& temporal_strategy = "uniform") const;
 
  private:
   void check_unfrozen() const {
     std::lock_guard<std::mutex> lock(mutex_);
     TORCH_CHECK(!frozen_, "matsamp.HeteroGraph: relations cannot change after sampling has started");
   }
+  // The relations' time orders, made on first use (the times are fixed by then).
+  const HeteroTemporalEpoch& time_orders(const char* op) const;
   HeteroGraph graph_;
   std::vector<std::vector<int64_t>> edge_ids_;  // per relation added by add_relation
   std::unique_ptr<Backend> backend_ = make_cpu_backend();
   mutable std::mutex mutex_, sampling_mutex_;
   mutable bool frozen_ = false;
   mutable std::map<std::string, std::shared_ptr<const HeteroSampler>> samplers_;
+  mutable std::optional<HeteroTemporalEpoch> time_orders_;
 };
 
 using HeteroPtr = c10::intrusive_ptr<HeteroGraphHolder>;

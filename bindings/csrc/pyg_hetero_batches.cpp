@@ -158,12 +158,14 @@ HeteroBatches assemble(const HeteroGraphHolder& holder, const HeteroBulkSample& 
 HeteroBatches pyg_hetero_batches(const HeteroPtr& holder, const std::string& seed_type, const at::Tensor& seeds,
                                  const at::Tensor& seed_offsets, const std::string& sampler_name,
                                  std::vector<int64_t> counts, int64_t layers, int64_t first_minibatch, int64_t epoch,
-                                 int64_t seed) {
+                                 int64_t seed, const c10::optional<at::Tensor>& seed_times,
+                                 const std::string& temporal_strategy) {
   const bool node_wise =
       translate_errors([&] { return find_hetero_sampler(sampler_name).family == SamplerFamily::node_wise; });
   // PyG's batches expand each hop's new vertices only.
   const HeteroBulkSample bulk = holder->sample(kHeteroBatchesOp, seed_type, seeds, seed_offsets, sampler_name, counts,
-                                               layers, first_minibatch, epoch, seed, node_wise, node_wise);
+                                               layers, first_minibatch, epoch, seed, node_wise, node_wise, seed_times,
+                                               temporal_strategy);
   return translate_errors([&] { return assemble(*holder, bulk, node_wise); });
 }
 
@@ -171,16 +173,18 @@ HeteroBatches pyg_hetero_batches(const HeteroPtr& holder, const std::string& see
 
 TORCH_LIBRARY_FRAGMENT(matsamp, m) {
   register_hetero_graph_class();
-  // sample_hetero's arguments; PyG's HeteroData fields of each minibatch: per
+  // sample_hetero's arguments, and seed_times to sample by time (one per
+  // minibatch: with one seed each, PyG's temporal trees); PyG's HeteroData fields of each minibatch: per
   // vertex type (graph.types() order) n_id, node_offsets (k + 1) and
   // num_sampled_nodes [k, layers + 1]; per relation (graph.relations() order)
   // edge_index (minibatch g's [2, E_g] block at 2 edge_offsets[g], local ids,
   // sources then targets), e_id, edge_offsets and num_sampled_edges [k, hops].
   m.def(
       "pyg_hetero_batches(__torch__.torch.classes.matsamp.HeteroGraph graph, str seed_type, Tensor seeds, "
-      "Tensor seed_offsets, str sampler, int[] counts, int layers, int first_minibatch, int epoch, int seed) -> "
-      "(Tensor[] n_id, Tensor[] node_offsets, Tensor[] num_sampled_nodes, Tensor[] edge_index, Tensor[] e_id, "
-      "Tensor[] edge_offsets, Tensor[] num_sampled_edges)",
+      "Tensor seed_offsets, str sampler, int[] counts, int layers, int first_minibatch, int epoch, int seed, "
+      "Tensor? seed_times=None, str temporal_strategy=\"uniform\") -> (Tensor[] n_id, Tensor[] node_offsets, "
+      "Tensor[] num_sampled_nodes, Tensor[] edge_index, Tensor[] e_id, Tensor[] edge_offsets, "
+      "Tensor[] num_sampled_edges)",
       &pyg_hetero_batches);
 }
 

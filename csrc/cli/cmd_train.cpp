@@ -460,14 +460,22 @@ void train_hetero(TrainCommandOptions& o, Communicator& comm) {
                 "training on a heterogeneous graph reads its features whole (no --feature-replication or "
                 "--explain-every)");
   MATSAMP_CHECK(o.train.model == "rgcn", "heterogeneous graphs train R-GCN (--model rgcn), not ", o.train.model);
-  const HeteroSetup setup = prepare_hetero(o.source, o.sampler, o.hetero);
-  const std::unique_ptr<HeteroSampler> sampler = make_hetero_sampler(*setup.backend, setup);
+  HeteroSetup setup = prepare_hetero(o.source, o.sampler, o.hetero);
   HeteroTrainOptions options;
+  options.times = make_hetero_epoch_times(o.temporal, setup.graph, *setup.backend, o.sampler.epoch.seed);
+  MATSAMP_CHECK(o.time_split.empty() || options.times, "--time-split needs --temporal");
+  VertexType& type = setup.graph.types[setup.seed_type];
+  if (!o.time_split.empty()) {
+    const std::vector<int64_t>& times = options.times->vertex_times[setup.seed_type];
+    MATSAMP_CHECK(!times.empty(), "--time-split: vertex type ", type.name, " has no times to split by");
+    const DataSplit split = split_by_time(type.labels, times, o.time_split[0], o.time_split[1]);
+    type.splits = {{"train", split.train}, {"valid", split.validation}, {"test", split.test}};
+  }
+  const std::unique_ptr<HeteroSampler> sampler = make_hetero_sampler(*setup.backend, setup);
   options.train = o.train;
   options.train.epoch = o.sampler.epoch;
   options.shared_relation_weight = o.relation_weights == "shared";
   options.num_bases = o.num_bases;
-  const VertexType& type = setup.graph.types[setup.seed_type];
   const std::string weights = o.num_bases > 0 ? std::to_string(o.num_bases) + " bases for the relation"
                                               : o.relation_weights;
   if (leader)
@@ -521,8 +529,7 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
   MATSAMP_CHECK(!o.map_features || (!heterogeneous && o.task == "node" && o.distributed != "partitioned"),
                 "--map-features applies to node classification (--task node) on a graph of one vertex type, "
                 "not --distributed partitioned");
-  MATSAMP_CHECK(!o.temporal.requested() || (!heterogeneous && o.distributed.empty()),
-                "--temporal trains on a graph of one vertex type in one process");
+  MATSAMP_CHECK(!o.temporal.requested() || o.distributed.empty(), "--temporal trains in one process");
   if (heterogeneous) return train_hetero(o, comm);
   MATSAMP_CHECK(o.train.model != "rgcn",
                 "--model rgcn trains heterogeneous graphs (an OGB heterogeneous folder, a "

@@ -69,9 +69,8 @@ class RgcnTask final : public TrainingTask {
   }
   std::shared_ptr<const SampledBulk> sample(Context& ctx, const EpochOrder& order, std::pair<int64_t, int64_t> ids,
                                             uint32_t epoch) const override {
-    const auto [seeds, offsets] = order.seeds(ids.first, ids.second);
     auto out = std::make_shared<HeteroSampled>();
-    out->sample = to_host(ctx.backend, sampler_.sample(ctx, seed_type_, seeds, offsets, ids.first, epoch));
+    out->sample = sample_minibatches(ctx, order, ids.first, ids.second, epoch);
     return out;
   }
   std::unique_ptr<PreparedMinibatch> prepare(const SampledBulk& bulk, int64_t id,
@@ -130,9 +129,7 @@ class RgcnTask final : public TrainingTask {
     const int64_t stride = bulk * comm_.size();
     for (int64_t first = bulk * comm_.rank(); first < order.num_minibatches(); first += stride) {
       const int64_t end = std::min(order.num_minibatches(), first + bulk);
-      const auto [seeds, offsets] = order.seeds(first, end);
-      const HeteroBulkSample sampled = to_host(
-          context_.backend, sampler_.sample(context_, seed_type_, seeds, offsets, first, epoch | kEvaluationEpochBit));
+      const HeteroBulkSample sampled = sample_minibatches(context_, order, first, end, epoch | kEvaluationEpochBit);
       for (int64_t g = 0; g < sampled.count(); ++g) {
         const HeteroMinibatch mb = extract_minibatch(sampled, g);
         const torch::Tensor predicted = model_->forward(mb, seed_type_, device_).argmax(1);
@@ -144,9 +141,20 @@ class RgcnTask final : public TrainingTask {
     return correct[0] / static_cast<double>(ids.size());
   }
 
+  // Minibatches [first, end) of `order`, on the host; by time, each seed a tree at its vertex's time.
+  HeteroBulkSample sample_minibatches(Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
+                                      uint32_t epoch) const {
+    if (times_)
+      return to_host(ctx.backend,
+                     sample_hetero_minibatches_by_time(sampler_, ctx, seed_type_, order, first, end, epoch, *times_));
+    const auto [seeds, offsets] = order.seeds(first, end);
+    return to_host(ctx.backend, sampler_.sample(ctx, seed_type_, seeds, offsets, first, epoch));
+  }
+
   const HeteroGraph& graph_;
   const int seed_type_;
   const HeteroSampler& sampler_;
+  const std::shared_ptr<const HeteroTemporalEpoch> times_;
   Context context_;
   Communicator& comm_;
   int64_t batch_size_;
@@ -165,6 +173,7 @@ RgcnTask::RgcnTask(const HeteroGraph& graph, int seed_type, const HeteroSampler&
     : graph_(graph),
       seed_type_(seed_type),
       sampler_(sampler),
+      times_(options.times),
       context_{backend, options.train.epoch.seed},
       comm_(comm),
       batch_size_(options.train.epoch.batch_size),
@@ -176,6 +185,8 @@ RgcnTask::RgcnTask(const HeteroGraph& graph, int seed_type, const HeteroSampler&
   validation_ = split_of(type, "valid");
   test_ = split_of(type, "test");
   MATSAMP_CHECK(!train_.empty(), "vertex type ", type.name, " has no training split");
+  MATSAMP_CHECK(!times_ || !times_->vertex_times.at(seed_type).empty(), "training by time: vertex type ", type.name,
+                " has no times (each seed is sampled as of its own)");
   MATSAMP_CHECK(o.epoch.batch_size > 0 && o.hidden > 0, "R-GCN: batch size and hidden width must be positive");
   MATSAMP_CHECK(o.feature_replication == 0 && o.epoch.locality.blocks == 0 && o.guidance.every == 0,
                 "training on a heterogeneous graph reads its features whole on every process (no feature "

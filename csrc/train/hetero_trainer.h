@@ -2,7 +2,7 @@
 // Cross-entropy on the seed type's labels, Adam, sampled evaluation of the
 // validation vertices every epoch and of the test vertices at each new best,
 // early stopping, checkpoints; data-parallel over the ranks of a Communicator
-// (train/loop.h), every rank holding the whole graph.
+// (train/loop.h), every rank holding the whole graph; by time when given.
 #pragma once
 #include <cstdio>
 #include <memory>
@@ -11,6 +11,7 @@
 
 #include "graph/hetero_graph.h"
 #include "sampling/hetero_sample.h"
+#include "sampling/hetero_temporal.h"
 #include "train/trainer.h"
 
 namespace matsamp {
@@ -20,6 +21,9 @@ struct HeteroTrainOptions {
                        // bulk_steps minibatches sampled at once (0: 16)
   bool shared_relation_weight = false;  // the ablation that ignores types (train/rgcn.h)
   int64_t num_bases = 0;                // > 0: each layer's relation weights combine this many bases
+  // Sampling by time (training and evaluation): every seed a tree at its
+  // vertex's time, no relation's draw later (sampling/hetero_temporal.h).
+  std::shared_ptr<const HeteroTemporalEpoch> times;
 };
 
 struct HeteroEpoch {

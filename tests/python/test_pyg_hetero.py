@@ -251,10 +251,20 @@ def test_bad_heterogeneous_arguments_are_clear_errors(pyg):
             ([[2]], {}, "input_nodes of a heterogeneous graph"),
             ([[2]], {"input_nodes": "paper", "sampler": "ladies"}, "samples homogeneous graphs"),
             ([[2]], {"input_nodes": "paper", "memory_budget": 1 << 30}, "give bulk_size"),
-            ([[2]], {"input_nodes": "paper", "disjoint": True}, "disjoint and temporal sampling .* are for homogeneous graphs"),
             ([[2]], {"input_nodes": ("paper", torch.tensor([0, 500]))}, r"ids must lie in \[0, 120\)")):
         with pytest.raises(ValueError, match=message):
             NeighborLoader(data, *args, **kwargs)
+    data["paper"].stamp = data["paper"].year.float()
+    data[CITES].time = torch.zeros(data[CITES].edge_index.size(1), dtype=torch.long)
+    for kwargs, error, message in (
+            ({"time_attr": "time"}, ValueError, "is an attribute of edge type .*sampled by node times"),
+            ({"time_attr": "date"}, ValueError, "no node type of data has 'date'"),
+            ({"time_attr": "stamp"}, TypeError, r"data\['paper'\].stamp must be a 1-D int64 tensor"),
+            ({"time_attr": "year", "temporal_strategy": "recent"}, ValueError, "temporal_strategy must be"),
+            ({"time_attr": "year", "input_nodes": "author"}, ValueError, "seeds have no times of their own: give "
+                                                                          "input_time")):
+        with pytest.raises(error, match=message):
+            NeighborLoader(data, [2], **{"input_nodes": "paper", **kwargs})
     with pytest.raises(ValueError, match="unknown node types"):
         HGTLoader(data, {"venue": [2]}, "paper")
     with pytest.raises(ValueError, match="HGTLoader samples heterogeneous graphs"):
@@ -263,3 +273,134 @@ def test_bad_heterogeneous_arguments_are_clear_errors(pyg):
         LinkNeighborLoader(data, [2])
     with pytest.raises(TypeError, match="unexpected argument"):
         HGTLoader(data, [2], "paper", time_attr="year")
+
+
+def check_trees(data, batch, input_type, seeds, fanouts, tree_time=None, time_attr="time", strategy="uniform"):
+    """PyG's disjoint (and temporal) heterogeneous batches: per node type n_id
+    hop-major with batch naming each node's tree, a node once per tree; per edge
+    type, each edge inside one tree, from hop h into the nodes new at hop h - 1,
+    each of which draws min(fanout, allowed in-neighbours) distinct sources, the
+    allowed ones (with times) those no later than the tree's seed ("last": the
+    latest of them)."""
+    bs = batch[input_type].batch_size
+    assert torch.equal(batch[input_type].n_id[:bs], seeds)
+    assert torch.equal(batch[input_type].batch[:bs], torch.arange(bs))
+    sizes = {t: torch.tensor(batch[t].num_sampled_nodes).cumsum(0).tolist() for t in data.node_types}
+    for t in data.node_types:
+        n_id, tree = batch[t].n_id, batch[t].batch
+        assert n_id.numel() == tree.numel() == sizes[t][-1] == batch[t].num_nodes
+        assert len(set(zip(tree.tolist(), n_id.tolist()))) == n_id.numel()      # a node once per tree
+        assert bool((tree >= 0).all() & (tree < bs).all())
+        assert torch.equal(batch[t].x, data[t].x[n_id])
+        for hop in range(len(sizes[t]) - 1):                                    # each hop tree by tree
+            assert bool((tree[sizes[t][hop]:sizes[t][hop + 1]].diff() >= 0).all())
+
+    def time(t, ids):
+        value = getattr(data[t], time_attr, None) if tree_time is not None else None
+        return None if value is None else value[ids]
+
+    sources = in_neighbours(data)
+    for e in data.edge_types:
+        edge_index = batch[e].edge_index
+        src, dst = batch[e[0]].n_id[edge_index[0]], batch[e[2]].n_id[edge_index[1]]
+        assert torch.equal(data[e].edge_index[:, batch[e].e_id], torch.stack([src, dst]))
+        tree = batch[e[2]].batch[edge_index[1]]
+        assert torch.equal(batch[e[0]].batch[edge_index[0]], tree)               # never across trees
+        begin = 0
+        for hop, count in enumerate(batch[e].num_sampled_edges):
+            edges = edge_index[:, begin:begin + count]
+            lo, hi = (sizes[e[2]][hop - 1] if hop else 0), sizes[e[2]][hop]
+            assert bool(((edges[1] >= lo) & (edges[1] < hi)).all()) and bool((edges[0] < sizes[e[0]][hop + 1]).all())
+            for target in range(lo, hi):
+                got = batch[e[0]].n_id[edges[0, edges[1] == target]]
+                allowed = torch.tensor(sorted(sources[e].get(int(batch[e[2]].n_id[target]), set())), dtype=torch.long)
+                times = time(e[0], allowed)
+                if times is not None:
+                    bound = tree_time[int(batch[e[2]].batch[target])]
+                    allowed, times = allowed[times <= bound], times[times <= bound]
+                assert got.numel() == min(fanouts[hop], allowed.numel()) == got.unique().numel(), (e, hop)
+                assert bool(torch.isin(got, allowed).all())
+                if strategy == "last" and times is not None and 0 < got.numel() < allowed.numel():
+                    assert int(time(e[0], got).min()) >= int(times[~torch.isin(allowed, got)].max())
+            begin += count
+        assert begin == edge_index.size(1)
+
+
+@pytest.mark.parametrize("strategy", ["uniform", "last"])
+def test_temporal_hetero_batches_keep_every_tree_to_its_seeds_time(pyg, strategy):
+    data = academic(pyg, seed=6)
+    g = torch.Generator().manual_seed(8)
+    data["paper"].time = torch.randint(0, 30, (data["paper"].num_nodes,), generator=g)
+    data["author"].time = torch.randint(0, 30, (data["author"].num_nodes,), generator=g)  # institutions: none
+    seeds = torch.arange(0, 120, 2)
+    loader = NeighborLoader(data, [3, 2], input_nodes=("paper", seeds), batch_size=16, seed=2, time_attr="time",
+                            temporal_strategy=strategy)
+    batches = list(loader)
+    assert len(batches) == 4
+    for i, batch in enumerate(batches):
+        ids = seeds[16 * i:16 * (i + 1)]
+        assert torch.equal(batch["paper"].seed_time, data["paper"].time[ids])
+        check_trees(data, batch, "paper", ids, [3, 2], batch["paper"].seed_time, strategy=strategy)
+    reached = {t: sum(b[t].n_id.numel() for b in batches) for t in data.node_types}
+    assert all(reached[t] > 0 for t in ("author", "institution")), reached
+    # The same batches whatever the bulk size.
+    again = NeighborLoader(data, [3, 2], input_nodes=("paper", seeds), batch_size=16, seed=2, time_attr="time",
+                           temporal_strategy=strategy, bulk_size=1)
+    for a, b in zip(batches, again, strict=True):
+        for t in data.node_types:
+            assert torch.equal(a[t].n_id, b[t].n_id) and torch.equal(a[t].batch, b[t].batch)
+        for e in data.edge_types:
+            assert torch.equal(a[e].edge_index, b[e].edge_index) and torch.equal(a[e].e_id, b[e].e_id)
+    # Seeds of a type's own times or given ones: authors at input_time.
+    at = torch.full((10,), 12)
+    batch = next(iter(NeighborLoader(data, [4, 4], input_nodes=("author", torch.arange(10)), batch_size=10,
+                                     time_attr="time", input_time=at, temporal_strategy=strategy)))
+    assert torch.equal(batch["author"].seed_time, at)
+    check_trees(data, batch, "author", torch.arange(10), [4, 4], at, strategy=strategy)
+
+
+def test_disjoint_hetero_batches_and_one_type_equals_the_homogeneous_loader(pyg):
+    data = academic(pyg, seed=7)
+    batch = next(iter(NeighborLoader(data, [3, 3], input_nodes=("paper", torch.arange(20)), batch_size=20,
+                                     disjoint=True)))
+    check_trees(data, batch, "paper", torch.arange(20), [3, 3])
+    assert "seed_time" not in batch["paper"]
+    # One node type and one edge type: the homogeneous loader's batches exactly.
+    g = torch.Generator().manual_seed(2)
+    keys = torch.randint(0, 90 * 90, (900,), generator=g).unique()          # no repeated edge: PyG keeps repeats
+    edge_index, time = torch.stack([keys // 90, keys % 90]), torch.randint(0, 40, (90,), generator=g)
+    homogeneous = pyg.data.Data(edge_index=edge_index, time=time, num_nodes=90)
+    hetero = pyg.data.HeteroData()
+    hetero["v"].num_nodes, hetero["v"].time = 90, time
+    hetero["v", "e", "v"].edge_index = edge_index
+    for kwargs in ({"time_attr": "time"}, {"time_attr": "time", "temporal_strategy": "last"}, {"disjoint": True}):
+        plain = NeighborLoader(homogeneous, [4, 3], batch_size=16, shuffle=True, seed=5, **kwargs)
+        typed = NeighborLoader(hetero, [4, 3], input_nodes="v", batch_size=16, shuffle=True, seed=5, **kwargs)
+        count = 0
+        for a, b in zip(plain, typed, strict=True):
+            for field in ("n_id", "batch", "num_sampled_nodes", "input_id"):
+                assert torch.equal(torch.as_tensor(a[field]), torch.as_tensor(b["v"][field])), (kwargs, field)
+            for field in ("edge_index", "e_id", "num_sampled_edges"):
+                assert torch.equal(torch.as_tensor(a[field]), torch.as_tensor(b["v", "e", "v"][field])), field
+            count += 1
+        assert count == 6
+
+
+def test_pygs_hetero_model_runs_on_temporal_batches(pyg):
+    from torch_geometric.nn import SAGEConv, to_hetero
+    data = academic(pyg, seed=8)
+    data["paper"].time = data["paper"].year
+
+    class GNN(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = SAGEConv((-1, -1), 16), SAGEConv((-1, -1), 2)
+
+        def forward(self, x, edge_index):
+            return self.conv2(self.conv1(x, edge_index).relu(), edge_index)
+
+    model = to_hetero(GNN(), data.metadata(), aggr="sum")
+    for batch in NeighborLoader(data, [5, 5], input_nodes=("paper", data["paper"].train_mask), batch_size=32,
+                                time_attr="time"):
+        out = model(batch.x_dict, batch.edge_index_dict)["paper"][:batch["paper"].batch_size]
+        assert out.shape == (batch["paper"].batch_size, 2) and bool(torch.isfinite(out).all())

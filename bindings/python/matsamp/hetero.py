@@ -55,9 +55,11 @@ class HeteroGraph:
 
     @classmethod
     def from_edge_index_dict(cls, num_nodes_dict: Dict[str, int], edge_index_dict: Dict[EdgeType, torch.Tensor], *,
-                             add_reverse=True):
+                             add_reverse=True, node_time_dict: Dict[str, torch.Tensor] = None):
         """From PyG's ``HeteroData`` fields: ``{type: count}`` and ``{(src, rel, dst): edge_index}``
-        with ``edge_index[0]`` source ids and ``edge_index[1]`` destination ids."""
+        with ``edge_index[0]`` source ids and ``edge_index[1]`` destination ids; ``node_time_dict``
+        ``{type: int64 times}`` for sampling by time (an edge is as late as its source, and a type
+        left out is never too late, as in PyG)."""
         if not isinstance(num_nodes_dict, dict) or not num_nodes_dict:
             raise ValueError("num_nodes_dict must be a non-empty dict {node type: count}")
         names = list(num_nodes_dict)
@@ -71,6 +73,13 @@ class HeteroGraph:
                                  f"{tuple(getattr(edge_index, 'shape', ()))}")
             handle.add_relation(key[0], key[1], key[2], edge_index[0].to(torch.int64).contiguous(),
                                 edge_index[1].to(torch.int64).contiguous())
+        for node_type, times in (node_time_dict or {}).items():
+            if node_type not in num_nodes_dict:
+                raise ValueError(f"node_time_dict: unknown node type {node_type!r} (the types are {', '.join(names)})")
+            if not isinstance(times, torch.Tensor) or times.dtype != torch.int64 or times.dim() != 1:
+                raise ValueError(f"node_time_dict[{node_type!r}] must be a 1-D int64 tensor, got "
+                                 f"{getattr(times, 'dtype', type(times).__name__)} {list(getattr(times, 'shape', []))}")
+            handle.set_times(node_type, times.cpu().contiguous())
         return cls._made(handle, add_reverse)
 
     @property
@@ -84,6 +93,12 @@ class HeteroGraph:
     @property
     def num_nodes_dict(self) -> Dict[str, int]:
         return dict(zip(self.handle.types(), self.handle.counts()))
+
+    @property
+    def node_time_dict(self) -> Dict[str, torch.Tensor]:
+        """Each timed type's vertex times (OGB's node_year, or node_time_dict's)."""
+        times = {t: self.handle.times(t) for t in self.node_types}
+        return {t: v for t, v in times.items() if v.numel()}
 
     def features(self, node_type):
         """float32 ``[count, f]`` (f = 0 when the type has none)."""
@@ -189,21 +204,21 @@ class HeteroBulkSampler:
         return (len(self.input_nodes) + self.batch_size - 1) // self.batch_size
 
     def __iter__(self):
-        for first, seeds, offsets, epoch in self._calls():
+        for first, _, seeds, offsets, epoch in self._calls():
             out = torch.ops.matsamp.sample_hetero(*self._arguments(seeds, offsets, first, epoch))
             for g in range(len(offsets) - 1):
                 yield self._batch(out, g, first + g, seeds[offsets[g]:offsets[g + 1]])
 
     def _calls(self):
-        """One epoch's calls of the engine: (first minibatch, seeds, seed offsets,
-        epoch), advancing the epoch as iterating does."""
+        """One epoch's calls of the engine: (first minibatch, its first seed's place
+        in the epoch, seeds, seed offsets, epoch), advancing the epoch as iterating does."""
         order, starts, _ = torch.ops.matsamp.epoch_order(self.input_nodes, self.graph.num_nodes_dict[self.seed_type],
                                                          self.batch_size, self.seed, self.epoch, 0, self.shuffle)
         epoch, self.epoch = self.epoch, self.epoch + 1
         minibatches = len(starts) - 1
         for first in range(0, minibatches, self.bulk_size):
             end = min(minibatches, first + self.bulk_size)
-            yield first, order[starts[first]:starts[end]], starts[first:end + 1] - starts[first], epoch
+            yield first, int(starts[first]), order[starts[first]:starts[end]], starts[first:end + 1] - starts[first], epoch
 
     def _arguments(self, seeds, offsets, first, epoch):
         """The sampling op's arguments for one call (sample_hetero, pyg_hetero_batches)."""

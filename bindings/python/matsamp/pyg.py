@@ -157,13 +157,17 @@ class NeighborLoader(_Loader):
             ``disjoint`` for induced.
         disjoint: each seed its own tree, as PyG's: a vertex two seeds reach is
             in the batch once per tree, and ``batch`` names each node's tree
-            (node-wise samplers).
+            (node-wise samplers; for a HeteroData ``batch`` per node type).
         time_attr: the name of a node-level or edge-level int64 attribute of
             ``data``: temporal sampling (implies ``disjoint``), as PyG's: a seed
             of time t reaches, at every hop, only edges whose own time (edge
             level) or whose source's time (node level) is at most t. A seed's
-            time is ``input_time`` or, for a node-level attribute, its own.
-            Samplers with the "temporal" trait (graphsage).
+            time is ``input_time`` or, for a node-level attribute, its own;
+            batches carry it as ``seed_time``. Samplers with the "temporal"
+            trait (graphsage). A HeteroData is sampled by node-level times:
+            ``data[t][time_attr]`` of the node types that have one (a type
+            without is never too late, as in PyG); ``seed_time`` is on the
+            input type.
         temporal_strategy: "uniform" (draw among the edges early enough) or
             "last" (the latest of them), as pyg-lib's.
         input_time: int64, one time per seed (in ``input_nodes``' order).
@@ -221,16 +225,15 @@ class NeighborLoader(_Loader):
         self._trees = bool(disjoint) or time_attr is not None
         kind = _subgraph_type(directed, subgraph_type, self._trees)
         if _is_hetero(data):
-            if self._trees:
-                raise ValueError("disjoint and temporal sampling (disjoint, time_attr) are for homogeneous graphs "
-                                 "(a Data); a HeteroData is not supported")
             if kind != "directional" or replace:
                 raise ValueError("subgraph_type and replace=True are for homogeneous graphs (a Data); a "
                                  "HeteroData samples the directional subgraph without replacement")
             self.device = _hetero_device(device, data)
             _check_hetero_options(sampler, memory_budget)
             self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
-                                           num_neighbors=num_neighbors)
+                                           num_neighbors=num_neighbors, trees=self._trees,
+                                           node_time=_hetero_times(data, time_attr, temporal_strategy),
+                                           input_time=input_time, temporal_strategy=temporal_strategy)
             self._sampler = self._hetero.sampler
         else:
             self._hetero = None
@@ -243,8 +246,8 @@ class NeighborLoader(_Loader):
             self.device = self.graph.device
             self._subgraphs = _Subgraphs(data, self.graph, sampler, kind)
             seeds, position = _seeds(input_nodes, num_nodes)
-            self._seed_time = None if time_attr is None else _seed_time(seeds, input_time, times, num_nodes,
-                                                                       self.device)
+            self._seed_time = None if time_attr is None else _seed_time(seeds, input_time, times.get("node_time"),
+                                                                       num_nodes).to(self.device)
             self._input_position = None if position is None else position.to(self.device)
             budget = memory_budget if memory_budget is not None else (
                 DEFAULT_MEMORY_BUDGET if self.device.type == "cuda" else CPU_LOADER_MEMORY_BUDGET)
@@ -265,6 +268,8 @@ class NeighborLoader(_Loader):
                 split = self._subgraphs.tree_batches(layers, offsets) if self._trees else self._subgraphs.batches(layers)
                 for g, batch in enumerate(split):
                     batch["input_id"] = input_id[offsets[g]:offsets[g + 1]]
+                    if self._seed_time is not None:
+                        batch["seed_time"] = self._seed_time[seeds[offsets[g]:offsets[g + 1]]]
                     batches[first + g] = batch
             for g in sequence:
                 yield self._subgraphs.data_of(batches.pop(g))
@@ -324,10 +329,13 @@ class _HeteroSampling:
     """PyG's heterogeneous batches, a sampled bulk at a time
     (torch.ops.matsamp.pyg_hetero_batches): node-wise with num_neighbors
     (NeighborLoader's), layer-wise with num_samples (HGTLoader's); each batch's
-    fields are views of the op's results, e_id the relations' edge ids."""
+    fields are views of the op's results, e_id the relations' edge ids. With
+    trees (disjoint, node-wise), every seed is sampled as a block of its own
+    (keyed by its place in the epoch), by its time when node_time is given, and
+    a batch is its seeds' trees merged per node type and edge type (_trees)."""
 
     def __init__(self, data, input_nodes, batch_size, shuffle, seed, bulk_size, num_neighbors=None,
-                 num_samples=None):
+                 num_samples=None, trees=False, node_time=None, input_time=None, temporal_strategy="uniform"):
         self.data = data
         self.num_nodes = {t: int(data[t].num_nodes) for t in data.node_types}
         edge_index = {tuple(e): data[e].edge_index for e in data.edge_types}
@@ -335,39 +343,65 @@ class _HeteroSampling:
         if num_neighbors is not None:
             num_neighbors = _fanouts(num_neighbors, edge_index, self.num_nodes)
         # PyG samples exactly data's edge types: no reverses are added.
-        graph = HeteroGraph.from_edge_index_dict(self.num_nodes, edge_index, add_reverse=False)
+        graph = HeteroGraph.from_edge_index_dict(self.num_nodes, edge_index, add_reverse=False,
+                                                 node_time_dict=node_time)
         self.node_types, self.edge_types = graph.node_types, graph.edge_types
         self.sampler = HeteroBulkSampler(graph, self.input_type, batch_size, seeds, num_neighbors=num_neighbors,
                                          num_samples=num_samples, shuffle=shuffle, seed=_seed(seed),
                                          bulk_size=_HETERO_BULK_SIZE if bulk_size is None else bulk_size)
         self.node_wise = num_neighbors is not None
+        self.trees, self.temporal_strategy = trees, temporal_strategy
+        self.seed_time = None if node_time is None else _seed_time(
+            seeds, input_time, node_time.get(self.input_type), self.num_nodes[self.input_type])
 
     def batches(self):
-        for first, seeds, offsets, epoch in self.sampler._calls():
-            n_id, node_offsets, num_nodes, edge_index, e_id, edge_offsets, num_edges = (
-                torch.ops.matsamp.pyg_hetero_batches(*self.sampler._arguments(seeds, offsets, first, epoch)))
-            nodes = {t: (n_id[i], node_offsets[i].tolist(), num_nodes[i].tolist())
-                     for i, t in enumerate(self.node_types)}
-            edges = {e: (edge_index[r], e_id[r], edge_offsets[r].tolist(), num_edges[r].tolist())
-                     for r, e in enumerate(self.edge_types)}
+        for first, first_seed, seeds, offsets, epoch in self.sampler._calls():
+            blocks, key = (torch.arange(seeds.numel() + 1), first_seed) if self.trees else (offsets, first)
+            seed_times = None if self.seed_time is None else self.seed_time[seeds]
+            fields = torch.ops.matsamp.pyg_hetero_batches(*self.sampler._arguments(seeds, blocks, key, epoch),
+                                                          seed_times=seed_times,
+                                                          temporal_strategy=self.temporal_strategy)
+            if not self.trees:  # read as lists once per call
+                n_id, node_offsets, num_nodes, edge_index, e_id, edge_offsets, num_edges = fields
+                fields = (n_id, [o.tolist() for o in node_offsets], [c.tolist() for c in num_nodes], edge_index, e_id,
+                          [o.tolist() for o in edge_offsets], [c.tolist() for c in num_edges])
             input_id = _input_id(self.input_position, seeds)
+            batch_of = self._tree_batch if self.trees else self._batch
             offsets = offsets.tolist()
             for g in range(len(offsets) - 1):
-                yield self._batch(nodes, edges, g, input_id[offsets[g]:offsets[g + 1]])
+                s0, s1 = offsets[g], offsets[g + 1]
+                input_fields = {"batch_size": s1 - s0, "input_id": input_id[s0:s1]}
+                if seed_times is not None:
+                    input_fields["seed_time"] = seed_times[s0:s1]
+                node_fields, edge_fields = batch_of(fields, g, s0, s1)
+                node_fields[self.input_type].update(input_fields)
+                yield _make_hetero_batch(self.data, node_fields, edge_fields, self.num_nodes)
 
-    def _batch(self, nodes, edges, g, input_id):
+    def _batch(self, fields, g, *_):
+        """Minibatch g's fields, a block of the op's results (offsets and counts as lists)."""
+        n_id, node_offsets, num_nodes, edge_index, e_id, edge_offsets, num_edges = fields
         node_fields, edge_fields = {}, {}
-        for t, (n_id, offsets, counts) in nodes.items():
-            node_fields[t] = {"n_id": n_id[offsets[g]:offsets[g + 1]]}
+        for i, t in enumerate(self.node_types):
+            node_fields[t] = {"n_id": n_id[i][node_offsets[i][g]:node_offsets[i][g + 1]]}
             if self.node_wise:
-                node_fields[t]["num_sampled_nodes"] = counts[g]
-        node_fields[self.input_type].update(batch_size=input_id.numel(), input_id=input_id)
-        for e, (edge_index, e_id, offsets, counts) in edges.items():
-            e0, e1 = offsets[g], offsets[g + 1]
-            edge_fields[e] = {"edge_index": edge_index[2 * e0:2 * e1].view(2, e1 - e0), "e_id": e_id[e0:e1]}
+                node_fields[t]["num_sampled_nodes"] = num_nodes[i][g]
+        for r, e in enumerate(self.edge_types):
+            e0, e1 = edge_offsets[r][g], edge_offsets[r][g + 1]
+            edge_fields[e] = {"edge_index": edge_index[r][2 * e0:2 * e1].view(2, e1 - e0), "e_id": e_id[r][e0:e1]}
             if self.node_wise:
-                edge_fields[e]["num_sampled_edges"] = counts[g]
-        return _make_hetero_batch(self.data, node_fields, edge_fields, self.num_nodes)
+                edge_fields[e]["num_sampled_edges"] = num_edges[r][g]
+        return node_fields, edge_fields
+
+    def _tree_batch(self, fields, g, t0, t1):
+        """The fields of trees [t0, t1) (the op's blocks) merged, with batch per node type."""
+        n_id, node_offsets, num_nodes, edge_index, e_id, edge_offsets, num_edges = fields
+        node_fields, layouts = {}, {}
+        for i, t in enumerate(self.node_types):
+            node_fields[t], layouts[t] = _trees.merge_nodes(n_id[i], node_offsets[i], num_nodes[i], t0, t1)
+        edge_fields = {e: _trees.merge_edges(edge_index[r], e_id[r], edge_offsets[r], num_edges[r], t0, t1,
+                                             layouts[e[0]], layouts[e[2]])
+                       for r, e in enumerate(self.edge_types)}
+        return node_fields, edge_fields
 
 
 def _sampling_graph(edge_index, num_nodes, device, edge_weight=None, edge_time=None, node_time=None):
@@ -399,8 +433,7 @@ def _times(data, time_attr, sampler, strategy, num_nodes, num_edges):
     if "temporal" not in ops.SAMPLER_TRAITS.get(sampler, ()):
         raise ValueError(f"time_attr: the {sampler} sampler cannot sample by time "
                          f"({', '.join(ops.samplers_with('temporal'))} can)")
-    if strategy not in ("uniform", "last"):
-        raise ValueError(f"temporal_strategy must be 'uniform' or 'last', got {strategy!r}")
+    _check_strategy(strategy)
     value = getattr(data, time_attr, None)
     if not isinstance(value, torch.Tensor) or value.dim() != 1:
         raise ValueError(f"time_attr: data has no 1-D tensor {time_attr!r}")
@@ -415,12 +448,42 @@ def _times(data, time_attr, sampler, strategy, num_nodes, num_edges):
                      f"nor one per edge ({num_edges})")
 
 
-def _seed_time(seeds, input_time, times, num_nodes, device):
-    """Each vertex's time as a seed, on `device`: input_time scattered to its seeds, or the node times."""
+def _check_strategy(strategy):
+    if strategy not in ("uniform", "last"):
+        raise ValueError(f"temporal_strategy must be 'uniform' or 'last', got {strategy!r}")
+
+
+def _hetero_times(data, time_attr, strategy):
+    """{node type: int64 times} of the node types of data that have time_attr
+    (None without a name), checked: a HeteroData is sampled by node times, as
+    PyG's node-level temporal sampling (a type without them is never too late)."""
+    if time_attr is None:
+        return None
+    _check_strategy(strategy)
+    on_edges = [e for e in data.edge_types if getattr(data[e], time_attr, None) is not None]
+    if on_edges:
+        raise ValueError(f"time_attr: {time_attr!r} is an attribute of edge type {on_edges[0]}; a HeteroData is "
+                         f"sampled by node times (data[node_type].{time_attr})")
+    times = {}
+    for t in data.node_types:
+        value = getattr(data[t], time_attr, None)
+        if value is None:
+            continue
+        if not isinstance(value, torch.Tensor) or value.dtype != torch.int64 or value.dim() != 1:
+            raise TypeError(f"time_attr: data[{t!r}].{time_attr} must be a 1-D int64 tensor, got "
+                            f"{getattr(value, 'dtype', type(value).__name__)}")
+        times[t] = value
+    if not times:
+        raise ValueError(f"time_attr: no node type of data has {time_attr!r}")
+    return times
+
+
+def _seed_time(seeds, input_time, node_time, num_nodes):
+    """Each vertex's time as a seed: input_time scattered to its seeds, or the node times."""
     if input_time is None:
-        if "node_time" not in times:
-            raise ValueError("time_attr is an edge attribute: give input_time, each seed's time")
-        return times["node_time"].to(device)
+        if node_time is None:
+            raise ValueError("time_attr: the seeds have no times of their own: give input_time, each seed's time")
+        return node_time.cpu()
     input_time = torch.as_tensor(input_time).cpu()
     if input_time.dtype != torch.int64 or input_time.shape != seeds.shape:
         raise ValueError(f"input_time must be int64 with one time per seed ({seeds.numel()}), got "
@@ -429,7 +492,7 @@ def _seed_time(seeds, input_time, times, num_nodes, device):
     seed_time[seeds] = input_time
     if not torch.equal(seed_time[seeds], input_time):
         raise ValueError("input_time: a seed given twice has two times; give each seed once")
-    return seed_time.to(device)
+    return seed_time
 
 
 def _epoch_of(sampler, trees=False, seed_time=None):
