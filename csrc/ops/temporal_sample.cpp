@@ -67,12 +67,12 @@ int64_t allowed_entries(const CsrMatrix& a, vid_t row, const std::vector<vid_t>&
   return std::upper_bound(sorted, sorted + a.row_nnz(row), bound) - sorted;
 }
 
-EarlyRow early_row(const CsrMatrix& a, vid_t row, const std::vector<vid_t>& order,
-                   const std::vector<vid_t>& sorted_times, int64_t bound, bool uniform_rows) {
+// Row's view with its first `allowed` entries in time order allowed (allowed_entries').
+EarlyRow early_row(const CsrMatrix& a, vid_t row, const std::vector<vid_t>& order, int64_t allowed, bool uniform_rows) {
   EarlyRow r;
   r.a = &a;
   r.order = order.data() + a.rowptr[row];
-  r.allowed = allowed_entries(a, row, sorted_times, bound);
+  r.allowed = allowed;
   if (uniform_rows) {  // equal positive values: the sum of c of them is c·v, exactly (c < 2^29)
     r.sum = r.allowed > 0 ? static_cast<double>(r.allowed) * r.value(0) : 0;
     r.positive = r.allowed;
@@ -157,11 +157,16 @@ CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
                 " time bounds for ", keys.row_offsets.size() - 1, " blocks");
   check_row_ids(a, rows, "sample_rows_before");
   const auto bound_of = [&](int64_t i) { return bound_of_row(keys.row_offsets, bounds, i); };
-  // Two passes, as sample_rows: the rows' sizes (min(s, positive allowed)), then the draws in place.
+  // Two passes, as sample_rows: the rows' sizes (min(s, positive allowed)), then the draws in
+  // place; the first keeps each row's view (a binary search of its times and, unless its values
+  // are uniform, a scan of its allowed ones: too costly to do twice).
   CsrMatrix out(m, a.cols);
+  std::vector<EarlyRow> early(m);
 #pragma omp parallel for schedule(dynamic, row_chunk(m, 1024)) num_threads(threads_for(m* s))
-  for (int64_t i = 0; i < m; ++i)
-    out.rowptr[i + 1] = std::min(s, early_row(a, rows[i], order, sorted_times, bound_of(i), uniform_rows).positive);
+  for (int64_t i = 0; i < m; ++i) {
+    early[i] = early_row(a, rows[i], order, allowed_entries(a, rows[i], sorted_times, bound_of(i)), uniform_rows);
+    out.rowptr[i + 1] = std::min(s, early[i].positive);
+  }
   for (int64_t i = 0; i < m; ++i) out.rowptr[i + 1] += out.rowptr[i];
   out.colidx.resize(out.rowptr.back());
   out.values.resize(out.rowptr.back());
@@ -173,7 +178,7 @@ CsrMatrix sample_rows_before(const CsrMatrix& a, const std::vector<vid_t>& rows,
     std::vector<std::pair<vid_t, float>> picks;  // position in a, value
 #pragma omp for schedule(dynamic, row_chunk(m, 256))
     for (int64_t i = 0; i < m; ++i) {
-      const EarlyRow r = early_row(a, rows[i], order, sorted_times, bound_of(i), uniform_rows);
+      const EarlyRow& r = early[i];
       picks.clear();
       if (strategy == TemporalStrategy::last) {
         for (int64_t j = r.allowed - 1; j >= 0 && static_cast<int64_t>(picks.size()) < s; --j)

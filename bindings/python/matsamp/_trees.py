@@ -6,14 +6,15 @@ each node's tree; a heterogeneous graph's merged per node type and edge type."""
 import torch
 
 
-def _places(counts, tree, index):
-    """Where item `index` of tree `tree` goes when the trees' items are laid out
-    hop-major: counts[t, h] items of tree t at hop h, each tree's items hop by hop."""
-    hop = (index.unsqueeze(1) >= counts.cumsum(1)[tree]).sum(1)
+def _places(counts):
+    """Where each item goes when the trees' items, tree by tree and each tree's hop
+    by hop (counts[t, h] items of tree t at hop h), are laid out hop-major: every
+    (tree, hop) group moves whole, from its start tree-major to its start hop-major."""
     hop_start = torch.cat([counts.new_zeros(1), counts.sum(0).cumsum(0)[:-1]])   # [hops]
     trees_before = counts.cumsum(0) - counts                                      # [B, hops]
-    within_tree = counts.cumsum(1) - counts                                       # [B, hops]
-    return hop_start[hop] + trees_before[tree, hop] + index - within_tree[tree, hop]
+    flat = counts.flatten()
+    shift = (hop_start + trees_before).flatten() - (flat.cumsum(0) - flat)
+    return torch.repeat_interleave(shift, flat) + torch.arange(int(flat.sum()), device=counts.device)
 
 
 def merge_nodes(vertices, tree_offsets, num_nodes, t0, t1):
@@ -29,8 +30,7 @@ def merge_nodes(vertices, tree_offsets, num_nodes, t0, t1):
     first = int(tree_offsets[t0])
     starts = tree_offsets[t0:t1] - first
     tree = torch.repeat_interleave(torch.arange(t1 - t0, device=device), counts.sum(1))
-    index = torch.arange(tree.numel(), device=device) - starts[tree]
-    place = _places(counts, tree, index)
+    place = _places(counts)
     n_id = torch.empty_like(vertices[:tree.numel()])
     n_id[place] = vertices[first:first + tree.numel()]
     batch = torch.empty_like(tree)
@@ -45,14 +45,14 @@ def merge_edges(edge_index, e_id, edge_offsets, num_edges, t0, t1, sources, targ
     device = e_id.device
     e0, e1 = int(edge_offsets[t0]), int(edge_offsets[t1])
     edge_counts = num_edges[t0:t1]
-    edge_tree = torch.repeat_interleave(torch.arange(t1 - t0, device=device), edge_counts.sum(1))
-    within = torch.arange(e1 - e0, device=device) - (edge_offsets[t0:t1] - e0)[edge_tree]
-    block = 2 * edge_offsets[t0:t1][edge_tree]
-    per_tree = edge_counts.sum(1)[edge_tree]
+    per_tree = edge_counts.sum(1)
+    edge_tree = torch.repeat_interleave(torch.arange(t1 - t0, device=device), per_tree)
+    # Edge j (tree-major) of tree t: its source at 2·offsets[t] + (j - (offsets[t] - e0)).
+    source_at = edge_offsets[t0:t1][edge_tree] + e0 + torch.arange(e1 - e0, device=device)
     (source_place, source_starts), (target_place, target_starts) = sources, targets
-    merged_sources = source_place[source_starts[edge_tree] + edge_index[block + within]]
-    merged_targets = target_place[target_starts[edge_tree] + edge_index[block + per_tree + within]]
-    edge_place = _places(edge_counts, edge_tree, within)
+    merged_sources = source_place[source_starts[edge_tree] + edge_index[source_at]]
+    merged_targets = target_place[target_starts[edge_tree] + edge_index[source_at + per_tree[edge_tree]]]
+    edge_place = _places(edge_counts)
     merged = torch.empty(2, e1 - e0, dtype=edge_index.dtype, device=device)
     merged[0, edge_place] = merged_sources
     merged[1, edge_place] = merged_targets
