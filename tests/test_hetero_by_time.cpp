@@ -48,26 +48,31 @@ TEST(HeteroByTime, OneTypeAndOneRelationIsGraphSageByTime) {
   std::vector<vid_t> seeds;
   for (vid_t v = 0; v < cora.num_vertices(); v += 13) seeds.push_back(v);
   const EpochOrder order(seeds, 16);
-  for (TemporalStrategy strategy : {TemporalStrategy::uniform, TemporalStrategy::last}) {
-    TimeOrder time = time_order(cora.adj, column_times(cora.adj, h.types[0].times));
-    const TemporalEpoch expected_times{cpu->upload_ids(std::move(time.order)),
-                                       cpu->upload_ids(std::move(time.sorted_times)), h.types[0].times, strategy};
-    const HeteroTemporalEpoch times = hetero_epoch_times(*cpu, h, vertex_times_of(h), strategy);
-    Context ctx{*cpu, 7};
-    const BulkSample expected =
-        to_host(*cpu, sample_minibatches_by_time(*graphsage, ctx, order, 2, 6, 1, expected_times));
-    const HeteroBulkSample got =
-        to_host(*cpu, sample_hetero_minibatches_by_time(hetero, ctx, 0, order, 2, 6, 1, times));
-    EXPECT_EQ(got.first_minibatch, expected.first_minibatch);
-    EXPECT_EQ(got.seeds.ids[0], expected.seeds);
-    ASSERT_EQ(got.layers.size(), expected.layers.size());
-    for (size_t l = 0; l < got.layers.size(); ++l) {
-      EXPECT_EQ(got.layers[l].vertices[0], expected.layers[l].vertices) << "layer " << l;
-      EXPECT_EQ(got.layers[l].vertex_offsets[0], expected.layers[l].col_offsets) << "layer " << l;
-      EXPECT_EQ(got.layers[l].row_offsets[0], expected.layers[l].row_offsets) << "layer " << l;
-      EXPECT_EQ(got.layers[l].adj[0], expected.layers[l].adj) << "layer " << l;
+  // By the sources' times, and by each entry's own (edge-level).
+  const std::vector<int64_t> entry_times = times_of(cora.adj.nnz(), 104729);
+  for (const bool by_entry : {false, true})
+    for (TemporalStrategy strategy : {TemporalStrategy::uniform, TemporalStrategy::last}) {
+      TimeOrder time = time_order(cora.adj, by_entry ? entry_times : column_times(cora.adj, h.types[0].times));
+      const TemporalEpoch expected_times{cpu->upload_ids(std::move(time.order)),
+                                         cpu->upload_ids(std::move(time.sorted_times)), h.types[0].times, strategy};
+      const HeteroTemporalEpoch times = hetero_epoch_times(*cpu, h, vertex_times_of(h), strategy,
+                                                           by_entry ? std::vector<std::vector<int64_t>>{entry_times}
+                                                                    : std::vector<std::vector<int64_t>>{});
+      Context ctx{*cpu, 7};
+      const BulkSample expected =
+          to_host(*cpu, sample_minibatches_by_time(*graphsage, ctx, order, 2, 6, 1, expected_times));
+      const HeteroBulkSample got =
+          to_host(*cpu, sample_hetero_minibatches_by_time(hetero, ctx, 0, order, 2, 6, 1, times));
+      EXPECT_EQ(got.first_minibatch, expected.first_minibatch);
+      EXPECT_EQ(got.seeds.ids[0], expected.seeds);
+      ASSERT_EQ(got.layers.size(), expected.layers.size());
+      for (size_t l = 0; l < got.layers.size(); ++l) {
+        EXPECT_EQ(got.layers[l].vertices[0], expected.layers[l].vertices) << "layer " << l;
+        EXPECT_EQ(got.layers[l].vertex_offsets[0], expected.layers[l].col_offsets) << "layer " << l;
+        EXPECT_EQ(got.layers[l].row_offsets[0], expected.layers[l].row_offsets) << "layer " << l;
+        EXPECT_EQ(got.layers[l].adj[0], expected.layers[l].adj) << "layer " << l;
+      }
     }
-  }
 }
 
 // Each tree (one seed per block) sampled by time: every entry of every relation
@@ -191,6 +196,17 @@ TEST(HeteroByTime, BadTimesAreErrors) {
                         "temporal sampling: vertex type author has 119 times for 120 vertices");
   testing::expect_error([&] { hetero_epoch_times(*cpu, g, {{}}, TemporalStrategy::uniform); },
                         "temporal sampling: vertex times for 1 vertex types, the graph has 3");
+  testing::expect_error(
+      [&] {
+        hetero_epoch_times(*cpu, g, vertex_times_of(g), TemporalStrategy::uniform, {{1, 2}});
+      },
+      "temporal sampling: edge times for 1 relations, the graph has " + std::to_string(g.relations.size()));
+  std::vector<std::vector<int64_t>> entry_times(g.relations.size());
+  entry_times[0] = {1, 2};
+  testing::expect_error(
+      [&] { hetero_epoch_times(*cpu, g, vertex_times_of(g), TemporalStrategy::uniform, entry_times); },
+      "temporal sampling: relation " + g.relations[0].key() + " has 2 edge times for " +
+          std::to_string(g.relations[0].adj.nnz()) + " entries");
   const HeteroTemporalEpoch epoch_times = hetero_epoch_times(*cpu, g, vertex_times_of(g), TemporalStrategy::uniform);
   Context ctx{*cpu, 1};
   const EpochOrder topics(std::vector<vid_t>{0, 1, 2}, 2);

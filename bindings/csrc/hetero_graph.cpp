@@ -6,6 +6,9 @@
 
 #include <torch/library.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "generate/generators.h"
 #include "io/hetero_io.h"
 
@@ -116,6 +119,38 @@ sample_hetero(const HeteroPtr& holder, const std::string& seed_type, const at::T
 
 }  // namespace
 
+void HeteroGraphHolder::add_relation(const std::string& source, const std::string& name, const std::string& destination,
+                                     const at::Tensor& source_ids, const at::Tensor& destination_ids,
+                                     const c10::optional<at::Tensor>& times) {
+  check_unfrozen();
+  const char* op = "matsamp.HeteroGraph.add_relation";
+  const std::vector<int64_t> s = to_int64_vector(source_ids, op, "source ids");
+  const std::vector<int64_t> d = to_int64_vector(destination_ids, op, "destination ids");
+  std::vector<int64_t> edge_times;
+  if (times.has_value()) {
+    edge_times = to_int64_vector(*times, op, "times");
+    TORCH_CHECK_VALUE(edge_times.size() == s.size(), op, ": ", edge_times.size(), " edge times for ", s.size(),
+                      " edges of ", source, ",", name, ",", destination);
+  }
+  std::vector<int64_t> origin;
+  translate_errors([&] { matsamp::add_relation(graph_, source, name, destination, s, d, &origin); });
+  edge_ids_.resize(graph_.relations.size());
+  edge_ids_.back() = std::move(origin);
+  entry_times_.resize(graph_.relations.size());
+  if (edge_times.empty()) return;
+  // Each edge's entry: its source in its destination's row (rows hold their columns sorted);
+  // an entry of repeated edges is the earliest of them, and its edge id that edge's.
+  const CsrMatrix& a = graph_.relations.back().adj;
+  std::vector<int64_t>& entry = entry_times_.back();
+  std::vector<int64_t>& ids = edge_ids_.back();
+  entry.assign(a.nnz(), std::numeric_limits<int64_t>::max());
+  for (size_t e = 0; e < s.size(); ++e) {
+    const auto first = a.colidx.begin() + a.rowptr[d[e]], last = a.colidx.begin() + a.rowptr[d[e] + 1];
+    const int64_t at = std::lower_bound(first, last, static_cast<col_t>(s[e])) - a.colidx.begin();
+    if (edge_times[e] < entry[at]) entry[at] = edge_times[e], ids[at] = static_cast<int64_t>(e);
+  }
+}
+
 void HeteroGraphHolder::set_times(const std::string& type, const at::Tensor& times) {
   check_unfrozen();
   const char* op = "matsamp.HeteroGraph.set_times";
@@ -131,12 +166,16 @@ const HeteroTemporalEpoch& HeteroGraphHolder::time_orders(const char* op) const 
   if (!time_orders_) {
     bool timed = false;
     for (const VertexType& t : graph_.types) timed = timed || !t.times.empty();
+    for (const std::vector<int64_t>& times : entry_times_) timed = timed || !times.empty();
     TORCH_CHECK_VALUE(timed, op,
                       ": the graph has no times to sample by: give HeteroGraph.from_edge_index_dict "
-                      "node_time_dict={type: times}");
+                      "node_time_dict={type: times} or edge_time_dict={edge type: times}");
     frozen_ = true;  // the orders are the relations' by these times
-    time_orders_ = translate_errors(
-        [&] { return hetero_epoch_times(*backend_, graph_, vertex_times_of(graph_), TemporalStrategy::uniform); });
+    std::vector<std::vector<int64_t>> entry_times = entry_times_;
+    entry_times.resize(graph_.relations.size());  // relations not added here (reverses, a file's): their sources'
+    time_orders_ = translate_errors([&] {
+      return hetero_epoch_times(*backend_, graph_, vertex_times_of(graph_), TemporalStrategy::uniform, entry_times);
+    });
   }
   return *time_orders_;
 }

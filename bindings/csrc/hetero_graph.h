@@ -31,19 +31,13 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   explicit HeteroGraphHolder(HeteroGraph g) : graph_(std::move(g)) {}
 
   const HeteroGraph& graph() const { return graph_; }
+  // times: each edge's (PyG's edge-level time), or undefined; an entry of
+  // repeated edges is as late as the earliest of them, and named by its id.
   void add_relation(const std::string& source, const std::string& name, const std::string& destination,
-                    const at::Tensor& source_ids, const at::Tensor& destination_ids) {
-    check_unfrozen();
-    const std::vector<int64_t> s = to_int64_vector(source_ids, "matsamp.HeteroGraph.add_relation", "source ids");
-    const std::vector<int64_t> d =
-        to_int64_vector(destination_ids, "matsamp.HeteroGraph.add_relation", "destination ids");
-    std::vector<int64_t> origin;
-    translate_errors([&] { matsamp::add_relation(graph_, source, name, destination, s, d, &origin); });
-    edge_ids_.resize(graph_.relations.size());
-    edge_ids_.back() = std::move(origin);
-  }
+                    const at::Tensor& source_ids, const at::Tensor& destination_ids,
+                    const c10::optional<at::Tensor>& times);
   // Relation r's edge ids (the position in add_relation's lists of each entry's
-  // first edge), or its entries' own positions for a relation not given by
+  // first edge; with edge times, its earliest), or its entries' own positions for a relation not given by
   // add_relation (a reverse, or one read from a file).
   // -1 for position -1 (no entry).
   int64_t edge_id(size_t r, int64_t position) const {
@@ -52,6 +46,10 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   }
   void add_reverse_relations() {
     check_unfrozen();
+    for (const std::vector<int64_t>& times : entry_times_)
+      TORCH_CHECK_VALUE(times.empty(),
+                        "matsamp.HeteroGraph: relations with edge times get no reverses added "
+                        "(give each reverse with its own times, add_reverse=False)");
     matsamp::add_reverse_relations(graph_);
   }
   // Vertex type `type`'s times (one int64 per vertex), what sampling by time
@@ -105,7 +103,8 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   // The relations' time orders, made on first use (the times are fixed by then).
   const HeteroTemporalEpoch& time_orders(const char* op) const;
   HeteroGraph graph_;
-  std::vector<std::vector<int64_t>> edge_ids_;  // per relation added by add_relation
+  std::vector<std::vector<int64_t>> edge_ids_;     // per relation added by add_relation
+  std::vector<std::vector<int64_t>> entry_times_;  // per relation: its entries' times (empty: its sources')
   std::unique_ptr<Backend> backend_ = make_cpu_backend();
   mutable std::mutex mutex_, sampling_mutex_;
   mutable bool frozen_ = false;

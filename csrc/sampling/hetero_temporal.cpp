@@ -10,17 +10,26 @@
 namespace matsamp {
 
 HeteroTemporalEpoch hetero_epoch_times(Backend& backend, const HeteroGraph& graph,
-                                       std::vector<std::vector<int64_t>> vertex_times, TemporalStrategy strategy) {
+                                       std::vector<std::vector<int64_t>> vertex_times, TemporalStrategy strategy,
+                                       const std::vector<std::vector<int64_t>>& entry_times) {
   MATSAMP_CHECK(vertex_times.size() == graph.types.size(), "temporal sampling: vertex times for ", vertex_times.size(),
                 " vertex types, the graph has ", graph.types.size());
   for (size_t t = 0; t < graph.types.size(); ++t)
     MATSAMP_CHECK(vertex_times[t].empty() || static_cast<int64_t>(vertex_times[t].size()) == graph.types[t].count,
                   "temporal sampling: vertex type ", graph.types[t].name, " has ", vertex_times[t].size(),
                   " times for ", graph.types[t].count, " vertices");
+  MATSAMP_CHECK(entry_times.empty() || entry_times.size() == graph.relations.size(), "temporal sampling: edge times ",
+                "for ", entry_times.size(), " relations, the graph has ", graph.relations.size());
   HeteroTemporalEpoch out;
-  for (const Relation& r : graph.relations) {
+  for (size_t i = 0; i < graph.relations.size(); ++i) {
+    const Relation& r = graph.relations[i];
     const std::vector<int64_t>& times = vertex_times[graph.type_index(r.source)];
-    TimeOrder order = time_order(r.adj, times.empty()
+    const bool by_entry = !entry_times.empty() && !entry_times[i].empty();
+    MATSAMP_CHECK(!by_entry || static_cast<int64_t>(entry_times[i].size()) == r.adj.nnz(),
+                  "temporal sampling: relation ", r.key(), " has ", by_entry ? entry_times[i].size() : 0,
+                  " edge times for ", r.adj.nnz(), " entries");
+    TimeOrder order = time_order(r.adj, by_entry ? entry_times[i]
+                                        : times.empty()
                                             ? std::vector<int64_t>(r.adj.nnz(), std::numeric_limits<int64_t>::min())
                                             : column_times(r.adj, times));
     out.order.push_back(backend.upload_ids(std::move(order.order)));

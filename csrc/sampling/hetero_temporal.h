@@ -19,10 +19,14 @@ struct HeteroTemporalEpoch {
 };
 
 // PyG's node-level times: an entry of A_r is as late as its source vertex, and
-// a source type without times (empty) is never too late, as in PyG. Throws
-// unless vertex_times has one list per type, each empty or one time per vertex.
+// a source type without times (empty) is never too late, as in PyG; or, for a
+// relation r with entry_times[r] given, PyG's edge-level times: an entry as late
+// as its own time. Throws unless vertex_times has one list per type, each empty
+// or one time per vertex, and entry_times (when given) one list per relation,
+// each empty or one time per entry.
 HeteroTemporalEpoch hetero_epoch_times(Backend& backend, const HeteroGraph& graph,
-                                       std::vector<std::vector<int64_t>> vertex_times, TemporalStrategy strategy);
+                                       std::vector<std::vector<int64_t>> vertex_times, TemporalStrategy strategy,
+                                       const std::vector<std::vector<int64_t>>& entry_times = {});
 // Each type's own times (VertexType::times).
 std::vector<std::vector<int64_t>> vertex_times_of(const HeteroGraph& graph);
 

@@ -7,6 +7,7 @@ import sys
 import pytest
 import torch
 
+from matsamp import HeteroGraph
 from matsamp.pyg import Batch, HeteroBatch, HGTLoader, LinkNeighborLoader, NeighborLoader
 
 WRITES, REV_WRITES = ("author", "writes", "paper"), ("paper", "rev_writes", "author")
@@ -257,8 +258,8 @@ def test_bad_heterogeneous_arguments_are_clear_errors(pyg):
     data["paper"].stamp = data["paper"].year.float()
     data[CITES].time = torch.zeros(data[CITES].edge_index.size(1), dtype=torch.long)
     for kwargs, error, message in (
-            ({"time_attr": "time"}, ValueError, "is an attribute of edge type .*sampled by node times"),
-            ({"time_attr": "date"}, ValueError, "no node type of data has 'date'"),
+            ({"time_attr": "time"}, ValueError, "give input_time"),
+            ({"time_attr": "date"}, ValueError, "no node or edge type of data has 'date'"),
             ({"time_attr": "stamp"}, TypeError, r"data\['paper'\].stamp must be a 1-D int64 tensor"),
             ({"time_attr": "year", "temporal_strategy": "recent"}, ValueError, "temporal_strategy must be"),
             ({"time_attr": "year", "input_nodes": "author"}, ValueError, "seeds have no times of their own: give "
@@ -275,13 +276,15 @@ def test_bad_heterogeneous_arguments_are_clear_errors(pyg):
         HGTLoader(data, [2], "paper", time_attr="year")
 
 
-def check_trees(data, batch, input_type, seeds, fanouts, tree_time=None, time_attr="time", strategy="uniform"):
+def check_trees(data, batch, input_type, seeds, fanouts, tree_time=None, time_attr="time", strategy="uniform",
+                edge_level=False):
     """PyG's disjoint (and temporal) heterogeneous batches: per node type n_id
     hop-major with batch naming each node's tree, a node once per tree; per edge
     type, each edge inside one tree, from hop h into the nodes new at hop h - 1,
     each of which draws min(fanout, allowed in-neighbours) distinct sources, the
     allowed ones (with times) those no later than the tree's seed ("last": the
-    latest of them)."""
+    latest of them): by the source's time, or edge_level by the edge's (a
+    repeated edge's earliest)."""
     bs = batch[input_type].batch_size
     assert torch.equal(batch[input_type].n_id[:bs], seeds)
     assert torch.equal(batch[input_type].batch[:bs], torch.arange(bs))
@@ -295,9 +298,17 @@ def check_trees(data, batch, input_type, seeds, fanouts, tree_time=None, time_at
         for hop in range(len(sizes[t]) - 1):                                    # each hop tree by tree
             assert bool((tree[sizes[t][hop]:sizes[t][hop + 1]].diff() >= 0).all())
 
-    def time(t, ids):
-        value = getattr(data[t], time_attr, None) if tree_time is not None else None
+    def node_time(t, ids):
+        value = getattr(data[t], time_attr, None) if tree_time is not None and not edge_level else None
         return None if value is None else value[ids]
+
+    def edge_time(e, target, ids):
+        value = getattr(data[e], time_attr, None) if tree_time is not None and edge_level else None
+        if value is None:
+            return None
+        into = data[e].edge_index[1] == target
+        sources, times = data[e].edge_index[0, into], value[into]
+        return torch.stack([times[sources == u].min() for u in ids.tolist()]) if ids.numel() else ids
 
     sources = in_neighbours(data)
     for e in data.edge_types:
@@ -306,6 +317,8 @@ def check_trees(data, batch, input_type, seeds, fanouts, tree_time=None, time_at
         assert torch.equal(data[e].edge_index[:, batch[e].e_id], torch.stack([src, dst]))
         tree = batch[e[2]].batch[edge_index[1]]
         assert torch.equal(batch[e[0]].batch[edge_index[0]], tree)               # never across trees
+        if edge_level and tree_time is not None and getattr(data[e], time_attr, None) is not None:
+            assert bool((getattr(data[e], time_attr)[batch[e].e_id] <= tree_time[tree]).all())  # e_id: that early
         begin = 0
         for hop, count in enumerate(batch[e].num_sampled_edges):
             edges = edge_index[:, begin:begin + count]
@@ -314,14 +327,16 @@ def check_trees(data, batch, input_type, seeds, fanouts, tree_time=None, time_at
             for target in range(lo, hi):
                 got = batch[e[0]].n_id[edges[0, edges[1] == target]]
                 allowed = torch.tensor(sorted(sources[e].get(int(batch[e[2]].n_id[target]), set())), dtype=torch.long)
-                times = time(e[0], allowed)
+                target_id = int(batch[e[2]].n_id[target])
+                times = node_time(e[0], allowed) if not edge_level else edge_time(e, target_id, allowed)
                 if times is not None:
                     bound = tree_time[int(batch[e[2]].batch[target])]
                     allowed, times = allowed[times <= bound], times[times <= bound]
                 assert got.numel() == min(fanouts[hop], allowed.numel()) == got.unique().numel(), (e, hop)
                 assert bool(torch.isin(got, allowed).all())
                 if strategy == "last" and times is not None and 0 < got.numel() < allowed.numel():
-                    assert int(time(e[0], got).min()) >= int(times[~torch.isin(allowed, got)].max())
+                    got_times = node_time(e[0], got) if not edge_level else edge_time(e, target_id, got)
+                    assert int(got_times.min()) >= int(times[~torch.isin(allowed, got)].max())
             begin += count
         assert begin == edge_index.size(1)
 
@@ -357,6 +372,36 @@ def test_temporal_hetero_batches_keep_every_tree_to_its_seeds_time(pyg, strategy
                                      time_attr="time", input_time=at, temporal_strategy=strategy)))
     assert torch.equal(batch["author"].seed_time, at)
     check_trees(data, batch, "author", torch.arange(10), [4, 4], at, strategy=strategy)
+
+
+@pytest.mark.parametrize("strategy", ["uniform", "last"])
+def test_edge_level_times_keep_every_edge_to_its_trees_seed(pyg, strategy):
+    data = academic(pyg, seed=9)
+    g = torch.Generator().manual_seed(3)
+    for e in (CITES, WRITES):                                   # the other edge types: never too late
+        data[e].time = torch.randint(0, 30, (data[e].edge_index.size(1),), generator=g)
+    seeds, at = torch.arange(0, 120, 3), torch.randint(5, 30, (40,), generator=g)
+    loader = NeighborLoader(data, [3, 2], input_nodes=("paper", seeds), batch_size=16, seed=1, time_attr="time",
+                            input_time=at, temporal_strategy=strategy)
+    batches = list(loader)
+    assert len(batches) == 3
+    for i, batch in enumerate(batches):
+        assert torch.equal(batch["paper"].seed_time, at[16 * i:16 * (i + 1)])
+        check_trees(data, batch, "paper", seeds[16 * i:16 * (i + 1)], [3, 2], batch["paper"].seed_time,
+                    strategy=strategy, edge_level=True)
+    with pytest.raises(ValueError, match="give input_time"):
+        NeighborLoader(data, [2], input_nodes="paper", batch_size=8, time_attr="time")
+    edges = {("a", "r", "b"): torch.tensor([[0, 1], [1, 0]])}
+    with pytest.raises(ValueError, match="relations with edge times get no reverses added"):
+        HeteroGraph.from_edge_index_dict({"a": 2, "b": 2}, edges, edge_time_dict={("a", "r", "b"): torch.tensor([1, 2])})
+    with pytest.raises(ValueError, match="unknown edge types"):
+        HeteroGraph.from_edge_index_dict({"a": 2, "b": 2}, edges, edge_time_dict={("b", "r", "a"): torch.tensor([1])})
+    with pytest.raises(ValueError, match="1 edge times for 2 edges"):
+        HeteroGraph.from_edge_index_dict({"a": 2, "b": 2}, edges, add_reverse=False,
+                                         edge_time_dict={("a", "r", "b"): torch.tensor([1])})
+    data["paper"].time = torch.zeros(data["paper"].num_nodes, dtype=torch.long)
+    with pytest.raises(ValueError, match="both a node-level and an edge-level attribute"):
+        NeighborLoader(data, [2], input_nodes="paper", batch_size=8, time_attr="time")
 
 
 def test_disjoint_hetero_batches_and_one_type_equals_the_homogeneous_loader(pyg):

@@ -18,6 +18,17 @@ def _positive(x, name):
     return value
 
 
+def _times_of(times, key, what):
+    """times[key] as a contiguous int64 CPU tensor (None when not given), checked."""
+    value = times.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, torch.Tensor) or value.dtype != torch.int64 or value.dim() != 1:
+        raise ValueError(f"{what}[{key!r}] must be a 1-D int64 tensor, got "
+                         f"{getattr(value, 'dtype', type(value).__name__)} {list(getattr(value, 'shape', []))}")
+    return value.cpu().contiguous()
+
+
 class HeteroGraph:
     """A heterogeneous graph held by the C++ engine: vertex types with their
     counts (and features, labels and splits when the dataset has them), and
@@ -55,11 +66,14 @@ class HeteroGraph:
 
     @classmethod
     def from_edge_index_dict(cls, num_nodes_dict: Dict[str, int], edge_index_dict: Dict[EdgeType, torch.Tensor], *,
-                             add_reverse=True, node_time_dict: Dict[str, torch.Tensor] = None):
+                             add_reverse=True, node_time_dict: Dict[str, torch.Tensor] = None,
+                             edge_time_dict: Dict[EdgeType, torch.Tensor] = None):
         """From PyG's ``HeteroData`` fields: ``{type: count}`` and ``{(src, rel, dst): edge_index}``
         with ``edge_index[0]`` source ids and ``edge_index[1]`` destination ids; ``node_time_dict``
         ``{type: int64 times}`` for sampling by time (an edge is as late as its source, and a type
-        left out is never too late, as in PyG)."""
+        left out is never too late, as in PyG); ``edge_time_dict`` ``{edge type: int64 times}``,
+        one per edge (an edge type given them is sampled by its edges' own times, PyG's edge-level
+        rule; repeated edges count as the earliest of them; no reverses are added then)."""
         if not isinstance(num_nodes_dict, dict) or not num_nodes_dict:
             raise ValueError("num_nodes_dict must be a non-empty dict {node type: count}")
         names = list(num_nodes_dict)
@@ -72,14 +86,15 @@ class HeteroGraph:
                 raise ValueError(f"edge_index of {key} must be a [2, E] tensor, got "
                                  f"{tuple(getattr(edge_index, 'shape', ()))}")
             handle.add_relation(key[0], key[1], key[2], edge_index[0].to(torch.int64).contiguous(),
-                                edge_index[1].to(torch.int64).contiguous())
-        for node_type, times in (node_time_dict or {}).items():
+                                edge_index[1].to(torch.int64).contiguous(),
+                                _times_of(edge_time_dict or {}, tuple(key), "edge_time_dict"))
+        unknown = [key for key in (edge_time_dict or {}) if tuple(key) not in map(tuple, edge_index_dict)]
+        if unknown:
+            raise ValueError(f"edge_time_dict: unknown edge types {unknown}")
+        for node_type in (node_time_dict or {}):
             if node_type not in num_nodes_dict:
                 raise ValueError(f"node_time_dict: unknown node type {node_type!r} (the types are {', '.join(names)})")
-            if not isinstance(times, torch.Tensor) or times.dtype != torch.int64 or times.dim() != 1:
-                raise ValueError(f"node_time_dict[{node_type!r}] must be a 1-D int64 tensor, got "
-                                 f"{getattr(times, 'dtype', type(times).__name__)} {list(getattr(times, 'shape', []))}")
-            handle.set_times(node_type, times.cpu().contiguous())
+            handle.set_times(node_type, _times_of(node_time_dict, node_type, "node_time_dict"))
         return cls._made(handle, add_reverse)
 
     @property

@@ -164,10 +164,11 @@ class NeighborLoader(_Loader):
             level) or whose source's time (node level) is at most t. A seed's
             time is ``input_time`` or, for a node-level attribute, its own;
             batches carry it as ``seed_time``. Samplers with the "temporal"
-            trait (graphsage). A HeteroData is sampled by node-level times:
+            trait (graphsage). A HeteroData is sampled by its node-level times:
             ``data[t][time_attr]`` of the node types that have one (a type
-            without is never too late, as in PyG); ``seed_time`` is on the
-            input type.
+            without is never too late, as in PyG) or, edge-level, the edge
+            types' (``data[e][time_attr]``, with ``input_time``; a repeated
+            edge counts as its earliest); ``seed_time`` is on the input type.
         temporal_strategy: "uniform" (draw among the edges early enough) or
             "last" (the latest of them), as pyg-lib's.
         input_time: int64, one time per seed (in ``input_nodes``' order).
@@ -232,7 +233,7 @@ class NeighborLoader(_Loader):
             _check_hetero_options(sampler, memory_budget)
             self._hetero = _HeteroSampling(data, input_nodes, batch_size, shuffle, seed, bulk_size,
                                            num_neighbors=num_neighbors, trees=self._trees,
-                                           node_time=_hetero_times(data, time_attr, temporal_strategy),
+                                           times=_hetero_times(data, time_attr, temporal_strategy),
                                            input_time=input_time, temporal_strategy=temporal_strategy)
             self._sampler = self._hetero.sampler
         else:
@@ -331,11 +332,12 @@ class _HeteroSampling:
     (NeighborLoader's), layer-wise with num_samples (HGTLoader's); each batch's
     fields are views of the op's results, e_id the relations' edge ids. With
     trees (disjoint, node-wise), every seed is sampled as a block of its own
-    (keyed by its place in the epoch), by its time when node_time is given, and
+    (keyed by its place in the epoch), by its time when times are given
+    (_hetero_times'), and
     a batch is its seeds' trees merged per node type and edge type (_trees)."""
 
     def __init__(self, data, input_nodes, batch_size, shuffle, seed, bulk_size, num_neighbors=None,
-                 num_samples=None, trees=False, node_time=None, input_time=None, temporal_strategy="uniform"):
+                 num_samples=None, trees=False, times=None, input_time=None, temporal_strategy="uniform"):
         self.data = data
         self.num_nodes = {t: int(data[t].num_nodes) for t in data.node_types}
         edge_index = {tuple(e): data[e].edge_index for e in data.edge_types}
@@ -343,16 +345,16 @@ class _HeteroSampling:
         if num_neighbors is not None:
             num_neighbors = _fanouts(num_neighbors, edge_index, self.num_nodes)
         # PyG samples exactly data's edge types: no reverses are added.
-        graph = HeteroGraph.from_edge_index_dict(self.num_nodes, edge_index, add_reverse=False,
-                                                 node_time_dict=node_time)
+        graph = HeteroGraph.from_edge_index_dict(self.num_nodes, edge_index, add_reverse=False, **(times or {}))
         self.node_types, self.edge_types = graph.node_types, graph.edge_types
         self.sampler = HeteroBulkSampler(graph, self.input_type, batch_size, seeds, num_neighbors=num_neighbors,
                                          num_samples=num_samples, shuffle=shuffle, seed=_seed(seed),
                                          bulk_size=_HETERO_BULK_SIZE if bulk_size is None else bulk_size)
         self.node_wise = num_neighbors is not None
         self.trees, self.temporal_strategy = trees, temporal_strategy
-        self.seed_time = None if node_time is None else _seed_time(
-            seeds, input_time, node_time.get(self.input_type), self.num_nodes[self.input_type])
+        self.seed_time = None if times is None else _seed_time(
+            seeds, input_time, times.get("node_time_dict", {}).get(self.input_type),
+            self.num_nodes[self.input_type])
 
     def batches(self):
         for first, first_seed, seeds, offsets, epoch in self.sampler._calls():
@@ -454,28 +456,29 @@ def _check_strategy(strategy):
 
 
 def _hetero_times(data, time_attr, strategy):
-    """{node type: int64 times} of the node types of data that have time_attr
-    (None without a name), checked: a HeteroData is sampled by node times, as
-    PyG's node-level temporal sampling (a type without them is never too late)."""
+    """data's time_attr as HeteroGraph.from_edge_index_dict takes it: node_time_dict
+    (the node types that have it; a type without is never too late, as in PyG) or
+    edge_time_dict (the edge types that have it, each edge at its own time); None
+    without a name. Checked: int64, one per node or edge, not both levels."""
     if time_attr is None:
         return None
     _check_strategy(strategy)
-    on_edges = [e for e in data.edge_types if getattr(data[e], time_attr, None) is not None]
-    if on_edges:
-        raise ValueError(f"time_attr: {time_attr!r} is an attribute of edge type {on_edges[0]}; a HeteroData is "
-                         f"sampled by node times (data[node_type].{time_attr})")
-    times = {}
-    for t in data.node_types:
-        value = getattr(data[t], time_attr, None)
-        if value is None:
-            continue
-        if not isinstance(value, torch.Tensor) or value.dtype != torch.int64 or value.dim() != 1:
-            raise TypeError(f"time_attr: data[{t!r}].{time_attr} must be a 1-D int64 tensor, got "
-                            f"{getattr(value, 'dtype', type(value).__name__)}")
-        times[t] = value
-    if not times:
-        raise ValueError(f"time_attr: no node type of data has {time_attr!r}")
-    return times
+    found = {}
+    for level, keys in (("node", data.node_types), ("edge", data.edge_types)):
+        for key in keys:
+            value = getattr(data[key], time_attr, None)
+            if value is None:
+                continue
+            if not isinstance(value, torch.Tensor) or value.dtype != torch.int64 or value.dim() != 1:
+                raise TypeError(f"time_attr: data[{key!r}].{time_attr} must be a 1-D int64 tensor, got "
+                                f"{getattr(value, 'dtype', type(value).__name__)}")
+            found.setdefault(level, {})[tuple(key) if level == "edge" else key] = value
+    if not found:
+        raise ValueError(f"time_attr: no node or edge type of data has {time_attr!r}")
+    if len(found) == 2:
+        raise ValueError(f"time_attr: {time_attr!r} is both a node-level and an edge-level attribute; give one")
+    (level, times), = found.items()
+    return {f"{level}_time_dict": times}
 
 
 def _seed_time(seeds, input_time, node_time, num_nodes):
