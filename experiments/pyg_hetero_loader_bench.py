@@ -68,6 +68,19 @@ def run(make, data, seeds, args):
     return built - start, time.perf_counter() - built, batches, nodes, edges
 
 
+def summarize(runs):
+    """Per thread count: each system's medians and PyG's build + epoch over matsamp's."""
+    summary = {}
+    for threads in sorted({r["threads"] for r in runs}):
+        of = {s: [r for r in runs if r["threads"] == threads and r["system"] == s] for s in ("pyg", "matsamp")}
+        row = {f"{s}_{k}": statistics.median(r[k] for r in of[s])
+               for s in of for k in ("build_s", "epoch_s", "nodes", "edges")}
+        row["pyg_over_matsamp_build_plus_epoch"] = ((row["pyg_build_s"] + row["pyg_epoch_s"]) /
+                                                    (row["matsamp_build_s"] + row["matsamp_epoch_s"]))
+        summary[str(threads)] = row
+    return summary
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=int, default=200_000)
@@ -98,14 +111,7 @@ def main():
                                  batches=batches, nodes=nodes, edges=edges))
                 print(f"{threads}t round {rep}: {system} build {build:.3f} s, epoch {epoch:.3f} s, "
                       f"{nodes} nodes, {edges} edges", file=sys.stderr)
-    summary = {}
-    for threads in sorted({r["threads"] for r in runs}):
-        of = {s: [r for r in runs if r["threads"] == threads and r["system"] == s] for s in ("pyg", "matsamp")}
-        row = {f"{s}_{k}": statistics.median(r[k] for r in of[s])
-               for s in of for k in ("build_s", "epoch_s", "nodes", "edges")}
-        row["pyg_over_matsamp_build_plus_epoch"] = ((row["pyg_build_s"] + row["pyg_epoch_s"]) /
-                                                    (row["matsamp_build_s"] + row["matsamp_epoch_s"]))
-        summary[str(threads)] = row
+    summary = summarize(runs)
     report = dict(date=datetime.date.today().isoformat(), cpus=os.cpu_count(), torch=torch.__version__,
                   options=dict(papers=args.papers, fanouts=args.fanouts, batch_size=args.batch_size,
                                train_fraction=args.train_fraction, repeat=args.repeat, temporal=args.temporal),

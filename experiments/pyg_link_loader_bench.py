@@ -18,7 +18,6 @@ the batches hold. Prints JSON (and writes it with --out).
 import argparse
 import datetime
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -27,6 +26,7 @@ import torch
 
 import matsamp
 import matsamp.pyg
+from pyg_hetero_loader_bench import summarize
 from pyg_loader_bench import cpu_model, load_graph, make_data, write_report
 
 
@@ -84,14 +84,7 @@ def main():
                                  batches=batches, nodes=nodes, edges=edges))
                 print(f"{name} {threads}t round {rep}: {system} build {build:.3f} s, epoch {epoch:.3f} s, "
                       f"{nodes} nodes, {edges} edges", file=sys.stderr)
-    summary = {}
-    for threads in sorted({r["threads"] for r in runs}):
-        of = {s: [r for r in runs if r["threads"] == threads and r["system"] == s] for s in ("pyg", "matsamp")}
-        row = {f"{s}_{k}": statistics.median(r[k] for r in of[s])
-               for s in of for k in ("build_s", "epoch_s", "nodes", "edges")}
-        row["pyg_over_matsamp_build_plus_epoch"] = ((row["pyg_build_s"] + row["pyg_epoch_s"]) /
-                                                    (row["matsamp_build_s"] + row["matsamp_epoch_s"]))
-        summary[str(threads)] = row
+    summary = summarize(runs)
     report = dict(date=datetime.date.today().isoformat(), machine=cpu_model(), cpus=os.cpu_count(),
                   torch=torch.__version__, matsamp=matsamp.__file__, graph=name, vertices=graph.num_nodes,
                   edges=graph.num_edges, options=dict(fanouts=args.fanouts, batch_size=args.batch_size,

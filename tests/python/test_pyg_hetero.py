@@ -182,20 +182,26 @@ def test_hgt_batches_are_the_subgraph_their_sampled_vertices_induce(pyg):
     assert 8 < batch["paper"].n_id.numel() <= 18
 
 
-def test_pygs_own_hetero_models_run_and_learn_on_the_batches(pyg):
-    from torch_geometric.nn import HeteroConv, HGTConv, SAGEConv, to_hetero
-    torch.manual_seed(0)
-    data = academic(pyg, papers=300, authors=150, seed=3)
+def hetero_sage(data, hidden):
+    """PyG's to_hetero of a two-layer GraphSAGE with `hidden` units and two classes."""
+    from torch_geometric.nn import SAGEConv, to_hetero
 
     class GNN(torch.nn.Module):
         def __init__(self):
             super().__init__()
-            self.conv1, self.conv2 = SAGEConv((-1, -1), 32), SAGEConv((-1, -1), 2)
+            self.conv1, self.conv2 = SAGEConv((-1, -1), hidden), SAGEConv((-1, -1), 2)
 
         def forward(self, x, edge_index):
             return self.conv2(self.conv1(x, edge_index).relu(), edge_index)
 
-    model = to_hetero(GNN(), data.metadata(), aggr="sum")
+    return to_hetero(GNN(), data.metadata(), aggr="sum")
+
+
+def test_pygs_own_hetero_models_run_and_learn_on_the_batches(pyg):
+    from torch_geometric.nn import HeteroConv, HGTConv, SAGEConv
+    torch.manual_seed(0)
+    data = academic(pyg, papers=300, authors=150, seed=3)
+    model = hetero_sage(data, 32)
     held_out = next(iter(NeighborLoader(data, [10, 10], input_nodes=("paper", ~data["paper"].train_mask),
                                         batch_size=100, seed=1)))
 
@@ -432,19 +438,9 @@ def test_disjoint_hetero_batches_and_one_type_equals_the_homogeneous_loader(pyg)
 
 
 def test_pygs_hetero_model_runs_on_temporal_batches(pyg):
-    from torch_geometric.nn import SAGEConv, to_hetero
     data = academic(pyg, seed=8)
     data["paper"].time = data["paper"].year
-
-    class GNN(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.conv1, self.conv2 = SAGEConv((-1, -1), 16), SAGEConv((-1, -1), 2)
-
-        def forward(self, x, edge_index):
-            return self.conv2(self.conv1(x, edge_index).relu(), edge_index)
-
-    model = to_hetero(GNN(), data.metadata(), aggr="sum")
+    model = hetero_sage(data, 16)
     for batch in NeighborLoader(data, [5, 5], input_nodes=("paper", data["paper"].train_mask), batch_size=32,
                                 time_attr="time"):
         out = model(batch.x_dict, batch.edge_index_dict)["paper"][:batch["paper"].batch_size]
