@@ -135,6 +135,8 @@ def test_neighbor_loader_samples_by_time_and_disjoint_trees(pyg):
         assert len(batches) == 4
         for i, batch in enumerate(batches):
             check_tree_batch(data, batch, seeds[16 * i:16 * (i + 1)], [3, 2], seed_time)
+            if seed_time is not None:                               # PyG's seed_time: each seed's time
+                assert torch.equal(batch.seed_time, seed_time[seeds[16 * i:16 * (i + 1)]])
             assert torch.equal(batch.time, data.time[batch.n_id])
         # The same batches whatever the bulk size.
         again = list(NeighborLoader(data, [3, 2], input_nodes=seeds, batch_size=16, seed=3, bulk_size=1, **kwargs))
