@@ -37,9 +37,9 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
                     const at::Tensor& source_ids, const at::Tensor& destination_ids,
                     const c10::optional<at::Tensor>& times);
   // Relation r's edge ids (the position in add_relation's lists of each entry's
-  // first edge; with edge times, its earliest), or its entries' own positions for a relation not given by
-  // add_relation (a reverse, or one read from a file).
-  // -1 for position -1 (no entry).
+  // first edge; with edge times, its earliest), or its entries' own positions
+  // for a relation not given by add_relation (a reverse, or one read from a
+  // file). -1 for position -1 (no entry).
   int64_t edge_id(size_t r, int64_t position) const {
     if (position < 0) return -1;
     return r < edge_ids_.size() && !edge_ids_[r].empty() ? edge_ids_[r][position] : position;

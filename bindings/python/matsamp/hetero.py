@@ -79,6 +79,9 @@ class HeteroGraph:
         names = list(num_nodes_dict)
         handle = torch.classes.matsamp.HeteroGraph(names, [_args.integer(num_nodes_dict[n], f"num_nodes_dict[{n!r}]")
                                                            for n in names])
+        unknown = [key for key in (edge_time_dict or {}) if tuple(key) not in set(map(tuple, edge_index_dict))]
+        if unknown:
+            raise ValueError(f"edge_time_dict: unknown edge types {unknown}")
         for key, edge_index in edge_index_dict.items():
             if not (isinstance(key, tuple) and len(key) == 3 and all(isinstance(k, str) for k in key)):
                 raise ValueError(f"edge types are (source, relation, destination) tuples of str, got {key!r}")
@@ -88,9 +91,6 @@ class HeteroGraph:
             handle.add_relation(key[0], key[1], key[2], edge_index[0].to(torch.int64).contiguous(),
                                 edge_index[1].to(torch.int64).contiguous(),
                                 _times_of(edge_time_dict or {}, tuple(key), "edge_time_dict"))
-        unknown = [key for key in (edge_time_dict or {}) if tuple(key) not in map(tuple, edge_index_dict)]
-        if unknown:
-            raise ValueError(f"edge_time_dict: unknown edge types {unknown}")
         for node_type in (node_time_dict or {}):
             if node_type not in num_nodes_dict:
                 raise ValueError(f"node_time_dict: unknown node type {node_type!r} (the types are {', '.join(names)})")

@@ -164,11 +164,12 @@ class NeighborLoader(_Loader):
             level) or whose source's time (node level) is at most t. A seed's
             time is ``input_time`` or, for a node-level attribute, its own;
             batches carry it as ``seed_time``. Samplers with the "temporal"
-            trait (graphsage). A HeteroData is sampled by its node-level times:
+            trait (graphsage). A HeteroData is sampled by node-level times,
             ``data[t][time_attr]`` of the node types that have one (a type
-            without is never too late, as in PyG) or, edge-level, the edge
-            types' (``data[e][time_attr]``, with ``input_time``; a repeated
-            edge counts as its earliest); ``seed_time`` is on the input type.
+            without is never too late, as in PyG), or by edge-level ones,
+            ``data[e][time_attr]`` of the edge types that have one (with
+            ``input_time``; a repeated edge counts as its earliest);
+            ``seed_time`` is on the input type.
         temporal_strategy: "uniform" (draw among the edges early enough) or
             "last" (the latest of them), as pyg-lib's.
         input_time: int64, one time per seed (in ``input_nodes``' order).
@@ -333,8 +334,8 @@ class _HeteroSampling:
     fields are views of the op's results, e_id the relations' edge ids. With
     trees (disjoint, node-wise), every seed is sampled as a block of its own
     (keyed by its place in the epoch), by its time when times are given
-    (_hetero_times'), and
-    a batch is its seeds' trees merged per node type and edge type (_trees)."""
+    (_hetero_times'), and a batch is its seeds' trees merged per node type and
+    edge type (_trees)."""
 
     def __init__(self, data, input_nodes, batch_size, shuffle, seed, bulk_size, num_neighbors=None,
                  num_samples=None, trees=False, times=None, input_time=None, temporal_strategy="uniform"):
