@@ -285,6 +285,19 @@ TEST(HeteroTrainer, TrainsByTimeFromTheCli) {
   EXPECT_NE(summary(last.out), summary(timed.out));
   testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --epochs 1 --time-split 1,2", dir),
                                  "--time-split needs --temporal");
+  // Times for authors only: papers, the seeds, have none to split or sample by.
+  HeteroMagOptions shape;
+  shape.papers = 1000;
+  shape.classes = 4;
+  const HeteroGraph mag = generate_hetero_mag(shape);
+  std::filesystem::remove_all(dir + "/ogbn_mag/raw/node_year/paper");
+  std::filesystem::create_directories(dir + "/ogbn_mag/raw/node_year/author");
+  std::ofstream author_years(dir + "/ogbn_mag/raw/node_year/author/node_year.csv");
+  for (int64_t v = 0; v < mag.types[mag.type_index("author")].count; ++v) author_years << 2000 + v % 20 << "\n";
+  author_years.close();
+  testing::expect_one_line_error(
+      testing::run_cli("train -g " + dir + "/ogbn_mag --epochs 1 --temporal uniform --time-split 2010,2015", dir),
+      "--time-split: vertex type paper has no times to split by");
   testing::expect_one_line_error(testing::run_cli("train -g mag:1000 --epochs 1 --temporal uniform", dir),
                                  "--temporal needs vertex times: no vertex type of the graph has any");
 }

@@ -405,6 +405,17 @@ def test_edge_level_times_keep_every_edge_to_its_trees_seed(pyg, strategy):
     with pytest.raises(ValueError, match="1 edge times for 2 edges"):
         HeteroGraph.from_edge_index_dict({"a": 2, "b": 2}, edges, add_reverse=False,
                                          edge_time_dict={("a", "r", "b"): torch.tensor([1])})
+    with pytest.raises(ValueError, match="set_times: 1 times for the 2 vertices of type a"):
+        HeteroGraph.from_edge_index_dict({"a": 2, "b": 2}, edges, node_time_dict={"a": torch.tensor([1])})
+    untimed = HeteroGraph.from_edge_index_dict({"a": 2, "b": 2}, edges, add_reverse=False)
+    timed = HeteroGraph.from_edge_index_dict({"a": 2, "b": 2}, edges, add_reverse=False,
+                                             node_time_dict={"a": torch.tensor([1, 2])})
+    sample = lambda g, times: torch.ops.matsamp.pyg_hetero_batches(  # noqa: E731
+        g.handle, "b", torch.tensor([0]), torch.tensor([0, 1]), "graphsage", [1], 1, 0, 0, 1, seed_times=times)
+    with pytest.raises(ValueError, match="the graph has no times to sample by"):
+        sample(untimed, torch.tensor([5]))
+    with pytest.raises(ValueError, match="2 seed times for 1 minibatches"):
+        sample(timed, torch.tensor([5, 6]))
     data["paper"].time = torch.zeros(data["paper"].num_nodes, dtype=torch.long)
     with pytest.raises(ValueError, match="both a node-level and an edge-level attribute"):
         NeighborLoader(data, [2], input_nodes="paper", batch_size=8, time_attr="time")
