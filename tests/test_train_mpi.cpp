@@ -10,7 +10,9 @@
 #include "graph/transform.h"
 #include "io/graph_io.h"
 #include "link_training_data.h"
+#include "ops/ops.h"
 #include "sampling/hetero_neighbor.h"
+#include "sampling/hetero_temporal.h"
 #include "test_data.h"
 #include "test_sampler.h"
 #include "train/hetero_trainer.h"
@@ -47,11 +49,24 @@ struct MpiCase {
   int64_t bulk_steps;  // 0: from the memory budget
   int feature_replication = 0;
   int locality_blocks = 0;
+  bool by_time = false;  // every seed sampled as of its vertex's time, evaluation sampled alike
 };
 
 void PrintTo(const MpiCase& c, std::ostream* out) {
   *out << c.sampler << ", " << c.minibatches_per_step << " minibatches per step, " << c.bulk_steps
-       << " steps per bulk, feature replication " << c.feature_replication << ", locality blocks " << c.locality_blocks;
+       << " steps per bulk, feature replication " << c.feature_replication << ", locality blocks " << c.locality_blocks
+       << (c.by_time ? ", by time" : "");
+}
+
+// Each vertex's time, and the neighbourhood matrix in time order, for sampling by time.
+std::shared_ptr<const TemporalEpoch> vertex_times_epoch(const CsrMatrix& adj, Backend& backend) {
+  auto times = std::make_shared<TemporalEpoch>();
+  times->vertex_times.resize(adj.rows);
+  for (int64_t v = 0; v < adj.rows; ++v) times->vertex_times[v] = (v * 7919) % 100;
+  TimeOrder order = time_order(adj, column_times(adj, times->vertex_times));
+  times->order = backend.upload_ids(std::move(order.order));
+  times->sorted_times = backend.upload_ids(std::move(order.sorted_times));
+  return times;
 }
 
 class TrainMpi : public ::testing::TestWithParam<MpiCase> {};
@@ -78,6 +93,10 @@ TEST_P(TrainMpi, FollowsTheSingleProcessLossCurve) {
   options.epoch.locality.blocks = GetParam().locality_blocks;
   options.epoch.seed = 9;
   options.threads = 1;
+  if (GetParam().by_time) {  // the evaluation's minibatches shared by the ranks, its trees numbered as one process's
+    options.epoch.times = vertex_times_epoch(data.graph.adj, sampler->cpu());
+    options.evaluation = EvaluationMode::sampled;
+  }
 
   Trainer distributed(data, sampler->on_cpu(), sampler->cpu(), world(), options);
   auto self = make_self_communicator();
@@ -97,12 +116,13 @@ INSTANTIATE_TEST_SUITE_P(Samplers, TrainMpi,
                          ::testing::Values(MpiCase{"graphsage", 2, 2}, MpiCase{"graphsage", 4, 2},
                                            MpiCase{"graphsage", 2, 0}, MpiCase{"ladies", 2, 2},
                                            MpiCase{"graphsage", 2, 2, 1}, MpiCase{"ladies", 2, 2, 1},
-                                           MpiCase{"graphsage", 2, 2, 1, 2}),
+                                           MpiCase{"graphsage", 2, 2, 1, 2}, MpiCase{"graphsage", 4, 2, 0, 0, true},
+                                           MpiCase{"graphsage", 2, 0, 0, 0, true}),
                          [](const auto& info) {
                            return info.param.sampler + "_" + std::to_string(info.param.minibatches_per_step) + "_" +
                                   std::to_string(info.param.bulk_steps) + "_c" +
                                   std::to_string(info.param.feature_replication) + "_b" +
-                                  std::to_string(info.param.locality_blocks);
+                                  std::to_string(info.param.locality_blocks) + (info.param.by_time ? "_by_time" : "");
                          });
 
 // Graph-partitioned training: each rank reads from a .msg file only its block row
@@ -309,12 +329,12 @@ TEST(TrainMpiGuidance, ConfigurationsThatCannotWorkAreErrors) {
   EXPECT_NE(error_of(dgs, fraction).find("(--explain-every T)"), std::string::npos);
 }
 
-// Link prediction the same way: p ranks share 4 lanes of every step.
-TEST(LinkTrainMpi, FollowsTheSingleProcessLossCurve) {
-  if (4 % world().size() != 0) GTEST_SKIP() << "4 minibatches per step cannot be shared by " << world().size();
-  const testing::LinkTrainingData data = testing::planted_link_data();
+// Link prediction the same way: p ranks share 4 lanes of every step; by time,
+// each positive's trees sampled before its time.
+void expect_link_curve_of_one_process(const testing::LinkTrainingData& data, bool by_time) {
   auto sampler = testing::graphsage(data.graph.adj, {4, 4}, 9);
   LinkTrainOptions options = testing::small_link_options();
+  if (by_time) options.times = testing::link_times(data.split, sampler->cpu());
   options.train.epoch.minibatches_per_step = 4;
   options.train.epochs = 3;
   // 18 minibatches in bulks of 2 steps x 4 lanes: the last bulk leaves lanes 2 and 3 without one.
@@ -332,9 +352,22 @@ TEST(LinkTrainMpi, FollowsTheSingleProcessLossCurve) {
   EXPECT_TRUE(distributed.finished());
 }
 
+TEST(LinkTrainMpi, FollowsTheSingleProcessLossCurve) {
+  if (4 % world().size() != 0) GTEST_SKIP() << "4 minibatches per step cannot be shared by " << world().size();
+  expect_link_curve_of_one_process(testing::planted_link_data(), false);
+}
+
+TEST(LinkTrainMpi, FollowsTheSingleProcessLossCurveByTime) {
+  if (4 % world().size() != 0) GTEST_SKIP() << "4 minibatches per step cannot be shared by " << world().size();
+  expect_link_curve_of_one_process(testing::planted_link_data_by_time(), true);
+}
+
 // R-GCN the same way: p ranks share the lanes of every step and the evaluation's
-// minibatches, and every epoch scores as one process's.
-TEST(RgcnTrainMpi, FollowsTheSingleProcessLossCurve) {
+// minibatches, and every epoch scores as one process's; by time too (every type's
+// vertices timed, each seed a tree as of its own).
+class RgcnTrainMpi : public ::testing::TestWithParam<bool> {};
+
+TEST_P(RgcnTrainMpi, FollowsTheSingleProcessLossCurve) {
   if (4 % world().size() != 0) GTEST_SKIP() << "4 minibatches per step cannot be shared by " << world().size();
   HeteroMagOptions mag;
   mag.papers = 600;
@@ -351,6 +384,13 @@ TEST(RgcnTrainMpi, FollowsTheSingleProcessLossCurve) {
   options.train.epoch.minibatches_per_step = 4;
   options.train.epoch.bulk_steps = 2;
   options.num_bases = 2;
+  if (GetParam()) {
+    std::vector<std::vector<int64_t>> times(g.types.size());
+    for (size_t t = 0; t < g.types.size(); ++t)
+      for (int64_t v = 0; v < g.types[t].count; ++v) times[t].push_back((v * 7919 + static_cast<int64_t>(t)) % 100);
+    options.times =
+        std::make_shared<HeteroTemporalEpoch>(hetero_epoch_times(*cpu, g, std::move(times), TemporalStrategy::uniform));
+  }
   const int paper = g.type_index("paper");
   RgcnTrainer distributed(g, paper, sampler, *cpu, world(), options);
   auto self = make_self_communicator();
@@ -366,6 +406,9 @@ TEST(RgcnTrainMpi, FollowsTheSingleProcessLossCurve) {
   }
   EXPECT_TRUE(distributed.finished());
 }
+
+INSTANTIATE_TEST_SUITE_P(Untimed, RgcnTrainMpi, ::testing::Values(false));
+INSTANTIATE_TEST_SUITE_P(ByTime, RgcnTrainMpi, ::testing::Values(true));
 
 }  // namespace
 }  // namespace matsamp

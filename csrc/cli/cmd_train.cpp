@@ -529,7 +529,8 @@ void train_on(TrainCommandOptions& o, Communicator& comm, int rank_on_node) {
   MATSAMP_CHECK(!o.map_features || (!heterogeneous && o.task == "node" && o.distributed != "partitioned"),
                 "--map-features applies to node classification (--task node) on a graph of one vertex type, "
                 "not --distributed partitioned");
-  MATSAMP_CHECK(!o.temporal.requested() || o.distributed.empty(), "--temporal trains in one process");
+  MATSAMP_CHECK(!o.temporal.requested() || o.distributed != "partitioned",
+                "--temporal trains on a graph each process holds whole: one process or --distributed replicated");
   if (heterogeneous) return train_hetero(o, comm);
   MATSAMP_CHECK(o.train.model != "rgcn",
                 "--model rgcn trains heterogeneous graphs (an OGB heterogeneous folder, a "

@@ -98,12 +98,13 @@ Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& 
 }
 
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
-                                int64_t end, uint32_t epoch, const TemporalEpoch& times) {
+                                int64_t end, uint32_t epoch, const TemporalEpoch& times, int64_t numbered_from,
+                                int64_t trees_before) {
   auto [seeds, offsets] = order.seeds(first, end);
   std::vector<int64_t> seed_times(seeds.size());
   for (size_t i = 0; i < seeds.size(); ++i) seed_times[i] = times.vertex_times.at(seeds[i]);
-  return sample_trees_by_time(sampler, ctx, std::move(seeds), std::move(seed_times), offsets, first,
-                              order.starts()[first], epoch, times);
+  return sample_trees_by_time(sampler, ctx, std::move(seeds), std::move(seed_times), offsets, numbered_from + first,
+                              trees_before + order.starts()[first], epoch, times);
 }
 
 Bulk sample_trees_by_time(const Sampler& sampler, Context& ctx, std::vector<vid_t> seeds,

@@ -97,10 +97,12 @@ class EpochOrder {
 Bulk sample_minibatches(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first, int64_t end,
                         uint32_t epoch, int64_t numbered_from = 0);
 // The same by time (TemporalEpoch): one block per seed, keyed by its place in the
-// order, then each minibatch's trees merged hop-major by backend ops
+// order (after trees_before of other orders: a share's trees numbered among all
+// shares'), then each minibatch's trees merged hop-major by backend ops
 // (disjoint_trees.h: the frontier first, a vertex once per tree that reaches it).
 Bulk sample_minibatches_by_time(const Sampler& sampler, Context& ctx, const EpochOrder& order, int64_t first,
-                                int64_t end, uint32_t epoch, const TemporalEpoch& times);
+                                int64_t end, uint32_t epoch, const TemporalEpoch& times, int64_t numbered_from = 0,
+                                int64_t trees_before = 0);
 // Trees by time, one per seed: tree i (key first_tree + i) sampled as of seed_times[i],
 // minibatch g (global id first_minibatch + g) holding trees [minibatch_trees[g],
 // minibatch_trees[g + 1]), merged as above. What the epochs by time share.

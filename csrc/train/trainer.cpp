@@ -37,13 +37,15 @@ torch::Tensor membership(const std::vector<vid_t>& held, const std::vector<vid_t
 }
 
 // Minibatches [ids.first, ids.second) of `order`, on the host (by time with
-// `times`: a tree per seed). The backend's cached memory goes back: torch trains on the same GPU.
+// `times`: a tree per seed). An order of full minibatches numbered from
+// numbered_from has numbered_from batch sizes of trees before it.
+// The backend's cached memory goes back: torch trains on the same GPU.
 BulkSample sample_on_host(const Sampler& sampler, Context& ctx, const EpochOrder& order,
                           std::pair<int64_t, int64_t> ids, uint32_t epoch, const TemporalEpoch* times,
-                          int64_t numbered_from = 0) {
-  MATSAMP_CHECK(!times || numbered_from == 0, "sampling by time numbers the trees of one order: one sampling row");
+                          int64_t batch_size, int64_t numbered_from = 0) {
   BulkSample bulk = to_host(
-      ctx.backend, times ? sample_minibatches_by_time(sampler, ctx, order, ids.first, ids.second, epoch, *times)
+      ctx.backend, times ? sample_minibatches_by_time(sampler, ctx, order, ids.first, ids.second, epoch, *times,
+                                                      numbered_from, numbered_from * batch_size)
                          : sample_minibatches(sampler, ctx, order, ids.first, ids.second, epoch, numbered_from));
   ctx.backend.release_cached_memory();
   return bulk;
@@ -110,7 +112,8 @@ class NodeTask final : public TrainingTask {
   std::shared_ptr<const SampledBulk> sample(Context& ctx, const EpochOrder& order, std::pair<int64_t, int64_t> ids,
                                             uint32_t epoch) const override {
     auto out = std::make_shared<NodeBulk>();
-    out->sample = sample_on_host(sampler_, ctx, order, ids, epoch, options_.epoch.times.get());
+    out->sample =
+        sample_on_host(sampler_, ctx, order, ids, epoch, options_.epoch.times.get(), options_.epoch.batch_size);
     return out;
   }
   std::unique_ptr<PreparedMinibatch> prepare(const SampledBulk& bulk, int64_t id,
@@ -210,7 +213,8 @@ NodeTask::NodeTask(const TrainingData& data, const Sampler& sampler, Backend& ba
   MATSAMP_CHECK(!options_.epoch.times || options_.evaluation == EvaluationMode::sampled,
                 "training by time evaluates sampled minibatches (--evaluation sampled): a pass over the whole "
                 "graph would read edges later than the vertices it scores");
-  MATSAMP_CHECK(!options_.epoch.times || comm.size() == 1, "training by time runs in one process");
+  MATSAMP_CHECK(!options_.epoch.times || !data.partitioned,
+                "training by time needs the graph whole in each process: one process or --distributed replicated");
   if (data.partitioned) {
     MATSAMP_CHECK(options_.evaluation == EvaluationMode::sampled,
                   "a partitioned graph is evaluated sampled (--evaluation sampled): no process holds the whole "
@@ -348,7 +352,7 @@ void NodeTask::add_sampled_scores(uint32_t epoch_key, int64_t bulk_minibatches, 
   for (int64_t first = begin; first < begin + longest; first += chunk) {
     const std::pair<int64_t, int64_t> range{std::min(first, end) - begin, std::min(first + chunk, end) - begin};
     const BulkSample sample = sample_on_host(sampler_, context_, order, range, epoch_key | kEvaluationEpochBit,
-                                             options_.epoch.times.get(), begin);
+                                             options_.epoch.times.get(), options_.epoch.batch_size, begin);
     context_.backend.finish_collectives();
     for (int64_t slot = 0; slot < slots; ++slot) {
       const int64_t g = slot * row_ranks_ + row_rank_;

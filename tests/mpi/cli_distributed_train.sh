@@ -2,7 +2,7 @@
 # `matsamp train --distributed partitioned` under mpirun: every rank reads only its
 # blocks of a .msg file, and the epochs' losses and accuracies are those of one
 # process (same seed and global batch), for c = 1 and, where c*c divides p, c = 2
-# (the process rows' work shared or split),
+# (the process rows' work shared or split), as are those by time on a replicated graph,
 # as are the minibatches `bench` samples from that file; DGS fetches fewer bytes than
 # drawing from each rank's own part alone; misuse ends every rank
 # with one message.
@@ -66,6 +66,17 @@ else
   grep -q "no METIS" "$dir/err" 2> /dev/null || (( np == 1 )) || fail "partition: $(cat "$dir/err")"
 fi
 
+# By time (every seed sampled as of its vertex's time) on the graph each rank holds whole:
+# the epochs of one process.
+timed=(train --epochs 2 -b 8 --minibatches-per-step 8 --seed 3 --torch-threads 1 -g "$dir/g.msg"
+       --temporal uniform --vertex-times random:100 --time-split 50,75)
+"$matsamp" "${timed[@]}" > "$dir/timed_one" 2> "$dir/err" || fail "by time, one process: $(cat "$dir/err")"
+[ "$(scores "$dir/timed_one" | wc -l)" -eq 2 ] || fail "by time: expected 2 epoch lines: $(cat "$dir/timed_one")"
+launch -np "$np" "$matsamp" "${timed[@]}" --distributed replicated > "$dir/out" 2> "$dir/err" ||
+  fail "by time, replicated: $(cat "$dir/err")"
+[ "$(scores "$dir/out")" = "$(scores "$dir/timed_one")" ] ||
+  fail "by time, replicated: epochs differ from one process:"$'\n'"$(scores "$dir/out")"$'\n'"$(scores "$dir/timed_one")"
+
 # The minibatches themselves, sampled from the same partitioned file: those of one process.
 fingerprint() { grep -o '"minibatch_fingerprint_sum":[0-9]*' "$1" | cut -d: -f2; }
 bench=(bench -g "$dir/g.msg" -b 32 -k 2 --fanouts 5,3 --seed 3)
@@ -99,6 +110,8 @@ expect_error "--transport and --collective-timeout apply to --distributed runs" 
 expect_error "--row-work applies to --distributed partitioned" train -g "$dir/g.msg" --row-work split
 expect_error "draws by a column importance, which graphsage does not take" train -g "$dir/g.msg" --feature-replication 1 --explain-every 2
 expect_error "needs partitioned features" train -g "$dir/g.msg" --sampler dgs --explain-every 2
+expect_error "--temporal trains on a graph each process holds whole" train -g "$dir/g.msg" --distributed partitioned \
+  --temporal uniform --vertex-times random:100
 expect_error "(--explain-every T)" train -g "$dir/g.msg" --sampler dgs --feature-replication 1 \
   --remote-feature-fraction 0.5
 if "$matsamp" train -g "$dir/g.msg" --distributed partitioned > "$dir/out" 2> "$dir/err"; then
