@@ -217,6 +217,22 @@ TEST(SampleRows, EqualRowsOfAWeightedGraphDrawAsTheComposedOps) {
   expect_fast_path_exact(a, false);
 }
 
+// Rows long enough for a guide (32 entries and more): the guided search picks
+// what the whole-row search picks, on even weights, on weights skewed enough
+// that draws repeat and the exclusion list is searched, and with zero weights.
+TEST(SampleRows, LongWeightedRowsDrawFromTheirGuidesAsTheComposedOps) {
+  for (uint64_t seed : {1, 2}) {
+    CsrMatrix even = testing::random_csr(31, 400, 0.5, seed);
+    expect_fast_path_exact(even, false);
+    CsrMatrix skewed = even;
+    for (size_t e = 0; e < skewed.values.size(); ++e) {
+      const float v = skewed.values[e];
+      skewed.values[e] = e % 7 == 0 ? 0.0f : e % 13 == 0 ? 5000.0f * v : v * v * v * v;
+    }
+    expect_fast_path_exact(skewed, false);
+  }
+}
+
 TEST(SampleRows, WeightsThatUnderflowWhenNormalizedAreNeverPicked) {
   // 1e-30 / 3e30 is below the smallest float: the normalized row has one positive entry.
   CsrMatrix a(1, 3);

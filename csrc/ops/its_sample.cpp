@@ -55,6 +55,48 @@ void quantized_prefix(const float* values, int64_t len, uint64_t* prefix) {
   for (int64_t j = 0; j < len; ++j) prefix[j] = running += quantized_weight(values[j], row_max);
 }
 
+// A row's guide (DrawTables): bucket j covers the targets [j, j + 1) << shift,
+// about one bucket per kEntriesPerBucket entries; rows shorter than
+// kGuidedLength are searched whole.
+constexpr int64_t kGuidedLength = 32, kEntriesPerBucket = 4;
+
+int guide_shift(int64_t len, uint64_t total) {
+  const uint64_t units = std::max<uint64_t>(1, total / static_cast<uint64_t>(len / kEntriesPerBucket));
+  return 63 - __builtin_clzll(units);
+}
+
+int64_t guide_length(int64_t len, uint64_t total) {
+  if (len < kGuidedLength || total == 0) return 0;
+  return static_cast<int64_t>((total - 1) >> guide_shift(len, total)) + 2;
+}
+
+// guide[j]: the first entry whose prefix exceeds j << shift (the last entry if
+// none does). The first entry above a target t lies in [guide[j], guide[j + 1]]
+// for j = t >> shift: its prefix exceeds t >= j << shift, and guide[j + 1]'s
+// exceeds (j + 1) << shift > t.
+void build_guide(const uint64_t* prefix, int64_t len, int32_t* guide, int64_t buckets) {
+  const int shift = guide_shift(len, prefix[len - 1]);
+  int64_t i = 0;
+  for (int64_t j = 0; j < buckets; ++j) {
+    const uint64_t start = static_cast<uint64_t>(j) << shift;
+    while (i < len - 1 && prefix[i] <= start) ++i;
+    guide[j] = static_cast<int32_t>(i);
+  }
+}
+
+// A stored prefix with its row's guide.
+struct GuidedPrefix {
+  const uint64_t* pre;
+  const int32_t* guide;
+  int shift;
+  uint64_t at(int64_t i) const { return pre[i]; }
+  void narrow(uint64_t target, int64_t* lo, int64_t* hi) const {
+    const uint64_t j = target >> shift;
+    *lo = std::max<int64_t>(*lo, guide[j]);
+    *hi = std::min<int64_t>(*hi, guide[j + 1]);
+  }
+};
+
 }  // namespace
 
 RandomKey row_key(const SampleKeys& keys, int64_t r) {
@@ -85,12 +127,14 @@ class SelectedRows {
       : a(a), rows(rows), tables(tables), mask_(mask), pattern_(a.values.empty()) {}
 
   int64_t count() const { return static_cast<int64_t>(rows.size()); }
+  bool masked() const { return mask_ != nullptr; }
+  bool masked_row(int64_t i) const { return mask_ && mask_->row_nnz(i) > 0; }
   float value(int64_t e) const { return pattern_ ? 1.0f : a.values[e]; }
   int64_t begin(int64_t i) const { return a.rowptr[rows[i]]; }
   // The positions (within the row) of row i's entries that its mask keeps, in
   // `kept`; null when row i is not masked (all its entries are kept).
   const std::vector<int64_t>* kept_positions(int64_t i, std::vector<int64_t>& kept) const {
-    if (!mask_ || mask_->row_nnz(i) == 0) return nullptr;
+    if (!masked_row(i)) return nullptr;
     const int64_t len = a.row_nnz(rows[i]);
     const auto mask_begin = mask_->colidx.begin() + mask_->rowptr[i],
                mask_end = mask_->colidx.begin() + mask_->rowptr[i + 1];
@@ -159,14 +203,15 @@ struct DrawScratch {
   RowSampler sampler;
   std::vector<float> normalized;
   std::vector<int64_t> kept;
-  std::vector<int32_t> picked;    // a drawn row's picks (prefix_sampling.h)
-  std::vector<float> exclusions;  // its exclusion list while drawing
+  std::vector<int32_t> picked;          // a drawn row's picks (prefix_sampling.h)
+  std::vector<float> exclusions;        // its exclusion list while drawing
+  std::vector<const int32_t*> buckets;  // warm_guided_rows'
 };
 
 // A weighted row drawn from a's draw tables: what RowSampler::sample picks on
 // the row of normalize_rows(a), read from the kept prefix. Returns the picks'
 // count; their positions in t.picked.
-int64_t draw_from_tables(const DrawTables& tables, int64_t begin, int64_t len, int64_t positive, int64_t s,
+int64_t draw_from_tables(const DrawTables& tables, int64_t row, int64_t begin, int64_t len, int64_t positive, int64_t s,
                          const RandomKey& key, DrawScratch& t) {
   t.picked.clear();
   if (positive <= s) {  // every positive entry, no randomness
@@ -176,8 +221,65 @@ int64_t draw_from_tables(const DrawTables& tables, int64_t begin, int64_t len, i
   }
   t.picked.resize(s);
   t.exclusions.resize(s);
-  sample_row(StoredPrefix{tables.prefix.data() + begin}, len, s, key, t.picked.data(), t.exclusions.data());
+  const uint64_t* prefix = tables.prefix.data() + begin;
+  const int64_t guide = tables.guide_begin[row];
+  if (guide == tables.guide_begin[row + 1]) {
+    sample_row(StoredPrefix{prefix}, len, s, key, t.picked.data(), t.exclusions.data());
+    return s;
+  }
+  sample_row(GuidedPrefix{prefix, tables.guide.data() + guide, guide_shift(len, prefix[len - 1])}, len, s, key,
+             t.picked.data(), t.exclusions.data());
   return s;
+}
+
+// Before a group of weighted rows is drawn from its tables: the lines their
+// first s draws read (no exclusion comes before s + 1 draws, so they search the
+// whole row's weight), fetched in three waves over the group — each row's last
+// prefix entry (its total), the guide buckets the draws land in (a short row:
+// its prefix), the prefix entries those name — so the group waits for memory
+// three times instead of twice a draw.
+template <class KeyOf>
+void warm_guided_rows(const SelectedRows& view, int64_t s, const KeyOf& key_of, int64_t first, int64_t last,
+                      std::vector<const int32_t*>& buckets) {
+  const DrawTables& tables = *view.tables;
+  const auto guided = [&](int64_t i) {
+    const vid_t r = view.rows[i];
+    return tables.guide_begin[r] != tables.guide_begin[r + 1] && tables.positive[r] > s;
+  };
+  for (int64_t i = first; i < last; ++i) {
+    const vid_t r = view.rows[i];
+    __builtin_prefetch(tables.prefix.data() + view.a.rowptr[r + 1] - 1);
+    __builtin_prefetch(tables.guide_begin.data() + r);
+    __builtin_prefetch(tables.positive.data() + r);
+  }
+  buckets.clear();
+  for (int64_t i = first; i < last; ++i) {
+    const vid_t r = view.rows[i];
+    const int64_t begin = view.a.rowptr[r], len = view.a.row_nnz(r);
+    if (tables.guide_begin[r] == tables.guide_begin[r + 1]) {  // a short row: its few prefix lines whole
+      if (tables.positive[r] > s)
+        for (int64_t e = 0; e < len; e += 8) __builtin_prefetch(tables.prefix.data() + begin + e);
+      continue;
+    }
+    if (tables.positive[r] <= s) continue;
+    const uint64_t total = tables.prefix[begin + len - 1];
+    const int shift = guide_shift(len, total);
+    const int32_t* guide = tables.guide.data() + tables.guide_begin[r];
+    const RandomKey key = key_of(i);
+    for (int64_t d = 0; d < s; ++d) {
+      buckets.push_back(guide + (scale_to(random_bits(key, static_cast<uint32_t>(d)), total) >> shift));
+      __builtin_prefetch(buckets.back());
+    }
+  }
+  size_t at = 0;
+  for (int64_t i = first; i < last; ++i) {
+    if (!guided(i)) continue;
+    const uint64_t* prefix = tables.prefix.data() + view.a.rowptr[view.rows[i]];
+    for (int64_t d = 0; d < s; ++d, ++at) {  // the bucket's entries may straddle two lines
+      __builtin_prefetch(prefix + buckets[at][0]);
+      __builtin_prefetch(prefix + buckets[at][1]);
+    }
+  }
 }
 
 // Rows [first, last) drawn into `out`: every row's picks first (their positions
@@ -187,6 +289,7 @@ template <class KeyOf>
 void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bool uniform_rows, int64_t first,
                     int64_t last, DrawScratch& t, CsrMatrix& out, std::vector<vid_t>* positions) {
   const CsrMatrix& a = view.a;
+  if (!uniform_rows && view.tables && !view.masked()) warm_guided_rows(view, s, key_of, first, last, t.buckets);
   for (int64_t i = first; i < last; ++i) {
     prefetch_row_pointer_ahead(a, view.rows.data(), view.count(), i);
     const std::vector<int64_t>* row_kept = view.kept_positions(i, t.kept);
@@ -197,13 +300,14 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
       // picks from the unweighted draw, which needs no search of the prefix.
       const bool equal = positive == len && len > 0 &&
                          view.tables->prefix[begin + len - 1] == static_cast<uint64_t>(len) << 24;
-      const int64_t chosen = equal ? t.sampler.sample_uniform(len, s, key_of(i))
-                                   : draw_from_tables(*view.tables, begin, len, positive, s, key_of(i), t);
-      for (int64_t j = 0; j < chosen; ++j) {
+      const int64_t chosen = equal
+                                 ? t.sampler.sample_uniform(len, s, key_of(i))
+                                 : draw_from_tables(*view.tables, view.rows[i], begin, len, positive, s, key_of(i), t);
+      for (int64_t j = 0; j < chosen; ++j) {  // values read with the column ids, below
         const int64_t position = equal ? t.sampler.picked()[j] : t.picked[j];
         __builtin_prefetch(a.colidx.data() + begin + position);
+        __builtin_prefetch(view.tables->normalized.data() + begin + position);
         out.colidx[out.rowptr[i] + j] = static_cast<col_t>(position);
-        out.values[out.rowptr[i] + j] = view.tables->normalized[begin + position];
       }
       continue;
     }
@@ -226,6 +330,9 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
   for (int64_t i = first; i < last; ++i) {
     const int64_t begin = view.begin(i);
     const col_t* row = a.colidx.data() + begin;
+    if (!uniform_rows && view.tables && !view.masked_row(i))
+      for (int64_t e = out.rowptr[i]; e < out.rowptr[i + 1]; ++e)
+        out.values[e] = view.tables->normalized[begin + out.colidx[e]];
     for (int64_t e = out.rowptr[i]; e < out.rowptr[i + 1]; ++e) {
       if (positions) (*positions)[e] = begin + out.colidx[e];
       out.colidx[e] = row[out.colidx[e]];
@@ -325,7 +432,7 @@ CsrMatrix sample_rows_with_replacement(const CsrMatrix& a, const std::vector<vid
 }
 
 DrawTables draw_tables(const CsrMatrix& a) {
-  DrawTables t{std::vector<float>(a.nnz()), std::vector<uint64_t>(a.nnz()), std::vector<int64_t>(a.rows)};
+  DrawTables t{std::vector<float>(a.nnz()), std::vector<uint64_t>(a.nnz()), std::vector<int64_t>(a.rows), {}, {}};
   const std::vector<vid_t> every_row = sequence_ids(a.rows);
   const SelectedRows view(a, every_row, nullptr);
 #pragma omp parallel num_threads(threads_for(a.nnz()))
@@ -338,6 +445,16 @@ DrawTables draw_tables(const CsrMatrix& a) {
       quantized_prefix(row.data(), a.row_nnz(r), t.prefix.data() + a.rowptr[r]);
     }
   }
+  t.guide_begin.assign(a.rows + 1, 0);
+  for (int64_t r = 0; r < a.rows; ++r) {
+    const int64_t len = a.row_nnz(r);
+    t.guide_begin[r + 1] = t.guide_begin[r] + (len > 0 ? guide_length(len, t.prefix[a.rowptr[r + 1] - 1]) : 0);
+  }
+  t.guide.resize(t.guide_begin.back());
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads_for(a.nnz()))
+  for (int64_t r = 0; r < a.rows; ++r)
+    if (const int64_t buckets = t.guide_begin[r + 1] - t.guide_begin[r]; buckets > 0)
+      build_guide(t.prefix.data() + a.rowptr[r], a.row_nnz(r), t.guide.data() + t.guide_begin[r], buckets);
   return t;
 }
 

@@ -18,15 +18,19 @@
 
 namespace matsamp {
 
-// Inclusive prefix of a row's quantized weights, stored.
+// Inclusive prefix of a row's quantized weights, stored. narrow() may shrink the
+// range [lo, hi] a search for the first entry above a target looks in, to one
+// that still holds it (GuidedPrefix does; these search it whole).
 struct StoredPrefix {
   const uint64_t* pre;
   MATSAMP_HD uint64_t at(int64_t i) const { return pre[i]; }
+  MATSAMP_HD void narrow(uint64_t, int64_t*, int64_t*) const {}
 };
 
 // Every weight is 2^24 (a row of equal positive values).
 struct UniformPrefix {
   MATSAMP_HD uint64_t at(int64_t i) const { return static_cast<uint64_t>(i + 1) << 24; }
+  MATSAMP_HD void narrow(uint64_t, int64_t*, int64_t*) const {}
 };
 
 // The bits of `from` read as a To of the same size, on host and device.
@@ -51,6 +55,7 @@ MATSAMP_HD uint64_t weight_at(const Prefix& p, int64_t i) {
 // First i in [lo, hi] with p.at(i) > target (the caller knows one exists).
 template <class Prefix>
 MATSAMP_HD int64_t first_above(const Prefix& p, int64_t lo, int64_t hi, uint64_t target) {
+  p.narrow(target, &lo, &hi);
   int64_t l = lo, h = hi + 1;
   while (l < h) {
     const int64_t mid = l + (h - l) / 2;
