@@ -6,6 +6,7 @@
 
 #include "distributed/mpi_communicator.h"
 #include "distributed/partitioned_sampling.h"
+#include "error_checks.h"
 #include "generate/generators.h"
 #include "graph/transform.h"
 #include "io/graph_io.h"
@@ -173,6 +174,13 @@ TEST_P(TrainMpiPartitioned, FollowsTheWholeGraphLossCurve) {
   TrainOptions partitioned_options = options;
   partitioned_options.feature_replication = c;
   Trainer distributed(part, *partitioned, graph.backend(), world(), partitioned_options);
+  if (c == 1 && sage && !GetParam().own_communicator) {  // by time, each rank would need every row's time order
+    TrainOptions by_time = partitioned_options;
+    by_time.epoch.times = std::make_shared<TemporalEpoch>();
+    testing::expect_error([&] { Trainer(part, *partitioned, graph.backend(), world(), by_time); },
+                          "training by time needs the graph whole in each process: one process or --distributed "
+                          "replicated");
+  }
 
   const TrainingData whole = prepare_training_data(g, {});
   testing::TestSampler reference(GetParam().sampler, whole.graph.adj, params, options.epoch.seed);
