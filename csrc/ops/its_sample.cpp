@@ -84,7 +84,27 @@ void build_guide(const uint64_t* prefix, int64_t len, int32_t* guide, int64_t bu
   }
 }
 
-// A stored prefix with its row's guide.
+// Narrows [lo, hi] to the first entry above target by counting through it
+// without branches when it spans at most kCountedEntries (the prefix ascends:
+// the answer follows the entries at or below target), which leaves the search
+// one predictable step; a longer range is left to the search.
+constexpr int64_t kCountedEntries = 32;
+
+inline void count_to_first_above(const uint64_t* pre, uint64_t target, int64_t* lo, int64_t* hi) {
+  if (*hi - *lo > kCountedEntries) return;
+  int64_t first = *lo;
+  for (int64_t i = *lo; i < *hi; ++i) first += pre[i] <= target;
+  *lo = *hi = first;
+}
+
+// A short row's stored prefix, counted through.
+struct CountedPrefix {
+  const uint64_t* pre;
+  uint64_t at(int64_t i) const { return pre[i]; }
+  void narrow(uint64_t target, int64_t* lo, int64_t* hi) const { count_to_first_above(pre, target, lo, hi); }
+};
+
+// A stored prefix with its row's guide: a draw's bucket, then counted through.
 struct GuidedPrefix {
   const uint64_t* pre;
   const int32_t* guide;
@@ -94,6 +114,7 @@ struct GuidedPrefix {
     const uint64_t j = target >> shift;
     *lo = std::max<int64_t>(*lo, guide[j]);
     *hi = std::min<int64_t>(*hi, guide[j + 1]);
+    count_to_first_above(pre, target, lo, hi);
   }
 };
 
@@ -224,7 +245,7 @@ int64_t draw_from_tables(const DrawTables& tables, int64_t row, int64_t begin, i
   const uint64_t* prefix = tables.prefix.data() + begin;
   const int64_t guide = tables.guide_begin[row];
   if (guide == tables.guide_begin[row + 1]) {
-    sample_row(StoredPrefix{prefix}, len, s, key, t.picked.data(), t.exclusions.data());
+    sample_row(CountedPrefix{prefix}, len, s, key, t.picked.data(), t.exclusions.data());
     return s;
   }
   sample_row(GuidedPrefix{prefix, tables.guide.data() + guide, guide_shift(len, prefix[len - 1])}, len, s, key,
