@@ -219,7 +219,8 @@ TEST(SampleRows, EqualRowsOfAWeightedGraphDrawAsTheComposedOps) {
 
 // Rows long enough for a guide (32 entries and more): the guided search picks
 // what the whole-row search picks, on even weights, on weights skewed enough
-// that draws repeat and the exclusion list is searched, and with zero weights.
+// that draws repeat and the exclusion list is searched, with zero weights, and
+// beside long rows of equal values (drawn unweighted).
 TEST(SampleRows, LongWeightedRowsDrawFromTheirGuidesAsTheComposedOps) {
   for (uint64_t seed : {1, 2}) {
     CsrMatrix even = testing::random_csr(31, 400, 0.5, seed);
@@ -230,6 +231,10 @@ TEST(SampleRows, LongWeightedRowsDrawFromTheirGuidesAsTheComposedOps) {
       skewed.values[e] = e % 7 == 0 ? 0.0f : e % 13 == 0 ? 5000.0f * v : v * v * v * v;
     }
     expect_fast_path_exact(skewed, false);
+    CsrMatrix partly_equal = even;  // long rows of equal values among weighted ones draw unweighted
+    for (int64_t r = 0; r < partly_equal.rows; r += 3)
+      for (int64_t e = partly_equal.rowptr[r]; e < partly_equal.rowptr[r + 1]; ++e) partly_equal.values[e] = 2.0f;
+    expect_fast_path_exact(partly_equal, false);
   }
 }
 

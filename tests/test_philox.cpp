@@ -58,5 +58,24 @@ TEST(PhiloxBatch, EqualsOneNumberAtATime) {
   }
 }
 
+// A row's consecutive draws: every length around the vector path's blocks of 8,
+// from draw 0 and from a draw near the counter's wrap.
+TEST(PhiloxBatch, DrawsEqualOneDrawAtATime) {
+  for (const RandomKey& key :
+       {RandomKey{1, 0, 0, 0, 0}, RandomKey{0xDEADBEEFCAFEull, 7, 3, (uint64_t{5} << 32) + 9, (uint64_t{3} << 32) + 11},
+        RandomKey{42, 1, 255, 123456, 99}}) {
+    for (uint32_t first : {0u, 17u, 0xFFFFFFF0u}) {
+      for (int64_t count : {0, 1, 5, 7, 8, 9, 15, 16, 17, 100}) {
+        std::vector<uint64_t> got(count + 1, 0);
+        random_bits_of_draws(key, first, count, got.data());
+        for (int64_t d = 0; d < count; ++d)
+          ASSERT_EQ(got[d], random_bits(key, first + static_cast<uint32_t>(d)))
+              << "draw " << first + d << " of " << count << (philox_batch_uses_avx2() ? " (AVX2)" : "");
+        EXPECT_EQ(got[count], 0u) << "wrote past " << count;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace matsamp

@@ -72,6 +72,32 @@ __attribute__((target("avx2"))) void avx2_uniforms(const RandomKey& key, uint32_
   }
   scalar_uniforms(key, draw, rows + i, count - i, out + i);
 }
+
+// Eight draws per step (word 0 of the counter is the draw); the last step's
+// lanes past count are computed and dropped.
+__attribute__((target("avx2"))) void avx2_draws(const RandomKey& key, uint32_t first_draw, int64_t count,
+                                                uint64_t* out) {
+  const uint64_t mixed_key = philox_key(key);
+  const Philox4x32 counter = philox_counter(key, first_draw);
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i word1 = _mm256_set1_epi32(static_cast<int>(counter.v[1]));
+  const __m256i word2 = _mm256_set1_epi32(static_cast<int>(counter.v[2]));
+  const __m256i word3 = _mm256_set1_epi32(static_cast<int>(counter.v[3]));
+  for (int64_t i = 0; i < count; i += 8) {
+    __m256i v0 = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first_draw + static_cast<uint32_t>(i))), lanes);
+    __m256i v1 = word1, v2 = word2, v3 = word3;
+    uint32_t k0 = static_cast<uint32_t>(mixed_key), k1 = static_cast<uint32_t>(mixed_key >> 32);
+    for (int round = 0; round < 10; ++round) {
+      avx2_round(v0, v1, v2, v3, _mm256_set1_epi32(static_cast<int>(k0)), _mm256_set1_epi32(static_cast<int>(k1)));
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    alignas(32) uint32_t high[8], low[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(high), v0);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(low), v1);
+    for (int64_t j = 0; j < 8 && i + j < count; ++j) out[i + j] = (static_cast<uint64_t>(high[j]) << 32) | low[j];
+  }
+}
 #endif
 
 }  // namespace
@@ -90,6 +116,13 @@ void uniform01_of_rows(const RandomKey& key, uint32_t draw, const int32_t* rows,
   if (philox_batch_uses_avx2()) return avx2_uniforms(key, draw, rows, count, out);
 #endif
   scalar_uniforms(key, draw, rows, count, out);
+}
+
+void random_bits_of_draws(const RandomKey& key, uint32_t first_draw, int64_t count, uint64_t* out) {
+#ifdef MATSAMP_PHILOX_AVX2
+  if (philox_batch_uses_avx2()) return avx2_draws(key, first_draw, count, out);
+#endif
+  for (int64_t d = 0; d < count; ++d) out[d] = random_bits(key, first_draw + static_cast<uint32_t>(d));
 }
 
 }  // namespace matsamp

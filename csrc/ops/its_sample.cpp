@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/philox.h"
+#include "core/philox_batch.h"
 #include "ops/its_sample_row.h"
 #include "ops/op_checks.h"
 #include "ops/ops.h"
@@ -226,14 +227,16 @@ struct DrawScratch {
   std::vector<int64_t> kept;
   std::vector<int32_t> picked;          // a drawn row's picks (prefix_sampling.h)
   std::vector<float> exclusions;        // its exclusion list while drawing
-  std::vector<const int32_t*> buckets;  // warm_guided_rows'
+  std::vector<const int32_t*> buckets;  // warm_guided_rows': the group's draws' guide buckets,
+  std::vector<uint64_t> bits;           // their random bits,
+  std::vector<int64_t> bits_at;         // where each row of the group has its own (-1: none)
 };
 
 // A weighted row drawn from a's draw tables: what RowSampler::sample picks on
 // the row of normalize_rows(a), read from the kept prefix. Returns the picks'
 // count; their positions in t.picked.
 int64_t draw_from_tables(const DrawTables& tables, int64_t row, int64_t begin, int64_t len, int64_t positive, int64_t s,
-                         const RandomKey& key, DrawScratch& t) {
+                         const RandomKey& key, const uint64_t* first_bits, DrawScratch& t) {
   t.picked.clear();
   if (positive <= s) {  // every positive entry, no randomness
     for (int64_t j = 0; j < len; ++j)
@@ -245,12 +248,18 @@ int64_t draw_from_tables(const DrawTables& tables, int64_t row, int64_t begin, i
   const uint64_t* prefix = tables.prefix.data() + begin;
   const int64_t guide = tables.guide_begin[row];
   if (guide == tables.guide_begin[row + 1]) {
-    sample_row(CountedPrefix{prefix}, len, s, key, t.picked.data(), t.exclusions.data());
+    sample_row(CountedPrefix{prefix}, len, s, key, t.picked.data(), t.exclusions.data(), first_bits);
     return s;
   }
   sample_row(GuidedPrefix{prefix, tables.guide.data() + guide, guide_shift(len, prefix[len - 1])}, len, s, key,
-             t.picked.data(), t.exclusions.data());
+             t.picked.data(), t.exclusions.data(), first_bits);
   return s;
+}
+
+// A row whose quantized weights are all equal (2^24 each) gets the same picks
+// from the unweighted draw, which needs no search of the prefix.
+bool equal_weights(const DrawTables& tables, vid_t row, int64_t begin, int64_t len) {
+  return len > 0 && tables.positive[row] == len && tables.prefix[begin + len - 1] == static_cast<uint64_t>(len) << 24;
 }
 
 // Before a group of weighted rows is drawn from its tables: the lines their
@@ -261,7 +270,7 @@ int64_t draw_from_tables(const DrawTables& tables, int64_t row, int64_t begin, i
 // three times instead of twice a draw.
 template <class KeyOf>
 void warm_guided_rows(const SelectedRows& view, int64_t s, const KeyOf& key_of, int64_t first, int64_t last,
-                      std::vector<const int32_t*>& buckets) {
+                      DrawScratch& t) {
   const DrawTables& tables = *view.tables;
   const auto guided = [&](int64_t i) {
     const vid_t r = view.rows[i];
@@ -273,28 +282,33 @@ void warm_guided_rows(const SelectedRows& view, int64_t s, const KeyOf& key_of, 
     __builtin_prefetch(tables.guide_begin.data() + r);
     __builtin_prefetch(tables.positive.data() + r);
   }
+  std::vector<const int32_t*>& buckets = t.buckets;
   buckets.clear();
+  t.bits.clear();
+  t.bits_at.assign(last - first, -1);
   for (int64_t i = first; i < last; ++i) {
     const vid_t r = view.rows[i];
     const int64_t begin = view.a.rowptr[r], len = view.a.row_nnz(r);
+    if (tables.positive[r] <= s || equal_weights(tables, r, begin, len)) continue;  // no search
+    const int64_t at = static_cast<int64_t>(t.bits.size());                         // the draws' bits, kept for drawing
+    t.bits_at[i - first] = at;
+    t.bits.resize(at + s);
+    random_bits_of_draws(key_of(i), 0, s, t.bits.data() + at);
     if (tables.guide_begin[r] == tables.guide_begin[r + 1]) {  // a short row: its few prefix lines whole
-      if (tables.positive[r] > s)
-        for (int64_t e = 0; e < len; e += 8) __builtin_prefetch(tables.prefix.data() + begin + e);
+      for (int64_t e = 0; e < len; e += 8) __builtin_prefetch(tables.prefix.data() + begin + e);
       continue;
     }
-    if (tables.positive[r] <= s) continue;
     const uint64_t total = tables.prefix[begin + len - 1];
     const int shift = guide_shift(len, total);
     const int32_t* guide = tables.guide.data() + tables.guide_begin[r];
-    const RandomKey key = key_of(i);
     for (int64_t d = 0; d < s; ++d) {
-      buckets.push_back(guide + (scale_to(random_bits(key, static_cast<uint32_t>(d)), total) >> shift));
+      buckets.push_back(guide + (scale_to(t.bits[at + d], total) >> shift));
       __builtin_prefetch(buckets.back());
     }
   }
   size_t at = 0;
   for (int64_t i = first; i < last; ++i) {
-    if (!guided(i)) continue;
+    if (t.bits_at[i - first] < 0 || !guided(i)) continue;  // the rows given buckets above
     const uint64_t* prefix = tables.prefix.data() + view.a.rowptr[view.rows[i]];
     for (int64_t d = 0; d < s; ++d, ++at) {  // the bucket's entries may straddle two lines
       __builtin_prefetch(prefix + buckets[at][0]);
@@ -310,20 +324,20 @@ template <class KeyOf>
 void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bool uniform_rows, int64_t first,
                     int64_t last, DrawScratch& t, CsrMatrix& out, std::vector<vid_t>* positions) {
   const CsrMatrix& a = view.a;
-  if (!uniform_rows && view.tables && !view.masked()) warm_guided_rows(view, s, key_of, first, last, t.buckets);
+  const bool warmed = !uniform_rows && view.tables && !view.masked();
+  if (warmed) warm_guided_rows(view, s, key_of, first, last, t);
   for (int64_t i = first; i < last; ++i) {
     prefetch_row_pointer_ahead(a, view.rows.data(), view.count(), i);
     const std::vector<int64_t>* row_kept = view.kept_positions(i, t.kept);
     const int64_t begin = view.begin(i), len = view.length(i, row_kept);
     if (!uniform_rows && view.tables && !row_kept) {
       const int64_t positive = view.tables->positive[view.rows[i]];
-      // A row whose quantized weights are all equal (2^24 each) gets the same
-      // picks from the unweighted draw, which needs no search of the prefix.
-      const bool equal = positive == len && len > 0 &&
-                         view.tables->prefix[begin + len - 1] == static_cast<uint64_t>(len) << 24;
-      const int64_t chosen = equal
-                                 ? t.sampler.sample_uniform(len, s, key_of(i))
-                                 : draw_from_tables(*view.tables, view.rows[i], begin, len, positive, s, key_of(i), t);
+      const bool equal = equal_weights(*view.tables, view.rows[i], begin, len);
+      const int64_t chosen =
+          equal ? t.sampler.sample_uniform(len, s, key_of(i))
+                : draw_from_tables(*view.tables, view.rows[i], begin, len, positive, s, key_of(i),
+                                   warmed && t.bits_at[i - first] >= 0 ? t.bits.data() + t.bits_at[i - first] : nullptr,
+                                   t);
       for (int64_t j = 0; j < chosen; ++j) {  // values read with the column ids, below
         const int64_t position = equal ? t.sampler.picked()[j] : t.picked[j];
         __builtin_prefetch(a.colidx.data() + begin + position);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/philox.h"
+#include "core/philox_batch.h"
 #include "ops/sort_marked.h"
 
 namespace matsamp {
@@ -76,11 +77,17 @@ class RowSampler {
     excluded_.clear();
     const int64_t words = (len + 63) / 64;
     if (static_cast<int64_t>(marks_.size()) < words) marks_.resize(words, 0);
+    // The first s draws' bits in one batch (AVX2 where the machine has it),
+    // any redraws one at a time.
+    bits_.resize(s);
+    random_bits_of_draws(key, 0, s, bits_.data());
     uint32_t draw = 0;
     int64_t misses = 0;
     while (static_cast<int64_t>(picked_.size()) < s) {
       const uint64_t total = static_cast<uint64_t>(len - static_cast<int64_t>(excluded_.size())) << 24;
-      int64_t i = static_cast<int64_t>(scale_to(random_bits(key, draw++), total) >> 24);
+      const uint64_t bits = draw < static_cast<uint64_t>(s) ? bits_[draw] : random_bits(key, draw);
+      ++draw;
+      int64_t i = static_cast<int64_t>(scale_to(bits, total) >> 24);
       for (int64_t e : excluded_) {
         if (e > i) break;
         ++i;
@@ -116,6 +123,7 @@ class RowSampler {
   std::vector<int64_t> picked_;
   std::vector<int64_t> excluded_;  // sorted; sample_uniform only
   std::vector<uint64_t> marks_;    // picked entries; all zero between rows
+  std::vector<uint64_t> bits_;     // sample_uniform's first draws
 };
 
 }  // namespace matsamp

@@ -85,16 +85,19 @@ MATSAMP_HD int64_t draw_index(const Prefix& p, int64_t len, const float* exclude
 
 // Draws s distinct entries of a row of len entries of which more than s have a
 // positive weight. picked (s slots) ends sorted ascending; scratch (s slots)
-// holds the exclusion list while drawing.
+// holds the exclusion list while drawing. first_bits, when given, holds
+// random_bits(key, d) for the draws d < s (a caller that computed them in a batch).
 template <class Prefix>
 MATSAMP_HD void sample_row(const Prefix& p, int64_t len, int64_t s, const RandomKey& key, int32_t* picked,
-                           float* scratch) {
+                           float* scratch, const uint64_t* first_bits = nullptr) {
   const uint64_t total = p.at(len - 1);
   uint64_t excluded_weight = 0;
   int64_t count = 0, excluded = 0, misses = 0;
   uint32_t draw = 0;
   while (count < s) {
-    const uint64_t target = scale_to(random_bits(key, draw++), total - excluded_weight);
+    const uint64_t bits = first_bits && draw < s ? first_bits[draw] : random_bits(key, draw);
+    ++draw;
+    const uint64_t target = scale_to(bits, total - excluded_weight);
     const int32_t i = static_cast<int32_t>(draw_index(p, len, scratch, excluded, target));
     int64_t at = 0, hi = count;  // lower_bound of i among the picks
     while (at < hi) {
