@@ -44,6 +44,10 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
     if (position < 0) return -1;
     return r < edge_ids_.size() && !edge_ids_[r].empty() ? edge_ids_[r][position] : position;
   }
+  // The ids edge_id reads for relation r, by position; null where they are the positions.
+  const int64_t* edge_ids(size_t r) const {
+    return r < edge_ids_.size() && !edge_ids_[r].empty() ? edge_ids_[r].data() : nullptr;
+  }
   void add_reverse_relations() {
     check_unfrozen();
     for (const std::vector<int64_t>& times : entry_times_)

@@ -45,9 +45,15 @@ void for_hop_edges(const HeteroGraphHolder& holder, const HeteroBulkSample& bulk
       const std::vector<vid_t>& positions = layer.positions[r];  // the draws' own (sampled recording them)
       TORCH_INTERNAL_ASSERT(static_cast<int64_t>(positions.size()) == s.nnz(), kHeteroBatchesOp, ": relation ",
                             relation.key(), " of layer ", l, " was sampled without its positions");
+      // Each edge's id is a random read of the relation's ids: fetched a few edges ahead.
+      constexpr int64_t kAhead = 16;
+      const int64_t* ids = holder.edge_ids(r);
+      const int64_t end = s.rowptr[end_row];
       for (int64_t i = first_kept; i < end_row; ++i)
-        for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e)
+        for (int64_t e = s.rowptr[i]; e < s.rowptr[i + 1]; ++e) {
+          if (ids && e + kAhead < end && positions[e + kAhead] >= 0) __builtin_prefetch(ids + positions[e + kAhead]);
           fn(l, s.colidx[e] - first_col, i - first_row, holder.edge_id(r, positions[e]));
+        }
     }
   }
 }
