@@ -275,7 +275,7 @@ CsrMatrix GraphProduct::draw_fetched_chunk(const std::vector<vid_t>& rows, int64
     exchange_round(&request, operand_id, &fetched, record);
   }
   ScopedTimer timer(&record->compute_s);
-  return draw == RowDraw::labor ? matsamp::labor_sample_rows(fetched.rows, local, s, row_keys)
+  return draw == RowDraw::labor ? matsamp::labor_sample_rows(fetched.rows, local, s, row_keys, uniform_rows)
                                 : matsamp::sample_rows(fetched.rows, local, s, row_keys, uniform_rows);
 }
 

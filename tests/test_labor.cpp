@@ -113,6 +113,28 @@ TEST(LaborSampleRows, KeyedFormEqualsTheBlockForm) {
   testing::expect_error([&] { labor_sample_rows(a, rows, 4, row_keys); }, "6 rows selected but 5 keys given");
 }
 
+// Rows of equal values, known to be so (uniform_rows): the same entries and
+// values as when each row's sum is read, in both forms.
+TEST(LaborSampleRows, UniformRowsSkipTheirSumsWithTheSameResult) {
+  for (uint64_t seed : {1, 2, 3}) {
+    CsrMatrix a = testing::random_csr(50, 300, 0.3, seed);
+    for (int64_t r = 0; r < a.rows; ++r)  // each row its own value, so the sums differ
+      for (int64_t e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) a.values[e] = 0.3f + 0.7f * static_cast<float>(r);
+    ASSERT_TRUE(has_uniform_rows(a));
+    const std::vector<vid_t> rows{0, 7, 7, 49, 13, 30, 2};
+    const SampleKeys keys = keys_for({3, 4}, seed);
+    for (int64_t s : {1, 4, 40}) {
+      std::vector<vid_t> at, at_uniform;
+      const CsrMatrix read = labor_sample_rows(a, rows, s, keys, &at);
+      EXPECT_TRUE(labor_sample_rows(a, rows, s, keys, &at_uniform, true) == read) << "s = " << s;
+      EXPECT_EQ(at_uniform, at);
+      std::vector<RandomKey> row_keys;
+      for (int64_t i = 0; i < static_cast<int64_t>(rows.size()); ++i) row_keys.push_back(row_key(keys, i));
+      EXPECT_TRUE(labor_sample_rows(a, rows, s, row_keys, true) == read) << "s = " << s << ", keys given";
+    }
+  }
+}
+
 TEST(LaborSampleRows, RejectsBadArguments) {
   const CsrMatrix ring = testing::ring_graph(5);
   testing::expect_error([&] { labor_sample_rows(ring, {0, 1}, 0, keys_for({2}, 1)); }, "labor_sample_rows");

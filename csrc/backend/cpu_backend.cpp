@@ -116,7 +116,8 @@ class CpuBackend final : public Backend, public ResidentArrays {
   Matrix labor_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const SampleKeys& keys,
                            Ids* positions = nullptr) override {
     return drawn_with_positions(positions, [&](std::vector<vid_t>* at) {
-      return matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s, keys, at);
+      return matsamp::labor_sample_rows(host(a, "labor_sample_rows"), host(rows, "labor_sample_rows"), s, keys, at,
+                                        a.uniform_rows());
     });
   }
   Matrix guided_sample_rows(const Matrix& a, const Ids& rows, int64_t s, const ColumnImportance& importance,

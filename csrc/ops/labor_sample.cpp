@@ -22,7 +22,7 @@ double column_uniform(const RandomKey& row_key, vid_t column) {
 
 // labor_sample_rows with row i's minibatch named by key_of(i); the callers check the arguments.
 template <class KeyOf>
-CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of,
+CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, KeyOf key_of, bool uniform_rows,
                      std::vector<vid_t>* positions = nullptr) {
   check_row_ids(a, rows, "labor_sample_rows");
   const bool pattern = a.values.empty();
@@ -34,9 +34,15 @@ CsrMatrix labor_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t
           const auto value = [&](int64_t e) { return pattern ? 1.0 : static_cast<double>(a.values[e]); };
           double sum = 0;  // normalize_rows' arithmetic: a double sum in row order, then float(v / sum)
           bool equal_values = true;
-          for (int64_t e = begin; e < end; ++e) {
-            sum += value(e);
-            equal_values &= value(e) == value(begin);
+          if (uniform_rows && end - begin < (int64_t{1} << 29)) {
+            // Equal values v: each partial sum k·v is exact in double below 2^29
+            // entries, so the sum is len·v without reading the row.
+            if (end > begin) sum = static_cast<double>(end - begin) * value(begin);
+          } else {
+            for (int64_t e = begin; e < end; ++e) {
+              sum += value(e);
+              equal_values &= value(e) == value(begin);
+            }
           }
           if (!(sum > 0)) return;
           const auto p_of = [&](int64_t e) { return static_cast<float>(value(e) / sum); };
@@ -73,18 +79,19 @@ double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column) {
 }
 
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                            std::vector<vid_t>* positions) {
+                            std::vector<vid_t>* positions, bool uniform_rows) {
   check_sample_rows(static_cast<int64_t>(rows.size()), s, keys, "labor_sample_rows");
   return labor_rows(
-      a, rows, s, [&](int64_t i) { return row_key(keys, i); }, positions);
+      a, rows, s, [&](int64_t i) { return row_key(keys, i); }, uniform_rows, positions);
 }
 
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                            const std::vector<RandomKey>& keys) {
+                            const std::vector<RandomKey>& keys, bool uniform_rows) {
   MATSAMP_CHECK(s > 0, "labor_sample_rows: sample count must be positive, got ", s);
   MATSAMP_CHECK(rows.size() == keys.size(), "labor_sample_rows: ", rows.size(), " rows selected but ", keys.size(),
                 " keys given");
-  return labor_rows(a, rows, s, [&](int64_t i) { return keys[i]; });
+  return labor_rows(
+      a, rows, s, [&](int64_t i) { return keys[i]; }, uniform_rows);
 }
 
 }  // namespace matsamp

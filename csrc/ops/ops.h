@@ -214,15 +214,17 @@ RandomKey row_key(const SampleKeys& keys, int64_t r);
 // one uniform number per minibatch and column, shared by the minibatch's rows, so
 // rows that share a neighbour tend to keep it together. A row keeps s entries in
 // expectation (fewer where s·p > 1 is capped at 1); kept values are those of P.
-// With `positions`, also each kept entry's position in a (as sample_rows').
+// With `positions`, also each kept entry's position in a (as sample_rows'); with
+// uniform_rows (every row of a holds equal positive values, see has_uniform_rows)
+// a row's sum is not read from it (the same result).
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s, const SampleKeys& keys,
-                            std::vector<vid_t>* positions = nullptr);
+                            std::vector<vid_t>* positions = nullptr, bool uniform_rows = false);
 double labor_uniform(const SampleKeys& keys, int64_t minibatch, vid_t column);
 // The same with each row's key given (its seed, epoch, layer and minibatch count;
 // its row does not): how the owner of distributed rows decides them for another
 // process, bit-identical to the form above when keys[i] = row_key(keys, i).
 CsrMatrix labor_sample_rows(const CsrMatrix& a, const std::vector<vid_t>& rows, int64_t s,
-                            const std::vector<RandomKey>& keys);
+                            const std::vector<RandomKey>& keys, bool uniform_rows = false);
 
 // Rows of a partitioned graph asked of the processes that own them (the
 // distributed product's sampling at owners). A request travels as two words: its

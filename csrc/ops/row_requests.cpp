@@ -67,7 +67,7 @@ CsrMatrix sample_requested_rows(const CsrMatrix& block, const std::vector<int64_
     keys[i].minibatch = static_cast<uint64_t>(words[2 * i]);
     keys[i].row = requested_row(words[2 * i + 1]);
   }
-  return draw == RowDraw::labor ? labor_sample_rows(block, local, s, keys)
+  return draw == RowDraw::labor ? labor_sample_rows(block, local, s, keys, uniform_rows)
                                 : sample_rows(block, local, s, keys, uniform_rows);
 }
 
