@@ -42,7 +42,8 @@ class HeteroGraphHolder : public torch::CustomClassHolder {
   // file). -1 for position -1 (no entry).
   int64_t edge_id(size_t r, int64_t position) const {
     if (position < 0) return -1;
-    return r < edge_ids_.size() && !edge_ids_[r].empty() ? edge_ids_[r][position] : position;
+    const int64_t* ids = edge_ids(r);
+    return ids ? ids[position] : position;
   }
   // The ids edge_id reads for relation r, by position; null where they are the positions.
   const int64_t* edge_ids(size_t r) const {

@@ -225,12 +225,24 @@ struct DrawScratch {
   RowSampler sampler;
   std::vector<float> normalized;
   std::vector<int64_t> kept;
-  std::vector<int32_t> picked;          // a drawn row's picks (prefix_sampling.h)
-  std::vector<float> exclusions;        // its exclusion list while drawing
-  std::vector<const int32_t*> buckets;  // warm_guided_rows': the group's draws' guide buckets,
-  std::vector<uint64_t> bits;           // their random bits,
-  std::vector<int64_t> bits_at;         // where each row of the group has its own (-1: none)
+  std::vector<int32_t> picked;    // a drawn row's picks (prefix_sampling.h)
+  std::vector<float> exclusions;  // its exclusion list while drawing
+  // warm_guided_rows': the group's random bits of the first draws, where each
+  // row has its own (-1: none), and the guided rows' prefixes with their draws' buckets.
+  std::vector<uint64_t> bits;
+  std::vector<int64_t> bits_at;
+  std::vector<const uint64_t*> bucketed;
+  std::vector<const int32_t*> buckets;
 };
+
+// Whether row r of the tables' matrix has a guide (32 entries or more).
+bool has_guide(const DrawTables& tables, vid_t r) { return tables.guide_begin[r] != tables.guide_begin[r + 1]; }
+
+// A row whose quantized weights are all equal (2^24 each) gets the same picks
+// from the unweighted draw, which needs no search of the prefix.
+bool equal_weights(const DrawTables& tables, vid_t row, int64_t begin, int64_t len) {
+  return len > 0 && tables.positive[row] == len && tables.prefix[begin + len - 1] == static_cast<uint64_t>(len) << 24;
+}
 
 // A weighted row drawn from a's draw tables: what RowSampler::sample picks on
 // the row of normalize_rows(a), read from the kept prefix. Returns the picks'
@@ -247,19 +259,13 @@ int64_t draw_from_tables(const DrawTables& tables, int64_t row, int64_t begin, i
   t.exclusions.resize(s);
   const uint64_t* prefix = tables.prefix.data() + begin;
   const int64_t guide = tables.guide_begin[row];
-  if (guide == tables.guide_begin[row + 1]) {
+  if (!has_guide(tables, row)) {
     sample_row(CountedPrefix{prefix}, len, s, key, t.picked.data(), t.exclusions.data(), first_bits);
     return s;
   }
   sample_row(GuidedPrefix{prefix, tables.guide.data() + guide, guide_shift(len, prefix[len - 1])}, len, s, key,
              t.picked.data(), t.exclusions.data(), first_bits);
   return s;
-}
-
-// A row whose quantized weights are all equal (2^24 each) gets the same picks
-// from the unweighted draw, which needs no search of the prefix.
-bool equal_weights(const DrawTables& tables, vid_t row, int64_t begin, int64_t len) {
-  return len > 0 && tables.positive[row] == len && tables.prefix[begin + len - 1] == static_cast<uint64_t>(len) << 24;
 }
 
 // Before a group of weighted rows is drawn from its tables: the lines their
@@ -272,20 +278,16 @@ template <class KeyOf>
 void warm_guided_rows(const SelectedRows& view, int64_t s, const KeyOf& key_of, int64_t first, int64_t last,
                       DrawScratch& t) {
   const DrawTables& tables = *view.tables;
-  const auto guided = [&](int64_t i) {
-    const vid_t r = view.rows[i];
-    return tables.guide_begin[r] != tables.guide_begin[r + 1] && tables.positive[r] > s;
-  };
   for (int64_t i = first; i < last; ++i) {
     const vid_t r = view.rows[i];
     __builtin_prefetch(tables.prefix.data() + view.a.rowptr[r + 1] - 1);
     __builtin_prefetch(tables.guide_begin.data() + r);
     __builtin_prefetch(tables.positive.data() + r);
   }
-  std::vector<const int32_t*>& buckets = t.buckets;
-  buckets.clear();
   t.bits.clear();
   t.bits_at.assign(last - first, -1);
+  t.bucketed.clear();
+  t.buckets.clear();
   for (int64_t i = first; i < last; ++i) {
     const vid_t r = view.rows[i];
     const int64_t begin = view.a.rowptr[r], len = view.a.row_nnz(r);
@@ -294,27 +296,25 @@ void warm_guided_rows(const SelectedRows& view, int64_t s, const KeyOf& key_of, 
     t.bits_at[i - first] = at;
     t.bits.resize(at + s);
     random_bits_of_draws(key_of(i), 0, s, t.bits.data() + at);
-    if (tables.guide_begin[r] == tables.guide_begin[r + 1]) {  // a short row: its few prefix lines whole
+    if (!has_guide(tables, r)) {  // a short row: its few prefix lines whole
       for (int64_t e = 0; e < len; e += 8) __builtin_prefetch(tables.prefix.data() + begin + e);
       continue;
     }
     const uint64_t total = tables.prefix[begin + len - 1];
     const int shift = guide_shift(len, total);
     const int32_t* guide = tables.guide.data() + tables.guide_begin[r];
+    t.bucketed.push_back(tables.prefix.data() + begin);
     for (int64_t d = 0; d < s; ++d) {
-      buckets.push_back(guide + (scale_to(t.bits[at + d], total) >> shift));
-      __builtin_prefetch(buckets.back());
+      t.buckets.push_back(guide + (scale_to(t.bits[at + d], total) >> shift));
+      __builtin_prefetch(t.buckets.back());
     }
   }
   size_t at = 0;
-  for (int64_t i = first; i < last; ++i) {
-    if (t.bits_at[i - first] < 0 || !guided(i)) continue;  // the rows given buckets above
-    const uint64_t* prefix = tables.prefix.data() + view.a.rowptr[view.rows[i]];
+  for (const uint64_t* prefix : t.bucketed)
     for (int64_t d = 0; d < s; ++d, ++at) {  // the bucket's entries may straddle two lines
-      __builtin_prefetch(prefix + buckets[at][0]);
-      __builtin_prefetch(prefix + buckets[at][1]);
+      __builtin_prefetch(prefix + t.buckets[at][0]);
+      __builtin_prefetch(prefix + t.buckets[at][1]);
     }
-  }
 }
 
 // Rows [first, last) drawn into `out`: every row's picks first (their positions
@@ -324,13 +324,15 @@ template <class KeyOf>
 void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bool uniform_rows, int64_t first,
                     int64_t last, DrawScratch& t, CsrMatrix& out, std::vector<vid_t>* positions) {
   const CsrMatrix& a = view.a;
+  // A row is drawn from the tables unless the graph's rows are uniform or its mask changes it.
+  const auto from_tables = [&](int64_t i) { return !uniform_rows && view.tables && !view.masked_row(i); };
   const bool warmed = !uniform_rows && view.tables && !view.masked();
   if (warmed) warm_guided_rows(view, s, key_of, first, last, t);
   for (int64_t i = first; i < last; ++i) {
     prefetch_row_pointer_ahead(a, view.rows.data(), view.count(), i);
     const std::vector<int64_t>* row_kept = view.kept_positions(i, t.kept);
     const int64_t begin = view.begin(i), len = view.length(i, row_kept);
-    if (!uniform_rows && view.tables && !row_kept) {
+    if (from_tables(i)) {
       const int64_t positive = view.tables->positive[view.rows[i]];
       const bool equal = equal_weights(*view.tables, view.rows[i], begin, len);
       const int64_t chosen =
@@ -365,7 +367,7 @@ void draw_row_group(const SelectedRows& view, int64_t s, const KeyOf& key_of, bo
   for (int64_t i = first; i < last; ++i) {
     const int64_t begin = view.begin(i);
     const col_t* row = a.colidx.data() + begin;
-    if (!uniform_rows && view.tables && !view.masked_row(i))
+    if (from_tables(i))
       for (int64_t e = out.rowptr[i]; e < out.rowptr[i + 1]; ++e)
         out.values[e] = view.tables->normalized[begin + out.colidx[e]];
     for (int64_t e = out.rowptr[i]; e < out.rowptr[i + 1]; ++e) {
